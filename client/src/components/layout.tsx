@@ -1,0 +1,50 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { trpc } from '../lib/trpc';
+
+type TProps = { user: { name: string; role: 'director' | 'staff' }; children: ReactNode };
+
+const NAV = [{ href: '/clients', label: 'Clients' }] as const;
+
+export function Layout({ user, children }: TProps) {
+  const [location, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const signOut = trpc.auth.signOut.useMutation({
+    onSettled: () => {
+      queryClient.clear();
+      navigate('/');
+    },
+  });
+  return (
+    <div className="app-shell">
+      <header className="topbar">
+        <Link href="/" className="brand" aria-label="Firm Chat home">
+          <span className="brand-mark" aria-hidden="true" />
+          Firm Chat
+        </Link>
+        <nav aria-label="Main">
+          {NAV.map((item) => (
+            <Link
+              key={item.href}
+              href={item.href}
+              className={location.startsWith(item.href) ? 'nav-link active' : 'nav-link'}
+              aria-current={location.startsWith(item.href) ? 'page' : undefined}
+            >
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="user-menu">
+          <span className="user-name">
+            {user.name} <span className="role-badge">{user.role}</span>
+          </span>
+          <button type="button" className="button ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main className="content">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import type { TCommunication } from '../../../shared/communication';
+import { formatDateTime } from '../lib/format';
+import { PhoneNumber } from './phone-number';
+
+const TYPE_LABEL: Record<TCommunication['type'], string> = { chat: 'Chat', note: 'Note', call: 'Call', email: 'Email' };
+
+const STATUS_LABEL: Record<NonNullable<TCommunication['status']>, string> = {
+  pending: 'Sending',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  failed: 'Failed',
+};
+
+type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?: string | null };
+
+/** Every record type, newest first, as the server returns them. */
+export function Timeline({ items, isPending, error }: TProps) {
+  if (isPending) return <p className="muted" role="status">Loading timeline…</p>;
+  if (error) return <p className="form-error" role="alert">{error}</p>;
+  if (!items?.length) return <p className="empty">Nothing on the timeline yet.</p>;
+  return (
+    <ol className="timeline" aria-label="Timeline">
+      {items.map((item) => (
+        <li key={item.id} className={`timeline-item type-${item.type}`}>
+          <span className={`type-badge type-${item.type}`}>{TYPE_LABEL[item.type]}</span>
+          <div className="timeline-body">
+            <div className="timeline-meta">
+              {item.direction && <span>{item.direction === 'inbound' ? 'Received' : 'Sent'}</span>}
+              {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
+              <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
+              {item.status && (
+                <span className={`status status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+              )}
+            </div>
+            {item.subject && <p className="timeline-subject">{item.subject}</p>}
+            <p className="timeline-text">{item.body}</p>
+            {item.error && <p className="form-error">{item.error}</p>}
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}

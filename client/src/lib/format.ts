@@ -1,0 +1,46 @@
+import { useSyncExternalStore } from 'react';
+
+// libphonenumber-js is loaded after first paint: its metadata would otherwise be the
+// largest part of the initial bundle. Until then numbers show as "+<digits>".
+type TFormatInternational = (digits: string) => string | undefined;
+let formatInternational: TFormatInternational | null = null;
+const listeners = new Set<() => void>();
+
+export function loadPhoneFormatter(): Promise<void> {
+  return import('libphonenumber-js/min').then(({ parsePhoneNumberFromString }) => {
+    formatInternational = (digits) => parsePhoneNumberFromString(`+${digits}`)?.formatInternational();
+    for (const listener of listeners) listener();
+  });
+}
+
+/** "+44 7700 900123" from stored digits; national numbers (leading 0) stay as entered. */
+export function formatPhone(raw: string | null | undefined): string {
+  if (!raw) return '';
+  const digits = raw.replace(/\D/g, '');
+  if (digits.startsWith('0')) return raw;
+  return formatInternational?.(digits) ?? `+${digits}`;
+}
+
+/** Re-renders the caller once the formatter has loaded. */
+export function usePhoneFormatter(): typeof formatPhone {
+  useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => formatInternational,
+  );
+  return formatPhone;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+export function formatDateTime(date: Date): string {
+  return dateTime.format(date);
+}
+
+/** Time today, otherwise date and time. */
+export function formatWhen(date: Date, now = new Date()): string {
+  return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dateTime.format(date);
+}

@@ -1,0 +1,32 @@
+import { Link } from 'wouter';
+import { Timeline } from '../components/timeline';
+import { trpc } from '../lib/trpc';
+
+export function CasePage({ caseId }: { caseId: number }) {
+  const found = trpc.cases.get.useQuery({ caseId });
+  const client = trpc.clients.get.useQuery({ clientId: found.data?.clientId ?? 0 }, { enabled: Boolean(found.data) });
+  const timeline = trpc.timeline.case.useQuery({ caseId });
+  if (found.isPending) return <p className="muted" role="status">Loading case…</p>;
+  if (found.isError) return <p className="form-error" role="alert">{found.error.message}</p>;
+  return (
+    <div className="page">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link href="/clients">Clients</Link> /{' '}
+        {client.data ? <Link href={`/clients/${client.data.id}`}>{client.data.name}</Link> : <span>…</span>} /{' '}
+        <span>{found.data.reference}</span>
+      </nav>
+      <div className="page-header">
+        <div>
+          <h1>{found.data.title}</h1>
+          <p className="muted">
+            {found.data.reference} · <span className={`case-status case-${found.data.status}`}>{found.data.status}</span>
+          </p>
+        </div>
+      </div>
+      <section className="card" aria-labelledby="case-timeline-title">
+        <h2 id="case-timeline-title">Case timeline</h2>
+        <Timeline items={timeline.data?.items} isPending={timeline.isPending} error={timeline.error?.message} />
+      </section>
+    </div>
+  );
+}

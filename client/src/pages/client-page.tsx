@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { PhoneNumber } from '../components/phone-number';
+import { Timeline } from '../components/timeline';
+import { trpc } from '../lib/trpc';
+
+export function ClientPage({ clientId }: { clientId: number }) {
+  const client = trpc.clients.get.useQuery({ clientId });
+  const cases = trpc.cases.listForClient.useQuery({ clientId });
+  const timeline = trpc.timeline.client.useQuery({ clientId });
+  if (client.isPending) return <p className="muted" role="status">Loading client…</p>;
+  if (client.isError) return <p className="form-error" role="alert">{client.error.message}</p>;
+  return (
+    <div className="page">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link href="/clients">Clients</Link> / <span>{client.data.name}</span>
+      </nav>
+      <div className="page-header">
+        <div>
+          <h1>{client.data.name}</h1>
+          <p className="muted">
+            <PhoneNumber value={client.data.phone} />
+            {client.data.email ? ` · ${client.data.email}` : ''}
+          </p>
+        </div>
+      </div>
+      <div className="two-column">
+        <section className="card" aria-labelledby="timeline-title">
+          <h2 id="timeline-title">Timeline</h2>
+          <Timeline items={timeline.data?.items} isPending={timeline.isPending} error={timeline.error?.message} />
+        </section>
+        <aside className="stack">
+          <section className="card" aria-labelledby="cases-title">
+            <h2 id="cases-title">Cases</h2>
+            {cases.isPending ? (
+              <p className="muted">Loading cases…</p>
+            ) : cases.data?.length ? (
+              <ul className="row-list compact">
+                {cases.data.map((c) => (
+                  <li key={c.id}>
+                    <Link href={`/cases/${c.id}`} className="row-link">
+                      <span className="row-main">
+                        <span className="row-title">{c.reference}</span>
+                        <span className="row-sub">{c.title}</span>
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="empty">No cases yet.</p>
+            )}
+          </section>
+          <CreateCaseForm clientId={clientId} />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function CreateCaseForm({ clientId }: { clientId: number }) {
+  const [reference, setReference] = useState('');
+  const [title, setTitle] = useState('');
+  const utils = trpc.useUtils();
+  const create = trpc.cases.create.useMutation({
+    onSuccess: () => {
+      setReference('');
+      setTitle('');
+      void utils.cases.listForClient.invalidate({ clientId });
+    },
+  });
+  const fieldErrors = create.error?.data?.fieldErrors;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ clientId, reference, title });
+  };
+  return (
+    <form className="card form-card" onSubmit={submit} aria-labelledby="new-case-title">
+      <h2 id="new-case-title">Open a case</h2>
+      <label className="field">
+        <span>Reference</span>
+        <input required value={reference} onChange={(e) => setReference(e.target.value)} placeholder="HART-2026-003" />
+        {fieldErrors?.reference && <small className="field-error">{fieldErrors.reference.join(' ')}</small>}
+      </label>
+      <label className="field">
+        <span>Title</span>
+        <input required value={title} onChange={(e) => setTitle(e.target.value)} />
+      </label>
+      {create.error && !fieldErrors && <p className="form-error" role="alert">{create.error.message}</p>}
+      <button className="button primary" type="submit" disabled={create.isPending}>
+        {create.isPending ? 'Opening…' : 'Open case'}
+      </button>
+    </form>
+  );
+}

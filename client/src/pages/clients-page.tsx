@@ -1,0 +1,91 @@
+import { useDeferredValue, useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { PhoneNumber } from '../components/phone-number';
+import { trpc } from '../lib/trpc';
+
+export function ClientsPage() {
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search.trim());
+  const clients = trpc.clients.list.useQuery(deferredSearch ? { search: deferredSearch } : {}, { placeholderData: (prev) => prev });
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>Clients</h1>
+        <label className="search">
+          <span className="visually-hidden">Search clients</span>
+          <input type="search" placeholder="Search by name or number" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </label>
+      </div>
+      <div className="two-column">
+        <section className="card list-card" aria-label="Client list">
+          {clients.isPending ? (
+            <p className="muted" role="status">Loading clients…</p>
+          ) : clients.isError ? (
+            <p className="form-error" role="alert">{clients.error.message}</p>
+          ) : clients.data.length === 0 ? (
+            <p className="empty">{deferredSearch ? 'No client matches that search.' : 'No clients yet. Add the first one.'}</p>
+          ) : (
+            <ul className="row-list">
+              {clients.data.map((client) => (
+                <li key={client.id}>
+                  <Link href={`/clients/${client.id}`} className="row-link">
+                    <span className="avatar" aria-hidden="true">{client.name.slice(0, 1)}</span>
+                    <span className="row-main">
+                      <span className="row-title">{client.name}</span>
+                      <span className="row-sub"><PhoneNumber value={client.phone} /></span>
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <CreateClientForm />
+      </div>
+    </div>
+  );
+}
+
+function CreateClientForm() {
+  const [name, setName] = useState('');
+  const [phone, setPhone] = useState('');
+  const utils = trpc.useUtils();
+  const create = trpc.clients.create.useMutation({
+    onSuccess: () => {
+      setName('');
+      setPhone('');
+      void utils.clients.list.invalidate();
+    },
+  });
+  const fieldErrors = create.error?.data?.fieldErrors;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ name, phone });
+  };
+  return (
+    <form className="card form-card" onSubmit={submit} aria-labelledby="new-client-title">
+      <h2 id="new-client-title">New client</h2>
+      <label className="field">
+        <span>Name</span>
+        <input required value={name} onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(fieldErrors?.name)} />
+        {fieldErrors?.name && <small className="field-error">{fieldErrors.name.join(' ')}</small>}
+      </label>
+      <label className="field">
+        <span>Mobile number</span>
+        <input
+          required
+          inputMode="tel"
+          placeholder="+44 7700 900123"
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+          aria-invalid={Boolean(fieldErrors?.phone)}
+        />
+        {fieldErrors?.phone && <small className="field-error">{fieldErrors.phone.join(' ')}</small>}
+      </label>
+      {create.error && !fieldErrors && <p className="form-error" role="alert">{create.error.message}</p>}
+      <button className="button primary" type="submit" disabled={create.isPending}>
+        {create.isPending ? 'Adding…' : 'Add client'}
+      </button>
+    </form>
+  );
+}

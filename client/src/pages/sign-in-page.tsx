@@ -1,0 +1,85 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { DEMO_ACCOUNTS } from '../../../shared/demo';
+import { trpc } from '../lib/trpc';
+
+async function fetchMode(): Promise<'demo' | 'live' | null> {
+  const res = await fetch('/api/health');
+  const body = (await res.json()) as { mode?: 'demo' | 'live' };
+  return body.mode ?? null;
+}
+
+export function SignInPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  const mode = useQuery({ queryKey: ['health-mode'], queryFn: fetchMode, staleTime: Infinity });
+  const signIn = trpc.auth.signIn.useMutation({
+    onSuccess: async ({ user }) => {
+      queryClient.clear();
+      utils.auth.me.setData(undefined, user);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate({ email, password });
+  };
+  return (
+    <div className="sign-in">
+      <form className="card sign-in-card" onSubmit={submit} aria-labelledby="sign-in-title">
+        <div className="brand large">
+          <span className="brand-mark" aria-hidden="true" />
+          Firm Chat
+        </div>
+        <h1 id="sign-in-title">Sign in</h1>
+        <label className="field">
+          <span>Email</span>
+          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        {signIn.error && (
+          <p className="form-error" role="alert">
+            {signIn.error.message}
+          </p>
+        )}
+        <button type="submit" className="button primary" disabled={signIn.isPending}>
+          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+        {mode.data === 'demo' && (
+          <section className="demo-accounts" aria-label="Demo accounts">
+            <h2>Demo mode</h2>
+            <p>Messages are recorded locally and nothing is sent. Try one of the demo accounts:</p>
+            <ul>
+              {DEMO_ACCOUNTS.map((account) => (
+                <li key={account.email}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      setEmail(account.email);
+                      setPassword(account.password);
+                    }}
+                  >
+                    {account.role === 'director' ? 'Director' : 'Staff'}
+                  </button>{' '}
+                  <code>{account.email}</code> / <code>{account.password}</code>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { Op } from 'sequelize';
+import { Session, User } from '../db/models';
+
+export const SESSION_COOKIE = 'firm_chat_session';
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+// The cookie carries a random token; the table stores only its keyed hash.
+function toSessionId(token: string, secret: string): string {
+  return createHmac('sha256', secret).update(token).digest('hex');
+}
+
+export async function createSession(userId: number, secret: string, now: Date): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await Session.create({ id: toSessionId(token, secret), userId, expiresAt });
+  // Housekeeping: expired rows are useless; dropping them here needs no scheduler.
+  await Session.destroy({ where: { expiresAt: { [Op.lt]: now } } });
+  return { token, expiresAt };
+}
+
+export async function findSessionUser(token: string, secret: string, now: Date): Promise<User | null> {
+  const session = await Session.findByPk(toSessionId(token, secret));
+  if (!session || session.expiresAt <= now) return null;
+  return User.findByPk(session.userId);
+}
+
+export async function deleteSession(token: string, secret: string): Promise<void> {
+  await Session.destroy({ where: { id: toSessionId(token, secret) } });
+}

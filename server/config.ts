@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// The only module that reads process.env (DESIGN.md "Modes and configuration").
+
+const DEMO_SESSION_SECRET = 'demo-session-secret-not-for-production-use';
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const booleanFlag = z.preprocess(
+  emptyToUndefined,
+  z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).default('false').transform((v) => v === 'true'),
+);
+
+const ZEnv = z.object({
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  NEXT_PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
+  FIRM_PHONE: z.preprocess(emptyToUndefined, z.string().default('+44 20 7946 0000')),
+  MESSAGING_API_KEY: optionalString,
+  MESSAGING_PROVIDER_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ message: 'must be an absolute URL' }).default('https://waba-v2.360dialog.io'),
+  ),
+  MESSAGING_PROFILE_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith('/', 'must start with "/"').default('/whatsapp_business_profile'),
+  ),
+  MESSAGING_WEBHOOK_SECRET: optionalString,
+  MESSAGING_WEBHOOK_VERIFY_TOKEN: optionalString,
+  ALLOW_UNAUTHENTICATED_WEBHOOKS: booleanFlag,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+export type TMode = 'demo' | 'live';
+
+export type TConfig = {
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  sessionSecret: string;
+  siteUrl: string;
+  secureCookies: boolean;
+  firmPhone: string;
+  mode: TMode;
+  messaging: {
+    apiKey: string | undefined;
+    providerUrl: string;
+    profilePath: string;
+    webhookSecret: string | undefined;
+    verifyToken: string | undefined;
+    allowUnauthenticatedWebhooks: boolean;
+  };
+  logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates the environment once; a bad value throws naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const mode: TMode = e.MESSAGING_API_KEY ? 'live' : 'demo';
+  if (mode === 'live' && !e.SESSION_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SESSION_SECRET: required in live mode (MESSAGING_API_KEY is set); use 32+ random characters',
+    );
+  }
+  const siteUrl = (e.NEXT_PUBLIC_SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    sessionSecret: e.SESSION_SECRET ?? DEMO_SESSION_SECRET,
+    siteUrl,
+    secureCookies: siteUrl.startsWith('https://'),
+    firmPhone: e.FIRM_PHONE,
+    mode,
+    messaging: {
+      apiKey: e.MESSAGING_API_KEY,
+      providerUrl: e.MESSAGING_PROVIDER_URL.replace(/\/+$/, ''),
+      profilePath: e.MESSAGING_PROFILE_PATH,
+      webhookSecret: e.MESSAGING_WEBHOOK_SECRET,
+      verifyToken: e.MESSAGING_WEBHOOK_VERIFY_TOKEN,
+      allowUnauthenticatedWebhooks: e.ALLOW_UNAUTHENTICATED_WEBHOOKS,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,26 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export class Case extends Model<InferAttributes<Case>, InferCreationAttributes<Case>> {
+  declare id: CreationOptional<number>;
+  declare clientId: number;
+  declare reference: string;
+  declare title: string;
+  declare status: CreationOptional<'open' | 'closed'>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Case.init(
+      {
+        id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+        clientId: { type: DataTypes.INTEGER, allowNull: false },
+        reference: { type: DataTypes.TEXT, allowNull: false, unique: true },
+        title: { type: DataTypes.TEXT, allowNull: false },
+        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'open' },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'cases' },
+    );
+  }
+}

@@ -1,0 +1,60 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import type { TChatStatus, TCommunication, TCommunicationType, TDirection } from '../../../shared/communication';
+
+export class Communication extends Model<InferAttributes<Communication>, InferCreationAttributes<Communication>> {
+  declare id: CreationOptional<number>;
+  declare type: TCommunicationType;
+  declare direction: TDirection | null;
+  declare subject: CreationOptional<string | null>;
+  declare body: string;
+  declare status: TChatStatus | null;
+  declare error: CreationOptional<string | null>;
+  declare clientId: number | null;
+  declare caseId: CreationOptional<number | null>;
+  declare peerPhone: CreationOptional<string | null>;
+  declare metadata: CreationOptional<TCommunication['metadata']>;
+  declare providerTimestamp: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Communication.init(
+      {
+        id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+        type: { type: DataTypes.TEXT, allowNull: false },
+        direction: { type: DataTypes.TEXT, allowNull: true },
+        subject: { type: DataTypes.TEXT, allowNull: true },
+        body: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
+        status: { type: DataTypes.TEXT, allowNull: true },
+        error: { type: DataTypes.TEXT, allowNull: true },
+        clientId: { type: DataTypes.INTEGER, allowNull: true },
+        caseId: { type: DataTypes.INTEGER, allowNull: true },
+        peerPhone: { type: DataTypes.TEXT, allowNull: true },
+        metadata: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
+        providerTimestamp: { type: DataTypes.DATE, allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'communications' },
+    );
+  }
+
+  /** The API shape (DESIGN.md `Communication`). */
+  toDto(): TCommunication {
+    return {
+      id: this.id,
+      type: this.type,
+      direction: this.direction,
+      subject: this.subject ?? null,
+      body: this.body,
+      status: this.status,
+      error: this.error ?? null,
+      clientId: this.clientId,
+      caseId: this.caseId ?? null,
+      peerPhone: this.peerPhone ?? null,
+      metadata: this.metadata ?? {},
+      providerTimestamp: this.providerTimestamp ?? null,
+      createdAt: this.createdAt,
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+
+/** Every error the app raises on purpose, and the tRPC code the client sees for it. */
+export const APP_ERROR_CODES = {
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  INVALID_INPUT: 'BAD_REQUEST',
+  CONFLICT: 'CONFLICT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  PROVIDER_ERROR: 'BAD_GATEWAY',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<string, TRPC_ERROR_CODE_KEY>;
+
+export type TAppErrorCode = keyof typeof APP_ERROR_CODES;
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: TAppErrorCode,
+    message: string,
+    readonly fieldErrors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}

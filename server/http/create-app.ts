@@ -1,0 +1,44 @@
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import express, { type ErrorRequestHandler } from 'express';
+import type { Sequelize } from 'sequelize';
+import { createContextFactory, type TDeps } from '../trpc/context';
+import { appRouter } from '../trpc/routers/app-router';
+import { handleHealth } from './health-route';
+import { logRequests } from './request-logger';
+import { serveSpa } from './spa-route';
+
+export type TAppOptions = { deps: TDeps; sequelize: Sequelize; spaDir?: string };
+
+// No global body parser: the webhook route reads its own raw body, and tRPC parses its own.
+export function createApp({ deps, sequelize, spaDir }: TAppOptions) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(logRequests(deps.logger));
+
+  app.get('/api/health', handleHealth(sequelize, deps.config.mode));
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: createContextFactory(deps),
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') {
+          // Name and driver code only: driver messages can quote SQL parameters (bodies, phones).
+          const cause = error.cause as { name?: string; parent?: { code?: string } } | undefined;
+          deps.logger.error({ path, error: cause?.name ?? error.name, sqlState: cause?.parent?.code }, 'procedure failed');
+        }
+      },
+    }),
+  );
+  app.use('/api', (_req, res) => res.status(404).json({ ok: false, error: 'not_found' }));
+  app.use(serveSpa(spaDir));
+
+  const handleError: ErrorRequestHandler = (err: { status?: number; type?: string; name?: string }, _req, res, _next) => {
+    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500) deps.logger.error({ error: err.name }, 'unhandled request error');
+    res.status(status).json({ ok: false, error: status === 500 ? 'internal_error' : (err.type ?? 'bad_request') });
+  };
+  app.use(handleError);
+  return app;
+}

@@ -1,0 +1,37 @@
+import 'dotenv/config';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { startServer } from './start-server';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const running = await startServer(config, logger);
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('Firm Chat failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import { DEMO_ACCOUNTS } from '../../shared/demo';
+import { Communication, User } from '../db/models';
+import { createCase } from '../services/cases';
+import { createClient } from '../services/clients';
+import { createUser } from '../services/users';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** True when the database has no users yet: the only time demo data is seeded automatically. */
+export async function isDatabaseEmpty(): Promise<boolean> {
+  return (await User.count()) === 0;
+}
+
+/** Demo users, clients (phones in varied formats, one pair sharing the last 9 digits), cases and chat history. */
+export async function seedDemoData(now = new Date()): Promise<void> {
+  const at = (msAgo: number) => new Date(now.getTime() - msAgo);
+  for (const account of DEMO_ACCOUNTS) await createUser(account);
+
+  const amelia = await createClient({ name: 'Amelia Hart', phone: '+44 7700 900123', email: 'amelia.hart@example.com' });
+  const benedict = await createClient({ name: 'Benedict Okafor', phone: '0044 7700 900456' });
+  const chloe = await createClient({ name: 'Chloe Martin', phone: '07700 900789', email: 'chloe.martin@example.com' });
+  const daniel = await createClient({ name: 'Daniel Reyes', phone: '+44 7700 900555' });
+  const daniela = await createClient({ name: 'Daniela Reyes', phone: '+353 77 0090 0555' });
+  const emily = await createClient({ name: 'Emily Novak', phone: '+1 415-555-0142', email: 'emily@novak.example' });
+
+  const hartLease = await createCase({ clientId: amelia.id, reference: 'HART-2026-001', title: 'Hart v Northwind Lettings (deposit dispute)' });
+  const hartWill = await createCase({ clientId: amelia.id, reference: 'HART-2026-002', title: 'Will and lasting power of attorney' });
+  const okaforEmployment = await createCase({ clientId: benedict.id, reference: 'OKAF-2026-001', title: 'Okafor unfair dismissal claim' });
+  const martinConveyancing = await createCase({ clientId: chloe.id, reference: 'MART-2026-001', title: 'Purchase of 14 Elm Row' });
+  await createCase({ clientId: emily.id, reference: 'NOVA-2026-001', title: 'Cross-border contract review' });
+
+  let seq = 0;
+  const msgId = (prefix: string) => `${prefix}.demo-seed-${++seq}`;
+  const chat = (c: { id: number; phone: string }, caseId: number | null) => ({
+    type: 'chat' as const,
+    clientId: c.id,
+    caseId,
+    peerPhone: c.phone.replace(/\D/g, '').replace(/^00/, ''),
+  });
+
+  await Communication.bulkCreate([
+    { type: 'note', direction: null, status: null, clientId: amelia.id, caseId: hartLease.id, subject: 'Initial consultation', body: 'Client provided the tenancy agreement and check-out report. Deposit of £1,850 withheld in full.', createdAt: at(9 * DAY) },
+    { type: 'email', direction: 'outbound', status: null, clientId: amelia.id, caseId: hartLease.id, subject: 'Letter before action sent', body: 'Letter before action sent to Northwind Lettings; 14 days to respond.', createdAt: at(6 * DAY) },
+    { ...chat(amelia, hartLease.id), direction: 'inbound', status: null, body: 'Hi, did the letting agent reply to the letter yet?', metadata: { chat_msg_id: msgId('wamid') }, providerTimestamp: at(26 * HOUR), createdAt: at(26 * HOUR) },
+    { ...chat(amelia, hartLease.id), direction: 'outbound', status: 'read', body: 'Not yet, Amelia. Their deadline is Friday; we will update you then.', metadata: { chat_msg_id: msgId('wamid') }, createdAt: at(25 * HOUR) },
+    { ...chat(amelia, hartLease.id), direction: 'inbound', status: null, body: 'Thanks! 👍 Could you send me the invoice for last month too?', metadata: { chat_msg_id: msgId('wamid') }, providerTimestamp: at(3 * HOUR), createdAt: at(3 * HOUR) },
+    { ...chat(amelia, null), direction: 'outbound', status: 'delivered', body: 'Invoice INV-2041 is attached to your client portal. Anything else, just message us here.', metadata: { chat_msg_id: msgId('wamid') }, createdAt: at(2 * HOUR) },
+    { type: 'call', direction: 'inbound', status: null, clientId: benedict.id, caseId: okaforEmployment.id, subject: 'Call, 12 min', body: 'Discussed ACAS early conciliation certificate; client will send payslips.', createdAt: at(4 * DAY) },
+    { ...chat(benedict, okaforEmployment.id), direction: 'outbound', status: 'sent', body: 'Hello Benedict, please send your last three payslips when you can.', metadata: { chat_msg_id: msgId('wamid') }, createdAt: at(40 * MINUTE) },
+    { ...chat(chloe, martinConveyancing.id), direction: 'outbound', status: 'failed', body: 'Your completion date is confirmed for 28 November.', error: 'The provider could not deliver this message: the recipient is outside the 24-hour window and a template is required.', metadata: { chat_msg_id: msgId('wamid') }, createdAt: at(30 * HOUR) },
+    { ...chat(chloe, martinConveyancing.id), direction: 'outbound', status: 'pending', body: 'Searches are back and clear. Call us when convenient.', createdAt: at(1 * MINUTE) },
+    { ...chat(emily, null), direction: 'inbound', status: null, body: 'Good morning, is the contract review finished?', metadata: { chat_msg_id: msgId('wamid') }, providerTimestamp: at(20 * MINUTE), createdAt: at(20 * MINUTE) },
+    // Same last 9 digits as Daniel and Daniela Reyes: never guessed, stored unlinked.
+    { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '447700900555', body: 'Hi, this is Dan Reyes — is my appointment still at 3pm?', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Dan R' }, providerTimestamp: at(50 * MINUTE), createdAt: at(50 * MINUTE) },
+    // Unknown sender.
+    { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '447700900999', body: 'Hello, I was referred by a friend and need advice on a lease.', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Priya Shah' }, providerTimestamp: at(5 * HOUR), createdAt: at(5 * HOUR) },
+    { type: 'note', direction: null, status: null, clientId: daniel.id, subject: 'Conflict check', body: 'Conflict check cleared for Reyes family matters.', createdAt: at(2 * DAY) },
+    { type: 'note', direction: null, status: null, clientId: daniela.id, subject: 'New client', body: 'Referred by Daniel Reyes (father).', createdAt: at(2 * DAY) },
+    { type: 'note', direction: null, status: null, clientId: amelia.id, caseId: hartWill.id, subject: 'Will instructions', body: 'Instructions taken; draft due next week.', createdAt: at(12 * DAY) },
+  ]);
+}

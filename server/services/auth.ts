@@ -1,0 +1,14 @@
+import { getDummyHash, verifyPassword } from '../auth/password';
+import { User } from '../db/models';
+import { AppError } from '../errors';
+import type { TSessionUser } from '../trpc/context';
+
+// One message for unknown email and wrong password alike: no user enumeration.
+const BAD_CREDENTIALS = 'Email or password is incorrect.';
+
+export async function authenticateUser(email: string, password: string): Promise<TSessionUser> {
+  const user = await User.findOne({ where: { email: email.trim().toLowerCase() } });
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await getDummyHash()));
+  if (!user || !ok) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
+  return { id: user.id, name: user.name, email: user.email, role: user.role };
+}

@@ -1,0 +1,39 @@
+import { UniqueConstraintError } from 'sequelize';
+import { Case, Client } from '../db/models';
+import { AppError } from '../errors';
+
+export type TCaseDto = { id: number; clientId: number; reference: string; title: string; status: 'open' | 'closed'; createdAt: Date };
+
+const toDto = (c: Case): TCaseDto => ({
+  id: c.id,
+  clientId: c.clientId,
+  reference: c.reference,
+  title: c.title,
+  status: c.status,
+  createdAt: c.createdAt,
+});
+
+export async function createCase(input: { clientId: number; reference: string; title: string }): Promise<TCaseDto> {
+  if (!(await Client.findByPk(input.clientId))) throw new AppError('NOT_FOUND', 'Client not found.');
+  try {
+    return toDto(await Case.create({ clientId: input.clientId, reference: input.reference.trim(), title: input.title.trim() }));
+  } catch (error) {
+    if (error instanceof UniqueConstraintError) {
+      throw new AppError('CONFLICT', `Case reference ${input.reference} is already in use.`, {
+        reference: ['This reference is already in use.'],
+      });
+    }
+    throw error;
+  }
+}
+
+export async function getCase(id: number): Promise<TCaseDto> {
+  const found = await Case.findByPk(id);
+  if (!found) throw new AppError('NOT_FOUND', 'Case not found.');
+  return toDto(found);
+}
+
+export async function listClientCases(clientId: number): Promise<TCaseDto[]> {
+  const rows = await Case.findAll({ where: { clientId }, order: [['createdAt', 'DESC'], ['id', 'DESC']] });
+  return rows.map(toDto);
+}

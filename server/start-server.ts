@@ -1,0 +1,62 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TConfig } from './config';
+import { openDatabase, type TDatabase } from './db/open-database';
+import { createApp } from './http/create-app';
+import type { TLogger } from './logger';
+import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
+
+export type TRunningServer = {
+  url: string;
+  port: number;
+  database: TDatabase;
+  close: () => Promise<void>;
+};
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Opens the database (embedded or DATABASE_URL), migrates, seeds a fresh demo database, and listens. */
+export async function startServer(config: TConfig, logger: TLogger, options: { spaDir?: string } = {}): Promise<TRunningServer> {
+  const database = await openDatabase(config, logger);
+  try {
+    // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
+    if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
+      await seedDemoData();
+      logger.info('seeded demo data');
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
+
+  const app = createApp({ deps: { config, logger, now: () => new Date() }, sequelize: database.sequelize, spaDir: options.spaDir });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, `listening on http://localhost:${port}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      // Stop accepting, let in-flight requests finish (bounded), then release the database.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+          resolve();
+        }, SHUTDOWN_GRACE_MS);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      await database.close();
+    })();
+    return closing;
+  };
+  return { url: `http://127.0.0.1:${port}`, port, database, close };
+}

@@ -1,0 +1,67 @@
+import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
+import { parse as parseCookies } from 'cookie';
+import { findSessionUser, SESSION_COOKIE } from '../auth/sessions';
+import type { TConfig } from '../config';
+import type { TLogger } from '../logger';
+
+/** What procedures need from the outside world; tests pass their own. */
+export type TDeps = {
+  config: TConfig;
+  logger: TLogger;
+  now: () => Date;
+};
+
+export type TSessionUser = { id: number; name: string; email: string; role: 'director' | 'staff' };
+
+export type TSessionCookie = {
+  set: (token: string, expiresAt: Date) => void;
+  clear: () => void;
+};
+
+export type TContextInner = {
+  deps: TDeps;
+  user: TSessionUser | null;
+  sessionToken: string | null;
+  sessionCookie: TSessionCookie;
+};
+
+const noCookie: TSessionCookie = { set: () => undefined, clear: () => undefined };
+
+/** The context without HTTP: what tests use to call procedures directly. */
+export function createContextInner(opts: {
+  deps: TDeps;
+  user?: TSessionUser | null;
+  sessionToken?: string | null;
+  sessionCookie?: TSessionCookie;
+}): TContextInner {
+  return {
+    deps: opts.deps,
+    user: opts.user ?? null,
+    sessionToken: opts.sessionToken ?? null,
+    sessionCookie: opts.sessionCookie ?? noCookie,
+  };
+}
+
+export function createContextFactory(deps: TDeps) {
+  return async ({ req, res }: CreateExpressContextOptions): Promise<TContextInner> => {
+    const token = parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE] ?? null;
+    const found = token ? await findSessionUser(token, deps.config.sessionSecret, deps.now()) : null;
+    const cookieOptions = {
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: deps.config.secureCookies,
+      path: '/',
+    };
+    return createContextInner({
+      deps,
+      sessionToken: found ? token : null,
+      user: found ? { id: found.id, name: found.name, email: found.email, role: found.role } : null,
+      sessionCookie: {
+        set: (value, expiresAt) => res.cookie(SESSION_COOKIE, value, { ...cookieOptions, expires: expiresAt }),
+        clear: () => res.clearCookie(SESSION_COOKIE, cookieOptions),
+      },
+    });
+  };
+}
+
+export type TContext = TContextInner;

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { createSession, deleteSession } from '../../auth/sessions';
+import { authenticateUser } from '../../services/auth';
+import { authedProcedure, publicProcedure, router } from '../init';
+
+const ZSessionUser = z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.enum(['director', 'staff']) });
+
+export const authRouter = router({
+  signIn: publicProcedure
+    .input(z.object({ email: z.string().trim().min(1, 'Enter your email').max(320), password: z.string().min(1, 'Enter your password').max(1024) }))
+    .output(z.object({ user: ZSessionUser }))
+    .mutation(async ({ ctx, input }) => {
+      const user = await authenticateUser(input.email, input.password);
+      // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
+      if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
+      const { token, expiresAt } = await createSession(user.id, ctx.deps.config.sessionSecret, ctx.deps.now());
+      ctx.sessionCookie.set(token, expiresAt);
+      return { user };
+    }),
+
+  signOut: authedProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
+    if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
+    ctx.sessionCookie.clear();
+    return { ok: true as const };
+  }),
+
+  me: publicProcedure.output(ZSessionUser.nullable()).query(({ ctx }) => ctx.user),
+});

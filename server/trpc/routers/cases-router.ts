@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { createCase, getCase, listClientCases } from '../../services/cases';
+import { authedProcedure, router } from '../init';
+
+const ZCase = z.object({
+  id: z.number(),
+  clientId: z.number(),
+  reference: z.string(),
+  title: z.string(),
+  status: z.enum(['open', 'closed']),
+  createdAt: z.date(),
+});
+
+export const casesRouter = router({
+  create: authedProcedure
+    .input(
+      z.object({
+        clientId: z.number().int().positive(),
+        reference: z.string().trim().min(1, 'Enter a reference').max(64),
+        title: z.string().trim().min(1, 'Enter a title').max(200),
+      }),
+    )
+    .output(ZCase)
+    .mutation(({ input }) => createCase(input)),
+
+  get: authedProcedure
+    .input(z.object({ caseId: z.number().int().positive() }))
+    .output(ZCase)
+    .query(({ input }) => getCase(input.caseId)),
+
+  listForClient: authedProcedure
+    .input(z.object({ clientId: z.number().int().positive() }))
+    .output(z.array(ZCase))
+    .query(({ input }) => listClientCases(input.clientId)),
+});

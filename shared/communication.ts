@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export const COMMUNICATION_TYPES = ['chat', 'note', 'call', 'email'] as const;
+export const ZCommunicationType = z.enum(COMMUNICATION_TYPES);
+export type TCommunicationType = z.infer<typeof ZCommunicationType>;
+
+export const ZDirection = z.enum(['inbound', 'outbound']);
+export type TDirection = z.infer<typeof ZDirection>;
+
+export const CHAT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
+export const ZChatStatus = z.enum(CHAT_STATUSES);
+export type TChatStatus = z.infer<typeof ZChatStatus>;
+
+/** Receipts only ever move a record up this ladder; `failed` sits outside it and is terminal. */
+export const STATUS_RANK: Record<Exclude<TChatStatus, 'failed'>, number> = {
+  pending: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+};
+
+export const USER_ROLES = ['director', 'staff'] as const;
+export const ZUserRole = z.enum(USER_ROLES);
+export type TUserRole = z.infer<typeof ZUserRole>;
+
+export type TCommunication = {
+  id: number;
+  type: TCommunicationType;
+  direction: TDirection | null;
+  subject: string | null;
+  body: string;
+  status: TChatStatus | null;
+  error: string | null;
+  clientId: number | null;
+  caseId: number | null;
+  peerPhone: string | null;
+  metadata: { chat_msg_id?: string; contact_name?: string };
+  providerTimestamp: Date | null;
+  createdAt: Date;
+};

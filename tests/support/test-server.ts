@@ -1,0 +1,54 @@
+import { createTRPCClient, httpLink } from '@trpc/client';
+import superjson from 'superjson';
+import { loadConfig } from '../../server/config';
+import { createLogger } from '../../server/logger';
+import { startServer, type TRunningServer } from '../../server/start-server';
+import type { AppRouter } from '../../server/trpc/routers/app-router';
+import { createTestDatabase } from './test-database';
+
+export type TTestServer = TRunningServer & { databaseUrl: string; stop: () => Promise<void> };
+
+/** The real Express app on a random port, on a fresh database of its own. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TTestServer> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: database.url, PORT: '0' });
+  const running = await startServer(config, createLogger(config.logLevel));
+  return {
+    ...running,
+    databaseUrl: database.url,
+    stop: async () => {
+      await running.close();
+      await database.drop();
+    },
+  };
+}
+
+/** A typed tRPC client over real HTTP that keeps its own cookie jar, like one browser. */
+export function createHttpClient(baseUrl: string) {
+  const jar = new Map<string, string>();
+  const lastSetCookies: string[] = [];
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${baseUrl}/trpc`,
+        transformer: superjson,
+        headers: () => ({ cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }),
+        fetch: async (url, init) => {
+          const res = await fetch(url, init as RequestInit);
+          lastSetCookies.length = 0;
+          for (const header of res.headers.getSetCookie()) {
+            lastSetCookies.push(header);
+            const [pair] = header.split(';');
+            const [name, ...rest] = (pair ?? '').split('=');
+            const value = rest.join('=');
+            if (!name) continue;
+            if (value === '' || /expires=Thu, 01 Jan 1970/i.test(header)) jar.delete(name.trim());
+            else jar.set(name.trim(), value);
+          }
+          return res;
+        },
+      }),
+    ],
+  });
+  return { client, jar, lastSetCookies };
+}

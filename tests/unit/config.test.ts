@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
+
+describe('configuration', () => {
+  it('defaults to demo mode on port 3000 with the site URL derived from the port', () => {
+    const config = loadConfig({});
+    expect(config.mode).toBe('demo');
+    expect(config.port).toBe(3000);
+    expect(config.siteUrl).toBe('http://localhost:3000');
+    expect(config.secureCookies).toBe(false);
+    expect(config.messaging.allowUnauthenticatedWebhooks).toBe(false);
+  });
+
+  it('is live when MESSAGING_API_KEY is set, and then requires SESSION_SECRET', () => {
+    expect(() => loadConfig({ MESSAGING_API_KEY: 'k' })).toThrow(/SESSION_SECRET/);
+    const config = loadConfig({ MESSAGING_API_KEY: 'k', SESSION_SECRET: 'x'.repeat(32) });
+    expect(config.mode).toBe('live');
+  });
+
+  it('names the variable when a value is invalid', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ ALLOW_UNAUTHENTICATED_WEBHOOKS: 'yes' })).toThrow(/ALLOW_UNAUTHENTICATED_WEBHOOKS/);
+    expect(() => loadConfig({ NEXT_PUBLIC_SITE_URL: 'not a url' })).toThrow(/NEXT_PUBLIC_SITE_URL/);
+  });
+
+  it('uses secure cookies when the public site is https, and trims its trailing slash', () => {
+    const config = loadConfig({ NEXT_PUBLIC_SITE_URL: 'https://chat.firm.example/' });
+    expect(config.secureCookies).toBe(true);
+    expect(config.siteUrl).toBe('https://chat.firm.example');
+  });
+});

@@ -1,0 +1,49 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// One file for the SPA build (root: client/) and the three test projects.
+export default defineConfig({
+  root: 'client',
+  plugins: [react()],
+  build: {
+    outDir: '../dist/client',
+    emptyOutDir: true,
+    reportCompressedSize: true,
+  },
+  server: {
+    port: 5173,
+    proxy: { '/trpc': 'http://localhost:3000', '/api': 'http://localhost:3000' },
+  },
+  test: {
+    root: '.',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', root: '.', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          root: '.',
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/support/global-postgres.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          root: '.',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
