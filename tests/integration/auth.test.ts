@@ -1,4 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
+import type { AppRouter } from '../../server/trpc/routers/app-router';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../server/services/users';
@@ -45,12 +46,12 @@ describe('sign-in', () => {
 
   it('when input is invalid, answers BAD_REQUEST with field messages', async () => {
     const { client } = createHttpClient(server.url);
-    const error = await client.auth.signIn.mutate({ email: '', password: '' }).catch((e: TRPCClientError<never>) => e);
+    const error = await client.auth.signIn.mutate({ email: '', password: '' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
-    const data = (error as TRPCClientError<never>).data as { code: string; fieldErrors: Record<string, string[]> };
+    const data = (error as TRPCClientError<AppRouter>).data!;
     expect(data.code).toBe('BAD_REQUEST');
-    expect(data.fieldErrors.email).toEqual(['Enter your email']);
-    expect(data.fieldErrors.password).toEqual(['Enter your password']);
+    expect(data.fieldErrors?.email).toEqual(['Enter your email']);
+    expect(data.fieldErrors?.password).toEqual(['Enter your password']);
   });
 
   it('issues a new session id on every sign-in and forgets the old one', async () => {

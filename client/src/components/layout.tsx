@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { trpc } from '../lib/trpc';
@@ -8,14 +7,9 @@ type TProps = { user: { name: string; role: 'director' | 'staff' }; children: Re
 const NAV = [{ href: '/clients', label: 'Clients' }] as const;
 
 export function Layout({ user, children }: TProps) {
-  const [location, navigate] = useLocation();
-  const queryClient = useQueryClient();
-  const signOut = trpc.auth.signOut.useMutation({
-    onSettled: () => {
-      queryClient.clear();
-      navigate('/');
-    },
-  });
+  const [location] = useLocation();
+  // A full page load after sign-out drops every cached record from memory.
+  const signOut = trpc.auth.signOut.useMutation({ onSettled: () => window.location.assign('/') });
   return (
     <div className="app-shell">
       <header className="topbar">

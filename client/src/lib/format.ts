@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { normalizePhoneDigits } from '../../../shared/phone';
 
 // libphonenumber-js is loaded after first paint: its metadata would otherwise be the
 // largest part of the initial bundle. Until then numbers show as "+<digits>".
@@ -16,8 +17,9 @@ export function loadPhoneFormatter(): Promise<void> {
 /** "+44 7700 900123" from stored digits; national numbers (leading 0) stay as entered. */
 export function formatPhone(raw: string | null | undefined): string {
   if (!raw) return '';
-  const digits = raw.replace(/\D/g, '');
-  if (digits.startsWith('0')) return raw;
+  const trimmed = raw.trim();
+  if (/^0[1-9]/.test(trimmed)) return trimmed;
+  const digits = normalizePhoneDigits(trimmed).replace(/\D/g, '');
   return formatInternational?.(digits) ?? `+${digits}`;
 }
 

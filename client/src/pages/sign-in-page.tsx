@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { DEMO_ACCOUNTS } from '../../../shared/demo';
 import { trpc } from '../lib/trpc';
@@ -12,14 +12,10 @@ async function fetchMode(): Promise<'demo' | 'live' | null> {
 export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const queryClient = useQueryClient();
   const utils = trpc.useUtils();
   const mode = useQuery({ queryKey: ['health-mode'], queryFn: fetchMode, staleTime: Infinity });
   const signIn = trpc.auth.signIn.useMutation({
-    onSuccess: async ({ user }) => {
-      queryClient.clear();
-      utils.auth.me.setData(undefined, user);
-    },
+    onSuccess: ({ user }) => utils.auth.me.setData(undefined, user),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

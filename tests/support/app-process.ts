@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { findFreePort } from '../../server/db/embedded-postgres';
+
+export type TAppProcess = { url: string; output: () => string; stop: () => Promise<void> };
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** `npm start` as a user runs it (client build when stale, embedded PostgreSQL, demo seed), on a fresh data dir. */
+export async function startAppProcess(env: Record<string, string> = {}): Promise<TAppProcess> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-e2e-'));
+  await chmod(dataDir, 0o755);
+  const port = await findFreePort();
+  let output = '';
+  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/scripts/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: '', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the app exited early:\n${output}`);
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the app did not answer /api/health in time:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
