@@ -2,12 +2,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/open-database';
+import { ChatEvents } from './events/chat-events';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
 import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
 
 export type TRunningServer = {
   url: string;
+  events: ChatEvents;
   port: number;
   database: TDatabase;
   close: () => Promise<void>;
@@ -30,7 +32,15 @@ export async function startServer(config: TConfig, logger: TLogger, options: { s
   }
   if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
 
-  const app = createApp({ deps: { config, logger, now: () => new Date() }, sequelize: database.sequelize, spaDir: options.spaDir });
+  if (config.messaging.allowUnauthenticatedWebhooks) {
+    logger.warn('ALLOW_UNAUTHENTICATED_WEBHOOKS=true: webhook POSTs are accepted WITHOUT authentication. Local development only.');
+  } else if (!config.messaging.webhookSecret) {
+    logger.warn('MESSAGING_WEBHOOK_SECRET is not set: every webhook POST will be refused (401).');
+  }
+
+  const events = new ChatEvents();
+  const deps = { config, logger, sequelize: database.sequelize, events, now: () => new Date() };
+  const app = createApp({ deps, spaDir: options.spaDir });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);
@@ -58,5 +68,5 @@ export async function startServer(config: TConfig, logger: TLogger, options: { s
     })();
     return closing;
   };
-  return { url: `http://127.0.0.1:${port}`, port, database, close };
+  return { url: `http://127.0.0.1:${port}`, port, database, events, close };
 }

@@ -1,22 +1,32 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler } from 'express';
-import type { Sequelize } from 'sequelize';
 import { createContextFactory, type TDeps } from '../trpc/context';
 import { appRouter } from '../trpc/routers/app-router';
+import { createWebhookRouter } from '../webhook/webhook-route';
 import { handleHealth } from './health-route';
 import { logRequests } from './request-logger';
 import { serveSpa } from './spa-route';
 
-export type TAppOptions = { deps: TDeps; sequelize: Sequelize; spaDir?: string };
+export type TAppOptions = { deps: TDeps; spaDir?: string };
 
 // No global body parser: the webhook route reads its own raw body, and tRPC parses its own.
-export function createApp({ deps, sequelize, spaDir }: TAppOptions) {
+export function createApp({ deps, spaDir }: TAppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(logRequests(deps.logger));
 
-  app.get('/api/health', handleHealth(sequelize, deps.config.mode));
+  app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
+  app.use(
+    '/api/webhooks/chat',
+    createWebhookRouter({
+      sequelize: deps.sequelize,
+      events: deps.events,
+      logger: deps.logger,
+      auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
+      verifyToken: deps.config.messaging.verifyToken,
+    }),
+  );
   app.use(
     '/trpc',
     createExpressMiddleware({

@@ -1,13 +1,17 @@
 import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
 import { parse as parseCookies } from 'cookie';
 import { findSessionUser, SESSION_COOKIE } from '../auth/sessions';
+import type { Sequelize } from 'sequelize';
 import type { TConfig } from '../config';
+import type { ChatEvents } from '../events/chat-events';
 import type { TLogger } from '../logger';
 
 /** What procedures need from the outside world; tests pass their own. */
 export type TDeps = {
   config: TConfig;
   logger: TLogger;
+  sequelize: Sequelize;
+  events: ChatEvents;
   now: () => Date;
 };
 

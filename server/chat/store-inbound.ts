@@ -1,0 +1,38 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { TInboundText } from '../webhook/parse-payload';
+
+export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string };
+
+// One statement for the whole batch: client match by last 9 digits (exactly one match links,
+// none or several leave it unlinked: never guess), and the unique index on the provider id
+// makes a retried or concurrent duplicate delivery store nothing (no check-then-insert).
+const INSERT_INBOUND_SQL = `
+WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS x(ord int, chat_msg_id text, peer_phone text, body text, provider_timestamp timestamptz, contact_name text)
+), matched AS (
+  SELECT i.*,
+    (SELECT CASE WHEN count(*) = 1 THEN min(c.id) END FROM clients c WHERE c.phone_last9 = right(i.peer_phone, 9)) AS client_id
+  FROM input i
+)
+INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, provider_timestamp)
+SELECT 'chat', 'inbound', body, client_id, peer_phone,
+       jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name)),
+       provider_timestamp
+FROM matched ORDER BY ord
+ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
+RETURNING id, client_id AS "clientId", peer_phone AS "peerPhone", metadata->>'chat_msg_id' AS "chatMsgId"`;
+
+/** Stores inbound text messages; returns only the rows newly written. */
+export async function storeInboundTexts(sequelize: Sequelize, texts: TInboundText[]): Promise<TStoredInbound[]> {
+  if (texts.length === 0) return [];
+  const rows = texts.map((t, ord) => ({
+    ord,
+    chat_msg_id: t.chatMsgId,
+    peer_phone: t.peerPhone,
+    body: t.body,
+    provider_timestamp: t.providerTimestamp?.toISOString() ?? null,
+    contact_name: t.contactName,
+  }));
+  return sequelize.query<TStoredInbound>(INSERT_INBOUND_SQL, { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT });
+}

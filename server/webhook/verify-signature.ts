@@ -1,0 +1,45 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+export type TWebhookAuth = { secret: string | undefined; allowUnauthenticated: boolean };
+
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+
+// Equal-length digests of both sides, so the comparison is constant-time and cannot throw
+// whatever the lengths or encodings of the inputs.
+function safeEqualStrings(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a, 'utf8').digest();
+  const db = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(da, db);
+}
+
+function verifyHexSignature(header: string, rawBody: Buffer, secret: string): boolean {
+  const hex = header.startsWith('sha256=') ? header.slice('sha256='.length) : header;
+  // Exactly 64 lowercase hex characters; anything else (empty, odd length, uppercase,
+  // non-hex, two headers folded into "a, b") is refused before any comparison.
+  if (!HEX_DIGEST.test(hex)) return false;
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  return timingSafeEqual(Buffer.from(hex, 'hex'), expected);
+}
+
+/**
+ * Whether the caller proved knowledge of MESSAGING_WEBHOOK_SECRET (SPEC §5): an HMAC-SHA256 of the
+ * raw bytes in X-Service-Signature or X-Hub-Signature-256, or the secret in x-service-webhook-secret.
+ * The query string is never looked at: a secret in a URL ends up in access logs.
+ */
+export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer, auth: TWebhookAuth): boolean {
+  // ALLOW_UNAUTHENTICATED_WEBHOOKS=true disables authentication (SPEC §1.5), for local development.
+  if (auth.allowUnauthenticated) return true;
+  if (!auth.secret) return false; // fail-closed (SPEC §5 rule 2)
+  const secret = auth.secret;
+  const single = (name: string): string | undefined => {
+    const value = headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const signatures = [single('x-service-signature'), single('x-hub-signature-256')].filter((v) => v !== undefined);
+  if (signatures.some((signature) => verifyHexSignature(signature, rawBody, secret))) return true;
+  const plain = single('x-service-webhook-secret');
+  return plain !== undefined && plain.length > 0 && safeEqualStrings(plain, secret);
+}
+
+export { safeEqualStrings };

@@ -1,0 +1,96 @@
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
+import type { Sequelize } from 'sequelize';
+import { applyReceipts } from '../chat/receipts';
+import { storeInboundTexts } from '../chat/store-inbound';
+import type { ChatEvents } from '../events/chat-events';
+import type { TLogger } from '../logger';
+import { isDatabaseUnavailable } from '../db/database-errors';
+import { parsePayload } from './parse-payload';
+import { isWebhookAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
+
+export const WEBHOOK_BODY_LIMIT = '3mb';
+
+export type TWebhookDeps = {
+  sequelize: Sequelize;
+  events: ChatEvents;
+  logger: TLogger;
+  auth: TWebhookAuth;
+  verifyToken: string | undefined;
+};
+
+/** GET: the provider's verification handshake (SPEC §4.1). Repeated or missing parameters → 403. */
+function handleHandshake(verifyToken: string | undefined): RequestHandler {
+  return (req, res) => {
+    const { 'hub.mode': mode, 'hub.verify_token': token, 'hub.challenge': challenge } = req.query;
+    const ok =
+      verifyToken !== undefined &&
+      mode === 'subscribe' &&
+      typeof token === 'string' &&
+      typeof challenge === 'string' &&
+      safeEqualStrings(token, verifyToken);
+    if (!ok) {
+      res.status(403).type('text/plain').send('Forbidden');
+      return;
+    }
+    res.status(200).type('text/plain').send(challenge);
+  };
+}
+
+function rawBodyOf(req: Request): Buffer {
+  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+}
+
+/** POST: verify (raw bytes) → parse (zod, both shapes) → ingest (idempotent SQL) → notify. */
+function handleDelivery(deps: TWebhookDeps): RequestHandler {
+  return async (req, res) => {
+    const raw = rawBodyOf(req);
+    if (deps.auth.allowUnauthenticated) {
+      deps.logger.warn('webhook POST accepted WITHOUT authentication (ALLOW_UNAUTHENTICATED_WEBHOOKS=true)');
+    }
+    if (!isWebhookAuthentic(req.headers, raw, deps.auth)) {
+      res.status(401).json({ ok: false, error: 'unauthorized' });
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString('utf8'));
+    } catch {
+      res.status(400).json({ ok: false, error: 'invalid_json' });
+      return;
+    }
+    const payload = parsePayload(json);
+    try {
+      const stored = await storeInboundTexts(deps.sequelize, payload.texts);
+      const changed = await applyReceipts(deps.sequelize, payload.receipts);
+      deps.events.notify([
+        ...stored.map((r) => ({ kind: 'message' as const, id: r.id, clientId: r.clientId, peerPhone: r.peerPhone })),
+        ...changed.map((r) => ({ kind: 'status' as const, ...r })),
+      ]);
+      const body: Record<string, unknown> = { ok: true };
+      if (payload.hasMessages || !payload.hasStatuses) Object.assign(body, { received: payload.received, stored: stored.length });
+      if (payload.hasStatuses) Object.assign(body, { statuses: payload.statusCount, updated: changed.length });
+      res.status(200).json(body);
+    } catch (error) {
+      // The provider retries non-2xx deliveries: answering 503 loses nothing.
+      const unavailable = isDatabaseUnavailable(error);
+      deps.logger.error({ error: (error as Error).name, unavailable }, 'webhook delivery not stored');
+      res.status(unavailable ? 503 : 500).json({ ok: false, error: unavailable ? 'unavailable' : 'internal_error' });
+    }
+  };
+}
+
+const handleBodyErrors: ErrorRequestHandler = (err: { status?: number; type?: string }, _req, res, next) => {
+  if (err.status === 413) return void res.status(413).json({ ok: false, error: 'payload_too_large' });
+  if (err.status === 415) return void res.status(415).json({ ok: false, error: 'unsupported_encoding' });
+  if (err.status === 400) return void res.status(400).json({ ok: false, error: 'bad_request' });
+  next(err);
+};
+
+export function createWebhookRouter(deps: TWebhookDeps): Router {
+  const router = express.Router();
+  router.get('/', handleHandshake(deps.verifyToken));
+  // Raw bytes on this route only: the signature covers the exact body, so nothing may parse it first.
+  router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps));
+  router.use(handleBodyErrors);
+  return router;
+}
