@@ -11,6 +11,7 @@ const USER = 'postgres';
 const PASSWORD = 'firm-chat-local';
 
 export type TEmbeddedDatabase = {
+  port: number;
   url: (database?: string) => string;
   stop: () => Promise<void>;
 };
@@ -31,10 +32,10 @@ export async function findFreePort(): Promise<number> {
 export async function startEmbeddedPostgres(
   dataDir: string,
   logger: TLogger,
-  options: { persistent?: boolean } = {},
+  options: { persistent?: boolean; port?: number } = {},
 ): Promise<TEmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'pg');
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   await mkdir(dataDir, { recursive: true });
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -63,6 +64,7 @@ export async function startEmbeddedPostgres(
   }
   logger.info({ port }, 'embedded PostgreSQL started');
   return {
+    port,
     url: (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     stop: () => pg.stop(),
   };

@@ -1,0 +1,44 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
+import { createLogger } from '../../server/logger';
+import { startServer, type TRunningServer } from '../../server/start-server';
+import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+
+// A PostgreSQL of this file's own, so stopping it affects no other test file.
+let dataDir: string;
+let pg: TEmbeddedDatabase;
+let server: TRunningServer;
+const logger = createLogger('silent');
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-outage-'));
+  await chmod(dataDir, 0o755);
+  pg = await startEmbeddedPostgres(dataDir, logger);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: pg.url(), PORT: '0', MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  server = await startServer(config, logger);
+});
+afterAll(async () => {
+  await server?.close();
+  await pg?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+it('answers 503 while the database is down, stays up, and stores the retried delivery after it returns', async () => {
+  const payload = cloudPayload({ messages: [textMessage('wamid.outage', '447700900123', 'sent during the outage')] });
+  expect((await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.warm', '447700900123', 'warm')] }))).status).toBe(200);
+
+  await pg.stop();
+  const during = await postWebhook(server.url, payload);
+  expect(during).toEqual({ status: 503, json: { ok: false, error: 'unavailable' } });
+  expect((await fetch(`${server.url}/api/health`)).status).toBe(503);
+
+  pg = await startEmbeddedPostgres(dataDir, logger, { port: pg.port });
+  const retried = await postWebhook(server.url, payload);
+  expect(retried).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
+  const rows = await sql<{ body: string }>(pg.url(), "SELECT body FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.outage'");
+  expect(rows).toEqual([{ body: 'sent during the outage' }]);
+});
