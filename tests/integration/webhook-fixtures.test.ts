@@ -14,7 +14,7 @@ const IGNORED_MESSAGE = { received: 1, stored: 0 };
 const TEXT = { received: 1, stored: 1 };
 
 // Status cases run against an outbound record with the same id, left at "delivered".
-const STATUS_CASES: Record<string, TExpected & { finalStatus: string }> = {
+const STATUS_CASES: Record<string, { statuses: number; updated: number; finalStatus: string }> = {
   sent: { statuses: 1, updated: 0, finalStatus: 'delivered' },
   delivered: { statuses: 1, updated: 0, finalStatus: 'delivered' },
   read: { statuses: 1, updated: 1, finalStatus: 'read' },
