@@ -15,7 +15,7 @@ export async function postWebhook(baseUrl: string, body: unknown, options: TPost
   const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (!options.unsigned && !options.headers) headers['x-service-signature'] = `sha256=${sign(raw)}`;
-  const res = await fetch(`${baseUrl}/api/webhooks/chat${options.query ?? ''}`, { method: 'POST', headers, body: raw });
+  const res = await fetch(`${baseUrl}/api/webhooks/chat${options.query ?? ''}`, { method: 'POST', headers, body: typeof raw === 'string' ? raw : new Uint8Array(raw) });
   const text = await res.text();
   let json: unknown = null;
   try {
