@@ -5,9 +5,11 @@ import type { TLogger } from '../logger';
 export function logRequests(logger: TLogger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
+    // Taken now: mounted routers rewrite req.url while they run.
+    const path = req.originalUrl.split('?')[0];
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      logger.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };
