@@ -1,7 +1,7 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
 import { loadConfig } from '../../server/config';
-import { createLogger } from '../../server/logger';
+import { createLogger, type TLogger } from '../../server/logger';
 import { startServer, type TRunningServer } from '../../server/start-server';
 import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { createTestDatabase } from './test-database';
@@ -9,10 +9,10 @@ import { createTestDatabase } from './test-database';
 export type TTestServer = TRunningServer & { databaseUrl: string; stop: () => Promise<void> };
 
 /** The real Express app on a random port, on a fresh database of its own. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TTestServer> {
+export async function startTestServer(env: Record<string, string> = {}, logger?: TLogger): Promise<TTestServer> {
   const database = await createTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: database.url, PORT: '0' });
-  const running = await startServer(config, createLogger(config.logLevel));
+  const running = await startServer(config, logger ?? createLogger(config.logLevel));
   return {
     ...running,
     databaseUrl: database.url,
