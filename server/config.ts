@@ -25,6 +25,7 @@ const ZEnv = z.object({
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   NEXT_PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
   FIRM_PHONE: z.preprocess(emptyToUndefined, z.string().default('+44 20 7946 0000')),
+  FIRM_NAME: z.preprocess(emptyToUndefined, z.string().max(120).default('Ashdown & Vale Solicitors')),
   MESSAGING_API_KEY: optionalString,
   MESSAGING_PROVIDER_URL: z.preprocess(
     emptyToUndefined,
@@ -53,6 +54,7 @@ export type TConfig = {
   siteUrl: string;
   secureCookies: boolean;
   firmPhone: string;
+  firmName: string;
   mode: TMode;
   messaging: {
     apiKey: string | undefined;
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),
     firmPhone: e.FIRM_PHONE,
+    firmName: e.FIRM_NAME,
     mode,
     messaging: {
       apiKey: e.MESSAGING_API_KEY,

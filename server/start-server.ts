@@ -5,6 +5,7 @@ import { openDatabase, type TDatabase } from './db/open-database';
 import { ChatEvents } from './events/chat-events';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
+import { ProviderClient } from './provider/provider-client';
 import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
 
 export type TRunningServer = {
@@ -39,7 +40,10 @@ export async function startServer(config: TConfig, logger: TLogger, options: { s
   }
 
   const events = new ChatEvents();
-  const deps = { config, logger, sequelize: database.sequelize, events, now: () => new Date() };
+  const provider = config.messaging.apiKey
+    ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
+    : null;
+  const deps = { config, logger, sequelize: database.sequelize, events, provider, now: () => new Date() };
   const app = createApp({ deps, spaDir: options.spaDir });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));

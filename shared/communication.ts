@@ -34,7 +34,7 @@ export type TCommunication = {
   clientId: number | null;
   caseId: number | null;
   peerPhone: string | null;
-  metadata: { chat_msg_id?: string; contact_name?: string };
+  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number };
   providerTimestamp: Date | null;
   createdAt: Date;
 };

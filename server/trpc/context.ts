@@ -5,6 +5,7 @@ import type { Sequelize } from 'sequelize';
 import type { TConfig } from '../config';
 import type { ChatEvents } from '../events/chat-events';
 import type { TLogger } from '../logger';
+import type { ProviderClient } from '../provider/provider-client';
 
 /** What procedures need from the outside world; tests pass their own. */
 export type TDeps = {
@@ -12,6 +13,8 @@ export type TDeps = {
   logger: TLogger;
   sequelize: Sequelize;
   events: ChatEvents;
+  /** null in demo mode (no MESSAGING_API_KEY): nothing leaves the server. */
+  provider: ProviderClient | null;
   now: () => Date;
 };
 

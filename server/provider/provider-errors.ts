@@ -1,0 +1,85 @@
+// The actionable messages of SPEC §7, one per way a provider call can fail.
+
+export type TProviderErrorKind =
+  | 'not_configured'
+  | 'unauthorized'
+  | 'not_found'
+  | 'rate_limited'
+  | 'bad_request'
+  | 'server_error'
+  | 'network'
+  | 'timeout'
+  | 'unexpected';
+
+const BAD_REQUEST_NOTE =
+  'The provider refused the message. The number may be unverified, or the recipient is outside the 24-hour window and a template is required.';
+
+function actionableMessage(kind: TProviderErrorKind, status: number | null, detail: string | null): string {
+  switch (kind) {
+    case 'not_configured':
+      return 'Chat messaging is not configured (missing API key).';
+    case 'unauthorized':
+      return 'The provider rejected the API key; check MESSAGING_API_KEY.';
+    case 'not_found':
+      return 'The number is not found at the provider.';
+    case 'rate_limited':
+      return 'The provider is rate-limiting messages at present; try again in a few minutes.';
+    case 'bad_request':
+      return detail ?? BAD_REQUEST_NOTE;
+    case 'server_error':
+      return 'The messaging service is temporarily unavailable; try again shortly.';
+    case 'network':
+      return 'The messaging service could not be reached.';
+    case 'timeout':
+      return 'The messaging service timed out; try again.';
+    case 'unexpected':
+      return status !== null
+        ? `The messaging service answered with an unexpected response (HTTP ${status}).`
+        : 'The messaging service answered with an unexpected response.';
+  }
+}
+
+/** A failed provider call: the HTTP status (if any), the provider's own detail, and what to do. */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+  constructor(
+    readonly kind: TProviderErrorKind,
+    readonly status: number | null = null,
+    readonly detail: string | null = null,
+  ) {
+    super(actionableMessage(kind, status, detail));
+  }
+}
+
+export function kindForStatus(status: number): TProviderErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status === 400) return 'bad_request';
+  if (status >= 500) return 'server_error';
+  return 'unexpected';
+}
+
+/**
+ * The provider's own words from an error body. Cloud: `error.error_data.details`, else
+ * `error.message`. On-premise: `errors[].details`, else `errors[].title`.
+ */
+export function extractProviderDetail(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const record = body as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+  const cloud = record.error;
+  if (typeof cloud === 'object' && cloud !== null) {
+    const e = cloud as Record<string, unknown>;
+    const data = e.error_data as Record<string, unknown> | undefined;
+    const found = text(data?.details) ?? text(e.message);
+    if (found) return found;
+  }
+  if (Array.isArray(record.errors)) {
+    for (const item of record.errors as Record<string, unknown>[]) {
+      const found = text(item?.details) ?? text(item?.title);
+      if (found) return found;
+    }
+  }
+  return null;
+}

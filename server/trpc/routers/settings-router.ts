@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import type { TCommunication } from '../../../shared/communication';
+import { sendChatMessage } from '../../chat/send-message';
+import { checkConnection, CONNECTION_STATUSES } from '../../services/connection-check';
+import { authedProcedure, directorProcedure, router } from '../init';
+
+export const settingsRouter = router({
+  chat: authedProcedure
+    .output(z.object({ firmPhone: z.string(), firmName: z.string(), webhookUrl: z.string(), mode: z.enum(['demo', 'live']) }))
+    .query(({ ctx }) => ({
+      firmPhone: ctx.deps.config.firmPhone,
+      firmName: ctx.deps.config.firmName,
+      webhookUrl: `${ctx.deps.config.siteUrl}/api/webhooks/chat`,
+      mode: ctx.deps.config.mode,
+    })),
+
+  sendTest: authedProcedure
+    .input(z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: z.string().trim().min(1, 'Type a message').max(4096) }))
+    .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, input)),
+
+  /** Directors only (SPEC §1.8): enforced here, whatever the page shows. */
+  checkConnection: directorProcedure
+    .output(z.object({ status: z.enum(CONNECTION_STATUSES), detail: z.string() }))
+    .mutation(({ ctx }) => checkConnection(ctx.deps.provider)),
+});
