@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Communication } from '../../server/db/models';
+import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+
+let live: TLiveSetup;
+beforeAll(async () => {
+  live = await startLiveSetup();
+});
+afterAll(() => live?.stop());
+
+describe('chat settings', () => {
+  it('shows the firm number, the webhook URL on the public site, and the mode', async () => {
+    expect(await live.staff.settings.chat.query()).toMatchObject({
+      firmPhone: '+44 20 7946 0000',
+      webhookUrl: 'https://chat.firm.example/api/webhooks/chat',
+      mode: 'live',
+    });
+  });
+
+  it('sends a test message to a typed number and records it', async () => {
+    const sent = await live.staff.settings.sendTest.mutate({ to: '+44 7700 900999', body: 'Test from Settings' });
+    expect(sent).toMatchObject({ status: 'sent', peerPhone: '447700900999', clientId: null });
+    expect(await Communication.findByPk(sent.id)).not.toBeNull();
+  });
+
+  it('Check connection: Live for a director, FORBIDDEN for staff (refused on the server)', async () => {
+    expect(await live.director.settings.checkConnection.mutate()).toMatchObject({ status: 'Live' });
+    const before = live.sim.requests.length;
+    await expect(live.staff.settings.checkConnection.mutate()).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
+    expect(live.sim.requests.length).toBe(before);
+  });
+
+  it('lists the firm templates with placeholders', async () => {
+    const templates = await live.staff.chat.templates.query();
+    expect(templates.map((t) => t.id)).toEqual(
+      expect.arrayContaining(['appointment-reminder', 'document-request', 'hearing-date', 'payment-reminder', 'please-call-us']),
+    );
+    expect(templates.every((t) => /\{\{client_name\}\}/.test(t.body))).toBe(true);
+  });
+});
+
+describe('the 10 s provider timeout, through the app', () => {
+  it('fails the record with the timeout message when the provider hangs', async () => {
+    live.sim.queueResponse({ hang: true });
+    const started = Date.now();
+    const error = await live.staff.chat.send.mutate({ to: '+44 7700 900123', body: 'Will time out' }).then(() => null, (e: Error) => e);
+    const took = Date.now() - started;
+    expect(error?.message).toBe('The messaging service timed out; try again.');
+    expect(took).toBeGreaterThanOrEqual(9_500);
+    expect(took).toBeLessThan(15_000);
+    expect(await Communication.findOne({ where: { body: 'Will time out' } })).toMatchObject({ status: 'failed', error: 'The messaging service timed out; try again.' });
+  }, 20_000);
+});

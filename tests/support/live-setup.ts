@@ -1,0 +1,46 @@
+import { createUser } from '../../server/services/users';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import { createHttpClient, startTestServer, type TTestServer } from './test-server';
+import { WEBHOOK_SECRET } from './webhook';
+
+export const SIM_API_KEY = 'sim-key-0123456789';
+
+export type TLiveSetup = {
+  server: TTestServer;
+  sim: ProviderSimulator;
+  staff: ReturnType<typeof createHttpClient>['client'];
+  director: ReturnType<typeof createHttpClient>['client'];
+  stop: () => Promise<void>;
+};
+
+/** The app in live mode against a provider simulator on real HTTP, with a staff and a director signed in. */
+export async function startLiveSetup(env: Record<string, string> = {}): Promise<TLiveSetup> {
+  const sim = await startProviderSimulator({ apiKey: SIM_API_KEY, webhookSecret: WEBHOOK_SECRET, autoReceipts: false });
+  const server = await startTestServer({
+    MESSAGING_API_KEY: SIM_API_KEY,
+    MESSAGING_PROVIDER_URL: sim.url,
+    MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+    NEXT_PUBLIC_SITE_URL: 'https://chat.firm.example',
+    ...env,
+  });
+  sim.configure({ webhookUrl: `${server.url}/api/webhooks/chat` });
+  await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
+  await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
+  // The session cookie is Secure (https site URL) but the jar sends it over http anyway, as a proxy would.
+  const staff = createHttpClient(server.url).client;
+  await staff.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  const director = createHttpClient(server.url).client;
+  await director.auth.signIn.mutate({ email: 'dee@firm.test', password: 'director-password' });
+  return {
+    server,
+    sim,
+    staff,
+    director,
+    stop: async () => {
+      await sim.settle();
+      await sim.close();
+      await server.stop();
+    },
+  };
+}
