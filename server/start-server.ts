@@ -6,11 +6,12 @@ import { ChatEvents } from './events/chat-events';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
 import { ProviderClient } from './provider/provider-client';
+import { loadThreadItems, type TThreadItem } from './services/inbox';
 import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
 
 export type TRunningServer = {
   url: string;
-  events: ChatEvents;
+  events: ChatEvents<TThreadItem>;
   port: number;
   database: TDatabase;
   close: () => Promise<void>;
@@ -39,7 +40,18 @@ export async function startServer(config: TConfig, logger: TLogger, options: { s
     logger.warn('MESSAGING_WEBHOOK_SECRET is not set: every webhook POST will be refused (401).');
   }
 
-  const events = new ChatEvents();
+  const events: ChatEvents<TThreadItem> = new ChatEvents({
+    sequelize: database.sequelize,
+    databaseUrl: database.url,
+    logger,
+    loadItems: (ids) => loadThreadItems(database.sequelize, ids),
+  });
+  try {
+    await events.start();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const provider = config.messaging.apiKey
     ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
     : null;
@@ -68,6 +80,7 @@ export async function startServer(config: TConfig, logger: TLogger, options: { s
         });
         server.closeIdleConnections();
       });
+      await events.close();
       await database.close();
     })();
     return closing;

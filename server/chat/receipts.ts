@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { NOTIFY_CTE } from '../events/chat-events';
 import type { TReceipt, TReceiptError } from '../webhook/parse-payload';
 
 export type TChangedStatus = { id: number; status: string; clientId: number | null; peerPhone: string | null };
@@ -31,19 +32,22 @@ WITH best AS (
   FROM chat_receipts r
   WHERE r.chat_msg_id = ANY($1::text[])
   ORDER BY r.chat_msg_id, array_position(ARRAY['sent','delivered','read','failed'], r.status) DESC
-)
-UPDATE communications c
-SET status = b.status,
-    error = CASE WHEN b.status = 'failed' THEN b.error->>'text' ELSE c.error END,
-    updated_at = now()
-FROM best b
-WHERE c.metadata->>'chat_msg_id' = b.chat_msg_id
-  AND c.direction = 'outbound'
-  AND c.status IS DISTINCT FROM 'failed'
-  AND (b.status = 'failed'
-       OR array_position(ARRAY['pending','sent','delivered','read'], c.status)
-          < array_position(ARRAY['pending','sent','delivered','read'], b.status))
-RETURNING c.id, c.status, c.client_id AS "clientId", c.peer_phone AS "peerPhone"`;
+), changed AS (
+  UPDATE communications c
+  SET status = b.status,
+      error = CASE WHEN b.status = 'failed' THEN b.error->>'text' ELSE c.error END,
+      updated_at = now()
+  FROM best b
+  WHERE c.metadata->>'chat_msg_id' = b.chat_msg_id
+    AND c.direction = 'outbound'
+    AND c.status IS DISTINCT FROM 'failed'
+    AND (b.status = 'failed'
+         OR array_position(ARRAY['pending','sent','delivered','read'], c.status)
+            < array_position(ARRAY['pending','sent','delivered','read'], b.status))
+  RETURNING c.id, c.status, c.client_id, c.peer_phone
+), ${NOTIFY_CTE('changed')}
+SELECT id, status, client_id AS "clientId", peer_phone AS "peerPhone", (SELECT count(*) FROM announced) AS "notified"
+FROM changed`;
 
 async function applyKeptReceipts(sequelize: Sequelize, ids: string[], transaction: Transaction): Promise<TChangedStatus[]> {
   return sequelize.query<TChangedStatus>(APPLY_BEST_SQL, { bind: [ids], type: QueryTypes.SELECT, transaction });

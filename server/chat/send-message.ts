@@ -11,7 +11,7 @@ import { recordProviderMessageId } from './receipts';
 
 export type TSendDeps = {
   sequelize: Sequelize;
-  events: ChatEvents;
+  events: Pick<ChatEvents, 'publishQuietly'>;
   /** null in demo mode: nothing leaves the server. */
   provider: ProviderClient | null;
 };
@@ -63,7 +63,7 @@ export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promi
     peerPhone: recipient.digits,
     metadata: input.retryOf ? { retry_of: input.retryOf } : {},
   });
-  deps.events.notify([{ kind: 'message', id: record.id, clientId: record.clientId, peerPhone: record.peerPhone ?? null }]);
+  deps.events.publishQuietly([record.id]);
 
   let providerId: string;
   try {
@@ -71,11 +71,11 @@ export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promi
   } catch (error) {
     const message = error instanceof ProviderError ? error.message : 'The message could not be sent.';
     await record.update({ status: 'failed', error: message });
-    deps.events.notify([{ kind: 'status', id: record.id, status: 'failed', clientId: record.clientId, peerPhone: record.peerPhone ?? null }]);
+    deps.events.publishQuietly([record.id]);
     throw new AppError('PROVIDER_ERROR', message);
   }
-  const status = await recordProviderMessageId(deps.sequelize, record.id, providerId);
-  deps.events.notify([{ kind: 'status', id: record.id, status, clientId: record.clientId, peerPhone: record.peerPhone ?? null }]);
+  await recordProviderMessageId(deps.sequelize, record.id, providerId);
+  deps.events.publishQuietly([record.id]);
   await record.reload();
   return record.toDto();
 }

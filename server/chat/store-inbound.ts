@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { NOTIFY_CTE } from '../events/chat-events';
 import type { TInboundText } from '../webhook/parse-payload';
 
 export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string };
@@ -14,14 +15,17 @@ WITH input AS (
   SELECT i.*,
     (SELECT CASE WHEN count(*) = 1 THEN min(c.id) END FROM clients c WHERE c.phone_last9 = right(i.peer_phone, 9)) AS client_id
   FROM input i
-)
-INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, provider_timestamp)
-SELECT 'chat', 'inbound', body, client_id, peer_phone,
-       jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name)),
-       provider_timestamp
-FROM matched ORDER BY ord
-ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
-RETURNING id, client_id AS "clientId", peer_phone AS "peerPhone", metadata->>'chat_msg_id' AS "chatMsgId"`;
+), inserted AS (
+  INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, provider_timestamp)
+  SELECT 'chat', 'inbound', body, client_id, peer_phone,
+         jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name)),
+         provider_timestamp
+  FROM matched ORDER BY ord
+  ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
+  RETURNING id, client_id, peer_phone, metadata->>'chat_msg_id' AS chat_msg_id
+), ${NOTIFY_CTE('inserted')}
+SELECT id, client_id AS "clientId", peer_phone AS "peerPhone", chat_msg_id AS "chatMsgId", (SELECT count(*) FROM announced) AS "notified"
+FROM inserted`;
 
 /** Stores inbound text messages; returns only the rows newly written. */
 export async function storeInboundTexts(sequelize: Sequelize, texts: TInboundText[]): Promise<TStoredInbound[]> {

@@ -2,11 +2,12 @@ import pg from 'pg';
 import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug, type RunnableMigration } from 'umzug';
 import { initialSchema } from './migrations/0001-initial-schema';
+import { readState } from './migrations/0002-read-state';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
 /** In order; append new migrations, never edit an applied one. */
-export const MIGRATIONS: TMigration[] = [initialSchema];
+export const MIGRATIONS: TMigration[] = [initialSchema, readState];
 
 // Any constant works; it only has to be the same for every instance of this app.
 const MIGRATION_LOCK_KEY = 7_340_019;

@@ -1,26 +1,131 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, on } from 'node:events';
+import pg from 'pg';
+import type { Sequelize } from 'sequelize';
+import type { TLogger } from '../logger';
 
-// The one place that announces chat changes inside the server (stored messages, changed
-// statuses), so live views can update. Producers call notify*; listeners subscribe.
+// The one place that announces chat changes. Writers publish the ids of the records they changed
+// through PostgreSQL NOTIFY (often inside the writing statement itself, so it is delivered exactly
+// when the change commits); every server instance LISTENs on its own connection, loads the
+// records once and hands them to its live subscribers. Two instances on one database therefore
+// both see every change.
 
-export type TChatEvent =
-  | { kind: 'message'; id: number; clientId: number | null; peerPhone: string | null }
-  | { kind: 'status'; id: number; status: string; clientId: number | null; peerPhone: string | null };
+export const CHAT_CHANNEL = 'firm_chat_changes';
+const MAX_IDS_PER_NOTIFY = 500; // a NOTIFY payload must stay under 8000 bytes
 
-export class ChatEvents {
+/**
+ * A CTE named "announced" that NOTIFYs the ids in `source` (a CTE with an `id` column) in chunks
+ * that fit a NOTIFY payload. Reference it (SELECT count(*) FROM announced) so it runs; it is
+ * delivered when the statement's transaction commits.
+ */
+export const NOTIFY_CTE = (source: string) => `announced AS (
+  SELECT pg_notify('${CHAT_CHANNEL}', json_agg(id)::text)
+  FROM (SELECT id, (row_number() OVER () - 1) / ${MAX_IDS_PER_NOTIFY} AS chunk FROM ${source}) AS numbered
+  GROUP BY chunk
+)`;
+
+export type TChatChange<TItem> = { items: TItem[] } | { resync: true };
+
+export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private readonly emitter = new EventEmitter();
+  private listener: pg.Client | undefined;
+  private stopped = false;
+  private reconnectDelayMs = 500;
 
-  constructor() {
-    // Every open live view is a listener; the default limit of 10 would warn on a busy day.
-    this.emitter.setMaxListeners(0);
+  constructor(
+    private readonly options: {
+      sequelize: Sequelize;
+      databaseUrl: string;
+      logger: TLogger;
+      loadItems: (ids: number[]) => Promise<TItem[]>;
+    },
+  ) {
+    this.emitter.setMaxListeners(0); // every open live view listens
   }
 
-  notify(events: TChatEvent[]): void {
-    for (const event of events) this.emitter.emit('chat', event);
+  /** Connects the LISTEN connection; reconnects and resubscribes by itself when it drops. */
+  async start(): Promise<void> {
+    await this.connect();
   }
 
-  subscribe(listener: (event: TChatEvent) => void): () => void {
-    this.emitter.on('chat', listener);
-    return () => this.emitter.off('chat', listener);
+  async close(): Promise<void> {
+    this.stopped = true;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Announces changed records (use when the write itself could not NOTIFY). */
+  async publish(ids: number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_NOTIFY) {
+      const payload = JSON.stringify(ids.slice(i, i + MAX_IDS_PER_NOTIFY));
+      await this.options.sequelize.query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, payload] });
+    }
+  }
+
+  /** Same as publish, but never throws: a missed live update must not fail a committed write. */
+  publishQuietly(ids: number[]): void {
+    if (ids.length === 0) return;
+    this.publish(ids).catch((error: unknown) => this.options.logger.warn({ error: (error as Error).name }, 'chat change not announced'));
+  }
+
+  subscribe(listener: (change: TChatChange<TItem>) => void): () => void {
+    this.emitter.on('change', listener);
+    return () => this.emitter.off('change', listener);
+  }
+
+  /** The changes as an async stream, ending when the signal aborts (a tRPC subscription). */
+  async *stream(signal: AbortSignal | undefined): AsyncGenerator<TChatChange<TItem>> {
+    try {
+      for await (const [change] of on(this.emitter, 'change', { signal })) yield change as TChatChange<TItem>;
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError') throw error;
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.databaseUrl });
+    client.on('error', (error) => {
+      this.options.logger.warn({ error: error.message }, 'chat change listener lost its connection');
+    });
+    client.on('end', () => {
+      if (this.listener === client) this.listener = undefined;
+      this.scheduleReconnect();
+    });
+    client.on('notification', (message) => void this.dispatch(message.payload));
+    await client.connect();
+    await client.query(`LISTEN ${CHAT_CHANNEL}`);
+    this.listener = client;
+    this.reconnectDelayMs = 500;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const delay = this.reconnectDelayMs;
+    this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, 10_000);
+    setTimeout(() => {
+      if (this.stopped) return;
+      this.connect().then(
+        // Changes committed while we were away were not heard: tell live views to refetch.
+        () => this.emitter.emit('change', { resync: true }),
+        () => this.scheduleReconnect(),
+      );
+    }, delay).unref();
+  }
+
+  private async dispatch(payload: string | undefined): Promise<void> {
+    if (this.emitter.listenerCount('change') === 0) return;
+    let ids: number[];
+    try {
+      const parsed: unknown = JSON.parse(payload ?? '[]');
+      ids = Array.isArray(parsed) ? parsed.filter((v): v is number => Number.isInteger(v)) : [];
+    } catch {
+      return;
+    }
+    if (ids.length === 0) return;
+    try {
+      const items = await this.options.loadItems(ids);
+      if (items.length) this.emitter.emit('change', { items });
+    } catch (error) {
+      this.options.logger.warn({ error: (error as Error).name }, 'chat change could not be loaded');
+      this.emitter.emit('change', { resync: true });
+    }
   }
 }

@@ -21,7 +21,6 @@ export function createApp({ deps, spaDir }: TAppOptions) {
     '/api/webhooks/chat',
     createWebhookRouter({
       sequelize: deps.sequelize,
-      events: deps.events,
       logger: deps.logger,
       auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
       verifyToken: deps.config.messaging.verifyToken,

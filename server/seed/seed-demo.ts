@@ -43,7 +43,7 @@ export async function seedDemoData(now = new Date()): Promise<void> {
   await Communication.bulkCreate([
     { type: 'note', direction: null, status: null, clientId: amelia.id, caseId: hartLease.id, subject: 'Initial consultation', body: 'Client provided the tenancy agreement and check-out report. Deposit of £1,850 withheld in full.', createdAt: at(9 * DAY) },
     { type: 'email', direction: 'outbound', status: null, clientId: amelia.id, caseId: hartLease.id, subject: 'Letter before action sent', body: 'Letter before action sent to Northwind Lettings; 14 days to respond.', createdAt: at(6 * DAY) },
-    { ...chat(amelia, hartLease.id), direction: 'inbound', status: null, body: 'Hi, did the letting agent reply to the letter yet?', metadata: { chat_msg_id: msgId('wamid') }, providerTimestamp: at(26 * HOUR), createdAt: at(26 * HOUR) },
+    { ...chat(amelia, hartLease.id), direction: 'inbound', status: null, body: 'Hi, did the letting agent reply to the letter yet?', metadata: { chat_msg_id: msgId('wamid') }, providerTimestamp: at(26 * HOUR), createdAt: at(26 * HOUR), readAt: at(25 * HOUR) },
     { ...chat(amelia, hartLease.id), direction: 'outbound', status: 'read', body: 'Not yet, Amelia. Their deadline is Friday; we will update you then.', metadata: { chat_msg_id: msgId('wamid') }, createdAt: at(25 * HOUR) },
     { ...chat(amelia, hartLease.id), direction: 'inbound', status: null, body: 'Thanks! 👍 Could you send me the invoice for last month too?', metadata: { chat_msg_id: msgId('wamid') }, providerTimestamp: at(3 * HOUR), createdAt: at(3 * HOUR) },
     { ...chat(amelia, null), direction: 'outbound', status: 'delivered', body: 'Invoice INV-2041 is attached to your client portal. Anything else, just message us here.', metadata: { chat_msg_id: msgId('wamid') }, createdAt: at(2 * HOUR) },
@@ -55,7 +55,7 @@ export async function seedDemoData(now = new Date()): Promise<void> {
     // Same last 9 digits as Daniel and Daniela Reyes: never guessed, stored unlinked.
     { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '447700900555', body: 'Hi, this is Dan Reyes — is my appointment still at 3pm?', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Dan R' }, providerTimestamp: at(50 * MINUTE), createdAt: at(50 * MINUTE) },
     // Unknown sender.
-    { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '447700900999', body: 'Hello, I was referred by a friend and need advice on a lease.', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Priya Shah' }, providerTimestamp: at(5 * HOUR), createdAt: at(5 * HOUR) },
+    { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '447700900999', body: 'Hello, I was referred by a friend and need advice on a lease.', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Priya Shah' }, providerTimestamp: at(5 * HOUR), createdAt: at(5 * HOUR), readAt: at(4 * HOUR) },
     { type: 'note', direction: null, status: null, clientId: daniel.id, subject: 'Conflict check', body: 'Conflict check cleared for Reyes family matters.', createdAt: at(2 * DAY) },
     { type: 'note', direction: null, status: null, clientId: daniela.id, subject: 'New client', body: 'Referred by Daniel Reyes (father).', createdAt: at(2 * DAY) },
     { type: 'note', direction: null, status: null, clientId: amelia.id, caseId: hartWill.id, subject: 'Will instructions', body: 'Instructions taken; draft due next week.', createdAt: at(12 * DAY) },

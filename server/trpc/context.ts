@@ -6,13 +6,14 @@ import type { TConfig } from '../config';
 import type { ChatEvents } from '../events/chat-events';
 import type { TLogger } from '../logger';
 import type { ProviderClient } from '../provider/provider-client';
+import type { TThreadItem } from '../services/inbox';
 
 /** What procedures need from the outside world; tests pass their own. */
 export type TDeps = {
   config: TConfig;
   logger: TLogger;
   sequelize: Sequelize;
-  events: ChatEvents;
+  events: ChatEvents<TThreadItem>;
   /** null in demo mode (no MESSAGING_API_KEY): nothing leaves the server. */
   provider: ProviderClient | null;
   now: () => Date;

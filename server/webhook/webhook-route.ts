@@ -2,7 +2,6 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import type { Sequelize } from 'sequelize';
 import { applyReceipts } from '../chat/receipts';
 import { storeInboundTexts } from '../chat/store-inbound';
-import type { ChatEvents } from '../events/chat-events';
 import type { TLogger } from '../logger';
 import { isDatabaseUnavailable } from '../db/database-errors';
 import { parsePayload } from './parse-payload';
@@ -12,7 +11,6 @@ export const WEBHOOK_BODY_LIMIT = '3mb';
 
 export type TWebhookDeps = {
   sequelize: Sequelize;
-  events: ChatEvents;
   logger: TLogger;
   auth: TWebhookAuth;
   verifyToken: string | undefined;
@@ -40,7 +38,7 @@ function rawBodyOf(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
-/** POST: verify (raw bytes) → parse (zod, both shapes) → ingest (idempotent SQL) → notify. */
+/** POST: verify (raw bytes) → parse (zod, both shapes) → ingest (idempotent SQL, which also notifies). */
 function handleDelivery(deps: TWebhookDeps): RequestHandler {
   return async (req, res) => {
     const raw = rawBodyOf(req);
@@ -61,11 +59,8 @@ function handleDelivery(deps: TWebhookDeps): RequestHandler {
     const payload = parsePayload(json);
     try {
       const stored = await storeInboundTexts(deps.sequelize, payload.texts);
+      // Both statements NOTIFY live views themselves, on commit.
       const changed = await applyReceipts(deps.sequelize, payload.receipts);
-      deps.events.notify([
-        ...stored.map((r) => ({ kind: 'message' as const, id: r.id, clientId: r.clientId, peerPhone: r.peerPhone })),
-        ...changed.map((r) => ({ kind: 'status' as const, ...r })),
-      ]);
       const body: Record<string, unknown> = { ok: true };
       if (payload.hasMessages || !payload.hasStatuses) Object.assign(body, { received: payload.received, stored: stored.length });
       if (payload.hasStatuses) Object.assign(body, { statuses: payload.statusCount, updated: changed.length });

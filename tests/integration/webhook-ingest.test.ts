@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TChatEvent } from '../../server/events/chat-events';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TChatChange } from '../../server/events/chat-events';
+import type { TThreadItem } from '../../server/services/inbox';
 import { createClient } from '../../server/services/clients';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, VERIFY_TOKEN, WEBHOOK_SECRET } from '../support/webhook';
@@ -7,14 +8,14 @@ import { cloudPayload, postWebhook, sql, statusItem, textMessage, VERIFY_TOKEN, 
 let server: TTestServer;
 let amelia: { id: number };
 let reyesA: { id: number };
-const events: TChatEvent[] = [];
+const changes: TChatChange<TThreadItem>[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, MESSAGING_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN });
   amelia = await createClient({ name: 'Amelia Hart', phone: '+44 7700 900123' });
   reyesA = await createClient({ name: 'Daniel Reyes', phone: '+44 7700 900555' });
   await createClient({ name: 'Daniela Reyes', phone: '+353 77 0090 0555' });
-  server.events.subscribe((e) => events.push(e));
+  server.events.subscribe((c) => changes.push(c));
 });
 afterAll(() => server?.stop());
 
@@ -35,7 +36,11 @@ describe('inbound text messages', () => {
     expect(row).toMatchObject({ type: 'chat', direction: 'inbound', body: 'Hello from the cloud', client_id: amelia.id, peer_phone: '447700900123' });
     expect(row?.metadata).toEqual({ chat_msg_id: 'wamid.cloud-1', contact_name: 'Amelia H' });
     expect(row?.provider_timestamp?.toISOString()).toBe('2025-11-21T04:40:00.000Z');
-    expect(events).toContainEqual(expect.objectContaining({ kind: 'message', clientId: amelia.id, peerPhone: '447700900123' }));
+    // Announced through PostgreSQL NOTIFY, on commit, with the stored record.
+    await vi.waitFor(() => {
+      const items = changes.flatMap((c) => ('items' in c ? c.items : []));
+      expect(items).toContainEqual(expect.objectContaining({ body: 'Hello from the cloud', clientId: amelia.id, direction: 'inbound' }));
+    });
   });
 
   it('stores the legacy on-premise shape (root messages)', async () => {

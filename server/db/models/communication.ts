@@ -14,6 +14,7 @@ export class Communication extends Model<InferAttributes<Communication>, InferCr
   declare peerPhone: CreationOptional<string | null>;
   declare metadata: CreationOptional<TCommunication['metadata']>;
   declare providerTimestamp: CreationOptional<Date | null>;
+  declare readAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -32,6 +33,7 @@ export class Communication extends Model<InferAttributes<Communication>, InferCr
         peerPhone: { type: DataTypes.TEXT, allowNull: true },
         metadata: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
         providerTimestamp: { type: DataTypes.DATE, allowNull: true },
+        readAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

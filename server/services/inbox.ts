@@ -1,0 +1,171 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { TCommunication } from '../../shared/communication';
+import { parsePhoneDigits } from '../../shared/phone';
+import { Client, Communication } from '../db/models';
+import { AppError } from '../errors';
+
+export type TThreadRef = { clientId: number } | { phone: string };
+export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
+/** A chat record as the thread shows it: with when each receipt said what. */
+export type TThreadItem = TCommunication & { receipts: TReceiptStep[]; readAt: Date | null };
+
+export type TThreadSummary = {
+  key: string;
+  clientId: number | null;
+  clientName: string | null;
+  phone: string | null;
+  contactName: string | null;
+  /** linked: a client's thread; unknown: no client has this number; ambiguous: several do. */
+  match: 'linked' | 'unknown' | 'ambiguous';
+  candidates: { id: number; name: string }[];
+  last: { id: number; body: string; direction: 'inbound' | 'outbound' | null; status: TCommunication['status']; createdAt: Date };
+  unread: number;
+  lastInboundAt: Date | null;
+};
+
+const THREAD_LIMIT = 500;
+
+export function threadKeyOf(item: { clientId: number | null; peerPhone: string | null }): string {
+  return item.clientId !== null ? `client-${item.clientId}` : `phone-${item.peerPhone ?? ''}`;
+}
+
+function whereForThread(ref: TThreadRef): { clientId: number } | { clientId: null; peerPhone: string } {
+  if ('clientId' in ref) return { clientId: ref.clientId };
+  const digits = parsePhoneDigits(ref.phone);
+  if (!digits) throw new AppError('INVALID_INPUT', 'That is not a valid number.');
+  return { clientId: null, peerPhone: digits };
+}
+
+async function loadReceipts(sequelize: Sequelize, msgIds: string[]): Promise<Map<string, TReceiptStep[]>> {
+  const map = new Map<string, TReceiptStep[]>();
+  if (msgIds.length === 0) return map;
+  const rows = await sequelize.query<{ chat_msg_id: string; status: TReceiptStep['status']; at: Date | null }>(
+    `SELECT chat_msg_id, status, coalesce(provider_timestamp, created_at) AS at
+     FROM chat_receipts WHERE chat_msg_id = ANY($1::text[])
+     ORDER BY chat_msg_id, array_position(ARRAY['sent','delivered','read','failed'], status)`,
+    { bind: [msgIds], type: QueryTypes.SELECT },
+  );
+  for (const row of rows) {
+    const list = map.get(row.chat_msg_id) ?? [];
+    list.push({ status: row.status, at: row.at });
+    map.set(row.chat_msg_id, list);
+  }
+  return map;
+}
+
+async function toThreadItems(sequelize: Sequelize, rows: Communication[]): Promise<TThreadItem[]> {
+  const msgIds = rows.filter((r) => r.direction === 'outbound' && r.metadata?.chat_msg_id).map((r) => r.metadata.chat_msg_id!);
+  const receipts = await loadReceipts(sequelize, msgIds);
+  return rows.map((row) => ({
+    ...row.toDto(),
+    readAt: row.readAt ?? null,
+    receipts: (row.metadata?.chat_msg_id && receipts.get(row.metadata.chat_msg_id)) || [],
+  }));
+}
+
+/** The records with these ids, as thread items (what live views receive). */
+export async function loadThreadItems(sequelize: Sequelize, ids: number[]): Promise<TThreadItem[]> {
+  const rows = await Communication.findAll({ where: { id: ids, type: 'chat' }, order: [['id', 'ASC']] });
+  return toThreadItems(sequelize, rows);
+}
+
+/** One thread, oldest first: the client's chat records, or an unlinked number's. */
+export async function getThread(sequelize: Sequelize, ref: TThreadRef): Promise<{ items: TThreadItem[] }> {
+  if ('clientId' in ref && !(await Client.findByPk(ref.clientId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
+  const rows = await Communication.findAll({
+    where: { type: 'chat', ...whereForThread(ref) },
+    order: [['createdAt', 'DESC'], ['id', 'DESC']],
+    limit: THREAD_LIMIT,
+  });
+  return { items: await toThreadItems(sequelize, rows.reverse()) };
+}
+
+/** Marks the thread's inbound records read; returns how many were unread. */
+export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number> {
+  const [count] = await Communication.update(
+    { readAt: now },
+    { where: { type: 'chat', direction: 'inbound', readAt: null, ...whereForThread(ref) } },
+  );
+  return count;
+}
+
+/**
+ * Files an unlinked number's records under a client: an explicit human decision, the only way
+ * an ambiguous number is ever linked. Returns the records moved.
+ */
+export async function linkPhoneToClient(sequelize: Sequelize, phone: string, clientId: number): Promise<number[]> {
+  if (!(await Client.findByPk(clientId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
+  const where = whereForThread({ phone });
+  const rows = await sequelize.query<{ id: number }>(
+    `UPDATE communications SET client_id = $1, updated_at = now()
+     WHERE type = 'chat' AND client_id IS NULL AND peer_phone = $2 RETURNING id`,
+    { bind: [clientId, where.clientId === null ? where.peerPhone : ''], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => r.id);
+}
+
+const THREADS_SQL = `
+WITH last AS (
+  SELECT DISTINCT ON (c.client_id, CASE WHEN c.client_id IS NULL THEN c.peer_phone END)
+    c.id, c.client_id, c.peer_phone, c.body, c.direction, c.status, c.created_at
+  FROM communications c
+  WHERE c.type = 'chat'
+  ORDER BY c.client_id, CASE WHEN c.client_id IS NULL THEN c.peer_phone END, c.created_at DESC, c.id DESC
+), page AS (
+  SELECT * FROM last ORDER BY created_at DESC, id DESC LIMIT $1
+)
+SELECT p.id, p.client_id AS "clientId", p.peer_phone AS "peerPhone", p.body, p.direction, p.status,
+  p.created_at AS "createdAt", cl.name AS "clientName",
+  (SELECT count(*) FROM communications u
+    WHERE u.type = 'chat' AND u.direction = 'inbound' AND u.read_at IS NULL
+      AND ((p.client_id IS NOT NULL AND u.client_id = p.client_id)
+        OR (p.client_id IS NULL AND u.client_id IS NULL AND u.peer_phone = p.peer_phone)))::int AS unread,
+  (SELECT max(coalesce(i.provider_timestamp, i.created_at)) FROM communications i
+    WHERE i.type = 'chat' AND i.direction = 'inbound'
+      AND ((p.client_id IS NOT NULL AND i.client_id = p.client_id)
+        OR (p.client_id IS NULL AND i.client_id IS NULL AND i.peer_phone = p.peer_phone))) AS "lastInboundAt",
+  (SELECT n.metadata->>'contact_name' FROM communications n
+    WHERE p.client_id IS NULL AND n.client_id IS NULL AND n.peer_phone = p.peer_phone AND n.metadata ? 'contact_name'
+    ORDER BY n.created_at DESC LIMIT 1) AS "contactName",
+  CASE WHEN p.client_id IS NULL THEN
+    (SELECT coalesce(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY m.name), '[]'::json)
+     FROM clients m WHERE m.phone_last9 = right(p.peer_phone, 9))
+  END AS candidates
+FROM page p
+LEFT JOIN clients cl ON cl.id = p.client_id
+ORDER BY p.created_at DESC, p.id DESC`;
+
+type TThreadRow = {
+  id: number;
+  clientId: number | null;
+  peerPhone: string | null;
+  body: string;
+  direction: 'inbound' | 'outbound' | null;
+  status: TCommunication['status'];
+  createdAt: Date;
+  clientName: string | null;
+  unread: number;
+  lastInboundAt: Date | null;
+  contactName: string | null;
+  candidates: { id: number; name: string }[] | null;
+};
+
+/** Threads, newest activity first: one per client, plus one per unlinked number. */
+export async function listThreads(sequelize: Sequelize, limit = 100): Promise<TThreadSummary[]> {
+  const rows = await sequelize.query<TThreadRow>(THREADS_SQL, { bind: [limit], type: QueryTypes.SELECT });
+  return rows.map((r) => {
+    const candidates = r.candidates ?? [];
+    return {
+      key: threadKeyOf(r),
+      clientId: r.clientId,
+      clientName: r.clientName,
+      phone: r.peerPhone,
+      contactName: r.contactName,
+      match: r.clientId !== null ? 'linked' : candidates.length > 1 ? 'ambiguous' : 'unknown',
+      candidates,
+      last: { id: r.id, body: r.body, direction: r.direction, status: r.status, createdAt: r.createdAt },
+      unread: r.unread,
+      lastInboundAt: r.lastInboundAt,
+    };
+  });
+}
