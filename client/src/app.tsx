@@ -1,10 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Layout } from './components/layout';
 import { trpc } from './lib/trpc';
 import { CasePage } from './pages/case-page';
 import { ClientPage } from './pages/client-page';
 import { ClientsPage } from './pages/clients-page';
+import { InboxPage } from './pages/inbox-page';
 import { SignInPage } from './pages/sign-in-page';
+
+// Settings is visited rarely: keep it out of the initial bundle.
+const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -17,9 +22,16 @@ export function App() {
         <Route path="/clients" component={ClientsPage} />
         <Route path="/clients/:clientId">{(params) => <ClientPage clientId={Number(params.clientId)} />}</Route>
         <Route path="/cases/:caseId">{(params) => <CasePage caseId={Number(params.caseId)} />}</Route>
-        {/* /inbox and /settings (chat) arrive with their issues; they slot in here. */}
+        <Route path="/inbox">{() => <InboxPage threadRef={null} />}</Route>
+        <Route path="/inbox/client/:clientId">{(params) => <InboxPage threadRef={{ clientId: Number(params.clientId) }} />}</Route>
+        <Route path="/inbox/phone/:phone">{(params) => <InboxPage threadRef={{ phone: params.phone }} />}</Route>
+        <Route path="/settings">
+          <Suspense fallback={<p className="muted">Loading settings…</p>}>
+            <SettingsPage role={me.data.role} />
+          </Suspense>
+        </Route>
         <Route path="/">
-          <Redirect to="/clients" />
+          <Redirect to="/inbox" />
         </Route>
         <Route>
           <div className="empty-state">

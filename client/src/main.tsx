@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { ToastProvider } from './components/toasts';
 import { loadPhoneFormatter } from './lib/format';
 import { createTrpcClient, trpc } from './lib/trpc';
 import './styles.css';
@@ -14,7 +15,9 @@ function Root() {
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
-        <App />
+        <ToastProvider>
+          <App />
+        </ToastProvider>
       </QueryClientProvider>
     </trpc.Provider>
   );

@@ -29,6 +29,8 @@ export type TSimulatorOptions = {
   autoReceipts?: boolean;
   /** Post the given receipts and wait for the webhook's answer before answering the send (the race of SPEC §3). */
   receiptsBeforeAnswer?: ('sent' | 'delivered' | 'read')[];
+  /** Wait this long before answering a send (to watch the pending state). */
+  answerDelayMs?: number;
   verifiedName?: string;
   qualityRating?: string;
 };
@@ -95,7 +97,9 @@ export class ProviderSimulator {
     this.queue.push(response);
   }
 
-  configure(patch: Partial<Pick<TSimulatorOptions, 'autoReceipts' | 'outOfOrderRate' | 'receiptDelaysMs' | 'receiptsBeforeAnswer' | 'webhookUrl'>>): void {
+  configure(
+    patch: Partial<Pick<TSimulatorOptions, 'autoReceipts' | 'outOfOrderRate' | 'receiptDelaysMs' | 'receiptsBeforeAnswer' | 'webhookUrl' | 'answerDelayMs'>>,
+  ): void {
     Object.assign(this.options, patch);
   }
 
@@ -204,6 +208,7 @@ export class ProviderSimulator {
         return send(400, errorBody(400, 'cloud', details, TITLES[400]!));
       }
       const id = `wamid.SIM${Date.now().toString(36)}${(++this.sequence).toString(36)}${randomBytes(4).toString('hex')}`;
+      if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
       const early = new Set(this.options.receiptsBeforeAnswer ?? []);
       for (const status of early) await this.postReceipt(id, status, parsed.data.to);
       if (this.options.autoReceipts ?? true) this.scheduleReceipts(id, parsed.data.to, early);

@@ -60,4 +60,16 @@ export async function seedDemoData(now = new Date()): Promise<void> {
     { type: 'note', direction: null, status: null, clientId: daniela.id, subject: 'New client', body: 'Referred by Daniel Reyes (father).', createdAt: at(2 * DAY) },
     { type: 'note', direction: null, status: null, clientId: amelia.id, caseId: hartWill.id, subject: 'Will instructions', body: 'Instructions taken; draft due next week.', createdAt: at(12 * DAY) },
   ]);
+
+  // Receipt history for the seeded outbound messages, so ticks show when each step happened.
+  await Communication.sequelize!.query(`
+    INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error)
+    SELECT c.metadata->>'chat_msg_id', s.status, c.created_at + s.after,
+           CASE WHEN s.status = 'failed' THEN jsonb_build_object('code', 131047, 'text', c.error) END
+    FROM communications c
+    JOIN (VALUES ('sent', interval '4 seconds', 1), ('delivered', interval '35 seconds', 2), ('read', interval '9 minutes', 3),
+                 ('failed', interval '6 seconds', 9)) AS s(status, after, rank)
+      ON (c.status = 'failed' AND s.status = 'failed')
+      OR (c.status <> 'failed' AND s.rank <= array_position(ARRAY['sent','delivered','read'], c.status))
+    WHERE c.direction = 'outbound' AND c.metadata ? 'chat_msg_id'`);
 }

@@ -1,13 +1,21 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useLiveUpdates } from '../lib/live-updates';
 import { trpc } from '../lib/trpc';
 
 type TProps = { user: { name: string; role: 'director' | 'staff' }; children: ReactNode };
 
-const NAV = [{ href: '/clients', label: 'Clients' }] as const;
+const NAV = [
+  { href: '/inbox', label: 'Inbox' },
+  { href: '/clients', label: 'Clients' },
+  { href: '/settings', label: 'Settings' },
+] as const;
 
 export function Layout({ user, children }: TProps) {
   const [location] = useLocation();
+  useLiveUpdates();
+  const threads = trpc.inbox.threads.useQuery();
+  const unread = threads.data?.reduce((sum, t) => sum + t.unread, 0) ?? 0;
   // A full page load after sign-out drops every cached record from memory.
   const signOut = trpc.auth.signOut.useMutation({ onSettled: () => window.location.assign('/') });
   return (
@@ -26,6 +34,11 @@ export function Layout({ user, children }: TProps) {
               aria-current={location.startsWith(item.href) ? 'page' : undefined}
             >
               {item.label}
+              {item.href === '/inbox' && unread > 0 && (
+                <span className="nav-badge" aria-label={`${unread} unread`}>
+                  {unread}
+                </span>
+              )}
             </Link>
           ))}
         </nav>

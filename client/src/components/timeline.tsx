@@ -1,16 +1,10 @@
 import type { TCommunication } from '../../../shared/communication';
 import { formatDateTime } from '../lib/format';
 import { PhoneNumber } from './phone-number';
+import { STATUS_LABEL, StatusTicks } from './status-ticks';
 
 const TYPE_LABEL: Record<TCommunication['type'], string> = { chat: 'Chat', note: 'Note', call: 'Call', email: 'Email' };
 
-const STATUS_LABEL: Record<NonNullable<TCommunication['status']>, string> = {
-  pending: 'Sending',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  read: 'Read',
-  failed: 'Failed',
-};
 
 type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?: string | null };
 
@@ -29,8 +23,10 @@ export function Timeline({ items, isPending, error }: TProps) {
               {item.direction && <span>{item.direction === 'inbound' ? 'Received' : 'Sent'}</span>}
               {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
               <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
-              {item.status && (
-                <span className={`status status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+              {item.status && item.direction === 'outbound' && (
+                <span className={`status status-${item.status}`}>
+                  <StatusTicks status={item.status} error={item.error} /> {STATUS_LABEL[item.status]}
+                </span>
               )}
             </div>
             {item.subject && <p className="timeline-subject">{item.subject}</p>}

@@ -1,12 +1,37 @@
-import { httpBatchLink } from '@trpc/client';
+import { httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
+import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { AppRouter } from '../../../server/trpc/routers/app-router';
 
 export const trpc = createTRPCReact<AppRouter>();
 
+export type TOutputs = inferRouterOutputs<AppRouter>;
+export type TThreadItem = TOutputs['inbox']['thread']['items'][number];
+export type TThreadSummary = TOutputs['inbox']['threads'][number];
+export type TThreadRef = { clientId: number } | { phone: string };
+
 export function createTrpcClient() {
   return trpc.createClient({
-    links: [httpBatchLink({ url: '/trpc', transformer: superjson })],
+    links: [
+      // Live updates over server-sent events; everything else batched over plain HTTP.
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url: '/trpc', transformer: superjson }),
+        false: httpBatchLink({ url: '/trpc', transformer: superjson }),
+      }),
+    ],
   });
+}
+
+export function threadRefOf(item: { clientId: number | null; peerPhone: string | null }): TThreadRef {
+  return item.clientId !== null ? { clientId: item.clientId } : { phone: item.peerPhone ?? '' };
+}
+
+export function threadKeyOf(item: { clientId: number | null; peerPhone: string | null }): string {
+  return item.clientId !== null ? `client-${item.clientId}` : `phone-${item.peerPhone ?? ''}`;
+}
+
+export function threadPath(item: { clientId: number | null; peerPhone: string | null }): string {
+  return item.clientId !== null ? `/inbox/client/${item.clientId}` : `/inbox/phone/${item.peerPhone ?? ''}`;
 }

@@ -22,6 +22,9 @@ export function CasePage({ caseId }: { caseId: number }) {
             {found.data.reference} · <span className={`case-status case-${found.data.status}`}>{found.data.status}</span>
           </p>
         </div>
+        <Link href={`/inbox/client/${found.data.clientId}`} className="button primary">
+          Message
+        </Link>
       </div>
       <section className="card" aria-labelledby="case-timeline-title">
         <h2 id="case-timeline-title">Case timeline</h2>

@@ -23,6 +23,9 @@ export function ClientPage({ clientId }: { clientId: number }) {
             {client.data.email ? ` · ${client.data.email}` : ''}
           </p>
         </div>
+        <Link href={`/inbox/client/${clientId}`} className="button primary">
+          Message
+        </Link>
       </div>
       <div className="two-column">
         <section className="card" aria-labelledby="timeline-title">

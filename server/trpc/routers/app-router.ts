@@ -3,6 +3,7 @@ import { authRouter } from './auth-router';
 import { casesRouter } from './cases-router';
 import { chatRouter } from './chat-router';
 import { clientsRouter } from './clients-router';
+import { inboxRouter } from './inbox-router';
 import { settingsRouter } from './settings-router';
 import { timelineRouter } from './timeline-router';
 import { usersRouter } from './users-router';
@@ -14,6 +15,7 @@ export const appRouter = router({
   timeline: timelineRouter,
   users: usersRouter,
   chat: chatRouter,
+  inbox: inboxRouter,
   settings: settingsRouter,
 });
 

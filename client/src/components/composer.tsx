@@ -1,0 +1,101 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { renderTemplate } from '../../../shared/templates';
+import { trpc, type TThreadRef } from '../lib/trpc';
+
+type TProps = {
+  threadRef: TThreadRef;
+  clientName: string | null;
+  onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
+  sending: boolean;
+};
+
+/** Text area (Enter sends, Shift+Enter adds a line), template picker, optional case. */
+export function Composer({ threadRef, clientName, onSend, sending }: TProps) {
+  const [body, setBody] = useState('');
+  const [caseId, setCaseId] = useState<number | undefined>(undefined);
+  const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
+  const templates = trpc.chat.templates.useQuery(undefined, { staleTime: Infinity });
+  const settings = trpc.settings.chat.useQuery(undefined, { staleTime: Infinity });
+  const cases = trpc.cases.listForClient.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
+  const selectedCase = cases.data?.find((c) => c.id === caseId);
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const text = body.trim();
+    if (!text || sending) return;
+    setBody('');
+    const ok = await onSend(text, caseId);
+    if (!ok) setBody((current) => current || text); // never lose what was typed
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+  const applyTemplate = (id: string) => {
+    const template = templates.data?.find((t) => t.id === id);
+    if (!template) return;
+    setBody(
+      renderTemplate(template.body, {
+        client_name: clientName?.split(' ')[0],
+        case_reference: selectedCase?.reference,
+        case_title: selectedCase?.title,
+        firm_name: settings.data?.firmName,
+        firm_phone: settings.data?.firmPhone,
+      }),
+    );
+  };
+
+  return (
+    <form className="composer" onSubmit={submit} aria-label="Write a message">
+      <div className="composer-tools">
+        <label className="compact-field">
+          <span>Template</span>
+          <select value="" onChange={(e) => applyTemplate(e.target.value)} aria-label="Insert a template">
+            <option value="">Insert a template…</option>
+            {templates.data?.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {clientId !== null && (
+          <label className="compact-field">
+            <span>Case</span>
+            <select
+              value={caseId ?? ''}
+              onChange={(e) => setCaseId(e.target.value ? Number(e.target.value) : undefined)}
+              aria-label="File on case"
+            >
+              <option value="">No case</option>
+              {cases.data?.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.reference}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <div className="composer-row">
+        <label className="visually-hidden" htmlFor="composer-text">
+          Message
+        </label>
+        <textarea
+          id="composer-text"
+          rows={2}
+          placeholder="Write a message — Enter to send, Shift+Enter for a new line"
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+          onKeyDown={onKeyDown}
+          maxLength={4096}
+        />
+        <button type="submit" className="button primary" disabled={!body.trim() || sending}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+import { formatDateTime } from '../lib/format';
+import type { TThreadItem } from '../lib/trpc';
+import { StatusTicks } from './status-ticks';
+
+type TProps = { item: TThreadItem; onRetry?: (id: number) => void; retrying?: boolean };
+
+export function MessageBubble({ item, onRetry, retrying }: TProps) {
+  const outbound = item.direction === 'outbound';
+  const when = item.providerTimestamp ?? item.createdAt;
+  return (
+    <li className={`bubble-row ${outbound ? 'out' : 'in'}`} data-id={item.id} data-status={item.status ?? undefined}>
+      <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''}`}>
+        <p className="bubble-text">{item.body}</p>
+        <span className="bubble-meta">
+          <time dateTime={when.toISOString()}>{formatDateTime(when)}</time>
+          {outbound && item.status && <StatusTicks status={item.status} receipts={item.receipts} error={item.error} />}
+        </span>
+      </div>
+      {item.status === 'failed' && (
+        <div className="bubble-error" role="alert">
+          <span>{item.error ?? 'Not delivered.'}</span>
+          {onRetry && item.id > 0 && (
+            <button type="button" className="button small" onClick={() => onRetry(item.id)} disabled={retrying}>
+              {retrying ? 'Retrying…' : 'Retry'}
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

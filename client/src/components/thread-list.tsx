@@ -1,0 +1,62 @@
+import { Link } from 'wouter';
+import { formatWhen } from '../lib/format';
+import { threadPath, type TThreadSummary } from '../lib/trpc';
+import { PhoneNumber } from './phone-number';
+import { StatusTicks } from './status-ticks';
+
+function threadTitle(thread: TThreadSummary) {
+  if (thread.clientName) return thread.clientName;
+  return thread.contactName ? `~${thread.contactName}` : null;
+}
+
+export function ThreadList({ threads, activeKey }: { threads: TThreadSummary[]; activeKey: string | null }) {
+  if (threads.length === 0) {
+    return <p className="empty">No conversations yet. Messages from clients appear here as they arrive.</p>;
+  }
+  return (
+    <ul className="thread-list" aria-label="Conversations">
+      {threads.map((thread) => {
+        const title = threadTitle(thread);
+        const active = thread.key === activeKey;
+        return (
+          <li key={thread.key}>
+            <Link
+              href={threadPath({ clientId: thread.clientId, peerPhone: thread.phone })}
+              className={active ? 'thread-row active' : 'thread-row'}
+              aria-current={active ? 'true' : undefined}
+              data-thread={thread.key}
+            >
+              <span className={`avatar ${thread.clientId ? '' : 'unknown'}`} aria-hidden="true">
+                {(thread.clientName ?? thread.contactName ?? '#').slice(0, 1)}
+              </span>
+              <span className="thread-main">
+                <span className="thread-top">
+                  <span className="thread-name">{title ?? <PhoneNumber value={thread.phone} />}</span>
+                  <time className="thread-time" dateTime={thread.last.createdAt.toISOString()}>
+                    {formatWhen(thread.last.createdAt)}
+                  </time>
+                </span>
+                <span className="thread-bottom">
+                  <span className="thread-preview">
+                    {thread.last.direction === 'outbound' && thread.last.status && <StatusTicks status={thread.last.status} />}
+                    {thread.last.body}
+                  </span>
+                  {thread.unread > 0 && (
+                    <span className="unread-badge" aria-label={`${thread.unread} unread`}>
+                      {thread.unread}
+                    </span>
+                  )}
+                </span>
+                {thread.match !== 'linked' && (
+                  <span className={`match-flag ${thread.match}`}>
+                    {thread.match === 'ambiguous' ? `Matches ${thread.candidates.length} clients: link it` : 'Unknown number: link to a client'}
+                  </span>
+                )}
+              </span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

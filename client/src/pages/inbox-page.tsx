@@ -1,0 +1,41 @@
+import { ThreadList } from '../components/thread-list';
+import { ThreadView } from '../components/thread-view';
+import { trpc, type TThreadRef } from '../lib/trpc';
+
+type TProps = { threadRef: TThreadRef | null };
+
+export function InboxPage({ threadRef }: TProps) {
+  const threads = trpc.inbox.threads.useQuery();
+  const activeKey = threadRef ? ('clientId' in threadRef ? `client-${threadRef.clientId}` : `phone-${threadRef.phone}`) : null;
+  const summary = threads.data?.find((t) => t.key === activeKey);
+  return (
+    <div className={`inbox ${threadRef ? 'has-thread' : ''}`}>
+      <aside className="inbox-list card" aria-label="Inbox">
+        <div className="inbox-list-header">
+          <h1>Inbox</h1>
+        </div>
+        {threads.isPending ? (
+          <p className="muted pad" role="status">
+            Loading conversations…
+          </p>
+        ) : threads.isError ? (
+          <p className="form-error" role="alert">
+            {threads.error.message}
+          </p>
+        ) : (
+          <ThreadList threads={threads.data} activeKey={activeKey} />
+        )}
+      </aside>
+      <div className="inbox-thread card">
+        {threadRef ? (
+          <ThreadView key={activeKey} threadRef={threadRef} summary={summary} />
+        ) : (
+          <div className="empty-thread">
+            <h2>Choose a conversation</h2>
+            <p className="muted">Messages to and from the firm’s number, one conversation per client.</p>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

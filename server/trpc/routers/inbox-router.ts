@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { getThread, linkPhoneToClient, listThreads, markThreadRead, type TThreadItem, type TThreadSummary } from '../../services/inbox';
+import { authedProcedure, router } from '../init';
+
+export const ZThreadRef = z.union([
+  z.object({ clientId: z.number().int().positive() }),
+  z.object({ phone: z.string().trim().min(1).max(40) }),
+]);
+
+export const inboxRouter = router({
+  threads: authedProcedure
+    .input(z.object({ limit: z.number().int().min(1).max(500).optional() }).optional())
+    .query(({ ctx, input }): Promise<TThreadSummary[]> => listThreads(ctx.deps.sequelize, input?.limit)),
+
+  thread: authedProcedure
+    .input(ZThreadRef)
+    .query(({ ctx, input }): Promise<{ items: TThreadItem[] }> => getThread(ctx.deps.sequelize, input)),
+
+  markRead: authedProcedure
+    .input(ZThreadRef)
+    .output(z.object({ updated: z.number() }))
+    .mutation(async ({ ctx, input }) => ({ updated: await markThreadRead(input, ctx.deps.now()) })),
+
+  /** Files an unlinked number's records under a client: a person's decision, never a guess. */
+  link: authedProcedure
+    .input(z.object({ phone: z.string().trim().min(1).max(40), clientId: z.number().int().positive() }))
+    .output(z.object({ linked: z.number() }))
+    .mutation(async ({ ctx, input }) => {
+      const ids = await linkPhoneToClient(ctx.deps.sequelize, input.phone, input.clientId);
+      ctx.deps.events.publishQuietly(ids);
+      return { linked: ids.length };
+    }),
+
+  /** Live changes (SSE): every stored message and changed status, as thread items. */
+  onChange: authedProcedure.subscription(async function* ({ ctx, signal }) {
+    yield* ctx.deps.events.stream(signal);
+  }),
+});
