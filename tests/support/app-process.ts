@@ -8,15 +8,35 @@ export type TAppProcess = { url: string; output: () => string; stop: () => Promi
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+function runScript(script: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${script} failed:\n${output}`))));
+  });
+}
+
+export type TAppProcessOptions = {
+  env?: Record<string, string>;
+  port?: number;
+  /** Run `npm run seed:demo` on the data dir first (live mode seeds nothing by itself). */
+  seedDemo?: boolean;
+};
+
 /** `npm start` as a user runs it (client build when stale, embedded PostgreSQL, demo seed), on a fresh data dir. */
-export async function startAppProcess(env: Record<string, string> = {}): Promise<TAppProcess> {
+export async function startAppProcess(options: TAppProcessOptions = {}): Promise<TAppProcess> {
+  const env = options.env ?? {};
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-e2e-'));
   await chmod(dataDir, 0o755);
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
+  const childEnv = { ...process.env, DATABASE_URL: '', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
+  if (options.seedDemo) await runScript('server/scripts/seed-demo.ts', childEnv);
   let output = '';
   const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/scripts/start.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,0 +1,168 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../server/db/embedded-postgres';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import { startAppProcess, type TAppProcess } from '../support/app-process';
+import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
+
+const SECRET = 'e2e-webhook-secret';
+const KEY = 'e2e-provider-key';
+
+describe.runIf(hasChromium())('chat in Chromium, live mode against the provider simulator', () => {
+  let sim: ProviderSimulator;
+  let app: TAppProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await findFreePort();
+    sim = await startProviderSimulator({
+      apiKey: KEY,
+      webhookSecret: SECRET,
+      webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`,
+      receiptDelaysMs: [700, 1400, 2100],
+      outOfOrderRate: 0,
+      answerDelayMs: 600,
+    });
+    app = await startAppProcess({
+      port,
+      seedDemo: true,
+      env: {
+        MESSAGING_API_KEY: KEY,
+        MESSAGING_PROVIDER_URL: sim.url,
+        MESSAGING_WEBHOOK_SECRET: SECRET,
+        SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
+      },
+    });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await sim?.close();
+  });
+
+  async function signIn(role: 'Director' | 'Staff', width = 1280): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width, height: 860 } });
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await page.getByRole('textbox', { name: 'Email' }).fill(role === 'Director' ? 'director@demo.firm' : 'staff@demo.firm');
+    await page.getByRole('textbox', { name: 'Password' }).fill(role === 'Director' ? 'demo-director-pass' : 'demo-staff-pass');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    return { context, page };
+  }
+
+  it('staff send from a client file and watch the tick go pending → sent → delivered → read without reload', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+    await page.getByRole('link', { name: /Amelia Hart/ }).click();
+    await page.getByRole('link', { name: 'Message' }).click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+
+    const text = `Your hearing bundle is ready (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(text);
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const bubble = page.locator('.bubble-row', { hasText: text });
+    await bubble.getByRole('img', { name: 'Sending' }).waitFor({ timeout: 2_000 });
+    await bubble.getByRole('img', { name: 'Sent' }).waitFor();
+    await bubble.getByRole('img', { name: 'Delivered' }).waitFor();
+    await bubble.getByRole('img', { name: 'Read' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
+    await saveScreenshot(page, 'thread');
+    await context.close();
+  });
+
+  it('an inbound message appears in the open thread, and raises the unread count of another thread', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    const benedict = page.locator('[data-thread]', { hasText: 'Benedict Okafor' });
+    const unreadOf = async () => ((await benedict.locator('.unread-badge').count()) ? Number(await benedict.locator('.unread-badge').textContent()) : 0);
+    const before = await unreadOf();
+
+    await sim.sendInbound('447700900123', 'Thank you, I will pick it up tomorrow.', 'Amelia');
+    await page.locator('.bubble-row.in', { hasText: 'I will pick it up tomorrow' }).waitFor();
+
+    await sim.sendInbound('447700900456', 'Here are my payslips.', 'Benedict');
+    await expect.poll(unreadOf).toBe(before + 1);
+    await saveScreenshot(page, 'inbox');
+    await context.close();
+  });
+
+  it('a provider 400 shows the actionable error next to the message and in a toast, and Retry sends it', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    sim.queueResponse({ status: 400, shape: 'cloud', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' });
+    const text = `Retry me (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(text);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('alert').filter({ hasText: 'more than 24 hours have passed' }).first().waitFor();
+    const failed = page.locator('.bubble-row[data-status="failed"]', { hasText: text });
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain('more than 24 hours have passed');
+    await saveScreenshot(page, 'thread-failed');
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await page.locator('.bubble-row[data-status]:not([data-status="failed"])', { hasText: text }).first().waitFor();
+    expect(await page.locator('.bubble-row', { hasText: text }).count()).toBe(2); // the failed attempt stays
+    await context.close();
+  });
+
+  it('a template fills its placeholders from the client, case and firm', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page.getByRole('combobox', { name: 'File on case' }).selectOption({ label: 'HART-2026-001' });
+    await page.getByRole('combobox', { name: 'Insert a template' }).selectOption({ label: 'Appointment reminder' });
+    const body = await page.getByRole('textbox', { name: 'Message' }).inputValue();
+    expect(body).toContain('Hello Amelia');
+    expect(body).toContain('HART-2026-001');
+    expect(body).toContain('Ashdown & Vale Solicitors');
+    expect(body).not.toContain('{{');
+    await context.close();
+  });
+
+  it('a director sees the webhook URL, copies it, sends a test and checks the connection: Live', async () => {
+    const { page, context } = await signIn('Director');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    const url = await page.getByRole('textbox', { name: 'Webhook URL' }).inputValue();
+    expect(url).toMatch(/\/api\/webhooks\/chat$/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+
+    await page.getByRole('textbox', { name: 'Number' }).fill('+44 7700 900999');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await page.getByText(/Sent\. Provider id/).waitFor();
+
+    await page.getByRole('button', { name: 'Check connection' }).click();
+    const result = page.locator('.connection-result');
+    await result.waitFor();
+    expect(await result.textContent()).toContain('Live');
+    expect(await result.textContent()).toContain('Verified name');
+    await saveScreenshot(page, 'settings');
+    await context.close();
+  });
+
+  it('staff see Check connection disabled with the reason', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    const button = page.getByRole('button', { name: 'Check connection' });
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByText('Only directors can check the provider connection.').waitFor();
+    await context.close();
+  });
+
+  it('the inbox works at 360 px: list, then the thread with a way back', async () => {
+    const { page, context } = await signIn('Staff', 360);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await saveScreenshot(page, 'inbox-mobile');
+    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await saveScreenshot(page, 'thread-mobile');
+    await page.getByRole('link', { name: '← Inbox' }).click();
+    await page.getByRole('list', { name: 'Conversations' }).waitFor();
+    await context.close();
+  });
+});
