@@ -3,11 +3,12 @@ import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug, type RunnableMigration } from 'umzug';
 import { initialSchema } from './migrations/0001-initial-schema';
 import { readState } from './migrations/0002-read-state';
+import { chatThreads } from './migrations/0003-chat-threads';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
 /** In order; append new migrations, never edit an applied one. */
-export const MIGRATIONS: TMigration[] = [initialSchema, readState];
+export const MIGRATIONS: TMigration[] = [initialSchema, readState, chatThreads];
 
 // Any constant works; it only has to be the same for every instance of this app.
 const MIGRATION_LOCK_KEY = 7_340_019;

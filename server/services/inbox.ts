@@ -104,36 +104,21 @@ export async function linkPhoneToClient(sequelize: Sequelize, phone: string, cli
   return rows.map((r) => r.id);
 }
 
+// Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, and
+// joins each row's last record for its current text and status.
 const THREADS_SQL = `
-WITH last AS (
-  SELECT DISTINCT ON (c.client_id, CASE WHEN c.client_id IS NULL THEN c.peer_phone END)
-    c.id, c.client_id, c.peer_phone, c.body, c.direction, c.status, c.created_at
-  FROM communications c
-  WHERE c.type = 'chat'
-  ORDER BY c.client_id, CASE WHEN c.client_id IS NULL THEN c.peer_phone END, c.created_at DESC, c.id DESC
-), page AS (
-  SELECT * FROM last ORDER BY created_at DESC, id DESC LIMIT $1
-)
-SELECT p.id, p.client_id AS "clientId", p.peer_phone AS "peerPhone", p.body, p.direction, p.status,
-  p.created_at AS "createdAt", cl.name AS "clientName",
-  (SELECT count(*) FROM communications u
-    WHERE u.type = 'chat' AND u.direction = 'inbound' AND u.read_at IS NULL
-      AND ((p.client_id IS NOT NULL AND u.client_id = p.client_id)
-        OR (p.client_id IS NULL AND u.client_id IS NULL AND u.peer_phone = p.peer_phone)))::int AS unread,
-  (SELECT max(coalesce(i.provider_timestamp, i.created_at)) FROM communications i
-    WHERE i.type = 'chat' AND i.direction = 'inbound'
-      AND ((p.client_id IS NOT NULL AND i.client_id = p.client_id)
-        OR (p.client_id IS NULL AND i.client_id IS NULL AND i.peer_phone = p.peer_phone))) AS "lastInboundAt",
-  (SELECT n.metadata->>'contact_name' FROM communications n
-    WHERE p.client_id IS NULL AND n.client_id IS NULL AND n.peer_phone = p.peer_phone AND n.metadata ? 'contact_name'
-    ORDER BY n.created_at DESC LIMIT 1) AS "contactName",
-  CASE WHEN p.client_id IS NULL THEN
+SELECT t.last_id AS id, t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
+  l.body, l.direction, l.status, l.created_at AS "createdAt", cl.name AS "clientName",
+  t.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
+  CASE WHEN t.client_id IS NULL THEN
     (SELECT coalesce(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY m.name), '[]'::json)
-     FROM clients m WHERE m.phone_last9 = right(p.peer_phone, 9))
+     FROM clients m WHERE m.phone_last9 = right(t.peer_phone, 9))
   END AS candidates
-FROM page p
-LEFT JOIN clients cl ON cl.id = p.client_id
-ORDER BY p.created_at DESC, p.id DESC`;
+FROM chat_threads t
+JOIN communications l ON l.id = t.last_id
+LEFT JOIN clients cl ON cl.id = t.client_id
+ORDER BY t.last_at DESC, t.last_id DESC
+LIMIT $1`;
 
 type TThreadRow = {
   id: number;

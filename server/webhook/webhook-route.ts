@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { applyReceipts } from '../chat/receipts';
+import { InboundBatcher } from '../chat/inbound-batcher';
 import { storeInboundTexts } from '../chat/store-inbound';
 import type { TLogger } from '../logger';
 import { isDatabaseUnavailable } from '../db/database-errors';
@@ -39,7 +40,7 @@ function rawBodyOf(req: Request): Buffer {
 }
 
 /** POST: verify (raw bytes) → parse (zod, both shapes) → ingest (idempotent SQL, which also notifies). */
-function handleDelivery(deps: TWebhookDeps): RequestHandler {
+function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHandler {
   return async (req, res) => {
     const raw = rawBodyOf(req);
     if (deps.auth.allowUnauthenticated) {
@@ -58,7 +59,7 @@ function handleDelivery(deps: TWebhookDeps): RequestHandler {
     }
     const payload = parsePayload(json);
     try {
-      const stored = await storeInboundTexts(deps.sequelize, payload.texts);
+      const stored = await batcher.submit(payload.texts);
       // Both statements NOTIFY live views themselves, on commit.
       const changed = await applyReceipts(deps.sequelize, payload.receipts);
       const body: Record<string, unknown> = { ok: true };
@@ -83,9 +84,10 @@ const handleBodyErrors: ErrorRequestHandler = (err: { status?: number; type?: st
 
 export function createWebhookRouter(deps: TWebhookDeps): Router {
   const router = express.Router();
+  const batcher = new InboundBatcher((texts) => storeInboundTexts(deps.sequelize, texts));
   router.get('/', handleHandshake(deps.verifyToken));
   // Raw bytes on this route only: the signature covers the exact body, so nothing may parse it first.
-  router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps));
+  router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps, batcher));
   router.use(handleBodyErrors);
   return router;
 }
