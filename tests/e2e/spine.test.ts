@@ -25,6 +25,8 @@ describe.runIf(hasChromium())('the runnable spine in Chromium', () => {
 
     await page.getByRole('button', { name: 'Director' }).click();
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
     await page.getByRole('heading', { name: 'Clients' }).waitFor();
     const names = await page.locator('.row-title').allInnerTexts();
     expect(names).toEqual(expect.arrayContaining(['Amelia Hart', 'Benedict Okafor', 'Chloe Martin', 'Daniel Reyes', 'Daniela Reyes', 'Emily Novak']));
