@@ -27,7 +27,7 @@ export class InboundBatcher {
   }
 
   private drain(): void {
-    const maxInFlight = this.options.maxInFlight ?? 2;
+    const maxInFlight = this.options.maxInFlight ?? 4;
     const maxRows = this.options.maxRows ?? 1000;
     while (this.inFlight < maxInFlight && this.queue.length) {
       const batch: TSubmission[] = [];

@@ -2,7 +2,6 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { NOTIFY_CTE } from '../events/chat-events';
 import type { TReceipt, TReceiptError } from '../webhook/parse-payload';
 
-export type TChangedStatus = { id: number; status: string; clientId: number | null; peerPhone: string | null };
 
 /** The text a failed record shows: the provider's own words, with its error code. */
 export function describeReceiptError(error: TReceiptError | null): string {
@@ -12,30 +11,33 @@ export function describeReceiptError(error: TReceiptError | null): string {
 }
 
 // Serialises work on the same provider ids across transactions and instances, so a receipt and
-// the send that stores its id can never miss each other. Locks are taken in key order (no deadlock).
-const LOCK_IDS_SQL = `
-SELECT pg_advisory_xact_lock(k)
-FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest($1::text[]) AS id ORDER BY k) AS keys`;
+// the send that stores its id can never miss each other. Ids are hashed into 256 lock buckets
+// (a batch of any size takes at most 256 locks, well inside the lock table) taken in bucket order
+// (no deadlock). Unrelated ids that share a bucket merely wait for each other.
+const LOCK_CLASS = 7_340_020;
+const LOCKS_CTE = `locks AS MATERIALIZED (
+  SELECT pg_advisory_xact_lock(${LOCK_CLASS}, b)
+  FROM (SELECT DISTINCT hashtext(id) & 255 AS b FROM unnest($1::text[]) AS id ORDER BY b) AS buckets
+)`;
 
-const RECORD_HISTORY_SQL = `
+const LOCK_IDS_SQL = `WITH ${LOCKS_CTE} SELECT count(*) FROM locks`;
+
+// Takes the locks, then keeps every receipt (history, and early ones whose record is not stored yet).
+const LOCK_AND_RECORD_SQL = `
+WITH ${LOCKS_CTE}
 INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error)
-SELECT chat_msg_id, status, provider_timestamp, error
-FROM jsonb_to_recordset($1::jsonb) AS x(chat_msg_id text, status text, provider_timestamp timestamptz, error jsonb)
+SELECT r.* FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::jsonb[]) AS r
+WHERE (SELECT count(*) FROM locks) >= 0
 ON CONFLICT (chat_msg_id, status) DO NOTHING`;
 
-// Applies the best receipt ever kept for each id, in one set-based UPDATE that only moves up
-// pending < sent < delivered < read, reaches failed from any other state, and never leaves failed.
-// Concurrent updates of one row re-check the WHERE on the newest version, so nothing goes backwards.
-const APPLY_BEST_SQL = `
-WITH best AS (
-  SELECT DISTINCT ON (r.chat_msg_id) r.chat_msg_id, r.status, r.error
-  FROM chat_receipts r
-  WHERE r.chat_msg_id = ANY($1::text[])
-  ORDER BY r.chat_msg_id, array_position(ARRAY['sent','delivered','read','failed'], r.status) DESC
-), changed AS (
+// The monotonic rule as one set-based UPDATE: only moves up pending < sent < delivered < read,
+// reaches failed from any other state, never leaves failed. Concurrent updates of one row
+// re-check the WHERE on its newest version, so nothing goes backwards.
+const monotonicUpdate = (source: string) => `
+WITH best AS (${source}), changed AS (
   UPDATE communications c
   SET status = b.status,
-      error = CASE WHEN b.status = 'failed' THEN b.error->>'text' ELSE c.error END,
+      error = CASE WHEN b.status = 'failed' THEN b.error_text ELSE c.error END,
       updated_at = now()
   FROM best b
   WHERE c.metadata->>'chat_msg_id' = b.chat_msg_id
@@ -44,32 +46,61 @@ WITH best AS (
     AND (b.status = 'failed'
          OR array_position(ARRAY['pending','sent','delivered','read'], c.status)
             < array_position(ARRAY['pending','sent','delivered','read'], b.status))
-  RETURNING c.id, c.status, c.client_id, c.peer_phone
+  RETURNING c.id
 ), ${NOTIFY_CTE('changed')}
-SELECT id, status, client_id AS "clientId", peer_phone AS "peerPhone", (SELECT count(*) FROM announced) AS "notified"
-FROM changed`;
+SELECT count(*)::int AS updated, (SELECT count(*) FROM announced)::int AS notified FROM changed`;
 
-async function applyKeptReceipts(sequelize: Sequelize, ids: string[], transaction: Transaction): Promise<TChangedStatus[]> {
-  return sequelize.query<TChangedStatus>(APPLY_BEST_SQL, { bind: [ids], type: QueryTypes.SELECT, transaction });
+// A batch: the best receipt per id, reduced in the app, straight from the request.
+const APPLY_INPUT_SQL = monotonicUpdate(
+  'SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS input(chat_msg_id, status, error_text)',
+);
+
+// One id being stored: the best receipt ever kept for it (receipts that came before the id).
+const APPLY_KEPT_SQL = monotonicUpdate(`
+  SELECT DISTINCT ON (r.chat_msg_id) r.chat_msg_id, r.status, r.error->>'text' AS error_text
+  FROM chat_receipts r
+  WHERE r.chat_msg_id = ANY($1::text[])
+  ORDER BY r.chat_msg_id, array_position(ARRAY['sent','delivered','read','failed'], r.status) DESC`);
+
+const RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
+
+/** Returns how many records changed; live views hear of them through the statement's NOTIFY. */
+async function runUpdate(sequelize: Sequelize, sql: string, bind: unknown[], transaction: Transaction): Promise<number> {
+  const [row] = await sequelize.query<{ updated: number }>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  return row?.updated ?? 0;
 }
 
 /**
  * Keeps every receipt (the history the thread shows, and the early ones whose record is not
- * stored yet) and applies them to the matching outbound records. Returns the records changed.
+ * stored yet) and applies them to the matching outbound records. Returns how many records changed.
  */
-export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]): Promise<TChangedStatus[]> {
-  if (receipts.length === 0) return [];
-  const ids = [...new Set(receipts.map((r) => r.chatMsgId))];
-  const history = receipts.map((r) => ({
-    chat_msg_id: r.chatMsgId,
-    status: r.status,
-    provider_timestamp: r.providerTimestamp?.toISOString() ?? null,
-    error: r.status === 'failed' ? { ...r.error, text: describeReceiptError(r.error) } : null,
-  }));
+export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]): Promise<number> {
+  if (receipts.length === 0) return 0;
+  // Receipts kept earlier need not be re-read: each was applied when it came if its record
+  // existed, or is applied by recordProviderMessageId when the record's id is stored.
+  const best = new Map<string, TReceipt>();
+  for (const receipt of receipts) {
+    const current = best.get(receipt.chatMsgId);
+    if (!current || RANK[receipt.status] > RANK[current.status]) best.set(receipt.chatMsgId, receipt);
+  }
+  const ids = [...best.keys()];
+  // Column arrays (unnest) parse faster than one JSON document of rows.
+  const history = [
+    receipts.map((r) => r.chatMsgId),
+    receipts.map((r) => r.status),
+    receipts.map((r) => r.providerTimestamp?.toISOString() ?? null),
+    receipts.map((r) => (r.status === 'failed' ? JSON.stringify({ ...r.error, text: describeReceiptError(r.error) }) : null)),
+  ];
   return sequelize.transaction(async (transaction) => {
-    await sequelize.query(LOCK_IDS_SQL, { bind: [ids], transaction });
-    await sequelize.query(RECORD_HISTORY_SQL, { bind: [JSON.stringify(history)], transaction });
-    return applyKeptReceipts(sequelize, ids, transaction);
+    await sequelize.query(LOCK_AND_RECORD_SQL, { bind: [ids, ...history], transaction });
+    // A new statement, so a new snapshot: it sees whatever the lock holders committed.
+    const winners = [...best.values()];
+    return runUpdate(
+      sequelize,
+      APPLY_INPUT_SQL,
+      [ids, winners.map((r) => r.status), winners.map((r) => (r.status === 'failed' ? describeReceiptError(r.error) : null))],
+      transaction,
+    );
   });
 }
 
@@ -89,8 +120,7 @@ export async function recordProviderMessageId(sequelize: Sequelize, communicatio
        WHERE id = $1`,
       { bind: [communicationId, chatMsgId], transaction },
     );
-    const changed = await applyKeptReceipts(sequelize, [chatMsgId], transaction);
-    if (changed[0]) return changed[0].status;
+    await runUpdate(sequelize, APPLY_KEPT_SQL, [[chatMsgId]], transaction);
     const [row] = await sequelize.query<{ status: string }>('SELECT status FROM communications WHERE id = $1', {
       bind: [communicationId],
       type: QueryTypes.SELECT,

@@ -20,9 +20,7 @@ WITH input AS (
   SELECT 'chat', 'inbound', body, client_id, peer_phone,
          jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name)),
          provider_timestamp
-  -- Thread-key order: the summary-row locks taken by the trigger are always acquired in the
-  -- same order, so concurrent batches cannot deadlock.
-  FROM matched ORDER BY chat_thread_key(client_id, peer_phone), ord
+  FROM matched ORDER BY ord
   ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
   RETURNING id, client_id, peer_phone, metadata->>'chat_msg_id' AS chat_msg_id
 ), ${NOTIFY_CTE('inserted')}

@@ -13,10 +13,11 @@ export type TAppOptions = { deps: TDeps; spaDir?: string };
 export function createApp({ deps, spaDir }: TAppOptions) {
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false); // API answers are never conditional; hashing every body costs CPU
   app.set('trust proxy', 'loopback');
   app.use(logRequests(deps.logger));
 
-  app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
+  // The provider's route first: the busiest path walks the fewest layers.
   app.use(
     '/api/webhooks/chat',
     createWebhookRouter({
@@ -26,6 +27,8 @@ export function createApp({ deps, spaDir }: TAppOptions) {
       verifyToken: deps.config.messaging.verifyToken,
     }),
   );
+  app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
+
   app.use(
     '/trpc',
     createExpressMiddleware({

@@ -58,7 +58,7 @@ describe('status receipts', () => {
     expect(row?.error).toMatch(/131047/);
     const history = await sql<{ status: string; error: { code: number; details: string } | null }>(
       server.databaseUrl,
-      "SELECT status, error FROM chat_receipts WHERE chat_msg_id = 'wamid.fail-1' ORDER BY id",
+      "SELECT status, error FROM chat_receipts WHERE chat_msg_id = 'wamid.fail-1' ORDER BY created_at",
     );
     expect(history.map((h) => h.status)).toEqual(['failed', 'delivered', 'read']);
     expect(history[0]?.error).toMatchObject({ code: 131047 });

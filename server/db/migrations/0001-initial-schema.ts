@@ -64,7 +64,7 @@ export const initialSchema: TMigration = {
         provider_timestamp timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
-      );
+      ) WITH (fillfactor = 85); -- room on each page so receipt status updates stay HOT (no index writes)
       -- Webhook retries and concurrent duplicate deliveries collide here (INSERT ... ON CONFLICT DO NOTHING).
       CREATE UNIQUE INDEX communications_chat_msg_id_key ON communications ((metadata->>'chat_msg_id'));
       CREATE INDEX communications_client_time_idx ON communications (client_id, created_at DESC, id DESC);
@@ -74,13 +74,12 @@ export const initialSchema: TMigration = {
       -- Every status receipt the provider reported, keyed by provider message id rather than by record:
       -- a receipt can arrive before the send response that stores the id, and is applied when it is stored.
       CREATE TABLE chat_receipts (
-        id bigserial PRIMARY KEY,
         chat_msg_id text NOT NULL,
         status text NOT NULL CHECK (status IN ('sent', 'delivered', 'read', 'failed')),
         provider_timestamp timestamptz,
         error jsonb,
         created_at timestamptz NOT NULL DEFAULT now(),
-        UNIQUE (chat_msg_id, status)
+        PRIMARY KEY (chat_msg_id, status)
       );
     `);
   },

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const SECRET = 'bench-webhook-secret';
+
+export type TFigure = { part: string; name: string; value: number; unit: string; ceiling?: number; ceilingName?: string; ratio?: number; target?: string; pass?: boolean };
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function query<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Starts a child process and waits until `url` answers (or the process prints `ready`). */
+export async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<{ child: ChildProcess; stop: () => Promise<void>; ms: number }> {
+  const started = performance.now();
+  let output = '';
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => { output += c.toString(); if (process.env.BENCH_DEBUG) process.stderr.write(c); });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited:\n${output}`);
+    const up = await fetch(readyUrl).then((r) => r.status < 500, () => false);
+    if (up) break;
+    if (performance.now() - started > 180_000) throw new Error(`${args.join(' ')} did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const ms = performance.now() - started;
+  return {
+    child,
+    ms,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Signed single-message cloud payloads; `duplicateRate` of them repeat an id already sent. */
+export function createDeliveryFactory(duplicateRate: number) {
+  const sentIds: string[] = [];
+  const acked = new Set<string>();
+  const prefix = randomBytes(4).toString('hex');
+  let n = 0;
+  return {
+    acked,
+    sentIds,
+    next(): { id: string; body: string; signature: string } {
+      const duplicate = sentIds.length > 0 && Math.random() < duplicateRate;
+      const id = duplicate ? sentIds[Math.floor(Math.random() * sentIds.length)]! : `wamid.bench-${prefix}-${++n}`;
+      if (!duplicate) sentIds.push(id);
+      const from = `4477009${String(n % 100000).padStart(5, '0')}`;
+      const body = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [{ id: 'BENCH', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Bench' }, wa_id: from }], messages: [{ from, id, timestamp: '1763700000', type: 'text', text: { body: `Benchmark message ${n}` } }] } }] }],
+      });
+      return { id, body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
+    },
+  };
+}
+
+export type TLoadResult = { rps: number; p50: number; p99: number; non2xx: number; errors: number; total: number; acked: number; ackedIds: string[]; sent: number };
+
+/** autocannon against a webhook URL with signed deliveries; records which ids were answered 2xx. */
+export async function loadWebhook(url: string, options: { connections: number; seconds: number; duplicateRate: number; receipts?: (count: number) => { body: string; signature: string } | null }): Promise<TLoadResult> {
+  const factory = createDeliveryFactory(options.duplicateRate);
+  let receiptsSent = 0;
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req, ctx: object) => {
+          const context = ctx as { id?: string };
+          const receipt = options.receipts?.(receiptsSent);
+          if (receipt) {
+            receiptsSent++;
+            context.id = undefined;
+            return { ...req, body: receipt.body, headers: { 'content-type': 'application/json', 'x-service-signature': receipt.signature } };
+          }
+          const delivery = factory.next();
+          context.id = delivery.id;
+          return { ...req, body: delivery.body, headers: { 'content-type': 'application/json', 'x-service-signature': delivery.signature } };
+        },
+        onResponse: (status, _body, ctx: object) => {
+          const context = ctx as { id?: string };
+          if (status >= 200 && status < 300 && typeof context.id === 'string') factory.acked.add(context.id);
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+    acked: factory.acked.size,
+    ackedIds: [...factory.acked],
+    sent: factory.sentIds.length,
+  };
+}

@@ -1,0 +1,321 @@
+import { createHmac } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { QueryTypes } from 'sequelize';
+import { build } from 'vite';
+import { loadConfig } from '../../server/config';
+import { findFreePort, startEmbeddedPostgres } from '../../server/db/embedded-postgres';
+import { REBUILD_CHAT_THREADS_SQL } from '../../server/db/migrations/0003-chat-threads';
+import { openDatabase } from '../../server/db/open-database';
+import { createLogger } from '../../server/logger';
+import { createContextInner } from '../../server/trpc/context';
+import { createCallerFactory } from '../../server/trpc/init';
+import { appRouter } from '../../server/trpc/routers/app-router';
+import { createDatabase, loadWebhook, percentile, query, ROOT, SECRET, startProcess, type TFigure } from './bench-support';
+
+// npm run bench [-- --quick]: every figure with the ceiling it is compared with and the ratio.
+// Ratios are measured inside one run on one machine: absolute numbers vary with the machine.
+
+const QUICK = process.argv.includes('--quick');
+// --only ingest,receipts,queries,bundle,startup runs a subset (for iterating on one part).
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const runs = (part: string) => !ONLY || ONLY.includes(part);
+const SCALE = QUICK
+  ? { seconds: 3, connections: 50, receipts: 200, clients: 10_000, communications: 100_000, calls: 100 }
+  : { seconds: Number(process.env.BENCH_SECONDS ?? 20), connections: 50, receipts: 1_000, clients: 100_000, communications: 1_000_000, calls: 500 };
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const figures: TFigure[] = [];
+const logger = createLogger('warn');
+
+function report(figure: TFigure) {
+  figures.push(figure);
+  const parts = [`${figure.part} | ${figure.name}: ${formatNumber(figure.value)} ${figure.unit}`];
+  if (figure.ceiling !== undefined) parts.push(`vs ${figure.ceilingName} ${formatNumber(figure.ceiling)} ${figure.unit}`);
+  if (figure.ratio !== undefined) parts.push(`ratio ${figure.ratio.toFixed(2)}`);
+  if (figure.target) parts.push(`target ${figure.target}: ${figure.pass ? 'MET' : 'MISSED'}`);
+  console.log(parts.join(' | '));
+}
+const formatNumber = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
+
+async function benchIngest(adminUrl: string) {
+  console.log(`\n== 1. Webhook ingest: ${SCALE.connections} connections, ${SCALE.seconds} s, 20% duplicate deliveries`);
+  // (a) db ceiling: bare INSERT … ON CONFLICT DO NOTHING from a pool at the same concurrency.
+  const ceilingUrl = await createDatabase(adminUrl, 'bench_ceiling');
+  await migrateOnly(ceilingUrl);
+  const pool = new pg.Pool({ connectionString: ceilingUrl, max: SCALE.connections });
+  const { createDeliveryFactory } = await import('./bench-support');
+  const factory = createDeliveryFactory(0.2);
+  let done = 0;
+  const latencies: number[] = [];
+  const deadline = performance.now() + SCALE.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: SCALE.connections }, async () => {
+      while (performance.now() < deadline) {
+        const d = factory.next();
+        const message = JSON.parse(d.body).entry[0].changes[0].value.messages[0];
+        const t = performance.now();
+        await pool.query(
+          `INSERT INTO communications (type, direction, body, peer_phone, metadata) VALUES ('chat', 'inbound', $1, $2, jsonb_build_object('chat_msg_id', $3::text)) ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING`,
+          [message.text.body, message.from, message.id],
+        );
+        latencies.push(performance.now() - t);
+        done++;
+      }
+    }),
+  );
+  await pool.end();
+  const ceilingRps = done / SCALE.seconds;
+
+  // (b) the minimal server: HMAC check and that one INSERT per delivery.
+  const minimalUrl = await createDatabase(adminUrl, 'bench_minimal');
+  await migrateOnly(minimalUrl);
+  const minimalPort = await findFreePort();
+  const minimal = await startProcess(TSX, ['tests/bench/minimal-server.ts'], { DATABASE_URL: minimalUrl, PORT: String(minimalPort), SECRET, POOL: '10' }, `http://127.0.0.1:${minimalPort}/`);
+  const minimalResult = await loadWebhook(`http://127.0.0.1:${minimalPort}/`, { connections: SCALE.connections, seconds: SCALE.seconds, duplicateRate: 0.2 }).finally(() => minimal.stop());
+
+  // The app: the real server process, the real webhook route.
+  const appUrl = await createDatabase(adminUrl, 'bench_app');
+  const app = await startApp(appUrl);
+  let appResult: Awaited<ReturnType<typeof loadWebhook>>;
+  try {
+    appResult = await loadWebhook(`${app.url}/api/webhooks/chat`, { connections: SCALE.connections, seconds: SCALE.seconds, duplicateRate: 0.2 });
+    await new Promise((r) => setTimeout(r, 500));
+  } finally {
+    await app.stop();
+  }
+  const [counts] = await query<{ rows: number; acked: number }>(
+    appUrl,
+    `SELECT count(*)::int AS rows, count(*) FILTER (WHERE metadata->>'chat_msg_id' = ANY($1::text[]))::int AS acked
+     FROM communications WHERE metadata->>'chat_msg_id' LIKE 'wamid.bench-%'`,
+    [appResult.ackedIds],
+  );
+
+  report({ part: 'ingest', name: 'db ceiling (pool INSERTs, no HTTP)', value: ceilingRps, unit: 'rows/s' });
+  report({ part: 'ingest', name: 'minimal server', value: minimalResult.rps, unit: 'deliveries/s' });
+  report({ part: 'ingest', name: 'minimal server p50/p99', value: minimalResult.p99, unit: `ms p99 (p50 ${minimalResult.p50} ms)` });
+  report({ part: 'ingest', name: 'app deliveries/s vs minimal server', value: appResult.rps, unit: 'deliveries/s', ceiling: minimalResult.rps, ceilingName: 'minimal', ratio: appResult.rps / minimalResult.rps, target: '≥ 1.0', pass: appResult.rps >= minimalResult.rps });
+  report({ part: 'ingest', name: 'app deliveries/s vs db ceiling', value: appResult.rps, unit: 'deliveries/s', ceiling: ceilingRps, ceilingName: 'db ceiling', ratio: appResult.rps / ceilingRps, target: '≥ 0.6', pass: appResult.rps >= 0.6 * ceilingRps });
+  report({ part: 'ingest', name: 'app p99 latency', value: appResult.p99, unit: `ms (p50 ${appResult.p50} ms)`, ceiling: minimalResult.p99, ceilingName: 'minimal p99', ratio: appResult.p99 / Math.max(minimalResult.p99, 1), target: '≤ minimal p99', pass: appResult.p99 <= minimalResult.p99 });
+  report({ part: 'ingest', name: 'app non-2xx', value: appResult.non2xx + appResult.errors, unit: 'responses', target: '= 0', pass: appResult.non2xx + appResult.errors === 0 });
+  // Every id answered 2xx must be stored exactly once (the unique index makes "once" structural);
+  // requests still in flight when the load stopped may be stored without their answer being seen.
+  report({ part: 'ingest', name: 'answered ids found stored', value: counts!.acked, unit: 'ids', ceiling: appResult.acked, ceilingName: 'distinct ids answered 2xx', ratio: counts!.acked / Math.max(appResult.acked, 1), target: '= 1.0', pass: counts!.acked === appResult.acked });
+  report({ part: 'ingest', name: 'rows stored vs distinct ids sent', value: counts!.rows, unit: 'rows', ceiling: appResult.sent, ceilingName: 'distinct ids sent', ratio: counts!.rows / Math.max(appResult.sent, 1), target: 'between answered and sent', pass: counts!.rows >= appResult.acked && counts!.rows <= appResult.sent });
+}
+
+async function migrateOnly(url: string) {
+  const database = await openDatabase(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' }), logger);
+  await database.close();
+}
+
+async function startApp(databaseUrl: string) {
+  const port = await findFreePort();
+  const url = `http://127.0.0.1:${port}`;
+  const running = await startProcess(
+    TSX,
+    ['server/main.ts'],
+    { DATABASE_URL: databaseUrl, PORT: String(port), MESSAGING_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn', MESSAGING_API_KEY: '', NODE_ENV: 'production' },
+    `${url}/api/health`,
+  );
+  return { url, stop: running.stop };
+}
+
+async function benchReceipts(adminUrl: string) {
+  const n = SCALE.receipts;
+  console.log(`\n== 2. Receipt batch: one webhook with ${n} status receipts vs ${n} single statements`);
+  const url = await createDatabase(adminUrl, 'bench_receipts');
+  await migrateOnly(url);
+  const seed = `INSERT INTO communications (type, direction, status, body, peer_phone, metadata)
+    SELECT 'chat', 'outbound', 'sent', 'hello', '447700900123', jsonb_build_object('chat_msg_id', 'wamid.r-' || g) FROM generate_series(1, ${n}) g;
+    INSERT INTO communications (type, direction, status, body, peer_phone, metadata)
+    SELECT 'chat', 'outbound', 'sent', 'hello', '447700900123', jsonb_build_object('chat_msg_id', 'wamid.warm-' || g) FROM generate_series(1, ${n}) g`;
+  await query(url, seed);
+  const statuses = Array.from({ length: n }, (_, i) => ({ id: `wamid.r-${i + 1}`, status: 'delivered', timestamp: '1763700000', recipient_id: '447700900123' }));
+  const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'B', changes: [{ field: 'messages', value: { statuses } }] }] });
+  const signature = createHmac('sha256', SECRET).update(body).digest('hex');
+  const reset = async () => {
+    await query(url, "UPDATE communications SET status = 'sent' WHERE metadata->>'chat_msg_id' LIKE 'wamid.r-%'; DELETE FROM chat_receipts WHERE chat_msg_id LIKE 'wamid.r-%'");
+    await query(url, 'VACUUM communications, chat_receipts');
+  };
+  const batchTimes: number[] = [];
+  let answer = { updated: 0 };
+  const app = await startApp(url);
+  try {
+  // Steady state, as for the single statements: warm the server's code paths, connections and
+  // PostgreSQL's caches with same-sized batches for other records first.
+  for (const status of ['sent', 'delivered', 'read']) {
+    const warm = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'B', changes: [{ field: 'messages', value: { statuses: Array.from({ length: n }, (_, i) => ({ id: `wamid.warm-${i + 1}`, status, timestamp: '1763700000' })) } }] }] });
+    await fetch(`${app.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', SECRET).update(warm).digest('hex') }, body: warm });
+  }
+  // Median of several rounds: one HTTP round trip is too short to time once on a shared machine.
+  for (let round = 0; round < 7; round++) {
+    await reset();
+    const t0 = performance.now();
+    const res = await fetch(`${app.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': signature }, body });
+    answer = (await res.json()) as { updated: number };
+    batchTimes.push(performance.now() - t0);
+  }
+  } finally {
+    await app.stop();
+  }
+  const batchMs = percentile(batchTimes.sort((a, b) => a - b), 50);
+
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const singleTimes: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    await reset();
+    const t1 = performance.now();
+    for (const s of statuses) {
+      await client.query(
+        `UPDATE communications SET status = $2, updated_at = now()
+         WHERE metadata->>'chat_msg_id' = $1 AND direction = 'outbound' AND status IS DISTINCT FROM 'failed'
+           AND array_position(ARRAY['pending','sent','delivered','read'], status) < array_position(ARRAY['pending','sent','delivered','read'], $2)`,
+        [s.id, s.status],
+      );
+    }
+    singleTimes.push(performance.now() - t1);
+  }
+  const singleMs = percentile(singleTimes.sort((a, b) => a - b), 50);
+  await client.end();
+  report({ part: 'receipts', name: `${n} receipts in one webhook (HTTP included; median of 7), updated ${answer.updated}`, value: batchMs, unit: 'ms' });
+  report({ part: 'receipts', name: `${n} receipts one statement at a time (median of 3)`, value: singleMs, unit: 'ms' });
+  report({ part: 'receipts', name: 'speed-up of the set-based batch', value: singleMs / batchMs, unit: '×', target: '≥ 20', pass: singleMs / batchMs >= 20 && answer.updated === n });
+}
+
+async function benchQueries(adminUrl: string) {
+  console.log(`\n== 3. Queries at scale: ${SCALE.clients} clients, ${SCALE.communications} communications, ${SCALE.calls} calls each`);
+  const url = await createDatabase(adminUrl, 'bench_scale');
+  const database = await openDatabase(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' }), logger);
+  const sequelize = database.sequelize;
+  const t0 = performance.now();
+  await sequelize.query(`
+    INSERT INTO clients (name, phone, phone_digits, phone_last9)
+    SELECT 'Client ' || g, '+44 7' || lpad(g::text, 9, '0'), '447' || lpad(g::text, 9, '0'), right('447' || lpad(g::text, 9, '0'), 9)
+    FROM generate_series(1, ${SCALE.clients}) g;
+    ALTER TABLE communications DISABLE TRIGGER communications_chat_threads_insert;
+    INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, created_at, read_at)
+    SELECT CASE WHEN g % 10 < 7 THEN 'chat' WHEN g % 10 < 8 THEN 'note' WHEN g % 10 < 9 THEN 'email' ELSE 'call' END,
+           CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
+           CASE WHEN g % 10 < 7 AND g % 2 = 1 THEN (ARRAY['sent','delivered','read','failed'])[1 + g % 4] END,
+           'Message body number ' || g,
+           CASE WHEN g % 20 = 0 THEN NULL ELSE 1 + (g * 7919) % ${SCALE.clients} END,
+           '447' || lpad((CASE WHEN g % 20 = 0 THEN 900000000 + g % 5000 ELSE 1 + (g * 7919) % ${SCALE.clients} END)::text, 9, '0'),
+           CASE WHEN g % 10 < 7 THEN jsonb_build_object('chat_msg_id', 'wamid.s-' || g) ELSE '{}'::jsonb END,
+           now() - (${SCALE.communications} - g) * interval '1 second',
+           CASE WHEN g % 7 = 0 THEN NULL ELSE now() END
+    FROM generate_series(1, ${SCALE.communications}) g;
+    ALTER TABLE communications ENABLE TRIGGER communications_chat_threads_insert;
+    ${REBUILD_CHAT_THREADS_SQL}
+    ANALYZE;
+  `);
+  report({ part: 'queries', name: 'seeding (multi-row INSERT … SELECT, summary rebuild, ANALYZE)', value: (performance.now() - t0) / 1000, unit: 's' });
+
+  const caller = createCallerFactory(appRouter)(
+    createContextInner({
+      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, provider: null, now: () => new Date() },
+      user: { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' },
+    }),
+  );
+  const random = (max: number) => 1 + Math.floor(Math.random() * max);
+  const measure = async (name: string, targetMs: number, fn: () => Promise<unknown>, explain?: () => Promise<string>) => {
+    for (let i = 0; i < 20; i++) await fn(); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < SCALE.calls; i++) {
+      const t = performance.now();
+      await fn();
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    const p95 = percentile(times, 95);
+    report({ part: 'queries', name: `${name} p95 (p50 ${percentile(times, 50).toFixed(2)} ms)`, value: p95, unit: 'ms', ceiling: targetMs, ceilingName: 'target', ratio: p95 / targetMs, target: `≤ ${targetMs} ms`, pass: p95 <= targetMs });
+    if (p95 > targetMs && explain) console.log(await explain());
+  };
+  const plan = (sql: string, bind: unknown[]) => async () =>
+    (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT })).map((r) => r['QUERY PLAN']).join('\n');
+
+  await measure('inbox.thread (random client)', 5, () => caller.inbox.thread({ clientId: random(SCALE.clients) }));
+  const receiptSql = "SELECT id, status FROM communications WHERE metadata->>'chat_msg_id' = $1";
+  await measure('receipt lookup by chat_msg_id', 5, () => sequelize.query(receiptSql, { bind: [`wamid.s-${random(SCALE.communications)}`] }), plan(receiptSql, ['wamid.s-1']));
+  const matchSql = 'SELECT CASE WHEN count(*) = 1 THEN min(id) END AS id FROM clients WHERE phone_last9 = right($1, 9)';
+  await measure('client match by last 9 digits', 5, () => sequelize.query(matchSql, { bind: [`447${String(random(SCALE.clients)).padStart(9, '0')}`] }), plan(matchSql, ['447000000001']));
+  await measure('inbox.threads (first page)', 20, () => caller.inbox.threads());
+  await database.close();
+}
+
+async function benchBundle() {
+  console.log('\n== 4. Client bundle (production build)');
+  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  const dist = path.join(ROOT, 'dist/client');
+  const html = await readFile(path.join(dist, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(js|css))"/g)].map((m) => ({ file: m[1]!, kind: m[2]! }));
+  for (const kind of ['js', 'css']) {
+    let raw = 0;
+    let gzip = 0;
+    for (const f of files.filter((x) => x.kind === kind)) {
+      const content = await readFile(path.join(dist, f.file));
+      raw += content.length;
+      gzip += gzipSync(content, { level: 9 }).length;
+    }
+    report({ part: 'bundle', name: `initial ${kind.toUpperCase()} (raw ${(raw / 1024).toFixed(1)} KB)`, value: gzip / 1024, unit: 'KB gzip', ...(kind === 'js' ? { ceiling: 120, ceilingName: 'target', ratio: gzip / 1024 / 120, target: '≤ 120 KB gzip', pass: gzip / 1024 <= 120 } : {}) });
+  }
+}
+
+async function benchStartup() {
+  console.log('\n== 5. Start-up with an existing embedded data dir (npm start → /api/health)');
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-bench-start-'));
+  await chmod(dataDir, 0o755);
+  const port = await findFreePort();
+  const env = { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn', MESSAGING_API_KEY: '' };
+  const first = await startProcess(TSX, ['server/scripts/start.ts'], env, `http://127.0.0.1:${port}/api/health`);
+  await first.stop();
+  const second = await startProcess(TSX, ['server/scripts/start.ts'], env, `http://127.0.0.1:${port}/api/health`);
+  await second.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  report({ part: 'startup', name: 'first start (initdb, migrations, demo seed)', value: first.ms, unit: 'ms' });
+  report({ part: 'startup', name: 'start with an existing data dir', value: second.ms, unit: 'ms' });
+}
+
+async function main() {
+  const started = performance.now();
+  console.log(`Firm Chat benchmark${QUICK ? ' (quick)' : ''} — ${new Date().toISOString()} — ${os.cpus().length} cores, node ${process.version}`);
+  let stopPg: (() => Promise<void>) | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  let dataDir: string | undefined;
+  if (!adminUrl) {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-bench-'));
+    await chmod(dataDir, 0o755);
+    const embedded = await startEmbeddedPostgres(dataDir, logger, { persistent: false });
+    adminUrl = embedded.url();
+    stopPg = () => embedded.stop();
+  }
+  try {
+    if (runs('ingest')) await benchIngest(adminUrl);
+    if (runs('receipts')) await benchReceipts(adminUrl);
+    if (runs('queries')) await benchQueries(adminUrl);
+    if (runs('bundle')) await benchBundle();
+    if (runs('startup')) await benchStartup();
+  } finally {
+    await stopPg?.();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+  const missed = figures.filter((f) => f.pass === false);
+  console.log(`\n${figures.filter((f) => f.target).length - missed.length} targets met, ${missed.length} missed; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  for (const f of missed) console.log(`  MISSED: ${f.part} | ${f.name}`);
+  const dir = path.join(ROOT, 'bench/results');
+  await mkdir(dir, { recursive: true });
+  const result = JSON.stringify({ date: new Date().toISOString(), quick: QUICK, cores: os.cpus().length, figures }, null, 2);
+  await writeFile(path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`), result);
+  await writeFile(path.join(dir, `latest${QUICK ? '-quick' : ''}.json`), result);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
