@@ -4,6 +4,7 @@ import type { TLogger } from '../logger';
 /** One line per request: method, path (never the query string: it may carry tokens), status, ms. */
 export function logRequests(logger: TLogger): RequestHandler {
   return (req, res, next) => {
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     // Taken now: mounted routers rewrite req.url while they run.
     const path = req.originalUrl.split('?')[0];
