@@ -44,7 +44,7 @@ export async function startServer(config: TConfig, logger: TLogger, options: { s
     sequelize: database.sequelize,
     databaseUrl: database.url,
     logger,
-    loadItems: (ids) => loadThreadItems(database.sequelize, ids),
+    loadItems: loadThreadItems,
   });
   try {
     await events.start();

@@ -19,6 +19,10 @@ export const STATUS_RANK: Record<Exclude<TChatStatus, 'failed'>, number> = {
   read: 3,
 };
 
+export type TReceiptStatus = 'sent' | 'delivered' | 'read' | 'failed';
+/** When each receipt came (provider time), and for `failed` the provider's code and details. */
+export type TReceiptHistory = Partial<Record<TReceiptStatus, { at: string | null; code?: number | null; details?: string | null }>>;
+
 export const USER_ROLES = ['director', 'staff'] as const;
 export const ZUserRole = z.enum(USER_ROLES);
 export type TUserRole = z.infer<typeof ZUserRole>;

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { TReceiptHistory } from '../../shared/communication';
 import { NOTIFY_CTE } from '../events/chat-events';
 import type { TReceipt, TReceiptError } from '../webhook/parse-payload';
-
 
 /** The text a failed record shows: the provider's own words, with its error code. */
 export function describeReceiptError(error: TReceiptError | null): string {
@@ -10,103 +10,102 @@ export function describeReceiptError(error: TReceiptError | null): string {
   return words ? `The provider could not deliver this message: ${words}${code}` : `The provider could not deliver this message${code}.`;
 }
 
+const RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
+
 // Serialises work on the same provider ids across transactions and instances, so a receipt and
 // the send that stores its id can never miss each other. Ids are hashed into 256 lock buckets
 // (a batch of any size takes at most 256 locks, well inside the lock table) taken in bucket order
-// (no deadlock). Unrelated ids that share a bucket merely wait for each other.
-const LOCK_CLASS = 7_340_020;
-const LOCKS_CTE = `locks AS MATERIALIZED (
-  SELECT pg_advisory_xact_lock(${LOCK_CLASS}, b)
+// (no deadlock). Unrelated ids that share a bucket merely wait for each other. Taken in a
+// statement of its own: the statements after it get a snapshot that sees what lock holders committed.
+const LOCK_IDS_SQL = `
+SELECT count(*) FROM (
+  SELECT pg_advisory_xact_lock(7340020, b)
   FROM (SELECT DISTINCT hashtext(id) & 255 AS b FROM unnest($1::text[]) AS id ORDER BY b) AS buckets
-)`;
+) AS taken`;
 
-const LOCK_IDS_SQL = `WITH ${LOCKS_CTE} SELECT count(*) FROM locks`;
-
-// Takes the locks, then keeps every receipt (history, and early ones whose record is not stored yet).
-const LOCK_AND_RECORD_SQL = `
-WITH ${LOCKS_CTE}
-INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error)
-SELECT r.* FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::jsonb[]) AS r
-WHERE (SELECT count(*) FROM locks) >= 0
-ON CONFLICT (chat_msg_id, status) DO NOTHING`;
-
-// The monotonic rule as one set-based UPDATE: only moves up pending < sent < delivered < read,
-// reaches failed from any other state, never leaves failed. Concurrent updates of one row
-// re-check the WHERE on its newest version, so nothing goes backwards.
-const monotonicUpdate = (source: string) => `
-WITH best AS (${source}), changed AS (
+// One statement for a whole batch. Per provider id: the best status and the receipts' history.
+// Matching outbound records get both in one UPDATE; the status only moves up
+// pending < sent < delivered < read, reaches failed from any other state and never leaves failed.
+// Ids with no record yet are kept in chat_receipts until the send that stores them.
+const APPLY_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[]) AS i(chat_msg_id, status, error_text, history)
+), matched AS (
+  SELECT c.id, i.*,
+    c.status IS DISTINCT FROM 'failed' AND (i.status = 'failed'
+      OR array_position(ARRAY['pending','sent','delivered','read'], c.status)
+         < array_position(ARRAY['pending','sent','delivered','read'], i.status)) AS upgrade
+  FROM communications c JOIN input i ON c.metadata->>'chat_msg_id' = i.chat_msg_id
+  WHERE c.direction = 'outbound'
+), changed AS (
   UPDATE communications c
-  SET status = b.status,
-      error = CASE WHEN b.status = 'failed' THEN b.error_text ELSE c.error END,
+  SET status = CASE WHEN m.upgrade THEN m.status ELSE c.status END,
+      error = CASE WHEN m.upgrade AND m.status = 'failed' THEN m.error_text ELSE c.error END,
+      receipts = m.history || c.receipts, -- the first report of each status wins
       updated_at = now()
-  FROM best b
-  WHERE c.metadata->>'chat_msg_id' = b.chat_msg_id
-    AND c.direction = 'outbound'
-    AND c.status IS DISTINCT FROM 'failed'
-    AND (b.status = 'failed'
-         OR array_position(ARRAY['pending','sent','delivered','read'], c.status)
-            < array_position(ARRAY['pending','sent','delivered','read'], b.status))
-  RETURNING c.id
+  FROM matched m
+  WHERE c.id = m.id
+  RETURNING c.id, m.upgrade
+), kept AS (
+  INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error)
+  SELECT i.chat_msg_id, e.key, (e.value->>'at')::timestamptz, e.value
+  FROM input i CROSS JOIN LATERAL jsonb_each(i.history) AS e
+  WHERE NOT EXISTS (SELECT 1 FROM matched m WHERE m.chat_msg_id = i.chat_msg_id)
+  ON CONFLICT (chat_msg_id, status) DO NOTHING
+  RETURNING 1
 ), ${NOTIFY_CTE('changed')}
-SELECT count(*)::int AS updated, (SELECT count(*) FROM announced)::int AS notified FROM changed`;
+SELECT count(*) FILTER (WHERE upgrade)::int AS updated,
+       (SELECT count(*) FROM kept)::int AS kept,
+       (SELECT count(*) FROM announced)::int AS notified
+FROM changed`;
 
-// A batch: the best receipt per id, reduced in the app, straight from the request.
-const APPLY_INPUT_SQL = monotonicUpdate(
-  'SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS input(chat_msg_id, status, error_text)',
-);
+type TApplyRow = { chatMsgId: string; status: TReceipt['status']; errorText: string | null; history: TReceiptHistory };
 
-// One id being stored: the best receipt ever kept for it (receipts that came before the id).
-const APPLY_KEPT_SQL = monotonicUpdate(`
-  SELECT DISTINCT ON (r.chat_msg_id) r.chat_msg_id, r.status, r.error->>'text' AS error_text
-  FROM chat_receipts r
-  WHERE r.chat_msg_id = ANY($1::text[])
-  ORDER BY r.chat_msg_id, array_position(ARRAY['sent','delivered','read','failed'], r.status) DESC`);
+/** Per id: the best receipt (failed > read > delivered > sent) and every receipt's time. */
+function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
+  const rows = new Map<string, TApplyRow>();
+  for (const r of receipts) {
+    const entry = { at: r.providerTimestamp?.toISOString() ?? null, ...(r.status === 'failed' ? { code: r.error?.code ?? null, details: r.error?.details ?? r.error?.title ?? null } : {}) };
+    const row = rows.get(r.chatMsgId);
+    if (!row) {
+      rows.set(r.chatMsgId, { chatMsgId: r.chatMsgId, status: r.status, errorText: r.status === 'failed' ? describeReceiptError(r.error) : null, history: { [r.status]: entry } });
+      continue;
+    }
+    row.history[r.status] ??= entry;
+    if (RANK[r.status] > RANK[row.status]) {
+      row.status = r.status;
+      row.errorText = r.status === 'failed' ? describeReceiptError(r.error) : null;
+    }
+  }
+  return [...rows.values()];
+}
 
-const RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
-
-/** Returns how many records changed; live views hear of them through the statement's NOTIFY. */
-async function runUpdate(sequelize: Sequelize, sql: string, bind: unknown[], transaction: Transaction): Promise<number> {
-  const [row] = await sequelize.query<{ updated: number }>(sql, { bind, type: QueryTypes.SELECT, transaction });
-  return row?.updated ?? 0;
+async function applyRows(sequelize: Sequelize, rows: TApplyRow[], transaction: Transaction): Promise<number> {
+  const [result] = await sequelize.query<{ updated: number }>(APPLY_SQL, {
+    bind: [rows.map((r) => r.chatMsgId), rows.map((r) => r.status), rows.map((r) => r.errorText), rows.map((r) => JSON.stringify(r.history))],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return result?.updated ?? 0;
 }
 
 /**
- * Keeps every receipt (the history the thread shows, and the early ones whose record is not
- * stored yet) and applies them to the matching outbound records. Returns how many records changed.
+ * Applies a webhook's receipts to the matching outbound records and keeps their history; keeps
+ * the ones whose record is not stored yet. Returns how many records changed status. Live views
+ * hear of every touched record through the statement's NOTIFY.
  */
 export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]): Promise<number> {
   if (receipts.length === 0) return 0;
-  // Receipts kept earlier need not be re-read: each was applied when it came if its record
-  // existed, or is applied by recordProviderMessageId when the record's id is stored.
-  const best = new Map<string, TReceipt>();
-  for (const receipt of receipts) {
-    const current = best.get(receipt.chatMsgId);
-    if (!current || RANK[receipt.status] > RANK[current.status]) best.set(receipt.chatMsgId, receipt);
-  }
-  const ids = [...best.keys()];
-  // Column arrays (unnest) parse faster than one JSON document of rows.
-  const history = [
-    receipts.map((r) => r.chatMsgId),
-    receipts.map((r) => r.status),
-    receipts.map((r) => r.providerTimestamp?.toISOString() ?? null),
-    receipts.map((r) => (r.status === 'failed' ? JSON.stringify({ ...r.error, text: describeReceiptError(r.error) }) : null)),
-  ];
+  const rows = reduceReceipts(receipts);
   return sequelize.transaction(async (transaction) => {
-    await sequelize.query(LOCK_AND_RECORD_SQL, { bind: [ids, ...history], transaction });
-    // A new statement, so a new snapshot: it sees whatever the lock holders committed.
-    const winners = [...best.values()];
-    return runUpdate(
-      sequelize,
-      APPLY_INPUT_SQL,
-      [ids, winners.map((r) => r.status), winners.map((r) => (r.status === 'failed' ? describeReceiptError(r.error) : null))],
-      transaction,
-    );
+    await sequelize.query(LOCK_IDS_SQL, { bind: [rows.map((r) => r.chatMsgId)], transaction });
+    return applyRows(sequelize, rows, transaction);
   });
 }
 
 /**
  * Stores the provider id on an outbound record that the provider accepted (pending → sent) and
- * applies any receipt that arrived before this moment (the provider can report before its own
+ * applies the receipts that arrived before this moment (the provider can report before its own
  * send response has been saved). Returns the record's resulting status.
  */
 export async function recordProviderMessageId(sequelize: Sequelize, communicationId: number, chatMsgId: string): Promise<string> {
@@ -120,7 +119,19 @@ export async function recordProviderMessageId(sequelize: Sequelize, communicatio
        WHERE id = $1`,
       { bind: [communicationId, chatMsgId], transaction },
     );
-    await runUpdate(sequelize, APPLY_KEPT_SQL, [[chatMsgId]], transaction);
+    const early = await sequelize.query<{ status: TReceipt['status']; at: Date | null; error: { code?: number; details?: string; title?: string } | null }>(
+      'DELETE FROM chat_receipts WHERE chat_msg_id = $1 RETURNING status, provider_timestamp AS at, error',
+      { bind: [chatMsgId], type: QueryTypes.SELECT, transaction },
+    );
+    if (early.length) {
+      const receipts: TReceipt[] = early.map((k) => ({
+        chatMsgId,
+        status: k.status,
+        providerTimestamp: k.at,
+        error: k.status === 'failed' ? { code: k.error?.code ?? null, title: k.error?.title ?? null, details: k.error?.details ?? null } : null,
+      }));
+      await applyRows(sequelize, reduceReceipts(receipts), transaction);
+    }
     const [row] = await sequelize.query<{ status: string }>('SELECT status FROM communications WHERE id = $1', {
       bind: [communicationId],
       type: QueryTypes.SELECT,

@@ -63,13 +63,17 @@ export async function seedDemoData(now = new Date()): Promise<void> {
 
   // Receipt history for the seeded outbound messages, so ticks show when each step happened.
   await Communication.sequelize!.query(`
-    INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error)
-    SELECT c.metadata->>'chat_msg_id', s.status, c.created_at + s.after,
-           CASE WHEN s.status = 'failed' THEN jsonb_build_object('code', 131047, 'text', c.error) END
-    FROM communications c
-    JOIN (VALUES ('sent', interval '4 seconds', 1), ('delivered', interval '35 seconds', 2), ('read', interval '9 minutes', 3),
-                 ('failed', interval '6 seconds', 9)) AS s(status, after, rank)
-      ON (c.status = 'failed' AND s.status = 'failed')
-      OR (c.status <> 'failed' AND s.rank <= array_position(ARRAY['sent','delivered','read'], c.status))
-    WHERE c.direction = 'outbound' AND c.metadata ? 'chat_msg_id'`);
+    UPDATE communications c SET receipts = h.history
+    FROM (
+      SELECT c2.id, jsonb_object_agg(s.status, jsonb_build_object('at', c2.created_at + s.after)
+               || CASE WHEN s.status = 'failed' THEN jsonb_build_object('code', 131047) ELSE '{}'::jsonb END) AS history
+      FROM communications c2
+      JOIN (VALUES ('sent', interval '4 seconds', 1), ('delivered', interval '35 seconds', 2), ('read', interval '9 minutes', 3),
+                   ('failed', interval '6 seconds', 9)) AS s(status, after, rank)
+        ON (c2.status = 'failed' AND s.status = 'failed')
+        OR (c2.status <> 'failed' AND s.rank <= array_position(ARRAY['sent','delivered','read'], c2.status))
+      WHERE c2.direction = 'outbound' AND c2.metadata ? 'chat_msg_id'
+      GROUP BY c2.id
+    ) AS h
+    WHERE c.id = h.id`);
 }

@@ -36,48 +36,32 @@ function whereForThread(ref: TThreadRef): { clientId: number } | { clientId: nul
   return { clientId: null, peerPhone: digits };
 }
 
-async function loadReceipts(sequelize: Sequelize, msgIds: string[]): Promise<Map<string, TReceiptStep[]>> {
-  const map = new Map<string, TReceiptStep[]>();
-  if (msgIds.length === 0) return map;
-  const rows = await sequelize.query<{ chat_msg_id: string; status: TReceiptStep['status']; at: Date | null }>(
-    `SELECT chat_msg_id, status, coalesce(provider_timestamp, created_at) AS at
-     FROM chat_receipts WHERE chat_msg_id = ANY($1::text[])
-     ORDER BY chat_msg_id, array_position(ARRAY['sent','delivered','read','failed'], status)`,
-    { bind: [msgIds], type: QueryTypes.SELECT },
-  );
-  for (const row of rows) {
-    const list = map.get(row.chat_msg_id) ?? [];
-    list.push({ status: row.status, at: row.at });
-    map.set(row.chat_msg_id, list);
-  }
-  return map;
-}
+const RECEIPT_ORDER = ['sent', 'delivered', 'read', 'failed'] as const;
 
-async function toThreadItems(sequelize: Sequelize, rows: Communication[]): Promise<TThreadItem[]> {
-  const msgIds = rows.filter((r) => r.direction === 'outbound' && r.metadata?.chat_msg_id).map((r) => r.metadata.chat_msg_id!);
-  const receipts = await loadReceipts(sequelize, msgIds);
-  return rows.map((row) => ({
-    ...row.toDto(),
-    readAt: row.readAt ?? null,
-    receipts: (row.metadata?.chat_msg_id && receipts.get(row.metadata.chat_msg_id)) || [],
+function toThreadItem(row: Communication): TThreadItem {
+  const history = row.receipts ?? {};
+  const receipts = RECEIPT_ORDER.filter((status) => history[status]).map((status) => ({
+    status,
+    at: history[status]?.at ? new Date(history[status]!.at!) : null,
   }));
+  return { ...row.toDto(), readAt: row.readAt ?? null, receipts };
 }
 
 /** The records with these ids, as thread items (what live views receive). */
-export async function loadThreadItems(sequelize: Sequelize, ids: number[]): Promise<TThreadItem[]> {
+export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
   const rows = await Communication.findAll({ where: { id: ids, type: 'chat' }, order: [['id', 'ASC']] });
-  return toThreadItems(sequelize, rows);
+  return rows.map(toThreadItem);
 }
 
 /** One thread, oldest first: the client's chat records, or an unlinked number's. */
-export async function getThread(sequelize: Sequelize, ref: TThreadRef): Promise<{ items: TThreadItem[] }> {
+export async function getThread(ref: TThreadRef): Promise<{ items: TThreadItem[] }> {
   if ('clientId' in ref && !(await Client.findByPk(ref.clientId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
   const rows = await Communication.findAll({
     where: { type: 'chat', ...whereForThread(ref) },
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: THREAD_LIMIT,
   });
-  return { items: await toThreadItems(sequelize, rows.reverse()) };
+  return { items: rows.reverse().map(toThreadItem) };
 }
 
 /** Marks the thread's inbound records read; returns how many were unread. */

@@ -61,6 +61,9 @@ export const initialSchema: TMigration = {
         case_id integer REFERENCES cases(id) ON DELETE SET NULL,
         peer_phone text,
         metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+        -- Receipt history of an outbound chat: {"sent": {"at": …}, "delivered": {"at": …}, "failed": {"at": …, "code": …}}.
+        -- Kept on the record itself so one UPDATE writes both the status and its history.
+        receipts jsonb NOT NULL DEFAULT '{}'::jsonb,
         provider_timestamp timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
@@ -71,8 +74,8 @@ export const initialSchema: TMigration = {
       CREATE INDEX communications_case_time_idx ON communications (case_id, created_at DESC, id DESC);
       CREATE INDEX communications_peer_time_idx ON communications (peer_phone, created_at DESC, id DESC);
 
-      -- Every status receipt the provider reported, keyed by provider message id rather than by record:
-      -- a receipt can arrive before the send response that stores the id, and is applied when it is stored.
+      -- Receipts whose record is not stored yet, keyed by provider message id: the provider can report
+      -- before its own send response has been saved. They are applied (and removed) when the id is stored.
       CREATE TABLE chat_receipts (
         chat_msg_id text NOT NULL,
         status text NOT NULL CHECK (status IN ('sent', 'delivered', 'read', 'failed')),

@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import type { TChatStatus, TCommunication, TCommunicationType, TDirection } from '../../../shared/communication';
+import type { TChatStatus, TCommunication, TCommunicationType, TDirection, TReceiptHistory } from '../../../shared/communication';
 
 export class Communication extends Model<InferAttributes<Communication>, InferCreationAttributes<Communication>> {
   declare id: CreationOptional<number>;
@@ -13,6 +13,7 @@ export class Communication extends Model<InferAttributes<Communication>, InferCr
   declare caseId: CreationOptional<number | null>;
   declare peerPhone: CreationOptional<string | null>;
   declare metadata: CreationOptional<TCommunication['metadata']>;
+  declare receipts: CreationOptional<TReceiptHistory>;
   declare providerTimestamp: CreationOptional<Date | null>;
   declare readAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
@@ -32,6 +33,7 @@ export class Communication extends Model<InferAttributes<Communication>, InferCr
         caseId: { type: DataTypes.INTEGER, allowNull: true },
         peerPhone: { type: DataTypes.TEXT, allowNull: true },
         metadata: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
+        receipts: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
         providerTimestamp: { type: DataTypes.DATE, allowNull: true },
         readAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,

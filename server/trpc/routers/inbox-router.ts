@@ -14,7 +14,7 @@ export const inboxRouter = router({
 
   thread: authedProcedure
     .input(ZThreadRef)
-    .query(({ ctx, input }): Promise<{ items: TThreadItem[] }> => getThread(ctx.deps.sequelize, input)),
+    .query(({ input }): Promise<{ items: TThreadItem[] }> => getThread(input)),
 
   markRead: authedProcedure
     .input(ZThreadRef)
