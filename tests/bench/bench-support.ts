@@ -25,15 +25,7 @@ export async function createDatabase(adminUrl: string, name: string): Promise<st
   return url.toString();
 }
 
-export async function query<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+export { sql as query } from '../support/sql';
 
 /** Starts a child process and waits until `url` answers (or the process prints `ready`). */
 export async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<{ child: ChildProcess; stop: () => Promise<void>; ms: number }> {

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import pg from 'pg';
 
 export const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef';
 export const VERIFY_TOKEN = 'verify-me-please';
@@ -38,13 +37,4 @@ export function statusItem(id: string, status: string, timestamp = '1763700100')
   return { id, status, timestamp, recipient_id: '447700900123' };
 }
 
-/** Runs SQL against the test database directly (assertions about what was stored). */
-export async function sql<T extends pg.QueryResultRow = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+export { sql } from './sql';

@@ -4,6 +4,7 @@ import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '..
 import { Composer } from './composer';
 import { MessageBubble } from './message-bubble';
 import { PhoneNumber } from './phone-number';
+import { QueryStatus } from './query-status';
 import { ReplyWindow } from './reply-window';
 import { useToast } from './toasts';
 
@@ -117,23 +118,19 @@ export function ThreadView({ threadRef, summary }: TProps) {
         </div>
       </header>
       {'phone' in threadRef && summary && <LinkToClient phone={threadRef.phone} summary={summary} />}
-      {thread.isPending ? (
-        <p className="muted pad" role="status">
-          Loading conversation…
-        </p>
-      ) : thread.isError ? (
-        <p className="form-error" role="alert">
-          {thread.error.message}
-        </p>
-      ) : items.length === 0 ? (
-        <p className="empty">No messages yet. Say hello below.</p>
-      ) : (
-        <ol className="messages" ref={listRef} aria-label="Messages" aria-live="polite">
-          {items.map((item) => (
-            <MessageBubble key={item.id} item={item} onRetry={onRetry} retrying={retryingId === item.id} />
-          ))}
-        </ol>
-      )}
+      <QueryStatus query={thread} loading="Loading conversation…">
+        {({ items: messages }) =>
+          messages.length === 0 ? (
+            <p className="empty">No messages yet. Say hello below.</p>
+          ) : (
+            <ol className="messages" ref={listRef} aria-label="Messages" aria-live="polite">
+              {messages.map((item) => (
+                <MessageBubble key={item.id} item={item} onRetry={onRetry} retrying={retryingId === item.id} />
+              ))}
+            </ol>
+          )
+        }
+      </QueryStatus>
       <ReplyWindow lastInboundAt={lastInboundAt} />
       <Composer threadRef={threadRef} clientName={name} onSend={onSend} sending={false} />
     </section>

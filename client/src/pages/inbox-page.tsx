@@ -1,3 +1,4 @@
+import { QueryStatus } from '../components/query-status';
 import { ThreadList } from '../components/thread-list';
 import { ThreadView } from '../components/thread-view';
 import { trpc, type TThreadRef } from '../lib/trpc';
@@ -14,17 +15,9 @@ export function InboxPage({ threadRef }: TProps) {
         <div className="inbox-list-header">
           <h1>Inbox</h1>
         </div>
-        {threads.isPending ? (
-          <p className="muted pad" role="status">
-            Loading conversations…
-          </p>
-        ) : threads.isError ? (
-          <p className="form-error" role="alert">
-            {threads.error.message}
-          </p>
-        ) : (
-          <ThreadList threads={threads.data} activeKey={activeKey} />
-        )}
+        <QueryStatus query={threads} loading="Loading conversations…">
+          {(list) => <ThreadList threads={list} activeKey={activeKey} />}
+        </QueryStatus>
       </aside>
       <div className="inbox-thread card">
         {threadRef ? (
