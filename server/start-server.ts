@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SignInLimiter, type TSignInLimits } from './auth/sign-in-limiter';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/open-database';
 import { ChatEvents } from './events/chat-events';
@@ -20,7 +21,11 @@ export type TRunningServer = {
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Opens the database (embedded or DATABASE_URL), migrates, seeds a fresh demo database, and listens. */
-export async function startServer(config: TConfig, logger: TLogger, options: { spaDir?: string } = {}): Promise<TRunningServer> {
+export async function startServer(
+  config: TConfig,
+  logger: TLogger,
+  options: { spaDir?: string; signInLimits?: TSignInLimits } = {},
+): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
   try {
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
@@ -55,7 +60,8 @@ export async function startServer(config: TConfig, logger: TLogger, options: { s
   const provider = config.messaging.apiKey
     ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
     : null;
-  const deps = { config, logger, sequelize: database.sequelize, events, provider, now: () => new Date() };
+  const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
+  const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, now: () => new Date() };
   const app = createApp({ deps, spaDir: options.spaDir });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));

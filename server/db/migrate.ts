@@ -4,11 +4,12 @@ import { SequelizeStorage, Umzug, type RunnableMigration } from 'umzug';
 import { initialSchema } from './migrations/0001-initial-schema';
 import { readState } from './migrations/0002-read-state';
 import { chatThreads } from './migrations/0003-chat-threads';
+import { rateLimits } from './migrations/0004-rate-limits';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
 /** In order; append new migrations, never edit an applied one. */
-export const MIGRATIONS: TMigration[] = [initialSchema, readState, chatThreads];
+export const MIGRATIONS: TMigration[] = [initialSchema, readState, chatThreads, rateLimits];
 
 // Any constant works; it only has to be the same for every instance of this app.
 const MIGRATION_LOCK_KEY = 7_340_019;

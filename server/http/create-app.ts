@@ -5,6 +5,8 @@ import { appRouter } from '../trpc/routers/app-router';
 import { createWebhookRouter } from '../webhook/webhook-route';
 import { handleHealth } from './health-route';
 import { logRequests } from './request-logger';
+import { requireSameOriginJson } from './same-origin';
+import { securityHeaders } from './security-headers';
 import { serveSpa } from './spa-route';
 
 export type TAppOptions = { deps: TDeps; spaDir?: string };
@@ -27,10 +29,13 @@ export function createApp({ deps, spaDir }: TAppOptions) {
       verifyToken: deps.config.messaging.verifyToken,
     }),
   );
+  // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
+  app.use(securityHeaders(deps.config));
   app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
 
   app.use(
     '/trpc',
+    requireSameOriginJson(deps.config.siteUrl),
     createExpressMiddleware({
       router: appRouter,
       createContext: createContextFactory(deps),

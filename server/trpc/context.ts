@@ -2,6 +2,7 @@ import type { CreateExpressContextOptions } from '@trpc/server/adapters/express'
 import { parse as parseCookies } from 'cookie';
 import { findSessionUser, SESSION_COOKIE } from '../auth/sessions';
 import type { Sequelize } from 'sequelize';
+import type { SignInLimiter } from '../auth/sign-in-limiter';
 import type { TConfig } from '../config';
 import type { ChatEvents } from '../events/chat-events';
 import type { TLogger } from '../logger';
@@ -16,6 +17,7 @@ export type TDeps = {
   events: ChatEvents<TThreadItem>;
   /** null in demo mode (no MESSAGING_API_KEY): nothing leaves the server. */
   provider: ProviderClient | null;
+  signInLimiter: SignInLimiter;
   now: () => Date;
 };
 
@@ -28,6 +30,8 @@ export type TSessionCookie = {
 
 export type TContextInner = {
   deps: TDeps;
+  /** The caller's address (behind a proxy on loopback, the forwarded one). */
+  clientIp: string;
   user: TSessionUser | null;
   sessionToken: string | null;
   sessionCookie: TSessionCookie;
@@ -38,12 +42,14 @@ const noCookie: TSessionCookie = { set: () => undefined, clear: () => undefined 
 /** The context without HTTP: what tests use to call procedures directly. */
 export function createContextInner(opts: {
   deps: TDeps;
+  clientIp?: string;
   user?: TSessionUser | null;
   sessionToken?: string | null;
   sessionCookie?: TSessionCookie;
 }): TContextInner {
   return {
     deps: opts.deps,
+    clientIp: opts.clientIp ?? 'unknown',
     user: opts.user ?? null,
     sessionToken: opts.sessionToken ?? null,
     sessionCookie: opts.sessionCookie ?? noCookie,
@@ -62,6 +68,7 @@ export function createContextFactory(deps: TDeps) {
     };
     return createContextInner({
       deps,
+      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       sessionToken: found ? token : null,
       user: found ? { id: found.id, name: found.name, email: found.email, role: found.role } : null,
       sessionCookie: {

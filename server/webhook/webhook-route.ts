@@ -31,7 +31,8 @@ function handleHandshake(verifyToken: string | undefined): RequestHandler {
       res.status(403).type('text/plain').send('Forbidden');
       return;
     }
-    res.status(200).type('text/plain').send(challenge);
+    // Echoed input: plain text that no browser may sniff into HTML.
+    res.status(200).set('X-Content-Type-Options', 'nosniff').type('text/plain').send(challenge);
   };
 }
 

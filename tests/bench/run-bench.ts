@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { QueryTypes } from 'sequelize';
 import { build } from 'vite';
+import { SignInLimiter } from '../../server/auth/sign-in-limiter';
 import { loadConfig } from '../../server/config';
 import { findFreePort, startEmbeddedPostgres } from '../../server/db/embedded-postgres';
 import { REBUILD_CHAT_THREADS_SQL } from '../../server/db/migrations/0003-chat-threads';
@@ -249,7 +250,7 @@ async function benchQueries(adminUrl: string) {
 
   const caller = createCallerFactory(appRouter)(
     createContextInner({
-      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, provider: null, now: () => new Date() },
+      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, provider: null, signInLimiter: new SignInLimiter(sequelize), now: () => new Date() },
       user: { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' },
     }),
   );

@@ -9,10 +9,14 @@ import { createTestDatabase } from './test-database';
 export type TTestServer = TRunningServer & { databaseUrl: string; stop: () => Promise<void> };
 
 /** The real Express app on a random port, on a fresh database of its own. */
-export async function startTestServer(env: Record<string, string> = {}, logger?: TLogger): Promise<TTestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  logger?: TLogger,
+  options: Parameters<typeof startServer>[2] = {},
+): Promise<TTestServer> {
   const database = await createTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: database.url, PORT: '0' });
-  const running = await startServer(config, logger ?? createLogger(config.logLevel));
+  const running = await startServer(config, logger ?? createLogger(config.logLevel), options);
   return {
     ...running,
     databaseUrl: database.url,
@@ -24,7 +28,7 @@ export async function startTestServer(env: Record<string, string> = {}, logger?:
 }
 
 /** A typed tRPC client over real HTTP that keeps its own cookie jar, like one browser. */
-export function createHttpClient(baseUrl: string) {
+export function createHttpClient(baseUrl: string, extraHeaders: Record<string, string> = {}) {
   const jar = new Map<string, string>();
   const lastSetCookies: string[] = [];
   const client = createTRPCClient<AppRouter>({
@@ -32,7 +36,7 @@ export function createHttpClient(baseUrl: string) {
       httpLink({
         url: `${baseUrl}/trpc`,
         transformer: superjson,
-        headers: () => ({ cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }),
+        headers: () => ({ ...extraHeaders, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }),
         fetch: async (url, init) => {
           const res = await fetch(url, init as RequestInit);
           lastSetCookies.length = 0;

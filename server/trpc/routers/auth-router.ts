@@ -10,7 +10,13 @@ export const authRouter = router({
     .input(z.object({ email: z.string().trim().min(1, 'Enter your email').max(320), password: z.string().min(1, 'Enter your password').max(1024) }))
     .output(z.object({ user: ZSessionUser }))
     .mutation(async ({ ctx, input }) => {
-      const user = await authenticateUser(input.email, input.password);
+      const limiter = ctx.deps.signInLimiter;
+      await limiter.assertAllowed(ctx.clientIp, input.email);
+      const user = await authenticateUser(input.email, input.password).catch(async (error: unknown) => {
+        await limiter.recordFailure(ctx.clientIp, input.email);
+        throw error;
+      });
+      await limiter.recordSuccess(input.email);
       // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
       if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
       const { token, expiresAt } = await createSession(user.id, ctx.deps.config.sessionSecret, ctx.deps.now());
