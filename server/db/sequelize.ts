@@ -10,11 +10,12 @@ export function createSequelize(databaseUrl: string, logger: TLogger, options: {
     dialect: 'postgres',
     dialectModule: pg,
     logging: false,
-    pool: { max: options.poolMax ?? 10, min: 0, acquire: 5_000, idle: 10_000 },
+    // A hung or unreachable database must not hang the webhook: every wait is bounded below 5 s,
+    // so the provider gets a 503 well inside its patience and retries; nothing is lost.
+    pool: { max: options.poolMax ?? 10, min: 0, acquire: 4_000, idle: 10_000 },
     dialectOptions: {
-      // A hung database must not hang the webhook: fail fast, answer 503, the provider retries.
-      statement_timeout: 5_000,
-      connectionTimeoutMillis: 5_000,
+      statement_timeout: 4_000,
+      connectionTimeoutMillis: 4_000,
     },
     define: { underscored: true },
     hooks: {

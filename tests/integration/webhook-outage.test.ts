@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
 import { createLogger } from '../../server/logger';
@@ -28,6 +28,11 @@ afterAll(async () => {
 });
 
 it('answers 503 while the database is down, stays up, and stores the retried delivery after it returns', async () => {
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => rejections.push(reason);
+  process.on('unhandledRejection', onRejection);
+  const changes: unknown[] = [];
+  server.events.subscribe((change) => changes.push(change));
   const payload = cloudPayload({ messages: [textMessage('wamid.outage', '447700900123', 'sent during the outage')] });
   expect((await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.warm', '447700900123', 'warm')] }))).status).toBe(200);
 
@@ -41,4 +46,15 @@ it('answers 503 while the database is down, stays up, and stores the retried del
   expect(retried).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
   const rows = await sql<{ body: string }>(pg.url(), "SELECT body FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.outage'");
   expect(rows).toEqual([{ body: 'sent during the outage' }]);
+
+  // The LISTEN connection came back by itself: live views are told to resync, then hear new messages.
+  await vi.waitFor(() => expect(changes).toContainEqual({ resync: true }), { timeout: 15_000, interval: 200 });
+  await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.after', '447700900123', 'after the restart')] }));
+  await vi.waitFor(() => expect(JSON.stringify(changes)).toContain('after the restart'), { timeout: 5_000 });
+  process.off('unhandledRejection', onRejection);
+  expect(rejections).toEqual([]);
+}, 40_000);
+
+it('health answers up again after the restart', async () => {
+  expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
 });

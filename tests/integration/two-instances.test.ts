@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Communication } from '../../server/db/models';
+import { createClient } from '../../server/services/clients';
+import { createUser } from '../../server/services/users';
+import { startAppProcess, type TAppProcess } from '../support/app-process';
+import { startTestServer, type TTestServer } from '../support/test-server';
+import { cloudPayload, postWebhook, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+
+// Instance A runs in this process, instance B in its own process; one PostgreSQL between them.
+let a: TTestServer;
+let b: TAppProcess;
+
+beforeAll(async () => {
+  a = await startTestServer({ MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  b = await startAppProcess({ env: { DATABASE_URL: a.databaseUrl, MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+  await createUser({ email: 'sam@firm.test', name: 'Sam', role: 'staff', password: 'staff-password' });
+  await createClient({ name: 'Amelia Hart', phone: '+44 7700 900123' });
+}, 180_000);
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+});
+
+async function signIn(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/trpc/auth.signIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ json: { email: 'sam@firm.test', password: 'staff-password' } }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+it('a message delivered to instance A reaches a live subscription (SSE) on instance B', async () => {
+  const cookie = await signIn(b.url);
+  const controller = new AbortController();
+  const stream = await fetch(`${b.url}/trpc/inbox.onChange`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+  expect(stream.status).toBe(200);
+  expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+  const reader = stream.body!.getReader();
+  let received = '';
+  const heard = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      received += Buffer.from(value).toString();
+      if (received.includes('hello through instance A')) return true;
+    }
+  })();
+  await new Promise((r) => setTimeout(r, 300)); // the subscription is listening
+  expect((await postWebhook(a.url, cloudPayload({ messages: [textMessage('wamid.two-1', '447700900123', 'hello through instance A')] }))).status).toBe(200);
+  const result = await Promise.race([heard, new Promise((r) => setTimeout(() => r('timeout'), 10_000))]);
+  controller.abort();
+  expect(result).toBe(true);
+}, 30_000);
+
+it('concurrent receipts through both instances still end monotonic', async () => {
+  for (let round = 0; round < 3; round++) {
+    const id = `wamid.two-out-${round}`;
+    const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'x', clientId: null, peerPhone: '447700900123', metadata: { chat_msg_id: id } });
+    const statuses = ['read', 'delivered', 'sent', 'delivered', 'read', 'sent'];
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postWebhook(i % 2 ? b.url : a.url, cloudPayload({ statuses: [statusItem(id, statuses[i % statuses.length]!)] }))),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const stored = await Communication.findByPk(record.id);
+    expect(stored?.status).toBe('read');
+    expect(Object.keys(stored!.receipts).sort()).toEqual(['delivered', 'read', 'sent']);
+  }
+}, 30_000);
