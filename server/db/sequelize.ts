@@ -18,6 +18,9 @@ export function createSequelize(databaseUrl: string, logger: TLogger, options: {
       connectionTimeoutMillis: 4_000,
     },
     define: { underscored: true },
+    // One attempt per statement: a statement that timed out may still have committed, so nothing is
+    // re-run blindly. Idempotency comes from the unique index and the provider's own retries.
+    retry: { max: 1 },
     hooks: {
       afterConnect: (connection) => {
         (connection as pg.Client).on('error', (err) => logger.warn({ err: { message: err.message } }, 'database connection error'));
