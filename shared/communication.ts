@@ -11,13 +11,6 @@ export const CHAT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] 
 export const ZChatStatus = z.enum(CHAT_STATUSES);
 export type TChatStatus = z.infer<typeof ZChatStatus>;
 
-/** Receipts only ever move a record up this ladder; `failed` sits outside it and is terminal. */
-export const STATUS_RANK: Record<Exclude<TChatStatus, 'failed'>, number> = {
-  pending: 0,
-  sent: 1,
-  delivered: 2,
-  read: 3,
-};
 
 export type TReceiptStatus = 'sent' | 'delivered' | 'read' | 'failed';
 /** When each receipt came (provider time), and for `failed` the provider's code and details. */
