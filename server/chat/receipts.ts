@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TReceiptHistory } from '../../shared/communication';
 import { NOTIFY_CTE } from '../events/chat-events';
 import type { TReceipt, TReceiptError } from '../webhook/parse-payload';
@@ -12,19 +12,9 @@ export function describeReceiptError(error: TReceiptError | null): string {
 
 const RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
 
-// Serialises work on the same provider ids across transactions and instances, so a receipt and
-// the send that stores its id can never miss each other. Ids are hashed into 256 lock buckets
-// (a batch of any size takes at most 256 locks, well inside the lock table) taken in bucket order
-// (no deadlock). Unrelated ids that share a bucket merely wait for each other. Taken in a
-// statement of its own: the statements after it get a snapshot that sees what lock holders committed.
-const LOCK_IDS_SQL = `
-SELECT count(*) FROM (
-  SELECT pg_advisory_xact_lock(7340020, b)
-  FROM (SELECT DISTINCT hashtext(id) & 255 AS b FROM unnest($1::text[]) AS id ORDER BY b) AS buckets
-) AS taken`;
-
 // One statement for a whole batch. Per provider id: the best status and the receipts' history.
-// Matching outbound records get both in one UPDATE; the status only moves up
+// Matching outbound records are locked (in id order: concurrent batches cannot deadlock), so the
+// upgrade is decided on their current status, then get both in one UPDATE; the status only moves up
 // pending < sent < delivered < read, reaches failed from any other state and never leaves failed.
 // Ids with no record yet are kept in chat_receipts until the send that stores them.
 const APPLY_SQL = `
@@ -37,6 +27,8 @@ WITH input AS (
          < array_position(ARRAY['pending','sent','delivered','read'], i.status)) AS upgrade
   FROM communications c JOIN input i ON c.metadata->>'chat_msg_id' = i.chat_msg_id
   WHERE c.direction = 'outbound'
+  ORDER BY c.id
+  FOR UPDATE OF c
 ), changed AS (
   UPDATE communications c
   SET status = CASE WHEN m.upgrade THEN m.status ELSE c.status END,
@@ -80,13 +72,35 @@ function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
   return [...rows.values()];
 }
 
-async function applyRows(sequelize: Sequelize, rows: TApplyRow[], transaction: Transaction): Promise<number> {
-  const [result] = await sequelize.query<{ updated: number }>(APPLY_SQL, {
+async function applyRows(sequelize: Sequelize, rows: TApplyRow[]): Promise<{ updated: number; kept: number }> {
+  const [result] = await sequelize.query<{ updated: number; kept: number }>(APPLY_SQL, {
     bind: [rows.map((r) => r.chatMsgId), rows.map((r) => r.status), rows.map((r) => r.errorText), rows.map((r) => JSON.stringify(r.history))],
     type: QueryTypes.SELECT,
-    transaction,
   });
-  return result?.updated ?? 0;
+  return { updated: result?.updated ?? 0, kept: result?.kept ?? 0 };
+}
+
+/**
+ * Applies (and removes) kept receipts whose record now exists. Both sides of the race call it after
+ * their own write has committed: the receipt that found no record, and the send that stored the
+ * id. Whichever commits second is sure to see the other's write, so no receipt is ever stranded.
+ */
+async function applyKeptReceipts(sequelize: Sequelize, ids: string[]): Promise<number> {
+  const kept = await sequelize.query<{ chat_msg_id: string; status: TReceipt['status']; at: Date | null; error: { code?: number; details?: string; title?: string } | null }>(
+    `DELETE FROM chat_receipts r
+     WHERE r.chat_msg_id = ANY($1::text[])
+       AND EXISTS (SELECT 1 FROM communications c WHERE c.metadata->>'chat_msg_id' = r.chat_msg_id AND c.direction = 'outbound')
+     RETURNING r.chat_msg_id, r.status, r.provider_timestamp AS at, r.error`,
+    { bind: [ids], type: QueryTypes.SELECT },
+  );
+  if (kept.length === 0) return 0;
+  const receipts: TReceipt[] = kept.map((k) => ({
+    chatMsgId: k.chat_msg_id,
+    status: k.status,
+    providerTimestamp: k.at,
+    error: k.status === 'failed' ? { code: k.error?.code ?? null, title: k.error?.title ?? null, details: k.error?.details ?? null } : null,
+  }));
+  return (await applyRows(sequelize, reduceReceipts(receipts))).updated;
 }
 
 /**
@@ -97,10 +111,10 @@ async function applyRows(sequelize: Sequelize, rows: TApplyRow[], transaction: T
 export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]): Promise<number> {
   if (receipts.length === 0) return 0;
   const rows = reduceReceipts(receipts);
-  return sequelize.transaction(async (transaction) => {
-    await sequelize.query(LOCK_IDS_SQL, { bind: [rows.map((r) => r.chatMsgId)], transaction });
-    return applyRows(sequelize, rows, transaction);
-  });
+  const { updated, kept } = await applyRows(sequelize, rows);
+  if (kept === 0) return updated;
+  // Some ids had no record: their send may have committed meanwhile (see applyKeptReceipts).
+  return updated + (await applyKeptReceipts(sequelize, rows.map((r) => r.chatMsgId)));
 }
 
 /**
@@ -109,34 +123,18 @@ export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]):
  * send response has been saved). Returns the record's resulting status.
  */
 export async function recordProviderMessageId(sequelize: Sequelize, communicationId: number, chatMsgId: string): Promise<string> {
-  return sequelize.transaction(async (transaction) => {
-    await sequelize.query(LOCK_IDS_SQL, { bind: [[chatMsgId]], transaction });
-    await sequelize.query(
-      `UPDATE communications
-       SET metadata = metadata || jsonb_build_object('chat_msg_id', $2::text),
-           status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
-           updated_at = now()
-       WHERE id = $1`,
-      { bind: [communicationId, chatMsgId], transaction },
-    );
-    const early = await sequelize.query<{ status: TReceipt['status']; at: Date | null; error: { code?: number; details?: string; title?: string } | null }>(
-      'DELETE FROM chat_receipts WHERE chat_msg_id = $1 RETURNING status, provider_timestamp AS at, error',
-      { bind: [chatMsgId], type: QueryTypes.SELECT, transaction },
-    );
-    if (early.length) {
-      const receipts: TReceipt[] = early.map((k) => ({
-        chatMsgId,
-        status: k.status,
-        providerTimestamp: k.at,
-        error: k.status === 'failed' ? { code: k.error?.code ?? null, title: k.error?.title ?? null, details: k.error?.details ?? null } : null,
-      }));
-      await applyRows(sequelize, reduceReceipts(receipts), transaction);
-    }
-    const [row] = await sequelize.query<{ status: string }>('SELECT status FROM communications WHERE id = $1', {
-      bind: [communicationId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
-    return row?.status ?? 'sent';
+  await sequelize.query(
+    `UPDATE communications
+     SET metadata = metadata || jsonb_build_object('chat_msg_id', $2::text),
+         status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
+         updated_at = now()
+     WHERE id = $1`,
+    { bind: [communicationId, chatMsgId] },
+  );
+  await applyKeptReceipts(sequelize, [chatMsgId]);
+  const [row] = await sequelize.query<{ status: string }>('SELECT status FROM communications WHERE id = $1', {
+    bind: [communicationId],
+    type: QueryTypes.SELECT,
   });
+  return row?.status ?? 'sent';
 }

@@ -89,7 +89,7 @@ describe('status receipts', () => {
   });
 
   it('a receipt racing the send that stores its id is never lost', async () => {
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 40; i++) {
       const record = await outbound(null, 'pending');
       const id = `wamid.race-${i}`;
       await Promise.all([receipt(id, 'read'), recordProviderMessageId(server.database.sequelize, record.id, id)]);
