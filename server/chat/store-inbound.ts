@@ -9,8 +9,8 @@ export type TStoredInbound = { id: number; clientId: number | null; peerPhone: s
 // makes a retried or concurrent duplicate delivery store nothing (no check-then-insert).
 const INSERT_INBOUND_SQL = `
 WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS x(ord int, chat_msg_id text, peer_phone text, body text, provider_timestamp timestamptz, contact_name text)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) WITH ORDINALITY
+    AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, ord)
 ), matched AS (
   SELECT i.*,
     (SELECT CASE WHEN count(*) = 1 THEN min(c.id) END FROM clients c WHERE c.phone_last9 = right(i.peer_phone, 9)) AS client_id
@@ -30,13 +30,13 @@ FROM inserted`;
 /** Stores inbound text messages; returns only the rows newly written. */
 export async function storeInboundTexts(sequelize: Sequelize, texts: TInboundText[]): Promise<TStoredInbound[]> {
   if (texts.length === 0) return [];
-  const rows = texts.map((t, ord) => ({
-    ord,
-    chat_msg_id: t.chatMsgId,
-    peer_phone: t.peerPhone,
-    body: t.body,
-    provider_timestamp: t.providerTimestamp?.toISOString() ?? null,
-    contact_name: t.contactName,
-  }));
-  return sequelize.query<TStoredInbound>(INSERT_INBOUND_SQL, { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT });
+  // Column arrays (unnest) parse faster than one JSON document of rows.
+  const bind = [
+    texts.map((t) => t.chatMsgId),
+    texts.map((t) => t.peerPhone),
+    texts.map((t) => t.body),
+    texts.map((t) => t.providerTimestamp?.toISOString() ?? null),
+    texts.map((t) => t.contactName),
+  ];
+  return sequelize.query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
 }
