@@ -39,15 +39,20 @@ it('a message delivered to instance A reaches a live subscription (SSE) on insta
   expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
   const reader = stream.body!.getReader();
   let received = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
   const heard = (async () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return false;
       received += Buffer.from(value).toString();
+      markReady(); // tRPC opens the stream with a "connected" event once the subscription runs
       if (received.includes('hello through instance A')) return true;
     }
   })();
-  await new Promise((r) => setTimeout(r, 300)); // the subscription is listening
+  await Promise.race([ready, new Promise((r) => setTimeout(r, 5_000))]);
+  expect(received).toMatch(/connected/);
+  await new Promise((r) => setTimeout(r, 200)); // and its generator has started listening
   expect((await postWebhook(a.url, cloudPayload({ messages: [textMessage('wamid.two-1', '447700900123', 'hello through instance A')] }))).status).toBe(200);
   const result = await Promise.race([heard, new Promise((r) => setTimeout(() => r('timeout'), 10_000))]);
   controller.abort();
