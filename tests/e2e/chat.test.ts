@@ -79,6 +79,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const benedict = page.locator('[data-thread]', { hasText: 'Benedict Okafor' });
     const unreadOf = async () => ((await benedict.locator('.unread-badge').count()) ? Number(await benedict.locator('.unread-badge').textContent()) : 0);
     const before = await unreadOf();
+    await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
 
     await sim.sendInbound('447700900123', 'Thank you, I will pick it up tomorrow.', 'Amelia');
     await page.locator('.bubble-row.in', { hasText: 'I will pick it up tomorrow' }).waitFor();
