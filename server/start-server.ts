@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignInLimiter, type TSignInLimits } from './auth/sign-in-limiter';
 import type { TConfig } from './config';
@@ -66,10 +66,21 @@ export async function startServer(
   const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
   const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, now: () => new Date() };
   const app = createApp({ deps, spaDir: options.spaDir });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, () => resolve(s));
-    s.once('error', reject);
-  });
+  let server: Server;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = http.createServer(app);
+      s.once('error', reject);
+      s.listen(config.port, () => resolve(s));
+    });
+  } catch (error) {
+    await events.close();
+    await database.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${config.port} is already in use: stop the other server or set PORT to a free port.`);
+    }
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, `listening on http://localhost:${port}`);
 
