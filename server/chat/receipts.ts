@@ -123,15 +123,17 @@ export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]):
  * send response has been saved). Returns the record's resulting status.
  */
 export async function recordProviderMessageId(sequelize: Sequelize, communicationId: number, chatMsgId: string): Promise<string> {
-  await sequelize.query(
+  const [stored] = await sequelize.query<{ status: string }>(
     `UPDATE communications
      SET metadata = metadata || jsonb_build_object('chat_msg_id', $2::text),
          status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
          updated_at = now()
-     WHERE id = $1`,
-    { bind: [communicationId, chatMsgId] },
+     WHERE id = $1
+     RETURNING status`,
+    { bind: [communicationId, chatMsgId], type: QueryTypes.SELECT },
   );
-  await applyKeptReceipts(sequelize, [chatMsgId]);
+  // Only an early receipt can have moved the status since: re-read just then.
+  if ((await applyKeptReceipts(sequelize, [chatMsgId])) === 0) return stored?.status ?? 'sent';
   const [row] = await sequelize.query<{ status: string }>('SELECT status FROM communications WHERE id = $1', {
     bind: [communicationId],
     type: QueryTypes.SELECT,

@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import type { ChatEvents } from '../events/chat-events';
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
+import { matchOneClientSql } from './client-match';
 import { recordProviderMessageId } from './receipts';
 
 export type TSendDeps = {
@@ -36,9 +37,9 @@ async function resolveRecipient(sequelize: Sequelize, input: TSendInput): Promis
   }
   const digits = parsePhoneDigits(input.to ?? '');
   if (!digits) throw new AppError('INVALID_INPUT', INVALID_NUMBER, { to: [INVALID_NUMBER] });
-  // Same rule as inbound: link only when exactly one client has these last 9 digits.
+  // Same rule as inbound.
   const [match] = await sequelize.query<{ id: number | null }>(
-    'SELECT CASE WHEN count(*) = 1 THEN min(id) END AS id FROM clients WHERE phone_last9 = right($1, 9)',
+    `SELECT ${matchOneClientSql('$1::text')} AS id`,
     { bind: [digits], type: QueryTypes.SELECT },
   );
   return { digits, clientId: match?.id ?? null, caseId: null };

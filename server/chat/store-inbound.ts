@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { NOTIFY_CTE } from '../events/chat-events';
+import { matchOneClientSql } from './client-match';
 import type { TInboundText } from '../webhook/parse-payload';
 
 export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string };
@@ -13,7 +14,7 @@ WITH input AS (
     AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, ord)
 ), matched AS (
   SELECT i.*,
-    (SELECT CASE WHEN count(*) = 1 THEN min(c.id) END FROM clients c WHERE c.phone_last9 = right(i.peer_phone, 9)) AS client_id
+    ${matchOneClientSql('i.peer_phone')} AS client_id
   FROM input i
 ), inserted AS (
   INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, provider_timestamp)

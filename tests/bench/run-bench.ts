@@ -9,6 +9,7 @@ import { build } from 'vite';
 import { SignInLimiter } from '../../server/auth/sign-in-limiter';
 import { loadConfig } from '../../server/config';
 import { findFreePort, startEmbeddedPostgres } from '../../server/db/embedded-postgres';
+import { matchOneClientSql } from '../../server/chat/client-match';
 import { REBUILD_CHAT_THREADS_SQL } from '../../server/db/migrations/0003-chat-threads';
 import { openDatabase } from '../../server/db/open-database';
 import { createLogger } from '../../server/logger';
@@ -310,7 +311,7 @@ async function benchQueries(adminUrl: string) {
   await measure('inbox.thread (random client)', 5, () => caller.inbox.thread({ clientId: random(SCALE.clients) }));
   const receiptSql = "SELECT id, status FROM communications WHERE metadata->>'chat_msg_id' = $1";
   await measure('receipt lookup by chat_msg_id', 5, () => sequelize.query(receiptSql, { bind: [`wamid.s-${random(SCALE.communications)}`] }), plan(receiptSql, ['wamid.s-1']));
-  const matchSql = 'SELECT CASE WHEN count(*) = 1 THEN min(id) END AS id FROM clients WHERE phone_last9 = right($1, 9)';
+  const matchSql = `SELECT ${matchOneClientSql('$1::text')} AS id`; // the rule the app runs
   await measure('client match by last 9 digits', 5, () => sequelize.query(matchSql, { bind: [`447${String(random(SCALE.clients)).padStart(9, '0')}`] }), plan(matchSql, ['447000000001']));
   await measure('inbox.threads (first page)', 20, () => caller.inbox.threads());
   await database.close();
