@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
+import { threadKeyOf } from '../../shared/thread-key';
 import { Client, Communication } from '../db/models';
 import { AppError } from '../errors';
 
@@ -25,15 +26,14 @@ export type TThreadSummary = {
 
 const THREAD_LIMIT = 500;
 
-export function threadKeyOf(item: { clientId: number | null; peerPhone: string | null }): string {
-  return item.clientId !== null ? `client-${item.clientId}` : `phone-${item.peerPhone ?? ''}`;
+function phoneDigitsOf(phone: string): string {
+  const digits = parsePhoneDigits(phone);
+  if (!digits) throw new AppError('INVALID_INPUT', 'That is not a valid number.');
+  return digits;
 }
 
 function whereForThread(ref: TThreadRef): { clientId: number } | { clientId: null; peerPhone: string } {
-  if ('clientId' in ref) return { clientId: ref.clientId };
-  const digits = parsePhoneDigits(ref.phone);
-  if (!digits) throw new AppError('INVALID_INPUT', 'That is not a valid number.');
-  return { clientId: null, peerPhone: digits };
+  return 'clientId' in ref ? { clientId: ref.clientId } : { clientId: null, peerPhone: phoneDigitsOf(ref.phone) };
 }
 
 const RECEIPT_ORDER = ['sent', 'delivered', 'read', 'failed'] as const;
@@ -79,11 +79,10 @@ export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number
  */
 export async function linkPhoneToClient(sequelize: Sequelize, phone: string, clientId: number): Promise<number[]> {
   if (!(await Client.findByPk(clientId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
-  const where = whereForThread({ phone });
   const rows = await sequelize.query<{ id: number }>(
     `UPDATE communications SET client_id = $1, updated_at = now()
      WHERE type = 'chat' AND client_id IS NULL AND peer_phone = $2 RETURNING id`,
-    { bind: [clientId, where.clientId === null ? where.peerPhone : ''], type: QueryTypes.SELECT },
+    { bind: [clientId, phoneDigitsOf(phone)], type: QueryTypes.SELECT },
   );
   return rows.map((r) => r.id);
 }

@@ -28,9 +28,7 @@ export function threadRefOf(item: { clientId: number | null; peerPhone: string |
   return item.clientId !== null ? { clientId: item.clientId } : { phone: item.peerPhone ?? '' };
 }
 
-export function threadKeyOf(item: { clientId: number | null; peerPhone: string | null }): string {
-  return item.clientId !== null ? `client-${item.clientId}` : `phone-${item.peerPhone ?? ''}`;
-}
+export { threadKeyOf } from '../../../shared/thread-key';
 
 export function threadPath(item: { clientId: number | null; peerPhone: string | null }): string {
   return item.clientId !== null ? `/inbox/client/${item.clientId}` : `/inbox/phone/${item.peerPhone ?? ''}`;

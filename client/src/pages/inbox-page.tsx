@@ -1,13 +1,15 @@
 import { QueryStatus } from '../components/query-status';
 import { ThreadList } from '../components/thread-list';
 import { ThreadView } from '../components/thread-view';
-import { trpc, type TThreadRef } from '../lib/trpc';
+import { threadKeyOf, trpc, type TThreadRef } from '../lib/trpc';
 
 type TProps = { threadRef: TThreadRef | null };
 
 export function InboxPage({ threadRef }: TProps) {
   const threads = trpc.inbox.threads.useQuery();
-  const activeKey = threadRef ? ('clientId' in threadRef ? `client-${threadRef.clientId}` : `phone-${threadRef.phone}`) : null;
+  const activeKey = threadRef
+    ? threadKeyOf('clientId' in threadRef ? { clientId: threadRef.clientId, peerPhone: null } : { clientId: null, peerPhone: threadRef.phone })
+    : null;
   const summary = threads.data?.find((t) => t.key === activeKey);
   return (
     <div className={`inbox ${threadRef ? 'has-thread' : ''}`}>
