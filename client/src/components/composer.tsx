@@ -6,11 +6,10 @@ type TProps = {
   threadRef: TThreadRef;
   clientName: string | null;
   onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
-  sending: boolean;
 };
 
 /** Text area (Enter sends, Shift+Enter adds a line), template picker, optional case. */
-export function Composer({ threadRef, clientName, onSend, sending }: TProps) {
+export function Composer({ threadRef, clientName, onSend }: TProps) {
   const [body, setBody] = useState('');
   const [caseId, setCaseId] = useState<number | undefined>(undefined);
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
@@ -22,7 +21,7 @@ export function Composer({ threadRef, clientName, onSend, sending }: TProps) {
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = body.trim();
-    if (!text || sending) return;
+    if (!text) return;
     setBody('');
     const ok = await onSend(text, caseId);
     if (!ok) setBody((current) => current || text); // never lose what was typed
@@ -92,7 +91,7 @@ export function Composer({ threadRef, clientName, onSend, sending }: TProps) {
           onKeyDown={onKeyDown}
           maxLength={4096}
         />
-        <button type="submit" className="button primary" disabled={!body.trim() || sending}>
+        <button type="submit" className="button primary" disabled={!body.trim()}>
           Send
         </button>
       </div>

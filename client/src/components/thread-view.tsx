@@ -20,7 +20,6 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const markRead = trpc.inbox.markRead.useMutation();
   const send = trpc.chat.send.useMutation();
   const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message) });
-  const [retryingId, setRetryingId] = useState<number | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
 
   const items = thread.data?.items ?? [];
@@ -91,8 +90,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
   };
 
   const onRetry = (id: number) => {
-    setRetryingId(id);
-    retry.mutate({ id }, { onSettled: () => setRetryingId(null), onSuccess: () => void utils.inbox.thread.invalidate(threadRef) });
+    retry.mutate({ id }, { onSuccess: () => void utils.inbox.thread.invalidate(threadRef) });
   };
 
   const name = client.data?.name ?? summary?.clientName ?? summary?.contactName ?? null;
@@ -125,14 +123,14 @@ export function ThreadView({ threadRef, summary }: TProps) {
           ) : (
             <ol className="messages" ref={listRef} aria-label="Messages" aria-live="polite">
               {messages.map((item) => (
-                <MessageBubble key={item.id} item={item} onRetry={onRetry} retrying={retryingId === item.id} />
+                <MessageBubble key={item.id} item={item} onRetry={onRetry} retrying={retry.isPending && retry.variables?.id === item.id} />
               ))}
             </ol>
           )
         }
       </QueryStatus>
       <ReplyWindow lastInboundAt={lastInboundAt} />
-      <Composer threadRef={threadRef} clientName={name} onSend={onSend} sending={false} />
+      <Composer threadRef={threadRef} clientName={name} onSend={onSend} />
     </section>
   );
 }
