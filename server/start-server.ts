@@ -28,6 +28,13 @@ export async function startServer(
   options: { spaDir?: string; signInLimits?: TSignInLimits } = {},
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
+  const events: ChatEvents<TThreadItem> = new ChatEvents({
+    sequelize: database.sequelize,
+    databaseUrl: database.url,
+    logger,
+    loadItems: loadThreadItems,
+  });
+  let server: Server;
   try {
     const interrupted = await markInterruptedSends(database.sequelize);
     if (interrupted.length) logger.warn({ count: interrupted.length }, 'sends interrupted by a stop marked as unknown');
@@ -36,44 +43,27 @@ export async function startServer(
       await seedDemoData();
       logger.info('seeded demo data');
     }
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
+    if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
+    if (config.messaging.allowUnauthenticatedWebhooks) {
+      logger.warn('ALLOW_UNAUTHENTICATED_WEBHOOKS=true: webhook POSTs are accepted WITHOUT authentication. Local development only.');
+    } else if (!config.messaging.webhookSecret) {
+      logger.warn('MESSAGING_WEBHOOK_SECRET is not set: every webhook POST will be refused (401).');
+    }
 
-  if (config.messaging.allowUnauthenticatedWebhooks) {
-    logger.warn('ALLOW_UNAUTHENTICATED_WEBHOOKS=true: webhook POSTs are accepted WITHOUT authentication. Local development only.');
-  } else if (!config.messaging.webhookSecret) {
-    logger.warn('MESSAGING_WEBHOOK_SECRET is not set: every webhook POST will be refused (401).');
-  }
-
-  const events: ChatEvents<TThreadItem> = new ChatEvents({
-    sequelize: database.sequelize,
-    databaseUrl: database.url,
-    logger,
-    loadItems: loadThreadItems,
-  });
-  try {
     await events.start();
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  const provider = config.messaging.apiKey
-    ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
-    : null;
-  const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
-  const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, now: () => new Date() };
-  const app = createApp({ deps, spaDir: options.spaDir });
-  let server: Server;
-  try {
+    const provider = config.messaging.apiKey
+      ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
+      : null;
+    const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
+    const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, now: () => new Date() };
+    const app = createApp({ deps, spaDir: options.spaDir });
     server = await new Promise((resolve, reject) => {
       const s = http.createServer(app);
       s.once('error', reject);
       s.listen(config.port, () => resolve(s));
     });
   } catch (error) {
+    // One way out of a failed start: nothing left running, the embedded database stopped.
     await events.close();
     await database.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

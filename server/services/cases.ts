@@ -1,6 +1,7 @@
 import { UniqueConstraintError } from 'sequelize';
-import { Case, Client } from '../db/models';
+import { Case } from '../db/models';
 import { AppError } from '../errors';
+import { assertClientExists } from './clients';
 
 export type TCaseDto = { id: number; clientId: number; reference: string; title: string; status: 'open' | 'closed'; createdAt: Date };
 
@@ -14,7 +15,7 @@ const toDto = (c: Case): TCaseDto => ({
 });
 
 export async function createCase(input: { clientId: number; reference: string; title: string }): Promise<TCaseDto> {
-  if (!(await Client.findByPk(input.clientId))) throw new AppError('NOT_FOUND', 'Client not found.');
+  await assertClientExists(input.clientId);
   try {
     return toDto(await Case.create({ clientId: input.clientId, reference: input.reference.trim(), title: input.title.trim() }));
   } catch (error) {

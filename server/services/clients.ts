@@ -28,6 +28,11 @@ export async function getClient(id: number): Promise<TClientDto> {
   return toDto(client);
 }
 
+/** Throws NOT_FOUND unless the client exists (reads only its id). */
+export async function assertClientExists(id: number): Promise<void> {
+  if (!(await Client.findByPk(id, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
+}
+
 export async function createClient(input: { name: string; phone: string; email?: string | null }): Promise<TClientDto> {
   const digits = parsePhoneDigits(input.phone);
   if (!digits) {

@@ -2,8 +2,9 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf } from '../../shared/thread-key';
-import { Client, Communication } from '../db/models';
+import { Communication } from '../db/models';
 import { AppError } from '../errors';
+import { assertClientExists } from './clients';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
@@ -55,7 +56,7 @@ export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
 
 /** One thread, oldest first: the client's chat records, or an unlinked number's. */
 export async function getThread(ref: TThreadRef): Promise<{ items: TThreadItem[] }> {
-  if ('clientId' in ref && !(await Client.findByPk(ref.clientId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
+  if ('clientId' in ref) await assertClientExists(ref.clientId);
   const rows = await Communication.findAll({
     where: { type: 'chat', ...whereForThread(ref) },
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
@@ -78,7 +79,7 @@ export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number
  * an ambiguous number is ever linked. Returns the records moved.
  */
 export async function linkPhoneToClient(sequelize: Sequelize, phone: string, clientId: number): Promise<number[]> {
-  if (!(await Client.findByPk(clientId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
+  await assertClientExists(clientId);
   const rows = await sequelize.query<{ id: number }>(
     `UPDATE communications SET client_id = $1, updated_at = now()
      WHERE type = 'chat' AND client_id IS NULL AND peer_phone = $2 RETURNING id`,

@@ -1,6 +1,7 @@
 import type { TCommunication } from '../../shared/communication';
-import { Case, Client, Communication } from '../db/models';
+import { Case, Communication } from '../db/models';
 import { AppError } from '../errors';
+import { assertClientExists } from './clients';
 
 const TIMELINE_LIMIT = 500;
 
@@ -15,7 +16,7 @@ async function listCommunications(where: { clientId: number } | { caseId: number
 
 /** Every record type for the client, newest first. */
 export async function getClientTimeline(clientId: number): Promise<{ items: TCommunication[] }> {
-  if (!(await Client.findByPk(clientId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
+  await assertClientExists(clientId);
   return { items: await listCommunications({ clientId }) };
 }
 
