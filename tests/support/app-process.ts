@@ -15,13 +15,14 @@ export type TAppProcess = {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-function runScript(script: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
+/** Runs a TypeScript script as `npm run` would (tsx, repo root); resolves with its exit code and output. */
+export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
     let output = '';
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${script} failed:\n${output}`))));
+    child.once('exit', (code) => resolve({ code, output }));
   });
 }
 
@@ -39,7 +40,10 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
   await chmod(dataDir, 0o755);
   const port = options.port ?? (await findFreePort());
   const childEnv = { ...process.env, DATABASE_URL: '', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
-  if (options.seedDemo) await runScript('server/scripts/seed-demo.ts', childEnv);
+  if (options.seedDemo) {
+    const seeded = await runScript('server/scripts/seed-demo.ts', childEnv);
+    if (seeded.code !== 0) throw new Error(`seed:demo failed:\n${seeded.output}`);
+  }
   let output = '';
   const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/scripts/start.ts'], {
     cwd: ROOT,
