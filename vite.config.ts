@@ -2,6 +2,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+// FIRM_CHAT_CANARY=1 swaps each project's tests for its one deliberately failing canary
+// (tests/canary/): .ci/run proves with them that a failing test fails the run.
+const canary = process.env.FIRM_CHAT_CANARY === '1';
+const testFiles = (project: string, pattern: string) => [canary ? `tests/canary/${project}.canary.test.ts` : pattern];
+
 // One file for the SPA build (root: client/) and the three test projects.
 export default defineConfig({
   root: 'client',
@@ -20,14 +25,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', root: '.', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+        test: { name: 'unit', root: '.', include: testFiles('unit', 'tests/unit/**/*.test.{ts,tsx}'), environment: 'node' },
       },
       {
         extends: true,
         test: {
           name: 'integration',
           root: '.',
-          include: ['tests/integration/**/*.test.ts'],
+          include: testFiles('integration', 'tests/integration/**/*.test.ts'),
           globalSetup: ['tests/support/global-postgres.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -38,7 +43,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           root: '.',
-          include: ['tests/e2e/**/*.test.ts'],
+          include: testFiles('e2e', 'tests/e2e/**/*.test.ts'),
           testTimeout: 90_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -5,8 +5,8 @@ import { Communication } from '../../server/db/models';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { postWebhook, sql, WEBHOOK_SECRET } from '../support/webhook';
 
-// Real payloads a public WhatsApp library keeps as test data (../shared/fixtures/peer-webhooks, MIT).
-const FIXTURE_DIR = path.resolve(import.meta.dirname, '../../../shared/fixtures/peer-webhooks');
+// Real payloads a public WhatsApp library keeps as test data (tests/fixtures/peer-webhooks: MIT, see its README).
+const FIXTURE_DIR = path.resolve(import.meta.dirname, '../fixtures/peer-webhooks');
 
 type TExpected = Record<string, number>;
 const NOTHING = { received: 0, stored: 0 };
@@ -37,24 +37,14 @@ function expectedFor(file: string, name: string): TExpected {
   return NOTHING; // account, call connect/terminate, message echoes, templates, marketing preferences
 }
 
-const cases = existsFixtures()
-  ? readdirSync(FIXTURE_DIR)
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .flatMap((file) =>
-        Object.entries(JSON.parse(readFileSync(path.join(FIXTURE_DIR, file), 'utf8')) as Record<string, unknown>).map(
-          ([name, payload]) => ({ file, name, payload }),
-        ),
-      )
-  : [];
-
-function existsFixtures() {
-  try {
-    return readdirSync(FIXTURE_DIR).length > 0;
-  } catch {
-    return false;
-  }
-}
+const cases = readdirSync(FIXTURE_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((file) =>
+    Object.entries(JSON.parse(readFileSync(path.join(FIXTURE_DIR, file), 'utf8')) as Record<string, unknown>).map(
+      ([name, payload]) => ({ file, name, payload }),
+    ),
+  );
 
 let server: TTestServer;
 beforeAll(async () => {
