@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
 
 // The only module that reads process.env (DESIGN.md "Modes and configuration").
@@ -25,6 +26,13 @@ const ZEnv = z.object({
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   NEXT_PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
   FIRM_PHONE: z.preprocess(emptyToUndefined, z.string().default('+44 20 7946 0000')),
+  DEFAULT_COUNTRY: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() ? value.trim().toUpperCase() : undefined),
+    z
+      .string()
+      .refine((code) => isSupportedCountry(code), 'must be a two-letter ISO country code, such as GB or IE')
+      .optional(),
+  ),
   FIRM_NAME: z.preprocess(emptyToUndefined, z.string().max(120).default('Ashdown & Vale Solicitors')),
   MESSAGING_API_KEY: optionalString,
   MESSAGING_PROVIDER_URL: z.preprocess(
@@ -54,6 +62,8 @@ export type TConfig = {
   siteUrl: string;
   secureCookies: boolean;
   firmPhone: string;
+  /** Where a national number (07700 900123) is read: DEFAULT_COUNTRY, else FIRM_PHONE's country. */
+  defaultCountry: CountryCode | undefined;
   firmName: string;
   mode: TMode;
   messaging: {
@@ -94,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),
     firmPhone: e.FIRM_PHONE,
+    defaultCountry: (e.DEFAULT_COUNTRY as CountryCode | undefined) ?? parsePhoneNumberFromString(e.FIRM_PHONE)?.country,
     firmName: e.FIRM_NAME,
     mode,
     messaging: {

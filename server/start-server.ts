@@ -40,7 +40,7 @@ export async function startServer(
     if (interrupted.length) logger.warn({ count: interrupted.length }, 'sends interrupted by a stop marked as unknown');
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
-      await seedDemoData();
+      await seedDemoData({ defaultCountry: config.defaultCountry });
       logger.info('seeded demo data');
     }
     if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');

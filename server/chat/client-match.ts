@@ -1,6 +1,10 @@
-// The inbound matching rule (SPEC §8, DESIGN "decided"), in one place: a number belongs to a client
-// when exactly one client has the same last 9 digits; none or several match nobody (never guess).
+// The inbound matching rule (DESIGN "Numbers and contacts"), in one place: exactly one client with
+// that exact number is that client; otherwise the spec's last 9 digits over every client's numbers,
+// where exactly one client links and none or several match nobody (never guess: a wrong link files
+// one client's messages on another's file). A family sharing one number is several clients: unlinked.
 
-/** A scalar SQL subquery giving that client's id, or NULL, for the phone-digits expression `phone`. */
+/** A scalar SQL expression giving that client's id, or NULL, for the phone-digits expression `phone`. */
 export const matchOneClientSql = (phone: string) =>
-  `(SELECT CASE WHEN count(*) = 1 THEN min(m.id) END FROM clients m WHERE m.phone_last9 = right(${phone}, 9))`;
+  `coalesce(
+    (SELECT CASE WHEN count(DISTINCT n.client_id) = 1 THEN min(n.client_id) END FROM client_numbers n WHERE n.digits = ${phone}),
+    (SELECT CASE WHEN count(DISTINCT n.client_id) = 1 THEN min(n.client_id) END FROM client_numbers n WHERE n.last9 = right(${phone}, 9)))`;

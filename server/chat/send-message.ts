@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
-import { parsePhoneDigits } from '../../shared/phone';
 import { Case, Client, Communication } from '../db/models';
+import type { TConfig } from '../config';
 import { AppError } from '../errors';
+import { requireNumberInput } from '../services/phone-input';
 import type { ChatEvents } from '../events/chat-events';
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
@@ -15,18 +16,47 @@ export type TSendDeps = {
   events: Pick<ChatEvents, 'publishQuietly'>;
   /** null in demo mode: nothing leaves the server. */
   provider: ProviderClient | null;
+  config: Pick<TConfig, 'defaultCountry'>;
 };
 
+/** `to` with `clientId`: one of the numbers that client's conversation is with (else the default below). */
 export type TSendInput = { body: string; clientId?: number; caseId?: number; to?: string; retryOf?: number };
 
-const INVALID_NUMBER = 'Enter the number in international format, 8 to 15 digits (for example +44 7700 900123).';
+type TRecipient = { digits: string; clientId: number | null; caseId: number | null };
 
-async function resolveRecipient(sequelize: Sequelize, input: TSendInput): Promise<{ digits: string; clientId: number | null; caseId: number | null }> {
+/**
+ * The numbers a client's conversation is with: the client's own numbers and every number that has
+ * written on its file (a sender linked by its last 9 digits is still the number that wrote). The
+ * default is the number of the client's last inbound message, else the primary: a reply goes to
+ * the number that wrote, never to another number of the same client.
+ */
+export async function listReplyNumbers(sequelize: Sequelize, clientId: number): Promise<{ numbers: string[]; defaultNumber: string | null }> {
+  const [row] = await sequelize.query<{ own: string[] | null; wrote: string[] | null; last: string | null }>(
+    `SELECT
+       (SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.added_at, n.id) FROM client_numbers n WHERE n.client_id = $1) AS own,
+       (SELECT array_agg(DISTINCT c.peer_phone) FROM communications c
+        WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound' AND c.peer_phone IS NOT NULL) AS wrote,
+       (SELECT c.peer_phone FROM communications c WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound'
+        ORDER BY c.created_at DESC, c.id DESC LIMIT 1) AS last`,
+    { bind: [clientId], type: QueryTypes.SELECT },
+  );
+  const numbers = [...new Set([...(row?.own ?? []), ...(row?.wrote ?? [])])];
+  return { numbers, defaultNumber: row?.last ?? row?.own?.[0] ?? null };
+}
+
+async function resolveRecipient(deps: TSendDeps, input: TSendInput): Promise<TRecipient> {
   if (input.clientId !== undefined) {
-    const client = await Client.findByPk(input.clientId);
+    const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name'] });
     if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
-    const digits = parsePhoneDigits(client.phone);
-    if (!digits) throw new AppError('INVALID_INPUT', `${client.name}'s number is not a valid mobile number; correct it on the client first.`);
+    const { numbers, defaultNumber } = await listReplyNumbers(deps.sequelize, client.id);
+    let digits = defaultNumber;
+    if (input.to !== undefined) {
+      digits = requireNumberInput(input.to, deps.config.defaultCountry, 'to');
+      if (!numbers.includes(digits)) {
+        throw new AppError('INVALID_INPUT', `+${digits} is not one of ${client.name}'s numbers.`, { to: [`Choose one of ${client.name}'s numbers.`] });
+      }
+    }
+    if (!digits) throw new AppError('INVALID_INPUT', `${client.name} has no number to send to; add one on the client first.`);
     let caseId: number | null = null;
     if (input.caseId !== undefined) {
       const found = await Case.findByPk(input.caseId);
@@ -35,13 +65,12 @@ async function resolveRecipient(sequelize: Sequelize, input: TSendInput): Promis
     }
     return { digits, clientId: client.id, caseId };
   }
-  const digits = parsePhoneDigits(input.to ?? '');
-  if (!digits) throw new AppError('INVALID_INPUT', INVALID_NUMBER, { to: [INVALID_NUMBER] });
+  const digits = requireNumberInput(input.to ?? '', deps.config.defaultCountry, 'to');
   // Same rule as inbound.
-  const [match] = await sequelize.query<{ id: number | null }>(
-    `SELECT ${matchOneClientSql('$1::text')} AS id`,
-    { bind: [digits], type: QueryTypes.SELECT },
-  );
+  const [match] = await deps.sequelize.query<{ id: number | null }>(`SELECT ${matchOneClientSql('$1::text')} AS id`, {
+    bind: [digits],
+    type: QueryTypes.SELECT,
+  });
   return { digits, clientId: match?.id ?? null, caseId: null };
 }
 
@@ -53,7 +82,7 @@ async function resolveRecipient(sequelize: Sequelize, input: TSendInput): Promis
 export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
   const body = input.body.trim();
   if (!body) throw new AppError('INVALID_INPUT', 'Type a message first.', { body: ['Type a message first.'] });
-  const recipient = await resolveRecipient(deps.sequelize, input);
+  const recipient = await resolveRecipient(deps, input);
   const record = await Communication.create({
     type: 'chat',
     direction: 'outbound',
@@ -89,7 +118,9 @@ export async function retryChatMessage(deps: TSendDeps, id: number): Promise<TCo
   if (!failed.peerPhone) throw new AppError('INVALID_INPUT', 'This message has no recipient number.');
   return sendChatMessage(deps, {
     body: failed.body,
-    ...(failed.clientId !== null ? { clientId: failed.clientId } : { to: failed.peerPhone }),
+    // The same number as the failed attempt, on the same file.
+    ...(failed.clientId !== null ? { clientId: failed.clientId } : {}),
+    to: failed.peerPhone,
     ...(failed.caseId !== null && failed.clientId !== null ? { caseId: failed.caseId } : {}),
     retryOf: failed.id,
   });

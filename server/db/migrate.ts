@@ -1,3 +1,4 @@
+import type { CountryCode } from 'libphonenumber-js/min';
 import pg from 'pg';
 import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug, type RunnableMigration } from 'umzug';
@@ -5,11 +6,24 @@ import { initialSchema } from './migrations/0001-initial-schema';
 import { readState } from './migrations/0002-read-state';
 import { chatThreads } from './migrations/0003-chat-threads';
 import { rateLimits } from './migrations/0004-rate-limits';
+import { clientNumbers } from './migrations/0005-client-numbers';
+import { auditEvents } from './migrations/0006-audit-events';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
+export type TMigrationOptions = {
+  /** Where national numbers already stored are read (0005). */
+  defaultCountry?: CountryCode;
+  /** Stop after this migration (tests of a data migration). */
+  to?: string;
+};
+
 /** In order; append new migrations, never edit an applied one. */
-export const MIGRATIONS: TMigration[] = [initialSchema, readState, chatThreads, rateLimits];
+export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents];
+}
+
+export const MIGRATION_NAMES = listMigrations().map((m) => m.name);
 
 // Any constant works; it only has to be the same for every instance of this app.
 const MIGRATION_LOCK_KEY = 7_340_019;
@@ -18,19 +32,19 @@ const MIGRATION_LOCK_KEY = 7_340_019;
  * Applies pending migrations. An advisory lock held on a separate connection makes
  * two instances starting together run them once, one after the other.
  */
-export async function migrateDatabase(sequelize: Sequelize, databaseUrl: string): Promise<string[]> {
+export async function migrateDatabase(sequelize: Sequelize, databaseUrl: string, options: TMigrationOptions = {}): Promise<string[]> {
   const lock = new pg.Client({ connectionString: databaseUrl });
   lock.on('error', () => undefined);
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     const umzug = new Umzug({
-      migrations: MIGRATIONS,
+      migrations: listMigrations(options),
       context: sequelize.getQueryInterface(),
       storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
       logger: undefined,
     });
-    const applied = await umzug.up();
+    const applied = await umzug.up(options.to ? { to: options.to } : {});
     return applied.map((m) => m.name);
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

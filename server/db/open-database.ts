@@ -24,7 +24,7 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
   const sequelize = createSequelize(url, logger);
   try {
     initModels(sequelize);
-    const applied = await migrateDatabase(sequelize, url);
+    const applied = await migrateDatabase(sequelize, url, { defaultCountry: config.defaultCountry });
     if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   } catch (error) {
     await sequelize.close().catch(() => undefined);

@@ -15,7 +15,7 @@ async function main() {
       process.exitCode = 1;
       return;
     }
-    await seedDemoData();
+    await seedDemoData({ defaultCountry: config.defaultCountry });
     console.log('Demo data seeded. Demo accounts are listed on the sign-in page in demo mode and in README.md.');
   } finally {
     await database.close();

@@ -1,3 +1,4 @@
+import type { CountryCode } from 'libphonenumber-js/min';
 import { DEMO_ACCOUNTS } from '../../shared/demo';
 import { Communication, User } from '../db/models';
 import { createCase } from '../services/cases';
@@ -13,17 +14,22 @@ export async function isDatabaseEmpty(): Promise<boolean> {
   return (await User.count()) === 0;
 }
 
-/** Demo users, clients (phones in varied formats, one pair sharing the last 9 digits), cases and chat history. */
-export async function seedDemoData(now = new Date()): Promise<void> {
+/**
+ * Demo users, clients (numbers typed in varied formats, national ones read in the firm's country;
+ * one pair sharing the last 9 digits), cases and chat history.
+ */
+export async function seedDemoData(options: { defaultCountry?: CountryCode; now?: Date } = {}): Promise<void> {
+  const now = options.now ?? new Date();
   const at = (msAgo: number) => new Date(now.getTime() - msAgo);
   for (const account of DEMO_ACCOUNTS) await createUser(account);
+  const numbers = { defaultCountry: options.defaultCountry ?? 'GB' };
 
-  const amelia = await createClient({ name: 'Amelia Hart', phone: '+44 7700 900123', email: 'amelia.hart@example.com' });
-  const benedict = await createClient({ name: 'Benedict Okafor', phone: '0044 7700 900456' });
-  const chloe = await createClient({ name: 'Chloe Martin', phone: '07700 900789', email: 'chloe.martin@example.com' });
-  const daniel = await createClient({ name: 'Daniel Reyes', phone: '+44 7700 900555' });
-  const daniela = await createClient({ name: 'Daniela Reyes', phone: '+353 77 0090 0555' });
-  const emily = await createClient({ name: 'Emily Novak', phone: '+1 415-555-0142', email: 'emily@novak.example' });
+  const amelia = await createClient({ name: 'Amelia Hart', phone: '+44 7700 900123', email: 'amelia.hart@example.com' }, numbers);
+  const benedict = await createClient({ name: 'Benedict Okafor', phone: '0044 7700 900456' }, numbers);
+  const chloe = await createClient({ name: 'Chloe Martin', phone: '07700 900789', email: 'chloe.martin@example.com' }, numbers);
+  const daniel = await createClient({ name: 'Daniel Reyes', phone: '+44 7700 900555' }, numbers);
+  const daniela = await createClient({ name: 'Daniela Reyes', phone: '+353 77 0090 0555' }, numbers);
+  const emily = await createClient({ name: 'Emily Novak', phone: '+1 415-555-0142', email: 'emily@novak.example' }, numbers);
 
   const hartLease = await createCase({ clientId: amelia.id, reference: 'HART-2026-001', title: 'Hart v Northwind Lettings (deposit dispute)' });
   const hartWill = await createCase({ clientId: amelia.id, reference: 'HART-2026-002', title: 'Will and lasting power of attorney' });
@@ -52,8 +58,9 @@ export async function seedDemoData(now = new Date()): Promise<void> {
     { ...chat(chloe, martinConveyancing.id), direction: 'outbound', status: 'failed', body: 'Your completion date is confirmed for 28 November.', error: 'The provider could not deliver this message: the recipient is outside the 24-hour window and a template is required.', metadata: { chat_msg_id: msgId('wamid') }, createdAt: at(30 * HOUR) },
     { ...chat(chloe, martinConveyancing.id), direction: 'outbound', status: 'pending', body: 'Searches are back and clear. Call us when convenient.', createdAt: at(1 * MINUTE) },
     { ...chat(emily, null), direction: 'inbound', status: null, body: 'Good morning, is the contract review finished?', metadata: { chat_msg_id: msgId('wamid') }, providerTimestamp: at(20 * MINUTE), createdAt: at(20 * MINUTE) },
-    // Same last 9 digits as Daniel and Daniela Reyes: never guessed, stored unlinked.
-    { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '447700900555', body: 'Hi, this is Dan Reyes — is my appointment still at 3pm?', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Dan R' }, providerTimestamp: at(50 * MINUTE), createdAt: at(50 * MINUTE) },
+    // A French number with the same last 9 digits as Daniel's and Daniela's, the full number of
+    // neither: never guessed, stored unlinked.
+    { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '33700900555', body: 'Hi, this is Dan Reyes — is my appointment still at 3pm?', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Dan R' }, providerTimestamp: at(50 * MINUTE), createdAt: at(50 * MINUTE) },
     // Unknown sender.
     { type: 'chat', direction: 'inbound', status: null, clientId: null, peerPhone: '447700900999', body: 'Hello, I was referred by a friend and need advice on a lease.', metadata: { chat_msg_id: msgId('wamid'), contact_name: 'Priya Shah' }, providerTimestamp: at(5 * HOUR), createdAt: at(5 * HOUR), readAt: at(4 * HOUR) },
     { type: 'note', direction: null, status: null, clientId: daniel.id, subject: 'Conflict check', body: 'Conflict check cleared for Reyes family matters.', createdAt: at(2 * DAY) },

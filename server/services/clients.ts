@@ -1,29 +1,51 @@
-import { Op } from 'sequelize';
-import { parsePhoneDigits, toMatchKey } from '../../shared/phone';
-import { Client } from '../db/models';
+import type { CountryCode } from 'libphonenumber-js/min';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
+import { Client, ClientNumber, User } from '../db/models';
 import { AppError } from '../errors';
+import { requireNumberInput } from './phone-input';
 
-export type TClientDto = { id: number; name: string; phone: string; email: string | null };
+export type TClientNumberDto = { digits: string; primary: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
+/** `phone` is the primary number, "+<digits>". */
+export type TClientDto = { id: number; name: string; phone: string; email: string | null; numbers: TClientNumberDto[] };
 
-const toDto = (c: Client): TClientDto => ({ id: c.id, name: c.name, phone: c.phone, email: c.email });
+/** What number-taking operations need: where national numbers are read, and who is acting. */
+export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
+
+const SYSTEM: TActor = { userId: null, ip: null };
+
+const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
+
+function toDto(c: Client): TClientDto {
+  const numbers = [...(c.numbers ?? [])]
+    .sort((a, b) => Number(b.primary) - Number(a.primary) || a.addedAt.getTime() - b.addedAt.getTime() || a.id - b.id)
+    .map((n) => ({
+      digits: n.digits,
+      primary: n.primary,
+      addedAt: n.addedAt,
+      addedBy: n.addedByUser ? { id: n.addedByUser.id, name: n.addedByUser.name } : null,
+    }));
+  const primary = numbers.find((n) => n.primary) ?? numbers[0];
+  return { id: c.id, name: c.name, phone: primary ? `+${primary.digits}` : '', email: c.email, numbers };
+}
 
 export async function listClients(search?: string): Promise<TClientDto[]> {
-  const term = search?.trim();
-  const digits = term?.replace(/\D/g, '') ?? '';
-  const where = term
-    ? {
-        [Op.or]: [
-          { name: { [Op.iLike]: `%${term.replace(/[\\%_]/g, '\\$&')}%` } },
-          ...(digits.length >= 3 ? [{ phoneDigits: { [Op.like]: `%${digits}%` } }] : []),
-        ],
-      }
-    : {};
-  const rows = await Client.findAll({ where, order: [['name', 'ASC'], ['id', 'ASC']], limit: 200 });
-  return rows.map(toDto);
+  const term = search?.trim() ?? '';
+  const digits = term.replace(/\D/g, '');
+  // Ids first (name or any number), then the page with its numbers.
+  const rows = await Client.sequelize!.query<{ id: number }>(
+    `SELECT c.id FROM clients c
+     WHERE $1 = '' OR c.name ILIKE $2
+        OR (length($3) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE $4))
+     ORDER BY c.name, c.id LIMIT 200`,
+    { bind: [term, `%${term.replace(/[\\%_]/g, '\\$&')}%`, digits, `%${digits}%`], type: QueryTypes.SELECT },
+  );
+  const clients = await Client.findAll({ where: { id: rows.map((r) => r.id) }, include: INCLUDE_NUMBERS, order: [['name', 'ASC'], ['id', 'ASC']] });
+  return clients.map(toDto);
 }
 
 export async function getClient(id: number): Promise<TClientDto> {
-  const client = await Client.findByPk(id);
+  const client = await Client.findByPk(id, { include: INCLUDE_NUMBERS });
   if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
   return toDto(client);
 }
@@ -33,19 +55,94 @@ export async function assertClientExists(id: number): Promise<void> {
   if (!(await Client.findByPk(id, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
 }
 
-export async function createClient(input: { name: string; phone: string; email?: string | null }): Promise<TClientDto> {
-  const digits = parsePhoneDigits(input.phone);
-  if (!digits) {
-    throw new AppError('INVALID_INPUT', 'Enter the phone number in international format, 8 to 15 digits.', {
-      phone: ['Enter the phone number in international format, 8 to 15 digits.'],
-    });
-  }
-  const client = await Client.create({
-    name: input.name.trim(),
-    phone: input.phone.trim(),
-    phoneDigits: digits,
-    phoneLast9: toMatchKey(digits),
-    email: input.email?.trim() || null,
+/**
+ * A number is not unique across clients (a family may share one), but giving a client a number
+ * another client has must be a person's decision: CONFLICT naming that client unless `confirm`.
+ */
+async function assertNumberFreeOrConfirmed(digits: string, exceptClientId: number | null, confirm: boolean | undefined): Promise<void> {
+  if (confirm) return;
+  const holders = await Client.findAll({
+    attributes: ['id', 'name'],
+    where: { id: { [Op.ne]: exceptClientId ?? 0 } },
+    include: [{ model: ClientNumber, as: 'numbers', attributes: [], where: { digits }, required: true }],
+    order: [['name', 'ASC']],
   });
-  return toDto(client);
+  if (holders.length === 0) return;
+  const names = holders.map((h) => h.name).join(' and ');
+  const message = `+${digits} is already ${names}'s number. Messages from a shared number are filed only when it is clear who wrote; confirm to add it anyway.`;
+  throw new AppError('CONFLICT', message, { phone: [message] });
+}
+
+export async function createClient(
+  input: { name: string; phone: string; email?: string | null; confirm?: boolean },
+  context: TNumberContext = {},
+): Promise<TClientDto> {
+  const digits = requireNumberInput(input.phone, context.defaultCountry);
+  await assertNumberFreeOrConfirmed(digits, null, input.confirm);
+  const actor = context.actor ?? SYSTEM;
+  const id = await Client.sequelize!.transaction(async (transaction) => {
+    const client = await Client.create({ name: input.name.trim(), email: input.email?.trim() || null }, { transaction });
+    await ClientNumber.create({ clientId: client.id, digits, primary: true, addedBy: actor.userId }, { transaction });
+    return client.id;
+  });
+  return getClient(id);
+}
+
+/** Adds a number to a client (not primary); adding one it already has changes nothing. */
+export async function addClientNumber(
+  input: { clientId: number; phone: string; confirm?: boolean },
+  context: TNumberContext = {},
+): Promise<TClientDto> {
+  await assertClientExists(input.clientId);
+  const digits = requireNumberInput(input.phone, context.defaultCountry);
+  if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return getClient(input.clientId);
+  await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
+  await Client.sequelize!.transaction(async (transaction) => {
+    if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM, transaction)) {
+      await recordAuditEvent(
+        Client.sequelize!,
+        { actor: context.actor ?? SYSTEM, action: 'client.number_add', subject: `client:${input.clientId}`, detail: { digits } },
+        transaction,
+      );
+    }
+  });
+  return getClient(input.clientId);
+}
+
+/** Inserts the number unless the client has it; true when it was added. */
+export async function insertClientNumber(clientId: number, digits: string, actor: TActor, transaction: Transaction): Promise<boolean> {
+  const [rows] = await Client.sequelize!.query(
+    `INSERT INTO client_numbers (client_id, digits, "primary", added_by) VALUES ($1, $2, false, $3)
+     ON CONFLICT (client_id, digits) DO NOTHING RETURNING id`,
+    { bind: [clientId, digits, actor.userId], transaction },
+  );
+  return (rows as unknown[]).length > 0;
+}
+
+/**
+ * Removes a number from a client; its messages stay where they are (inbox.unlink moves them).
+ * The last number cannot go; when the primary goes, the oldest other number becomes primary.
+ */
+export async function removeClientNumber(input: { clientId: number; phone: string }, context: TNumberContext = {}): Promise<TClientDto> {
+  await assertClientExists(input.clientId);
+  const digits = requireNumberInput(input.phone, context.defaultCountry);
+  await Client.sequelize!.transaction(async (transaction) => {
+    await removeNumberRow(input.clientId, digits, transaction);
+    await recordAuditEvent(
+      Client.sequelize!,
+      { actor: context.actor ?? SYSTEM, action: 'client.number_remove', subject: `client:${input.clientId}`, detail: { digits } },
+      transaction,
+    );
+  });
+  return getClient(input.clientId);
+}
+
+/** Deletes one client_numbers row under the rules above (locks the client's numbers). */
+export async function removeNumberRow(clientId: number, digits: string, transaction: Transaction): Promise<void> {
+  const numbers = await ClientNumber.findAll({ where: { clientId }, order: [['addedAt', 'ASC'], ['id', 'ASC']], lock: transaction.LOCK.UPDATE, transaction });
+  const target = numbers.find((n) => n.digits === digits);
+  if (!target) throw new AppError('NOT_FOUND', `+${digits} is not one of this client's numbers.`);
+  if (numbers.length === 1) throw new AppError('CONFLICT', `+${digits} is this client's only number; add another before removing it.`);
+  await target.destroy({ transaction });
+  if (target.primary) await numbers.find((n) => n.id !== target.id)!.update({ primary: true }, { transaction });
 }

@@ -4,12 +4,15 @@ import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf } from '../../shared/thread-key';
 import { Communication } from '../db/models';
 import { AppError } from '../errors';
-import { assertClientExists } from './clients';
+import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
+import { assertClientExists, insertClientNumber, removeNumberRow } from './clients';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
 /** A chat record as the thread shows it: with when each receipt said what. */
 export type TThreadItem = TCommunication & { receipts: TReceiptStep[]; readAt: Date | null };
+
+export type TLinkCandidate = { id: number; name: string; numbers: string[]; openCases: { reference: string; title: string }[] };
 
 export type TThreadSummary = {
   key: string;
@@ -19,7 +22,8 @@ export type TThreadSummary = {
   contactName: string | null;
   /** linked: a client's thread; unknown: no client has this number; ambiguous: several do. */
   match: 'linked' | 'unknown' | 'ambiguous';
-  candidates: { id: number; name: string }[];
+  /** Clients sharing the number's last 9 digits: their matching numbers and open cases, to choose from. */
+  candidates: TLinkCandidate[];
   last: { id: number; body: string; direction: 'inbound' | 'outbound' | null; status: TCommunication['status']; createdAt: Date };
   unread: number;
   lastInboundAt: Date | null;
@@ -75,17 +79,44 @@ export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number
 }
 
 /**
- * Files an unlinked number's records under a client: an explicit human decision, the only way
- * an ambiguous number is ever linked. Returns the records moved.
+ * Files an unlinked number's records under a client and adds the number to the client, so its
+ * later messages file themselves: an explicit person's decision, the only way an ambiguous number
+ * is ever linked. Recorded in the audit trail. Returns the records moved.
  */
-export async function linkPhoneToClient(sequelize: Sequelize, phone: string, clientId: number): Promise<number[]> {
-  await assertClientExists(clientId);
-  const rows = await sequelize.query<{ id: number }>(
-    `UPDATE communications SET client_id = $1, updated_at = now()
-     WHERE type = 'chat' AND client_id IS NULL AND peer_phone = $2 RETURNING id`,
-    { bind: [clientId, phoneDigitsOf(phone)], type: QueryTypes.SELECT },
-  );
-  return rows.map((r) => r.id);
+export async function linkPhoneToClient(sequelize: Sequelize, input: { phone: string; clientId: number }, actor: TActor): Promise<number[]> {
+  await assertClientExists(input.clientId);
+  const digits = phoneDigitsOf(input.phone);
+  return sequelize.transaction(async (transaction) => {
+    await insertClientNumber(input.clientId, digits, actor, transaction);
+    const rows = await sequelize.query<{ id: number }>(
+      `UPDATE communications SET client_id = $1, updated_at = now()
+       WHERE type = 'chat' AND client_id IS NULL AND peer_phone = $2 RETURNING id`,
+      { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
+    );
+    const ids = rows.map((r) => r.id);
+    await recordAuditEvent(sequelize, { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length } }, transaction);
+    return ids;
+  });
+}
+
+/**
+ * Undoes a link: the number leaves the client and that number's chat records go back to unlinked
+ * (off the client's cases too, or a case file would keep showing them). Returns the records moved.
+ */
+export async function unlinkPhoneFromClient(sequelize: Sequelize, input: { phone: string; clientId: number }, actor: TActor): Promise<number[]> {
+  await assertClientExists(input.clientId);
+  const digits = phoneDigitsOf(input.phone);
+  return sequelize.transaction(async (transaction) => {
+    await removeNumberRow(input.clientId, digits, transaction);
+    const rows = await sequelize.query<{ id: number }>(
+      `UPDATE communications SET client_id = NULL, case_id = NULL, updated_at = now()
+       WHERE type = 'chat' AND client_id = $1 AND peer_phone = $2 RETURNING id`,
+      { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
+    );
+    const ids = rows.map((r) => r.id);
+    await recordAuditEvent(sequelize, { actor, action: 'inbox.unlink', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length } }, transaction);
+    return ids;
+  });
 }
 
 // Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, and
@@ -95,8 +126,13 @@ SELECT t.last_id AS id, t.client_id AS "clientId", coalesce(t.peer_phone, l.peer
   l.body, l.direction, l.status, l.created_at AS "createdAt", cl.name AS "clientName",
   t.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
   CASE WHEN t.client_id IS NULL THEN
-    (SELECT coalesce(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY m.name), '[]'::json)
-     FROM clients m WHERE m.phone_last9 = right(t.peer_phone, 9))
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', m.id, 'name', m.name,
+        'numbers', (SELECT json_agg(n.digits ORDER BY n.digits) FROM client_numbers n WHERE n.client_id = m.id AND n.last9 = right(t.peer_phone, 9)),
+        'openCases', (SELECT coalesce(json_agg(json_build_object('reference', k.reference, 'title', k.title) ORDER BY k.reference), '[]'::json)
+                      FROM cases k WHERE k.client_id = m.id AND k.status = 'open')
+      ) ORDER BY m.name), '[]'::json)
+     FROM clients m WHERE m.id IN (SELECT n.client_id FROM client_numbers n WHERE n.last9 = right(t.peer_phone, 9)))
   END AS candidates
 FROM chat_threads t
 JOIN communications l ON l.id = t.last_id
@@ -116,7 +152,7 @@ type TThreadRow = {
   unread: number;
   lastInboundAt: Date | null;
   contactName: string | null;
-  candidates: { id: number; name: string }[] | null;
+  candidates: TLinkCandidate[] | null;
 };
 
 /** Threads, newest activity first: one per client, plus one per unlinked number. */

@@ -122,6 +122,61 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
+  it('a stranger linked to Benedict by mistake: the reply goes to the stranger\'s number, never Benedict\'s, and the link is undone in one click', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
+    const stranger = '447700900888';
+    await sim.sendInbound(stranger, 'I need advice about my divorce, urgently.', 'Sara Lind');
+    await page.locator(`[data-thread="phone-${stranger}"]`).click();
+    const benedictOption = page.locator('#link-client option', { hasText: 'Benedict Okafor' });
+    await benedictOption.waitFor({ state: 'attached' });
+    await page.getByRole('combobox', { name: 'Client' }).selectOption((await benedictOption.getAttribute('value'))!);
+    await page.getByRole('button', { name: 'Link to client' }).click();
+
+    // Benedict's conversation: the stranger's message, from its own number, and when it joined.
+    await page.waitForURL(/\/inbox\/client\/\d+$/);
+    const moved = page.locator('.bubble-row.in', { hasText: 'advice about my divorce' });
+    await moved.waitFor();
+    expect(await moved.locator('.bubble-number').textContent()).toMatch(/from \+44 7700 900888/);
+    await page.locator('.thread-event', { hasText: 'added to Benedict Okafor by Sam Staff' }).waitFor();
+
+    // The composer shows, and sends to, the number that wrote.
+    const to = page.getByRole('combobox', { name: 'Send to number' });
+    expect(await to.inputValue()).toBe(stranger);
+    sim.requests.length = 0;
+    const reply = `We can help with that; when can you talk? (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(reply);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const sent = page.locator('.bubble-row.out', { hasText: reply });
+    await sent.getByRole('img', { name: 'Delivered' }).waitFor();
+    expect(await sent.locator('.bubble-number').textContent()).toMatch(/to \+44 7700 900888/);
+    const recipients = sim.requests.filter((r) => r.path.endsWith('/messages')).map((r) => (r.body as { to: string }).to);
+    expect(recipients).toEqual([stranger]);
+    await saveScreenshot(page, 'thread-linked-number');
+
+    // Undo: the number and its messages (the reply too) go back to an unlinked conversation.
+    await page.getByRole('button', { name: 'Unlink this number' }).click();
+    await page.waitForURL(new RegExp(`/inbox/phone/${stranger}$`));
+    await page.locator('.bubble-row', { hasText: reply }).waitFor();
+    await page.getByRole('button', { name: 'Create client from this number' }).waitFor();
+    await context.close();
+  });
+
+  it('a client is created from an unknown number, named from its profile, and its messages are filed', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.waitForTimeout(500);
+    await sim.sendInbound('447700900777', 'Hello, Tom here about the lease.', 'Tom Baker');
+    await page.locator('[data-thread="phone-447700900777"]').click();
+    await page.getByRole('button', { name: 'Create client from this number' }).click();
+    const form = page.getByRole('form', { name: 'Create client from this number' });
+    expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Tom Baker');
+    await form.getByRole('button', { name: 'Create client and link' }).click();
+    await page.waitForURL(/\/inbox\/client\/\d+$/);
+    await page.getByRole('heading', { name: 'Tom Baker' }).waitFor();
+    await page.locator('.bubble-row.in', { hasText: 'Tom here about the lease' }).waitFor();
+    await context.close();
+  });
+
   it('a director sees the webhook URL, copies it, sends a test and checks the connection: Live', async () => {
     const { page, context } = await signIn('Director');
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });

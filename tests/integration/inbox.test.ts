@@ -19,7 +19,7 @@ beforeAll(async () => {
   await createClient({ name: 'Daniela Reyes', phone: '+353 77 0090 0555' });
   await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.i1', '447700900123', 'first from Amelia', '1763700000')] }));
   await staff.chat.send.mutate({ clientId: amelia.id, body: 'reply to Amelia' });
-  await postWebhook(server.url, cloudPayload({ contacts: [{ profile: { name: 'Dan R' }, wa_id: '447700900555' }], messages: [textMessage('wamid.i2', '447700900555', 'which Reyes?', '1763700100')] }));
+  await postWebhook(server.url, cloudPayload({ contacts: [{ profile: { name: 'Dan R' }, wa_id: '33700900555' }], messages: [textMessage('wamid.i2', '33700900555', 'which Reyes?', '1763700100')] }));
   await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.i3', '447700900123', 'second from Amelia', '1763700200')] }));
 });
 afterAll(() => server?.stop());
@@ -27,7 +27,7 @@ afterAll(() => server?.stop());
 describe('inbox', () => {
   it('lists one thread per client and per unlinked number, newest activity first, with unread counts and match state', async () => {
     const threads = await staff.inbox.threads.query();
-    expect(threads.map((t) => t.key)).toEqual([`client-${amelia.id}`, 'phone-447700900555']);
+    expect(threads.map((t) => t.key)).toEqual([`client-${amelia.id}`, 'phone-33700900555']);
     const [ameliaThread, unknown] = threads;
     expect(ameliaThread).toMatchObject({ clientName: 'Amelia Hart', unread: 2, match: 'linked', last: { body: 'second from Amelia', direction: 'inbound' } });
     expect(ameliaThread?.lastInboundAt?.toISOString()).toBe('2025-11-21T04:43:20.000Z');
@@ -46,9 +46,9 @@ describe('inbox', () => {
   });
 
   it('links an ambiguous number to the client a person chose, moving its records', async () => {
-    expect(await staff.inbox.link.mutate({ phone: '447700900555', clientId: daniel.id })).toEqual({ linked: 1 });
+    expect(await staff.inbox.link.mutate({ phone: '33700900555', clientId: daniel.id })).toEqual({ linked: 1 });
     const threads = await staff.inbox.threads.query();
-    expect(threads.find((t) => t.key === 'phone-447700900555')).toBeUndefined();
+    expect(threads.find((t) => t.key === 'phone-33700900555')).toBeUndefined();
     expect(threads.find((t) => t.clientId === daniel.id)?.last.body).toBe('which Reyes?');
     expect((await staff.timeline.client.query({ clientId: daniel.id })).items.map((i) => i.body)).toEqual(['which Reyes?']);
   });

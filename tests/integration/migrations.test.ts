@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateDatabase, MIGRATIONS } from '../../server/db/migrate';
+import { MIGRATION_NAMES, migrateDatabase } from '../../server/db/migrate';
 import { createSequelize } from '../../server/db/sequelize';
 import { createLogger } from '../../server/logger';
+import { sql } from '../support/sql';
 import { createTestDatabase } from '../support/test-database';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -26,7 +27,7 @@ describe('migrations', () => {
     const sequelize = createSequelize(database.url, createLogger('silent'));
     const applied = await migrateDatabase(sequelize, database.url);
     await sequelize.close();
-    expect(applied).toEqual(MIGRATIONS.map((m) => m.name));
+    expect(applied).toEqual(MIGRATION_NAMES);
     const tables = await query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
@@ -38,11 +39,35 @@ describe('migrations', () => {
   });
 
   it('are idempotent on restart: nothing re-applied, data kept', async () => {
-    await query("INSERT INTO clients (name, phone, phone_digits, phone_last9) VALUES ('Kept', '+44 7700 900123', '447700900123', '700900123')");
+    await query("INSERT INTO clients (name) VALUES ('Kept')");
     const sequelize = createSequelize(database.url, createLogger('silent'));
     expect(await migrateDatabase(sequelize, database.url)).toEqual([]);
     await sequelize.close();
     expect(await query('SELECT name FROM clients')).toEqual([{ name: 'Kept' }]);
+  });
+
+  it('give each existing client its phone as primary number, national formats read in the firm\'s country', async () => {
+    const fresh = await createTestDatabase();
+    const sequelize = createSequelize(fresh.url, createLogger('silent'));
+    try {
+      await migrateDatabase(sequelize, fresh.url, { to: '0004-rate-limits' });
+      await sql(fresh.url, `INSERT INTO clients (name, phone, phone_digits, phone_last9) VALUES
+        ('International', '+44 7700 900123', '447700900123', '700900123'),
+        ('National', '07700 900789', '07700900789', '700900789'),
+        ('Double zero', '0044 7700 900456', '447700900456', '700900456'),
+        ('Unreadable', '12345678', '12345678', '12345678')`);
+      expect(await migrateDatabase(sequelize, fresh.url, { defaultCountry: 'GB' })).toEqual(MIGRATION_NAMES.slice(4));
+      const numbers = await sql(fresh.url, `SELECT c.name, n.digits, n."primary", n.last9 FROM client_numbers n JOIN clients c ON c.id = n.client_id ORDER BY c.id`);
+      expect(numbers).toEqual([
+        { name: 'International', digits: '447700900123', primary: true, last9: '700900123' },
+        { name: 'National', digits: '447700900789', primary: true, last9: '700900789' },
+        { name: 'Double zero', digits: '447700900456', primary: true, last9: '700900456' },
+        { name: 'Unreadable', digits: '12345678', primary: true, last9: '12345678' },
+      ]);
+    } finally {
+      await sequelize.close();
+      await fresh.drop();
+    }
   });
 
   it('run once when two instances start together', async () => {
@@ -52,6 +77,6 @@ describe('migrations', () => {
     const [first, second] = await Promise.all([migrateDatabase(a, fresh.url), migrateDatabase(b, fresh.url)]);
     await Promise.all([a.close(), b.close()]);
     await fresh.drop();
-    expect([...first, ...second]).toEqual(MIGRATIONS.map((m) => m.name));
+    expect([...first, ...second]).toEqual(MIGRATION_NAMES);
   });
 });

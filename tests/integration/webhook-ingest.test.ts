@@ -59,17 +59,21 @@ describe('inbound text messages', () => {
     expect((await rowFor(id))?.client_id).toBe(amelia.id);
   });
 
-  it('stores a sender matching two clients unlinked, and an unknown sender unlinked with their profile name', async () => {
+  it('stores a sender whose last 9 digits match two clients, and the full number neither, unlinked; an unknown sender unlinked with their profile name', async () => {
     await postWebhook(
       server.url,
       cloudPayload({
-        contacts: [{ profile: { name: 'Dan R' }, wa_id: '447700900555' }, { profile: { name: 'Priya Shah' }, wa_id: '447700900999' }],
-        messages: [textMessage('wamid.ambiguous', '447700900555', 'which Reyes?'), textMessage('wamid.unknown', '447700900999', 'new here')],
+        contacts: [{ profile: { name: 'Dan R' }, wa_id: '33700900555' }, { profile: { name: 'Priya Shah' }, wa_id: '447700900999' }],
+        messages: [textMessage('wamid.ambiguous', '33700900555', 'which Reyes?'), textMessage('wamid.unknown', '447700900999', 'new here')],
       }),
     );
     expect((await rowFor('wamid.ambiguous'))?.client_id).toBeNull();
     expect((await rowFor('wamid.unknown'))).toMatchObject({ client_id: null, metadata: { chat_msg_id: 'wamid.unknown', contact_name: 'Priya Shah' } });
-    void reyesA;
+  });
+
+  it('links a sender whose full number is exactly one client\'s, although another client shares its last 9 digits', async () => {
+    await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.exact-daniel', '447700900555', 'Daniel here')] }));
+    expect((await rowFor('wamid.exact-daniel'))?.client_id).toBe(reyesA.id);
   });
 
   it('ignores media and other non-text messages, still counting them as received', async () => {

@@ -1,15 +1,21 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { renderTemplate } from '../../../shared/templates';
+import { usePhoneFormatter } from '../lib/format';
 import { trpc, type TThreadRef } from '../lib/trpc';
+
+/** The number a message goes to: always shown, a choice when the conversation has several. */
+type TRecipient = { value: string; options: string[]; onChange: (digits: string) => void };
 
 type TProps = {
   threadRef: TThreadRef;
   clientName: string | null;
   onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
+  recipient: TRecipient | null;
 };
 
-/** Text area (Enter sends, Shift+Enter adds a line), template picker, optional case. */
-export function Composer({ threadRef, clientName, onSend }: TProps) {
+/** Text area (Enter sends, Shift+Enter adds a line), recipient number, template picker, optional case. */
+export function Composer({ threadRef, clientName, onSend, recipient }: TProps) {
+  const formatNumber = usePhoneFormatter();
   const [body, setBody] = useState('');
   const [caseId, setCaseId] = useState<number | undefined>(undefined);
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
@@ -49,6 +55,23 @@ export function Composer({ threadRef, clientName, onSend }: TProps) {
   return (
     <form className="composer" onSubmit={submit} aria-label="Write a message">
       <div className="composer-tools">
+        {recipient &&
+          (recipient.options.length > 1 ? (
+            <label className="compact-field">
+              <span>To</span>
+              <select value={recipient.value} onChange={(e) => recipient.onChange(e.target.value)} aria-label="Send to number">
+                {recipient.options.map((digits) => (
+                  <option key={digits} value={digits}>
+                    {formatNumber(digits)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <span className="compact-field" data-testid="send-to">
+              To <strong>{formatNumber(recipient.value)}</strong>
+            </span>
+          ))}
         <label className="compact-field">
           <span>Template</span>
           <select value="" onChange={(e) => applyTemplate(e.target.value)} aria-label="Insert a template">

@@ -1,10 +1,12 @@
 import { formatDateTime } from '../lib/format';
 import type { TThreadItem } from '../lib/trpc';
+import { PhoneNumber } from './phone-number';
 import { StatusTicks } from './status-ticks';
 
-type TProps = { item: TThreadItem; onRetry?: (id: number) => void; retrying?: boolean };
+/** `number`: shown when the conversation is with more than one number (which one wrote, which one was sent to). */
+type TProps = { item: TThreadItem; number?: string | null; onRetry?: (id: number) => void; retrying?: boolean };
 
-export function MessageBubble({ item, onRetry, retrying }: TProps) {
+export function MessageBubble({ item, number, onRetry, retrying }: TProps) {
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
   return (
@@ -12,6 +14,11 @@ export function MessageBubble({ item, onRetry, retrying }: TProps) {
       <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''}`}>
         <p className="bubble-text">{item.body}</p>
         <span className="bubble-meta">
+          {number && (
+            <span className="bubble-number">
+              {outbound ? 'to' : 'from'} <PhoneNumber value={number} /> ·
+            </span>
+          )}
           <time dateTime={when.toISOString()}>{formatDateTime(when)}</time>
           {outbound && item.status && <StatusTicks status={item.status} receipts={item.receipts} error={item.error} />}
         </span>

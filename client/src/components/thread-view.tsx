@@ -1,7 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'wouter';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { formatDateTime, usePhoneFormatter } from '../lib/format';
 import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { Composer } from './composer';
+import { LinkNumberBanner } from './link-number-banner';
 import { MessageBubble } from './message-bubble';
 import { PhoneNumber } from './phone-number';
 import { QueryStatus } from './query-status';
@@ -23,11 +25,23 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const listRef = useRef<HTMLOListElement>(null);
 
   const items = thread.data?.items ?? [];
-  const unreadInbound = items.some((i) => i.direction === 'inbound' && !i.readAt);
+  const clientNumbers = client.data?.numbers;
+  const lastInbound = useMemo(() => [...items].reverse().find((i) => i.direction === 'inbound' && i.id > 0), [items]);
+  // The numbers this conversation is with: the client's own and every number that wrote on its file.
+  const replyNumbers = useMemo(() => {
+    if ('phone' in threadRef) return [threadRef.phone];
+    const wrote = items.filter((i) => i.direction === 'inbound' && i.peerPhone).map((i) => i.peerPhone!);
+    return [...new Set([...(clientNumbers ?? []).map((n) => n.digits), ...wrote])];
+  }, [threadRef, items, clientNumbers]);
+  // A reply goes to the number that last wrote (else the primary) unless a person chooses another.
+  const [chosenNumber, setChosenNumber] = useState<string | null>(null);
+  const to = 'phone' in threadRef ? threadRef.phone : (chosenNumber ?? lastInbound?.peerPhone ?? clientNumbers?.[0]?.digits ?? null);
+  // The 24-hour window belongs to a number: the one the reply will go to.
   const lastInboundAt = useMemo(() => {
-    const inbound = items.filter((i) => i.direction === 'inbound').map((i) => (i.providerTimestamp ?? i.createdAt).getTime());
+    const inbound = items.filter((i) => i.direction === 'inbound' && i.peerPhone === to).map((i) => (i.providerTimestamp ?? i.createdAt).getTime());
     return inbound.length ? new Date(Math.max(...inbound)) : null;
-  }, [items]);
+  }, [items, to]);
+  const unreadInbound = items.some((i) => i.direction === 'inbound' && !i.readAt);
 
   // Opening a thread (and new messages arriving in it while open) marks it read.
   useEffect(() => {
@@ -56,7 +70,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
       error: null,
       clientId: 'clientId' in threadRef ? threadRef.clientId : null,
       caseId: caseId ?? null,
-      peerPhone: 'phone' in threadRef ? threadRef.phone : (client.data?.phone ?? null),
+      peerPhone: to,
       metadata: {},
       providerTimestamp: null,
       readAt: null,
@@ -66,7 +80,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
     utils.inbox.thread.setData(threadRef, (d) => (d ? { items: [...d.items, temp] } : d));
     const dropTemp = () => utils.inbox.thread.setData(threadRef, (d) => (d ? { items: d.items.filter((i) => i.id !== temp.id) } : d));
     try {
-      const sent = await send.mutateAsync('clientId' in threadRef ? { clientId: threadRef.clientId, body, caseId } : { to: threadRef.phone, body });
+      // Always the number shown in the composer: nothing is sent to a number a person did not see.
+      const sent = await send.mutateAsync('clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, body, caseId } : { to: threadRef.phone, body });
       utils.inbox.thread.setData(threadRef, (d) => {
         if (!d) return d;
         const withoutTemp = d.items.filter((i) => i.id !== temp.id);
@@ -95,6 +110,9 @@ export function ThreadView({ threadRef, summary }: TProps) {
 
   const name = client.data?.name ?? summary?.clientName ?? summary?.contactName ?? null;
   const phone = 'phone' in threadRef ? threadRef.phone : client.data?.phone;
+  const showNumbers = replyNumbers.length > 1;
+  // Numbers linked to this client after it was created, shown where they joined the conversation.
+  const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
 
   return (
     <section className="thread" aria-label={`Conversation with ${name ?? phone ?? 'contact'}`}>
@@ -105,7 +123,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
         <div className="thread-who">
           <h2>{name ?? <PhoneNumber value={phone} />}</h2>
           <p className="muted">
-            <PhoneNumber value={phone} />
+            {replyNumbers.length ? replyNumbers.map((n, i) => <Fragment key={n}>{i > 0 && ', '}<PhoneNumber value={n} /></Fragment>) : <PhoneNumber value={phone} />}
             {'clientId' in threadRef && (
               <>
                 {' · '}
@@ -115,67 +133,86 @@ export function ThreadView({ threadRef, summary }: TProps) {
           </p>
         </div>
       </header>
-      {'phone' in threadRef && summary && <LinkToClient phone={threadRef.phone} summary={summary} />}
+      {'phone' in threadRef && summary && <LinkNumberBanner phone={threadRef.phone} summary={summary} />}
       <QueryStatus query={thread} loading="Loading conversation…">
         {({ items: messages }) =>
           messages.length === 0 ? (
             <p className="empty">No messages yet. Say hello below.</p>
           ) : (
             <ol className="messages" ref={listRef} aria-label="Messages" aria-live="polite">
-              {messages.map((item) => (
-                <MessageBubble key={item.id} item={item} onRetry={onRetry} retrying={retry.isPending && retry.variables?.id === item.id} />
-              ))}
+              {withDividers(messages, joined).map((entry) =>
+                'item' in entry ? (
+                  <MessageBubble
+                    key={entry.item.id}
+                    item={entry.item}
+                    number={showNumbers ? entry.item.peerPhone : null}
+                    onRetry={onRetry}
+                    retrying={retry.isPending && retry.variables?.id === entry.item.id}
+                  />
+                ) : (
+                  'clientId' in threadRef && (
+                    <NumberJoined key={`joined-${entry.digits}`} clientId={threadRef.clientId} clientName={name ?? ''} joined={entry} />
+                  )
+                ),
+              )}
             </ol>
           )
         }
       </QueryStatus>
       <ReplyWindow lastInboundAt={lastInboundAt} />
-      <Composer threadRef={threadRef} clientName={name} onSend={onSend} />
+      <Composer
+        threadRef={threadRef}
+        clientName={name}
+        onSend={onSend}
+        recipient={to ? { value: to, options: replyNumbers, onChange: setChosenNumber } : null}
+      />
     </section>
   );
 }
 
-function LinkToClient({ phone, summary }: { phone: string; summary: TThreadSummary }) {
-  const [clientId, setClientId] = useState('');
+type TJoined = { digits: string; addedAt: Date; addedBy: { id: number; name: string } | null };
+
+/** Thread items with a divider at the moment each linked number joined the conversation. */
+function withDividers(items: TThreadItem[], joined: TJoined[]): ({ item: TThreadItem } | TJoined)[] {
+  const out: ({ item: TThreadItem } | TJoined)[] = [];
+  const pending = [...joined].sort((a, b) => a.addedAt.getTime() - b.addedAt.getTime());
+  for (const item of items) {
+    while (pending.length && pending[0]!.addedAt.getTime() <= item.createdAt.getTime()) out.push(pending.shift()!);
+    out.push({ item });
+  }
+  return [...out, ...pending];
+}
+
+/** "+44 7700 900999 added to Benedict Okafor by Sam Staff", with the undo a wrong link needs. */
+function NumberJoined({ clientId, clientName, joined }: { clientId: number; clientName: string; joined: TJoined }) {
+  const format = usePhoneFormatter();
   const utils = trpc.useUtils();
   const toast = useToast();
-  const clients = trpc.clients.list.useQuery(undefined, { enabled: summary.candidates.length === 0 });
-  const link = trpc.inbox.link.useMutation({
-    onSuccess: ({ linked }) => {
-      toast('success', `${linked} message${linked === 1 ? '' : 's'} filed under the client.`);
+  const [, navigate] = useLocation();
+  const unlink = trpc.inbox.unlink.useMutation({
+    onSuccess: ({ unlinked }) => {
+      toast('success', `${format(joined.digits)} unlinked from ${clientName}: ${unlinked} message${unlinked === 1 ? '' : 's'} moved back.`);
       void utils.inbox.invalidate();
+      void utils.clients.invalidate();
       void utils.timeline.invalidate();
+      navigate(`/inbox/phone/${joined.digits}`);
     },
     onError: (error) => toast('error', error.message),
   });
-  const options = summary.candidates.length ? summary.candidates : (clients.data ?? []);
   return (
-    <form
-      className={`link-banner ${summary.match}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (clientId) link.mutate({ phone, clientId: Number(clientId) });
-      }}
-    >
-      <p>
-        {summary.match === 'ambiguous'
-          ? `This number's last 9 digits match ${summary.candidates.length} clients, so it was not filed automatically. Choose who it is:`
-          : 'This number is not on any client file. Link it to a client to file its messages:'}
-      </p>
-      <label className="visually-hidden" htmlFor="link-client">
-        Client
-      </label>
-      <select id="link-client" value={clientId} onChange={(e) => setClientId(e.target.value)} required>
-        <option value="">Choose a client…</option>
-        {options.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-      <button type="submit" className="button small" disabled={!clientId || link.isPending}>
-        Link to client
+    <li className="thread-event" data-number={joined.digits}>
+      <span>
+        {format(joined.digits)} added to {clientName}
+        {joined.addedBy ? ` by ${joined.addedBy.name}` : ''} · <time dateTime={joined.addedAt.toISOString()}>{formatDateTime(joined.addedAt)}</time>
+      </span>
+      <button
+        type="button"
+        className="button small"
+        disabled={unlink.isPending}
+        onClick={() => unlink.mutate({ clientId, phone: joined.digits })}
+      >
+        Unlink this number
       </button>
-    </form>
+    </li>
   );
 }

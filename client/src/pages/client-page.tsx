@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { PhoneNumber } from '../components/phone-number';
 import { Timeline } from '../components/timeline';
+import { useToast } from '../components/toasts';
 import { trpc } from '../lib/trpc';
 
 export function ClientPage({ clientId }: { clientId: number }) {
@@ -54,10 +55,85 @@ export function ClientPage({ clientId }: { clientId: number }) {
               <p className="empty">No cases yet.</p>
             )}
           </section>
+          <ClientNumbers clientId={clientId} numbers={client.data.numbers} />
           <CreateCaseForm clientId={clientId} />
         </aside>
       </div>
     </div>
+  );
+}
+
+type TNumber = { digits: string; primary: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
+
+/** The client's chat numbers: messages from any of them file here; replies go to the one that wrote. */
+function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumber[] }) {
+  const [phone, setPhone] = useState('');
+  const utils = trpc.useUtils();
+  const toast = useToast();
+  const refresh = () => {
+    void utils.clients.get.invalidate({ clientId });
+    void utils.clients.list.invalidate();
+  };
+  const add = trpc.clients.addNumber.useMutation({
+    onSuccess: () => {
+      setPhone('');
+      refresh();
+    },
+  });
+  const remove = trpc.clients.removeNumber.useMutation({ onSuccess: refresh, onError: (error) => toast('error', error.message) });
+  const conflict = add.error?.data?.code === 'CONFLICT';
+  const submit = (event: FormEvent, confirm = false) => {
+    event.preventDefault();
+    add.mutate({ clientId, phone, confirm });
+  };
+  return (
+    <section className="card" aria-labelledby="numbers-title">
+      <h2 id="numbers-title">Chat numbers</h2>
+      <ul className="number-list">
+        {numbers.map((n) => (
+          <li key={n.digits}>
+            <span>
+              <PhoneNumber value={n.digits} /> {n.primary && <span className="badge">primary</span>}
+              {n.addedBy && <span className="muted"> added by {n.addedBy.name}</span>}
+            </span>
+            {numbers.length > 1 && (
+              <button
+                type="button"
+                className="button small ghost"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate({ clientId, phone: n.digits })}
+                aria-label={`Remove ${n.digits}`}
+              >
+                Remove
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form className="inline-form" onSubmit={submit} aria-label="Add a number">
+        <label className="field">
+          <span>Add a number</span>
+          <input
+            inputMode="tel"
+            placeholder="+44 7700 900123 or 07700 900123"
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+            required
+            aria-invalid={Boolean(add.error) && !conflict}
+          />
+        </label>
+        {add.error && <p className={conflict ? 'field-warning' : 'form-error'} role="alert">{add.error.message}</p>}
+        {conflict ? (
+          <button type="button" className="button primary" disabled={add.isPending} onClick={(e) => submit(e, true)}>
+            Add anyway
+          </button>
+        ) : (
+          <button type="submit" className="button ghost" disabled={add.isPending}>
+            Add number
+          </button>
+        )}
+      </form>
+    </section>
   );
 }
 

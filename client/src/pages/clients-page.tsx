@@ -1,5 +1,5 @@
 import { useDeferredValue, useState, type FormEvent } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { PhoneNumber } from '../components/phone-number';
 import { trpc } from '../lib/trpc';
 
@@ -50,17 +50,19 @@ function CreateClientForm() {
   const [name, setName] = useState('');
   const [phone, setPhone] = useState('');
   const utils = trpc.useUtils();
+  const [, navigate] = useLocation();
   const create = trpc.clients.create.useMutation({
-    onSuccess: () => {
-      setName('');
-      setPhone('');
+    onSuccess: (client) => {
       void utils.clients.list.invalidate();
+      navigate(`/clients/${client.id}`);
     },
   });
   const fieldErrors = create.error?.data?.fieldErrors;
-  const submit = (event: FormEvent) => {
+  // Another client has this number: say whose, and let a person decide.
+  const conflict = create.error?.data?.code === 'CONFLICT';
+  const submit = (event: FormEvent, confirm = false) => {
     event.preventDefault();
-    create.mutate({ name, phone });
+    create.mutate({ name, phone, confirm });
   };
   return (
     <form className="card form-card" onSubmit={submit} aria-labelledby="new-client-title">
@@ -75,17 +77,28 @@ function CreateClientForm() {
         <input
           required
           inputMode="tel"
-          placeholder="+44 7700 900123"
+          placeholder="+44 7700 900123 or 07700 900123"
           value={phone}
           onChange={(e) => setPhone(e.target.value)}
-          aria-invalid={Boolean(fieldErrors?.phone)}
+          aria-invalid={Boolean(fieldErrors?.phone) && !conflict}
         />
-        {fieldErrors?.phone && <small className="field-error">{fieldErrors.phone.join(' ')}</small>}
+        {fieldErrors?.phone && <small className={conflict ? 'field-warning' : 'field-error'}>{fieldErrors.phone.join(' ')}</small>}
       </label>
       {create.error && !fieldErrors && <p className="form-error" role="alert">{create.error.message}</p>}
-      <button className="button primary" type="submit" disabled={create.isPending}>
-        {create.isPending ? 'Adding…' : 'Add client'}
-      </button>
+      {conflict ? (
+        <div className="button-row">
+          <button className="button primary" type="button" disabled={create.isPending} onClick={(e) => submit(e, true)}>
+            Add with this number anyway
+          </button>
+          <button className="button ghost" type="button" onClick={() => create.reset()}>
+            Change the number
+          </button>
+        </div>
+      ) : (
+        <button className="button primary" type="submit" disabled={create.isPending}>
+          {create.isPending ? 'Adding…' : 'Add client'}
+        </button>
+      )}
     </form>
   );
 }

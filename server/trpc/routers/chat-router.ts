@@ -7,7 +7,8 @@ import { authedProcedure, router } from '../init';
 const ZBody = z.string().trim().min(1, 'Type a message first').max(4096, 'A chat message can be at most 4096 characters');
 
 export const ZSendInput = z.union([
-  z.object({ clientId: z.number().int().positive(), body: ZBody, caseId: z.number().int().positive().optional() }),
+  // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
+  z.object({ clientId: z.number().int().positive(), body: ZBody, caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional() }),
   z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }),
 ]);
 

@@ -1,8 +1,22 @@
 import { z } from 'zod';
-import { createClient, getClient, listClients } from '../../services/clients';
+import { addClientNumber, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from '../../services/clients';
+import type { TContextInner, TSessionUser } from '../context';
 import { authedProcedure, router } from '../init';
 
-const ZClient = z.object({ id: z.number(), name: z.string(), phone: z.string(), email: z.string().nullable() });
+const ZClientNumber = z.object({
+  digits: z.string(),
+  primary: z.boolean(),
+  addedAt: z.date(),
+  addedBy: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
+const ZClient = z.object({ id: z.number(), name: z.string(), phone: z.string(), email: z.string().nullable(), numbers: z.array(ZClientNumber) });
+const ZPhone = z.string().trim().min(1, 'Enter a phone number').max(40, 'A phone number has at most 40 characters');
+
+/** Where national numbers are read and who is acting: what every number-taking call needs. */
+export const numberContextOf = (ctx: TContextInner & { user: TSessionUser }): TNumberContext => ({
+  defaultCountry: ctx.deps.config.defaultCountry,
+  actor: { userId: ctx.user.id, ip: ctx.clientIp },
+});
 
 export const clientsRouter = router({
   list: authedProcedure
@@ -15,14 +29,26 @@ export const clientsRouter = router({
     .output(ZClient)
     .query(({ input }) => getClient(input.clientId)),
 
+  /** `confirm`: a person has seen that another client has this number and adds it anyway. */
   create: authedProcedure
     .input(
       z.object({
         name: z.string().trim().min(1, 'Enter a name').max(200),
-        phone: z.string().trim().min(1, 'Enter a phone number').max(40),
+        phone: ZPhone,
         email: z.email('Enter a valid email').max(320).nullish(),
+        confirm: z.boolean().optional(),
       }),
     )
     .output(ZClient)
-    .mutation(({ input }) => createClient(input)),
+    .mutation(({ ctx, input }) => createClient(input, numberContextOf(ctx))),
+
+  addNumber: authedProcedure
+    .input(z.object({ clientId: z.number().int().positive(), phone: ZPhone, confirm: z.boolean().optional() }))
+    .output(ZClient)
+    .mutation(({ ctx, input }) => addClientNumber(input, numberContextOf(ctx))),
+
+  removeNumber: authedProcedure
+    .input(z.object({ clientId: z.number().int().positive(), phone: ZPhone }))
+    .output(ZClient)
+    .mutation(({ ctx, input }) => removeClientNumber(input, numberContextOf(ctx))),
 });

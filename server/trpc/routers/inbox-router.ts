@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { getThread, linkPhoneToClient, listThreads, markThreadRead, type TThreadItem, type TThreadSummary } from '../../services/inbox';
+import { getThread, linkPhoneToClient, listThreads, markThreadRead, unlinkPhoneFromClient, type TThreadItem, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 
 export const ZThreadRef = z.union([
   z.object({ clientId: z.number().int().positive() }),
   z.object({ phone: z.string().trim().min(1).max(40) }),
 ]);
+
+const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId: z.number().int().positive() });
 
 export const inboxRouter = router({
   threads: authedProcedure
@@ -21,14 +23,24 @@ export const inboxRouter = router({
     .output(z.object({ updated: z.number() }))
     .mutation(async ({ ctx, input }) => ({ updated: await markThreadRead(input, ctx.deps.now()) })),
 
-  /** Files an unlinked number's records under a client: a person's decision, never a guess. */
+  /** Files an unlinked number's records under a client and adds the number to it: a person's decision, never a guess. */
   link: authedProcedure
-    .input(z.object({ phone: z.string().trim().min(1).max(40), clientId: z.number().int().positive() }))
+    .input(ZLinkInput)
     .output(z.object({ linked: z.number() }))
     .mutation(async ({ ctx, input }) => {
-      const ids = await linkPhoneToClient(ctx.deps.sequelize, input.phone, input.clientId);
+      const ids = await linkPhoneToClient(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp });
       ctx.deps.events.publishQuietly(ids);
       return { linked: ids.length };
+    }),
+
+  /** Undoes a link: the number leaves the client and its messages go back to unlinked. */
+  unlink: authedProcedure
+    .input(ZLinkInput)
+    .output(z.object({ unlinked: z.number() }))
+    .mutation(async ({ ctx, input }) => {
+      const ids = await unlinkPhoneFromClient(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp });
+      ctx.deps.events.publishQuietly(ids);
+      return { unlinked: ids.length };
     }),
 
   /** Live changes (SSE): every stored message and changed status, as thread items. */

@@ -1,0 +1,37 @@
+import type { Sequelize, Transaction } from 'sequelize';
+
+/** The actions the trail records (DESIGN.md "Accountability and evidence"). */
+export type TAuditAction =
+  | 'auth.sign_in'
+  | 'auth.sign_in_failed'
+  | 'auth.sign_out'
+  | 'inbox.link'
+  | 'inbox.unlink'
+  | 'client.number_add'
+  | 'client.number_remove'
+  | 'export.create'
+  | 'settings.check_connection'
+  | 'templates.refresh'
+  | 'client.opt_out'
+  | 'client.opt_in'
+  | 'user.add'
+  | 'user.role_change'
+  | 'user.deactivate';
+
+/** Who acted and from where; a null user is the system or an anonymous caller. */
+export type TActor = { userId: number | null; ip: string | null };
+
+/**
+ * Appends one event. Pass the transaction of the change it records, so the change and its
+ * record commit together or not at all.
+ */
+export async function recordAuditEvent(
+  sequelize: Sequelize,
+  event: { actor: TActor; action: TAuditAction; subject: string; detail?: Record<string, unknown> },
+  transaction?: Transaction,
+): Promise<void> {
+  await sequelize.query('INSERT INTO audit_events (user_id, action, subject, detail, ip) VALUES ($1, $2, $3, $4::jsonb, $5)', {
+    bind: [event.actor.userId, event.action, event.subject, JSON.stringify(event.detail ?? {}), event.actor.ip],
+    transaction,
+  });
+}

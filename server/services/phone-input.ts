@@ -1,0 +1,36 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { AppError } from '../errors';
+
+// A number typed by a person becomes E.164 digits (no "+"), the form numbers are stored, matched
+// and sent in. "+" or "00" starts an international number; a leading "0" is a national number in
+// the firm's country; bare digits are read as international (as the provider and this app write
+// them) when that is a possible number, else as national. Impossible numbers are refused.
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** E.164 digits of a possible number, or null. */
+export function parseNumberInput(input: string, defaultCountry: CountryCode | undefined): string | null {
+  const text = input.trim().replace(/^00/, '+');
+  if (!/^\+?[\d\s\-().\u00a0]+$/.test(text)) return null;
+  const digitsOnly = !text.startsWith('+') && !text.startsWith('0');
+  const candidates = text.startsWith('+') ? [text] : digitsOnly ? [`+${text}`, text] : [text];
+  for (const candidate of candidates) {
+    const parsed = parsePhoneNumberFromString(candidate, candidate.startsWith('+') ? undefined : defaultCountry);
+    if (parsed?.isPossible()) return parsed.number.slice(1);
+  }
+  return null;
+}
+
+/** What a person should type, naming the firm's country when national numbers are read in it. */
+export function numberFormatHint(defaultCountry: CountryCode | undefined): string {
+  const national = defaultCountry ? `, or as a national number (${regionNames.of(defaultCountry) ?? defaultCountry})` : '';
+  return `Enter it with its country code, such as +44 7700 900123${national}.`;
+}
+
+/** parseNumberInput, or an INVALID_INPUT error on `field` that says which format is expected. */
+export function requireNumberInput(input: string, defaultCountry: CountryCode | undefined, field = 'phone'): string {
+  const digits = parseNumberInput(input, defaultCountry);
+  if (digits) return digits;
+  const hint = `That is not a possible phone number. ${numberFormatHint(defaultCountry)}`;
+  throw new AppError('INVALID_INPUT', hint, { [field]: [hint] });
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { numberFormatHint, parseNumberInput } from '../../server/services/phone-input';
+
+describe('parseNumberInput: a typed number to E.164 digits', () => {
+  it.each([
+    ['+44 7700 900123', 'GB', '447700900123'],
+    ['07700 900123', 'GB', '447700900123'],
+    ['0044 7700 900123', 'GB', '447700900123'],
+    ['0044 7700 900123', undefined, '447700900123'],
+    ['447700900123', 'GB', '447700900123'],
+    ['+1 (415) 555-0142', 'GB', '14155550142'],
+    ['415 555 0142', 'US', '14155550142'],
+    ['087 123 4567', 'IE', '353871234567'],
+    ['33700900555', undefined, '33700900555'],
+  ] as const)('%s in %s → %s', (typed, country, digits) => {
+    expect(parseNumberInput(typed, country)).toBe(digits);
+  });
+
+  it.each([
+    ['07700 900123', undefined],
+    ['12-34', 'GB'],
+    ['+44 12', 'GB'],
+    ['call me', 'GB'],
+    ['+44 7700 900123 ext 4', 'GB'],
+    ['9'.repeat(64), 'GB'],
+    ['', 'GB'],
+  ] as const)('refuses %j in %s', (typed, country) => {
+    expect(parseNumberInput(typed, country)).toBeNull();
+  });
+
+  it('says which formats are expected, naming the firm\'s country', () => {
+    expect(numberFormatHint('GB')).toBe('Enter it with its country code, such as +44 7700 900123, or as a national number (United Kingdom).');
+    expect(numberFormatHint(undefined)).toBe('Enter it with its country code, such as +44 7700 900123.');
+  });
+});
+
+describe('the country national numbers are read in', () => {
+  it('is FIRM_PHONE\'s country by default', () => {
+    expect(loadConfig({}).defaultCountry).toBe('GB');
+    expect(loadConfig({ FIRM_PHONE: '+353 1 234 5678' }).defaultCountry).toBe('IE');
+  });
+
+  it('is DEFAULT_COUNTRY when set (any case), and a bad code stops start-up naming the variable', () => {
+    expect(loadConfig({ DEFAULT_COUNTRY: 'ie' }).defaultCountry).toBe('IE');
+    expect(() => loadConfig({ DEFAULT_COUNTRY: 'Ireland' })).toThrow(/DEFAULT_COUNTRY: must be a two-letter ISO country code/);
+  });
+});
