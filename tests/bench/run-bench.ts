@@ -311,7 +311,7 @@ async function benchQueries(adminUrl: string) {
   const receiptSql = "SELECT id, status FROM communications WHERE metadata->>'chat_msg_id' = $1";
   await measure('receipt lookup by chat_msg_id', 5, () => sequelize.query(receiptSql, { bind: [`wamid.s-${random(SCALE.communications)}`] }), plan(receiptSql, ['wamid.s-1']));
   const matchSql = `SELECT ${matchOneClientSql('$1::text')} AS id`; // the rule the app runs
-  await measure('client match by last 9 digits', 5, () => sequelize.query(matchSql, { bind: [`447${String(random(SCALE.clients)).padStart(9, '0')}`] }), plan(matchSql, ['447000000001']));
+  await measure('client match (exact number, else last 9 digits)', 5, () => sequelize.query(matchSql, { bind: [`447${String(random(SCALE.clients)).padStart(9, '0')}`] }), plan(matchSql, ['447000000001']));
   await measure('inbox.threads (first page)', 20, () => caller.inbox.threads());
   await database.close();
 }
