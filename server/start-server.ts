@@ -7,6 +7,7 @@ import { markInterruptedSends } from './chat/interrupted-sends';
 import { ChatEvents } from './events/chat-events';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
+import { schedulePruning } from './maintenance/prune-expired';
 import { ProviderClient } from './provider/provider-client';
 import { loadThreadItems, type TThreadItem } from './services/inbox';
 import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
@@ -73,11 +74,13 @@ export async function startServer(
   }
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, `listening on http://localhost:${port}`);
+  const stopPruning = schedulePruning(database.sequelize, logger);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
+      stopPruning();
       await events.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

@@ -31,7 +31,8 @@ export type TCommunication = {
   clientId: number | null;
   caseId: number | null;
   peerPhone: string | null;
-  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number };
+  /** `truncated`: an inbound text longer than is stored: its full length and sha256. */
+  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number; truncated?: { length: number; sha256: string } };
   providerTimestamp: Date | null;
   createdAt: Date;
 };

@@ -1,14 +1,40 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '../errors';
 
 // scrypt with one of OWASP's listed minimum settings (N=2^15, r=8, p=3: 32 MiB per hash).
 const PARAMS = { N: 32768, r: 8, p: 3 } as const;
 const KEY_LENGTH = 32;
 
+// Each hash takes ~100 ms of a core and 32 MiB. Two at a time (the machine's cores) and a short
+// queue: a flood of sign-ins is told to come back rather than holding every other request up.
+const MAX_HASHING = 2;
+const MAX_WAITING = 16;
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing < MAX_HASHING) hashing++;
+  else {
+    if (waiting.length >= MAX_WAITING) throw new AppError('TOO_MANY_REQUESTS', 'The server is busy checking sign-ins. Try again in a moment.');
+    await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by the one finishing
+  }
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
+
 function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  return withHashingSlot(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 }
 

@@ -6,7 +6,7 @@ export const SESSION_COOKIE = 'firm_chat_session';
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 // The cookie carries a random token; the table stores only its keyed hash.
-function toSessionId(token: string, secret: string): string {
+export function toSessionId(token: string, secret: string): string {
   return createHmac('sha256', secret).update(token).digest('hex');
 }
 

@@ -17,7 +17,13 @@ function tooMany(seconds: number): AppError {
   return new AppError('TOO_MANY_REQUESTS', `Too many sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
 }
 
-/** Failed sign-ins counted per IP and per account in PostgreSQL, so the limits hold across instances. */
+/**
+ * Sign-in attempts counted per IP and per account in PostgreSQL, so the limits hold across
+ * instances. An attempt is counted atomically *before* its password is checked (one upsert per
+ * key): parallel or batched guesses cannot all pass a check made before any of them was recorded.
+ * A successful sign-in gives its points back, so an office behind one address is not locked out
+ * by its own staff signing in.
+ */
 export class SignInLimiter {
   private readonly perIp: RateLimiterPostgres;
   private readonly perAccount: RateLimiterPostgres;
@@ -28,21 +34,19 @@ export class SignInLimiter {
     this.perAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_account', points: limits.perAccount });
   }
 
-  /** Throws TOO_MANY_REQUESTS while the IP or the account is over its limit. */
-  async assertAllowed(ip: string, email: string): Promise<void> {
-    const [byIp, byAccount] = await Promise.all([this.perIp.get(ip), this.perAccount.get(accountKey(email))]);
-    for (const res of [byIp, byAccount]) {
-      if (res && res.remainingPoints <= 0) throw tooMany(res.msBeforeNext / 1000);
+  /** Counts one attempt for the IP and the account; throws TOO_MANY_REQUESTS when either is over its limit. */
+  async consume(ip: string, email: string): Promise<void> {
+    const results = await Promise.allSettled([this.perIp.consume(ip), this.perAccount.consume(accountKey(email))]);
+    let waitMs = 0;
+    for (const result of results) {
+      if (result.status === 'fulfilled') continue;
+      if (!(result.reason instanceof RateLimiterRes)) throw result.reason; // a store error is not a "no"
+      waitMs = Math.max(waitMs, result.reason.msBeforeNext);
     }
+    if (waitMs > 0) throw tooMany(waitMs / 1000);
   }
 
-  async recordFailure(ip: string, email: string): Promise<void> {
-    await Promise.all([this.perIp.consume(ip), this.perAccount.consume(accountKey(email))].map((p) => p.catch((e: unknown) => {
-      if (!(e instanceof RateLimiterRes)) throw e; // over the limit is expected here; store errors are not
-    })));
-  }
-
-  async recordSuccess(email: string): Promise<void> {
-    await this.perAccount.delete(accountKey(email));
+  async recordSuccess(ip: string, email: string): Promise<void> {
+    await Promise.all([this.perAccount.delete(accountKey(email)), this.perIp.reward(ip, 1)]);
   }
 }

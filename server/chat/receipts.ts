@@ -12,6 +12,11 @@ export function describeReceiptError(error: TReceiptError | null): string {
 
 const RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
 
+// Receipts for ids not stored (yet) are kept for the early-receipt race, which lasts moments; ids
+// that never appear (messages sent by other tools on the number, or junk) must not pile up: at most
+// this many are kept per delivery, and pruneExpiredRows drops them after a day.
+export const MAX_KEPT_PER_DELIVERY = 200;
+
 // One statement for a whole batch. Per provider id: the best status and the receipts' history.
 // Matching outbound records are locked (in id order: concurrent batches cannot deadlock), so the
 // upgrade is decided on their current status, then get both in one UPDATE; the status only moves up
@@ -43,6 +48,7 @@ WITH input AS (
   SELECT i.chat_msg_id, e.key, (e.value->>'at')::timestamptz, e.value
   FROM input i CROSS JOIN LATERAL jsonb_each(i.history) AS e
   WHERE NOT EXISTS (SELECT 1 FROM matched m WHERE m.chat_msg_id = i.chat_msg_id)
+  LIMIT ${MAX_KEPT_PER_DELIVERY}
   ON CONFLICT (chat_msg_id, status) DO NOTHING
   RETURNING 1
 ), ${NOTIFY_CTE('changed')}

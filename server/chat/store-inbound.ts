@@ -10,8 +10,8 @@ export type TStoredInbound = { id: number; clientId: number | null; peerPhone: s
 // makes a retried or concurrent duplicate delivery store nothing (no check-then-insert).
 const INSERT_INBOUND_SQL = `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) WITH ORDINALITY
-    AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, ord)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[]) WITH ORDINALITY
+    AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, truncated, ord)
 ), matched AS (
   SELECT i.*,
     ${matchOneClientSql('i.peer_phone')} AS client_id
@@ -19,7 +19,7 @@ WITH input AS (
 ), inserted AS (
   INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, provider_timestamp)
   SELECT 'chat', 'inbound', body, client_id, peer_phone,
-         jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name)),
+         jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name, 'truncated', truncated)),
          provider_timestamp
   FROM matched ORDER BY ord
   ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
@@ -38,6 +38,7 @@ export async function storeInboundTexts(sequelize: Sequelize, texts: TInboundTex
     texts.map((t) => t.body),
     texts.map((t) => t.providerTimestamp?.toISOString() ?? null),
     texts.map((t) => t.contactName),
+    texts.map((t) => (t.truncated ? JSON.stringify(t.truncated) : null)),
   ];
   return sequelize.query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
 }

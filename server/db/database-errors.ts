@@ -11,7 +11,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = (error.parent as { code?: string } | undefined)?.code;
     if (code && UNAVAILABLE_SQLSTATE.test(code)) return true;
     // node-postgres reports a dropped socket as a plain error without SQLSTATE.
-    return /Connection terminated|ECONNREFUSED|ECONNRESET|the database system is/i.test(error.message);
+    // "Query read timeout": the client-side deadline (query_timeout) on a server that does not answer.
+    return /Connection terminated|ECONNREFUSED|ECONNRESET|the database system is|Query read timeout/i.test(error.message);
   }
   return false;
 }

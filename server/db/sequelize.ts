@@ -15,6 +15,9 @@ export function createSequelize(databaseUrl: string, logger: TLogger, options: {
     pool: { max: options.poolMax ?? 10, min: 0, acquire: 4_000, idle: 10_000 },
     dialectOptions: {
       statement_timeout: 4_000,
+      // The server's statement_timeout cannot fire on a frozen server (a network partition, stopped
+      // processes): the client gives up too, a little later, so the server's own error wins otherwise.
+      query_timeout: 4_500,
       connectionTimeoutMillis: 4_000,
     },
     define: { underscored: true },

@@ -7,6 +7,7 @@ import { handleHealth } from './health-route';
 import { logRequests } from './request-logger';
 import { requireSameOriginJson } from './same-origin';
 import { securityHeaders } from './security-headers';
+import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from './trpc-guards';
 import { serveSpa } from './spa-route';
 
 export type TAppOptions = { deps: TDeps; spaDir?: string };
@@ -18,6 +19,7 @@ export function createApp({ deps, spaDir }: TAppOptions) {
   app.set('etag', false); // API answers are never conditional; hashing every body costs CPU
   app.set('trust proxy', 'loopback');
   app.use(logRequests(deps.logger));
+  app.use(refuseUnknownMethods);
 
   // The provider's route first: the busiest path walks the fewest layers.
   app.use(
@@ -35,9 +37,12 @@ export function createApp({ deps, spaDir }: TAppOptions) {
 
   app.use(
     '/trpc',
+    guardTrpcRequests(),
     requireSameOriginJson(deps.config.siteUrl),
     createExpressMiddleware({
       router: appRouter,
+      maxBodySize: TRPC_MAX_BODY_BYTES,
+      maxBatchSize: TRPC_MAX_BATCH,
       createContext: createContextFactory(deps),
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') {

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { parsePhoneDigits } from '../../shared/phone';
 
 // Both shapes of SPEC §4.2: cloud `entry[].changes[].value.{messages,statuses,contacts}` and the
 // legacy on-premise root `messages` (root `statuses` too). Every entry, change and item is walked;
@@ -11,7 +13,14 @@ export type TInboundText = {
   body: string;
   providerTimestamp: Date | null;
   contactName: string | null;
+  /** Set when the body was longer than we store: the full text's length and sha256. */
+  truncated: { length: number; sha256: string } | null;
 };
+
+/** The provider sends at most 1,000 items a delivery; more is refused whole (413), unread. */
+export const MAX_ITEMS_PER_DELIVERY = 1000;
+/** Stored text is capped as outbound text is (the provider's own limit for a text message). */
+export const MAX_STORED_BODY = 4096;
 
 export const RECEIPT_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
 export type TReceiptStatus = (typeof RECEIPT_STATUSES)[number];
@@ -37,14 +46,24 @@ export type TParsedPayload = {
   receipts: TReceipt[];
 };
 
-const ZProviderId = z.string().min(1).max(256);
+// A provider id is an opaque printable string; one with control characters (NUL cannot even be
+// stored) is not a real id: that item is skipped and its siblings stored.
+const ZProviderId = z.string().min(1).max(256).regex(/^[^\u0000-\u001f\u007f]+$/, 'control characters');
 const ZTimestamp = z.union([z.string(), z.number()]).optional();
-// PostgreSQL text and jsonb cannot hold NUL; keep the message readable rather than refuse it.
-const ZText = z.string().transform((s) => s.replace(/\u0000/g, '\uFFFD'));
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// PostgreSQL text and jsonb cannot hold NUL, and jsonb refuses a lone surrogate: keep the text
+// readable (U+FFFD in their place) rather than refuse the item or fail the whole delivery.
+const ZText = z.string().transform((s) => s.replace(/\u0000/g, '\uFFFD').replace(LONE_SURROGATE, '\uFFFD'));
+// The sender's number, normalised as every lookup normalises it (shared/phone.ts); a sender that is
+// not 8–15 digits cannot be a conversation anyone can open: counted, not stored.
+const ZSender = z
+  .string()
+  .max(64)
+  .transform((from, ctx) => parsePhoneDigits(from) ?? (ctx.addIssue({ code: 'custom', message: 'not a phone number' }), z.NEVER));
 
 const ZTextMessage = z.object({
   id: ZProviderId,
-  from: z.string().max(64).regex(/\d/, 'no digits'),
+  from: ZSender,
   type: z.literal('text'),
   timestamp: ZTimestamp,
   text: z.object({ body: ZText }),
@@ -71,11 +90,23 @@ const ZContact = z.object({ wa_id: z.string(), profile: z.object({ name: ZText.p
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function toDate(timestamp: string | number | undefined): Date | null {
+// Provider times outside [the product's launch, a day from now] are not believed (a year-9999
+// time would hold the 24-hour window open for ever): such an item gets no provider time.
+const EARLIEST_SECONDS = Date.UTC(2009, 0, 1) / 1000;
+const FUTURE_SLACK_SECONDS = 24 * 60 * 60;
+
+function toDate(timestamp: string | number | undefined, now: Date): Date | null {
   if (timestamp === undefined) return null;
   const seconds = typeof timestamp === 'number' ? timestamp : /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 253_402_300_799) return null; // up to 9999-12-31
+  if (!Number.isFinite(seconds) || seconds < EARLIEST_SECONDS || seconds > now.getTime() / 1000 + FUTURE_SLACK_SECONDS) return null;
   return new Date(seconds * 1000);
+}
+
+/** The first MAX_STORED_BODY characters (never half a surrogate pair), and what was cut. */
+function capBody(body: string): { body: string; truncated: TInboundText['truncated'] } {
+  if (body.length <= MAX_STORED_BODY) return { body, truncated: null };
+  const cut = body.slice(0, MAX_STORED_BODY).replace(/[\uD800-\uDBFF]$/, '');
+  return { body: cut, truncated: { length: body.length, sha256: createHash('sha256').update(body).digest('hex') } };
 }
 
 /** The objects that may carry messages/statuses/contacts: every change value, and the root. */
@@ -91,7 +122,18 @@ function collectValues(payload: Record<string, unknown>): Record<string, unknown
   return values;
 }
 
-export function parsePayload(payload: unknown): TParsedPayload {
+/** Message and status items in the payload, counted before anything is parsed. */
+export function countPayloadItems(payload: unknown): number {
+  if (!isRecord(payload)) return 0;
+  let count = 0;
+  for (const value of collectValues(payload)) {
+    if (Array.isArray(value.messages)) count += value.messages.length;
+    if (Array.isArray(value.statuses)) count += value.statuses.length;
+  }
+  return count;
+}
+
+export function parsePayload(payload: unknown, now = new Date()): TParsedPayload {
   const result: TParsedPayload = { hasMessages: false, hasStatuses: false, received: 0, statusCount: 0, texts: [], receipts: [] };
   if (!isRecord(payload)) return result;
 
@@ -100,7 +142,8 @@ export function parsePayload(payload: unknown): TParsedPayload {
     if (Array.isArray(value.contacts)) {
       for (const item of value.contacts) {
         const contact = ZContact.safeParse(item);
-        if (contact.success) names.set(contact.data.wa_id.replace(/\D/g, ''), contact.data.profile.name);
+        const digits = contact.success ? parsePhoneDigits(contact.data.wa_id) : null;
+        if (contact.success && digits) names.set(digits, contact.data.profile.name);
       }
     }
     if (Array.isArray(value.messages)) {
@@ -109,12 +152,12 @@ export function parsePayload(payload: unknown): TParsedPayload {
       for (const item of value.messages) {
         const message = ZTextMessage.safeParse(item);
         if (!message.success) continue; // media and other types are ignored (SPEC §4.2.3)
-        const peerPhone = message.data.from.replace(/\D/g, '');
+        const peerPhone = message.data.from;
         result.texts.push({
           chatMsgId: message.data.id,
           peerPhone,
-          body: message.data.text.body,
-          providerTimestamp: toDate(message.data.timestamp),
+          ...capBody(message.data.text.body),
+          providerTimestamp: toDate(message.data.timestamp, now),
           contactName: names.get(peerPhone) ?? null,
         });
       }
@@ -129,7 +172,7 @@ export function parsePayload(payload: unknown): TParsedPayload {
         result.receipts.push({
           chatMsgId: receipt.data.id,
           status: receipt.data.status,
-          providerTimestamp: toDate(receipt.data.timestamp),
+          providerTimestamp: toDate(receipt.data.timestamp, now),
           error:
             receipt.data.status === 'failed'
               ? {

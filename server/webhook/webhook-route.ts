@@ -5,10 +5,27 @@ import { InboundBatcher } from '../chat/inbound-batcher';
 import { storeInboundTexts } from '../chat/store-inbound';
 import type { TLogger } from '../logger';
 import { isDatabaseUnavailable } from '../db/database-errors';
-import { parsePayload } from './parse-payload';
+import { countPayloadItems, MAX_ITEMS_PER_DELIVERY, parsePayload } from './parse-payload';
 import { isWebhookAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
 
 export const WEBHOOK_BODY_LIMIT = '3mb';
+/**
+ * A delivery is answered inside this, stored or not: on a frozen database (no answer at all, so no
+ * server-side timeout can fire) the provider gets 503 and retries rather than waiting for minutes.
+ */
+export const DELIVERY_DEADLINE_MS = 4_500;
+
+export class DeliveryDeadlineError extends Error {
+  override name = 'DeliveryDeadlineError';
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new DeliveryDeadlineError(`not stored within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
 
 export type TWebhookDeps = {
   sequelize: Sequelize;
@@ -65,18 +82,29 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
       sendJson(res, 400, { ok: false, error: 'invalid_json' });
       return;
     }
+    // Counted before any item is parsed: a flood of tiny items would otherwise hold the event loop.
+    if (countPayloadItems(json) > MAX_ITEMS_PER_DELIVERY) {
+      sendJson(res, 413, { ok: false, error: 'too_many_items', max: MAX_ITEMS_PER_DELIVERY });
+      return;
+    }
     const payload = parsePayload(json);
     try {
-      const stored = await batcher.submit(payload.texts);
-      // Both statements NOTIFY live views themselves, on commit.
-      const changed = await applyReceipts(deps.sequelize, payload.receipts);
+      // Both statements NOTIFY live views themselves, on commit. A late commit after the deadline
+      // is harmless: the provider's retry finds the ids stored (unique index) and stores nothing twice.
+      const { stored, changed } = await withDeadline(
+        (async () => {
+          const stored = await batcher.submit(payload.texts);
+          return { stored, changed: await applyReceipts(deps.sequelize, payload.receipts) };
+        })(),
+        DELIVERY_DEADLINE_MS,
+      );
       const body: Record<string, unknown> = { ok: true };
       if (payload.hasMessages || !payload.hasStatuses) Object.assign(body, { received: payload.received, stored: stored.length });
       if (payload.hasStatuses) Object.assign(body, { statuses: payload.statusCount, updated: changed });
       sendJson(res, 200, body);
     } catch (error) {
       // The provider retries non-2xx deliveries: answering 503 loses nothing.
-      const unavailable = isDatabaseUnavailable(error);
+      const unavailable = error instanceof DeliveryDeadlineError || isDatabaseUnavailable(error);
       deps.logger.error({ error: (error as Error).name, unavailable }, 'webhook delivery not stored');
       sendJson(res, unavailable ? 503 : 500, { ok: false, error: unavailable ? 'unavailable' : 'internal_error' });
     }

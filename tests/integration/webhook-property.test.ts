@@ -11,7 +11,7 @@ afterAll(() => server?.stop());
 
 let n = 0;
 const validText = fc.record({
-  from: fc.stringMatching(/^\d{9,15}$/),
+  from: fc.stringMatching(/^[1-9]\d{7,14}$/), // E.164 digits, as the provider sends them
   type: fc.constant('text'),
   text: fc.record({ body: fc.string({ unit: 'grapheme', maxLength: 300 }) }),
 }).map((m) => ({ ...m, id: `wamid.prop-${++n}` }));

@@ -31,13 +31,16 @@ export type TAppProcessOptions = {
   port?: number;
   /** Run `npm run seed:demo` on the data dir first (live mode seeds nothing by itself). */
   seedDemo?: boolean;
+  /** An existing data dir (kept on stop); otherwise a fresh one, removed on stop. */
+  dataDir?: string;
 };
 
 /** `npm start` as a user runs it (client build when stale, embedded PostgreSQL, demo seed), on a fresh data dir. */
 export async function startAppProcess(options: TAppProcessOptions = {}): Promise<TAppProcess> {
   const env = options.env ?? {};
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-e2e-'));
-  await chmod(dataDir, 0o755);
+  const ownDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'firm-chat-e2e-')));
+  if (ownDataDir) await chmod(dataDir, 0o755);
   const port = options.port ?? (await findFreePort());
   const childEnv = { ...process.env, DATABASE_URL: '', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
   if (options.seedDemo) {
@@ -70,7 +73,7 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,7 +3,7 @@ import { InboundBatcher } from '../../server/chat/inbound-batcher';
 import type { TStoredInbound } from '../../server/chat/store-inbound';
 import type { TInboundText } from '../../server/webhook/parse-payload';
 
-const text = (id: string, body = 'hi'): TInboundText => ({ chatMsgId: id, peerPhone: '447700900123', body, providerTimestamp: null, contactName: null });
+const text = (id: string, body = 'hi'): TInboundText => ({ chatMsgId: id, peerPhone: '447700900123', body, providerTimestamp: null, contactName: null, truncated: null });
 
 /** Behaves like the INSERT … ON CONFLICT DO NOTHING: returns the ids it had not seen. */
 function createStore(options: { failOn?: string } = {}) {

@@ -1,4 +1,4 @@
-import { httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
@@ -14,11 +14,16 @@ export type TThreadRef = { clientId: number } | { phone: string };
 export function createTrpcClient() {
   return trpc.createClient({
     links: [
-      // Live updates over server-sent events; everything else batched over plain HTTP.
+      // Live updates over server-sent events; sign-in calls on their own (the server refuses them
+      // in a batch); everything else batched over plain HTTP, at most as many as the server takes.
       splitLink({
         condition: (op) => op.type === 'subscription',
         true: httpSubscriptionLink({ url: '/trpc', transformer: superjson }),
-        false: httpBatchLink({ url: '/trpc', transformer: superjson }),
+        false: splitLink({
+          condition: (op) => op.path.startsWith('auth.'),
+          true: httpLink({ url: '/trpc', transformer: superjson }),
+          false: httpBatchLink({ url: '/trpc', transformer: superjson, maxItems: 20 }),
+        }),
       }),
     ],
   });

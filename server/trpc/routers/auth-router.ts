@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endWatchedSession } from '../../auth/session-watch';
 import { createSession, deleteSession } from '../../auth/sessions';
 import { authenticateUser } from '../../services/auth';
 import { authedProcedure, publicProcedure, router } from '../init';
@@ -11,12 +12,10 @@ export const authRouter = router({
     .output(z.object({ user: ZSessionUser }))
     .mutation(async ({ ctx, input }) => {
       const limiter = ctx.deps.signInLimiter;
-      await limiter.assertAllowed(ctx.clientIp, input.email);
-      const user = await authenticateUser(input.email, input.password).catch(async (error: unknown) => {
-        await limiter.recordFailure(ctx.clientIp, input.email);
-        throw error;
-      });
-      await limiter.recordSuccess(input.email);
+      // Counted before the (deliberately slow) password check, never after.
+      await limiter.consume(ctx.clientIp, input.email);
+      const user = await authenticateUser(input.email, input.password);
+      await limiter.recordSuccess(ctx.clientIp, input.email);
       // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
       if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
       const { token, expiresAt } = await createSession(user.id, ctx.deps.config.sessionSecret, ctx.deps.now());
@@ -25,7 +24,10 @@ export const authRouter = router({
     }),
 
   signOut: authedProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
-    if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
+    if (ctx.sessionToken) {
+      await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
+      endWatchedSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
+    }
     ctx.sessionCookie.clear();
     return { ok: true as const };
   }),

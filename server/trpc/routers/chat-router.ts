@@ -4,7 +4,13 @@ import { WHATSAPP_TEMPLATES } from '../../../shared/templates';
 import { retryChatMessage, sendChatMessage } from '../../chat/send-message';
 import { authedProcedure, router } from '../init';
 
-const ZBody = z.string().trim().min(1, 'Type a message first').max(4096, 'A chat message can be at most 4096 characters');
+// NUL cannot be stored and would reach the provider as something other than what is kept: refused.
+export const ZBody = z
+  .string()
+  .trim()
+  .min(1, 'Type a message first')
+  .max(4096, 'A chat message can be at most 4096 characters')
+  .refine((body) => !body.includes('\u0000'), 'The message contains a NUL character, which cannot be sent');
 
 export const ZSendInput = z.union([
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).

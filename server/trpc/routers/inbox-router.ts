@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { watchSession } from '../../auth/session-watch';
 import { getThread, linkPhoneToClient, listThreads, markThreadRead, unlinkPhoneFromClient, type TThreadItem, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 
@@ -45,6 +46,13 @@ export const inboxRouter = router({
 
   /** Live changes (SSE): every stored message and changed status, as thread items. */
   onChange: authedProcedure.subscription(async function* ({ ctx, signal }) {
-    yield* ctx.deps.events.stream(signal);
+    // The stream ends with the session it was opened with (sign-out anywhere, or expiry).
+    const session = ctx.sessionToken ? watchSession(ctx.sessionToken, ctx.deps.config.sessionSecret) : null;
+    try {
+      const until = [signal, session?.signal].filter((s): s is AbortSignal => s !== undefined);
+      yield* ctx.deps.events.stream(until.length ? AbortSignal.any(until) : undefined);
+    } finally {
+      session?.stop();
+    }
   }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TCommunication } from '../../../shared/communication';
 import { sendChatMessage } from '../../chat/send-message';
 import { checkConnection, CONNECTION_STATUSES } from '../../services/connection-check';
+import { ZBody } from './chat-router';
 import { authedProcedure, directorProcedure, router } from '../init';
 
 export const settingsRouter = router({
@@ -15,7 +16,7 @@ export const settingsRouter = router({
     })),
 
   sendTest: authedProcedure
-    .input(z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: z.string().trim().min(1, 'Type a message').max(4096) }))
+    .input(z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }))
     .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, input)),
 
   /** Directors only (SPEC §1.8): enforced here, whatever the page shows. */

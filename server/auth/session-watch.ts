@@ -1,0 +1,55 @@
+import { Op } from 'sequelize';
+import { Session } from '../db/models';
+import { toSessionId } from './sessions';
+
+// A live stream (inbox.onChange) is opened with a session and must end with it: signed out here,
+// signed out on another instance, or expired. One query every few seconds checks every open
+// stream's session at once, however many streams are open.
+const CHECK_EVERY_MS = 5_000;
+
+const watched = new Map<string, Set<AbortController>>();
+let timer: NodeJS.Timeout | undefined;
+
+async function checkSessions(): Promise<void> {
+  const ids = [...watched.keys()];
+  if (ids.length === 0) return;
+  let alive: Set<string>;
+  try {
+    const rows = await Session.findAll({ attributes: ['id'], where: { id: ids, expiresAt: { [Op.gt]: new Date() } } });
+    alive = new Set(rows.map((r) => r.id));
+  } catch {
+    return; // the database is away: no verdict, streams stay until the next check
+  }
+  for (const id of ids) if (!alive.has(id)) endSessionById(id);
+}
+
+function endSessionById(id: string): void {
+  for (const controller of watched.get(id) ?? []) controller.abort();
+  watched.delete(id);
+  if (watched.size === 0 && timer) {
+    clearInterval(timer);
+    timer = undefined;
+  }
+}
+
+/** A signal that aborts when the session behind `token` ends; `stop` when the stream ends first. */
+export function watchSession(token: string, secret: string): { signal: AbortSignal; stop: () => void } {
+  const id = toSessionId(token, secret);
+  const controller = new AbortController();
+  const set = watched.get(id) ?? new Set();
+  set.add(controller);
+  watched.set(id, set);
+  timer ??= setInterval(() => void checkSessions(), CHECK_EVERY_MS).unref();
+  return {
+    signal: controller.signal,
+    stop: () => {
+      set.delete(controller);
+      if (set.size === 0 && watched.get(id) === set) endSessionById(id);
+    },
+  };
+}
+
+/** Sign-out on this instance ends the session's streams at once (other instances: at their next check). */
+export function endWatchedSession(token: string, secret: string): void {
+  endSessionById(toSessionId(token, secret));
+}

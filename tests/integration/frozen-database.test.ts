@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
+import { createLogger } from '../../server/logger';
+import { startServer, type TRunningServer } from '../../server/start-server';
+import { cloudPayload, postWebhook, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+
+// A frozen database (every PostgreSQL process stopped, as in a network partition) answers nothing:
+// no server-side timeout can fire. A PostgreSQL of this file's own, so freezing it touches no other file.
+let dataDir: string;
+let pg: TEmbeddedDatabase;
+let server: TRunningServer;
+let frozen: number[] = [];
+const logger = createLogger('silent');
+
+/** The postmaster and every process it started. */
+function clusterPids(): number[] {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((pid) => pid > 0);
+  return [postmaster, ...children];
+}
+
+function freeze(): void {
+  frozen = clusterPids();
+  for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+}
+
+function thaw(): void {
+  for (const pid of frozen) process.kill(pid, 'SIGCONT');
+  frozen = [];
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-frozen-'));
+  await chmod(dataDir, 0o755);
+  pg = await startEmbeddedPostgres(dataDir, logger);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: pg.url(), PORT: '0', MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  server = await startServer(config, logger);
+});
+afterAll(async () => {
+  thaw();
+  await server?.close();
+  await pg?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+it('with every PostgreSQL process stopped, webhooks answer 503 within 5 s, queued ones too; after thawing the retries are stored', async () => {
+  // Warm: the pool holds open connections, as in production when the freeze begins.
+  expect((await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.warm', '447700900123', 'warm')] }))).status).toBe(200);
+
+  freeze();
+  const deliveries = [
+    cloudPayload({ messages: [textMessage('wamid.frozen-1', '447700900123', 'during the freeze 1')] }),
+    cloudPayload({ messages: [textMessage('wamid.frozen-2', '447700900123', 'during the freeze 2')] }),
+    cloudPayload({ messages: [textMessage('wamid.frozen-3', '447700900123', 'during the freeze 3')] }),
+    cloudPayload({ statuses: [statusItem('wamid.warm', 'read')] }),
+  ];
+  const started = Date.now();
+  const answers = await Promise.all(
+    deliveries.map(async (payload) => ({ ...(await postWebhook(server.url, payload)), ms: Date.now() - started })),
+  );
+  const health = await fetch(`${server.url}/api/health`).then((r) => ({ status: r.status, ms: Date.now() - started }));
+  console.log(`answers during the freeze: ${answers.map((a) => `${a.status} in ${a.ms} ms`).join(', ')}; health ${health.status}`);
+  for (const answer of answers) {
+    expect(answer.status).toBe(503);
+    expect(answer.ms).toBeLessThan(5_000);
+  }
+  expect(health.status).toBe(503);
+  thaw();
+
+  for (const payload of deliveries.slice(0, 3)) {
+    expect(await postWebhook(server.url, payload)).toMatchObject({ status: 200, json: { ok: true, received: 1 } });
+  }
+  const rows = await sql<{ body: string }>(pg.url(), "SELECT body FROM communications WHERE metadata->>'chat_msg_id' LIKE 'wamid.frozen-%' ORDER BY body");
+  expect(rows.map((r) => r.body)).toEqual(['during the freeze 1', 'during the freeze 2', 'during the freeze 3']);
+}, 60_000);
