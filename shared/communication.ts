@@ -31,8 +31,8 @@ export type TCommunication = {
   clientId: number | null;
   caseId: number | null;
   peerPhone: string | null;
-  /** `truncated`: an inbound text longer than is stored: its full length and sha256. */
-  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number; truncated?: { length: number; sha256: string } };
+  /** `truncated`: an inbound text longer than is stored (its full length and sha256); `unlinked_case_id`: the case a record left when its number was unlinked. */
+  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number; truncated?: { length: number; sha256: string }; unlinked_case_id?: number };
   providerTimestamp: Date | null;
   createdAt: Date;
 };

@@ -27,3 +27,15 @@ export function parsePhoneDigits(input: string): string | null {
 export function toMatchKey(input: string): string {
   return input.replace(/\D/g, '').slice(-PHONE_MATCH_DIGITS);
 }
+
+/**
+ * The numbers a client's conversation may reply to, and the default. Own numbers, plus numbers that
+ * wrote on the file and match one of them by the last 9 digits (the spec's match); a number that
+ * wrote but is no longer on file (removed, or unlinked) is not offered. Default: the number of the
+ * newest inbound message among those, else the first own number (the primary).
+ */
+export function replyNumbersOf(own: string[], inboundNewestFirst: string[]): { numbers: string[]; defaultNumber: string | null } {
+  const ownKeys = new Set(own.map(toMatchKey));
+  const wrote = inboundNewestFirst.filter((digits) => ownKeys.has(toMatchKey(digits)));
+  return { numbers: [...new Set([...own, ...wrote])], defaultNumber: wrote[0] ?? own[0] ?? null };
+}

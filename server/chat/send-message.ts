@@ -4,7 +4,8 @@ import type { TCommunication } from '../../shared/communication';
 import { Case, Client, Communication } from '../db/models';
 import type { TConfig } from '../config';
 import { AppError } from '../errors';
-import { requireNumberInput } from '../services/phone-input';
+import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
+import { formatNumber, requireNumberInput } from '../services/phone-input';
 import type { ChatEvents } from '../events/chat-events';
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
@@ -24,24 +25,18 @@ export type TSendInput = { body: string; clientId?: number; caseId?: number; to?
 
 type TRecipient = { digits: string; clientId: number | null; caseId: number | null };
 
-/**
- * The numbers a client's conversation is with: the client's own numbers and every number that has
- * written on its file (a sender linked by its last 9 digits is still the number that wrote). The
- * default is the number of the client's last inbound message, else the primary: a reply goes to
- * the number that wrote, never to another number of the same client.
- */
+/** The numbers a reply from this client's conversation may go to, and the default (replyNumbersOf). */
 export async function listReplyNumbers(sequelize: Sequelize, clientId: number): Promise<{ numbers: string[]; defaultNumber: string | null }> {
-  const [row] = await sequelize.query<{ own: string[] | null; wrote: string[] | null; last: string | null }>(
+  const [row] = await sequelize.query<{ own: string[] | null; wrote: string[] | null }>(
     `SELECT
        (SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.added_at, n.id) FROM client_numbers n WHERE n.client_id = $1) AS own,
-       (SELECT array_agg(DISTINCT c.peer_phone) FROM communications c
-        WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound' AND c.peer_phone IS NOT NULL) AS wrote,
-       (SELECT c.peer_phone FROM communications c WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound'
-        ORDER BY c.created_at DESC, c.id DESC LIMIT 1) AS last`,
+       (SELECT array_agg(w.peer_phone ORDER BY w.last DESC) FROM (
+          SELECT c.peer_phone, max(c.created_at) AS last FROM communications c
+          WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound' AND c.peer_phone IS NOT NULL
+          GROUP BY c.peer_phone) w) AS wrote`,
     { bind: [clientId], type: QueryTypes.SELECT },
   );
-  const numbers = [...new Set([...(row?.own ?? []), ...(row?.wrote ?? [])])];
-  return { numbers, defaultNumber: row?.last ?? row?.own?.[0] ?? null };
+  return replyNumbersOf(row?.own ?? [], row?.wrote ?? []);
 }
 
 async function resolveRecipient(deps: TSendDeps, input: TSendInput): Promise<TRecipient> {
@@ -51,9 +46,11 @@ async function resolveRecipient(deps: TSendDeps, input: TSendInput): Promise<TRe
     const { numbers, defaultNumber } = await listReplyNumbers(deps.sequelize, client.id);
     let digits = defaultNumber;
     if (input.to !== undefined) {
-      digits = requireNumberInput(input.to, deps.config.defaultCountry, 'to');
+      // A number as listed (stored digits) first, then as a person would type it.
+      const listed = parsePhoneDigits(input.to);
+      digits = listed && numbers.includes(listed) ? listed : requireNumberInput(input.to, deps.config.defaultCountry, 'to');
       if (!numbers.includes(digits)) {
-        throw new AppError('INVALID_INPUT', `+${digits} is not one of ${client.name}'s numbers.`, { to: [`Choose one of ${client.name}'s numbers.`] });
+        throw new AppError('INVALID_INPUT', `${formatNumber(digits)} is not one of ${client.name}'s numbers.`, { to: [`Choose one of ${client.name}'s numbers.`] });
       }
     }
     if (!digits) throw new AppError('INVALID_INPUT', `${client.name} has no number to send to; add one on the client first.`);

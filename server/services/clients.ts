@@ -3,9 +3,10 @@ import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { Client, ClientNumber, User } from '../db/models';
 import { AppError } from '../errors';
-import { requireNumberInput } from './phone-input';
+import { formatNumber, parseNumberInput, requireNumberInput } from './phone-input';
 
-export type TClientNumberDto = { digits: string; primary: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
+/** `linked`: linked from the inbox (the conversation offers to unlink it). */
+export type TClientNumberDto = { digits: string; primary: boolean; linked: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
 /** `phone` is the primary number, "+<digits>". */
 export type TClientDto = { id: number; name: string; phone: string; email: string | null; numbers: TClientNumberDto[] };
 
@@ -22,6 +23,7 @@ function toDto(c: Client): TClientDto {
     .map((n) => ({
       digits: n.digits,
       primary: n.primary,
+      linked: n.addedVia === 'link',
       addedAt: n.addedAt,
       addedBy: n.addedByUser ? { id: n.addedByUser.id, name: n.addedByUser.name } : null,
     }));
@@ -29,9 +31,10 @@ function toDto(c: Client): TClientDto {
   return { id: c.id, name: c.name, phone: primary ? `+${primary.digits}` : '', email: c.email, numbers };
 }
 
-export async function listClients(search?: string): Promise<TClientDto[]> {
+/** By name, or by any number: typed digits, or the number read as a person typed it (07700 900123). */
+export async function listClients(search?: string, defaultCountry?: CountryCode): Promise<TClientDto[]> {
   const term = search?.trim() ?? '';
-  const digits = term.replace(/\D/g, '');
+  const digits = parseNumberInput(term, defaultCountry) ?? term.replace(/\D/g, '');
   // Ids first (name or any number), then the page with its numbers.
   const rows = await Client.sequelize!.query<{ id: number }>(
     `SELECT c.id FROM clients c
@@ -59,7 +62,7 @@ export async function assertClientExists(id: number): Promise<void> {
  * A number is not unique across clients (a family may share one), but giving a client a number
  * another client has must be a person's decision: CONFLICT naming that client unless `confirm`.
  */
-async function assertNumberFreeOrConfirmed(digits: string, exceptClientId: number | null, confirm: boolean | undefined): Promise<void> {
+export async function assertNumberFreeOrConfirmed(digits: string, exceptClientId: number | null, confirm: boolean | undefined): Promise<void> {
   if (confirm) return;
   const holders = await Client.findAll({
     attributes: ['id', 'name'],
@@ -69,7 +72,7 @@ async function assertNumberFreeOrConfirmed(digits: string, exceptClientId: numbe
   });
   if (holders.length === 0) return;
   const names = holders.map((h) => h.name).join(' and ');
-  const message = `+${digits} is already ${names}'s number. Messages from a shared number are filed only when it is clear who wrote; confirm to add it anyway.`;
+  const message = `${formatNumber(digits)} is already ${names}'s number. Add it here as well only if they share this phone: messages from a shared number are not filed automatically.`;
   throw new AppError('CONFLICT', message, { phone: [message] });
 }
 
@@ -98,7 +101,7 @@ export async function addClientNumber(
   if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return getClient(input.clientId);
   await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
   await Client.sequelize!.transaction(async (transaction) => {
-    if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM, transaction)) {
+    if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM, 'client', transaction)) {
       await recordAuditEvent(
         Client.sequelize!,
         { actor: context.actor ?? SYSTEM, action: 'client.number_add', subject: `client:${input.clientId}`, detail: { digits } },
@@ -110,11 +113,17 @@ export async function addClientNumber(
 }
 
 /** Inserts the number unless the client has it; true when it was added. */
-export async function insertClientNumber(clientId: number, digits: string, actor: TActor, transaction: Transaction): Promise<boolean> {
+export async function insertClientNumber(
+  clientId: number,
+  digits: string,
+  actor: TActor,
+  via: 'client' | 'link',
+  transaction: Transaction,
+): Promise<boolean> {
   const [rows] = await Client.sequelize!.query(
-    `INSERT INTO client_numbers (client_id, digits, "primary", added_by) VALUES ($1, $2, false, $3)
+    `INSERT INTO client_numbers (client_id, digits, "primary", added_by, added_via) VALUES ($1, $2, false, $3, $4)
      ON CONFLICT (client_id, digits) DO NOTHING RETURNING id`,
-    { bind: [clientId, digits, actor.userId], transaction },
+    { bind: [clientId, digits, actor.userId, via], transaction },
   );
   return (rows as unknown[]).length > 0;
 }
@@ -137,12 +146,18 @@ export async function removeClientNumber(input: { clientId: number; phone: strin
   return getClient(input.clientId);
 }
 
-/** Deletes one client_numbers row under the rules above (locks the client's numbers). */
-export async function removeNumberRow(clientId: number, digits: string, transaction: Transaction): Promise<void> {
+/**
+ * Deletes one client_numbers row under the rules above (locks the client's numbers). `onlyLinked`:
+ * the undo of a link, which may take away only a number that was linked from the inbox.
+ */
+export async function removeNumberRow(clientId: number, digits: string, transaction: Transaction, options: { onlyLinked?: boolean } = {}): Promise<void> {
   const numbers = await ClientNumber.findAll({ where: { clientId }, order: [['addedAt', 'ASC'], ['id', 'ASC']], lock: transaction.LOCK.UPDATE, transaction });
   const target = numbers.find((n) => n.digits === digits);
-  if (!target) throw new AppError('NOT_FOUND', `+${digits} is not one of this client's numbers.`);
-  if (numbers.length === 1) throw new AppError('CONFLICT', `+${digits} is this client's only number; add another before removing it.`);
+  if (!target) throw new AppError('NOT_FOUND', `${formatNumber(digits)} is not one of this client's numbers.`);
+  if (options.onlyLinked && target.addedVia !== 'link') {
+    throw new AppError('CONFLICT', `${formatNumber(digits)} was not linked from the inbox; remove it on the client page if it is not this client's.`);
+  }
+  if (numbers.length === 1) throw new AppError('CONFLICT', `${formatNumber(digits)} is this client's only number; add another before removing it.`);
   await target.destroy({ transaction });
   if (target.primary) await numbers.find((n) => n.id !== target.id)!.update({ primary: true }, { transaction });
 }

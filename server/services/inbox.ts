@@ -5,7 +5,8 @@ import { threadKeyOf } from '../../shared/thread-key';
 import { Communication } from '../db/models';
 import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
-import { assertClientExists, insertClientNumber, removeNumberRow } from './clients';
+import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
+import { formatNumber } from './phone-input';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
@@ -81,40 +82,57 @@ export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number
 /**
  * Files an unlinked number's records under a client and adds the number to the client, so its
  * later messages file themselves: an explicit person's decision, the only way an ambiguous number
- * is ever linked. Recorded in the audit trail. Returns the records moved.
+ * is ever linked. A number another client has needs `confirm` (CONFLICT naming that client). The
+ * records' UPDATE comes first and locks them: of two people linking the same number at once, the
+ * second finds nothing left to link (CONFLICT) and adds nothing. Records unlinked earlier get their
+ * case back when they return to the same client. Recorded in the audit trail.
  */
-export async function linkPhoneToClient(sequelize: Sequelize, input: { phone: string; clientId: number }, actor: TActor): Promise<number[]> {
+export async function linkPhoneToClient(
+  sequelize: Sequelize,
+  input: { phone: string; clientId: number; confirm?: boolean },
+  actor: TActor,
+): Promise<number[]> {
   await assertClientExists(input.clientId);
   const digits = phoneDigitsOf(input.phone);
+  await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
   return sequelize.transaction(async (transaction) => {
-    await insertClientNumber(input.clientId, digits, actor, transaction);
     const rows = await sequelize.query<{ id: number }>(
-      `UPDATE communications SET client_id = $1, updated_at = now()
-       WHERE type = 'chat' AND client_id IS NULL AND peer_phone = $2 RETURNING id`,
+      `UPDATE communications c
+       SET client_id = $1,
+           case_id = coalesce(c.case_id, (SELECT k.id FROM cases k WHERE k.id = (c.metadata->>'unlinked_case_id')::int AND k.client_id = $1)),
+           metadata = c.metadata - 'unlinked_case_id',
+           updated_at = now()
+       WHERE c.type = 'chat' AND c.client_id IS NULL AND c.peer_phone = $2 RETURNING c.id`,
       { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
     );
+    if (rows.length === 0) throw new AppError('CONFLICT', `${formatNumber(digits)} has no unlinked messages: it may just have been linked by someone else.`);
+    await insertClientNumber(input.clientId, digits, actor, 'link', transaction);
     const ids = rows.map((r) => r.id);
-    await recordAuditEvent(sequelize, { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length } }, transaction);
+    await recordAuditEvent(sequelize, { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } }, transaction);
     return ids;
   });
 }
 
 /**
- * Undoes a link: the number leaves the client and that number's chat records go back to unlinked
- * (off the client's cases too, or a case file would keep showing them). Returns the records moved.
+ * Undoes a link: the number (only one linked from the inbox) leaves the client and that number's
+ * chat records, the firm's replies to it included, go back to unlinked and off the client's cases
+ * (a case file must not show a stranger's conversation); each remembers its case, restored if it is
+ * linked back to the same client. Returns the records moved.
  */
 export async function unlinkPhoneFromClient(sequelize: Sequelize, input: { phone: string; clientId: number }, actor: TActor): Promise<number[]> {
   await assertClientExists(input.clientId);
   const digits = phoneDigitsOf(input.phone);
   return sequelize.transaction(async (transaction) => {
-    await removeNumberRow(input.clientId, digits, transaction);
+    await removeNumberRow(input.clientId, digits, transaction, { onlyLinked: true });
     const rows = await sequelize.query<{ id: number }>(
-      `UPDATE communications SET client_id = NULL, case_id = NULL, updated_at = now()
+      `UPDATE communications
+       SET client_id = NULL, case_id = NULL, updated_at = now(),
+           metadata = CASE WHEN case_id IS NULL THEN metadata ELSE metadata || jsonb_build_object('unlinked_case_id', case_id) END
        WHERE type = 'chat' AND client_id = $1 AND peer_phone = $2 RETURNING id`,
       { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
     );
     const ids = rows.map((r) => r.id);
-    await recordAuditEvent(sequelize, { actor, action: 'inbox.unlink', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length } }, transaction);
+    await recordAuditEvent(sequelize, { actor, action: 'inbox.unlink', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } }, transaction);
     return ids;
   });
 }

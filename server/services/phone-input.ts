@@ -34,3 +34,8 @@ export function requireNumberInput(input: string, defaultCountry: CountryCode | 
   const hint = `That is not a possible phone number. ${numberFormatHint(defaultCountry)}`;
   throw new AppError('INVALID_INPUT', hint, { [field]: [hint] });
 }
+
+/** "+44 7700 900123" for stored digits (as entered when libphonenumber cannot format it). */
+export function formatNumber(digits: string): string {
+  return parsePhoneNumberFromString(`+${digits}`)?.formatInternational() ?? `+${digits}`;
+}

@@ -137,7 +137,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await page.waitForURL(/\/inbox\/client\/\d+$/);
     const moved = page.locator('.bubble-row.in', { hasText: 'advice about my divorce' });
     await moved.waitFor();
-    expect(await moved.locator('.bubble-number').textContent()).toMatch(/from \+44 7700 900888/);
+    expect(await moved.locator('.bubble-number').textContent()).toMatch(/from ~Sara Lind \+44 7700 900888/);
     await page.locator('.thread-event', { hasText: 'added to Benedict Okafor by Sam Staff' }).waitFor();
 
     // The composer shows, and sends to, the number that wrote.
@@ -156,6 +156,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
 
     // Undo: the number and its messages (the reply too) go back to an unlinked conversation.
     await page.getByRole('button', { name: 'Unlink this number' }).click();
+    await page.getByRole('button', { name: 'Unlink', exact: true }).click();
     await page.waitForURL(new RegExp(`/inbox/phone/${stranger}$`));
     await page.locator('.bubble-row', { hasText: reply }).waitFor();
     await page.getByRole('button', { name: 'Create client from this number' }).waitFor();
@@ -174,6 +175,24 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await page.waitForURL(/\/inbox\/client\/\d+$/);
     await page.getByRole('heading', { name: 'Tom Baker' }).waitFor();
     await page.locator('.bubble-row.in', { hasText: 'Tom here about the lease' }).waitFor();
+    await context.close();
+  });
+
+  it('a new client with another client\'s number gets a warning naming them; changing the number withdraws it', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+    const form = page.locator('form', { has: page.getByRole('heading', { name: 'New client' }) });
+    await form.getByRole('textbox', { name: 'Name' }).fill('Hannah Hart');
+    await form.getByRole('textbox', { name: 'Mobile number' }).fill('07700 900123');
+    await form.getByRole('button', { name: 'Add client' }).click();
+    await form.getByText(/already Amelia Hart's number/).waitFor();
+    await saveScreenshot(page, 'client-number-warning');
+    // The "anyway" belonged to Amelia's number: typing another one withdraws it.
+    await form.getByRole('textbox', { name: 'Mobile number' }).fill('07700 900124');
+    expect(await form.getByRole('button', { name: 'Add with this number anyway' }).count()).toBe(0);
+    await form.getByRole('button', { name: 'Add client' }).click();
+    await page.waitForURL(/\/clients\/\d+$/);
+    await page.getByRole('heading', { name: 'Hannah Hart' }).waitFor();
     await context.close();
   });
 

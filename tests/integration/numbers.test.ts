@@ -109,10 +109,10 @@ describe('the stranger linked to a client', () => {
     const after = await live.staff.clients.get.query({ clientId: benedict.id });
     expect(after.numbers).toEqual([
       expect.objectContaining({ digits: '447700900456', primary: true }),
-      expect.objectContaining({ digits: '447700900999', primary: false, addedBy: { id: expect.any(Number), name: 'Sam Staff' } }),
+      expect.objectContaining({ digits: '447700900999', primary: false, linked: true, addedBy: { id: expect.any(Number), name: 'Sam Staff' } }),
     ]);
     const [linkEvent] = await audit('inbox.link');
-    expect(linkEvent).toMatchObject({ subject: `client:${benedict.id}`, detail: { digits: '447700900999', moved: 1 }, user_id: expect.any(Number) });
+    expect(linkEvent).toMatchObject({ subject: `client:${benedict.id}`, detail: { digits: '447700900999', moved: 1, ids: [expect.any(Number)] }, user_id: expect.any(Number) });
     expect(linkEvent?.ip).toBeTruthy();
 
     // The next message from that number files itself.
@@ -142,9 +142,64 @@ describe('the stranger linked to a client', () => {
     expect(strangers.every((r) => r.client_id === null && r.case_id === null)).toBe(true);
     expect((await live.staff.clients.get.query({ clientId: benedict.id })).numbers.map((n) => n.digits)).toEqual(['447700900456']);
     expect((await live.staff.timeline.case.query({ caseId: openCase.id })).items).toEqual([]);
-    expect(await audit('inbox.unlink')).toEqual([expect.objectContaining({ subject: `client:${benedict.id}`, detail: { digits: '447700900999', moved: 3 } })]);
+    expect(await audit('inbox.unlink')).toEqual([expect.objectContaining({ subject: `client:${benedict.id}`, detail: expect.objectContaining({ digits: '447700900999', moved: 3 }) })]);
     await inbound('447700900999', 'hello again');
     expect(await clientOf('hello again')).toBeNull();
+
+    // Linked back to the same client, the reply returns to its case too.
+    expect(await live.staff.inbox.link.mutate({ phone: '447700900999', clientId: benedict.id })).toEqual({ linked: 4 });
+    expect((await live.staff.timeline.case.query({ caseId: openCase.id })).items.map((i) => i.body)).toEqual(['We can help; call us.']);
+  });
+
+  it('link needs unlinked messages: of two people linking one number at once, one wins and the number is on one client', async () => {
+    const a = await live.staff.clients.create.mutate({ name: 'Race A', phone: '+44 7700 900601' });
+    const b = await live.staff.clients.create.mutate({ name: 'Race B', phone: '+44 7700 900602' });
+    await inbound('447700900699', 'who gets me?');
+    const results = await Promise.allSettled([
+      live.staff.inbox.link.mutate({ phone: '447700900699', clientId: a.id }),
+      live.director.inbox.link.mutate({ phone: '447700900699', clientId: b.id }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ data: { code: 'CONFLICT' } });
+    const holders = await sql(live.server.databaseUrl, "SELECT client_id FROM client_numbers WHERE digits = '447700900699'");
+    expect(holders).toHaveLength(1);
+    // A number with nothing unlinked cannot be linked at all (a client's own number, say).
+    await expect(live.staff.inbox.link.mutate({ phone: '447700900601', clientId: b.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+  });
+
+  it('linking a number another client has needs confirmation naming that client', async () => {
+    await inbound('447700900701', 'before my file existed');
+    const owner = await live.staff.clients.create.mutate({ name: 'Late Owner', phone: '+44 7700 900701' });
+    const other = await live.staff.clients.create.mutate({ name: 'Other Person', phone: '+44 7700 900702' });
+    await expect(live.staff.inbox.link.mutate({ phone: '447700900701', clientId: other.id })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+      message: expect.stringContaining("already Late Owner's number"),
+    });
+    expect(await live.staff.inbox.link.mutate({ phone: '447700900701', clientId: owner.id })).toEqual({ linked: 1 });
+  });
+
+  it('unlink takes away only a number linked from the inbox', async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Own Numbers', phone: '+44 7700 900801' });
+    await live.staff.clients.addNumber.mutate({ clientId: client.id, phone: '+44 7700 900802' });
+    await expect(live.staff.inbox.unlink.mutate({ phone: '447700900802', clientId: client.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    await expect(live.staff.inbox.unlink.mutate({ phone: '447700900801', clientId: client.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    expect((await live.staff.clients.get.query({ clientId: client.id })).numbers).toHaveLength(2);
+  });
+
+  it('a number removed from the client is no longer replied to, by default or by choice', async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Changed Phone', phone: '+44 7700 900901' });
+    await live.staff.clients.addNumber.mutate({ clientId: client.id, phone: '+353 87 765 4321' });
+    await inbound('353877654321', 'from my Irish phone');
+    expect((await live.staff.chat.send.mutate({ clientId: client.id, body: 'to the Irish phone' })).peerPhone).toBe('353877654321');
+    await live.staff.clients.removeNumber.mutate({ clientId: client.id, phone: '+353 87 765 4321' });
+    expect((await live.staff.chat.send.mutate({ clientId: client.id, body: 'to the main phone' })).peerPhone).toBe('447700900901');
+    await expect(live.staff.chat.send.mutate({ clientId: client.id, to: '353877654321', body: 'nope' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  });
+
+  it('finds a client by a number typed the national way', async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'National Search', phone: '+44 7700 900951' });
+    expect((await live.staff.clients.list.query({ search: '07700 900951' })).map((c) => c.id)).toEqual([client.id]);
+    expect((await live.staff.clients.list.query({ search: '0044 7700 900951' })).map((c) => c.id)).toEqual([client.id]);
   });
 
   it('a client keeps at least one number; removing the primary makes the next one primary', async () => {

@@ -4,7 +4,7 @@ import { usePhoneFormatter } from '../lib/format';
 import { trpc, type TThreadRef } from '../lib/trpc';
 
 /** The number a message goes to: always shown, a choice when the conversation has several. */
-type TRecipient = { value: string; options: string[]; onChange: (digits: string) => void };
+type TRecipient = { value: string; options: string[]; onChange: (digits: string) => void; note?: string | null };
 
 type TProps = {
   threadRef: TThreadRef;
@@ -72,6 +72,7 @@ export function Composer({ threadRef, clientName, onSend, recipient }: TProps) {
               To <strong>{formatNumber(recipient.value)}</strong>
             </span>
           ))}
+        {recipient?.note && <span className="recipient-note">{recipient.note}</span>}
         <label className="compact-field">
           <span>Template</span>
           <select value="" onChange={(e) => applyTemplate(e.target.value)} aria-label="Insert a template">

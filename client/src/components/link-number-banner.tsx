@@ -18,7 +18,7 @@ export function LinkNumberBanner({ phone, summary }: TProps) {
   const [, navigate] = useLocation();
   const [clientId, setClientId] = useState('');
   const [creating, setCreating] = useState(false);
-  const clients = trpc.clients.list.useQuery(undefined, { enabled: summary.candidates.length === 0 });
+  const clients = trpc.clients.list.useQuery();
   const link = trpc.inbox.link.useMutation({
     onSuccess: ({ linked }, input) => {
       toast('success', `${format(phone)} linked: ${linked} message${linked === 1 ? '' : 's'} filed under the client.`);
@@ -27,64 +27,75 @@ export function LinkNumberBanner({ phone, summary }: TProps) {
       void utils.timeline.invalidate();
       navigate(`/inbox/client/${input.clientId}`);
     },
-    onError: (error) => toast('error', error.message),
+    onError: (error) => {
+      if (error.data?.code !== 'CONFLICT') toast('error', error.message);
+    },
   });
+  // Another client has this very number: say whose, and let a person decide for this link only.
+  const conflict = link.error?.data?.code === 'CONFLICT' && link.variables ? link.variables : null;
+  const names = summary.candidates.map((c) => c.name).join(' or ');
 
   return (
     <div className={`link-banner ${summary.match}`}>
-      {summary.candidates.length > 0 ? (
-        <>
-          <p>
-            {summary.match === 'ambiguous'
-              ? `The last 9 digits of ${format(phone)} match ${summary.candidates.length} clients, so it was not filed automatically. Who is writing?`
-              : `${format(phone)} looks like this client's number but was not filed automatically. Is it them?`}
-          </p>
-          <ul className="candidates">
-            {summary.candidates.map((c) => (
-              <li key={c.id}>
-                <span className="candidate-main">
-                  <strong>{c.name}</strong>
-                  <span className="muted">{c.numbers.map(format).join(', ')}</span>
-                  <span className="muted">
-                    {c.openCases.length ? `Open: ${c.openCases.map((k) => `${k.reference} ${k.title}`).join('; ')}` : 'No open case'}
-                  </span>
+      <p>
+        {summary.candidates.length > 1
+          ? `This could be ${names}: ${format(phone)} ends in the same 9 digits as their numbers, so it was not filed automatically. Who is writing?`
+          : summary.candidates.length === 1
+            ? `${format(phone)} ends in the same 9 digits as ${names}'s number but was not filed automatically. Is it them?`
+            : `${format(phone)} is not on any client file. Link it to a client, or create one, to file its messages.`}
+      </p>
+      {summary.candidates.length > 0 && (
+        <ul className="candidates">
+          {summary.candidates.map((c) => (
+            <li key={c.id}>
+              <span className="candidate-main">
+                <strong>{c.name}</strong>
+                <span className="muted">{c.numbers.map(format).join(', ')}</span>
+                <span className="muted">
+                  {c.openCases.length ? `Open: ${c.openCases.map((k) => `${k.reference} ${k.title}`).join('; ')}` : 'No open case'}
                 </span>
-                <button type="button" className="button small" disabled={link.isPending} onClick={() => link.mutate({ phone, clientId: c.id })}>
-                  Link to {c.name}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : (
-        <form
-          className="link-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (clientId) link.mutate({ phone, clientId: Number(clientId) });
-          }}
-        >
-          <p>{format(phone)} is not on any client file. Link it to a client, or create one, to file its messages:</p>
-          <label className="visually-hidden" htmlFor="link-client">
-            Client
-          </label>
-          <select id="link-client" value={clientId} onChange={(e) => setClientId(e.target.value)} required>
-            <option value="">Choose a client…</option>
-            {clients.data?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name} ({format(c.phone)})
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button small" disabled={!clientId || link.isPending}>
-            Link to client
+              </span>
+              <button type="button" className="button small" disabled={link.isPending} onClick={() => link.mutate({ phone, clientId: c.id })}>
+                Link to {c.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="link-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (clientId) link.mutate({ phone, clientId: Number(clientId) });
+        }}
+      >
+        <label className="visually-hidden" htmlFor="link-client">
+          Client
+        </label>
+        <select id="link-client" value={clientId} onChange={(e) => setClientId(e.target.value)} required>
+          <option value="">{summary.candidates.length ? 'Someone else…' : 'Choose a client…'}</option>
+          {clients.data?.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name} ({format(c.phone)})
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button small" disabled={!clientId || link.isPending}>
+          Link to client
+        </button>
+        {!creating && (
+          <button type="button" className="button small ghost" onClick={() => setCreating(true)}>
+            Create client from this number
           </button>
-          {!creating && (
-            <button type="button" className="button small ghost" onClick={() => setCreating(true)}>
-              Create client from this number
-            </button>
-          )}
-        </form>
+        )}
+      </form>
+      {conflict && (
+        <p className="field-warning" role="alert">
+          {link.error?.message}{' '}
+          <button type="button" className="button small" disabled={link.isPending} onClick={() => link.mutate({ ...conflict, confirm: true })}>
+            Link anyway
+          </button>
+        </p>
       )}
       {creating && (
         <CreateClientFromNumber

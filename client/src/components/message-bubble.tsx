@@ -3,10 +3,13 @@ import type { TThreadItem } from '../lib/trpc';
 import { PhoneNumber } from './phone-number';
 import { StatusTicks } from './status-ticks';
 
-/** `number`: shown when the conversation is with more than one number (which one wrote, which one was sent to). */
-type TProps = { item: TThreadItem; number?: string | null; onRetry?: (id: number) => void; retrying?: boolean };
+/**
+ * `number` (and the sender's profile `contactName`): shown when the conversation is with more than
+ * one number — which one wrote, which one was sent to.
+ */
+type TProps = { item: TThreadItem; number?: string | null; contactName?: string | null; onRetry?: (id: number) => void; retrying?: boolean };
 
-export function MessageBubble({ item, number, onRetry, retrying }: TProps) {
+export function MessageBubble({ item, number, contactName, onRetry, retrying }: TProps) {
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
   return (
@@ -16,7 +19,8 @@ export function MessageBubble({ item, number, onRetry, retrying }: TProps) {
         <span className="bubble-meta">
           {number && (
             <span className="bubble-number">
-              {outbound ? 'to' : 'from'} <PhoneNumber value={number} /> ·
+              {outbound ? 'to' : 'from'} {!outbound && contactName ? `~${contactName} ` : ''}
+              <PhoneNumber value={number} /> ·
             </span>
           )}
           <time dateTime={when.toISOString()}>{formatDateTime(when)}</time>

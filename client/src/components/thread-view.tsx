@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
+import { replyNumbersOf } from '../../../shared/phone';
 import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { Composer } from './composer';
 import { LinkNumberBanner } from './link-number-banner';
@@ -26,16 +27,16 @@ export function ThreadView({ threadRef, summary }: TProps) {
 
   const items = thread.data?.items ?? [];
   const clientNumbers = client.data?.numbers;
-  const lastInbound = useMemo(() => [...items].reverse().find((i) => i.direction === 'inbound' && i.id > 0), [items]);
-  // The numbers this conversation is with: the client's own and every number that wrote on its file.
-  const replyNumbers = useMemo(() => {
-    if ('phone' in threadRef) return [threadRef.phone];
-    const wrote = items.filter((i) => i.direction === 'inbound' && i.peerPhone).map((i) => i.peerPhone!);
-    return [...new Set([...(clientNumbers ?? []).map((n) => n.digits), ...wrote])];
+  // The numbers a reply may go to and the default, by the server's own rule (shared/phone.ts).
+  const reply = useMemo(() => {
+    if ('phone' in threadRef) return { numbers: [threadRef.phone], defaultNumber: threadRef.phone };
+    const inboundNewestFirst = items.filter((i) => i.direction === 'inbound' && i.peerPhone).map((i) => i.peerPhone!).reverse();
+    return replyNumbersOf((clientNumbers ?? []).map((n) => n.digits), inboundNewestFirst);
   }, [threadRef, items, clientNumbers]);
+  const replyNumbers = reply.numbers;
   // A reply goes to the number that last wrote (else the primary) unless a person chooses another.
   const [chosenNumber, setChosenNumber] = useState<string | null>(null);
-  const to = 'phone' in threadRef ? threadRef.phone : (chosenNumber ?? lastInbound?.peerPhone ?? clientNumbers?.[0]?.digits ?? null);
+  const to = chosenNumber && replyNumbers.includes(chosenNumber) ? chosenNumber : reply.defaultNumber;
   // The 24-hour window belongs to a number: the one the reply will go to.
   const lastInboundAt = useMemo(() => {
     const inbound = items.filter((i) => i.direction === 'inbound' && i.peerPhone === to).map((i) => (i.providerTimestamp ?? i.createdAt).getTime());
@@ -110,7 +111,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
 
   const name = client.data?.name ?? summary?.clientName ?? summary?.contactName ?? null;
   const phone = 'phone' in threadRef ? threadRef.phone : client.data?.phone;
-  const showNumbers = replyNumbers.length > 1;
+  const showNumbers = replyNumbers.length > 1 || items.some((i) => i.peerPhone && i.peerPhone !== to);
+  const primary = clientNumbers?.find((n) => n.primary)?.digits ?? null;
   // Numbers linked to this client after it was created, shown where they joined the conversation.
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
 
@@ -146,6 +148,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
                     key={entry.item.id}
                     item={entry.item}
                     number={showNumbers ? entry.item.peerPhone : null}
+                    contactName={showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
                     onRetry={onRetry}
                     retrying={retry.isPending && retry.variables?.id === entry.item.id}
                   />
@@ -164,13 +167,23 @@ export function ThreadView({ threadRef, summary }: TProps) {
         threadRef={threadRef}
         clientName={name}
         onSend={onSend}
-        recipient={to ? { value: to, options: replyNumbers, onChange: setChosenNumber } : null}
+        recipient={
+          to
+            ? {
+                value: to,
+                options: replyNumbers,
+                onChange: setChosenNumber,
+                // Not the client's own main number (a linked number, a second phone): say so.
+                note: 'clientId' in threadRef && primary && to !== primary ? `not ${name ?? 'the client'}'s main number` : null,
+              }
+            : null
+        }
       />
     </section>
   );
 }
 
-type TJoined = { digits: string; addedAt: Date; addedBy: { id: number; name: string } | null };
+type TJoined = { digits: string; linked: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
 
 /** Thread items with a divider at the moment each linked number joined the conversation. */
 function withDividers(items: TThreadItem[], joined: TJoined[]): ({ item: TThreadItem } | TJoined)[] {
@@ -189,9 +202,10 @@ function NumberJoined({ clientId, clientName, joined }: { clientId: number; clie
   const utils = trpc.useUtils();
   const toast = useToast();
   const [, navigate] = useLocation();
+  const [confirming, setConfirming] = useState(false);
   const unlink = trpc.inbox.unlink.useMutation({
     onSuccess: ({ unlinked }) => {
-      toast('success', `${format(joined.digits)} unlinked from ${clientName}: ${unlinked} message${unlinked === 1 ? '' : 's'} moved back.`);
+      toast('success', `${format(joined.digits)} unlinked from ${clientName}: its ${unlinked} message${unlinked === 1 ? '' : 's'} (replies included) moved back to an unlinked conversation.`);
       void utils.inbox.invalidate();
       void utils.clients.invalidate();
       void utils.timeline.invalidate();
@@ -205,14 +219,22 @@ function NumberJoined({ clientId, clientName, joined }: { clientId: number; clie
         {format(joined.digits)} added to {clientName}
         {joined.addedBy ? ` by ${joined.addedBy.name}` : ''} · <time dateTime={joined.addedAt.toISOString()}>{formatDateTime(joined.addedAt)}</time>
       </span>
-      <button
-        type="button"
-        className="button small"
-        disabled={unlink.isPending}
-        onClick={() => unlink.mutate({ clientId, phone: joined.digits })}
-      >
-        Unlink this number
-      </button>
+      {joined.linked &&
+        (confirming ? (
+          <span className="confirm-inline">
+            Move this number's messages back out of {clientName}'s file?
+            <button type="button" className="button small danger" disabled={unlink.isPending} onClick={() => unlink.mutate({ clientId, phone: joined.digits })}>
+              Unlink
+            </button>
+            <button type="button" className="button small ghost" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="button small" onClick={() => setConfirming(true)}>
+            Unlink this number
+          </button>
+        ))}
     </li>
   );
 }

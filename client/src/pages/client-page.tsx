@@ -63,11 +63,12 @@ export function ClientPage({ clientId }: { clientId: number }) {
   );
 }
 
-type TNumber = { digits: string; primary: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
+type TNumber = { digits: string; primary: boolean; linked: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
 
 /** The client's chat numbers: messages from any of them file here; replies go to the one that wrote. */
 function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumber[] }) {
   const [phone, setPhone] = useState('');
+  const [removing, setRemoving] = useState<string | null>(null);
   const utils = trpc.useUtils();
   const toast = useToast();
   const refresh = () => {
@@ -80,7 +81,13 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
       refresh();
     },
   });
-  const remove = trpc.clients.removeNumber.useMutation({ onSuccess: refresh, onError: (error) => toast('error', error.message) });
+  const remove = trpc.clients.removeNumber.useMutation({
+    onSuccess: () => {
+      setRemoving(null);
+      refresh();
+    },
+    onError: (error) => toast('error', error.message),
+  });
   const conflict = add.error?.data?.code === 'CONFLICT';
   const submit = (event: FormEvent, confirm = false) => {
     event.preventDefault();
@@ -96,17 +103,22 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
               <PhoneNumber value={n.digits} /> {n.primary && <span className="badge">primary</span>}
               {n.addedBy && <span className="muted"> added by {n.addedBy.name}</span>}
             </span>
-            {numbers.length > 1 && (
-              <button
-                type="button"
-                className="button small ghost"
-                disabled={remove.isPending}
-                onClick={() => remove.mutate({ clientId, phone: n.digits })}
-                aria-label={`Remove ${n.digits}`}
-              >
-                Remove
-              </button>
-            )}
+            {numbers.length > 1 &&
+              (removing === n.digits ? (
+                <span className="confirm-inline">
+                  Remove{n.primary ? ' the primary number' : ''}?
+                  <button type="button" className="button small danger" disabled={remove.isPending} onClick={() => remove.mutate({ clientId, phone: n.digits })}>
+                    Remove
+                  </button>
+                  <button type="button" className="button small ghost" onClick={() => setRemoving(null)}>
+                    Keep
+                  </button>
+                </span>
+              ) : (
+                <button type="button" className="button small ghost" onClick={() => setRemoving(n.digits)} aria-label={`Remove ${n.digits}`}>
+                  Remove
+                </button>
+              ))}
           </li>
         ))}
       </ul>
@@ -117,7 +129,11 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
             inputMode="tel"
             placeholder="+44 7700 900123 or 07700 900123"
             value={phone}
-            onChange={(e) => setPhone(e.target.value)}
+            onChange={(e) => {
+              setPhone(e.target.value);
+              // A warning (and its "anyway") belongs to the number it was shown for.
+              if (add.error) add.reset();
+            }}
             required
             aria-invalid={Boolean(add.error) && !conflict}
           />

@@ -79,7 +79,11 @@ function CreateClientForm() {
           inputMode="tel"
           placeholder="+44 7700 900123 or 07700 900123"
           value={phone}
-          onChange={(e) => setPhone(e.target.value)}
+          onChange={(e) => {
+            setPhone(e.target.value);
+            // A warning (and its "anyway") belongs to the number it was shown for.
+            if (create.error) create.reset();
+          }}
           aria-invalid={Boolean(fieldErrors?.phone) && !conflict}
         />
         {fieldErrors?.phone && <small className={conflict ? 'field-warning' : 'field-error'}>{fieldErrors.phone.join(' ')}</small>}

@@ -17,6 +17,9 @@ export const clientNumbers = (defaultCountry: CountryCode | undefined): TMigrati
         digits text NOT NULL CHECK (digits ~ '^[0-9]{6,15}$'),
         last9 text GENERATED ALWAYS AS (right(digits, 9)) STORED,
         "primary" boolean NOT NULL DEFAULT false,
+        -- 'client': given on the client file (or when it was created); 'link': linked from the inbox,
+        -- the only kind inbox.unlink may take away again.
+        added_via text NOT NULL DEFAULT 'client' CHECK (added_via IN ('client', 'link')),
         added_by integer REFERENCES users(id) ON DELETE SET NULL,
         added_at timestamptz NOT NULL DEFAULT now(),
         UNIQUE (client_id, digits)

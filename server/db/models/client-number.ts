@@ -7,6 +7,8 @@ export class ClientNumber extends Model<InferAttributes<ClientNumber, { omit: 'a
   declare clientId: number;
   declare digits: string;
   declare primary: boolean;
+  /** 'link': linked from the inbox (inbox.unlink may undo it); 'client': given on the client file. */
+  declare addedVia: CreationOptional<'client' | 'link'>;
   declare addedBy: number | null;
   declare addedAt: CreationOptional<Date>;
   declare addedByUser?: NonAttribute<User | null>;
@@ -18,6 +20,7 @@ export class ClientNumber extends Model<InferAttributes<ClientNumber, { omit: 'a
         clientId: { type: DataTypes.INTEGER, allowNull: false, field: 'client_id' },
         digits: { type: DataTypes.TEXT, allowNull: false },
         primary: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        addedVia: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'client', field: 'added_via' },
         addedBy: { type: DataTypes.INTEGER, allowNull: true, field: 'added_by' },
         addedAt: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW, field: 'added_at' },
       },

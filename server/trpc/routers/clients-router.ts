@@ -6,6 +6,7 @@ import { authedProcedure, router } from '../init';
 const ZClientNumber = z.object({
   digits: z.string(),
   primary: z.boolean(),
+  linked: z.boolean(),
   addedAt: z.date(),
   addedBy: z.object({ id: z.number(), name: z.string() }).nullable(),
 });
@@ -22,7 +23,7 @@ export const clientsRouter = router({
   list: authedProcedure
     .input(z.object({ search: z.string().max(200).optional() }).optional())
     .output(z.array(ZClient))
-    .query(({ input }) => listClients(input?.search)),
+    .query(({ ctx, input }) => listClients(input?.search, ctx.deps.config.defaultCountry)),
 
   get: authedProcedure
     .input(z.object({ clientId: z.number().int().positive() }))

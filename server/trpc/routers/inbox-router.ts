@@ -9,6 +9,8 @@ export const ZThreadRef = z.union([
 ]);
 
 const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId: z.number().int().positive() });
+/** `confirm`: a person has seen that another client has this number and links it anyway. */
+const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
 
 export const inboxRouter = router({
   threads: authedProcedure
@@ -26,7 +28,7 @@ export const inboxRouter = router({
 
   /** Files an unlinked number's records under a client and adds the number to it: a person's decision, never a guess. */
   link: authedProcedure
-    .input(ZLinkInput)
+    .input(ZLinkWithConfirm)
     .output(z.object({ linked: z.number() }))
     .mutation(async ({ ctx, input }) => {
       const ids = await linkPhoneToClient(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp });
