@@ -1,14 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
-import { createLogger } from '../../server/logger';
-import { startServer, type TRunningServer } from '../../server/start-server';
-import { cloudPayload, postWebhook, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+import type { TRunningServer } from '../../server/start-server';
+import { startOnOwnCluster } from '../support/own-cluster';
+import { cloudPayload, postWebhook, sql, statusItem, textMessage } from '../support/webhook';
 
 // A frozen database (every PostgreSQL process stopped, as in a network partition) answers nothing:
 // no server-side timeout can fire. A PostgreSQL of this file's own, so freezing it touches no other file.
@@ -16,7 +14,6 @@ let dataDir: string;
 let pg: TEmbeddedDatabase;
 let server: TRunningServer;
 let frozen: number[] = [];
-const logger = createLogger('silent');
 
 /** The postmaster and every process it started. */
 function clusterPids(): number[] {
@@ -39,11 +36,7 @@ function thaw(): void {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-frozen-'));
-  await chmod(dataDir, 0o755);
-  pg = await startEmbeddedPostgres(dataDir, logger);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: pg.url(), PORT: '0', MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  server = await startServer(config, logger);
+  ({ dataDir, pg, server } = await startOnOwnCluster('frozen'));
 });
 afterAll(async () => {
   thaw();

@@ -1,25 +1,18 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../server/config';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
-import { createLogger } from '../../server/logger';
-import { startServer, type TRunningServer } from '../../server/start-server';
-import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+import type { TRunningServer } from '../../server/start-server';
+import { silentLogger, startOnOwnCluster } from '../support/own-cluster';
+import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 
 // A PostgreSQL of this file's own, so stopping it affects no other test file.
 let dataDir: string;
 let pg: TEmbeddedDatabase;
 let server: TRunningServer;
-const logger = createLogger('silent');
+const logger = silentLogger;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-outage-'));
-  await chmod(dataDir, 0o755);
-  pg = await startEmbeddedPostgres(dataDir, logger);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: pg.url(), PORT: '0', MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  server = await startServer(config, logger);
+  ({ dataDir, pg, server } = await startOnOwnCluster('outage'));
 });
 afterAll(async () => {
   await server?.close();

@@ -4,6 +4,7 @@ import { formatDateTime, usePhoneFormatter } from '../lib/format';
 import { replyNumbersOf } from '../../../shared/phone';
 import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { Composer } from './composer';
+import { ConfirmButton } from './confirm-button';
 import { LinkNumberBanner } from './link-number-banner';
 import { MessageBubble } from './message-bubble';
 import { PhoneNumber } from './phone-number';
@@ -202,7 +203,6 @@ function NumberJoined({ clientId, clientName, joined }: { clientId: number; clie
   const utils = trpc.useUtils();
   const toast = useToast();
   const [, navigate] = useLocation();
-  const [confirming, setConfirming] = useState(false);
   const unlink = trpc.inbox.unlink.useMutation({
     onSuccess: ({ unlinked }) => {
       toast('success', `${format(joined.digits)} unlinked from ${clientName}: its ${unlinked} message${unlinked === 1 ? '' : 's'} (replies included) moved back to an unlinked conversation.`);
@@ -219,22 +219,15 @@ function NumberJoined({ clientId, clientName, joined }: { clientId: number; clie
         {format(joined.digits)} added to {clientName}
         {joined.addedBy ? ` by ${joined.addedBy.name}` : ''} · <time dateTime={joined.addedAt.toISOString()}>{formatDateTime(joined.addedAt)}</time>
       </span>
-      {joined.linked &&
-        (confirming ? (
-          <span className="confirm-inline">
-            Move this number's messages back out of {clientName}'s file?
-            <button type="button" className="button small danger" disabled={unlink.isPending} onClick={() => unlink.mutate({ clientId, phone: joined.digits })}>
-              Unlink
-            </button>
-            <button type="button" className="button small ghost" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </span>
-        ) : (
-          <button type="button" className="button small" onClick={() => setConfirming(true)}>
-            Unlink this number
-          </button>
-        ))}
+      {joined.linked && (
+        <ConfirmButton
+          label="Unlink this number"
+          question={`Move this number's messages back out of ${clientName}'s file?`}
+          confirmLabel="Unlink"
+          pending={unlink.isPending}
+          onConfirm={() => unlink.mutate({ clientId, phone: joined.digits })}
+        />
+      )}
     </li>
   );
 }

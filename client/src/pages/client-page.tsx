@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
+import { ConfirmButton } from '../components/confirm-button';
 import { PhoneNumber } from '../components/phone-number';
 import { Timeline } from '../components/timeline';
 import { useToast } from '../components/toasts';
@@ -68,7 +69,6 @@ type TNumber = { digits: string; primary: boolean; linked: boolean; addedAt: Dat
 /** The client's chat numbers: messages from any of them file here; replies go to the one that wrote. */
 function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumber[] }) {
   const [phone, setPhone] = useState('');
-  const [removing, setRemoving] = useState<string | null>(null);
   const utils = trpc.useUtils();
   const toast = useToast();
   const refresh = () => {
@@ -81,13 +81,7 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
       refresh();
     },
   });
-  const remove = trpc.clients.removeNumber.useMutation({
-    onSuccess: () => {
-      setRemoving(null);
-      refresh();
-    },
-    onError: (error) => toast('error', error.message),
-  });
+  const remove = trpc.clients.removeNumber.useMutation({ onSuccess: refresh, onError: (error) => toast('error', error.message) });
   const conflict = add.error?.data?.code === 'CONFLICT';
   const submit = (event: FormEvent, confirm = false) => {
     event.preventDefault();
@@ -103,22 +97,17 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
               <PhoneNumber value={n.digits} /> {n.primary && <span className="badge">primary</span>}
               {n.addedBy && <span className="muted"> added by {n.addedBy.name}</span>}
             </span>
-            {numbers.length > 1 &&
-              (removing === n.digits ? (
-                <span className="confirm-inline">
-                  Remove{n.primary ? ' the primary number' : ''}?
-                  <button type="button" className="button small danger" disabled={remove.isPending} onClick={() => remove.mutate({ clientId, phone: n.digits })}>
-                    Remove
-                  </button>
-                  <button type="button" className="button small ghost" onClick={() => setRemoving(null)}>
-                    Keep
-                  </button>
-                </span>
-              ) : (
-                <button type="button" className="button small ghost" onClick={() => setRemoving(n.digits)} aria-label={`Remove ${n.digits}`}>
-                  Remove
-                </button>
-              ))}
+            {numbers.length > 1 && (
+              <ConfirmButton
+                label="Remove"
+                ariaLabel={`Remove ${n.digits}`}
+                className="button small ghost"
+                question={`Remove${n.primary ? ' the primary number' : ''}?`}
+                confirmLabel="Remove"
+                pending={remove.isPending}
+                onConfirm={() => remove.mutate({ clientId, phone: n.digits })}
+              />
+            )}
           </li>
         ))}
       </ul>
