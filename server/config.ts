@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
@@ -12,6 +13,12 @@ const booleanFlag = z.preprocess(
   emptyToUndefined,
   z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).default('false').transform((v) => v === 'true'),
 );
+
+function isTrustedPeer(part: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(part)) return true;
+  const [address = '', prefix] = part.split('/');
+  return isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
+}
 
 const ZEnv = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -46,6 +53,18 @@ const ZEnv = z.object({
   MESSAGING_WEBHOOK_SECRET: optionalString,
   MESSAGING_WEBHOOK_VERIFY_TOKEN: optionalString,
   ALLOW_UNAUTHENTICATED_WEBHOOKS: booleanFlag,
+  // Which direct peers may say who the client is (X-Forwarded-For): the address sign-in limits count.
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('loopback')
+      .refine(
+        (value) => value === 'false' || /^\d+$/.test(value) || value.split(',').every((part) => isTrustedPeer(part.trim())),
+        'must be false, a number of proxy hops, or a comma list of loopback, linklocal, uniquelocal and addresses (CIDR allowed)',
+      )
+      .transform((value): false | number | string => (value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -74,6 +93,8 @@ export type TConfig = {
     verifyToken: string | undefined;
     allowUnauthenticatedWebhooks: boolean;
   };
+  /** Express's `trust proxy`: false, a hop count, or named ranges and addresses. */
+  trustProxy: false | number | string;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
 };
 
@@ -115,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       verifyToken: e.MESSAGING_WEBHOOK_VERIFY_TOKEN,
       allowUnauthenticatedWebhooks: e.ALLOW_UNAUTHENTICATED_WEBHOOKS,
     },
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
   };
 }

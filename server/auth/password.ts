@@ -1,21 +1,30 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { AppError } from '../errors';
 
 // scrypt with one of OWASP's listed minimum settings (N=2^15, r=8, p=3: 32 MiB per hash).
 const PARAMS = { N: 32768, r: 8, p: 3 } as const;
 const KEY_LENGTH = 32;
 
-// Each hash takes ~100 ms of a core and 32 MiB. Two at a time (the machine's cores) and a short
-// queue: a flood of sign-ins is told to come back rather than holding every other request up.
-const MAX_HASHING = 2;
+// Each hash takes ~100 ms of a core and 32 MiB. One core's worth at a time (leaving a core for
+// everything else on a small machine) and a short queue: a flood of sign-ins is told to come back
+// rather than holding every other request up.
+const MAX_HASHING = Math.max(1, availableParallelism() - 1);
 const MAX_WAITING = 16;
+
+/** The hashing queue is full: nothing was checked, so the attempt must not count against anyone. */
+export class HashingBusyError extends AppError {
+  constructor() {
+    super('TOO_MANY_REQUESTS', 'The server is busy checking sign-ins. Try again in a moment.');
+  }
+}
 let hashing = 0;
 const waiting: (() => void)[] = [];
 
 async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
   if (hashing < MAX_HASHING) hashing++;
   else {
-    if (waiting.length >= MAX_WAITING) throw new AppError('TOO_MANY_REQUESTS', 'The server is busy checking sign-ins. Try again in a moment.');
+    if (waiting.length >= MAX_WAITING) throw new HashingBusyError();
     await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by the one finishing
   }
   try {

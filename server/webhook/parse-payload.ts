@@ -48,9 +48,15 @@ export type TParsedPayload = {
 
 // A provider id is an opaque printable string; one with control characters (NUL cannot even be
 // stored) is not a real id: that item is skipped and its siblings stored.
-const ZProviderId = z.string().min(1).max(256).regex(/^[^\u0000-\u001f\u007f]+$/, 'control characters');
-const ZTimestamp = z.union([z.string(), z.number()]).optional();
+// A lone surrogate would be stored as U+FFFD, so two different ids would collide: skipped too.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const ZProviderId = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'control characters')
+  .refine((id) => !id.match(LONE_SURROGATE), 'lone surrogate');
+const ZTimestamp = z.union([z.string(), z.number()]).optional();
 // PostgreSQL text and jsonb cannot hold NUL, and jsonb refuses a lone surrogate: keep the text
 // readable (U+FFFD in their place) rather than refuse the item or fail the whole delivery.
 const ZText = z.string().transform((s) => s.replace(/\u0000/g, '\uFFFD').replace(LONE_SURROGATE, '\uFFFD'));
@@ -59,7 +65,23 @@ const ZText = z.string().transform((s) => s.replace(/\u0000/g, '\uFFFD').replace
 const ZSender = z
   .string()
   .max(64)
-  .transform((from, ctx) => parsePhoneDigits(from) ?? (ctx.addIssue({ code: 'custom', message: 'not a phone number' }), z.NEVER));
+  .transform((from, ctx) => {
+    const digits = parsePhoneDigits(from);
+    // E.164 never starts with 0: such a sender would be stored apart from how its thread is read.
+    if (digits && !digits.startsWith('0')) return digits;
+    ctx.addIssue({ code: 'custom', message: 'not an international number' });
+    return z.NEVER;
+  });
+
+// A profile name is shown to staff: no control characters or bidirectional overrides (which can
+// make a name read as something else), at most 256 characters.
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const ZContact = z.object({
+  wa_id: z.string(),
+  profile: z.object({ name: ZText.transform((name) => name.replace(UNSHOWABLE, ' ').replace(/\s+/g, ' ').trim().slice(0, 256)) }),
+});
+// An error's details are kept on the record for people to read; a few hundred characters say it.
+const ZErrorText = ZText.transform((text) => text.slice(0, 1000));
 
 const ZTextMessage = z.object({
   id: ZProviderId,
@@ -77,16 +99,16 @@ const ZReceipt = z.object({
     .array(
       z.object({
         code: z.number().optional(),
-        title: ZText.optional(),
-        message: ZText.optional(),
-        error_data: z.object({ details: ZText.optional() }).optional(),
+        title: ZErrorText.optional(),
+        message: ZErrorText.optional(),
+        error_data: z.object({ details: ZErrorText.optional() }).optional(),
       }),
     )
     .optional()
     .catch(undefined),
 });
 
-const ZContact = z.object({ wa_id: z.string(), profile: z.object({ name: ZText.pipe(z.string().max(256)) }) });
+
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

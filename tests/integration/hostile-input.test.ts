@@ -57,6 +57,21 @@ describe('sign-in cannot be brute-forced or used to stall the server', () => {
     expect((await trpcPost('auth.signIn', signInBody('staff-password'), { 'x-forwarded-for': '10.3.1.1' })).status).toBe(200);
   });
 
+  it('an attempt refused as "busy" costs its account nothing', async () => {
+    const emails = Array.from({ length: 40 }, (_, i) => `busy${i}@firm.test`);
+    const answers = await Promise.all(
+      emails.map(async (email, i) => {
+        const res = await trpcPost('auth.signIn', signInBody('nope-nope', email), { 'x-forwarded-for': `10.6.0.${i + 1}` });
+        return { email, busy: res.status === 429 && (await res.text()).includes('busy checking sign-ins') };
+      }),
+    );
+    const busy = answers.filter((a) => a.busy).map((a) => a.email);
+    expect(busy.length).toBeGreaterThan(0);
+    const key = (email: string) => `signin_account:${createHash('sha256').update(email).digest('hex')}`;
+    const points = await sql<{ key: string; points: number }>(server.databaseUrl, 'SELECT key, points FROM rate_limits WHERE key = ANY($1::text[])', [busy.map(key)]);
+    expect(points.every((p) => p.points === 0)).toBe(true);
+  });
+
   it('a successful sign-in gives its point back: an office behind one address is not locked out by its own staff', async () => {
     for (let i = 0; i < 35; i++) {
       expect((await trpcPost('auth.signIn', signInBody('staff-password'), { 'x-forwarded-for': '10.4.0.1' })).status).toBe(200);
@@ -101,6 +116,16 @@ describe('one bad item never fails its delivery', () => {
     const stored = await Communication.findByPk(record.id);
     expect(stored?.status).toBe('failed');
     expect(stored?.error).toContain('bad \ufffd text');
+  });
+
+  it('a sender written +00… and one written plainly are one conversation; one that starts with 0 is not stored', async () => {
+    const res = await postWebhook(server.url, cloudPayload({
+      messages: [textMessage('wamid.plus00', '+0033612345678', 'plus double zero'), textMessage('wamid.plain', '33612345678', 'plain'), textMessage('wamid.zero', '+07700900456', 'national')],
+    }));
+    expect(res).toEqual({ status: 200, json: { ok: true, received: 3, stored: 2 } });
+    const threads = (await staff.inbox.threads.query()).filter((t) => t.phone?.endsWith('612345678'));
+    expect(threads.map((t) => t.phone)).toEqual(['33612345678']);
+    expect((await staff.inbox.thread.query({ phone: '33612345678' })).items.map((i) => i.body)).toEqual(['plus double zero', 'plain']);
   });
 
   it('senders that are not 8–15 digits are counted, not stored; a 00-prefixed one is stored as every lookup reads it', async () => {

@@ -49,3 +49,22 @@ it('a second server on the same DATA_DIR while the first runs is refused, and th
   await expect(startAppProcess({ dataDir, port: await findFreePort() })).rejects.toThrow(/Another Firm Chat server \(pid \d+\) is running on/);
   expect((await fetch(`${second!.url}/api/health`)).status).toBe(200);
 }, 60_000);
+
+it('two servers started at the same moment on one fresh DATA_DIR: one runs, the other is refused clearly', async () => {
+  const fresh = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-race-'));
+  await chmod(fresh, 0o755);
+  const results = await Promise.allSettled([
+    startAppProcess({ dataDir: fresh, port: await findFreePort() }),
+    startAppProcess({ dataDir: fresh, port: await findFreePort() }),
+  ]);
+  try {
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
+    expect(String(refused.reason)).toMatch(/Another Firm Chat server \(pid \d+\) is running on|another server is starting on it/);
+    const running = results.find((r): r is PromiseFulfilledResult<TAppProcess> => r.status === 'fulfilled')!.value;
+    expect((await fetch(`${running.url}/api/health`)).status).toBe(200);
+    await running.stop();
+  } finally {
+    await rm(fresh, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -88,6 +88,14 @@ describe('matching inbound messages', () => {
     ]);
   });
 
+  it('a number linked only by its last 9 digits is offered as a reply target, never chosen by default', async () => {
+    const chloe = await live.staff.clients.create.mutate({ name: 'Chloe Martin', phone: '+44 7700 900789' });
+    await inbound('33700900789', 'same last nine, French number');
+    expect(await clientOf('same last nine, French number')).toBe(chloe.id); // the spec's rule links it
+    expect((await live.staff.chat.send.mutate({ clientId: chloe.id, body: 'Privileged: to Chloe' })).peerPhone).toBe('447700900789');
+    expect((await live.staff.chat.send.mutate({ clientId: chloe.id, to: '33700900789', body: 'chosen on purpose' })).peerPhone).toBe('33700900789');
+  });
+
   it('an added number files its later messages under the client', async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Second Phone', phone: '+44 7700 900401' });
     await live.staff.clients.addNumber.mutate({ clientId: client.id, phone: '+44 7700 900402' });

@@ -51,12 +51,19 @@ describe('inbound text messages', () => {
 
   it.each([
     ['+44 7700 900123 style', '447700900123'],
-    ['national 07700900123', '07700900123'],
     ['00-prefixed', '00447700900123'],
+    ['+00-prefixed', '+00447700900123'],
   ])('links a sender written %s to the client saved as +44 7700 900123', async (_name, from) => {
     const id = `wamid.match-${from}`;
     await postWebhook(server.url, cloudPayload({ messages: [textMessage(id, from, 'match me')] }));
     expect((await rowFor(id))?.client_id).toBe(amelia.id);
+  });
+
+  it('counts, and does not store, a sender in national format (a provider sends international digits; its thread could not be read back)', async () => {
+    expect(await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.national', '07700900123', 'national')] }))).toEqual({
+      status: 200,
+      json: { ok: true, received: 1, stored: 0 },
+    });
   });
 
   it('stores a sender whose last 9 digits match two clients, and the full number neither, unlinked; an unknown sender unlinked with their profile name', async () => {

@@ -30,4 +30,12 @@ describe('configuration', () => {
     expect(config.secureCookies).toBe(true);
     expect(config.siteUrl).toBe('https://chat.firm.example');
   });
+
+  it('believes X-Forwarded-For from loopback by default; TRUST_PROXY sets whom, and refuses nonsense', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY: must be false, a number of proxy hops/);
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HashingBusyError } from '../../auth/password';
 import { endWatchedSession } from '../../auth/session-watch';
 import { createSession, deleteSession } from '../../auth/sessions';
 import { authenticateUser } from '../../services/auth';
@@ -14,7 +15,11 @@ export const authRouter = router({
       const limiter = ctx.deps.signInLimiter;
       // Counted before the (deliberately slow) password check, never after.
       await limiter.consume(ctx.clientIp, input.email);
-      const user = await authenticateUser(input.email, input.password);
+      const user = await authenticateUser(input.email, input.password).catch(async (error: unknown) => {
+        // Refused unchecked (the server was busy): that attempt must not lock the account.
+        if (error instanceof HashingBusyError) await limiter.refund(ctx.clientIp, input.email);
+        throw error;
+      });
       await limiter.recordSuccess(ctx.clientIp, input.email);
       // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
       if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
