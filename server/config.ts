@@ -50,6 +50,10 @@ const ZEnv = z.object({
     emptyToUndefined,
     z.string().startsWith('/', 'must start with "/"').default('/whatsapp_business_profile'),
   ),
+  MESSAGING_TEMPLATES_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith('/', 'must start with "/"').default('/v1/configs/templates'),
+  ),
   MESSAGING_WEBHOOK_SECRET: optionalString,
   MESSAGING_WEBHOOK_VERIFY_TOKEN: optionalString,
   ALLOW_UNAUTHENTICATED_WEBHOOKS: booleanFlag,
@@ -89,6 +93,8 @@ export type TConfig = {
     apiKey: string | undefined;
     providerUrl: string;
     profilePath: string;
+    /** The provider's template catalogue (both list shapes, paged). */
+    templatesPath: string;
     webhookSecret: string | undefined;
     verifyToken: string | undefined;
     allowUnauthenticatedWebhooks: boolean;
@@ -132,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       apiKey: e.MESSAGING_API_KEY,
       providerUrl: e.MESSAGING_PROVIDER_URL.replace(/\/+$/, ''),
       profilePath: e.MESSAGING_PROFILE_PATH,
+      templatesPath: e.MESSAGING_TEMPLATES_PATH,
       webhookSecret: e.MESSAGING_WEBHOOK_SECRET,
       verifyToken: e.MESSAGING_WEBHOOK_VERIFY_TOKEN,
       allowUnauthenticatedWebhooks: e.ALLOW_UNAUTHENTICATED_WEBHOOKS,

@@ -8,6 +8,7 @@ import { ChatEvents } from './events/chat-events';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
 import { schedulePruning } from './maintenance/prune-expired';
+import { syncTemplates } from './templates/template-catalogue';
 import { ProviderClient } from './provider/provider-client';
 import { loadThreadItems, type TThreadItem } from './services/inbox';
 import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
@@ -55,6 +56,14 @@ export async function startServer(
     const provider = config.messaging.apiKey
       ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
       : null;
+    // The template catalogue: read from the provider at start-up in live mode (in the background:
+    // an unreachable provider must not hold the server; the last stored catalogue is offered), the
+    // built-in approved set in demo mode.
+    const templateSync = syncTemplates(database.sequelize, { provider, templatesPath: config.messaging.templatesPath }).then(
+      (catalogue) => logger.info({ templates: catalogue.templates.length }, 'template catalogue synced'),
+      (error: unknown) => logger.warn({ error: (error as Error).message }, 'template catalogue not synced; the last stored one is offered'),
+    );
+    if (!provider) await templateSync;
     const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
     const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, now: () => new Date() };
     const app = createApp({ deps, spaDir: options.spaDir });

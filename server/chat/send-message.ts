@@ -8,6 +8,8 @@ import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
 import { formatNumber, requireNumberInput } from '../services/phone-input';
 import type { ChatEvents } from '../events/chat-events';
 import type { ProviderClient } from '../provider/provider-client';
+import { renderTemplateBody } from '../templates/provider-template';
+import { findTemplate } from '../templates/template-catalogue';
 import { ProviderError } from '../provider/provider-errors';
 import { matchOneClientSql } from './client-match';
 import { recordProviderMessageId } from './receipts';
@@ -20,10 +22,13 @@ export type TSendDeps = {
   config: Pick<TConfig, 'defaultCountry'>;
 };
 
-/** `to` with `clientId`: one of the numbers that client's conversation is with (else the default below). */
-export type TSendInput = { body: string; clientId?: number; caseId?: number; to?: string; retryOf?: number };
+/** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
+export type TRecipientInput = { clientId?: number; caseId?: number; to?: string; retryOf?: number };
+export type TSendInput = TRecipientInput & { body: string };
+export type TSendTemplateInput = TRecipientInput & { name: string; language: string; params: string[] };
 
-type TRecipient = { digits: string; clientId: number | null; caseId: number | null };
+/** `name`: the client's, for messages about them ("since Amelia Hart last wrote"). */
+type TRecipient = { digits: string; clientId: number | null; caseId: number | null; name: string | null };
 
 /** The numbers a reply from this client's conversation may go to, and the default (replyNumbersOf). */
 export async function listReplyNumbers(sequelize: Sequelize, clientId: number): Promise<{ numbers: string[]; defaultNumber: string | null }> {
@@ -39,10 +44,21 @@ export async function listReplyNumbers(sequelize: Sequelize, clientId: number): 
   return replyNumbersOf(row?.own ?? [], row?.wrote ?? []);
 }
 
-async function resolveRecipient(deps: TSendDeps, input: TSendInput): Promise<TRecipient> {
+/** A client who asked to receive no more messages is not sent any: refused before anything is written. */
+function assertNotOptedOut(client: { name: string; optedOutAt: Date | null }): void {
+  if (client.optedOutAt) {
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      `${client.name} asked not to receive chat messages (opted out ${client.optedOutAt.toISOString().slice(0, 10)}): nothing was sent. Contact them another way, or a director can clear the opt-out if they ask to resume.`,
+    );
+  }
+}
+
+async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promise<TRecipient> {
   if (input.clientId !== undefined) {
-    const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name'] });
+    const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name', 'optedOutAt'] });
     if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
+    assertNotOptedOut(client);
     const { numbers, defaultNumber } = await listReplyNumbers(deps.sequelize, client.id);
     let digits = defaultNumber;
     if (input.to !== undefined) {
@@ -60,7 +76,7 @@ async function resolveRecipient(deps: TSendDeps, input: TSendInput): Promise<TRe
       if (!found || found.clientId !== client.id) throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', { caseId: ['Choose one of this client’s cases.'] });
       caseId = found.id;
     }
-    return { digits, clientId: client.id, caseId };
+    return { digits, clientId: client.id, caseId, name: client.name };
   }
   const digits = requireNumberInput(input.to ?? '', deps.config.defaultCountry, 'to');
   // Same rule as inbound.
@@ -68,35 +84,37 @@ async function resolveRecipient(deps: TSendDeps, input: TSendInput): Promise<TRe
     bind: [digits],
     type: QueryTypes.SELECT,
   });
-  return { digits, clientId: match?.id ?? null, caseId: null };
+  const client = match?.id ? await Client.findByPk(match.id, { attributes: ['id', 'name', 'optedOutAt'] }) : null;
+  if (client) assertNotOptedOut(client);
+  return { digits, clientId: client?.id ?? null, caseId: null, name: client?.name ?? null };
 }
+
+/** What goes out: the text the record keeps, what else it keeps, and the provider call that sends it. */
+type TOutgoing = { body: string; metadata: TCommunication['metadata']; send: (provider: ProviderClient, to: string) => Promise<{ id: string }> };
 
 /**
  * Writes the record `pending`, then calls the provider (live) or not (demo), then records `sent`
  * with the provider id (applying any receipt that came early) — or `failed` with the actionable
  * error, which is also thrown so the caller sees it. Nothing typed is lost either way.
  */
-export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
-  const body = input.body.trim();
-  if (!body) throw new AppError('INVALID_INPUT', 'Type a message first.', { body: ['Type a message first.'] });
-  const recipient = await resolveRecipient(deps, input);
+async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: TOutgoing): Promise<TCommunication> {
   const record = await Communication.create({
     type: 'chat',
     direction: 'outbound',
     status: 'pending',
-    body,
+    body: outgoing.body,
     clientId: recipient.clientId,
     caseId: recipient.caseId,
     peerPhone: recipient.digits,
-    metadata: input.retryOf ? { retry_of: input.retryOf } : {},
+    metadata: outgoing.metadata,
   });
   deps.events.publishQuietly([record.id]);
 
   let providerId: string;
   try {
-    providerId = deps.provider ? (await deps.provider.sendText(recipient.digits, body)).id : `demo-${randomUUID()}`;
+    providerId = deps.provider ? (await outgoing.send(deps.provider, recipient.digits)).id : `demo-${randomUUID()}`;
   } catch (error) {
-    const message = error instanceof ProviderError ? error.message : 'The message could not be sent.';
+    const message = error instanceof ProviderError ? error.messageFor(recipient.name ?? 'this contact') : 'The message could not be sent.';
     await record.update({ status: 'failed', error: message });
     deps.events.publishQuietly([record.id]);
     throw new AppError('PROVIDER_ERROR', message);
@@ -107,18 +125,56 @@ export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promi
   return record.toDto();
 }
 
-/** Resends a failed record's text as a new attempt; the failed one stays in the thread. */
+export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
+  const body = input.body.trim();
+  if (!body) throw new AppError('INVALID_INPUT', 'Type a message first.', { body: ['Type a message first.'] });
+  const recipient = await resolveRecipient(deps, input);
+  return recordAndSend(deps, recipient, {
+    body,
+    metadata: input.retryOf ? { retry_of: input.retryOf } : {},
+    send: (provider, to) => provider.sendText(to, body),
+  });
+}
+
+/**
+ * Sends an approved template (the way to reach a client outside the 24-hour window). Everything is
+ * checked before any provider call: the template is known and approved in that language, and every
+ * parameter is given and not empty. The record keeps the text the client reads and the template.
+ */
+export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateInput): Promise<TCommunication> {
+  const template = await findTemplate(deps.sequelize, input.name, input.language);
+  if (!template) throw new AppError('INVALID_INPUT', `There is no template "${input.name}" in ${input.language}: refresh the templates or choose another.`, { name: ['Choose one of the approved templates.'] });
+  if (template.status !== 'APPROVED') {
+    throw new AppError('INVALID_INPUT', `The template "${input.name}" (${input.language}) is ${template.status.toLowerCase()} at the provider, not approved: choose another.`, { name: ['Choose an approved template.'] });
+  }
+  const params = input.params.map((p) => p.trim());
+  if (params.length !== template.paramCount) {
+    throw new AppError('INVALID_INPUT', `The template "${input.name}" takes ${template.paramCount} value${template.paramCount === 1 ? '' : 's'}, not ${params.length}.`, { params: [`Fill in all ${template.paramCount} fields.`] });
+  }
+  const empty = params.findIndex((p) => !p);
+  if (empty >= 0) throw new AppError('INVALID_INPUT', `Fill in field ${empty + 1} of the template.`, { params: [`Field ${empty + 1} is empty.`] });
+  const recipient = await resolveRecipient(deps, input);
+  return recordAndSend(deps, recipient, {
+    body: renderTemplateBody(template.body, params),
+    metadata: { template: { name: template.name, language: template.language, params }, ...(input.retryOf ? { retry_of: input.retryOf } : {}) },
+    send: (provider, to) => provider.sendTemplate(to, { name: template.name, language: template.language, params }),
+  });
+}
+
+/** Resends a failed record (text or template) as a new attempt; the failed one stays in the thread. */
 export async function retryChatMessage(deps: TSendDeps, id: number): Promise<TCommunication> {
   const failed = await Communication.findByPk(id);
   if (!failed || failed.type !== 'chat' || failed.direction !== 'outbound') throw new AppError('NOT_FOUND', 'Message not found.');
   if (failed.status !== 'failed') throw new AppError('CONFLICT', 'Only a failed message can be retried.');
   if (!failed.peerPhone) throw new AppError('INVALID_INPUT', 'This message has no recipient number.');
-  return sendChatMessage(deps, {
-    body: failed.body,
-    // The same number as the failed attempt, on the same file.
+  // The same number as the failed attempt, on the same file.
+  const recipient: TRecipientInput = {
     ...(failed.clientId !== null ? { clientId: failed.clientId } : {}),
     to: failed.peerPhone,
     ...(failed.caseId !== null && failed.clientId !== null ? { caseId: failed.caseId } : {}),
     retryOf: failed.id,
-  });
+  };
+  const template = failed.metadata.template;
+  if (template) return sendTemplateMessage(deps, { ...recipient, ...template });
+  return sendChatMessage(deps, { ...recipient, body: failed.body });
 }

@@ -8,6 +8,7 @@ import { chatThreads } from './migrations/0003-chat-threads';
 import { rateLimits } from './migrations/0004-rate-limits';
 import { clientNumbers } from './migrations/0005-client-numbers';
 import { auditEvents } from './migrations/0006-audit-events';
+import { templatesAndOptOuts } from './migrations/0007-templates-and-opt-outs';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -20,7 +21,7 @@ export type TMigrationOptions = {
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents];
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

@@ -33,25 +33,70 @@ export type TSimulatorOptions = {
   answerDelayMs?: number;
   verifiedName?: string;
   qualityRating?: string;
+  /** The template catalogue served at templatesPath (default: a small approved set and one pending). */
+  templates?: TSimTemplate[];
+  templatesPath?: string;
+  /** 'waba': the provider's own listing ({waba_templates}, paged by offset); 'cloud': {data, paging.next}. */
+  templateShape?: 'waba' | 'cloud';
+  templatePageSize?: number;
+  /**
+   * The 24-hour rule: free text to a number that has not written (sendInbound / markInbound) in the
+   * last 24 hours is accepted and then fails with 131047 ('cloud'), or is refused 400 with 470 ('onprem').
+   */
+  enforceWindow?: boolean;
+  apiMode?: 'cloud' | 'onprem';
 };
 
-const ZSendBody = z
-  .object({
-    messaging_product: z.literal('whatsapp'),
-    recipient_type: z.literal('individual'),
-    to: z.string().regex(/^\d{8,15}$/, 'to must be 8-15 digits, no +'),
-    type: z.literal('text'),
-    text: z.object({ body: z.string().min(1).max(4096), preview_url: z.literal(false) }).strict(),
-  })
-  .strict();
+export type TSimTemplate = { name: string; language: string; status: string; category: string; body: string };
 
-function errorBody(status: number, shape: 'cloud' | 'onprem', details: string | undefined, title: string): unknown {
-  if (shape === 'onprem') return { errors: [{ code: status, title, ...(details ? { details } : {}) }], meta: { api_status: 'stable' } };
+const DEFAULT_TEMPLATES: TSimTemplate[] = [
+  { name: 'hello_world', language: 'en_US', status: 'APPROVED', category: 'UTILITY', body: 'Hello World' },
+  { name: 'appointment_reminder', language: 'en_GB', status: 'APPROVED', category: 'UTILITY', body: 'Hello {{1}}, this is a reminder of your appointment with {{2}} on {{3}}. Reply here to confirm or to rearrange.' },
+  { name: 'document_request', language: 'en_GB', status: 'APPROVED', category: 'UTILITY', body: 'Hello {{1}}, to move {{2}} forward we need some documents from you. Please reply to this message so we can tell you what to send.' },
+  { name: 'fee_update', language: 'en_GB', status: 'PENDING', category: 'UTILITY', body: 'Hello {{1}}, your fee estimate has changed.' },
+];
+
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+const WINDOW_DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
+
+const ZTo = z.string().regex(/^\d{8,15}$/, 'to must be 8-15 digits, no +');
+const ZSendBody = z.union([
+  z
+    .object({
+      messaging_product: z.literal('whatsapp'),
+      recipient_type: z.literal('individual'),
+      to: ZTo,
+      type: z.literal('text'),
+      text: z.object({ body: z.string().min(1).max(4096), preview_url: z.literal(false) }).strict(),
+    })
+    .strict(),
+  z
+    .object({
+      messaging_product: z.literal('whatsapp'),
+      recipient_type: z.literal('individual'),
+      to: ZTo,
+      type: z.literal('template'),
+      template: z
+        .object({
+          name: z.string().min(1),
+          language: z.object({ code: z.string().min(1) }).strict(),
+          components: z
+            .array(z.object({ type: z.literal('body'), parameters: z.array(z.object({ type: z.literal('text'), text: z.string().min(1) }).strict()).min(1) }).strict())
+            .length(1)
+            .optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+]);
+
+function errorBody(status: number, shape: 'cloud' | 'onprem', details: string | undefined, title: string, code = status): unknown {
+  if (shape === 'onprem') return { errors: [{ code, title, ...(details ? { details } : {}) }], meta: { api_status: 'stable' } };
   return {
     error: {
       message: title,
       type: 'OAuthException',
-      code: status,
+      code,
       ...(details ? { error_data: { messaging_product: 'whatsapp', details } } : {}),
       fbtrace_id: randomBytes(8).toString('hex'),
     },
@@ -75,6 +120,8 @@ export class ProviderSimulator {
   private readonly hanging = new Set<ServerResponse>();
   private server: http.Server | undefined;
   private sequence = 0;
+  /** When each number last wrote (the 24-hour rule). */
+  private readonly lastInbound = new Map<string, number>();
   url = '';
 
   constructor(readonly options: TSimulatorOptions) {}
@@ -98,7 +145,12 @@ export class ProviderSimulator {
   }
 
   configure(
-    patch: Partial<Pick<TSimulatorOptions, 'autoReceipts' | 'outOfOrderRate' | 'receiptDelaysMs' | 'receiptsBeforeAnswer' | 'webhookUrl' | 'answerDelayMs'>>,
+    patch: Partial<
+      Pick<
+        TSimulatorOptions,
+        'autoReceipts' | 'outOfOrderRate' | 'receiptDelaysMs' | 'receiptsBeforeAnswer' | 'webhookUrl' | 'answerDelayMs' | 'enforceWindow' | 'apiMode' | 'templates' | 'templateShape' | 'templatePageSize'
+      >
+    >,
   ): void {
     Object.assign(this.options, patch);
   }
@@ -108,8 +160,14 @@ export class ProviderSimulator {
     while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
+  /** Records that a number wrote just now (opens its 24-hour window) without posting anything. */
+  markInbound(from: string, at = Date.now()): void {
+    this.lastInbound.set(from, at);
+  }
+
   /** Posts a signed inbound text "from" a number to the app's webhook; returns the webhook's answer. */
   async sendInbound(from: string, body: string, name = 'Simulated Contact'): Promise<{ status: number; json: unknown; id: string }> {
+    this.markInbound(from);
     const id = `wamid.SIMIN${Date.now()}${++this.sequence}`;
     const value = {
       messaging_product: 'whatsapp',
@@ -120,13 +178,35 @@ export class ProviderSimulator {
     return { ...(await this.postWebhook(value)), id };
   }
 
-  /** Posts one status receipt for a message id. */
-  postReceipt(id: string, status: string, to = '000000000'): Promise<{ status: number; json: unknown }> {
+  /** Posts one status receipt for a message id (a `failed` one with the given error). */
+  postReceipt(id: string, status: string, to = '000000000', error?: { code: number; title: string; details: string }): Promise<{ status: number; json: unknown }> {
+    const errors = error ? [{ code: error.code, title: error.title, message: error.title, error_data: { details: error.details } }] : undefined;
     return this.postWebhook({
       messaging_product: 'whatsapp',
       metadata: { display_phone_number: '442079460000', phone_number_id: 'SIM' },
-      statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to }],
+      statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
     });
+  }
+
+  /** The template list, one page of it, in the configured shape. */
+  private templatePage(query: URLSearchParams): unknown {
+    const all = (this.options.templates ?? DEFAULT_TEMPLATES).map((t) => ({
+      name: t.name,
+      language: t.language,
+      status: t.status,
+      category: t.category,
+      components: [{ type: 'BODY', text: t.body }],
+    }));
+    const size = this.options.templatePageSize ?? 2;
+    if ((this.options.templateShape ?? 'waba') === 'cloud') {
+      const after = Number(query.get('after') ?? 0);
+      const data = all.slice(after, after + size);
+      const next = after + size < all.length ? `https://graph.example.invalid${this.options.templatesPath ?? '/v1/configs/templates'}?after=${after + size}` : undefined;
+      return { data, paging: { cursors: { before: String(after), after: String(after + size) }, ...(next ? { next } : {}) } };
+    }
+    const offset = Number(query.get('offset') ?? 0);
+    const limit = Number(query.get('limit') ?? size);
+    return { count: Math.min(limit, Math.max(0, all.length - offset)), filters: {}, limit, offset, sort: ['id'], total: all.length, waba_templates: all.slice(offset, offset + limit) };
   }
 
   private postWebhook(value: unknown): Promise<{ status: number; json: unknown }> {
@@ -170,6 +250,7 @@ export class ProviderSimulator {
       body = text;
     }
     const path = (req.url ?? '/').split('?')[0]!;
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));
@@ -201,14 +282,37 @@ export class ProviderSimulator {
         about: 'Solicitors. Messages are answered in office hours.',
       });
     }
+    if (req.method === 'GET' && path === (this.options.templatesPath ?? '/v1/configs/templates')) return send(200, this.templatePage(query));
     if (req.method === 'POST' && path === '/messages') {
       const parsed = ZSendBody.safeParse(body);
+      const shape = this.options.apiMode ?? 'cloud';
       if (!parsed.success) {
         const details = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-        return send(400, errorBody(400, 'cloud', details, TITLES[400]!));
+        return send(400, errorBody(400, shape, details, TITLES[400]!));
+      }
+      let windowClosed = false;
+      if (parsed.data.type === 'template') {
+        const sent = parsed.data.template;
+        const known = (this.options.templates ?? DEFAULT_TEMPLATES).find((t) => t.name === sent.name && t.language === sent.language.code && t.status === 'APPROVED');
+        if (!known) return send(400, errorBody(400, shape, `Template name does not exist in the translation (${sent.name}, ${sent.language.code}).`, 'Template name does not exist in the translation', 132001));
+        const expected = Math.max(0, ...[...known.body.matchAll(/\{\{(\d+)\}\}/g)].map((m) => Number(m[1])));
+        const given = sent.components?.[0]?.parameters.length ?? 0;
+        if (given !== expected) return send(400, errorBody(400, shape, `body: number of localizable_params (${given}) does not match the expected number of params (${expected})`, 'Number of parameters does not match the expected number of params', 132000));
+      } else if (this.options.enforceWindow) {
+        windowClosed = Date.now() - (this.lastInbound.get(parsed.data.to) ?? 0) > WINDOW_MS;
+        if (windowClosed && shape === 'onprem') return send(400, errorBody(400, 'onprem', WINDOW_DETAILS, 'Message failed to send because more than 24 hours have passed since the customer last replied to this number', 470));
       }
       const id = `wamid.SIM${Date.now().toString(36)}${(++this.sequence).toString(36)}${randomBytes(4).toString('hex')}`;
       if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
+      if (windowClosed) {
+        // The cloud API accepts it, then reports the failure as a receipt.
+        const timer = new Promise<void>((resolve) => setTimeout(resolve, (this.options.receiptDelaysMs ?? [150])[0])).then(() =>
+          this.postReceipt(id, 'failed', parsed.data.to, { code: 131047, title: 'Re-engagement message', details: WINDOW_DETAILS }),
+        );
+        this.pending.add(timer);
+        void timer.finally(() => this.pending.delete(timer));
+        return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
+      }
       const early = new Set(this.options.receiptsBeforeAnswer ?? []);
       for (const status of early) await this.postReceipt(id, status, parsed.data.to);
       if (this.options.autoReceipts ?? true) this.scheduleReceipts(id, parsed.data.to, early);

@@ -1,4 +1,5 @@
-import { extractProviderDetail, kindForStatus, ProviderError } from './provider-errors';
+import { parseProviderTemplate, type TProviderTemplate } from '../templates/provider-template';
+import { extractProviderCode, extractProviderDetail, kindForStatus, ProviderError } from './provider-errors';
 
 export const PROVIDER_TIMEOUT_MS = 10_000;
 
@@ -9,6 +10,9 @@ export type TProviderClientOptions = {
   /** 10 s by default (SPEC §8); tests shorten it. */
   timeoutMs?: number;
 };
+
+/** Pages followed at most when listing templates (a provider paging in circles cannot hold a sync). */
+const MAX_TEMPLATE_PAGES = 50;
 
 export type TBusinessProfile = { verifiedName: string | null; qualityRating: string | null; raw: unknown };
 
@@ -38,10 +42,71 @@ export class ProviderClient {
       type: 'text',
       text: { body, preview_url: false },
     };
-    const answer = await this.request('POST', '/messages', payload);
+    return this.messageIdOf(await this.request('POST', '/messages', payload));
+  }
+
+  private messageIdOf(answer: unknown): { id: string } {
     const id = (answer as { messages?: { id?: unknown }[] } | null)?.messages?.[0]?.id;
     if (typeof id !== 'string' || !id) throw new ProviderError('unexpected', 200, 'no messages[0].id in the answer');
     return { id };
+  }
+
+  /**
+   * Sends an approved template (DESIGN "Approved templates": the exact body). `components` is left
+   * out when the template has no parameters.
+   */
+  async sendTemplate(to: string, template: { name: string; language: string; params: string[] }): Promise<{ id: string }> {
+    const payload = {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to,
+      type: 'template',
+      template: {
+        name: template.name,
+        language: { code: template.language },
+        ...(template.params.length
+          ? { components: [{ type: 'body', parameters: template.params.map((text) => ({ type: 'text', text })) }] }
+          : {}),
+      },
+    };
+    return this.messageIdOf(await this.request('POST', '/messages', payload));
+  }
+
+  /**
+   * Every template the provider lists, following every page: the provider's own shape
+   * (`{waba_templates, offset, total}`, paged by offset) and the cloud API's (`{data, paging.next}`;
+   * a next page is fetched from the provider's host, never another, so the key goes nowhere else).
+   */
+  async listTemplates(templatesPath: string): Promise<TProviderTemplate[]> {
+    const templates: TProviderTemplate[] = [];
+    const origin = new URL(this.baseUrl).origin;
+    let url: string | null = `${this.baseUrl}${templatesPath}`;
+    const seen = new Set<string>();
+    for (let page = 0; url && page < MAX_TEMPLATE_PAGES && !seen.has(url); page++) {
+      seen.add(url);
+      const answer = (await this.requestUrl('GET', url)) as Record<string, unknown> | null;
+      const items = Array.isArray(answer?.waba_templates) ? answer.waba_templates : Array.isArray(answer?.data) ? answer.data : null;
+      if (!items) throw new ProviderError('unexpected', 200, 'no template list in the answer');
+      for (const item of items) {
+        const template = parseProviderTemplate(item);
+        if (template) templates.push(template);
+      }
+      url = null;
+      const next = (answer?.paging as { next?: unknown } | undefined)?.next;
+      if (typeof next === 'string' && next) {
+        const nextUrl = new URL(next, this.baseUrl);
+        url = `${origin}${nextUrl.pathname}${nextUrl.search}`;
+      } else if (Array.isArray(answer?.waba_templates) && typeof answer.total === 'number') {
+        const offset = (typeof answer.offset === 'number' ? answer.offset : 0) + items.length;
+        if (items.length > 0 && offset < answer.total) {
+          const nextUrl = new URL(`${this.baseUrl}${templatesPath}`);
+          nextUrl.searchParams.set('offset', String(offset));
+          if (typeof answer.limit === 'number') nextUrl.searchParams.set('limit', String(answer.limit));
+          url = nextUrl.toString();
+        }
+      }
+    }
+    return templates;
   }
 
   /** Reads the business profile: read-only, sends nothing. */
@@ -58,11 +123,15 @@ export class ProviderClient {
     return { verifiedName: pick('verified_name'), qualityRating: pick('quality_rating'), raw };
   }
 
-  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  private request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    return this.requestUrl(method, `${this.baseUrl}${path}`, body);
+  }
+
+  private async requestUrl(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
     if (!this.apiKey) throw new ProviderError('not_configured');
     let res: Response;
     try {
-      res = await fetch(`${this.baseUrl}${path}`, {
+      res = await fetch(url, {
         method,
         headers: {
           'PROVIDER-API-KEY': this.apiKey,
@@ -88,7 +157,7 @@ export class ProviderClient {
     } catch {
       json = null;
     }
-    if (!res.ok) throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json));
+    if (!res.ok) throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
     return json;
   }
 }

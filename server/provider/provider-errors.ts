@@ -1,3 +1,5 @@
+import { messageForProviderCode } from './provider-error-codes';
+
 // The actionable messages of SPEC §7, one per way a provider call can fail.
 
 export type TProviderErrorKind =
@@ -14,7 +16,9 @@ export type TProviderErrorKind =
 const BAD_REQUEST_NOTE =
   'The provider refused the message. The number may be unverified, or the recipient is outside the 24-hour window and a template is required.';
 
-function actionableMessage(kind: TProviderErrorKind, status: number | null, detail: string | null): string {
+function actionableMessage(kind: TProviderErrorKind, status: number | null, detail: string | null, code: number | null, who: string): string {
+  const forCode = messageForProviderCode(code, who);
+  if (forCode && (kind === 'bad_request' || kind === 'rate_limited' || kind === 'unexpected')) return forCode;
   switch (kind) {
     case 'not_configured':
       return 'Chat messaging is not configured (missing API key).';
@@ -46,9 +50,25 @@ export class ProviderError extends Error {
     readonly kind: TProviderErrorKind,
     readonly status: number | null = null,
     readonly detail: string | null = null,
+    /** The provider's error code (cloud `error.code`, on-premise `errors[].code`). */
+    readonly code: number | null = null,
   ) {
-    super(actionableMessage(kind, status, detail));
+    super(actionableMessage(kind, status, detail, code, 'this contact'));
   }
+
+  /** The message naming whom it is about ("since Amelia Hart last wrote"). */
+  messageFor(who: string): string {
+    return actionableMessage(this.kind, this.status, this.detail, this.code, who);
+  }
+}
+
+/** The provider's error code from an error body, if it gives one. */
+export function extractProviderCode(body: unknown): number | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const record = body as { error?: { code?: unknown }; errors?: { code?: unknown }[] };
+  const codes = [record.error?.code, ...(Array.isArray(record.errors) ? record.errors.map((e) => e?.code) : [])];
+  const found = codes.find((c) => typeof c === 'number' && Number.isInteger(c));
+  return typeof found === 'number' ? found : null;
 }
 
 export function kindForStatus(status: number): TProviderErrorKind {

@@ -8,7 +8,16 @@ import { formatNumber, parseNumberInput, requireNumberInput } from './phone-inpu
 /** `linked`: linked from the inbox (the conversation offers to unlink it). */
 export type TClientNumberDto = { digits: string; primary: boolean; linked: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
 /** `phone` is the primary number, "+<digits>". */
-export type TClientDto = { id: number; name: string; phone: string; email: string | null; numbers: TClientNumberDto[] };
+export type TClientDto = {
+  id: number;
+  name: string;
+  phone: string;
+  email: string | null;
+  numbers: TClientNumberDto[];
+  /** Asked to receive no more chat messages (sends are refused), with how. */
+  optedOutAt: Date | null;
+  optOutSource: string | null;
+};
 
 /** What number-taking operations need: where national numbers are read, and who is acting. */
 export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
@@ -28,7 +37,7 @@ function toDto(c: Client): TClientDto {
       addedBy: n.addedByUser ? { id: n.addedByUser.id, name: n.addedByUser.name } : null,
     }));
   const primary = numbers.find((n) => n.primary) ?? numbers[0];
-  return { id: c.id, name: c.name, phone: primary ? `+${primary.digits}` : '', email: c.email, numbers };
+  return { id: c.id, name: c.name, phone: primary ? `+${primary.digits}` : '', email: c.email, numbers, optedOutAt: c.optedOutAt ?? null, optOutSource: c.optOutSource ?? null };
 }
 
 /** By name, or by any number: typed digits, or the number read as a person typed it (07700 900123). */

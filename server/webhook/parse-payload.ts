@@ -44,6 +44,10 @@ export type TParsedPayload = {
   statusCount: number;
   texts: TInboundText[];
   receipts: TReceipt[];
+  /** `message_template_status_update` events: a template's new status. */
+  templateUpdates: { name: string; language: string; status: string }[];
+  /** `user_preferences` events: a number asking to stop (or resume) marketing messages. */
+  preferences: { peerPhone: string; optedOut: boolean; at: Date | null }[];
 };
 
 // A provider id is an opaque printable string; one with control characters (NUL cannot even be
@@ -155,11 +159,45 @@ export function countPayloadItems(payload: unknown): number {
   return count;
 }
 
+const ZTemplateStatusUpdate = z.object({
+  event: z.string().min(1).max(64).transform((s) => s.toUpperCase()),
+  message_template_name: z.string().min(1).max(512),
+  message_template_language: z.string().min(1).max(32),
+});
+
+const ZPreference = z.object({
+  wa_id: ZSender,
+  value: z.enum(['stop', 'resume']),
+  timestamp: ZTimestamp,
+});
+
 export function parsePayload(payload: unknown, now = new Date()): TParsedPayload {
-  const result: TParsedPayload = { hasMessages: false, hasStatuses: false, received: 0, statusCount: 0, texts: [], receipts: [] };
+  const result: TParsedPayload = {
+    hasMessages: false,
+    hasStatuses: false,
+    received: 0,
+    statusCount: 0,
+    texts: [],
+    receipts: [],
+    templateUpdates: [],
+    preferences: [],
+  };
   if (!isRecord(payload)) return result;
 
   for (const value of collectValues(payload)) {
+    const templateUpdate = ZTemplateStatusUpdate.safeParse(value);
+    if (templateUpdate.success) {
+      const { message_template_name: name, message_template_language: language, event: status } = templateUpdate.data;
+      result.templateUpdates.push({ name, language, status });
+    }
+    if (Array.isArray(value.user_preferences)) {
+      for (const item of value.user_preferences) {
+        const preference = ZPreference.safeParse(item);
+        if (preference.success) {
+          result.preferences.push({ peerPhone: preference.data.wa_id, optedOut: preference.data.value === 'stop', at: toDate(preference.data.timestamp, now) });
+        }
+      }
+    }
     const names = new Map<string, string>();
     if (Array.isArray(value.contacts)) {
       for (const item of value.contacts) {

@@ -1,6 +1,8 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Sequelize } from 'sequelize';
+import { applyOptOutChanges, optOutChangeOfText } from '../chat/opt-outs';
 import { applyReceipts } from '../chat/receipts';
+import { applyTemplateStatusUpdates } from '../templates/template-catalogue';
 import { InboundBatcher } from '../chat/inbound-batcher';
 import { storeInboundTexts } from '../chat/store-inbound';
 import type { TLogger } from '../logger';
@@ -94,7 +96,14 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
       const { stored, changed } = await withDeadline(
         (async () => {
           const stored = await batcher.submit(payload.texts);
-          return { stored, changed: await applyReceipts(deps.sequelize, payload.receipts) };
+          const changed = await applyReceipts(deps.sequelize, payload.receipts);
+          await applyTemplateStatusUpdates(deps.sequelize, payload.templateUpdates);
+          const optOuts = [
+            ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),
+            ...payload.texts.map(optOutChangeOfText).filter((c) => c !== null),
+          ];
+          await applyOptOutChanges(deps.sequelize, optOuts);
+          return { stored, changed };
         })(),
         DELIVERY_DEADLINE_MS,
       );

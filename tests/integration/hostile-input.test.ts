@@ -110,7 +110,7 @@ describe('one bad item never fails its delivery', () => {
 
   it('a status id with NUL is skipped and a failed receipt with a lone surrogate is applied, readable', async () => {
     const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'x', clientId: null, peerPhone: '447700900123', metadata: { chat_msg_id: 'wamid.lone-surrogate' } });
-    const failed = { ...statusItem('wamid.lone-surrogate', 'failed'), errors: [{ code: 131026, title: 'Undeliverable', error_data: { details: 'bad \ud800 text' } }] };
+    const failed = { ...statusItem('wamid.lone-surrogate', 'failed'), errors: [{ code: 131000, title: 'Something went wrong', error_data: { details: 'bad \ud800 text' } }] };
     const res = await postWebhook(server.url, cloudPayload({ statuses: [statusItem('wamid.nul\u0000status', 'read'), failed] }));
     expect(res).toEqual({ status: 200, json: { ok: true, statuses: 2, updated: 1 } });
     const stored = await Communication.findByPk(record.id);

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { renderTemplate } from '../../../shared/templates';
 import { usePhoneFormatter } from '../lib/format';
 import { trpc, type TThreadRef } from '../lib/trpc';
+import { TemplateComposer, type TTemplateChoice } from './template-composer';
 
 /** The number a message goes to: always shown, a choice when the conversation has several. */
 type TRecipient = { value: string; options: string[]; onChange: (digits: string) => void; note?: string | null };
@@ -10,11 +11,21 @@ type TProps = {
   threadRef: TThreadRef;
   clientName: string | null;
   onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
+  onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
   recipient: TRecipient | null;
+  /** The 24-hour window of the number the message goes to. */
+  windowOpen: boolean;
+  /** 'template': an approved template (first choice outside the window); 'text': free text. */
+  mode: 'template' | 'text';
+  onModeChange: (mode: 'template' | 'text') => void;
 };
 
-/** Text area (Enter sends, Shift+Enter adds a line), recipient number, template picker, optional case. */
-export function Composer({ threadRef, clientName, onSend, recipient }: TProps) {
+/**
+ * Recipient number, optional case, then free text (Enter sends, Shift+Enter adds a line; firm
+ * wording can be inserted) or an approved provider template — first outside the 24-hour window,
+ * where free text is sent only on purpose.
+ */
+export function Composer({ threadRef, clientName, onSend, onSendTemplate, recipient, windowOpen, mode, onModeChange }: TProps) {
   const formatNumber = usePhoneFormatter();
   const [body, setBody] = useState('');
   const [caseId, setCaseId] = useState<number | undefined>(undefined);
@@ -52,8 +63,7 @@ export function Composer({ threadRef, clientName, onSend, recipient }: TProps) {
     );
   };
 
-  return (
-    <form className="composer" onSubmit={submit} aria-label="Write a message">
+  const tools = (
       <div className="composer-tools">
         {recipient &&
           (recipient.options.length > 1 ? (
@@ -73,8 +83,9 @@ export function Composer({ threadRef, clientName, onSend, recipient }: TProps) {
             </span>
           ))}
         {recipient?.note && <span className="recipient-note">{recipient.note}</span>}
+        {mode === 'text' && (
         <label className="compact-field">
-          <span>Template</span>
+          <span>Wording</span>
           <select value="" onChange={(e) => applyTemplate(e.target.value)} aria-label="Insert a template">
             <option value="">Insert a template…</option>
             {templates.data?.map((t) => (
@@ -84,6 +95,12 @@ export function Composer({ threadRef, clientName, onSend, recipient }: TProps) {
             ))}
           </select>
         </label>
+        )}
+        {windowOpen && mode === 'text' && (
+          <button type="button" className="link-button" onClick={() => onModeChange('template')}>
+            Approved template…
+          </button>
+        )}
         {clientId !== null && (
           <label className="compact-field">
             <span>Case</span>
@@ -102,6 +119,33 @@ export function Composer({ threadRef, clientName, onSend, recipient }: TProps) {
           </label>
         )}
       </div>
+  );
+
+  if (mode === 'template') {
+    return (
+      <div className="composer">
+        {tools}
+        <TemplateComposer
+          windowOpen={windowOpen}
+          context={{ firstName: clientName?.split(' ')[0] ?? null, caseReference: selectedCase?.reference ?? null, firmName: settings.data?.firmName ?? null }}
+          onSend={(choice) => onSendTemplate(choice, caseId)}
+          onWriteFreeText={() => onModeChange('text')}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <form className="composer" onSubmit={submit} aria-label="Write a message">
+      {tools}
+      {!windowOpen && (
+        <p className="composer-note" role="note">
+          Outside the 24-hour window: the provider will most likely refuse free text.{' '}
+          <button type="button" className="link-button" onClick={() => onModeChange('template')}>
+            Send an approved template
+          </button>
+        </p>
+      )}
       <div className="composer-row">
         <label className="visually-hidden" htmlFor="composer-text">
           Message

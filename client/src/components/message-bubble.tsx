@@ -1,3 +1,4 @@
+import { WINDOW_CLOSED_PREFIX } from '../../../shared/provider-messages';
 import { formatDateTime } from '../lib/format';
 import type { TThreadItem } from '../lib/trpc';
 import { PhoneNumber } from './phone-number';
@@ -7,9 +8,18 @@ import { StatusTicks } from './status-ticks';
  * `number` (and the sender's profile `contactName`): shown when the conversation is with more than
  * one number — which one wrote, which one was sent to.
  */
-type TProps = { item: TThreadItem; number?: string | null; contactName?: string | null; onRetry?: (id: number) => void; retrying?: boolean };
+type TProps = {
+  item: TThreadItem;
+  number?: string | null;
+  contactName?: string | null;
+  onRetry?: (id: number) => void;
+  /** Refused for the 24-hour window: offer an approved template right there. */
+  onUseTemplate?: () => void;
+  retrying?: boolean;
+};
 
-export function MessageBubble({ item, number, contactName, onRetry, retrying }: TProps) {
+export function MessageBubble({ item, number, contactName, onRetry, onUseTemplate, retrying }: TProps) {
+  const windowClosed = item.status === 'failed' && Boolean(item.error?.startsWith(WINDOW_CLOSED_PREFIX));
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
   return (
@@ -30,7 +40,12 @@ export function MessageBubble({ item, number, contactName, onRetry, retrying }: 
       {item.status === 'failed' && (
         <div className="bubble-error" role="alert">
           <span>{item.error ?? 'Not delivered.'}</span>
-          {onRetry && item.id > 0 && (
+          {windowClosed && onUseTemplate && (
+            <button type="button" className="button small primary" onClick={onUseTemplate}>
+              Send an approved template
+            </button>
+          )}
+          {onRetry && item.id > 0 && !windowClosed && (
             <button type="button" className="button small" onClick={() => onRetry(item.id)} disabled={retrying}>
               {retrying ? 'Retrying…' : 'Retry'}
             </button>

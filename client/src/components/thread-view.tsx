@@ -7,9 +7,11 @@ import { Composer } from './composer';
 import { ConfirmButton } from './confirm-button';
 import { LinkNumberBanner } from './link-number-banner';
 import { MessageBubble } from './message-bubble';
+import { OptOutBanner } from './opt-out-banner';
 import { PhoneNumber } from './phone-number';
 import { QueryStatus } from './query-status';
-import { ReplyWindow } from './reply-window';
+import { ReplyWindow, windowTimeLeft } from './reply-window';
+import type { TTemplateChoice } from './template-composer';
 import { useToast } from './toasts';
 
 type TProps = { threadRef: TThreadRef; summary: TThreadSummary | undefined };
@@ -44,6 +46,11 @@ export function ThreadView({ threadRef, summary }: TProps) {
     return inbound.length ? new Date(Math.max(...inbound)) : null;
   }, [items, to]);
   const unreadInbound = items.some((i) => i.direction === 'inbound' && !i.readAt);
+  const windowOpen = windowTimeLeft(lastInboundAt, new Date()) !== null;
+  // Templates first outside the window; a person may switch either way.
+  const [chosenMode, setChosenMode] = useState<'template' | 'text' | null>(null);
+  const mode = chosenMode ?? (windowOpen ? 'text' : 'template');
+  const sendTemplate = trpc.chat.sendTemplate.useMutation();
 
   // Opening a thread (and new messages arriving in it while open) marks it read.
   useEffect(() => {
@@ -61,7 +68,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
     listRef.current?.lastElementChild?.scrollIntoView({ block: 'end' });
   }, [items.length]);
 
-  const onSend = async (body: string, caseId: number | undefined): Promise<boolean> => {
+  /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
+  const sendOptimistically = async (body: string, caseId: number | undefined, call: () => Promise<TThreadItem | Omit<TThreadItem, 'readAt' | 'receipts'>>): Promise<boolean> => {
     const temp: TThreadItem = {
       id: optimisticId--,
       type: 'chat',
@@ -82,8 +90,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
     utils.inbox.thread.setData(threadRef, (d) => (d ? { items: [...d.items, temp] } : d));
     const dropTemp = () => utils.inbox.thread.setData(threadRef, (d) => (d ? { items: d.items.filter((i) => i.id !== temp.id) } : d));
     try {
-      // Always the number shown in the composer: nothing is sent to a number a person did not see.
-      const sent = await send.mutateAsync('clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, body, caseId } : { to: threadRef.phone, body });
+      const sent = await call();
       utils.inbox.thread.setData(threadRef, (d) => {
         if (!d) return d;
         const withoutTemp = d.items.filter((i) => i.id !== temp.id);
@@ -105,6 +112,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
       return false; // nothing was stored: the composer gets the text back
     }
   };
+
+  // Always the number shown in the composer: nothing is sent to a number a person did not see.
+  const recipientOf = (caseId: number | undefined) =>
+    'clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, caseId } : { to: threadRef.phone };
+  const onSend = (body: string, caseId: number | undefined) => sendOptimistically(body, caseId, () => send.mutateAsync({ ...recipientOf(caseId), body }));
+  const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>
+    sendOptimistically(`Template: ${choice.name}`, caseId, () => sendTemplate.mutateAsync({ ...recipientOf(caseId), ...choice }));
 
   const onRetry = (id: number) => {
     retry.mutate({ id }, { onSuccess: () => void utils.inbox.thread.invalidate(threadRef) });
@@ -137,6 +151,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
         </div>
       </header>
       {'phone' in threadRef && summary && <LinkNumberBanner phone={threadRef.phone} summary={summary} />}
+      {client.data && <OptOutBanner client={client.data} />}
       <QueryStatus query={thread} loading="Loading conversation…">
         {({ items: messages }) =>
           messages.length === 0 ? (
@@ -151,6 +166,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
                     number={showNumbers ? entry.item.peerPhone : null}
                     contactName={showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
                     onRetry={onRetry}
+                    onUseTemplate={() => setChosenMode('template')}
                     retrying={retry.isPending && retry.variables?.id === entry.item.id}
                   />
                 ) : (
@@ -168,6 +184,10 @@ export function ThreadView({ threadRef, summary }: TProps) {
         threadRef={threadRef}
         clientName={name}
         onSend={onSend}
+        onSendTemplate={onSendTemplate}
+        windowOpen={windowOpen}
+        mode={mode}
+        onModeChange={setChosenMode}
         recipient={
           to
             ? {

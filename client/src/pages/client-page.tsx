@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { ConfirmButton } from '../components/confirm-button';
+import { OptOutBanner } from '../components/opt-out-banner';
 import { PhoneNumber } from '../components/phone-number';
 import { Timeline } from '../components/timeline';
 import { useToast } from '../components/toasts';
@@ -29,6 +30,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
           Message
         </Link>
       </div>
+      <OptOutBanner client={client.data} />
       <div className="two-column">
         <section className="card" aria-labelledby="timeline-title">
           <h2 id="timeline-title">Timeline</h2>

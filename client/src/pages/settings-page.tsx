@@ -68,6 +68,7 @@ export function SettingsPage({ role }: { role: 'director' | 'staff' }) {
         </section>
 
         <TestMessageForm />
+        <TemplatesCard role={role} />
 
         <section className="card" aria-labelledby="check-title">
           <h2 id="check-title">Provider connection</h2>
@@ -103,14 +104,24 @@ export function SettingsPage({ role }: { role: 'director' | 'staff' }) {
   );
 }
 
+// A test number has usually not written in the last 24 hours: a template without values is the
+// test that reaches it (hello_world, when the provider lists it).
+const FREE_TEXT = 'free-text';
+
 function TestMessageForm() {
   const [to, setTo] = useState('');
   const [body, setBody] = useState('This is a test message from the firm.');
+  const catalogue = trpc.chat.providerTemplates.useQuery();
+  const simple = (catalogue.data?.templates ?? []).filter((t) => t.status === 'APPROVED' && t.paramCount === 0);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const preferred = simple.find((t) => t.name === 'hello_world') ?? simple[0];
+  const kind = chosen ?? (preferred ? `${preferred.name}|${preferred.language}` : FREE_TEXT);
+  const template = simple.find((t) => `${t.name}|${t.language}` === kind);
   const sendTest = trpc.settings.sendTest.useMutation();
   const fieldErrors = sendTest.error?.data?.fieldErrors;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    sendTest.mutate({ to, body });
+    sendTest.mutate(template ? { to, name: template.name, language: template.language, params: [] } : { to, body });
   };
   return (
     <form className="card" onSubmit={submit} aria-labelledby="test-title">
@@ -121,9 +132,26 @@ function TestMessageForm() {
         {fieldErrors?.to && <small className="field-error">{fieldErrors.to.join(' ')}</small>}
       </label>
       <label className="field">
-        <span>Text</span>
-        <textarea required rows={2} value={body} onChange={(e) => setBody(e.target.value)} />
+        <span>Send as</span>
+        <select value={kind} onChange={(e) => setChosen(e.target.value)}>
+          {simple.map((t) => (
+            <option key={`${t.name}|${t.language}`} value={`${t.name}|${t.language}`}>
+              Approved template {t.name} ({t.language})
+            </option>
+          ))}
+          <option value={FREE_TEXT}>Free text (only reaches a number that wrote in the last 24 hours)</option>
+        </select>
       </label>
+      {template ? (
+        <p className="template-preview" aria-label="Preview">
+          {template.body}
+        </p>
+      ) : (
+        <label className="field">
+          <span>Text</span>
+          <textarea required rows={2} value={body} onChange={(e) => setBody(e.target.value)} />
+        </label>
+      )}
       <button type="submit" className="button primary" disabled={sendTest.isPending}>
         {sendTest.isPending ? 'Sending…' : 'Send test'}
       </button>
@@ -138,5 +166,42 @@ function TestMessageForm() {
         </p>
       )}
     </form>
+  );
+}
+
+/** The approved templates as last read from the provider; directors refresh them. */
+function TemplatesCard({ role }: { role: 'director' | 'staff' }) {
+  const utils = trpc.useUtils();
+  const catalogue = trpc.chat.providerTemplates.useQuery();
+  const refresh = trpc.chat.refreshTemplates.useMutation({ onSuccess: (data) => utils.chat.providerTemplates.setData(undefined, data) });
+  const templates = catalogue.data?.templates ?? [];
+  const approved = templates.filter((t) => t.status === 'APPROVED').length;
+  return (
+    <section className="card" aria-labelledby="templates-title">
+      <h2 id="templates-title">Approved templates</h2>
+      <p className="muted">
+        {catalogue.data
+          ? `${approved} approved of ${templates.length} listed${catalogue.data.syncedAt ? `, read from the provider ${catalogue.data.syncedAt.toLocaleString()}` : ''}.`
+          : 'Loading…'}{' '}
+        Outside the 24-hour window only these reach a client.
+      </p>
+      <ul className="template-list">
+        {templates.map((t) => (
+          <li key={`${t.name}|${t.language}`}>
+            <strong>{t.name}</strong> <span className="muted">({t.language})</span>{' '}
+            <span className={`badge ${t.status === 'APPROVED' ? '' : 'muted-badge'}`}>{t.status.toLowerCase()}</span>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button ghost" disabled={role !== 'director' || refresh.isPending} onClick={() => refresh.mutate()}>
+        {refresh.isPending ? 'Refreshing…' : 'Refresh templates'}
+      </button>
+      {role !== 'director' && <p className="muted">Only directors can refresh the templates.</p>}
+      {refresh.error && (
+        <p className="form-error" role="alert">
+          {refresh.error.message}
+        </p>
+      )}
+    </section>
   );
 }

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { TCommunication } from '../../../shared/communication';
 import { WHATSAPP_TEMPLATES } from '../../../shared/templates';
-import { retryChatMessage, sendChatMessage } from '../../chat/send-message';
-import { authedProcedure, router } from '../init';
+import { recordAuditEvent } from '../../audit/record-audit-event';
+import { retryChatMessage, sendChatMessage, sendTemplateMessage } from '../../chat/send-message';
+import { listStoredTemplates, syncTemplates } from '../../templates/template-catalogue';
+import { AppError } from '../../errors';
+import { ProviderError } from '../../provider/provider-errors';
+import { authedProcedure, directorProcedure, router } from '../init';
 
 // NUL cannot be stored and would reach the provider as something other than what is kept: refused.
 export const ZBody = z
@@ -18,6 +22,32 @@ export const ZSendInput = z.union([
   z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }),
 ]);
 
+const ZTemplateCatalogue = z.object({
+  templates: z.array(
+    z.object({
+      name: z.string(),
+      language: z.string(),
+      category: z.string().nullable(),
+      status: z.string(),
+      body: z.string(),
+      paramCount: z.number(),
+      examples: z.array(z.string()),
+    }),
+  ),
+  syncedAt: z.date().nullable(),
+});
+
+export const ZTemplateChoice = {
+  name: z.string().trim().min(1, 'Choose a template').max(512),
+  language: z.string().trim().min(1).max(32),
+  params: z.array(z.string().max(1024, 'A value can be at most 1024 characters').refine((v) => !v.includes('\u0000'), 'NUL cannot be sent')).max(20),
+};
+
+export const ZSendTemplateInput = z.union([
+  z.object({ clientId: z.number().int().positive(), caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional(), ...ZTemplateChoice }),
+  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), ...ZTemplateChoice }),
+]);
+
 export const chatRouter = router({
   send: authedProcedure
     .input(ZSendInput)
@@ -26,6 +56,30 @@ export const chatRouter = router({
   retry: authedProcedure
     .input(z.object({ id: z.number().int().positive() }))
     .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id)),
+
+  /** Sends an approved template: the way to reach a client outside the 24-hour window. */
+  sendTemplate: authedProcedure
+    .input(ZSendTemplateInput)
+    .mutation(({ ctx, input }): Promise<TCommunication> => sendTemplateMessage(ctx.deps, input)),
+
+  /** The provider's template catalogue as last synced (shared by every instance). */
+  providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(({ ctx }) => listStoredTemplates(ctx.deps.sequelize)),
+
+  refreshTemplates: directorProcedure.output(ZTemplateCatalogue).mutation(async ({ ctx }) => {
+    const catalogue = await syncTemplates(ctx.deps.sequelize, { provider: ctx.deps.provider, templatesPath: ctx.deps.config.messaging.templatesPath }).catch(
+      (error: unknown) => {
+        if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `The templates could not be read: ${error.message}`);
+        throw error;
+      },
+    );
+    await recordAuditEvent(ctx.deps.sequelize, {
+      actor: { userId: ctx.user.id, ip: ctx.clientIp },
+      action: 'templates.refresh',
+      subject: 'templates',
+      detail: { count: catalogue.templates.length },
+    });
+    return catalogue;
+  }),
 
   templates: authedProcedure
     .output(z.array(z.object({ id: z.string(), name: z.string(), body: z.string() })))

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { addClientNumber, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from '../../services/clients';
+import { clearOptOut } from '../../chat/opt-outs';
+import { addClientNumber, assertClientExists, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from '../../services/clients';
 import type { TContextInner, TSessionUser } from '../context';
-import { authedProcedure, router } from '../init';
+import { authedProcedure, directorProcedure, router } from '../init';
 
 const ZClientNumber = z.object({
   digits: z.string(),
@@ -10,7 +11,15 @@ const ZClientNumber = z.object({
   addedAt: z.date(),
   addedBy: z.object({ id: z.number(), name: z.string() }).nullable(),
 });
-const ZClient = z.object({ id: z.number(), name: z.string(), phone: z.string(), email: z.string().nullable(), numbers: z.array(ZClientNumber) });
+const ZClient = z.object({
+  id: z.number(),
+  name: z.string(),
+  phone: z.string(),
+  email: z.string().nullable(),
+  numbers: z.array(ZClientNumber),
+  optedOutAt: z.date().nullable(),
+  optOutSource: z.string().nullable(),
+});
 const ZPhone = z.string().trim().min(1, 'Enter a phone number').max(40, 'A phone number has at most 40 characters');
 
 /** Where national numbers are read and who is acting: what every number-taking call needs. */
@@ -47,6 +56,16 @@ export const clientsRouter = router({
     .input(z.object({ clientId: z.number().int().positive(), phone: ZPhone, confirm: z.boolean().optional() }))
     .output(ZClient)
     .mutation(({ ctx, input }) => addClientNumber(input, numberContextOf(ctx))),
+
+  /** A director clears an opt-out by hand (the client asked to resume another way). */
+  clearOptOut: directorProcedure
+    .input(z.object({ clientId: z.number().int().positive() }))
+    .output(ZClient)
+    .mutation(async ({ ctx, input }) => {
+      await assertClientExists(input.clientId);
+      await clearOptOut(ctx.deps.sequelize, input.clientId, { userId: ctx.user.id, ip: ctx.clientIp });
+      return getClient(input.clientId);
+    }),
 
   removeNumber: authedProcedure
     .input(z.object({ clientId: z.number().int().positive(), phone: ZPhone }))

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { TCommunication } from '../../../shared/communication';
-import { sendChatMessage } from '../../chat/send-message';
+import { sendChatMessage, sendTemplateMessage } from '../../chat/send-message';
 import { checkConnection, CONNECTION_STATUSES } from '../../services/connection-check';
-import { ZBody } from './chat-router';
+import { ZBody, ZTemplateChoice } from './chat-router';
 import { authedProcedure, directorProcedure, router } from '../init';
 
 export const settingsRouter = router({
@@ -15,9 +15,15 @@ export const settingsRouter = router({
       mode: ctx.deps.config.mode,
     })),
 
+  /** Free text, or an approved template (a test number is usually outside the 24-hour window). */
   sendTest: authedProcedure
-    .input(z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }))
-    .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, input)),
+    .input(
+      z.union([
+        z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }),
+        z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), ...ZTemplateChoice }),
+      ]),
+    )
+    .mutation(({ ctx, input }): Promise<TCommunication> => ('body' in input ? sendChatMessage(ctx.deps, input) : sendTemplateMessage(ctx.deps, input))),
 
   /** Directors only (SPEC §1.8): enforced here, whatever the page shows. */
   checkConnection: directorProcedure

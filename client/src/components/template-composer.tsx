@@ -1,0 +1,111 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { trpc } from '../lib/trpc';
+
+export type TTemplateChoice = { name: string; language: string; params: string[] };
+type TContext = { firstName: string | null; caseReference: string | null; firmName: string | null };
+
+/**
+ * A value for each {{n}} where it fits: the client's first name after a greeting, the firm after
+ * "with"/"from", the chosen case after "about"/"forward"/"in". Anything else is left for a person.
+ */
+export function prefillParams(body: string, count: number, context: TContext): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const at = body.indexOf(`{{${i + 1}}}`);
+    const before = at >= 0 ? body.slice(0, at).toLowerCase().trimEnd() : '';
+    if (/(hello|hi|dear|thank you|thanks)$/.test(before)) return context.firstName ?? '';
+    if (/(with|from)$/.test(before)) return context.firmName ?? '';
+    if (/(about|forward|in|for|regarding)$/.test(before)) return context.caseReference ?? '';
+    return '';
+  });
+}
+
+const fill = (body: string, params: string[]) => body.replace(/\{\{\s*(\d+)\s*\}\}/g, (m, n: string) => params[Number(n) - 1] || `[value ${n}]`);
+const labelOf = (name: string) => name.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+
+type TProps = {
+  context: TContext;
+  onSend: (choice: TTemplateChoice) => Promise<boolean>;
+  /** Shown when the window is closed: free text stays possible, but only on purpose. */
+  onWriteFreeText: () => void;
+  windowOpen: boolean;
+};
+
+/** Pick an approved template, see its text, fill a field per value (prefilled where it fits), send. */
+export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen }: TProps) {
+  const catalogue = trpc.chat.providerTemplates.useQuery(undefined, { staleTime: 60_000 });
+  const approved = useMemo(() => (catalogue.data?.templates ?? []).filter((t) => t.status === 'APPROVED'), [catalogue.data]);
+  const [key, setKey] = useState('');
+  const template = approved.find((t) => `${t.name}|${t.language}` === key) ?? approved[0];
+  const [edited, setEdited] = useState<Record<string, string[]>>({});
+  const templateKey = template ? `${template.name}|${template.language}` : '';
+  const params = edited[templateKey] ?? (template ? prefillParams(template.body, template.paramCount, context) : []);
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!template) return;
+    setSending(true);
+    const ok = await onSend({ name: template.name, language: template.language, params });
+    setSending(false);
+    if (ok) setEdited((all) => ({ ...all, [templateKey]: prefillParams(template.body, template.paramCount, context) }));
+  };
+
+  if (catalogue.isPending) return <p className="muted composer-note">Loading approved templates…</p>;
+  if (!template) {
+    return (
+      <p className="composer-note">
+        No approved template is available. A director can refresh them in Settings.{' '}
+        <button type="button" className="link-button" onClick={onWriteFreeText}>
+          Write free text anyway
+        </button>
+      </p>
+    );
+  }
+  const missing = params.findIndex((p) => !p.trim());
+  return (
+    <form className="template-composer" onSubmit={submit} aria-label="Send an approved template">
+      {!windowOpen && (
+        <p className="composer-note">
+          Outside the 24-hour window the provider only delivers approved templates. Choose one, check its text and send.
+        </p>
+      )}
+      <label className="compact-field">
+        <span>Approved template</span>
+        <select value={templateKey} onChange={(e) => setKey(e.target.value)} aria-label="Approved template">
+          {approved.map((t) => (
+            <option key={`${t.name}|${t.language}`} value={`${t.name}|${t.language}`}>
+              {labelOf(t.name)} ({t.language})
+            </option>
+          ))}
+        </select>
+      </label>
+      {params.length > 0 && (
+        <div className="template-fields">
+          {params.map((value, i) => (
+            <label key={i} className="field">
+              <span>Value {i + 1}</span>
+              <input
+                value={value}
+                placeholder={template.examples[i] ? `e.g. ${template.examples[i]}` : undefined}
+                onChange={(e) => setEdited((all) => ({ ...all, [templateKey]: params.map((p, j) => (j === i ? e.target.value : p)) }))}
+                maxLength={1024}
+              />
+            </label>
+          ))}
+        </div>
+      )}
+      <p className="template-preview" aria-label="Preview">
+        {fill(template.body, params)}
+      </p>
+      <div className="button-row">
+        <button type="submit" className="button primary" disabled={sending || missing >= 0}>
+          {sending ? 'Sending…' : 'Send template'}
+        </button>
+        <button type="button" className="link-button" onClick={onWriteFreeText}>
+          {windowOpen ? 'Write a message instead' : 'Write free text anyway'}
+        </button>
+        {missing >= 0 && <span className="muted">Fill in value {missing + 1}.</span>}
+      </div>
+    </form>
+  );
+}
