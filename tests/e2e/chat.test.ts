@@ -196,6 +196,56 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
+  it('a cold client: the composer offers approved templates first; one is sent and read', async () => {
+    sim.configure({ enforceWindow: true }); // the provider's 24-hour rule, as the real one applies it
+    try {
+      const { page, context } = await signIn('Staff');
+      await page.getByRole('link', { name: /Chloe Martin/ }).first().click();
+      const form = page.getByRole('form', { name: 'Send an approved template' });
+      await form.waitFor();
+      await form.getByRole('combobox', { name: 'Approved template' }).selectOption({ label: 'Appointment reminder (en_GB)' });
+      expect(await form.getByRole('textbox', { name: 'Value 1' }).inputValue()).toBe('Chloe');
+      expect(await form.getByRole('textbox', { name: 'Value 2' }).inputValue()).toBe('Ashdown & Vale Solicitors');
+      expect(await form.getByRole('button', { name: 'Send template' }).isDisabled()).toBe(true); // value 3 is empty
+      await form.getByRole('textbox', { name: 'Value 3' }).fill('Tuesday 3 March at 10:00');
+      expect(await form.getByLabel('Preview').textContent()).toBe(
+        'Hello Chloe, this is a reminder of your appointment with Ashdown & Vale Solicitors on Tuesday 3 March at 10:00. Reply here to confirm or to rearrange.',
+      );
+      await saveScreenshot(page, 'composer-template');
+      await form.getByRole('button', { name: 'Send template' }).click();
+      const bubble = page.locator('.bubble-row.out', { hasText: 'on Tuesday 3 March at 10:00' });
+      await bubble.getByRole('img', { name: 'Read' }).waitFor();
+      await context.close();
+    } finally {
+      sim.configure({ enforceWindow: false });
+    }
+  });
+
+  it('free text forced to a cold client fails with the 24-hour message, and a template sent from there is read', async () => {
+    sim.configure({ enforceWindow: true });
+    try {
+      const { page, context } = await signIn('Staff');
+      await page.getByRole('link', { name: /Chloe Martin/ }).first().click();
+      await page.getByRole('button', { name: 'Write free text anyway' }).click();
+      await page.getByText('Outside the 24-hour window: the provider will most likely refuse free text.').waitFor();
+      await saveScreenshot(page, 'composer-free-text-outside-window');
+      const text = `Your completion date is confirmed (${Date.now()})`;
+      await page.getByRole('textbox', { name: 'Message' }).fill(text);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const failed = page.locator('.bubble-row[data-status="failed"]', { hasText: text });
+      await failed.getByText('More than 24 hours have passed since Chloe Martin last wrote: send an approved template.').waitFor();
+      await failed.getByRole('button', { name: 'Send an approved template' }).click();
+      const form = page.getByRole('form', { name: 'Send an approved template' });
+      await form.getByRole('combobox', { name: 'Approved template' }).selectOption({ label: 'Hello world (en_US)' });
+      await form.getByRole('button', { name: 'Send template' }).click();
+      await page.locator('.bubble-row.out', { hasText: 'Hello World' }).last().getByRole('img', { name: 'Read' }).waitFor();
+      await saveScreenshot(page, 'thread-window-failed-then-template');
+      await context.close();
+    } finally {
+      sim.configure({ enforceWindow: false });
+    }
+  });
+
   it('a director sees the webhook URL, copies it, sends a test and checks the connection: Live', async () => {
     const { page, context } = await signIn('Director');
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
