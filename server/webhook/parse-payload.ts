@@ -185,8 +185,9 @@ export function parsePayload(payload: unknown, now = new Date()): TParsedPayload
   if (!isRecord(payload)) return result;
 
   for (const value of collectValues(payload)) {
-    const templateUpdate = ZTemplateStatusUpdate.safeParse(value);
-    if (templateUpdate.success) {
+    // Checked by key first: a failed zod parse builds an error, and this runs for every delivery.
+    const templateUpdate = 'message_template_name' in value ? ZTemplateStatusUpdate.safeParse(value) : null;
+    if (templateUpdate?.success) {
       const { message_template_name: name, message_template_language: language, event: status } = templateUpdate.data;
       result.templateUpdates.push({ name, language, status });
     }

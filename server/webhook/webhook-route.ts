@@ -96,13 +96,13 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
       const { stored, changed } = await withDeadline(
         (async () => {
           const stored = await batcher.submit(payload.texts);
-          const changed = await applyReceipts(deps.sequelize, payload.receipts);
-          await applyTemplateStatusUpdates(deps.sequelize, payload.templateUpdates);
+          const changed = payload.receipts.length ? await applyReceipts(deps.sequelize, payload.receipts) : 0;
+          if (payload.templateUpdates.length) await applyTemplateStatusUpdates(deps.sequelize, payload.templateUpdates);
           const optOuts = [
             ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),
             ...payload.texts.map(optOutChangeOfText).filter((c) => c !== null),
           ];
-          await applyOptOutChanges(deps.sequelize, optOuts);
+          if (optOuts.length) await applyOptOutChanges(deps.sequelize, optOuts);
           return { stored, changed };
         })(),
         DELIVERY_DEADLINE_MS,

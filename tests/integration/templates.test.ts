@@ -131,6 +131,20 @@ describe('the provider\'s error codes', () => {
     expect(row?.error).toMatch(expected);
   });
 
+  it.each([
+    [470, /^More than 24 hours have passed since Amelia Hart last wrote: send an approved template\.$/],
+    [132000, /number of values does not match the template/],
+    [132001, /does not exist at the provider in that language/],
+    [131026, /cannot receive chat messages \(it may not use the app, or Amelia Hart has not accepted its terms\)/],
+    [131056, /Too many messages have been sent to this number/],
+    [131000, /^The provider could not deliver this message: odd thing \(provider error 131000\)$/],
+  ])('on a failed receipt with code %i', async (code, expected) => {
+    const id = `wamid.receipt-code-${code}`;
+    const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'x', clientId: amelia.id, peerPhone: '447700900123', metadata: { chat_msg_id: id } });
+    await postWebhook(live.server.url, cloudPayload({ statuses: [{ ...statusItem(id, 'failed'), errors: [{ code, title: 'odd thing', error_data: { details: 'odd thing' } }] }] }));
+    expect((await Communication.findByPk(record.id))?.error).toMatch(expected);
+  });
+
   it('on a failed receipt, naming the record\'s client', async () => {
     const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'late', clientId: amelia.id, peerPhone: '447700900123', metadata: { chat_msg_id: 'wamid.window-receipt' } });
     const failed = { ...statusItem('wamid.window-receipt', 'failed'), errors: [{ code: 131047, title: 'Re-engagement message', error_data: { details: 'Message failed to send because more than 24 hours have passed.' } }] };
