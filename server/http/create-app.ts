@@ -57,6 +57,8 @@ export function createApp({ deps, spaDir }: TAppOptions) {
   );
   app.use('/api', (_req, res) => res.status(404).json({ ok: false, error: 'not_found' }));
   app.use(serveSpa(spaDir));
+  // What nothing above answered (a POST to a page, say): JSON, never Express's HTML page.
+  app.use((_req, res) => res.status(404).json({ ok: false, error: 'not_found' }));
 
   const handleError: ErrorRequestHandler = (err: { status?: number; type?: string; name?: string }, _req, res, _next) => {
     const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;

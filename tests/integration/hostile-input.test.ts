@@ -97,6 +97,12 @@ describe('request size and method', () => {
     expect(status).toEqual({ code: 405, allow: 'GET, HEAD, POST' });
   });
 
+  it('answers a POST to a page with a JSON 404, not an HTML page', async () => {
+    const res = await fetch(`${server.url}/clients`, { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ ok: false, error: 'not_found' });
+  });
+
   it('marks every tRPC answer Cache-Control: no-store', async () => {
     expect((await fetch(`${server.url}/trpc/auth.me`)).headers.get('cache-control')).toBe('no-store');
   });
