@@ -68,7 +68,7 @@ export function SettingsPage({ role }: { role: 'director' | 'staff' }) {
         </section>
 
         <TestMessageForm />
-        <TemplatesCard role={role} />
+        <TemplatesCard role={role} mode={settings.data.mode} />
 
         <section className="card" aria-labelledby="check-title">
           <h2 id="check-title">Provider connection</h2>
@@ -170,7 +170,7 @@ function TestMessageForm() {
 }
 
 /** The approved templates as last read from the provider; directors refresh them. */
-function TemplatesCard({ role }: { role: 'director' | 'staff' }) {
+function TemplatesCard({ role, mode }: { role: 'director' | 'staff'; mode: 'demo' | 'live' }) {
   const utils = trpc.useUtils();
   const catalogue = trpc.chat.providerTemplates.useQuery();
   const refresh = trpc.chat.refreshTemplates.useMutation({ onSuccess: (data) => utils.chat.providerTemplates.setData(undefined, data) });
@@ -181,7 +181,9 @@ function TemplatesCard({ role }: { role: 'director' | 'staff' }) {
       <h2 id="templates-title">Approved templates</h2>
       <p className="muted">
         {catalogue.data
-          ? `${approved} approved of ${templates.length} listed${catalogue.data.syncedAt ? `, read from the provider ${catalogue.data.syncedAt.toLocaleString()}` : ''}.`
+          ? `${approved} approved of ${templates.length} listed${
+              mode === 'demo' ? ' (the built-in demo set: no provider in demo mode)' : catalogue.data.syncedAt ? `, read from the provider ${catalogue.data.syncedAt.toLocaleString()}` : ', not yet read from the provider'
+            }.`
           : 'Loading…'}{' '}
         Outside the 24-hour window only these reach a client.
       </p>
