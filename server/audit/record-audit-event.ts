@@ -21,6 +21,9 @@ export type TAuditAction =
 /** Who acted and from where; a null user is the system or an anonymous caller. */
 export type TActor = { userId: number | null; ip: string | null };
 
+/** The server itself (a webhook event, a script): no user, no address. */
+export const SYSTEM_ACTOR: TActor = { userId: null, ip: null };
+
 /**
  * Appends one event. Pass the transaction of the change it records, so the change and its
  * record commit together or not at all.

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
+import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
 import { matchOneClientSql } from './client-match';
 
 // A client may ask to receive no more messages: the provider's user_preferences event (`stop`,
@@ -18,8 +18,6 @@ export function optOutChangeOfText(text: { peerPhone: string; body: string; prov
   if (START_WORDS.has(word)) return { peerPhone: text.peerPhone, optedOut: false, at: text.providerTimestamp, source: `message "${word}"` };
   return null;
 }
-
-const SYSTEM: TActor = { userId: null, ip: null };
 
 /** Applies the changes to the clients their numbers match (the inbound rule); the last per number wins. */
 export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutChange[]): Promise<number> {
@@ -43,7 +41,7 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
     for (const row of rows) {
       await recordAuditEvent(
         sequelize,
-        { actor: SYSTEM, action: row.optedOut ? 'client.opt_out' : 'client.opt_in', subject: `client:${row.id}`, detail: { source: row.source, digits: row.phone } },
+        { actor: SYSTEM_ACTOR, action: row.optedOut ? 'client.opt_out' : 'client.opt_in', subject: `client:${row.id}`, detail: { source: row.source, digits: row.phone } },
         transaction,
       );
     }

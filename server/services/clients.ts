@@ -1,6 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js/min';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
+import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
 import { Client, ClientNumber, User } from '../db/models';
 import { AppError } from '../errors';
 import { formatNumber, parseNumberInput, requireNumberInput } from './phone-input';
@@ -21,8 +21,6 @@ export type TClientDto = {
 
 /** What number-taking operations need: where national numbers are read, and who is acting. */
 export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
-
-const SYSTEM: TActor = { userId: null, ip: null };
 
 const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
 
@@ -91,7 +89,7 @@ export async function createClient(
 ): Promise<TClientDto> {
   const digits = requireNumberInput(input.phone, context.defaultCountry);
   await assertNumberFreeOrConfirmed(digits, null, input.confirm);
-  const actor = context.actor ?? SYSTEM;
+  const actor = context.actor ?? SYSTEM_ACTOR;
   const id = await Client.sequelize!.transaction(async (transaction) => {
     const client = await Client.create({ name: input.name.trim(), email: input.email?.trim() || null }, { transaction });
     await ClientNumber.create({ clientId: client.id, digits, primary: true, addedBy: actor.userId }, { transaction });
@@ -110,10 +108,10 @@ export async function addClientNumber(
   if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return getClient(input.clientId);
   await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
   await Client.sequelize!.transaction(async (transaction) => {
-    if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM, 'client', transaction)) {
+    if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM_ACTOR, 'client', transaction)) {
       await recordAuditEvent(
         Client.sequelize!,
-        { actor: context.actor ?? SYSTEM, action: 'client.number_add', subject: `client:${input.clientId}`, detail: { digits } },
+        { actor: context.actor ?? SYSTEM_ACTOR, action: 'client.number_add', subject: `client:${input.clientId}`, detail: { digits } },
         transaction,
       );
     }
@@ -148,7 +146,7 @@ export async function removeClientNumber(input: { clientId: number; phone: strin
     await removeNumberRow(input.clientId, digits, transaction);
     await recordAuditEvent(
       Client.sequelize!,
-      { actor: context.actor ?? SYSTEM, action: 'client.number_remove', subject: `client:${input.clientId}`, detail: { digits } },
+      { actor: context.actor ?? SYSTEM_ACTOR, action: 'client.number_remove', subject: `client:${input.clientId}`, detail: { digits } },
       transaction,
     );
   });
