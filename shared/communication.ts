@@ -20,6 +20,35 @@ export const USER_ROLES = ['director', 'staff'] as const;
 export const ZUserRole = z.enum(USER_ROLES);
 export type TUserRole = z.infer<typeof ZUserRole>;
 
+export const ATTACHMENT_KINDS = ['image', 'video', 'audio', 'document', 'sticker'] as const;
+export type TAttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+export const ATTACHMENT_STATES = ['pending', 'stored', 'failed'] as const;
+export type TAttachmentState = (typeof ATTACHMENT_STATES)[number];
+
+/** A file on a chat record (DESIGN "Media"); its bytes are served by `GET /api/media/:id` once `stored`. */
+export type TAttachment = {
+  id: number;
+  kind: TAttachmentKind;
+  mimeType: string;
+  fileName: string | null;
+  /** Bytes; null until known (an inbound file not yet downloaded). */
+  size: number | null;
+  state: TAttachmentState;
+  /** Why a download failed, for people to read. */
+  error: string | null;
+};
+
+/** What kind of chat message a record is (absent on older records: text). */
+export const MESSAGE_KINDS = ['text', 'image', 'video', 'audio', 'document', 'sticker', 'location', 'contacts', 'button', 'list', 'template'] as const;
+export type TMessageKind = (typeof MESSAGE_KINDS)[number];
+
+/** A reaction from one number (an empty emoji removes it, so stored ones are never empty). */
+export type TReaction = { from: string; emoji: string; at: string | null };
+/** An earlier text of an edited message, and when it was replaced. */
+export type TEdit = { body: string; at: string | null };
+export type TLocation = { latitude: number; longitude: number; name?: string; address?: string; url?: string };
+export type TSharedContact = { name: string; phones: string[] };
+
 export type TCommunication = {
   id: number;
   type: TCommunicationType;
@@ -35,7 +64,23 @@ export type TCommunication = {
   metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number; truncated?: { length: number; sha256: string }; unlinked_case_id?: number;
     /** An approved template sent: its name, language and the values filled in. */
     template?: { name: string; language: string; params: string[] };
+    kind?: TMessageKind;
+    /** The provider id of the message this one answers (a reply, a button or list choice). */
+    context_id?: string;
+    forwarded?: boolean;
+    /** An audio attachment recorded as a voice note. */
+    voice?: boolean;
+    reactions?: TReaction[];
+    /** Earlier texts, oldest first: the current text is `body`. */
+    edits?: TEdit[];
+    /** When the sender deleted it for everyone; the content stays on the firm's record. */
+    revoked_at?: string;
+    /** Sent from the firm's phone app (an echo), not from this app. */
+    echo?: boolean;
+    location?: TLocation;
+    contacts?: TSharedContact[];
   };
+  attachments: TAttachment[];
   providerTimestamp: Date | null;
   createdAt: Date;
 };
