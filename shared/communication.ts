@@ -45,7 +45,7 @@ export type TMessageKind = (typeof MESSAGE_KINDS)[number];
 /** A reaction from one number (an empty emoji removes it, so stored ones are never empty). */
 export type TReaction = { from: string; emoji: string; at: string | null };
 /** An earlier text of an edited message, and when it was replaced. */
-export type TEdit = { body: string; at: string | null };
+export type TEdit = { /** The edit's own provider id (a retried edit is applied once). */ id?: string; body: string; at: string | null };
 export type TLocation = { latitude: number; longitude: number; name?: string; address?: string; url?: string };
 export type TSharedContact = { name: string; phones: string[] };
 

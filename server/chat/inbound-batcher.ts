@@ -1,8 +1,8 @@
 import { isDatabaseUnavailable } from '../db/database-errors';
-import type { TInboundText } from '../webhook/parse-payload';
+import type { TInboundMessage } from './inbound-message';
 import type { TStoredInbound } from './store-inbound';
 
-type TSubmission = { texts: TInboundText[]; resolve: (rows: TStoredInbound[]) => void; reject: (error: unknown) => void };
+type TSubmission = { texts: TInboundMessage[]; resolve: (rows: TStoredInbound[]) => void; reject: (error: unknown) => void };
 
 /**
  * Group commit for inbound messages: deliveries that arrive while a write is in flight are
@@ -14,13 +14,13 @@ export class InboundBatcher {
   private inFlight = 0;
 
   constructor(
-    private readonly store: (texts: TInboundText[]) => Promise<TStoredInbound[]>,
+    private readonly store: (texts: TInboundMessage[]) => Promise<TStoredInbound[]>,
     private readonly options: { maxInFlight?: number; maxRows?: number } = {},
   ) {}
 
   // One write in flight (the default) measured best: batches grow with load instead of
   // competing for the same summary rows and the commit-time NOTIFY lock (npm run bench).
-  submit(texts: TInboundText[]): Promise<TStoredInbound[]> {
+  submit(texts: TInboundMessage[]): Promise<TStoredInbound[]> {
     if (texts.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.queue.push({ texts, resolve, reject });

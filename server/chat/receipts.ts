@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TReceiptHistory } from '../../shared/communication';
 import { NOTIFY_CTE } from '../events/chat-events';
 import { CLIENT_NAME_SLOT, messageForProviderCode } from '../provider/provider-error-codes';
-import type { TReceipt, TReceiptError } from '../webhook/parse-payload';
+import type { TReceipt, TReceiptError } from './inbound-message';
 
 /** The text a failed record shows: the provider's own words, with its error code. */
 export function describeReceiptError(error: TReceiptError | null): string {

@@ -1,44 +1,59 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { NOTIFY_CTE } from '../events/chat-events';
 import { matchOneClientSql } from './client-match';
-import type { TInboundText } from '../webhook/parse-payload';
+import type { TInboundMessage } from './inbound-message';
 
-export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string };
+export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string; hasAttachment: boolean };
 
 // One statement for the whole batch: client match by last 9 digits (exactly one match links,
 // none or several leave it unlinked: never guess), and the unique index on the provider id
-// makes a retried or concurrent duplicate delivery store nothing (no check-then-insert).
+// makes a retried or concurrent duplicate delivery store nothing (no check-then-insert). A file
+// is recorded `pending` beside its message in the same statement, due at once: the media queue
+// downloads it after the webhook has answered.
 const INSERT_INBOUND_SQL = `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[]) WITH ORDINALITY
-    AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, truncated, ord)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[], $7::text[], $8::jsonb[], $9::jsonb[]) WITH ORDINALITY
+    AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, truncated, direction, extra, attachment, ord)
 ), matched AS (
   SELECT i.*,
     ${matchOneClientSql('i.peer_phone')} AS client_id
   FROM input i
 ), inserted AS (
-  INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, provider_timestamp)
-  SELECT 'chat', 'inbound', body, client_id, peer_phone,
-         jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name, 'truncated', truncated)),
+  INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, provider_timestamp)
+  SELECT 'chat', direction, CASE WHEN direction = 'outbound' THEN 'sent' END, body, client_id, peer_phone,
+         coalesce(extra, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name, 'truncated', truncated)),
          provider_timestamp
   FROM matched ORDER BY ord
   ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
   RETURNING id, client_id, peer_phone, metadata->>'chat_msg_id' AS chat_msg_id
+), files AS (
+  INSERT INTO attachments (communication_id, kind, provider_media_id, mime_type, file_name, expected_sha256, state, next_attempt_at)
+  SELECT DISTINCT ON (n.id) n.id, i.attachment->>'kind', i.attachment->>'providerMediaId', i.attachment->>'mimeType', i.attachment->>'fileName',
+         i.attachment->>'expectedSha256', 'pending', now()
+  FROM inserted n JOIN input i ON i.chat_msg_id = n.chat_msg_id
+  WHERE i.attachment IS NOT NULL
+  ORDER BY n.id, i.ord
+  RETURNING communication_id
 ), ${NOTIFY_CTE('inserted')}
-SELECT id, client_id AS "clientId", peer_phone AS "peerPhone", chat_msg_id AS "chatMsgId", (SELECT count(*) FROM announced) AS "notified"
+SELECT id, client_id AS "clientId", peer_phone AS "peerPhone", chat_msg_id AS "chatMsgId",
+       EXISTS (SELECT 1 FROM files f WHERE f.communication_id = inserted.id) AS "hasAttachment",
+       (SELECT count(*) FROM announced) AS "notified"
 FROM inserted`;
 
-/** Stores inbound text messages; returns only the rows newly written. */
-export async function storeInboundTexts(sequelize: Sequelize, texts: TInboundText[]): Promise<TStoredInbound[]> {
-  if (texts.length === 0) return [];
+/** Stores new chat records of every kind (echoes as outbound `sent`); returns only the rows newly written. */
+export async function storeInboundMessages(sequelize: Sequelize, messages: TInboundMessage[]): Promise<TStoredInbound[]> {
+  if (messages.length === 0) return [];
   // Column arrays (unnest) parse faster than one JSON document of rows.
   const bind = [
-    texts.map((t) => t.chatMsgId),
-    texts.map((t) => t.peerPhone),
-    texts.map((t) => t.body),
-    texts.map((t) => t.providerTimestamp?.toISOString() ?? null),
-    texts.map((t) => t.contactName),
-    texts.map((t) => (t.truncated ? JSON.stringify(t.truncated) : null)),
+    messages.map((m) => m.chatMsgId),
+    messages.map((m) => m.peerPhone),
+    messages.map((m) => m.body),
+    messages.map((m) => m.providerTimestamp?.toISOString() ?? null),
+    messages.map((m) => m.contactName),
+    messages.map((m) => (m.truncated ? JSON.stringify(m.truncated) : null)),
+    messages.map((m) => m.direction),
+    messages.map((m) => (Object.keys(m.extra).length ? JSON.stringify(m.extra) : null)),
+    messages.map((m) => (m.attachment ? JSON.stringify(m.attachment) : null)),
   ];
   return sequelize.query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
 }

@@ -9,6 +9,7 @@ import { rateLimits } from './migrations/0004-rate-limits';
 import { clientNumbers } from './migrations/0005-client-numbers';
 import { auditEvents } from './migrations/0006-audit-events';
 import { templatesAndOptOuts } from './migrations/0007-templates-and-opt-outs';
+import { attachments } from './migrations/0008-attachments';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -21,7 +22,7 @@ export type TMigrationOptions = {
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts];
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

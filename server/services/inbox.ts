@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf } from '../../shared/thread-key';
-import { Communication } from '../db/models';
+import { Communication, INCLUDE_ATTACHMENTS } from '../db/models';
 import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
@@ -55,7 +55,7 @@ function toThreadItem(row: Communication): TThreadItem {
 
 /** The records with these ids, as thread items (what live views receive). */
 export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
-  const rows = await Communication.findAll({ where: { id: ids, type: 'chat' }, order: [['id', 'ASC']] });
+  const rows = await Communication.findAll({ where: { id: ids, type: 'chat' }, order: [['id', 'ASC']], include: INCLUDE_ATTACHMENTS });
   return rows.map(toThreadItem);
 }
 
@@ -66,6 +66,7 @@ export async function getThread(ref: TThreadRef): Promise<{ items: TThreadItem[]
     where: { type: 'chat', ...whereForThread(ref) },
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: THREAD_LIMIT,
+    include: INCLUDE_ATTACHMENTS,
   });
   return { items: rows.reverse().map(toThreadItem) };
 }

@@ -1,5 +1,5 @@
 import type { TCommunication } from '../../shared/communication';
-import { Case, Communication } from '../db/models';
+import { Case, Communication, INCLUDE_ATTACHMENTS } from '../db/models';
 import { AppError } from '../errors';
 import { assertClientExists } from './clients';
 
@@ -10,6 +10,7 @@ async function listCommunications(where: { clientId: number } | { caseId: number
     where,
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: TIMELINE_LIMIT,
+    include: INCLUDE_ATTACHMENTS,
   });
   return rows.map((row) => row.toDto());
 }

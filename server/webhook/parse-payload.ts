@@ -1,48 +1,38 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { TAttachmentKind, TLocation, TSharedContact } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
+import {
+  RECEIPT_STATUSES,
+  type TInboundAttachment,
+  type TInboundMessage,
+  type TMessageExtra,
+  type TMessageUpdate,
+  type TReceipt,
+} from '../chat/inbound-message';
 
 // Both shapes of SPEC §4.2: cloud `entry[].changes[].value.{messages,statuses,contacts}` and the
 // legacy on-premise root `messages` (root `statuses` too). Every entry, change and item is walked;
 // each item is validated on its own so one bad item never spoils the others, and unknown fields
 // and event kinds are ignored (z.object strips them, which also drops "__proto__" keys).
 
-export type TInboundText = {
-  chatMsgId: string;
-  peerPhone: string;
-  body: string;
-  providerTimestamp: Date | null;
-  contactName: string | null;
-  /** Set when the body was longer than we store: the full text's length and sha256. */
-  truncated: { length: number; sha256: string } | null;
-};
-
 /** The provider sends at most 1,000 items a delivery; more is refused whole (413), unread. */
 export const MAX_ITEMS_PER_DELIVERY = 1000;
 /** Stored text is capped as outbound text is (the provider's own limit for a text message). */
 export const MAX_STORED_BODY = 4096;
 
-export const RECEIPT_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
-export type TReceiptStatus = (typeof RECEIPT_STATUSES)[number];
-
-export type TReceiptError = { code: number | null; title: string | null; details: string | null };
-
-export type TReceipt = {
-  chatMsgId: string;
-  status: TReceiptStatus;
-  providerTimestamp: Date | null;
-  error: TReceiptError | null;
-};
-
 export type TParsedPayload = {
   /** Whether any `messages` / `statuses` array was present: decides the response's keys. */
   hasMessages: boolean;
   hasStatuses: boolean;
-  /** Message items in the payload, of any type and validity (DESIGN: `received`). */
+  /** Message and echo items in the payload, of any type and validity (DESIGN: `received`). */
   received: number;
   /** Status items in the payload, of any status and validity. */
   statusCount: number;
-  texts: TInboundText[];
+  /** New records: every stored kind, echoes as outbound. */
+  messages: TInboundMessage[];
+  /** Reactions, edits and deletions of records already stored. */
+  updates: TMessageUpdate[];
   receipts: TReceipt[];
   /** `message_template_status_update` events: a template's new status. */
   templateUpdates: { name: string; language: string; status: string }[];
@@ -87,14 +77,6 @@ const ZContact = z.object({
 // An error's details are kept on the record for people to read; a few hundred characters say it.
 const ZErrorText = ZText.transform((text) => text.slice(0, 1000));
 
-const ZTextMessage = z.object({
-  id: ZProviderId,
-  from: ZSender,
-  type: z.literal('text'),
-  timestamp: ZTimestamp,
-  text: z.object({ body: ZText }),
-});
-
 const ZReceipt = z.object({
   id: ZProviderId,
   status: z.enum(RECEIPT_STATUSES),
@@ -114,6 +96,75 @@ const ZReceipt = z.object({
 
 
 
+// Every item has this envelope; what follows `type` is parsed per kind. An echo's `to` is the
+// client's number (its `from` is the firm's).
+const ZEnvelope = z.object({
+  id: ZProviderId,
+  from: z.unknown(),
+  to: z.unknown().optional(),
+  type: z.string().max(64),
+  timestamp: ZTimestamp,
+  context: z
+    .object({ id: ZProviderId.optional(), forwarded: z.boolean().optional(), frequently_forwarded: z.boolean().optional() })
+    .optional()
+    .catch(undefined),
+});
+
+// A MIME type is shown and decides how a file is served: anything that is not `type/subtype`
+// (parameters allowed) is kept as the neutral octet-stream.
+const ZMimeType = z
+  .string()
+  .optional()
+  .transform((mime) => {
+    const value = mime?.trim().toLowerCase() ?? '';
+    return value.length <= 255 && /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;[ -~]*)?$/.test(value) ? value : 'application/octet-stream';
+  });
+// A file name is shown and offered as the download's name: no path, no control or bidirectional
+// characters (which can disguise `exe.pdf` as `fdp.exe`), at most 255 characters.
+const ZFileName = ZText.optional().transform((name) => {
+  const clean = (name ?? '').replace(UNSHOWABLE, '').replace(/[\\/]/g, '_').trim().slice(0, 255);
+  return clean && clean !== '.' && clean !== '..' ? clean : null;
+});
+const ZMedia = z.object({
+  id: ZProviderId,
+  mime_type: ZMimeType,
+  sha256: z.string().max(128).optional().catch(undefined),
+  caption: ZText.optional(),
+  filename: ZFileName,
+  voice: z.boolean().optional().catch(undefined),
+});
+const MEDIA_TYPES = new Set<string>(['image', 'video', 'audio', 'document', 'sticker']);
+
+const ZCoordinate = z.number().finite();
+const ZLocation = z.object({
+  latitude: ZCoordinate.min(-90).max(90),
+  longitude: ZCoordinate.min(-180).max(180),
+  name: ZText.optional(),
+  address: ZText.optional(),
+  url: z.string().max(2048).optional().catch(undefined),
+});
+const ZContactCard = z.object({
+  name: z.object({ formatted_name: ZText.optional(), first_name: ZText.optional(), last_name: ZText.optional() }).optional().catch(undefined),
+  phones: z.array(z.object({ phone: ZText.optional(), wa_id: z.string().optional() }).catch({})).max(50).optional().catch(undefined),
+});
+const ZChoice = z.object({ title: ZText });
+const ZButton = z.object({ text: ZText });
+const ZInteractive = z.object({
+  type: z.string(),
+  button_reply: ZChoice.optional(),
+  list_reply: ZChoice.optional(),
+});
+const ZReaction = z.object({ message_id: ZProviderId, emoji: ZText.optional() });
+const ZRefersTo = z.object({ original_message_id: ZProviderId });
+// An edit carries the message again: a new text, or a media message with a new caption.
+const ZEditedMessage = z.object({
+  type: z.string(),
+  text: z.object({ body: ZText }).optional(),
+  image: ZMedia.partial().optional(),
+  video: ZMedia.partial().optional(),
+  document: ZMedia.partial().optional(),
+});
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Provider times outside [the product's launch, a day from now] are not believed (a year-9999
@@ -129,10 +180,155 @@ function toDate(timestamp: string | number | undefined, now: Date): Date | null 
 }
 
 /** The first MAX_STORED_BODY characters (never half a surrogate pair), and what was cut. */
-function capBody(body: string): { body: string; truncated: TInboundText['truncated'] } {
+function capBody(body: string): { body: string; truncated: TInboundMessage['truncated'] } {
   if (body.length <= MAX_STORED_BODY) return { body, truncated: null };
   const cut = body.slice(0, MAX_STORED_BODY).replace(/[\uD800-\uDBFF]$/, '');
   return { body: cut, truncated: { length: body.length, sha256: createHash('sha256').update(body).digest('hex') } };
+}
+
+/** A coordinate as people read it: at most 7 decimals (about a centimetre). */
+const formatCoordinate = (value: number) => String(Number(value.toFixed(7)));
+
+function describeLocation(location: TLocation): string {
+  const place = [location.name, location.address].filter(Boolean).join(', ');
+  const where = `${formatCoordinate(location.latitude)}, ${formatCoordinate(location.longitude)}`;
+  return place ? `Location: ${place} (${where})` : `Location: ${where}`;
+}
+
+function describeContacts(contacts: TSharedContact[]): string {
+  const lines = contacts.map((c) => `${c.name}${c.phones.length ? `: ${c.phones.join(', ')}` : ''}`);
+  return `${contacts.length === 1 ? 'Contact' : 'Contacts'}:\n${lines.join('\n')}`;
+}
+
+function toContacts(cards: unknown[]): TSharedContact[] {
+  const contacts: TSharedContact[] = [];
+  for (const card of cards.slice(0, 50)) {
+    const parsed = ZContactCard.safeParse(card);
+    if (!parsed.success) continue;
+    const { name, phones } = parsed.data;
+    const fullName = name?.formatted_name || [name?.first_name, name?.last_name].filter(Boolean).join(' ') || 'Unnamed contact';
+    contacts.push({
+      name: fullName.replace(UNSHOWABLE, ' ').trim().slice(0, 256),
+      phones: (phones ?? []).map((p) => (p.phone ?? p.wa_id ?? '').replace(UNSHOWABLE, ' ').trim().slice(0, 64)).filter(Boolean),
+    });
+  }
+  return contacts;
+}
+
+/** The new body an edit carries: its text, or a media message's caption. */
+function editedBody(message: unknown): string | null {
+  const parsed = ZEditedMessage.safeParse(message);
+  if (!parsed.success) return null;
+  const m = parsed.data;
+  return m.text?.body ?? m.image?.caption ?? m.video?.caption ?? m.document?.caption ?? null;
+}
+
+type TKindResult = Pick<TInboundMessage, 'kind' | 'body' | 'attachment'> & { extra?: TMessageExtra };
+
+/** What a message item of a stored kind becomes; null for kinds that are counted, not stored. */
+function parseKind(type: string, item: Record<string, unknown>): TKindResult | null {
+  if (type === 'text') {
+    const text = z.object({ body: ZText }).safeParse(item.text);
+    return text.success ? { kind: 'text', body: text.data.body, attachment: null } : null;
+  }
+  if (MEDIA_TYPES.has(type)) {
+    const media = ZMedia.safeParse(item[type]);
+    if (!media.success) return null;
+    const kind = type as TAttachmentKind;
+    const attachment: TInboundAttachment = {
+      kind,
+      providerMediaId: media.data.id,
+      mimeType: media.data.mime_type,
+      fileName: media.data.filename,
+      expectedSha256: media.data.sha256 ?? null,
+    };
+    return { kind, body: media.data.caption ?? '', attachment, extra: media.data.voice ? { voice: true } : undefined };
+  }
+  if (type === 'location') {
+    const location = ZLocation.safeParse(item.location);
+    if (!location.success) return null;
+    const value: TLocation = { latitude: location.data.latitude, longitude: location.data.longitude };
+    if (location.data.name) value.name = location.data.name.replace(UNSHOWABLE, ' ').slice(0, 256);
+    if (location.data.address) value.address = location.data.address.replace(UNSHOWABLE, ' ').slice(0, 512);
+    if (location.data.url && /^https:\/\//i.test(location.data.url)) value.url = location.data.url;
+    return { kind: 'location', body: describeLocation(value), attachment: null, extra: { location: value } };
+  }
+  if (type === 'contacts') {
+    const contacts = Array.isArray(item.contacts) ? toContacts(item.contacts) : [];
+    return contacts.length ? { kind: 'contacts', body: describeContacts(contacts), attachment: null, extra: { contacts } } : null;
+  }
+  if (type === 'button') {
+    const button = ZButton.safeParse(item.button);
+    return button.success ? { kind: 'button', body: button.data.text, attachment: null } : null;
+  }
+  if (type === 'interactive') {
+    const interactive = ZInteractive.safeParse(item.interactive);
+    if (!interactive.success) return null;
+    if (interactive.data.type === 'button_reply' && interactive.data.button_reply) return { kind: 'button', body: interactive.data.button_reply.title, attachment: null };
+    if (interactive.data.type === 'list_reply' && interactive.data.list_reply) return { kind: 'list', body: interactive.data.list_reply.title, attachment: null };
+    return null; // flows (nfm_reply) and anything newer: counted, not stored
+  }
+  return null;
+}
+
+/** One `messages` or `message_echoes` item: a new record, an update of one, or nothing (counted only). */
+function parseMessageItem(
+  item: unknown,
+  direction: 'inbound' | 'outbound',
+  names: Map<string, string>,
+  now: Date,
+  result: TParsedPayload,
+): void {
+  const envelope = ZEnvelope.safeParse(item);
+  if (!envelope.success || !isRecord(item)) return;
+  const { id, type, context } = envelope.data;
+  // The client's number: the sender of a message, the recipient of an echo.
+  const peer = ZSender.safeParse(direction === 'inbound' ? envelope.data.from : envelope.data.to);
+  if (!peer.success) return;
+  const peerPhone = peer.data;
+  const at = toDate(envelope.data.timestamp, now);
+
+  if (type === 'reaction') {
+    const reaction = ZReaction.safeParse(item.reaction);
+    // The reacting number: the client, or for an echo the firm's own number.
+    const from = ZSender.safeParse(envelope.data.from);
+    if (reaction.success && from.success) {
+      result.updates.push({ type: 'reaction', targetId: reaction.data.message_id, peerPhone, from: from.data, emoji: (reaction.data.emoji ?? '').slice(0, 32), at });
+    }
+    return;
+  }
+  if (type === 'edit') {
+    const edit = ZRefersTo.safeParse(item.edit);
+    const body = edit.success ? editedBody((item.edit as Record<string, unknown>).message) : null;
+    if (edit.success && body !== null) {
+      result.updates.push({ type: 'edit', updateId: id, targetId: edit.data.original_message_id, peerPhone, direction, body: capBody(body).body, at });
+    }
+    return;
+  }
+  if (type === 'revoke') {
+    const revoke = ZRefersTo.safeParse(item.revoke);
+    if (revoke.success) result.updates.push({ type: 'revoke', targetId: revoke.data.original_message_id, peerPhone, direction, at });
+    return;
+  }
+
+  const parsed = parseKind(type, item);
+  if (!parsed) return; // order, system, unsupported, calls, flows: counted, not stored
+  const extra: TMessageExtra = { ...parsed.extra };
+  if (parsed.kind !== 'text') extra.kind = parsed.kind;
+  if (context?.id) extra.context_id = context.id;
+  if (context?.forwarded || context?.frequently_forwarded) extra.forwarded = true;
+  if (direction === 'outbound') extra.echo = true;
+  result.messages.push({
+    chatMsgId: id,
+    peerPhone,
+    direction,
+    kind: parsed.kind,
+    ...capBody(parsed.body),
+    providerTimestamp: at,
+    contactName: direction === 'inbound' ? (names.get(peerPhone) ?? null) : null,
+    extra,
+    attachment: parsed.attachment,
+  });
 }
 
 /** The objects that may carry messages/statuses/contacts: every change value, and the root. */
@@ -154,6 +350,7 @@ export function countPayloadItems(payload: unknown): number {
   let count = 0;
   for (const value of collectValues(payload)) {
     if (Array.isArray(value.messages)) count += value.messages.length;
+    if (Array.isArray(value.message_echoes)) count += value.message_echoes.length;
     if (Array.isArray(value.statuses)) count += value.statuses.length;
   }
   return count;
@@ -177,7 +374,8 @@ export function parsePayload(payload: unknown, now = new Date()): TParsedPayload
     hasStatuses: false,
     received: 0,
     statusCount: 0,
-    texts: [],
+    messages: [],
+    updates: [],
     receipts: [],
     templateUpdates: [],
     preferences: [],
@@ -210,18 +408,13 @@ export function parsePayload(payload: unknown, now = new Date()): TParsedPayload
     if (Array.isArray(value.messages)) {
       result.hasMessages = true;
       result.received += value.messages.length;
-      for (const item of value.messages) {
-        const message = ZTextMessage.safeParse(item);
-        if (!message.success) continue; // media and other types are ignored (SPEC §4.2.3)
-        const peerPhone = message.data.from;
-        result.texts.push({
-          chatMsgId: message.data.id,
-          peerPhone,
-          ...capBody(message.data.text.body),
-          providerTimestamp: toDate(message.data.timestamp, now),
-          contactName: names.get(peerPhone) ?? null,
-        });
-      }
+      for (const item of value.messages) parseMessageItem(item, 'inbound', names, now, result);
+    }
+    // Echoes: what the firm sent from its phone app (SMB coexistence), reported to keep records whole.
+    if (Array.isArray(value.message_echoes)) {
+      result.hasMessages = true;
+      result.received += value.message_echoes.length;
+      for (const item of value.message_echoes) parseMessageItem(item, 'outbound', names, now, result);
     }
     if (Array.isArray(value.statuses)) {
       result.hasStatuses = true;

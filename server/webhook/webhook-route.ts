@@ -4,7 +4,8 @@ import { applyOptOutChanges, optOutChangeOfText } from '../chat/opt-outs';
 import { applyReceipts } from '../chat/receipts';
 import { applyTemplateStatusUpdates } from '../templates/template-catalogue';
 import { InboundBatcher } from '../chat/inbound-batcher';
-import { storeInboundTexts } from '../chat/store-inbound';
+import { applyMessageUpdates } from '../chat/message-updates';
+import { storeInboundMessages } from '../chat/store-inbound';
 import type { TLogger } from '../logger';
 import { isDatabaseUnavailable } from '../db/database-errors';
 import { countPayloadItems, MAX_ITEMS_PER_DELIVERY, parsePayload } from './parse-payload';
@@ -34,6 +35,8 @@ export type TWebhookDeps = {
   logger: TLogger;
   auth: TWebhookAuth;
   verifyToken: string | undefined;
+  /** Told when files were recorded `pending`, so the media queue starts on them now rather than at its next poll. */
+  onFilesPending?: () => void;
 };
 
 /** GET: the provider's verification handshake (SPEC §4.1). Repeated or missing parameters → 403. */
@@ -95,14 +98,16 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
       // is harmless: the provider's retry finds the ids stored (unique index) and stores nothing twice.
       const { stored, changed } = await withDeadline(
         (async () => {
-          const stored = await batcher.submit(payload.texts);
+          const stored = await batcher.submit(payload.messages);
+          if (payload.updates.length) await applyMessageUpdates(deps.sequelize, payload.updates);
           const changed = payload.receipts.length ? await applyReceipts(deps.sequelize, payload.receipts) : 0;
           if (payload.templateUpdates.length) await applyTemplateStatusUpdates(deps.sequelize, payload.templateUpdates);
           const optOuts = [
             ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),
-            ...payload.texts.map(optOutChangeOfText).filter((c) => c !== null),
+            ...payload.messages.filter((m) => m.direction === 'inbound' && m.kind === 'text').map(optOutChangeOfText).filter((c) => c !== null),
           ];
           if (optOuts.length) await applyOptOutChanges(deps.sequelize, optOuts);
+          if (stored.some((row) => row.hasAttachment)) deps.onFilesPending?.();
           return { stored, changed };
         })(),
         DELIVERY_DEADLINE_MS,
@@ -129,7 +134,7 @@ const handleBodyErrors: ErrorRequestHandler = (err: { status?: number; type?: st
 
 export function createWebhookRouter(deps: TWebhookDeps): Router {
   const router = express.Router();
-  const batcher = new InboundBatcher((texts) => storeInboundTexts(deps.sequelize, texts));
+  const batcher = new InboundBatcher((messages) => storeInboundMessages(deps.sequelize, messages));
   router.get('/', handleHandshake(deps.verifyToken));
   // Raw bytes on this route only: the signature covers the exact body, so nothing may parse it first.
   router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps, batcher));

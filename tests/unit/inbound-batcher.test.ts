@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { InboundBatcher } from '../../server/chat/inbound-batcher';
 import type { TStoredInbound } from '../../server/chat/store-inbound';
-import type { TInboundText } from '../../server/webhook/parse-payload';
+import type { TInboundMessage } from '../../server/chat/inbound-message';
 
-const text = (id: string, body = 'hi'): TInboundText => ({ chatMsgId: id, peerPhone: '447700900123', body, providerTimestamp: null, contactName: null, truncated: null });
+const text = (id: string, body = 'hi'): TInboundMessage => ({
+  chatMsgId: id,
+  peerPhone: '447700900123',
+  direction: 'inbound',
+  kind: 'text',
+  body,
+  providerTimestamp: null,
+  contactName: null,
+  truncated: null,
+  extra: {},
+  attachment: null,
+});
 
 /** Behaves like the INSERT … ON CONFLICT DO NOTHING: returns the ids it had not seen. */
 function createStore(options: { failOn?: string } = {}) {
   const seen = new Set<string>();
   const calls: string[][] = [];
   let nextId = 1;
-  const store = async (texts: TInboundText[]): Promise<TStoredInbound[]> => {
+  const store = async (texts: TInboundMessage[]): Promise<TStoredInbound[]> => {
     calls.push(texts.map((t) => t.chatMsgId));
     await new Promise((r) => setTimeout(r, 5));
     if (options.failOn && texts.some((t) => t.chatMsgId === options.failOn)) throw new Error('bad row');
@@ -18,7 +29,7 @@ function createStore(options: { failOn?: string } = {}) {
     for (const t of texts) {
       if (seen.has(t.chatMsgId)) continue;
       seen.add(t.chatMsgId);
-      rows.push({ id: nextId++, clientId: null, peerPhone: t.peerPhone, chatMsgId: t.chatMsgId });
+      rows.push({ id: nextId++, clientId: null, peerPhone: t.peerPhone, chatMsgId: t.chatMsgId, hasAttachment: false });
     }
     return rows;
   };

@@ -26,9 +26,9 @@ describe('the webhook parser on arbitrary input', () => {
     fc.assert(
       fc.property(payload, (input) => {
         const parsed = parsePayload(input);
-        expect(parsed.texts.length).toBeLessThanOrEqual(parsed.received);
+        expect(parsed.messages.length).toBeLessThanOrEqual(parsed.received);
         expect(parsed.receipts.length).toBeLessThanOrEqual(parsed.statusCount);
-        for (const t of parsed.texts) {
+        for (const t of parsed.messages) {
           expect(typeof t.body).toBe('string');
           expect(t.peerPhone).toMatch(/^\d+$/);
           expect(t.chatMsgId.length).toBeGreaterThan(0);
@@ -46,6 +46,6 @@ describe('the webhook parser on arbitrary input', () => {
     const huge = { messages: Array.from({ length: 100_000 }, (_, i) => (i % 2 ? 'x' : { id: `m${i}`, from: '447700900123', type: 'text', text: { body: 'hi' } })) };
     const parsed = parsePayload(huge);
     expect(parsed).toMatchObject({ received: 100_000 });
-    expect(parsed.texts).toHaveLength(50_000);
+    expect(parsed.messages).toHaveLength(50_000);
   });
 });

@@ -7,7 +7,7 @@ describe('parsePayload on hostile items', () => {
   it('skips ids with a lone surrogate (they would collide once stored), keeps the sibling', () => {
     const parsed = parsePayload({ messages: [message('wamid.X-\ud800'), message('wamid.X-\udfff'), message('wamid.ok')] });
     expect(parsed.received).toBe(3);
-    expect(parsed.texts.map((t) => t.chatMsgId)).toEqual(['wamid.ok']);
+    expect(parsed.messages.map((t) => t.chatMsgId)).toEqual(['wamid.ok']);
   });
 
   it('shows a profile name without control characters or bidirectional overrides', () => {
@@ -15,7 +15,7 @@ describe('parsePayload on hostile items', () => {
       contacts: [{ wa_id: '447700900123', profile: { name: '\u202Eevil\u0007\n\r\tname' } }],
       messages: [message('wamid.name')],
     });
-    expect(parsed.texts[0]?.contactName).toBe('evil name');
+    expect(parsed.messages[0]?.contactName).toBe('evil name');
   });
 
   it('keeps the code and the first 1,000 characters of an oversized error detail', () => {
@@ -28,6 +28,6 @@ describe('parsePayload on hostile items', () => {
 
   it('reads senders written with +00 as every lookup does, and refuses ones that start with 0', () => {
     const parsed = parsePayload({ messages: [message('a', '+0033612345678'), message('b', '0033612345678'), message('c', '+07700900456')] });
-    expect(parsed.texts.map((t) => t.peerPhone)).toEqual(['33612345678', '33612345678']);
+    expect(parsed.messages.map((t) => t.peerPhone)).toEqual(['33612345678', '33612345678']);
   });
 });

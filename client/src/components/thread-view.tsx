@@ -78,6 +78,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
       body,
       status: 'pending',
       error: null,
+      attachments: [],
       clientId: 'clientId' in threadRef ? threadRef.clientId : null,
       caseId: caseId ?? null,
       peerPhone: to,

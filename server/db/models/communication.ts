@@ -1,7 +1,8 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import type { Attachment } from './attachment';
 import type { TChatStatus, TCommunication, TCommunicationType, TDirection, TReceiptHistory } from '../../../shared/communication';
 
-export class Communication extends Model<InferAttributes<Communication>, InferCreationAttributes<Communication>> {
+export class Communication extends Model<InferAttributes<Communication, { omit: 'attachments' }>, InferCreationAttributes<Communication, { omit: 'attachments' }>> {
   declare id: CreationOptional<number>;
   declare type: TCommunicationType;
   declare direction: TDirection | null;
@@ -18,6 +19,8 @@ export class Communication extends Model<InferAttributes<Communication>, InferCr
   declare readAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
+  /** Loaded with `include: ATTACHMENTS`; absent means none were loaded. */
+  declare attachments?: NonAttribute<Attachment[]>;
 
   static initModel(sequelize: Sequelize) {
     Communication.init(
@@ -59,6 +62,7 @@ export class Communication extends Model<InferAttributes<Communication>, InferCr
       metadata: this.metadata ?? {},
       providerTimestamp: this.providerTimestamp ?? null,
       createdAt: this.createdAt,
+      attachments: (this.attachments ?? []).map((a) => a.toDto()).sort((a, b) => a.id - b.id),
     };
   }
 }
