@@ -10,6 +10,8 @@ import type { TLogger } from './logger';
 import { schedulePruning } from './maintenance/prune-expired';
 import { syncTemplates } from './templates/template-catalogue';
 import { ProviderClient } from './provider/provider-client';
+import { MediaDownloadQueue, type TMediaQueueOptions } from './media/media-download-queue';
+import { PostgresMediaStore } from './media/media-store';
 import { loadThreadItems, type TThreadItem } from './services/inbox';
 import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
 
@@ -27,7 +29,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(
   config: TConfig,
   logger: TLogger,
-  options: { spaDir?: string; signInLimits?: TSignInLimits } = {},
+  options: { spaDir?: string; signInLimits?: TSignInLimits; mediaQueue?: TMediaQueueOptions } = {},
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
   const events: ChatEvents<TThreadItem> = new ChatEvents({
@@ -37,6 +39,7 @@ export async function startServer(
     loadItems: loadThreadItems,
   });
   let server: Server;
+  let mediaQueue: MediaDownloadQueue | undefined;
   try {
     const interrupted = await markInterruptedSends(database.sequelize);
     if (interrupted.length) logger.warn({ count: interrupted.length }, 'sends interrupted by a stop marked as unknown');
@@ -65,8 +68,13 @@ export async function startServer(
     );
     if (!provider) await templateSync;
     const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
-    const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, now: () => new Date() };
-    const app = createApp({ deps, spaDir: options.spaDir });
+    const mediaStore = new PostgresMediaStore(database.sequelize);
+    const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, mediaStore, now: () => new Date() };
+    mediaQueue = new MediaDownloadQueue(
+      { sequelize: database.sequelize, provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
+      options.mediaQueue,
+    );
+    const app = createApp({ deps, spaDir: options.spaDir, mediaQueue });
     server = await new Promise((resolve, reject) => {
       const s = http.createServer(app);
       s.once('error', reject);
@@ -84,12 +92,15 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, `listening on http://localhost:${port}`);
   const stopPruning = schedulePruning(database.sequelize, logger);
+  // Files left pending by a stop (or a crash) are taken up again as their leases run out.
+  mediaQueue!.start();
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
       stopPruning();
+      await mediaQueue!.stop();
       await events.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

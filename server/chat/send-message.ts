@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
-import { Case, Client, Communication } from '../db/models';
+import { Attachment, Case, Client, Communication, INCLUDE_ATTACHMENTS } from '../db/models';
+import type { TMediaStore } from '../media/media-store';
 import type { TConfig } from '../config';
 import { AppError } from '../errors';
 import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
@@ -20,11 +21,13 @@ export type TSendDeps = {
   /** null in demo mode: nothing leaves the server. */
   provider: ProviderClient | null;
   config: Pick<TConfig, 'defaultCountry'>;
+  mediaStore: TMediaStore;
 };
 
 /** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
 export type TRecipientInput = { clientId?: number; caseId?: number; to?: string; retryOf?: number };
-export type TSendInput = TRecipientInput & { body: string };
+/** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
+export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number; userId?: number };
 export type TSendTemplateInput = TRecipientInput & { name: string; language: string; params: string[] };
 
 /** `name`: the client's, for messages about them ("since Amelia Hart last wrote"). */
@@ -89,8 +92,16 @@ async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promis
   return { digits, clientId: client?.id ?? null, caseId: null, name: client?.name ?? null };
 }
 
-/** What goes out: the text the record keeps, what else it keeps, and the provider call that sends it. */
-type TOutgoing = { body: string; metadata: TCommunication['metadata']; send: (provider: ProviderClient, to: string) => Promise<{ id: string }> };
+/**
+ * What goes out: the text the record keeps, what else it keeps, and the provider call that sends
+ * it; `attach` runs in the transaction that writes the record (a file joins its message).
+ */
+type TOutgoing = {
+  body: string;
+  metadata: TCommunication['metadata'];
+  attach?: (recordId: number, transaction: Transaction) => Promise<void>;
+  send: (provider: ProviderClient, to: string) => Promise<{ id: string }>;
+};
 
 /**
  * Writes the record `pending`, then calls the provider (live) or not (demo), then records `sent`
@@ -98,15 +109,22 @@ type TOutgoing = { body: string; metadata: TCommunication['metadata']; send: (pr
  * error, which is also thrown so the caller sees it. Nothing typed is lost either way.
  */
 async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: TOutgoing): Promise<TCommunication> {
-  const record = await Communication.create({
-    type: 'chat',
-    direction: 'outbound',
-    status: 'pending',
-    body: outgoing.body,
-    clientId: recipient.clientId,
-    caseId: recipient.caseId,
-    peerPhone: recipient.digits,
-    metadata: outgoing.metadata,
+  const record = await deps.sequelize.transaction(async (transaction) => {
+    const created = await Communication.create(
+      {
+        type: 'chat',
+        direction: 'outbound',
+        status: 'pending',
+        body: outgoing.body,
+        clientId: recipient.clientId,
+        caseId: recipient.caseId,
+        peerPhone: recipient.digits,
+        metadata: outgoing.metadata,
+      },
+      { transaction },
+    );
+    await outgoing.attach?.(created.id, transaction);
+    return created;
   });
   deps.events.publishQuietly([record.id]);
 
@@ -121,18 +139,70 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
   }
   await recordProviderMessageId(deps.sequelize, record.id, providerId);
   deps.events.publishQuietly([record.id]);
-  await record.reload();
+  await record.reload({ include: INCLUDE_ATTACHMENTS });
   return record.toDto();
 }
 
 export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
-  const body = input.body.trim();
+  const body = (input.body ?? '').trim();
+  if (input.attachmentId !== undefined) return sendFileMessage(deps, input, input.attachmentId, body);
   if (!body) throw new AppError('INVALID_INPUT', 'Type a message first.', { body: ['Type a message first.'] });
   const recipient = await resolveRecipient(deps, input);
   return recordAndSend(deps, recipient, {
     body,
     metadata: input.retryOf ? { retry_of: input.retryOf } : {},
     send: (provider, to) => provider.sendText(to, body),
+  });
+}
+
+/**
+ * Sends an uploaded file with its caption: live, the bytes are streamed from the store to the
+ * provider (`POST /media`), then sent by the id it gives; demo, it is recorded and nothing leaves.
+ * An upload is sent once, by the person who uploaded it: a second send of it is a CONFLICT.
+ */
+async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId: number, caption: string): Promise<TCommunication> {
+  const file = await Attachment.findByPk(attachmentId);
+  if (!file || file.state !== 'stored' || (input.userId !== undefined && file.uploadedBy !== input.userId)) {
+    throw new AppError('NOT_FOUND', 'That file was not found: upload it again.', { attachmentId: ['Upload the file again.'] });
+  }
+  if (file.communicationId !== null) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
+  if (file.kind === 'sticker') throw new AppError('INVALID_INPUT', 'Stickers cannot be sent from here.');
+  const kind = file.kind;
+  const recipient = await resolveRecipient(deps, input);
+  const fileName = file.fileName ?? `file-${file.id}`;
+  return recordAndSend(deps, recipient, {
+    body: kind === 'audio' ? '' : caption,
+    metadata: { kind, ...(input.retryOf ? { retry_of: input.retryOf } : {}) },
+    attach: async (recordId, transaction) => {
+      const [claimed] = await deps.sequelize.query<{ id: number }>(
+        'UPDATE attachments SET communication_id = $2, updated_at = now() WHERE id = $1 AND communication_id IS NULL RETURNING id',
+        { bind: [file.id, recordId], type: QueryTypes.SELECT, transaction },
+      );
+      if (!claimed) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
+    },
+    send: async (provider, to) => {
+      const uploaded = await provider.uploadMedia(deps.mediaStore.read(file.id), { mimeType: file.mimeType, fileName, size: Number(file.size ?? 0) });
+      await Attachment.update({ providerMediaId: uploaded.id }, { where: { id: file.id } });
+      return provider.sendMedia(to, { kind, id: uploaded.id, caption: caption || undefined, fileName });
+    },
+  });
+}
+
+/** A new unsent upload with the same bytes (copied inside the database): what a retry sends. */
+async function copyUpload(sequelize: Sequelize, attachmentId: number, userId: number | undefined): Promise<number> {
+  return sequelize.transaction(async (transaction) => {
+    const [copy] = await sequelize.query<{ id: number }>(
+      `INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state, uploaded_by)
+       SELECT NULL, kind, mime_type, file_name, size, sha256, 'stored', coalesce($2, uploaded_by) FROM attachments WHERE id = $1 AND state = 'stored'
+       RETURNING id`,
+      { bind: [attachmentId, userId ?? null], type: QueryTypes.SELECT, transaction },
+    );
+    if (!copy) throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
+    await sequelize.query('INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT $2, seq, data FROM attachment_chunks WHERE attachment_id = $1', {
+      bind: [attachmentId, copy.id],
+      transaction,
+    });
+    return copy.id;
   });
 }
 
@@ -162,7 +232,7 @@ export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateI
 }
 
 /** Resends a failed record (text or template) as a new attempt; the failed one stays in the thread. */
-export async function retryChatMessage(deps: TSendDeps, id: number): Promise<TCommunication> {
+export async function retryChatMessage(deps: TSendDeps, id: number, userId?: number): Promise<TCommunication> {
   const failed = await Communication.findByPk(id);
   if (!failed || failed.type !== 'chat' || failed.direction !== 'outbound') throw new AppError('NOT_FOUND', 'Message not found.');
   if (failed.status !== 'failed') throw new AppError('CONFLICT', 'Only a failed message can be retried.');
@@ -176,5 +246,7 @@ export async function retryChatMessage(deps: TSendDeps, id: number): Promise<TCo
   };
   const template = failed.metadata.template;
   if (template) return sendTemplateMessage(deps, { ...recipient, ...template });
+  const [file] = await Attachment.findAll({ where: { communicationId: failed.id }, attributes: ['id'], order: [['id', 'ASC']], limit: 1 });
+  if (file) return sendChatMessage(deps, { ...recipient, body: failed.body, attachmentId: await copyUpload(deps.sequelize, file.id, userId), userId });
   return sendChatMessage(deps, { ...recipient, body: failed.body });
 }

@@ -9,11 +9,18 @@ import { requireSameOriginJson } from './same-origin';
 import { securityHeaders } from './security-headers';
 import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from './trpc-guards';
 import { serveSpa } from './spa-route';
+import { serveMedia } from '../media/media-download-route';
+import { receiveUpload } from '../media/media-upload-route';
 
-export type TAppOptions = { deps: TDeps; spaDir?: string };
+export type TAppOptions = {
+  deps: TDeps;
+  spaDir?: string;
+  /** Woken when the webhook records files to download. */
+  mediaQueue?: { wake(): void };
+};
 
 // No global body parser: the webhook route reads its own raw body, and tRPC parses its own.
-export function createApp({ deps, spaDir }: TAppOptions) {
+export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // API answers are never conditional; hashing every body costs CPU
@@ -31,11 +38,15 @@ export function createApp({ deps, spaDir }: TAppOptions) {
       logger: deps.logger,
       auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
       verifyToken: deps.config.messaging.verifyToken,
+      onFilesPending: () => mediaQueue?.wake(),
     }),
   );
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
   app.use(securityHeaders(deps.config));
   app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
+  const media = { store: deps.mediaStore, sequelize: deps.sequelize, logger: deps.logger, sessionSecret: deps.config.sessionSecret, siteUrl: deps.config.siteUrl, now: deps.now };
+  app.get('/api/media/:attachmentId', serveMedia(media));
+  app.post('/api/media', receiveUpload(media));
 
   app.use(
     '/trpc',

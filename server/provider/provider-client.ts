@@ -1,7 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parseProviderTemplate, type TProviderTemplate } from '../templates/provider-template';
 import { extractProviderCode, extractProviderDetail, kindForStatus, ProviderError } from './provider-errors';
 
 export const PROVIDER_TIMEOUT_MS = 10_000;
+/** A file download or upload may take long; it fails when no byte has moved for this long. */
+export const MEDIA_IDLE_TIMEOUT_MS = 30_000;
+
+export type TMediaInfo = { url: string; mimeType: string | null; sha256: string | null; fileSize: number | null };
+export type TMediaDownload = { body: AsyncIterable<Uint8Array>; contentLength: number | null };
+export type TMediaSendKind = 'image' | 'video' | 'audio' | 'document';
 
 export type TProviderClientOptions = {
   baseUrl: string;
@@ -109,6 +118,121 @@ export class ProviderClient {
     return templates;
   }
 
+  /** Where the provider holds a media file: `GET /{media_id}` → `{url, mime_type, sha256, file_size}`. */
+  async getMediaInfo(mediaId: string): Promise<TMediaInfo> {
+    const answer = (await this.request('GET', `/${encodeURIComponent(mediaId)}`)) as Record<string, unknown> | null;
+    const url = answer?.url;
+    if (typeof url !== 'string' || !URL.canParse(url)) throw new ProviderError('unexpected', 200, 'no media url in the answer');
+    const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+    const size = typeof answer?.file_size === 'number' ? answer.file_size : typeof answer?.file_size === 'string' ? Number(answer.file_size) : NaN;
+    return { url, mimeType: text(answer?.mime_type), sha256: text(answer?.sha256), fileSize: Number.isSafeInteger(size) && size >= 0 ? size : null };
+  }
+
+  /**
+   * Streams a media file. The url's scheme and host are replaced by the provider's (DESIGN "Media"):
+   * the key is sent to the provider only, whatever host the answer named. Fails when no byte has
+   * arrived for MEDIA_IDLE_TIMEOUT_MS; the caller consumes the body.
+   */
+  async downloadMedia(url: string): Promise<TMediaDownload> {
+    if (!this.apiKey) throw new ProviderError('not_configured');
+    const given = new URL(url);
+    const target = `${new URL(this.baseUrl).origin}${given.pathname}${given.search}`;
+    const idle = new IdleAbort(this.timeoutMs, MEDIA_IDLE_TIMEOUT_MS);
+    let res: Response;
+    try {
+      res = await fetch(target, { headers: { 'PROVIDER-API-KEY': this.apiKey }, signal: idle.signal });
+    } catch (error) {
+      idle.stop();
+      throw new ProviderError(idle.fired ? 'timeout' : 'network');
+    }
+    if (!res.ok || !res.body) {
+      const json = await res.json().catch(() => null);
+      idle.stop();
+      throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
+    }
+    const length = Number(res.headers.get('content-length'));
+    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+    async function* chunks() {
+      try {
+        for await (const chunk of body) {
+          idle.touch();
+          yield chunk;
+        }
+      } catch {
+        throw new ProviderError(idle.fired ? 'timeout' : 'network', res.status);
+      } finally {
+        idle.stop();
+      }
+    }
+    return { body: chunks(), contentLength: Number.isSafeInteger(length) && length >= 0 ? length : null };
+  }
+
+  /**
+   * Uploads a file for sending: `POST /media` (multipart: `file`, `type`, `messaging_product`) → `{id}`.
+   * The body is streamed from `source`, never held whole.
+   */
+  async uploadMedia(source: AsyncIterable<Uint8Array>, file: { mimeType: string; fileName: string; size: number }): Promise<{ id: string }> {
+    if (!this.apiKey) throw new ProviderError('not_configured');
+    const boundary = `----firmchat${randomBytes(12).toString('hex')}`;
+    const quoted = file.fileName.replace(/["\\\r\n]/g, '_');
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="messaging_product"\r\n\r\nwhatsapp\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\n${file.mimeType}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted}"\r\nContent-Type: ${file.mimeType}\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const idle = new IdleAbort(MEDIA_IDLE_TIMEOUT_MS, MEDIA_IDLE_TIMEOUT_MS);
+    async function* body() {
+      yield head;
+      for await (const chunk of source) {
+        idle.touch();
+        yield chunk;
+      }
+      yield tail;
+    }
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${this.baseUrl}/media`, {
+        method: 'POST',
+        headers: {
+          'PROVIDER-API-KEY': this.apiKey,
+          accept: 'application/json',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + file.size + tail.length),
+        },
+        body: Readable.toWeb(Readable.from(body())) as ReadableStream<Uint8Array>,
+        duplex: 'half',
+        signal: idle.signal,
+      } as RequestInit);
+      idle.touch();
+      text = await res.text();
+    } catch {
+      throw new ProviderError(idle.fired ? 'timeout' : 'network');
+    } finally {
+      idle.stop();
+    }
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    if (!res.ok) throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
+    const id = (json as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || !id) throw new ProviderError('unexpected', res.status, 'no media id in the answer');
+    return { id };
+  }
+
+  /** Sends an uploaded file by its media id, with a caption (not for audio) and a document's file name. */
+  async sendMedia(to: string, media: { kind: TMediaSendKind; id: string; caption?: string; fileName?: string }): Promise<{ id: string }> {
+    const object: Record<string, string> = { id: media.id };
+    if (media.caption && media.kind !== 'audio') object.caption = media.caption;
+    if (media.fileName && media.kind === 'document') object.filename = media.fileName;
+    const payload = { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: media.kind, [media.kind]: object };
+    return this.messageIdOf(await this.request('POST', '/messages', payload));
+  }
+
   /** Reads the business profile: read-only, sends nothing. */
   async getProfile(): Promise<TBusinessProfile> {
     const raw = await this.request('GET', this.profilePath);
@@ -159,5 +283,33 @@ export class ProviderClient {
     }
     if (!res.ok) throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
     return json;
+  }
+}
+
+/** Aborts when the first answer takes longer than `firstMs`, or later when nothing moved for `idleMs`. */
+class IdleAbort {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout;
+  fired = false;
+  readonly signal = this.controller.signal;
+
+  constructor(firstMs: number, private readonly idleMs: number) {
+    this.timer = this.arm(firstMs);
+  }
+
+  private arm(ms: number): NodeJS.Timeout {
+    return setTimeout(() => {
+      this.fired = true;
+      this.controller.abort(new DOMException('idle', 'TimeoutError'));
+    }, ms);
+  }
+
+  touch(): void {
+    clearTimeout(this.timer);
+    this.timer = this.arm(this.idleMs);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
   }
 }

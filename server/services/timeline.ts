@@ -1,4 +1,5 @@
-import type { TCommunication } from '../../shared/communication';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { TAttachment, TCommunication } from '../../shared/communication';
 import { Case, Communication, INCLUDE_ATTACHMENTS } from '../db/models';
 import { AppError } from '../errors';
 import { assertClientExists } from './clients';
@@ -25,4 +26,23 @@ export async function getClientTimeline(clientId: number): Promise<{ items: TCom
 export async function getCaseTimeline(caseId: number): Promise<{ items: TCommunication[] }> {
   if (!(await Case.findByPk(caseId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Case not found.');
   return { items: await listCommunications({ caseId }) };
+}
+
+/** A file on a client's or case's file, with the message it came or went with. */
+export type TDocumentItem = TAttachment & { communicationId: number; direction: 'inbound' | 'outbound'; createdAt: Date; caseId: number | null; clientId: number | null };
+
+/** Every file on the client's (or case's) chat records, newest first. */
+export async function listDocuments(sequelize: Sequelize, where: { clientId: number } | { caseId: number }): Promise<{ items: TDocumentItem[] }> {
+  if ('clientId' in where) await assertClientExists(where.clientId);
+  else if (!(await Case.findByPk(where.caseId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Case not found.');
+  const items = await sequelize.query<TDocumentItem>(
+    `SELECT a.id, a.kind, a.mime_type AS "mimeType", a.file_name AS "fileName", a.size, a.state, a.error,
+            c.id AS "communicationId", c.direction, coalesce(c.provider_timestamp, c.created_at) AS "createdAt", c.case_id AS "caseId", c.client_id AS "clientId"
+     FROM attachments a JOIN communications c ON c.id = a.communication_id
+     WHERE ${'clientId' in where ? 'c.client_id' : 'c.case_id'} = $1
+     ORDER BY c.created_at DESC, a.id DESC
+     LIMIT ${TIMELINE_LIMIT}`,
+    { bind: ['clientId' in where ? where.clientId : where.caseId], type: QueryTypes.SELECT },
+  );
+  return { items: items.map((item) => ({ ...item, createdAt: new Date(item.createdAt) })) };
 }

@@ -1,11 +1,12 @@
 import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
-import { parse as parseCookies } from 'cookie';
-import { findSessionUser, SESSION_COOKIE } from '../auth/sessions';
+import { findRequestUser } from '../auth/request-user';
+import { SESSION_COOKIE } from '../auth/sessions';
 import type { Sequelize } from 'sequelize';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
 import type { TConfig } from '../config';
 import type { ChatEvents } from '../events/chat-events';
 import type { TLogger } from '../logger';
+import type { TMediaStore } from '../media/media-store';
 import type { ProviderClient } from '../provider/provider-client';
 import type { TThreadItem } from '../services/inbox';
 
@@ -18,6 +19,8 @@ export type TDeps = {
   /** null in demo mode (no MESSAGING_API_KEY): nothing leaves the server. */
   provider: ProviderClient | null;
   signInLimiter: SignInLimiter;
+  /** Where attachment bytes are kept (PostgreSQL by default). */
+  mediaStore: TMediaStore;
   now: () => Date;
 };
 
@@ -58,8 +61,7 @@ export function createContextInner(opts: {
 
 export function createContextFactory(deps: TDeps) {
   return async ({ req, res }: CreateExpressContextOptions): Promise<TContextInner> => {
-    const token = parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE] ?? null;
-    const found = token ? await findSessionUser(token, deps.config.sessionSecret, deps.now()) : null;
+    const { token, user: found } = await findRequestUser(req, deps.config.sessionSecret, deps.now());
     const cookieOptions = {
       httpOnly: true,
       sameSite: 'lax' as const,

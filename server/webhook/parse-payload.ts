@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { TAttachmentKind, TLocation, TSharedContact } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
+import { cleanFileName, cleanMimeType, UNSHOWABLE } from '../media/file-metadata';
 import {
   RECEIPT_STATUSES,
   type TInboundAttachment,
@@ -69,7 +70,6 @@ const ZSender = z
 
 // A profile name is shown to staff: no control characters or bidirectional overrides (which can
 // make a name read as something else), at most 256 characters.
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const ZContact = z.object({
   wa_id: z.string(),
   profile: z.object({ name: ZText.transform((name) => name.replace(UNSHOWABLE, ' ').replace(/\s+/g, ' ').trim().slice(0, 256)) }),
@@ -110,21 +110,8 @@ const ZEnvelope = z.object({
     .catch(undefined),
 });
 
-// A MIME type is shown and decides how a file is served: anything that is not `type/subtype`
-// (parameters allowed) is kept as the neutral octet-stream.
-const ZMimeType = z
-  .string()
-  .optional()
-  .transform((mime) => {
-    const value = mime?.trim().toLowerCase() ?? '';
-    return value.length <= 255 && /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;[ -~]*)?$/.test(value) ? value : 'application/octet-stream';
-  });
-// A file name is shown and offered as the download's name: no path, no control or bidirectional
-// characters (which can disguise `exe.pdf` as `fdp.exe`), at most 255 characters.
-const ZFileName = ZText.optional().transform((name) => {
-  const clean = (name ?? '').replace(UNSHOWABLE, '').replace(/[\\/]/g, '_').trim().slice(0, 255);
-  return clean && clean !== '.' && clean !== '..' ? clean : null;
-});
+const ZMimeType = z.string().max(1024).optional().catch(undefined).transform(cleanMimeType);
+const ZFileName = z.string().max(4096).optional().catch(undefined).transform(cleanFileName);
 const ZMedia = z.object({
   id: ZProviderId,
   mime_type: ZMimeType,

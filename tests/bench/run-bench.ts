@@ -14,6 +14,7 @@ import { REBUILD_CHAT_THREADS_SQL } from '../../server/db/migrations/0003-chat-t
 import { openDatabase } from '../../server/db/open-database';
 import { createLogger } from '../../server/logger';
 import { createContextInner } from '../../server/trpc/context';
+import { PostgresMediaStore } from '../../server/media/media-store';
 import { createCallerFactory } from '../../server/trpc/init';
 import { appRouter } from '../../server/trpc/routers/app-router';
 import { createDatabase, loadWebhook, percentile, query, ROOT, SECRET, startProcess, type TFigure, type TLoadResult } from './bench-support';
@@ -286,7 +287,7 @@ async function benchQueries(adminUrl: string) {
 
   const caller = createCallerFactory(appRouter)(
     createContextInner({
-      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, provider: null, signInLimiter: new SignInLimiter(sequelize), now: () => new Date() },
+      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, provider: null, signInLimiter: new SignInLimiter(sequelize), mediaStore: new PostgresMediaStore(sequelize), now: () => new Date() },
       user: { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' },
     }),
   );

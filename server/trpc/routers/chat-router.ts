@@ -16,7 +16,18 @@ export const ZBody = z
   .max(4096, 'A chat message can be at most 4096 characters')
   .refine((body) => !body.includes('\u0000'), 'The message contains a NUL character, which cannot be sent');
 
+// With a file the body is its caption (the provider's caption limit is 1,024 characters), or empty.
+const ZCaption = z
+  .string()
+  .trim()
+  .max(1024, 'A caption can be at most 1024 characters')
+  .refine((body) => !body.includes('\u0000'), 'The caption contains a NUL character, which cannot be sent');
+const ZAttachmentId = z.number().int().positive().max(2_147_483_647);
+
 export const ZSendInput = z.union([
+  // A file first: these branches need `attachmentId` (the text-only ones would drop it).
+  z.object({ clientId: z.number().int().positive(), body: ZCaption.optional(), caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional(), attachmentId: ZAttachmentId }),
+  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZAttachmentId }),
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
   z.object({ clientId: z.number().int().positive(), body: ZBody, caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional() }),
   z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }),
@@ -51,11 +62,11 @@ export const ZSendTemplateInput = z.union([
 export const chatRouter = router({
   send: authedProcedure
     .input(ZSendInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, input)),
+    .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id })),
 
   retry: authedProcedure
     .input(z.object({ id: z.number().int().positive() }))
-    .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id)),
+    .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id, ctx.user.id)),
 
   /** Sends an approved template: the way to reach a client outside the 24-hour window. */
   sendTemplate: authedProcedure

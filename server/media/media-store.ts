@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+
+/** Where attachment bytes live. PostgreSQL by default; an S3-compatible store would implement the same. */
+export type TMediaStore = {
+  /**
+   * Streams `source` into the attachment's storage, hashing as it goes; never holds the file whole.
+   * Past `maxBytes` it stops with FileTooLargeError (the caller's transaction then keeps nothing).
+   */
+  write(attachmentId: number, source: AsyncIterable<Uint8Array>, options: { maxBytes: number; transaction: Transaction }): Promise<{ size: number; sha256: string }>;
+  /** The attachment's bytes as a stream, read a little at a time as the consumer takes them. */
+  read(attachmentId: number): Readable;
+};
+
+export class FileTooLargeError extends Error {
+  override name = 'FileTooLargeError';
+  constructor(readonly maxBytes: number) {
+    super(`larger than ${maxBytes} bytes`);
+  }
+}
+
+/** 256 KB rows: big enough that a 100 MB file is 400 rows, small enough to keep memory flat. */
+export const CHUNK_BYTES = 256 * 1024;
+/** Chunks fetched per query when reading (1 MB). */
+const CHUNKS_PER_READ = 4;
+
+/** Attachment bytes in PostgreSQL (`attachment_chunks`): every instance serves every file, a backup holds them. */
+export class PostgresMediaStore implements TMediaStore {
+  constructor(private readonly sequelize: Sequelize) {}
+
+  async write(attachmentId: number, source: AsyncIterable<Uint8Array>, options: { maxBytes: number; transaction: Transaction }) {
+    const hash = createHash('sha256');
+    let size = 0;
+    let seq = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async (final: boolean) => {
+      while (pendingBytes >= CHUNK_BYTES || (final && pendingBytes > 0)) {
+        const all = Buffer.concat(pending, pendingBytes);
+        const chunk = all.subarray(0, Math.min(CHUNK_BYTES, all.length));
+        const rest = all.subarray(chunk.length);
+        pending = rest.length ? [rest] : [];
+        pendingBytes = rest.length;
+        await this.sequelize.query('INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, $2, $3)', {
+          bind: [attachmentId, seq++, chunk],
+          transaction: options.transaction,
+        });
+      }
+    };
+    // Any earlier attempt's rows were rolled back with it; this makes a retry start clean regardless.
+    await this.sequelize.query('DELETE FROM attachment_chunks WHERE attachment_id = $1', { bind: [attachmentId], transaction: options.transaction });
+    for await (const piece of source) {
+      const buffer = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+      size += buffer.length;
+      if (size > options.maxBytes) throw new FileTooLargeError(options.maxBytes);
+      hash.update(buffer);
+      pending.push(buffer);
+      pendingBytes += buffer.length;
+      if (pendingBytes >= CHUNK_BYTES) await flush(false);
+    }
+    await flush(true);
+    return { size, sha256: hash.digest('hex') };
+  }
+
+  read(attachmentId: number): Readable {
+    const sequelize = this.sequelize;
+    async function* chunks() {
+      let next = 0;
+      for (;;) {
+        const rows = await sequelize.query<{ seq: number; data: Buffer }>(
+          'SELECT seq, data FROM attachment_chunks WHERE attachment_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
+          { bind: [attachmentId, next, CHUNKS_PER_READ], type: QueryTypes.SELECT },
+        );
+        for (const row of rows) yield row.data;
+        if (rows.length < CHUNKS_PER_READ) return;
+        next = rows[rows.length - 1]!.seq + 1;
+      }
+    }
+    return Readable.from(chunks(), { objectMode: false });
+  }
+}

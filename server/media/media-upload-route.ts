@@ -1,0 +1,121 @@
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Sequelize } from 'sequelize';
+import { MAX_MEDIA_BYTES, tooLargeMessage, UPLOAD_LIMITS, uploadKindOf } from '../../shared/media-limits';
+import { findRequestUser } from '../auth/request-user';
+import { Attachment } from '../db/models';
+import { isCrossSite } from '../http/same-origin';
+import type { TLogger } from '../logger';
+import { cleanFileName, cleanMimeType } from './file-metadata';
+import { FileTooLargeError, type TMediaStore } from './media-store';
+
+export type TUploadedFile = { attachmentId: number; kind: 'image' | 'audio' | 'video' | 'document'; mimeType: string; fileName: string; size: number };
+
+/** Room for the multipart framing around the file itself. */
+const FRAMING_BYTES = 64 * 1024;
+
+class UploadRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Refuses with a JSON answer; the rest of the upload is read and dropped (an answer sent while the
+ * browser is still sending is often lost to it as a reset connection), then the connection closes.
+ */
+function refuse(req: Request, res: Response, status: number, error: string, message: string): void {
+  if (res.headersSent) return;
+  res.set('Connection', 'close');
+  res.status(status).json({ ok: false, error, message });
+  req.unpipe();
+  req.resume();
+}
+
+/**
+ * `POST /api/media` (DESIGN "Media"): one file in multipart field `file`, streamed into the store
+ * inside a transaction, so a refused or broken upload keeps nothing. Limits per kind (a photo 5 MB,
+ * audio and video 16 MB, a document 100 MB) are enforced on the bytes as they arrive.
+ */
+export function receiveUpload(deps: { sequelize: Sequelize; store: TMediaStore; siteUrl: string; sessionSecret: string; logger: TLogger; now: () => Date }): RequestHandler {
+  const site = new URL(deps.siteUrl).origin;
+  return async (req, res) => {
+    if (isCrossSite(req, site)) return refuse(req, res, 403, 'cross_site', 'Cross-site uploads are not allowed.');
+    const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
+    if (!user) return refuse(req, res, 401, 'unauthorized', 'Sign in to upload files.');
+    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+      return refuse(req, res, 415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file".');
+    }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_MEDIA_BYTES + FRAMING_BYTES) {
+      return refuse(req, res, 413, 'too_large', tooLargeMessage('document', MAX_MEDIA_BYTES));
+    }
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: MAX_MEDIA_BYTES + 1 } });
+    } catch {
+      return refuse(req, res, 400, 'bad_request', 'The upload is not valid multipart/form-data.');
+    }
+    let fileStream: Readable | null = null;
+    const stored = new Promise<TUploadedFile>((resolve, reject) => {
+      parser.on('file', (field, stream, info) => {
+        if (field !== 'file' || fileStream) return void stream.resume();
+        fileStream = stream;
+        storeUpload(deps, stream, { mimeType: info.mimeType, fileName: info.filename, userId: user.id }).then(resolve, (error: unknown) => {
+          stream.resume(); // a refused file: the rest of it is read and dropped
+          reject(error);
+        });
+      });
+      parser.on('close', () => {
+        if (!fileStream) reject(new UploadRefused(400, 'no_file', 'Choose a file to upload (multipart field "file").'));
+      });
+      parser.on('error', () => reject(new UploadRefused(400, 'bad_request', 'The upload is not valid multipart/form-data.')));
+      // A browser that gives up mid-file: the store's transaction is rolled back, nothing is kept.
+      req.on('close', () => {
+        if (req.complete) return;
+        fileStream?.destroy?.(new Error('upload interrupted'));
+        reject(new UploadRefused(400, 'aborted', 'The upload was interrupted.'));
+      });
+    });
+    req.pipe(parser);
+    try {
+      const result = await stored;
+      res.status(200).json(result);
+    } catch (error) {
+      if (error instanceof UploadRefused) return refuse(req, res, error.status, error.code, error.message);
+      deps.logger.error({ error: (error as Error).name }, 'upload not stored');
+      refuse(req, res, 500, 'internal_error', 'The file could not be stored; try again.');
+    }
+  };
+}
+
+async function storeUpload(
+  deps: { sequelize: Sequelize; store: TMediaStore },
+  stream: Readable,
+  file: { mimeType: string; fileName: string | undefined; userId: number },
+): Promise<TUploadedFile> {
+  const mimeType = cleanMimeType(file.mimeType);
+  const kind = uploadKindOf(mimeType);
+  const limit = UPLOAD_LIMITS[kind];
+  const fileName = cleanFileName(file.fileName) ?? 'file';
+  try {
+    return await deps.sequelize.transaction(async (transaction) => {
+      const row = await Attachment.create(
+        { communicationId: null, kind, mimeType, fileName, state: 'pending', uploadedBy: file.userId },
+        { transaction },
+      );
+      const { size, sha256 } = await deps.store.write(row.id, stream, { maxBytes: limit, transaction });
+      if (size === 0) throw new UploadRefused(400, 'empty_file', 'The file is empty.');
+      await row.update({ size, sha256, state: 'stored' }, { transaction });
+      return { attachmentId: row.id, kind, mimeType, fileName, size };
+    });
+  } catch (error) {
+    if (error instanceof FileTooLargeError) throw new UploadRefused(413, 'too_large', tooLargeMessage(kind, limit));
+    throw error;
+  }
+}
