@@ -83,15 +83,19 @@ describe('inbound text messages', () => {
     expect((await rowFor('wamid.exact-daniel'))?.client_id).toBe(reyesA.id);
   });
 
-  it('ignores media and other non-text messages, still counting them as received', async () => {
+  it('stores media with a pending file, and counts kinds it does not store (orders, unsupported) without storing them', async () => {
     const payload = cloudPayload({
       messages: [
         { from: '447700900123', id: 'wamid.image', timestamp: '1763700000', type: 'image', image: { id: 'm1', mime_type: 'image/jpeg' } },
         { from: '447700900123', id: 'wamid.audio', timestamp: '1763700000', type: 'audio', audio: { id: 'm2' } },
+        { from: '447700900123', id: 'wamid.order', timestamp: '1763700000', type: 'order', order: { catalog_id: '1', product_items: [] } },
+        { from: '447700900123', id: 'wamid.unsupported', timestamp: '1763700000', type: 'unsupported', errors: [{ code: 131051 }] },
       ],
     });
-    expect(await postWebhook(server.url, payload)).toEqual({ status: 200, json: { ok: true, received: 2, stored: 0 } });
-    expect(await countFor('wamid.image')).toBe(0);
+    expect(await postWebhook(server.url, payload)).toEqual({ status: 200, json: { ok: true, received: 4, stored: 2 } });
+    expect(await countFor('wamid.image')).toBe(1);
+    expect(await countFor('wamid.order')).toBe(0);
+    expect(await countFor('wamid.unsupported')).toBe(0);
   });
 
   it('stores one row for a retried delivery', async () => {

@@ -28,6 +28,8 @@ it('answers 503 while the database is down, stays up, and stores the retried del
   server.events.subscribe((change) => changes.push(change));
   const payload = cloudPayload({ messages: [textMessage('wamid.outage', '447700900123', 'sent during the outage')] });
   expect((await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.warm', '447700900123', 'warm')] }))).status).toBe(200);
+  // Heard before the stop: a load cut off by the stop would answer "resync" before the listener is back.
+  await vi.waitFor(() => expect(JSON.stringify(changes)).toContain('"warm"'), { timeout: 5_000 });
 
   await pg.stop();
   const during = await postWebhook(server.url, payload);
