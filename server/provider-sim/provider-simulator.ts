@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import busboy from 'busboy';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -45,7 +46,51 @@ export type TSimulatorOptions = {
    */
   enforceWindow?: boolean;
   apiMode?: 'cloud' | 'onprem';
+  /** Sleep between ~64 KB pieces of a media download (to cut a download off mid-file in tests). */
+  mediaChunkDelayMs?: number;
 };
+
+/** A file the simulator holds: given bytes, or generated ones (never held whole) of a given size. */
+type TSimMedia = { id: string; mimeType: string; fileName: string | null; size: number; sha256Hex: string; advertisedSha256Hex: string; bytes: Buffer | null };
+
+export type TInboundKindInput = {
+  kind?: 'text' | 'image' | 'video' | 'document' | 'audio' | 'voice' | 'sticker' | 'location' | 'contacts' | 'button' | 'button_reply' | 'list_reply' | 'reply' | 'reaction' | 'edit' | 'revoke' | 'echo';
+  from: string;
+  name?: string;
+  body?: string;
+  /** Media: the bytes (base64), or a size to generate; the type, a document's name, a wrong hash to announce. */
+  bytesBase64?: string;
+  size?: number;
+  mimeType?: string;
+  fileName?: string;
+  caption?: string;
+  sha256?: string;
+  latitude?: number;
+  longitude?: number;
+  address?: string;
+  url?: string;
+  contacts?: { name: string; phones: string[] }[];
+  text?: string;
+  title?: string;
+  payload?: string;
+  replyId?: string;
+  contextId?: string;
+  targetId?: string;
+  emoji?: string;
+  /** echo: the client's number the firm's phone wrote to. */
+  to?: string;
+};
+
+const MEDIA_PIECE = 64 * 1024;
+const DEFAULT_MIME: Record<string, string> = { image: 'image/jpeg', video: 'video/mp4', document: 'application/pdf', audio: 'audio/ogg; codecs=opus', voice: 'audio/ogg; codecs=opus', sticker: 'image/webp' };
+const FIRM_DIGITS = '442079460000';
+
+/** Deterministic bytes for a generated file, piece by piece (the same every time for one id). */
+function* generatedPieces(id: string, size: number): Generator<Buffer> {
+  const pattern = Buffer.alloc(MEDIA_PIECE);
+  for (let i = 0; i < MEDIA_PIECE; i++) pattern[i] = (i * 31 + id.charCodeAt(i % id.length)) & 0xff;
+  for (let sent = 0; sent < size; sent += MEDIA_PIECE) yield pattern.subarray(0, Math.min(MEDIA_PIECE, size - sent));
+}
 
 export type TSimTemplate = { name: string; language: string; status: string; category: string; body: string };
 
@@ -56,10 +101,48 @@ const DEFAULT_TEMPLATES: TSimTemplate[] = [
   { name: 'fee_update', language: 'en_GB', status: 'PENDING', category: 'UTILITY', body: 'Hello {{1}}, your fee estimate has changed.' },
 ];
 
+const ZInboundKind = z.object({
+  kind: z.enum(['text', 'image', 'video', 'document', 'audio', 'voice', 'sticker', 'location', 'contacts', 'button', 'button_reply', 'list_reply', 'reply', 'reaction', 'edit', 'revoke', 'echo']),
+  from: z.string().regex(/^\d{8,15}$/, 'from must be 8-15 digits'),
+  name: z.string().optional(),
+  body: z.string().optional(),
+  bytesBase64: z.string().optional(),
+  size: z.number().int().min(0).max(200 * 1024 * 1024).optional(),
+  mimeType: z.string().optional(),
+  fileName: z.string().optional(),
+  caption: z.string().optional(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  address: z.string().optional(),
+  url: z.string().optional(),
+  contacts: z.array(z.object({ name: z.string(), phones: z.array(z.string()) })).optional(),
+  text: z.string().optional(),
+  title: z.string().optional(),
+  payload: z.string().optional(),
+  replyId: z.string().optional(),
+  contextId: z.string().optional(),
+  targetId: z.string().optional(),
+  emoji: z.string().optional(),
+  to: z.string().optional(),
+});
+
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
 
 const ZTo = z.string().regex(/^\d{8,15}$/, 'to must be 8-15 digits, no +');
+const ZMediaRef = z.object({ id: z.string().min(1) }).strict();
+const ZCaption = z.string().min(1).max(1024).optional();
+function mediaSend<K extends 'image' | 'video' | 'audio' | 'document', T extends z.ZodType>(kind: K, object: T) {
+  return z
+    .object({ messaging_product: z.literal('whatsapp'), recipient_type: z.literal('individual'), to: ZTo, type: z.literal(kind), [kind]: object } as {
+      messaging_product: z.ZodLiteral<'whatsapp'>;
+      recipient_type: z.ZodLiteral<'individual'>;
+      to: typeof ZTo;
+      type: z.ZodLiteral<K>;
+    } & Record<K, T>)
+    .strict();
+}
 const ZSendBody = z.union([
   z
     .object({
@@ -88,6 +171,10 @@ const ZSendBody = z.union([
         .strict(),
     })
     .strict(),
+  mediaSend('image', ZMediaRef.extend({ caption: ZCaption })),
+  mediaSend('video', ZMediaRef.extend({ caption: ZCaption })),
+  mediaSend('audio', ZMediaRef),
+  mediaSend('document', ZMediaRef.extend({ caption: ZCaption, filename: z.string().min(1).max(255).optional() })),
 ]);
 
 function errorBody(status: number, shape: 'cloud' | 'onprem', details: string | undefined, title: string, code = status): unknown {
@@ -122,6 +209,7 @@ export class ProviderSimulator {
   private sequence = 0;
   /** When each number last wrote (the 24-hour rule). */
   private readonly lastInbound = new Map<string, number>();
+  private readonly media = new Map<string, TSimMedia>();
   url = '';
 
   constructor(readonly options: TSimulatorOptions) {}
@@ -148,7 +236,18 @@ export class ProviderSimulator {
     patch: Partial<
       Pick<
         TSimulatorOptions,
-        'autoReceipts' | 'outOfOrderRate' | 'receiptDelaysMs' | 'receiptsBeforeAnswer' | 'webhookUrl' | 'answerDelayMs' | 'enforceWindow' | 'apiMode' | 'templates' | 'templateShape' | 'templatePageSize'
+        | 'autoReceipts'
+        | 'outOfOrderRate'
+        | 'receiptDelaysMs'
+        | 'receiptsBeforeAnswer'
+        | 'webhookUrl'
+        | 'answerDelayMs'
+        | 'enforceWindow'
+        | 'apiMode'
+        | 'templates'
+        | 'templateShape'
+        | 'templatePageSize'
+        | 'mediaChunkDelayMs'
       >
     >,
   ): void {
@@ -176,6 +275,72 @@ export class ProviderSimulator {
       messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } }],
     };
     return { ...(await this.postWebhook(value)), id };
+  }
+
+  /**
+   * Posts a signed inbound message of any kind (or an echo from the firm's phone) to the app's
+   * webhook, shaped as the real provider shapes it; media is registered first and announced by id.
+   */
+  async sendInboundKind(input: TInboundKindInput): Promise<{ status: number; json: unknown; id: string; mediaId?: string }> {
+    const kind = input.kind ?? 'text';
+    const id = `wamid.SIMIN${Date.now()}${++this.sequence}`;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const context = input.contextId ? { context: { from: FIRM_DIGITS, id: input.contextId } } : {};
+    let item: Record<string, unknown>;
+    let mediaId: string | undefined;
+    if (kind === 'image' || kind === 'video' || kind === 'document' || kind === 'audio' || kind === 'voice' || kind === 'sticker') {
+      const mimeType = input.mimeType ?? DEFAULT_MIME[kind]!;
+      const media = await this.addMedia({
+        bytes: input.bytesBase64 !== undefined ? Buffer.from(input.bytesBase64, 'base64') : undefined,
+        size: input.size ?? 1024,
+        mimeType,
+        fileName: input.fileName,
+        sha256: input.sha256,
+      });
+      mediaId = media.id;
+      const type = kind === 'voice' ? 'audio' : kind;
+      const object: Record<string, unknown> = { id: media.id, mime_type: mimeType, sha256: media.sha256Base64 };
+      if (input.caption && type !== 'audio' && type !== 'sticker') object.caption = input.caption;
+      if (type === 'document') object.filename = input.fileName ?? 'document.pdf';
+      if (type === 'audio') object.voice = kind === 'voice';
+      if (type === 'sticker') object.animated = false;
+      item = { type, [type]: object };
+    } else if (kind === 'location') {
+      if (typeof input.latitude !== 'number' || typeof input.longitude !== 'number') throw new RangeError('latitude and longitude are required');
+      item = { type: 'location', location: { latitude: input.latitude, longitude: input.longitude, ...(input.name ? { name: input.name } : {}), ...(input.address ? { address: input.address } : {}), ...(input.url ? { url: input.url } : {}) } };
+    } else if (kind === 'contacts') {
+      const contacts = (input.contacts ?? []).map((c) => ({ name: { formatted_name: c.name, first_name: c.name.split(' ')[0] }, phones: c.phones.map((phone) => ({ phone, type: 'CELL' })) }));
+      if (!contacts.length) throw new RangeError('contacts are required');
+      item = { type: 'contacts', contacts };
+    } else if (kind === 'button') {
+      item = { type: 'button', button: { payload: input.payload ?? input.text ?? 'button', text: input.text ?? input.title ?? 'OK' }, ...context };
+    } else if (kind === 'button_reply' || kind === 'list_reply') {
+      item = { type: 'interactive', interactive: { type: kind, [kind]: { id: input.replyId ?? 'choice', title: input.title ?? 'OK' } }, ...context };
+    } else if (kind === 'reaction') {
+      if (!input.targetId) throw new RangeError('targetId is required');
+      item = { type: 'reaction', reaction: { message_id: input.targetId, emoji: input.emoji ?? '' } };
+    } else if (kind === 'edit') {
+      if (!input.targetId || input.body === undefined) throw new RangeError('targetId and body are required');
+      item = { type: 'edit', edit: { original_message_id: input.targetId, message: { type: 'text', text: { body: input.body } } } };
+    } else if (kind === 'revoke') {
+      if (!input.targetId) throw new RangeError('targetId is required');
+      item = { type: 'revoke', revoke: { original_message_id: input.targetId } };
+    } else if (kind === 'echo') {
+      if (!input.to || input.body === undefined) throw new RangeError('to and body are required');
+      const echo = { from: FIRM_DIGITS, to: input.to, id, timestamp, type: 'text', text: { body: input.body } };
+      return { ...(await this.postWebhook({ messaging_product: 'whatsapp', metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' }, message_echoes: [echo] }, 'smb_message_echoes')), id };
+    } else {
+      if (input.body === undefined) throw new RangeError('body is required');
+      item = { type: 'text', text: { body: input.body }, ...(kind === 'reply' ? context : {}) };
+    }
+    this.markInbound(input.from);
+    const value = {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+      contacts: [{ profile: { name: input.name ?? 'Simulated Contact' }, wa_id: input.from }],
+      messages: [{ from: input.from, id, timestamp, ...item }],
+    };
+    return { ...(await this.postWebhook(value)), id, ...(mediaId ? { mediaId } : {}) };
   }
 
   /** Posts one status receipt for a message id (a `failed` one with the given error). */
@@ -209,10 +374,10 @@ export class ProviderSimulator {
     return { count: Math.min(limit, Math.max(0, all.length - offset)), filters: {}, limit, offset, sort: ['id'], total: all.length, waba_templates: all.slice(offset, offset + limit) };
   }
 
-  private postWebhook(value: unknown): Promise<{ status: number; json: unknown }> {
+  private postWebhook(value: unknown, field = 'messages'): Promise<{ status: number; json: unknown }> {
     const target = this.options.webhookUrl;
     if (!target) return Promise.resolve({ status: 0, json: null });
-    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'SIM', changes: [{ field: 'messages', value }] }] });
+    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'SIM', changes: [{ field, value }] }] });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.options.webhookSecret) headers['x-service-signature'] = `sha256=${createHmac('sha256', this.options.webhookSecret).update(raw).digest('hex')}`;
     const attempt = fetch(target, { method: 'POST', headers, body: raw }).then(
@@ -240,8 +405,11 @@ export class ProviderSimulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!;
+    // An upload is parsed as it streams; everything else is small JSON, read whole.
+    const isUpload = req.method === 'POST' && path === '/media';
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (!isUpload) for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     let body: unknown = null;
     try {
@@ -249,7 +417,6 @@ export class ProviderSimulator {
     } catch {
       body = text;
     }
-    const path = (req.url ?? '/').split('?')[0]!;
     const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -259,7 +426,8 @@ export class ProviderSimulator {
     if (path.startsWith('/__sim/')) return this.handleControl(req.method ?? 'GET', path, body, send);
 
     const apiKey = req.headers['provider-api-key'];
-    this.requests.push({ method: req.method ?? 'GET', path, apiKey: typeof apiKey === 'string' ? apiKey : undefined, contentType: req.headers['content-type'], body });
+    const recorded: TRecordedRequest = { method: req.method ?? 'GET', path, apiKey: typeof apiKey === 'string' ? apiKey : undefined, contentType: req.headers['content-type'], body };
+    this.requests.push(recorded);
 
     const scripted = this.queue.shift();
     if (scripted) {
@@ -269,9 +437,31 @@ export class ProviderSimulator {
         return;
       }
       const title = scripted.title ?? TITLES[scripted.status] ?? 'Error';
+      if (isUpload) req.resume();
       return send(scripted.status, scripted.body ?? errorBody(scripted.status, scripted.shape ?? 'cloud', scripted.details, title));
     }
-    if (apiKey !== this.options.apiKey) return send(401, errorBody(401, 'cloud', 'The API key is missing or invalid.', TITLES[401]!));
+    if (apiKey !== this.options.apiKey) {
+      if (isUpload) req.resume();
+      return send(401, errorBody(401, 'cloud', 'The API key is missing or invalid.', TITLES[401]!));
+    }
+    if (isUpload) return this.receiveUpload(req, recorded, send);
+    if (req.method === 'GET' && path === '/whatsapp_business/attachments/') {
+      const media = this.media.get(query.get('mid') ?? '');
+      if (!media) return send(404, errorBody(404, 'cloud', 'Media not found', 'Unknown media'));
+      return this.streamMedia(res, media);
+    }
+    const mediaId = /^\/([A-Za-z0-9._-]+)$/.exec(path)?.[1];
+    if (req.method === 'GET' && mediaId && this.media.has(mediaId)) {
+      const media = this.media.get(mediaId)!;
+      return send(200, {
+        messaging_product: 'whatsapp',
+        url: `https://lookaside.example.invalid/whatsapp_business/attachments/?mid=${media.id}&ext=${Date.now()}&hash=${randomBytes(6).toString('hex')}`,
+        mime_type: media.mimeType,
+        sha256: media.advertisedSha256Hex,
+        file_size: media.size,
+        id: media.id,
+      });
+    }
 
     const profilePath = this.options.profilePath ?? '/whatsapp_business_profile';
     if (req.method === 'GET' && path === profilePath) {
@@ -291,6 +481,11 @@ export class ProviderSimulator {
         return send(400, errorBody(400, shape, details, TITLES[400]!));
       }
       let windowClosed = false;
+      const sent = parsed.data as Record<string, unknown>;
+      const mediaRef = sent[parsed.data.type] as { id?: string } | undefined;
+      if (parsed.data.type !== 'text' && parsed.data.type !== 'template' && !this.media.has(mediaRef?.id ?? '')) {
+        return send(400, errorBody(400, shape, `Media id ${mediaRef?.id} was not uploaded to this number.`, 'Media upload error', 131053));
+      }
       if (parsed.data.type === 'template') {
         const sent = parsed.data.template;
         const known = (this.options.templates ?? DEFAULT_TEMPLATES).find((t) => t.name === sent.name && t.language === sent.language.code && t.status === 'APPROVED');
@@ -318,7 +513,82 @@ export class ProviderSimulator {
       if (this.options.autoReceipts ?? true) this.scheduleReceipts(id, parsed.data.to, early);
       return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
     }
+    if (req.method === 'GET' && mediaId) return send(404, errorBody(404, 'cloud', `Unsupported get request. Object with ID '${mediaId}' does not exist`, 'Unknown media', 100));
     return send(404, errorBody(404, 'cloud', `No route ${req.method} ${path}`, 'Unknown path'));
+  }
+
+  /** Registers a file the provider holds (what a client sent, or a test's fixture). */
+  async addMedia(input: { bytes?: Buffer; size?: number; mimeType: string; fileName?: string; sha256?: string }): Promise<{ id: string; sha256Hex: string; sha256Base64: string; size: number }> {
+    const id = `7${Date.now().toString().slice(-9)}${String(++this.sequence).padStart(6, '0')}`;
+    const bytes = input.bytes ?? null;
+    const size = bytes ? bytes.length : Math.max(0, Math.floor(input.size ?? 0));
+    const hash = createHash('sha256');
+    if (bytes) hash.update(bytes);
+    else for (const piece of generatedPieces(id, size)) hash.update(piece);
+    const sha256Hex = hash.digest('hex');
+    const advertisedSha256Hex = input.sha256 ?? sha256Hex;
+    this.media.set(id, { id, mimeType: input.mimeType, fileName: input.fileName ?? null, size, sha256Hex, advertisedSha256Hex, bytes });
+    return { id, sha256Hex, sha256Base64: Buffer.from(advertisedSha256Hex, 'hex').toString('base64'), size };
+  }
+
+  /** The bytes the simulator holds for a media id (uploads included), read whole: for tests of small files. */
+  mediaBytes(id: string): Buffer | null {
+    const media = this.media.get(id);
+    if (!media) return null;
+    return media.bytes ?? Buffer.concat([...generatedPieces(id, media.size)]);
+  }
+
+  private async streamMedia(res: ServerResponse, media: TSimMedia): Promise<void> {
+    res.writeHead(200, { 'content-type': media.mimeType, 'content-length': String(media.size) });
+    const pieces = media.bytes ? (function* (bytes: Buffer) { for (let i = 0; i < bytes.length; i += MEDIA_PIECE) yield bytes.subarray(i, i + MEDIA_PIECE); })(media.bytes) : generatedPieces(media.id, media.size);
+    for (const piece of pieces) {
+      if (res.destroyed) return;
+      if (!res.write(piece)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (this.options.mediaChunkDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.mediaChunkDelayMs));
+    }
+    res.end();
+  }
+
+  /** `POST /media`: multipart `file`, `type`, `messaging_product` → `{id}`, parsed as it streams. */
+  private receiveUpload(req: IncomingMessage, recorded: TRecordedRequest, send: (status: number, json: unknown) => void): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const fields: Record<string, string> = {};
+      let file: { bytes: Buffer; fileName: string; mimeType: string } | null = null;
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: 101 * 1024 * 1024 } });
+      } catch {
+        req.resume();
+        send(400, errorBody(400, 'cloud', 'Expected multipart/form-data', TITLES[400]!));
+        return resolve();
+      }
+      parser.on('field', (name, value) => (fields[name] = value));
+      parser.on('file', (name, stream, info) => {
+        const parts: Buffer[] = [];
+        stream.on('data', (part: Buffer) => parts.push(part));
+        stream.on('end', () => {
+          if (name === 'file') file = { bytes: Buffer.concat(parts), fileName: info.filename ?? '', mimeType: info.mimeType };
+        });
+      });
+      parser.on('close', () => {
+        void (async () => {
+          const got = file as { bytes: Buffer; fileName: string; mimeType: string } | null;
+          recorded.body = { type: fields.type, messaging_product: fields.messaging_product, fileName: got?.fileName, mimeType: got?.mimeType, size: got?.bytes.length, sha256: got ? createHash('sha256').update(got.bytes).digest('hex') : undefined };
+          if (!got || fields.messaging_product !== 'whatsapp' || !fields.type) {
+            send(400, errorBody(400, 'cloud', 'file, type and messaging_product=whatsapp are required', TITLES[400]!));
+          } else {
+            const { id } = await this.addMedia({ bytes: got.bytes, mimeType: fields.type, fileName: got.fileName });
+            send(200, { id });
+          }
+          resolve();
+        })();
+      });
+      parser.on('error', () => {
+        send(400, errorBody(400, 'cloud', 'Malformed multipart body', TITLES[400]!));
+        resolve();
+      });
+      req.pipe(parser);
+    });
   }
 
   private async handleControl(method: string, path: string, body: unknown, send: (status: number, json: unknown) => void): Promise<void> {
@@ -328,8 +598,22 @@ export class ProviderSimulator {
       return send(200, { ok: true, queued: this.queue.length });
     }
     if (method === 'POST' && path === '/__sim/inbound') {
+      if (input.kind !== undefined && input.kind !== 'text') {
+        const parsed = ZInboundKind.safeParse(input);
+        if (!parsed.success) return send(400, { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+        try {
+          return send(200, await this.sendInboundKind(parsed.data));
+        } catch (error) {
+          return send(400, { ok: false, error: (error as Error).message });
+        }
+      }
       if (typeof input.from !== 'string' || typeof input.body !== 'string') return send(400, { ok: false, error: 'from and body are required' });
       return send(200, await this.sendInbound(input.from, input.body, typeof input.name === 'string' ? input.name : undefined));
+    }
+    if (method === 'POST' && path === '/__sim/media') {
+      const parsed = z.object({ bytesBase64: z.string().optional(), size: z.number().int().min(0).max(200 * 1024 * 1024).optional(), mimeType: z.string().min(1), fileName: z.string().optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).safeParse(input);
+      if (!parsed.success) return send(400, { ok: false, error: 'mimeType and bytesBase64 or size are required' });
+      return send(200, await this.addMedia({ ...parsed.data, bytes: parsed.data.bytesBase64 !== undefined ? Buffer.from(parsed.data.bytesBase64, 'base64') : undefined }));
     }
     if (method === 'POST' && path === '/__sim/config') {
       this.configure(input);
