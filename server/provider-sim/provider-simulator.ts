@@ -13,7 +13,7 @@ export type TScriptedResponse =
   | { status: number; shape?: 'cloud' | 'onprem'; details?: string; title?: string; body?: unknown }
   | { hang: true };
 
-export type TRecordedRequest = { method: string; path: string; apiKey: string | undefined; contentType: string | undefined; body: unknown };
+export type TRecordedRequest = { method: string; path: string; query: string; apiKey: string | undefined; contentType: string | undefined; body: unknown };
 
 export type TSimulatorOptions = {
   port?: number;
@@ -426,7 +426,7 @@ export class ProviderSimulator {
     if (path.startsWith('/__sim/')) return this.handleControl(req.method ?? 'GET', path, body, send);
 
     const apiKey = req.headers['provider-api-key'];
-    const recorded: TRecordedRequest = { method: req.method ?? 'GET', path, apiKey: typeof apiKey === 'string' ? apiKey : undefined, contentType: req.headers['content-type'], body };
+    const recorded: TRecordedRequest = { method: req.method ?? 'GET', path, query: query.toString(), apiKey: typeof apiKey === 'string' ? apiKey : undefined, contentType: req.headers['content-type'], body };
     this.requests.push(recorded);
 
     const scripted = this.queue.shift();

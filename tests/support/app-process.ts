@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,8 @@ export type TAppProcess = {
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
   kill: (signal: NodeJS.Signals) => void;
+  /** SIGKILL to the server itself (tsx runs it as a child of its own), as a crash would end it. */
+  crash: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -70,6 +73,11 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     output: () => output,
     exited,
     kill: (signal) => child.kill(signal),
+    crash: async () => {
+      const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      for (const pid of children) process.kill(pid, 'SIGKILL');
+      await exited;
+    },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
