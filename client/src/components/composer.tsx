@@ -1,7 +1,9 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { renderTemplate } from '../../../shared/templates';
 import { usePhoneFormatter } from '../lib/format';
 import { trpc, type TThreadRef } from '../lib/trpc';
+import { checkUploadSize } from '../lib/upload-file';
+import { FilePicker } from './file-picker';
 import { TemplateComposer, type TTemplateChoice } from './template-composer';
 
 /** The number a message goes to: always shown, a choice when the conversation has several. */
@@ -12,6 +14,8 @@ type TProps = {
   clientName: string | null;
   onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
   onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
+  /** Uploads the file (reporting progress) and sends it with the caption; false keeps both here. */
+  onSendFile: (file: File, caption: string, caseId: number | undefined, onProgress: (fraction: number) => void) => Promise<{ ok: true } | { ok: false; error: string | null }>;
   recipient: TRecipient | null;
   /** The 24-hour window of the number the message goes to. */
   windowOpen: boolean;
@@ -25,7 +29,7 @@ type TProps = {
  * wording can be inserted) or an approved provider template — first outside the 24-hour window,
  * where free text is sent only on purpose.
  */
-export function Composer({ threadRef, clientName, onSend, onSendTemplate, recipient, windowOpen, mode, onModeChange }: TProps) {
+export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSendFile, recipient, windowOpen, mode, onModeChange }: TProps) {
   const formatNumber = usePhoneFormatter();
   const [body, setBody] = useState('');
   const [caseId, setCaseId] = useState<number | undefined>(undefined);
@@ -35,8 +39,45 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, recipi
   const cases = trpc.cases.listForClient.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
   const selectedCase = cases.data?.find((c) => c.id === caseId);
 
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const chooseFile = (chosen: File) => {
+    setFileError(checkUploadSize(chosen));
+    setFile(chosen);
+  };
+  const sendFile = async (chosen: File) => {
+    const tooLarge = checkUploadSize(chosen);
+    if (tooLarge) return setFileError(tooLarge);
+    setFileError(null);
+    setProgress(0);
+    const result = await onSendFile(chosen, body.trim(), caseId, setProgress);
+    setProgress(null);
+    if (result.ok) {
+      setFile(null);
+      setBody('');
+    } else {
+      setFileError(result.error); // the file and the caption stay, to send again
+    }
+  };
+  // A file dropped on the composer, or an image pasted into it (a screenshot), is attached.
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    const dropped = event.dataTransfer.files[0];
+    if (!dropped) return;
+    event.preventDefault();
+    chooseFile(dropped);
+  };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = [...event.clipboardData.files][0];
+    if (!pasted) return;
+    event.preventDefault();
+    chooseFile(pasted.name ? pasted : new File([pasted], 'pasted-image.png', { type: pasted.type }));
+  };
+
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
+    if (progress !== null) return;
+    if (file) return void (await sendFile(file));
     const text = body.trim();
     if (!text) return;
     setBody('');
@@ -136,7 +177,13 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, recipi
   }
 
   return (
-    <form className="composer" onSubmit={submit} aria-label="Write a message">
+    <form
+      className="composer"
+      onSubmit={submit}
+      aria-label="Write a message"
+      onDragOver={(e) => e.dataTransfer.types.includes('Files') && e.preventDefault()}
+      onDrop={onDrop}
+    >
       {tools}
       {!windowOpen && (
         <p className="composer-note" role="note">
@@ -146,21 +193,34 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, recipi
           </button>
         </p>
       )}
+      <div className="composer-files">
+        <FilePicker
+          file={file}
+          onChoose={chooseFile}
+          onClear={() => {
+            setFile(null);
+            setFileError(null);
+          }}
+          progress={progress}
+          error={fileError}
+        />
+      </div>
       <div className="composer-row">
         <label className="visually-hidden" htmlFor="composer-text">
-          Message
+          {file ? 'Caption' : 'Message'}
         </label>
         <textarea
           id="composer-text"
           rows={2}
-          placeholder="Write a message — Enter to send, Shift+Enter for a new line"
+          placeholder={file ? 'Caption (optional) — Enter to send the file' : 'Write a message — Enter to send, Shift+Enter for a new line'}
           value={body}
           onChange={(e) => setBody(e.target.value)}
           onKeyDown={onKeyDown}
-          maxLength={4096}
+          onPaste={onPaste}
+          maxLength={file ? 1024 : 4096}
         />
-        <button type="submit" className="button primary" disabled={!body.trim()}>
-          Send
+        <button type="submit" className="button primary" disabled={(!body.trim() && !file) || progress !== null || Boolean(file && fileError && checkUploadSize(file))}>
+          {progress !== null ? 'Sending…' : file ? 'Send file' : 'Send'}
         </button>
       </div>
     </form>

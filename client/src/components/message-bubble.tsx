@@ -1,6 +1,8 @@
 import { WINDOW_CLOSED_PREFIX } from '../../../shared/provider-messages';
 import { formatDateTime } from '../lib/format';
 import type { TThreadItem } from '../lib/trpc';
+import { AttachmentView } from './attachment-view';
+import { ContactCards, EditHistory, LocationCard, ReactionChips, ReplyQuote } from './message-details';
 import { PhoneNumber } from './phone-number';
 import { StatusTicks } from './status-ticks';
 
@@ -16,16 +18,19 @@ type TProps = {
   /** Refused for the 24-hour window: offer an approved template right there. */
   onUseTemplate?: () => void;
   retrying?: boolean;
+  /** The message this one answers, when it is in the thread (null: not loaded; undefined: not a reply). */
+  quoted?: { id: number; body: string; direction: string | null; kind: string } | null;
+  onShowMessage?: (id: number) => void;
 };
 
-export function MessageBubble({ item, number, contactName, onRetry, onUseTemplate, retrying }: TProps) {
+export function MessageBubble({ item, number, contactName, onRetry, onUseTemplate, retrying, quoted, onShowMessage }: TProps) {
   const windowClosed = item.status === 'failed' && Boolean(item.error?.startsWith(WINDOW_CLOSED_PREFIX));
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
   return (
     <li className={`bubble-row ${outbound ? 'out' : 'in'}`} data-id={item.id} data-status={item.status ?? undefined}>
       <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''}`}>
-        <p className="bubble-text">{item.body}</p>
+        <MessageContent item={item} quoted={quoted} onShowMessage={onShowMessage} />
         <span className="bubble-meta">
           {number && (
             <span className="bubble-number">
@@ -37,6 +42,7 @@ export function MessageBubble({ item, number, contactName, onRetry, onUseTemplat
           {outbound && item.status && <StatusTicks status={item.status} receipts={item.receipts} error={item.error} />}
         </span>
       </div>
+      {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={Boolean(number)} />}
       {item.status === 'failed' && (
         <div className="bubble-error" role="alert">
           <span>{item.error ?? 'Not delivered.'}</span>
@@ -53,5 +59,40 @@ export function MessageBubble({ item, number, contactName, onRetry, onUseTemplat
         </div>
       )}
     </li>
+  );
+}
+
+/** The body as its kind is read: labels, what it answers, its file, a place or contacts, then its text. */
+function MessageContent({ item, quoted, onShowMessage }: Pick<TProps, 'item' | 'quoted' | 'onShowMessage'>) {
+  const m = item.metadata;
+  const outbound = item.direction === 'outbound';
+  const kind = m.kind ?? 'text';
+  const labels = [m.forwarded && 'Forwarded', m.echo && "Sent from the firm's phone"].filter(Boolean);
+  return (
+    <>
+      {labels.length > 0 && <p className="bubble-label">{labels.join(' · ')}</p>}
+      {m.context_id && quoted !== undefined && <ReplyQuote quoted={quoted} onShow={(id) => onShowMessage?.(id)} />}
+      {item.attachments.map((a) => (
+        <AttachmentView key={a.id} attachment={a} voice={m.voice} outbound={outbound} />
+      ))}
+      {m.location ? (
+        <LocationCard location={m.location} />
+      ) : m.contacts ? (
+        <ContactCards contacts={m.contacts} />
+      ) : (
+        item.body && (
+          <p className={`bubble-text ${m.revoked_at ? 'revoked' : ''}`}>
+            {(kind === 'button' || kind === 'list') && <span className="choice-label">Chose: </span>}
+            {item.body}
+          </p>
+        )
+      )}
+      {m.revoked_at && (
+        <p className="bubble-label revoked-note">
+          {outbound ? "Deleted from the firm's phone" : 'Deleted by the client'} · kept on the firm&apos;s record
+        </p>
+      )}
+      {m.edits && m.edits.length > 0 && <EditHistory edits={m.edits} />}
+    </>
   );
 }

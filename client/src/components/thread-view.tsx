@@ -12,6 +12,7 @@ import { PhoneNumber } from './phone-number';
 import { QueryStatus } from './query-status';
 import { ReplyWindow, windowTimeLeft } from './reply-window';
 import type { TTemplateChoice } from './template-composer';
+import { uploadFile, type TUploaded } from '../lib/upload-file';
 import { useToast } from './toasts';
 
 type TProps = { threadRef: TThreadRef; summary: TThreadSummary | undefined };
@@ -69,7 +70,12 @@ export function ThreadView({ threadRef, summary }: TProps) {
   }, [items.length]);
 
   /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
-  const sendOptimistically = async (body: string, caseId: number | undefined, call: () => Promise<TThreadItem | Omit<TThreadItem, 'readAt' | 'receipts'>>): Promise<boolean> => {
+  const sendOptimistically = async (
+    body: string,
+    caseId: number | undefined,
+    call: () => Promise<TThreadItem | Omit<TThreadItem, 'readAt' | 'receipts'>>,
+    attachments: TThreadItem['attachments'] = [],
+  ): Promise<boolean> => {
     const temp: TThreadItem = {
       id: optimisticId--,
       type: 'chat',
@@ -78,7 +84,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
       body,
       status: 'pending',
       error: null,
-      attachments: [],
+      attachments,
       clientId: 'clientId' in threadRef ? threadRef.clientId : null,
       caseId: caseId ?? null,
       peerPhone: to,
@@ -118,6 +124,31 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const recipientOf = (caseId: number | undefined) =>
     'clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, caseId } : { to: threadRef.phone };
   const onSend = (body: string, caseId: number | undefined) => sendOptimistically(body, caseId, () => send.mutateAsync({ ...recipientOf(caseId), body }));
+  /** Uploads first (the composer shows progress), then sends by the upload's id like any message. */
+  const onSendFile = async (file: File, caption: string, caseId: number | undefined, onProgress: (fraction: number) => void) => {
+    let uploaded: TUploaded;
+    try {
+      uploaded = await uploadFile(file, onProgress);
+    } catch (error) {
+      return { ok: false as const, error: (error as Error).message };
+    }
+    const preview = { id: optimisticId--, kind: uploaded.kind, mimeType: uploaded.mimeType, fileName: uploaded.fileName, size: uploaded.size, state: 'stored' as const, error: null };
+    const ok = await sendOptimistically(caption, caseId, () => send.mutateAsync({ ...recipientOf(caseId), body: caption, attachmentId: uploaded.attachmentId }), [preview]);
+    return ok ? { ok: true as const } : { ok: false as const, error: null };
+  };
+  const byProviderId = useMemo(() => new Map(items.filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])), [items]);
+  const quotedOf = (item: TThreadItem) => {
+    if (!item.metadata.context_id) return undefined;
+    const quoted = byProviderId.get(item.metadata.context_id);
+    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text' } : null;
+  };
+  const showMessage = (id: number) => {
+    const bubble = listRef.current?.querySelector<HTMLElement>(`[data-id="${id}"]`);
+    if (!bubble) return;
+    bubble.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    bubble.classList.add('highlight');
+    setTimeout(() => bubble.classList.remove('highlight'), 2000);
+  };
   const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>
     sendOptimistically(`Template: ${choice.name}`, caseId, () => sendTemplate.mutateAsync({ ...recipientOf(caseId), ...choice }));
 
@@ -169,6 +200,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
                     onRetry={onRetry}
                     onUseTemplate={() => setChosenMode('template')}
                     retrying={retry.isPending && retry.variables?.id === entry.item.id}
+                    quoted={quotedOf(entry.item)}
+                    onShowMessage={showMessage}
                   />
                 ) : (
                   'clientId' in threadRef && (
@@ -186,6 +219,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
         clientName={name}
         onSend={onSend}
         onSendTemplate={onSendTemplate}
+        onSendFile={onSendFile}
         windowOpen={windowOpen}
         mode={mode}
         onModeChange={setChosenMode}

@@ -1,5 +1,6 @@
 import type { TCommunication } from '../../../shared/communication';
 import { formatDateTime } from '../lib/format';
+import { fileLabel, mediaUrl, shortType } from './attachment-view';
 import { PhoneNumber } from './phone-number';
 import { STATUS_LABEL, StatusTicks } from './status-ticks';
 
@@ -30,7 +31,19 @@ export function Timeline({ items, isPending, error }: TProps) {
               )}
             </div>
             {item.subject && <p className="timeline-subject">{item.subject}</p>}
-            <p className="timeline-text">{item.body}</p>
+            {item.attachments.map((a) => (
+              <p key={a.id} className="timeline-file">
+                {a.state === 'stored' ? (
+                  <a href={mediaUrl(a.id)} download>
+                    {fileLabel(a)}
+                  </a>
+                ) : (
+                  fileLabel(a)
+                )}{' '}
+                <span className="muted">({shortType(a.mimeType)}{a.state === 'stored' ? '' : a.state === 'pending' ? ', downloading…' : ', could not download'})</span>
+              </p>
+            ))}
+            {item.body && <p className="timeline-text">{item.body}</p>}
             {item.error && <p className="form-error">{item.error}</p>}
           </div>
         </li>

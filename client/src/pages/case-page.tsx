@@ -1,4 +1,5 @@
 import { Link } from 'wouter';
+import { DocumentsList } from '../components/documents-list';
 import { Timeline } from '../components/timeline';
 import { trpc } from '../lib/trpc';
 
@@ -29,6 +30,10 @@ export function CasePage({ caseId }: { caseId: number }) {
       <section className="card" aria-labelledby="case-timeline-title">
         <h2 id="case-timeline-title">Case timeline</h2>
         <Timeline items={timeline.data?.items} isPending={timeline.isPending} error={timeline.error?.message} />
+      </section>
+      <section className="card" aria-labelledby="case-documents-title">
+        <h2 id="case-documents-title">Documents</h2>
+        <DocumentsList where={{ caseId }} />
       </section>
     </div>
   );

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { ConfirmButton } from '../components/confirm-button';
 import { OptOutBanner } from '../components/opt-out-banner';
 import { PhoneNumber } from '../components/phone-number';
+import { DocumentsList } from '../components/documents-list';
 import { Timeline } from '../components/timeline';
 import { useToast } from '../components/toasts';
 import { trpc } from '../lib/trpc';
@@ -32,10 +33,16 @@ export function ClientPage({ clientId }: { clientId: number }) {
       </div>
       <OptOutBanner client={client.data} />
       <div className="two-column">
-        <section className="card" aria-labelledby="timeline-title">
-          <h2 id="timeline-title">Timeline</h2>
-          <Timeline items={timeline.data?.items} isPending={timeline.isPending} error={timeline.error?.message} />
-        </section>
+        <div className="stack">
+          <section className="card" aria-labelledby="timeline-title">
+            <h2 id="timeline-title">Timeline</h2>
+            <Timeline items={timeline.data?.items} isPending={timeline.isPending} error={timeline.error?.message} />
+          </section>
+          <section className="card" aria-labelledby="documents-title">
+            <h2 id="documents-title">Documents</h2>
+            <DocumentsList where={{ clientId }} />
+          </section>
+        </div>
         <aside className="stack">
           <section className="card" aria-labelledby="cases-title">
             <h2 id="cases-title">Cases</h2>

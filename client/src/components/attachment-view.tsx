@@ -1,0 +1,98 @@
+import type { TAttachment } from '../../../shared/communication';
+import { formatBytes } from '../../../shared/media-limits';
+
+export const mediaUrl = (id: number) => `/api/media/${id}`;
+
+const TYPE_LABEL: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'application/msword': 'Word',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word',
+  'application/vnd.ms-excel': 'Excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel',
+  'application/zip': 'ZIP',
+  'text/plain': 'Text',
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+};
+
+/** "PDF", "Word", or the subtype in capitals ("HEIC"). */
+export function shortType(mimeType: string): string {
+  const base = mimeType.split(';')[0]!.trim();
+  return TYPE_LABEL[base] ?? (base.split('/')[1] ?? base).replace(/^x-/, '').toUpperCase().slice(0, 12);
+}
+
+export function fileLabel(attachment: TAttachment): string {
+  return attachment.fileName ?? `${attachment.kind === 'image' ? 'Photo' : attachment.kind === 'sticker' ? 'Sticker' : attachment.kind === 'audio' ? 'Audio' : attachment.kind === 'video' ? 'Video' : 'Document'} (${shortType(attachment.mimeType)})`;
+}
+
+type TProps = { attachment: TAttachment; voice?: boolean; outbound: boolean };
+
+/**
+ * A file as a person expects it: photos and stickers as thumbnails that open full size, audio and
+ * video as players, anything else as a card with name, size, type and a download link. A file not
+ * downloaded yet, or that could not be, says so.
+ */
+export function AttachmentView({ attachment, voice, outbound }: TProps) {
+  if (attachment.id < 0) return <p className="attachment-state">Sending {fileLabel(attachment)}…</p>;
+  if (attachment.state === 'pending') {
+    return (
+      <p className="attachment-state" role="status">
+        {outbound ? 'Preparing' : 'Downloading'} {fileLabel(attachment).toLowerCase()}…
+      </p>
+    );
+  }
+  if (attachment.state === 'failed') {
+    return (
+      <p className="attachment-state failed" role="alert">
+        Could not download {fileLabel(attachment).toLowerCase()}: {attachment.error ?? 'the provider did not send it.'}
+      </p>
+    );
+  }
+  const url = mediaUrl(attachment.id);
+  if ((attachment.kind === 'image' || attachment.kind === 'sticker') && /^image\/(jpeg|png|webp)/.test(attachment.mimeType)) {
+    return (
+      <a className={`attachment-image ${attachment.kind}`} href={url} target="_blank" rel="noopener noreferrer" title="Open full size">
+        <img src={url} alt={attachment.fileName ?? (attachment.kind === 'sticker' ? 'Sticker' : 'Photo from the conversation')} loading="lazy" />
+      </a>
+    );
+  }
+  if (attachment.kind === 'audio') {
+    return (
+      <figure className="attachment-player">
+        <figcaption>{voice ? 'Voice note' : fileLabel(attachment)}</figcaption>
+        <audio controls preload="none" src={url} />
+      </figure>
+    );
+  }
+  if (attachment.kind === 'video') {
+    return (
+      <figure className="attachment-player">
+        <video controls preload="metadata" src={url} />
+        <figcaption>
+          <a href={url} download>
+            Download video
+          </a>
+          {attachment.size !== null && ` · ${formatBytes(attachment.size)}`}
+        </figcaption>
+      </figure>
+    );
+  }
+  return (
+    <div className="document-card">
+      <span className="document-icon" aria-hidden="true">
+        {shortType(attachment.mimeType).slice(0, 4)}
+      </span>
+      <span className="document-text">
+        <span className="document-name">{fileLabel(attachment)}</span>
+        <span className="document-meta">
+          {shortType(attachment.mimeType)}
+          {attachment.size !== null && ` · ${formatBytes(attachment.size)}`}
+        </span>
+      </span>
+      <a className="button small" href={url} download aria-label={`Download ${fileLabel(attachment)}`}>
+        Download
+      </a>
+    </div>
+  );
+}
