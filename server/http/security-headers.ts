@@ -11,7 +11,8 @@ export function securityHeaders(config: TConfig) {
         'default-src': ["'self'"],
         'script-src': ["'self'"],
         'style-src': ["'self'", "'unsafe-inline'"], // React style attributes; no third-party styles
-        'img-src': ["'self'", 'data:'],
+        'img-src': ["'self'", 'data:', 'blob:'], // blob: the preview of a photo about to be sent
+        'media-src': ["'self'"],
         'connect-src': ["'self'"],
         'frame-ancestors': ["'none'"],
         'form-action': ["'self'"],

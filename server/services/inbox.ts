@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { TCommunication } from '../../shared/communication';
+import type { TCommunication, TMessageKind } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf } from '../../shared/thread-key';
 import { Communication, INCLUDE_ATTACHMENTS } from '../db/models';
@@ -25,7 +25,8 @@ export type TThreadSummary = {
   match: 'linked' | 'unknown' | 'ambiguous';
   /** Clients sharing the number's last 9 digits: their matching numbers and open cases, to choose from. */
   candidates: TLinkCandidate[];
-  last: { id: number; body: string; direction: 'inbound' | 'outbound' | null; status: TCommunication['status']; createdAt: Date };
+  /** `kind` and `fileName`: what to call a last message that is a file ("Photo", "contract.pdf"). */
+  last: { id: number; body: string; direction: 'inbound' | 'outbound' | null; status: TCommunication['status']; createdAt: Date; kind: TMessageKind; fileName: string | null };
   unread: number;
   lastInboundAt: Date | null;
 };
@@ -143,6 +144,8 @@ export async function unlinkPhoneFromClient(sequelize: Sequelize, input: { phone
 const THREADS_SQL = `
 SELECT t.last_id AS id, t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
   l.body, l.direction, l.status, l.created_at AS "createdAt", cl.name AS "clientName",
+  coalesce(l.metadata->>'kind', 'text') AS kind,
+  (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
   t.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
   CASE WHEN t.client_id IS NULL THEN
     (SELECT coalesce(json_agg(json_build_object(
@@ -167,6 +170,8 @@ type TThreadRow = {
   direction: 'inbound' | 'outbound' | null;
   status: TCommunication['status'];
   createdAt: Date;
+  kind: TMessageKind;
+  fileName: string | null;
   clientName: string | null;
   unread: number;
   lastInboundAt: Date | null;
@@ -187,7 +192,7 @@ export async function listThreads(sequelize: Sequelize, limit = 100): Promise<TT
       contactName: r.contactName,
       match: r.clientId !== null ? 'linked' : candidates.length > 1 ? 'ambiguous' : 'unknown',
       candidates,
-      last: { id: r.id, body: r.body, direction: r.direction, status: r.status, createdAt: r.createdAt },
+      last: { id: r.id, body: r.body, direction: r.direction, status: r.status, createdAt: r.createdAt, kind: r.kind, fileName: r.fileName },
       unread: r.unread,
       lastInboundAt: r.lastInboundAt,
     };

@@ -159,6 +159,18 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
             </select>
           </label>
         )}
+        {mode === 'text' && (
+          <FilePicker
+            file={file}
+            onChoose={chooseFile}
+            onClear={() => {
+              setFile(null);
+              setFileError(null);
+            }}
+            progress={progress}
+            error={fileError}
+          />
+        )}
       </div>
   );
 
@@ -193,18 +205,6 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           </button>
         </p>
       )}
-      <div className="composer-files">
-        <FilePicker
-          file={file}
-          onChoose={chooseFile}
-          onClear={() => {
-            setFile(null);
-            setFileError(null);
-          }}
-          progress={progress}
-          error={fileError}
-        />
-      </div>
       <div className="composer-row">
         <label className="visually-hidden" htmlFor="composer-text">
           {file ? 'Caption' : 'Message'}

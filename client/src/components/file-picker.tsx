@@ -29,7 +29,10 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
         }}
       />
       <button type="button" className="button ghost attach-button" onClick={() => input.current?.click()} title="Attach a file (or drop or paste one here)">
-        <span aria-hidden="true">📎</span> Attach
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M21.4 11.1l-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" />
+        </svg>
+        Attach
       </button>
       {file && (
         <div className="chosen-file" role="group" aria-label="File to send">

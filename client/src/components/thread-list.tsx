@@ -39,7 +39,7 @@ export function ThreadList({ threads, activeKey }: { threads: TThreadSummary[]; 
                 <span className="thread-bottom">
                   <span className="thread-preview">
                     {thread.last.direction === 'outbound' && thread.last.status && <StatusTicks status={thread.last.status} />}
-                    {thread.last.body}
+                    {previewOf(thread.last)}
                   </span>
                   {thread.unread > 0 && (
                     <span className="unread-badge" aria-label={`${thread.unread} unread`}>
@@ -59,4 +59,13 @@ export function ThreadList({ threads, activeKey }: { threads: TThreadSummary[]; 
       })}
     </ul>
   );
+}
+
+const FILE_KIND: Partial<Record<string, string>> = { image: 'Photo', video: 'Video', audio: 'Audio', sticker: 'Sticker', document: 'Document' };
+
+/** The last message as a line: a file is named by what it is ("Photo · the letter", "lease.pdf"). */
+function previewOf(last: { body: string; kind: string; fileName: string | null }): string {
+  const file = FILE_KIND[last.kind] ? (last.fileName ?? FILE_KIND[last.kind]) : null;
+  if (!file) return last.body;
+  return last.body ? `${file} · ${last.body}` : file;
 }

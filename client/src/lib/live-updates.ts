@@ -17,7 +17,9 @@ function patchThreads(threads: TThreadSummary[], item: TThreadItem): TThreadSumm
   const isLast = isNew || item.id === thread.last.id;
   const updated: TThreadSummary = {
     ...thread,
-    last: isLast ? { id: item.id, body: item.body, direction: item.direction, status: item.status, createdAt: item.createdAt } : thread.last,
+    last: isLast
+      ? { id: item.id, body: item.body, direction: item.direction, status: item.status, createdAt: item.createdAt, kind: item.metadata.kind ?? 'text', fileName: item.attachments[0]?.fileName ?? null }
+      : thread.last,
     unread: thread.unread + (isNew && item.direction === 'inbound' && !item.readAt ? 1 : 0),
     lastInboundAt:
       item.direction === 'inbound' && (!thread.lastInboundAt || (item.providerTimestamp ?? item.createdAt) > thread.lastInboundAt)
