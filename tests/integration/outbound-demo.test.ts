@@ -27,3 +27,19 @@ it('in demo mode a send makes no request, gets a local demo- id and is sent; the
   expect((await client.settings.chat.query()).mode).toBe('demo');
   expect(sim.requests).toHaveLength(0);
 });
+
+it('in demo mode a file is stored and sent locally: nothing leaves, the thread shows it and it downloads', async () => {
+  const { client, jar } = createHttpClient(server.url);
+  await client.auth.signIn.mutate({ email: 'dee@firm.test', password: 'director-password' });
+  const amelia = (await client.clients.list.query({ search: 'Amelia' }))[0]!;
+  const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.4 demo letter'))], { type: 'application/pdf' }), 'Demo letter.pdf');
+  const uploaded = (await (await fetch(`${server.url}/api/media`, { method: 'POST', body: form, headers: { cookie } })).json()) as { attachmentId: number };
+  const sent = await client.chat.send.mutate({ clientId: amelia.id, attachmentId: uploaded.attachmentId, body: 'Here it is' });
+  expect(sent).toMatchObject({ status: 'sent', body: 'Here it is', attachments: [{ id: uploaded.attachmentId, fileName: 'Demo letter.pdf', state: 'stored' }] });
+  expect(sent.metadata.chat_msg_id).toMatch(/^demo-/);
+  expect(sim.requests).toHaveLength(0);
+  const file = await fetch(`${server.url}/api/media/${uploaded.attachmentId}`, { headers: { cookie } });
+  expect(await file.text()).toBe('%PDF-1.4 demo letter');
+});
