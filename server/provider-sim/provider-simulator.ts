@@ -543,7 +543,17 @@ export class ProviderSimulator {
     const pieces = media.bytes ? (function* (bytes: Buffer) { for (let i = 0; i < bytes.length; i += MEDIA_PIECE) yield bytes.subarray(i, i + MEDIA_PIECE); })(media.bytes) : generatedPieces(media.id, media.size);
     for (const piece of pieces) {
       if (res.destroyed) return;
-      if (!res.write(piece)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (!res.write(piece)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+      }
       if (this.options.mediaChunkDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.mediaChunkDelayMs));
     }
     res.end();

@@ -201,7 +201,7 @@ export class ProviderClient {
           'content-type': `multipart/form-data; boundary=${boundary}`,
           'content-length': String(head.length + file.size + tail.length),
         },
-        body: Readable.toWeb(Readable.from(body())) as ReadableStream<Uint8Array>,
+        body: pullStream(body()),
         duplex: 'half',
         signal: idle.signal,
       } as RequestInit);
@@ -284,6 +284,27 @@ export class ProviderClient {
     if (!res.ok) throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
     return json;
   }
+}
+
+/**
+ * A request body read only as fast as the connection takes it (Readable.toWeb reads its source as
+ * fast as it can on Node 20, which would hold a 100 MB file in memory).
+ */
+function pullStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** Aborts when the first answer takes longer than `firstMs`, or later when nothing moved for `idleMs`. */

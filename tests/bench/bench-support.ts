@@ -53,8 +53,11 @@ export async function startProcess(command: string, args: string[], env: NodeJS.
   };
 }
 
-/** Signed single-message cloud payloads; `duplicateRate` of them repeat an id already sent. */
-export function createDeliveryFactory(duplicateRate: number) {
+/**
+ * Signed single-message cloud payloads; `duplicateRate` of them repeat an id already sent, and
+ * `mediaRate` of the new ones are photos (a record and a file to download, as real traffic has).
+ */
+export function createDeliveryFactory(duplicateRate: number, mediaRate = MEDIA_RATE) {
   const sentIds: string[] = [];
   const acked = new Set<string>();
   const prefix = randomBytes(4).toString('hex');
@@ -67,13 +70,26 @@ export function createDeliveryFactory(duplicateRate: number) {
       const id = duplicate ? sentIds[Math.floor(Math.random() * sentIds.length)]! : `wamid.bench-${prefix}-${++n}`;
       if (!duplicate) sentIds.push(id);
       const from = `4477009${String(n % 100000).padStart(5, '0')}`;
+      // Decided by the id, so a duplicate delivery repeats the same kind of message.
+      const isMedia = Number(id.slice(id.lastIndexOf('-') + 1)) % 100 < mediaRate * 100;
+      const message = isMedia
+        ? { from, id, timestamp: '1763700000', type: 'image', image: { id: `9${n}`, mime_type: 'image/jpeg', sha256: 'LCa0a2j/xo/5m0U8HTBBNBNCLXBkg7+g+YpeiGJm564=', caption: `Benchmark photo ${n}` } }
+        : { from, id, timestamp: '1763700000', type: 'text', text: { body: `Benchmark message ${n}` } };
       const body = JSON.stringify({
         object: 'whatsapp_business_account',
-        entry: [{ id: 'BENCH', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Bench' }, wa_id: from }], messages: [{ from, id, timestamp: '1763700000', type: 'text', text: { body: `Benchmark message ${n}` } }] } }] }],
+        entry: [{ id: 'BENCH', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Bench' }, wa_id: from }], messages: [message] } }] }],
       });
       return { id, body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
     },
   };
+}
+
+/** Share of new inbound messages that are photos in the ingest and load benchmarks. */
+export const MEDIA_RATE = 0.2;
+
+/** The text a minimal INSERT keeps of a delivery's message: its text, or a photo's caption. */
+export function bodyOf(message: { text?: { body: string }; image?: { caption?: string } }): string {
+  return message.text?.body ?? message.image?.caption ?? '';
 }
 
 export type TLoadResult = { rps: number; p50: number; p99: number; non2xx: number; errors: number; total: number; acked: number; ackedIds: string[]; sent: number };

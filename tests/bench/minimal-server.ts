@@ -20,7 +20,8 @@ http
       const expected = createHmac('sha256', SECRET!).update(raw).digest();
       if (given.length !== 32 || !timingSafeEqual(given, expected)) return void res.writeHead(401).end();
       const message = JSON.parse(raw.toString()).entry[0].changes[0].value.messages[0];
-      pool.query(INSERT, [message.text.body, message.from, message.id]).then(
+      // A photo is stored as its caption: the floor does not record files (the app does, and queues them).
+      pool.query(INSERT, [message.text?.body ?? message.image?.caption ?? '', message.from, message.id]).then(
         (r) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, stored: r.rowCount })),
         () => res.writeHead(503).end(),
       );

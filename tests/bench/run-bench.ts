@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,13 +18,13 @@ import { createContextInner } from '../../server/trpc/context';
 import { PostgresMediaStore } from '../../server/media/media-store';
 import { createCallerFactory } from '../../server/trpc/init';
 import { appRouter } from '../../server/trpc/routers/app-router';
-import { createDatabase, loadWebhook, percentile, query, ROOT, SECRET, startProcess, type TFigure, type TLoadResult } from './bench-support';
+import { bodyOf, createDatabase, loadWebhook, MEDIA_RATE, percentile, query, ROOT, SECRET, startProcess, type TFigure, type TLoadResult } from './bench-support';
 
 // npm run bench [-- --quick]: every figure with the ceiling it is compared with and the ratio.
 // Ratios are measured inside one run on one machine: absolute numbers vary with the machine.
 
 const QUICK = process.argv.includes('--quick');
-// --only=ingest,receipts,queries,bundle,startup,load runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media runs a subset (for iterating on one part).
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 const SCALE = QUICK
@@ -44,7 +45,7 @@ function report(figure: TFigure) {
 const formatNumber = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 async function benchIngest(adminUrl: string) {
-  console.log(`\n== 1. Webhook ingest: ${SCALE.connections} connections, ${SCALE.seconds} s each (two interleaved rounds), 20% duplicate deliveries`);
+  console.log(`\n== 1. Webhook ingest: ${SCALE.connections} connections, ${SCALE.seconds} s each (two interleaved rounds), 20% duplicate deliveries, ${MEDIA_RATE * 100}% photos`);
   // (a) db ceiling: bare INSERT … ON CONFLICT DO NOTHING from a pool at the same concurrency.
   const ceilingUrl = await createDatabase(adminUrl, 'bench_ceiling');
   await migrateOnly(ceilingUrl);
@@ -62,7 +63,7 @@ async function benchIngest(adminUrl: string) {
         const t = performance.now();
         await pool.query(
           `INSERT INTO communications (type, direction, body, peer_phone, metadata) VALUES ('chat', 'inbound', $1, $2, jsonb_build_object('chat_msg_id', $3::text)) ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING`,
-          [message.text.body, message.from, message.id],
+          [bodyOf(message), message.from, message.id],
         );
         latencies.push(performance.now() - t);
         done++;
@@ -100,9 +101,10 @@ async function benchIngest(adminUrl: string) {
   }
   const minimalResult = combineRounds(minimalRounds);
   const appResult = combineRounds(appRounds);
-  const [counts] = await query<{ rows: number; acked: number }>(
+  const [counts] = await query<{ rows: number; acked: number; photos: number; files: number }>(
     appUrl,
-    `SELECT count(*)::int AS rows, count(*) FILTER (WHERE metadata->>'chat_msg_id' = ANY($1::text[]))::int AS acked
+    `SELECT count(*)::int AS rows, count(*) FILTER (WHERE metadata->>'chat_msg_id' = ANY($1::text[]))::int AS acked,
+            count(*) FILTER (WHERE metadata->>'kind' = 'image')::int AS photos, (SELECT count(*)::int FROM attachments) AS files
      FROM communications WHERE metadata->>'chat_msg_id' LIKE 'wamid.bench-%'`,
     [appResult.ackedIds],
   );
@@ -117,6 +119,7 @@ async function benchIngest(adminUrl: string) {
   // Every id answered 2xx must be stored exactly once (the unique index makes "once" structural);
   // requests still in flight when the load stopped may be stored without their answer being seen.
   report({ part: 'ingest', name: 'answered ids found stored', value: counts!.acked, unit: 'ids', ceiling: appResult.acked, ceilingName: 'distinct ids answered 2xx', ratio: counts!.acked / Math.max(appResult.acked, 1), target: '= 1.0', pass: counts!.acked === appResult.acked });
+  report({ part: 'ingest', name: 'photos stored with their file recorded', value: counts!.files, unit: 'files', ceiling: counts!.photos, ceilingName: 'photo records', ratio: counts!.files / Math.max(counts!.photos, 1), target: '= 1.0', pass: counts!.files === counts!.photos && counts!.photos > 0 });
   report({ part: 'ingest', name: 'rows stored vs distinct ids sent', value: counts!.rows, unit: 'rows', ceiling: appResult.sent, ceilingName: 'distinct ids sent', ratio: counts!.rows / Math.max(appResult.sent, 1), target: 'between answered and sent', pass: counts!.rows >= appResult.acked && counts!.rows <= appResult.sent });
 }
 
@@ -151,6 +154,114 @@ async function startApp(databaseUrl: string) {
     `${url}/api/health`,
   );
   return { url, stop: running.stop };
+}
+
+/** Resident memory of a process, from /proc (Linux), in MB. */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+/** Peak RSS of `pid` while `work` runs, sampled every 50 ms. */
+async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ peak: number; result: T; seconds: number }> {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
+  const t0 = performance.now();
+  try {
+    const result = await work();
+    return { peak: Math.max(peak, rssMb(pid)), result, seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function benchMedia(adminUrl: string) {
+  // Two sizes in one process: memory that does not grow with the file is what "streamed" means
+  // (a garbage-collected process's RSS also moves with allocation churn, so one size alone says little).
+  const sizes = QUICK ? [10, 50] : [20, 100];
+  console.log(`\n== 7. Files: ${sizes.join(' MB and ')} MB files streamed in and out of the app process; its resident memory sampled every 50 ms`);
+  const { startProviderSimulator } = await import('../../server/provider-sim/provider-simulator');
+  const key = 'bench-provider-key';
+  const sim = await startProviderSimulator({ apiKey: key, webhookSecret: SECRET, autoReceipts: false });
+  const url = await createDatabase(adminUrl, 'bench_media');
+  await migrateOnly(url);
+  const port = await findFreePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const env = { DATABASE_URL: url, PORT: String(port), MESSAGING_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn', MESSAGING_API_KEY: key, MESSAGING_PROVIDER_URL: sim.url, SESSION_SECRET: 'bench-session-secret-0123456789abcdef', NODE_ENV: 'production' };
+  const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
+  try {
+    // tsx runs the server as a child of its own: measure that one.
+    const serverPid = Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    const { runScript } = await import('../support/app-process');
+    await runScript('server/scripts/user-add.ts', { ...process.env, ...env }, ['--email', 'bench@firm.test', '--name', 'Bench', '--role', 'staff', '--password', 'bench-password-123']);
+    await query(url, "INSERT INTO clients (name, created_at, updated_at) VALUES ('Bench Client', now(), now())");
+    await query(url, "INSERT INTO client_numbers (client_id, digits, \"primary\") SELECT id, '447700900123', true FROM clients");
+    const [client] = await query<{ id: number }>(url, 'SELECT id FROM clients LIMIT 1');
+    const signIn = await fetch(`${appUrl}/trpc/auth.signIn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: { email: 'bench@firm.test', password: 'bench-password-123' } }) });
+    const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
+    await new Promise((r) => setTimeout(r, 1_000));
+    report({ part: 'media', name: 'app RSS at rest', value: rssMb(serverPid), unit: 'MB' });
+
+    /** Peak growth over the RSS just before, and the rate, of one transfer. */
+    const measureOne = async (work: () => Promise<unknown>) => {
+      const before = rssMb(serverPid);
+      const { peak, seconds } = await peakRssDuring(serverPid, work);
+      return { growth: peak - before, seconds };
+    };
+    const growth: Record<string, { growth: number; seconds: number }[]> = {};
+    const record = (name: string, value: { growth: number; seconds: number }) => (growth[name] ??= []).push(value);
+    for (const mb of sizes) {
+      const bytes = mb * 1024 * 1024;
+      const media = await sim.addMedia({ size: bytes, mimeType: 'application/pdf', fileName: 'bundle.pdf' });
+      let storedId = 0;
+      record('downloaded from the provider into PostgreSQL', await measureOne(async () => {
+        const body = JSON.stringify({ entry: [{ changes: [{ field: 'messages', value: { messages: [{ from: '447700900123', id: `wamid.bench-big-${mb}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'document', document: { id: media.id, mime_type: 'application/pdf', filename: 'bundle.pdf' } }] } }] }] });
+        await fetch(`${appUrl}/api/webhooks/chat`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` } });
+        for (;;) {
+          const [row] = await query<{ state: string; id: number }>(url, 'SELECT id, state FROM attachments ORDER BY id DESC LIMIT 1');
+          if (row?.state === 'failed') throw new Error('the benchmark download failed');
+          if (row?.state === 'stored') return void (storedId = row.id);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }));
+      record('served to a browser (GET /api/media)', await measureOne(async () => {
+        const res = await fetch(`${appUrl}/api/media/${storedId}`, { headers: { cookie } });
+        let got = 0;
+        const reader = res.body!.getReader();
+        for (let part = await reader.read(); !part.done; part = await reader.read()) got += part.value.length;
+        if (got !== bytes) throw new Error(`served ${got} bytes`);
+      }));
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'upload.pdf');
+      let uploadedId = 0;
+      record('uploaded by a browser (POST /api/media)', await measureOne(async () => {
+        const res = await fetch(`${appUrl}/api/media`, { method: 'POST', body: form, headers: { cookie } });
+        if (res.status !== 200) throw new Error(`upload answered ${res.status}`);
+        uploadedId = ((await res.json()) as { attachmentId: number }).attachmentId;
+      }));
+      record('sent to the provider (chat.send: multipart upload, then send by id)', await measureOne(async () => {
+        const res = await fetch(`${appUrl}/trpc/chat.send`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ json: { clientId: client!.id, attachmentId: uploadedId } }) });
+        if (res.status !== 200) throw new Error(`send answered ${res.status}: ${await res.text()}`);
+      }));
+    }
+    const [small, big] = sizes as [number, number];
+    for (const [name, [atSmall, atBig]] of Object.entries(growth)) {
+      report({
+        part: 'media',
+        name: `${name}: peak RSS growth at ${big} MB (${small} MB: ${atSmall!.growth.toFixed(0)} MB; ${(big / atBig!.seconds).toFixed(0)} MB/s)`,
+        value: atBig!.growth,
+        unit: 'MB',
+        ceiling: Math.max(atSmall!.growth, 1),
+        ceilingName: `growth at ${small} MB`,
+        ratio: atBig!.growth / Math.max(atSmall!.growth, 1),
+        target: `≤ 2 for a ${big / small}× bigger file`,
+        pass: atBig!.growth <= 2 * Math.max(atSmall!.growth, 1),
+      });
+    }
+  } finally {
+    await app.stop();
+    await sim.close();
+  }
 }
 
 async function benchLoad(adminUrl: string) {
@@ -370,6 +481,7 @@ async function main() {
     if (runs('bundle')) await benchBundle();
     if (runs('startup')) await benchStartup();
     if (runs('load')) await benchLoad(adminUrl);
+    if (runs('media')) await benchMedia(adminUrl);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
