@@ -1,6 +1,10 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import type { CountryCode } from 'libphonenumber-js/min';
 import { DEMO_ACCOUNTS } from '../../shared/demo';
-import { Communication, User } from '../db/models';
+import type { TAttachmentKind } from '../../shared/communication';
+import { Attachment, Communication, User } from '../db/models';
+import { PostgresMediaStore } from '../media/media-store';
 import { createCase } from '../services/cases';
 import { createClient } from '../services/clients';
 import { createUser } from '../services/users';
@@ -8,6 +12,17 @@ import { createUser } from '../services/users';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+const ASSETS = path.join(import.meta.dirname, 'assets');
+
+/** Puts a file from assets/ on a record, stored as an inbound download or an upload would be. */
+async function attachFile(communicationId: number, file: { kind: TAttachmentKind; mimeType: string; fileName: string | null; asset: string }): Promise<void> {
+  const sequelize = Communication.sequelize!;
+  await sequelize.transaction(async (transaction) => {
+    const row = await Attachment.create({ communicationId, kind: file.kind, mimeType: file.mimeType, fileName: file.fileName, state: 'pending' }, { transaction });
+    const { size, sha256 } = await new PostgresMediaStore(sequelize).write(row.id, createReadStream(path.join(ASSETS, file.asset)), { maxBytes: 1024 * 1024, transaction });
+    await row.update({ size, sha256, state: 'stored' }, { transaction });
+  });
+}
 
 /** True when the database has no users yet: the only time demo data is seeded automatically. */
 export async function isDatabaseEmpty(): Promise<boolean> {
@@ -67,6 +82,13 @@ export async function seedDemoData(options: { defaultCountry?: CountryCode; now?
     { type: 'note', direction: null, status: null, clientId: daniela.id, subject: 'New client', body: 'Referred by Daniel Reyes (father).', createdAt: at(2 * DAY) },
     { type: 'note', direction: null, status: null, clientId: amelia.id, caseId: hartWill.id, subject: 'Will instructions', body: 'Instructions taken; draft due next week.', createdAt: at(12 * DAY) },
   ]);
+
+  // A photo of a letter from the client and the firm's reply with a PDF (the files in assets/ were
+  // made for the demo).
+  const photo = await Communication.create({ ...chat(amelia, hartLease.id), direction: 'inbound', status: null, body: 'The letting agent sent me this today', metadata: { chat_msg_id: msgId('wamid'), kind: 'image' }, providerTimestamp: at(28 * HOUR), createdAt: at(28 * HOUR), readAt: at(27 * HOUR) });
+  await attachFile(photo.id, { kind: 'image', mimeType: 'image/jpeg', fileName: null, asset: 'rent-increase-letter.jpg' });
+  const letter = await Communication.create({ ...chat(amelia, hartLease.id), direction: 'outbound', status: 'read', body: 'Thank you. Here is our client care letter: please sign it and send a photo back.', metadata: { chat_msg_id: msgId('wamid'), kind: 'document' }, createdAt: at(27 * HOUR) });
+  await attachFile(letter.id, { kind: 'document', mimeType: 'application/pdf', fileName: 'Client care letter.pdf', asset: 'client-care-letter.pdf' });
 
   // Receipt history for the seeded outbound messages, so ticks show when each step happened.
   await Communication.sequelize!.query(`
