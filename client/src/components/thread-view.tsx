@@ -68,6 +68,24 @@ export function ThreadView({ threadRef, summary }: TProps) {
   useEffect(() => {
     listRef.current?.lastElementChild?.scrollIntoView({ block: 'end' });
   }, [items.length]);
+  // A photo that loads after the thread opened makes it taller: keep the newest message in view
+  // unless the reader has scrolled up to read older ones.
+  useEffect(() => {
+    const list = listRef.current; // the scrolling element
+    if (!list) return;
+    const keepAtEnd = (event: Event) => {
+      if (!(event.target instanceof HTMLImageElement || event.target instanceof HTMLVideoElement)) return;
+      const fromEnd = list.scrollHeight - list.scrollTop - list.clientHeight;
+      const grew = (event.target as HTMLElement).offsetHeight;
+      if (fromEnd <= grew + 120) list.lastElementChild?.scrollIntoView({ block: 'end' });
+    };
+    list.addEventListener('load', keepAtEnd, true);
+    list.addEventListener('loadedmetadata', keepAtEnd, true);
+    return () => {
+      list.removeEventListener('load', keepAtEnd, true);
+      list.removeEventListener('loadedmetadata', keepAtEnd, true);
+    };
+  }, [thread.data !== undefined]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
   const sendOptimistically = async (
