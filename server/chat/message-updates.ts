@@ -7,22 +7,23 @@ import type { TMessageUpdate } from './inbound-message';
 // to a client's message), and each is safe to apply twice (a retried delivery changes nothing).
 // Updates for a record not stored (yet, or ever) change nothing: they are counted, not kept.
 
+/** The records an UPDATE … RETURNING c.id changed, announced to live views when it commits. */
+const announced = (update: string) => `
+WITH changed AS (${update}), ${NOTIFY_CTE('changed')}
+SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
+
 /** Replaces the reacting number's reaction (an empty emoji removes it). */
-const REACTION_SQL = `
-WITH changed AS (
+const REACTION_SQL = announced(`
   UPDATE communications c
   SET metadata = jsonb_set(c.metadata, '{reactions}',
         coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(c.metadata->'reactions') r WHERE r->>'from' <> $3), '[]'::jsonb)
         || CASE WHEN $4 = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', $3::text, 'emoji', $4::text, 'at', $5::timestamptz)) END),
       updated_at = now()
   WHERE c.metadata->>'chat_msg_id' = $1 AND c.type = 'chat' AND c.peer_phone = $2
-  RETURNING c.id
-), ${NOTIFY_CTE('changed')}
-SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
+  RETURNING c.id`);
 
 /** The new body; the one it replaces goes to `metadata.edits` (once per edit id). */
-const EDIT_SQL = `
-WITH changed AS (
+const EDIT_SQL = announced(`
   UPDATE communications c
   SET body = $5,
       metadata = jsonb_set(c.metadata, '{edits}',
@@ -30,21 +31,16 @@ WITH changed AS (
       updated_at = now()
   WHERE c.metadata->>'chat_msg_id' = $1 AND c.type = 'chat' AND c.peer_phone = $2 AND c.direction = $3
     AND NOT coalesce(c.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', $4::text))
-  RETURNING c.id
-), ${NOTIFY_CTE('changed')}
-SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
+  RETURNING c.id`);
 
 /** Marks it deleted by its sender; the content stays on the firm's record. */
-const REVOKE_SQL = `
-WITH changed AS (
+const REVOKE_SQL = announced(`
   UPDATE communications c
   SET metadata = c.metadata || jsonb_build_object('revoked_at', coalesce($4::timestamptz, now())),
       updated_at = now()
   WHERE c.metadata->>'chat_msg_id' = $1 AND c.type = 'chat' AND c.peer_phone = $2 AND c.direction = $3
     AND NOT c.metadata ? 'revoked_at'
-  RETURNING c.id
-), ${NOTIFY_CTE('changed')}
-SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
+  RETURNING c.id`);
 
 /** Applies the updates in delivery order (two reactions from one number: the last one stands). Returns the records changed. */
 export async function applyMessageUpdates(sequelize: Sequelize, updates: TMessageUpdate[]): Promise<number[]> {

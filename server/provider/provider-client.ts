@@ -228,16 +228,9 @@ export class ProviderClient {
     } catch {
       throw new ProviderError(timedOut ? 'timeout' : 'network');
     }
-    const res = { ok: status >= 200 && status < 300, status };
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    if (!res.ok) throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
+    const json = parseAnswer(status, text);
     const id = (json as { id?: unknown } | null)?.id;
-    if (typeof id !== 'string' || !id) throw new ProviderError('unexpected', res.status, 'no media id in the answer');
+    if (typeof id !== 'string' || !id) throw new ProviderError('unexpected', status, 'no media id in the answer');
     return { id };
   }
 
@@ -292,15 +285,20 @@ export class ProviderClient {
     } catch (error) {
       throw new ProviderError((error as Error).name === 'TimeoutError' ? 'timeout' : 'network', res.status);
     }
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    if (!res.ok) throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
-    return json;
+    return parseAnswer(res.status, text);
   }
+}
+
+/** The provider's JSON answer (null when not JSON); a non-2xx status is a ProviderError with its detail and code. */
+function parseAnswer(status: number, text: string): unknown {
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (status < 200 || status >= 300) throw new ProviderError(kindForStatus(status), status, extractProviderDetail(json), extractProviderCode(json));
+  return json;
 }
 
 /** Aborts when the first answer takes longer than `firstMs`, or later when nothing moved for `idleMs`. */

@@ -1,12 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../server/db/embedded-postgres';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import { startAppProcess, type TAppProcess } from '../support/app-process';
+import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import type { TAppProcess } from '../support/app-process';
+import { startLiveApp } from '../support/live-app';
 import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
-
-const SECRET = 'e2e-webhook-secret';
-const KEY = 'e2e-provider-key';
 
 describe.runIf(hasChromium())('chat in Chromium, live mode against the provider simulator', () => {
   let sim: ProviderSimulator;
@@ -14,25 +11,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await findFreePort();
-    sim = await startProviderSimulator({
-      apiKey: KEY,
-      webhookSecret: SECRET,
-      webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`,
-      receiptDelaysMs: [700, 1400, 2100],
-      outOfOrderRate: 0,
-      answerDelayMs: 600,
-    });
-    app = await startAppProcess({
-      port,
-      seedDemo: true,
-      env: {
-        MESSAGING_API_KEY: KEY,
-        MESSAGING_PROVIDER_URL: sim.url,
-        MESSAGING_WEBHOOK_SECRET: SECRET,
-        SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
-      },
-    });
+    ({ sim, app } = await startLiveApp({ receiptDelaysMs: [700, 1400, 2100], outOfOrderRate: 0, answerDelayMs: 600 }));
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -4,13 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../server/db/embedded-postgres';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import { startAppProcess, type TAppProcess } from '../support/app-process';
+import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import type { TAppProcess } from '../support/app-process';
+import { startLiveApp } from '../support/live-app';
 import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
 
-const SECRET = 'e2e-webhook-secret';
-const KEY = 'e2e-provider-key';
 const AMELIA = '447700900123';
 // A 2×2 PNG (red, green / blue, white).
 const PHOTO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
@@ -23,19 +21,7 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await findFreePort();
-    sim = await startProviderSimulator({
-      apiKey: KEY,
-      webhookSecret: SECRET,
-      webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`,
-      receiptDelaysMs: [500, 1000, 1500],
-      outOfOrderRate: 0,
-    });
-    app = await startAppProcess({
-      port,
-      seedDemo: true,
-      env: { MESSAGING_API_KEY: KEY, MESSAGING_PROVIDER_URL: sim.url, MESSAGING_WEBHOOK_SECRET: SECRET, SESSION_SECRET: 'e2e-session-secret-0123456789abcdef' },
-    });
+    ({ sim, app } = await startLiveApp({ receiptDelaysMs: [500, 1000, 1500], outOfOrderRate: 0 }));
     browser = await launchChromium();
   });
   afterAll(async () => {
