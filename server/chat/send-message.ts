@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
-import { Attachment, Case, Client, Communication, INCLUDE_ATTACHMENTS } from '../db/models';
+import { Attachment, Case, Client, Communication, withAttachments } from '../db/models';
 import type { TMediaStore } from '../media/media-store';
 import type { TConfig } from '../config';
 import { AppError } from '../errors';
@@ -139,8 +139,8 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
   }
   await recordProviderMessageId(deps.sequelize, record.id, providerId);
   deps.events.publishQuietly([record.id]);
-  await record.reload({ include: INCLUDE_ATTACHMENTS });
-  return record.toDto();
+  await record.reload();
+  return (await withAttachments([record]))[0]!.toDto();
 }
 
 export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {

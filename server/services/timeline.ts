@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TAttachment, TCommunication } from '../../shared/communication';
-import { Case, Communication, INCLUDE_ATTACHMENTS } from '../db/models';
+import { Case, Communication, withAttachments } from '../db/models';
 import { AppError } from '../errors';
 import { assertClientExists } from './clients';
 
@@ -11,9 +11,8 @@ async function listCommunications(where: { clientId: number } | { caseId: number
     where,
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: TIMELINE_LIMIT,
-    include: INCLUDE_ATTACHMENTS,
   });
-  return rows.map((row) => row.toDto());
+  return (await withAttachments(rows)).map((row) => row.toDto());
 }
 
 /** Every record type for the client, newest first. */
