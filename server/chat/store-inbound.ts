@@ -3,6 +3,8 @@ import { NOTIFY_CTE } from '../events/chat-events';
 import { matchOneClientSql } from './client-match';
 import type { TInboundMessage } from './inbound-message';
 
+export const NO_DOWNLOADS_IN_DEMO = 'Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).';
+
 export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string; hasAttachment: boolean };
 
 // One statement for the whole batch: client match by last 9 digits (exactly one match links,
@@ -27,21 +29,28 @@ WITH input AS (
   ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
   RETURNING id, client_id, peer_phone, metadata->>'chat_msg_id' AS chat_msg_id
 ), files AS (
-  INSERT INTO attachments (communication_id, kind, provider_media_id, mime_type, file_name, expected_sha256, state, next_attempt_at)
+  INSERT INTO attachments (communication_id, kind, provider_media_id, mime_type, file_name, expected_sha256, state, error, next_attempt_at)
   SELECT DISTINCT ON (n.id) n.id, i.attachment->>'kind', i.attachment->>'providerMediaId', i.attachment->>'mimeType', i.attachment->>'fileName',
-         i.attachment->>'expectedSha256', 'pending', now()
+         i.attachment->>'expectedSha256',
+         CASE WHEN $10::boolean THEN 'pending' ELSE 'failed' END,
+         CASE WHEN $10::boolean THEN NULL ELSE '${NO_DOWNLOADS_IN_DEMO}' END,
+         CASE WHEN $10::boolean THEN now() END
   FROM inserted n JOIN input i ON i.chat_msg_id = n.chat_msg_id
   WHERE i.attachment IS NOT NULL
   ORDER BY n.id, i.ord
-  RETURNING communication_id
+  RETURNING communication_id, state
 ), ${NOTIFY_CTE('inserted')}
 SELECT id, client_id AS "clientId", peer_phone AS "peerPhone", chat_msg_id AS "chatMsgId",
-       EXISTS (SELECT 1 FROM files f WHERE f.communication_id = inserted.id) AS "hasAttachment",
+       EXISTS (SELECT 1 FROM files f WHERE f.communication_id = inserted.id AND f.state = 'pending') AS "hasAttachment",
        (SELECT count(*) FROM announced) AS "notified"
 FROM inserted`;
 
-/** Stores new chat records of every kind (echoes as outbound `sent`); returns only the rows newly written. */
-export async function storeInboundMessages(sequelize: Sequelize, messages: TInboundMessage[]): Promise<TStoredInbound[]> {
+/**
+ * Stores new chat records of every kind (echoes as outbound `sent`); returns only the rows newly
+ * written. `canDownload`: false in demo mode (no provider key), where a file is recorded failed with
+ * the reason at once rather than queued for a download that cannot happen.
+ */
+export async function storeInboundMessages(sequelize: Sequelize, messages: TInboundMessage[], canDownload = true): Promise<TStoredInbound[]> {
   if (messages.length === 0) return [];
   // Column arrays (unnest) parse faster than one JSON document of rows.
   const bind = [
@@ -54,6 +63,7 @@ export async function storeInboundMessages(sequelize: Sequelize, messages: TInbo
     messages.map((m) => m.direction),
     messages.map((m) => (Object.keys(m.extra).length ? JSON.stringify(m.extra) : null)),
     messages.map((m) => (m.attachment ? JSON.stringify(m.attachment) : null)),
+    canDownload,
   ];
   return sequelize.query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
 }

@@ -39,6 +39,7 @@ export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
       auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
       verifyToken: deps.config.messaging.verifyToken,
       onFilesPending: () => mediaQueue?.wake(),
+      canDownloadFiles: deps.provider !== null,
     }),
   );
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).

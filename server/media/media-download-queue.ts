@@ -3,6 +3,7 @@ import { MAX_MEDIA_BYTES } from '../../shared/media-limits';
 import type { TLogger } from '../logger';
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
+import { NO_DOWNLOADS_IN_DEMO } from '../chat/store-inbound';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
 // The queue is the attachments table itself (a `pending` row due at `next_attempt_at`), claimed
@@ -56,7 +57,7 @@ function failureOf(error: unknown): DownloadFailure {
     if (error.kind === 'not_found' || error.kind === 'bad_request') {
       return new DownloadFailure(`The provider no longer has this file (HTTP ${error.status}); ask the client to send it again.`, true);
     }
-    if (error.kind === 'not_configured') return new DownloadFailure('Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).', true);
+    if (error.kind === 'not_configured') return new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
     if (error.kind === 'unauthorized') return new DownloadFailure('The provider refused the download (check MESSAGING_API_KEY).', false);
     if (error.kind === 'timeout') return new DownloadFailure('The provider stopped sending the file (timed out).', false);
     if (error.kind === 'network') return new DownloadFailure('The provider could not be reached.', false);
@@ -186,7 +187,7 @@ export class MediaDownloadQueue {
 
   private async download(job: TJob): Promise<void> {
     const provider = this.deps.provider;
-    if (!provider) throw new DownloadFailure('Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).', true);
+    if (!provider) throw new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
     if (!job.providerMediaId) throw new DownloadFailure('The provider gave no media id for this file.', true);
     const info = await provider.getMediaInfo(job.providerMediaId);
     if (info.fileSize !== null && info.fileSize > MAX_MEDIA_BYTES) throw new FileTooLargeError(MAX_MEDIA_BYTES);

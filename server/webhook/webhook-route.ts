@@ -37,6 +37,8 @@ export type TWebhookDeps = {
   verifyToken: string | undefined;
   /** Told when files were recorded `pending`, so the media queue starts on them now rather than at its next poll. */
   onFilesPending?: () => void;
+  /** False in demo mode: no provider to download files from. */
+  canDownloadFiles: boolean;
 };
 
 /** GET: the provider's verification handshake (SPEC §4.1). Repeated or missing parameters → 403. */
@@ -134,7 +136,7 @@ const handleBodyErrors: ErrorRequestHandler = (err: { status?: number; type?: st
 
 export function createWebhookRouter(deps: TWebhookDeps): Router {
   const router = express.Router();
-  const batcher = new InboundBatcher((messages) => storeInboundMessages(deps.sequelize, messages));
+  const batcher = new InboundBatcher((messages) => storeInboundMessages(deps.sequelize, messages, deps.canDownloadFiles));
   router.get('/', handleHandshake(deps.verifyToken));
   // Raw bytes on this route only: the signature covers the exact body, so nothing may parse it first.
   router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps, batcher));

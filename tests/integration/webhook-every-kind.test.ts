@@ -14,8 +14,9 @@ const OTHER = '447700900999';
 
 let server: TTestServer;
 beforeAll(async () => {
-  // A queue that never comes round while these run: what the webhook itself stores is under test.
-  server = await startTestServer({ MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET }, undefined, { mediaQueue: { pollMs: 3_600_000, concurrency: 0 } });
+  // Demo mode (no provider key): files are recorded failed with the reason at once, nothing queued
+  // (live mode records them pending for the queue: tests/integration/media.test.ts).
+  server = await startTestServer({ MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
   await createClient({ name: 'Amelia Hart', phone: `+${CLIENT}` });
 });
 afterAll(() => server?.stop());
@@ -25,26 +26,27 @@ const byMsgId = async (id: string) => (await Communication.findOne({ where: { me
 const deliver = (...messages: unknown[]) => postWebhook(server.url, cloudPayload({ contacts: [{ wa_id: CLIENT, profile: { name: 'Amelia' } }], messages }));
 
 describe('every kind of message, stored', () => {
-  it('every stored kind of the real corpus is on the record as the thread shows it, files pending', async () => {
+  it('every stored kind of the real corpus is on the record as the thread shows it, with its file', async () => {
     for (const name of ['image', 'document', 'voice', 'chosen_location', 'contacts']) {
       const res = await postWebhook(server.url, corpus('message.json', name));
       expect(res.json, name).toMatchObject({ received: 1, stored: 1 });
       await sql(server.databaseUrl, `UPDATE communications SET metadata = jsonb_set(metadata, '{chat_msg_id}', to_jsonb('${name}'::text)) WHERE metadata->>'chat_msg_id' = 'wamid.xyzxyz'`);
     }
-    const files = await sql<{ kind: string; state: string; provider_media_id: string; file_name: string | null; mime_type: string; attempts: number }>(
+    const files = await sql<{ kind: string; state: string; error: string; provider_media_id: string; file_name: string | null; mime_type: string; attempts: number }>(
       server.databaseUrl,
-      'SELECT kind, state, provider_media_id, file_name, mime_type, attempts FROM attachments ORDER BY id',
+      'SELECT kind, state, error, provider_media_id, file_name, mime_type, attempts FROM attachments ORDER BY id',
     );
+    const demo = { state: 'failed', error: 'Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).', attempts: 0 };
     expect(files).toEqual([
-      { kind: 'image', state: 'pending', provider_media_id: '65463453', file_name: null, mime_type: 'image/jpeg', attempts: 0 },
-      { kind: 'document', state: 'pending', provider_media_id: '1234567890987654321', file_name: 'filename.pdf', mime_type: 'application/pdf', attempts: 0 },
-      { kind: 'audio', state: 'pending', provider_media_id: '1234567890987654321', file_name: null, mime_type: 'audio/ogg; codecs=opus', attempts: 0 },
+      { kind: 'image', provider_media_id: '65463453', file_name: null, mime_type: 'image/jpeg', ...demo },
+      { kind: 'document', provider_media_id: '1234567890987654321', file_name: 'filename.pdf', mime_type: 'application/pdf', ...demo },
+      { kind: 'audio', provider_media_id: '1234567890987654321', file_name: null, mime_type: 'audio/ogg; codecs=opus', ...demo },
     ]);
     const thread = await getThread({ phone: '972987654321' });
     expect(thread.items.map((i) => [i.metadata.kind ?? 'text', i.body, i.attachments.map((a) => `${a.kind}:${a.state}`)])).toEqual([
-      ['image', '', ['image:pending']],
-      ['document', 'caption', ['document:pending']],
-      ['audio', '', ['audio:pending']],
+      ['image', '', ['image:failed']],
+      ['document', 'caption', ['document:failed']],
+      ['audio', '', ['audio:failed']],
       ['location', 'Location: Facebook HQ, 1 Hacker Way, Menlo Park, CA 94025 (37.4611978, -122.2164385)', []],
       ['contacts', 'Contacts:\nChandler Bing: +1 555-555-5555\nMonica: +1 666-666-6666\nRachel Green: +1 777-777-7777', []],
     ]);
