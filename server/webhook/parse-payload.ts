@@ -134,6 +134,7 @@ const ZContactCard = z.object({
   name: z.object({ formatted_name: ZText.optional(), first_name: ZText.optional(), last_name: ZText.optional() }).optional().catch(undefined),
   phones: z.array(z.object({ phone: ZText.optional(), wa_id: z.string().optional() }).catch({})).max(50).optional().catch(undefined),
 });
+const ZTextBody = z.object({ body: ZText });
 const ZChoice = z.object({ title: ZText });
 const ZButton = z.object({ text: ZText });
 const ZInteractive = z.object({
@@ -146,7 +147,7 @@ const ZRefersTo = z.object({ original_message_id: ZProviderId });
 // An edit carries the message again: a new text, or a media message with a new caption.
 const ZEditedMessage = z.object({
   type: z.string(),
-  text: z.object({ body: ZText }).optional(),
+  text: ZTextBody.optional(),
   image: ZMedia.partial().optional(),
   video: ZMedia.partial().optional(),
   document: ZMedia.partial().optional(),
@@ -215,7 +216,7 @@ type TKindResult = Pick<TInboundMessage, 'kind' | 'body' | 'attachment'> & { ext
 /** What a message item of a stored kind becomes; null for kinds that are counted, not stored. */
 function parseKind(type: string, item: Record<string, unknown>): TKindResult | null {
   if (type === 'text') {
-    const text = z.object({ body: ZText }).safeParse(item.text);
+    const text = ZTextBody.safeParse(item.text);
     return text.success ? { kind: 'text', body: text.data.body, attachment: null } : null;
   }
   if (MEDIA_TYPES.has(type)) {

@@ -85,7 +85,7 @@ export function createDeliveryFactory(duplicateRate: number, mediaRate = MEDIA_R
 }
 
 /** Share of new inbound messages that are photos in the ingest and load benchmarks. */
-export const MEDIA_RATE = 0.2;
+export const MEDIA_RATE = Number(process.env.BENCH_MEDIA_RATE ?? 0.2);
 
 /** The text a minimal INSERT keeps of a delivery's message: its text, or a photo's caption. */
 export function bodyOf(message: { text?: { body: string }; image?: { caption?: string } }): string {
