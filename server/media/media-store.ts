@@ -22,8 +22,8 @@ export class FileTooLargeError extends Error {
 
 /** 256 KB rows: big enough that a 100 MB file is 400 rows, small enough to keep memory flat. */
 export const CHUNK_BYTES = 256 * 1024;
-/** Chunks fetched per query when reading (1 MB). */
-const CHUNKS_PER_READ = 4;
+/** Chunks fetched per query when reading. */
+const CHUNKS_PER_READ = 1;
 
 /** Attachment bytes in PostgreSQL (`attachment_chunks`): every instance serves every file, a backup holds them. */
 export class PostgresMediaStore implements TMediaStore {

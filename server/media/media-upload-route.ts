@@ -1,4 +1,9 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Sequelize } from 'sequelize';
@@ -38,8 +43,8 @@ function refuse(req: Request, res: Response, status: number, error: string, mess
 }
 
 /**
- * `POST /api/media` (DESIGN "Media"): one file in multipart field `file`, streamed into the store
- * inside a transaction, so a refused or broken upload keeps nothing. Limits per kind (a photo 5 MB,
+ * `POST /api/media` (DESIGN "Media"): one file in multipart field `file`, spooled to a temporary file
+ * and then stored in one transaction, so a refused or broken upload keeps nothing. Limits per kind (a photo 5 MB,
  * audio and video 16 MB, a document 100 MB) are enforced on the bytes as they arrive.
  */
 export function receiveUpload(deps: { sequelize: Sequelize; store: TMediaStore; siteUrl: string; sessionSecret: string; logger: TLogger; now: () => Date }): RequestHandler {
@@ -94,6 +99,11 @@ export function receiveUpload(deps: { sequelize: Sequelize; store: TMediaStore; 
   };
 }
 
+/**
+ * The upload goes to a temporary file first (limit checked on the bytes as they arrive), then into
+ * the store in one short transaction: a slow browser never holds a database connection, which the
+ * webhook needs, for the minutes a large upload can take.
+ */
 async function storeUpload(
   deps: { sequelize: Sequelize; store: TMediaStore },
   stream: Readable,
@@ -103,19 +113,32 @@ async function storeUpload(
   const kind = uploadKindOf(mimeType);
   const limit = UPLOAD_LIMITS[kind];
   const fileName = cleanFileName(file.fileName) ?? 'file';
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-upload-'));
+  const spool = path.join(dir, 'file');
   try {
+    let size = 0;
+    await pipeline(
+      stream,
+      async function* countUpToLimit(source: AsyncIterable<Buffer>) {
+        for await (const piece of source) {
+          size += piece.length;
+          if (size > limit) throw new FileTooLargeError(limit);
+          yield piece;
+        }
+      },
+      createWriteStream(spool, { mode: 0o600 }),
+    );
+    if (size === 0) throw new UploadRefused(400, 'empty_file', 'The file is empty.');
     return await deps.sequelize.transaction(async (transaction) => {
-      const row = await Attachment.create(
-        { communicationId: null, kind, mimeType, fileName, state: 'pending', uploadedBy: file.userId },
-        { transaction },
-      );
-      const { size, sha256 } = await deps.store.write(row.id, stream, { maxBytes: limit, transaction });
-      if (size === 0) throw new UploadRefused(400, 'empty_file', 'The file is empty.');
-      await row.update({ size, sha256, state: 'stored' }, { transaction });
-      return { attachmentId: row.id, kind, mimeType, fileName, size };
+      const row = await Attachment.create({ communicationId: null, kind, mimeType, fileName, state: 'pending', uploadedBy: file.userId }, { transaction });
+      const stored = await deps.store.write(row.id, createReadStream(spool), { maxBytes: limit, transaction });
+      await row.update({ size: stored.size, sha256: stored.sha256, state: 'stored' }, { transaction });
+      return { attachmentId: row.id, kind, mimeType, fileName, size: stored.size };
     });
   } catch (error) {
     if (error instanceof FileTooLargeError) throw new UploadRefused(413, 'too_large', tooLargeMessage(kind, limit));
     throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -123,6 +123,7 @@ export class ProviderClient {
 
   /** Where the provider holds a media file: `GET /{media_id}` → `{url, mime_type, sha256, file_size}`. */
   async getMediaInfo(mediaId: string): Promise<TMediaInfo> {
+    if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(mediaId)) throw new ProviderError('bad_request', null, 'not a media id');
     const answer = (await this.request('GET', `/${encodeURIComponent(mediaId)}`)) as Record<string, unknown> | null;
     const url = answer?.url;
     if (typeof url !== 'string' || !URL.canParse(url)) throw new ProviderError('unexpected', 200, 'no media url in the answer');

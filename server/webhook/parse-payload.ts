@@ -112,8 +112,11 @@ const ZEnvelope = z.object({
 
 const ZMimeType = z.string().max(1024).optional().catch(undefined).transform(cleanMimeType);
 const ZFileName = z.string().max(4096).optional().catch(undefined).transform(cleanFileName);
+// A media id becomes a path segment of a provider URL (`GET {provider}/{id}`): letters, digits and
+// `._-` only, never starting with a dot (`..` would walk up the provider's path).
+const ZMediaId = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/);
 const ZMedia = z.object({
-  id: ZProviderId,
+  id: ZMediaId,
   mime_type: ZMimeType,
   sha256: z.string().max(128).optional().catch(undefined),
   caption: ZText.optional(),

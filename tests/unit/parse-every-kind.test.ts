@@ -86,6 +86,14 @@ describe('every kind of message a client sends', () => {
     ]);
   });
 
+  it('a media id that could walk the provider path (.., /, ?) is not taken: counted, not stored', () => {
+    for (const id of ['..', '../profile', 'a/b', 'x?y=1', '.hidden', '']) {
+      const parsed = parsePayload({ messages: [{ from: '447700900123', id: 'wamid.m', type: 'image', image: { id, mime_type: 'image/jpeg' } }] }, now);
+      expect(parsed.messages, id).toEqual([]);
+      expect(parsed.received).toBe(1);
+    }
+  });
+
   it('orders, unsupported types and broken interactive items are counted, not stored', () => {
     for (const name of ['order', 'unsupported', 'unsupported_with_type', 'interactive_message_with_err']) {
       const parsed = parse('message.json', name);
