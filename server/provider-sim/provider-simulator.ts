@@ -55,7 +55,8 @@ type TSimMedia = { id: string; mimeType: string; fileName: string | null; size: 
 
 export type TInboundKindInput = {
   kind?: 'text' | 'image' | 'video' | 'document' | 'audio' | 'voice' | 'sticker' | 'location' | 'contacts' | 'button' | 'button_reply' | 'list_reply' | 'reply' | 'reaction' | 'edit' | 'revoke' | 'echo';
-  from: string;
+  /** The client's number (not needed for an echo). */
+  from?: string;
   name?: string;
   body?: string;
   /** Media: the bytes (base64), or a size to generate; the type, a document's name, a wrong hash to announce. */
@@ -103,7 +104,7 @@ const DEFAULT_TEMPLATES: TSimTemplate[] = [
 
 const ZInboundKind = z.object({
   kind: z.enum(['text', 'image', 'video', 'document', 'audio', 'voice', 'sticker', 'location', 'contacts', 'button', 'button_reply', 'list_reply', 'reply', 'reaction', 'edit', 'revoke', 'echo']),
-  from: z.string().regex(/^\d{8,15}$/, 'from must be 8-15 digits'),
+  from: z.string().regex(/^\d{8,15}$/, 'from must be 8-15 digits').optional(),
   name: z.string().optional(),
   body: z.string().optional(),
   bytesBase64: z.string().optional(),
@@ -111,7 +112,7 @@ const ZInboundKind = z.object({
   mimeType: z.string().optional(),
   fileName: z.string().optional(),
   caption: z.string().optional(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sha256: z.string().optional(),
   latitude: z.number().optional(),
   longitude: z.number().optional(),
   address: z.string().optional(),
@@ -125,7 +126,17 @@ const ZInboundKind = z.object({
   targetId: z.string().optional(),
   emoji: z.string().optional(),
   to: z.string().optional(),
-});
+})
+  .refine((input) => input.kind === 'echo' || input.from !== undefined, { message: 'from is required', path: ['from'] })
+  .refine((input) => !input.caption || !['audio', 'voice', 'sticker'].includes(input.kind), { message: 'audio, voice notes and stickers have no caption', path: ['caption'] })
+  .refine((input) => input.sha256 === undefined || toHex(input.sha256) !== null, { message: 'sha256 must be 64 hex digits or base64', path: ['sha256'] });
+
+/** A sha256 given as hex or base64, as hex; null if it is neither. */
+function toHex(value: string): string | null {
+  if (/^[0-9a-f]{64}$/i.test(value)) return value.toLowerCase();
+  if (/^[A-Za-z0-9+/]{43}=$/.test(value)) return Buffer.from(value, 'base64').toString('hex');
+  return null;
+}
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
@@ -215,7 +226,13 @@ export class ProviderSimulator {
   constructor(readonly options: TSimulatorOptions) {}
 
   async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
+    // An error in one request fails that request (500), never the process running the simulator.
+    this.server = http.createServer((req, res) =>
+      void this.handle(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'simulator error', code: 500 } }));
+      }),
+    );
     await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
@@ -333,12 +350,13 @@ export class ProviderSimulator {
       if (input.body === undefined) throw new RangeError('body is required');
       item = { type: 'text', text: { body: input.body }, ...(kind === 'reply' ? context : {}) };
     }
-    this.markInbound(input.from);
+    const from = input.from!;
+    this.markInbound(from);
     const value = {
       messaging_product: 'whatsapp',
       metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
-      contacts: [{ profile: { name: input.name ?? 'Simulated Contact' }, wa_id: input.from }],
-      messages: [{ from: input.from, id, timestamp, ...item }],
+      contacts: [{ profile: { name: input.name ?? 'Simulated Contact' }, wa_id: from }],
+      messages: [{ from, id, timestamp, ...item }],
     };
     return { ...(await this.postWebhook(value)), id, ...(mediaId ? { mediaId } : {}) };
   }
@@ -518,7 +536,7 @@ export class ProviderSimulator {
   }
 
   /** Registers a file the provider holds (what a client sent, or a test's fixture). */
-  async addMedia(input: { bytes?: Buffer; size?: number; mimeType: string; fileName?: string; sha256?: string }): Promise<{ id: string; sha256Hex: string; sha256Base64: string; size: number }> {
+  async addMedia(input: { bytes?: Buffer; size?: number; mimeType: string; fileName?: string; sha256?: string }): Promise<{ id: string; sha256Hex: string; advertisedSha256Hex: string; sha256Base64: string; size: number }> {
     const id = `7${Date.now().toString().slice(-9)}${String(++this.sequence).padStart(6, '0')}`;
     const bytes = input.bytes ?? null;
     const size = bytes ? bytes.length : Math.max(0, Math.floor(input.size ?? 0));
@@ -526,9 +544,10 @@ export class ProviderSimulator {
     if (bytes) hash.update(bytes);
     else for (const piece of generatedPieces(id, size)) hash.update(piece);
     const sha256Hex = hash.digest('hex');
-    const advertisedSha256Hex = input.sha256 ?? sha256Hex;
+    const advertisedSha256Hex = input.sha256 !== undefined ? (toHex(input.sha256) ?? sha256Hex) : sha256Hex;
     this.media.set(id, { id, mimeType: input.mimeType, fileName: input.fileName ?? null, size, sha256Hex, advertisedSha256Hex, bytes });
-    return { id, sha256Hex, sha256Base64: Buffer.from(advertisedSha256Hex, 'hex').toString('base64'), size };
+    // sha256Hex: the bytes' own hash; the advertised one (the webhook's base64, the media answer's hex) may differ on purpose.
+    return { id, sha256Hex, advertisedSha256Hex, sha256Base64: Buffer.from(advertisedSha256Hex, 'hex').toString('base64'), size };
   }
 
   /** The bytes the simulator holds for a media id (uploads included), read whole: for tests of small files. */
@@ -621,7 +640,9 @@ export class ProviderSimulator {
       return send(200, await this.sendInbound(input.from, input.body, typeof input.name === 'string' ? input.name : undefined));
     }
     if (method === 'POST' && path === '/__sim/media') {
-      const parsed = z.object({ bytesBase64: z.string().optional(), size: z.number().int().min(0).max(200 * 1024 * 1024).optional(), mimeType: z.string().min(1), fileName: z.string().optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).safeParse(input);
+      const parsed = z
+        .object({ bytesBase64: z.string().optional(), size: z.number().int().min(0).max(200 * 1024 * 1024).optional(), mimeType: z.string().min(1), fileName: z.string().optional(), sha256: z.string().refine((v) => toHex(v) !== null).optional() })
+        .safeParse(input);
       if (!parsed.success) return send(400, { ok: false, error: 'mimeType and bytesBase64 or size are required' });
       return send(200, await this.addMedia({ ...parsed.data, bytes: parsed.data.bytesBase64 !== undefined ? Buffer.from(parsed.data.bytesBase64, 'base64') : undefined }));
     }
