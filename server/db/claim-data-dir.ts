@@ -1,9 +1,9 @@
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TLogger } from '../logger';
 
 // One server per DATA_DIR. The server claims the directory by creating a file holding its pid
-// (exclusive create: of two servers starting at once, one wins), and gives it up when it stops.
+// (an exclusive link: of two servers starting at once, one wins), and gives it up when it stops.
 // A claim whose process is gone is stale and taken over; the PostgreSQL such a server left running
 // (killed outright: SIGKILL, OOM) is then stopped, fast shutdown as Ctrl-C would, before the new
 // start. A claim whose server is alive is refused, never stopped.
@@ -47,11 +47,18 @@ function readPid(file: string): number | null {
 export function claimDataDir(dataDir: string): void {
   const file = path.join(dataDir, CLAIM_FILE);
   for (let attempt = 0; attempt < 3; attempt++) {
+    // The pid is written to a file of our own, then hard-linked into place: the claim appears with
+    // its pid already in it. (Created empty and then written, a server starting at the same moment
+    // could read it empty, take it for stale, and remove it: two servers, one directory.)
+    const own = `${file}.${process.pid}`;
+    writeFileSync(own, `${process.pid}\n`);
     try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      linkSync(own, file);
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(own);
     }
     const owner = readPid(file);
     if (owner === process.pid) return;
