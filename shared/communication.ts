@@ -81,6 +81,8 @@ export type TCommunication = {
     contacts?: TSharedContact[];
   };
   attachments: TAttachment[];
+  /** Who sent an outbound record from this app; null for inbound, echoes and older records. */
+  sentBy: { id: number; name: string } | null;
   providerTimestamp: Date | null;
   createdAt: Date;
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
-import { Attachment, Case, Client, Communication, withAttachments } from '../db/models';
+import { Attachment, Case, Client, Communication, withDetails } from '../db/models';
 import type { TMediaStore } from '../media/media-store';
 import type { TConfig } from '../config';
 import { AppError } from '../errors';
@@ -25,9 +25,10 @@ export type TSendDeps = {
 };
 
 /** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
-export type TRecipientInput = { clientId?: number; caseId?: number; to?: string; retryOf?: number };
+/** `userId`: the member of staff sending (recorded as the sender; null for the server itself). */
+export type TRecipientInput = { clientId?: number; caseId?: number; to?: string; retryOf?: number; userId?: number };
 /** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
-export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number; userId?: number };
+export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number };
 export type TSendTemplateInput = TRecipientInput & { name: string; language: string; params: string[] };
 
 /** `name`: the client's, for messages about them ("since Amelia Hart last wrote"). */
@@ -98,6 +99,7 @@ async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promis
  */
 type TOutgoing = {
   body: string;
+  sentBy: number | null;
   metadata: TCommunication['metadata'];
   attach?: (recordId: number, transaction: Transaction) => Promise<void>;
   send: (provider: ProviderClient, to: string) => Promise<{ id: string }>;
@@ -120,6 +122,7 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
         caseId: recipient.caseId,
         peerPhone: recipient.digits,
         metadata: outgoing.metadata,
+        sentBy: outgoing.sentBy,
       },
       { transaction },
     );
@@ -140,7 +143,7 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
   await recordProviderMessageId(deps.sequelize, record.id, providerId);
   deps.events.publishQuietly([record.id]);
   await record.reload();
-  return (await withAttachments([record]))[0]!.toDto();
+  return (await withDetails([record]))[0]!.toDto();
 }
 
 export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
@@ -150,6 +153,7 @@ export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promi
   const recipient = await resolveRecipient(deps, input);
   return recordAndSend(deps, recipient, {
     body,
+    sentBy: input.userId ?? null,
     metadata: input.retryOf ? { retry_of: input.retryOf } : {},
     send: (provider, to) => provider.sendText(to, body),
   });
@@ -172,6 +176,7 @@ async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId:
   const fileName = file.fileName ?? `file-${file.id}`;
   return recordAndSend(deps, recipient, {
     body: kind === 'audio' ? '' : caption,
+    sentBy: input.userId ?? null,
     metadata: { kind, ...(input.retryOf ? { retry_of: input.retryOf } : {}) },
     attach: async (recordId, transaction) => {
       const [claimed] = await deps.sequelize.query<{ id: number }>(
@@ -226,6 +231,7 @@ export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateI
   const recipient = await resolveRecipient(deps, input);
   return recordAndSend(deps, recipient, {
     body: renderTemplateBody(template.body, params),
+    sentBy: input.userId ?? null,
     metadata: { template: { name: template.name, language: template.language, params }, ...(input.retryOf ? { retry_of: input.retryOf } : {}) },
     send: (provider, to) => provider.sendTemplate(to, { name: template.name, language: template.language, params }),
   });
@@ -243,10 +249,11 @@ export async function retryChatMessage(deps: TSendDeps, id: number, userId?: num
     to: failed.peerPhone,
     ...(failed.caseId !== null && failed.clientId !== null ? { caseId: failed.caseId } : {}),
     retryOf: failed.id,
+    userId,
   };
   const template = failed.metadata.template;
   if (template) return sendTemplateMessage(deps, { ...recipient, ...template });
   const [file] = await Attachment.findAll({ where: { communicationId: failed.id }, attributes: ['id'], order: [['id', 'ASC']], limit: 1 });
-  if (file) return sendChatMessage(deps, { ...recipient, body: failed.body, attachmentId: await copyUpload(deps.sequelize, file.id, userId), userId });
+  if (file) return sendChatMessage(deps, { ...recipient, body: failed.body, attachmentId: await copyUpload(deps.sequelize, file.id, userId) });
   return sendChatMessage(deps, { ...recipient, body: failed.body });
 }

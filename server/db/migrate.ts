@@ -10,6 +10,7 @@ import { clientNumbers } from './migrations/0005-client-numbers';
 import { auditEvents } from './migrations/0006-audit-events';
 import { templatesAndOptOuts } from './migrations/0007-templates-and-opt-outs';
 import { attachments } from './migrations/0008-attachments';
+import { sentBy } from './migrations/0009-sent-by';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -22,7 +23,7 @@ export type TMigrationOptions = {
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments];
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication, TMessageKind } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf } from '../../shared/thread-key';
-import { Communication, withAttachments } from '../db/models';
+import { Communication, withDetails } from '../db/models';
 import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
@@ -57,7 +57,7 @@ function toThreadItem(row: Communication): TThreadItem {
 /** The records with these ids, as thread items (what live views receive). */
 export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
   const rows = await Communication.findAll({ where: { id: ids, type: 'chat' }, order: [['id', 'ASC']] });
-  return (await withAttachments(rows)).map(toThreadItem);
+  return (await withDetails(rows)).map(toThreadItem);
 }
 
 /** One thread, oldest first: the client's chat records, or an unlinked number's. */
@@ -68,7 +68,7 @@ export async function getThread(ref: TThreadRef): Promise<{ items: TThreadItem[]
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: THREAD_LIMIT,
   });
-  return { items: (await withAttachments(rows.reverse())).map(toThreadItem) };
+  return { items: (await withDetails(rows.reverse())).map(toThreadItem) };
 }
 
 /** Marks the thread's inbound records read; returns how many were unread. */

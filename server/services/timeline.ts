@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TAttachment, TCommunication } from '../../shared/communication';
-import { Case, Communication, withAttachments } from '../db/models';
+import { Case, Communication, withDetails } from '../db/models';
 import { AppError } from '../errors';
 import { assertClientExists } from './clients';
 
@@ -12,7 +12,7 @@ async function listCommunications(where: { clientId: number } | { caseId: number
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: TIMELINE_LIMIT,
   });
-  return (await withAttachments(rows)).map((row) => row.toDto());
+  return (await withDetails(rows)).map((row) => row.toDto());
 }
 
 /** Every record type for the client, newest first. */

@@ -38,6 +38,7 @@ export function MessageBubble({ item, number, contactName, onRetry, onUseTemplat
               <PhoneNumber value={number} /> ·
             </span>
           )}
+          {outbound && (item.sentBy || item.metadata.echo) && <span className="bubble-sender">{item.sentBy?.name ?? "Firm's phone"} ·</span>}
           <time dateTime={when.toISOString()}>{formatDateTime(when)}</time>
           {outbound && item.status && <StatusTicks status={item.status} receipts={item.receipts} error={item.error} />}
         </span>

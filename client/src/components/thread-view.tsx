@@ -25,6 +25,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const thread = trpc.inbox.thread.useQuery(threadRef);
   const client = trpc.clients.get.useQuery({ clientId: 'clientId' in threadRef ? threadRef.clientId : 0 }, { enabled: 'clientId' in threadRef });
   const markRead = trpc.inbox.markRead.useMutation();
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
   const send = trpc.chat.send.useMutation();
   const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message) });
   const listRef = useRef<HTMLOListElement>(null);
@@ -103,6 +104,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
       status: 'pending',
       error: null,
       attachments,
+      sentBy: me.data ? { id: me.data.id, name: me.data.name } : null,
       clientId: 'clientId' in threadRef ? threadRef.clientId : null,
       caseId: caseId ?? null,
       peerPhone: to,

@@ -21,7 +21,7 @@ export function Timeline({ items, isPending, error }: TProps) {
           <span className={`type-badge type-${item.type}`}>{TYPE_LABEL[item.type]}</span>
           <div className="timeline-body">
             <div className="timeline-meta">
-              {item.direction && <span>{item.direction === 'inbound' ? 'Received' : 'Sent'}</span>}
+              {item.direction && <span>{item.direction === 'inbound' ? 'Received' : item.sentBy ? `Sent by ${item.sentBy.name}` : item.metadata.echo ? "Sent from the firm's phone" : 'Sent'}</span>}
               {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
               <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
               {item.status && item.direction === 'outbound' && (

@@ -2,7 +2,7 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import type { Attachment } from './attachment';
 import type { TChatStatus, TCommunication, TCommunicationType, TDirection, TReceiptHistory } from '../../../shared/communication';
 
-export class Communication extends Model<InferAttributes<Communication, { omit: 'attachments' }>, InferCreationAttributes<Communication, { omit: 'attachments' }>> {
+export class Communication extends Model<InferAttributes<Communication, { omit: 'attachments' | 'sender' }>, InferCreationAttributes<Communication, { omit: 'attachments' | 'sender' }>> {
   declare id: CreationOptional<number>;
   declare type: TCommunicationType;
   declare direction: TDirection | null;
@@ -17,10 +17,14 @@ export class Communication extends Model<InferAttributes<Communication, { omit: 
   declare receipts: CreationOptional<TReceiptHistory>;
   declare providerTimestamp: CreationOptional<Date | null>;
   declare readAt: CreationOptional<Date | null>;
+  /** The member of staff who sent an outbound record from this app. */
+  declare sentBy: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   /** Loaded with `include: ATTACHMENTS`; absent means none were loaded. */
   declare attachments?: NonAttribute<Attachment[]>;
+  /** Loaded with the records (`withDetails`); absent means not loaded. */
+  declare sender?: NonAttribute<{ id: number; name: string } | null>;
 
   static initModel(sequelize: Sequelize) {
     Communication.init(
@@ -39,6 +43,7 @@ export class Communication extends Model<InferAttributes<Communication, { omit: 
         receipts: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
         providerTimestamp: { type: DataTypes.DATE, allowNull: true },
         readAt: { type: DataTypes.DATE, allowNull: true },
+        sentBy: { type: DataTypes.INTEGER, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
@@ -63,6 +68,7 @@ export class Communication extends Model<InferAttributes<Communication, { omit: 
       providerTimestamp: this.providerTimestamp ?? null,
       createdAt: this.createdAt,
       attachments: (this.attachments ?? []).map((a) => a.toDto()).sort((a, b) => a.id - b.id),
+      sentBy: this.sender ?? null,
     };
   }
 }

@@ -20,14 +20,22 @@ export function initModels(sequelize: Sequelize) {
 const FILE_KINDS = new Set<string>(ATTACHMENT_KINDS);
 
 /**
- * Puts their files on the records that have any (one query for the page; none when no record on it
- * is a file message, which is most pages: every writer of a file sets `metadata.kind` to its kind).
+ * Puts their files and their senders on the records: one query each for the page, and none when
+ * nothing on it needs one (every writer of a file sets `metadata.kind` to its kind).
  */
-export async function withAttachments<T extends Communication>(rows: T[]): Promise<T[]> {
-  const ids = rows.filter((row) => FILE_KINDS.has(row.metadata?.kind ?? 'text')).map((row) => row.id);
-  const files = ids.length ? await Attachment.findAll({ where: { communicationId: ids }, order: [['id', 'ASC']] }) : [];
+export async function withDetails<T extends Communication>(rows: T[]): Promise<T[]> {
+  const fileIds = rows.filter((row) => FILE_KINDS.has(row.metadata?.kind ?? 'text')).map((row) => row.id);
+  const senderIds = [...new Set(rows.map((row) => row.sentBy).filter((id): id is number => typeof id === 'number'))];
+  const [files, senders] = await Promise.all([
+    fileIds.length ? Attachment.findAll({ where: { communicationId: fileIds }, order: [['id', 'ASC']] }) : [],
+    senderIds.length ? User.findAll({ where: { id: senderIds }, attributes: ['id', 'name'] }) : [],
+  ]);
   const byRecord = new Map<number, Attachment[]>();
   for (const file of files) byRecord.set(file.communicationId!, [...(byRecord.get(file.communicationId!) ?? []), file]);
-  for (const row of rows) row.attachments = byRecord.get(row.id) ?? [];
+  const names = new Map(senders.map((user) => [user.id, user.name]));
+  for (const row of rows) {
+    row.attachments = byRecord.get(row.id) ?? [];
+    row.sender = row.sentBy ? { id: row.sentBy, name: names.get(row.sentBy) ?? 'Former user' } : null;
+  }
   return rows;
 }

@@ -71,7 +71,7 @@ export const chatRouter = router({
   /** Sends an approved template: the way to reach a client outside the 24-hour window. */
   sendTemplate: authedProcedure
     .input(ZSendTemplateInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> => sendTemplateMessage(ctx.deps, input)),
+    .mutation(({ ctx, input }): Promise<TCommunication> => sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id })),
 
   /** The provider's template catalogue as last synced (shared by every instance). */
   providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(({ ctx }) => listStoredTemplates(ctx.deps.sequelize)),

@@ -23,7 +23,9 @@ export const settingsRouter = router({
         z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), ...ZTemplateChoice }),
       ]),
     )
-    .mutation(({ ctx, input }): Promise<TCommunication> => ('body' in input ? sendChatMessage(ctx.deps, input) : sendTemplateMessage(ctx.deps, input))),
+    .mutation(({ ctx, input }): Promise<TCommunication> =>
+      'body' in input ? sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id }) : sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id }),
+    ),
 
   /** Directors only (SPEC §1.8): enforced here, whatever the page shows. */
   checkConnection: directorProcedure
