@@ -10,6 +10,8 @@ import { SignInPage } from './pages/sign-in-page';
 
 // Settings is visited rarely: keep it out of the initial bundle.
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+// Directors only, and rarely: the same.
+const AuditPage = lazy(() => import('./pages/audit-page').then((m) => ({ default: m.AuditPage })));
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -28,6 +30,11 @@ export function App() {
         <Route path="/settings">
           <Suspense fallback={<p className="muted">Loading settings…</p>}>
             <SettingsPage role={me.data.role} />
+          </Suspense>
+        </Route>
+        <Route path="/audit">
+          <Suspense fallback={<p className="muted">Loading the audit trail…</p>}>
+            <AuditPage />
           </Suspense>
         </Route>
         <Route path="/">

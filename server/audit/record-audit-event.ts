@@ -1,22 +1,24 @@
 import type { Sequelize, Transaction } from 'sequelize';
 
 /** The actions the trail records (DESIGN.md "Accountability and evidence"). */
-export type TAuditAction =
-  | 'auth.sign_in'
-  | 'auth.sign_in_failed'
-  | 'auth.sign_out'
-  | 'inbox.link'
-  | 'inbox.unlink'
-  | 'client.number_add'
-  | 'client.number_remove'
-  | 'export.create'
-  | 'settings.check_connection'
-  | 'templates.refresh'
-  | 'client.opt_out'
-  | 'client.opt_in'
-  | 'user.add'
-  | 'user.role_change'
-  | 'user.deactivate';
+export const AUDIT_ACTIONS = [
+  'auth.sign_in',
+  'auth.sign_in_failed',
+  'auth.sign_out',
+  'inbox.link',
+  'inbox.unlink',
+  'client.number_add',
+  'client.number_remove',
+  'export.create',
+  'settings.check_connection',
+  'templates.refresh',
+  'client.opt_out',
+  'client.opt_in',
+  'user.add',
+  'user.role_change',
+  'user.deactivate',
+] as const;
+export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who acted and from where; a null user is the system or an anonymous caller. */
 export type TActor = { userId: number | null; ip: string | null };

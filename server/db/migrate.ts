@@ -11,6 +11,7 @@ import { auditEvents } from './migrations/0006-audit-events';
 import { templatesAndOptOuts } from './migrations/0007-templates-and-opt-outs';
 import { attachments } from './migrations/0008-attachments';
 import { sentBy } from './migrations/0009-sent-by';
+import { threadFilters } from './migrations/0010-thread-filters';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -23,7 +24,7 @@ export type TMigrationOptions = {
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy];
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

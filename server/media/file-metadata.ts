@@ -18,7 +18,9 @@ export function cleanFileName(name: string | null | undefined): string | null {
   return clean && !/^\.+$/.test(clean) ? clean : null;
 }
 
-const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;[ -~]*)?$/;
+// Parameters printable and without commas: a browser reads `image/png; x=y, text/html` as its last
+// type (HTML).
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;[ -+\--~]*)?$/;
 
 /** `type/subtype` (parameters kept), lower case; anything else is the neutral octet-stream. */
 export function cleanMimeType(mimeType: string | null | undefined): string {
@@ -32,13 +34,16 @@ export function cleanMimeType(mimeType: string | null | undefined): string {
 const SERVED_AS_IS = /^(image\/(jpeg|png|webp|gif)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|application\/pdf|text\/plain)$/;
 const SHOWN_INLINE = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
+/** The type a file is served as: its base type only (never its parameters), when harmless. */
 export function servedContentType(mimeType: string): string {
-  const base = mimeType.split(';')[0]!.trim();
-  return SERVED_AS_IS.test(base) ? (base === 'text/plain' ? 'text/plain; charset=utf-8' : mimeType) : 'application/octet-stream';
+  const base = mimeType.split(';')[0]!.trim().toLowerCase();
+  if (!SERVED_AS_IS.test(base)) return 'application/octet-stream';
+  return base === 'text/plain' ? 'text/plain; charset=utf-8' : base;
 }
 
-export function isShownInline(mimeType: string): boolean {
-  return SHOWN_INLINE.has(mimeType.split(';')[0]!.trim());
+/** Shown in the page (not downloaded): only a photo or sticker that is a JPEG, PNG or WebP. */
+export function isShownInline(kind: string, mimeType: string): boolean {
+  return (kind === 'image' || kind === 'sticker') && SHOWN_INLINE.has(mimeType.split(';')[0]!.trim().toLowerCase());
 }
 
 /** A download name when the sender gave none: `photo-12.jpg`. */

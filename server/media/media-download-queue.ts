@@ -4,6 +4,7 @@ import type { TLogger } from '../logger';
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
 import { NO_DOWNLOADS_IN_DEMO } from '../chat/store-inbound';
+import { cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
 // The queue is the attachments table itself (a `pending` row due at `next_attempt_at`), claimed
@@ -206,7 +207,7 @@ export class MediaDownloadQueue {
              updated_at = now()
          WHERE id = $1 AND attempts = $2 AND state = 'pending'
          RETURNING id`,
-        { bind: [job.id, job.attempts, size, sha256, info.mimeType], transaction, type: QueryTypes.SELECT },
+        { bind: [job.id, job.attempts, size, sha256, info.mimeType ? cleanMimeType(info.mimeType) : null], transaction, type: QueryTypes.SELECT },
       );
       // Someone else's try now (our lease ran out): theirs decides, ours keeps nothing.
       if (updated.length === 0) throw new DownloadFailure('superseded', false);

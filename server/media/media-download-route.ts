@@ -27,9 +27,10 @@ export function serveMedia(deps: { store: TMediaStore; sessionSecret: string; lo
     res.set({
       'Content-Type': servedContentType(attachment.mimeType),
       'Content-Length': String(attachment.size ?? 0),
-      'Content-Disposition': contentDisposition(name, { type: isShownInline(attachment.mimeType) ? 'inline' : 'attachment' }),
+      'Content-Disposition': contentDisposition(name, { type: isShownInline(attachment.kind, attachment.mimeType) ? 'inline' : 'attachment' }),
       'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': 'sandbox',
+      // sandbox: no script, no origin; default-src 'none': nothing it names is fetched either.
+      'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
       'Cache-Control': 'private, max-age=3600',
       ...(attachment.sha256 ? { ETag: `"${attachment.sha256}"` } : {}),
     });

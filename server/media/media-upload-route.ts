@@ -62,16 +62,29 @@ export function receiveUpload(deps: { sequelize: Sequelize; store: TMediaStore; 
     }
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: MAX_MEDIA_BYTES + 1 } });
+      // defParamCharset: browsers send file names as UTF-8 (busboy's default reads them as latin1).
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: MAX_MEDIA_BYTES + 1 } });
     } catch {
       return refuse(req, res, 400, 'bad_request', 'The upload is not valid multipart/form-data.');
     }
     let fileStream: Readable | null = null;
     const stored = new Promise<TUploadedFile>((resolve, reject) => {
       parser.on('file', (field, stream, info) => {
+        // Every file stream gets an error listener at once: a body that ends mid-file makes busboy
+        // emit 'error' on it, and an unheard 'error' event would end the whole process.
+        const refusal = { byUs: false };
+        stream.on('error', () => {
+          // Our own refusal (over the limit) comes back through the stream too: storeUpload reports that one.
+          if (!refusal.byUs) reject(new UploadRefused(400, 'bad_request', 'The upload ended before the whole file arrived.'));
+        });
         if (field !== 'file' || fileStream) return void stream.resume();
         fileStream = stream;
-        storeUpload(deps, stream, { mimeType: info.mimeType, fileName: info.filename, userId: user.id }).then(resolve, (error: unknown) => {
+        const slot = uploadSlots.take(user.id);
+        if (!slot) {
+          stream.resume();
+          return reject(new UploadRefused(429, 'busy', 'Other uploads are under way: try again in a moment.'));
+        }
+        storeUpload(deps, stream, { mimeType: info.mimeType, fileName: info.filename, userId: user.id }, slot, refusal).then(resolve, (error: unknown) => {
           stream.resume(); // a refused file: the rest of it is read and dropped
           reject(error);
         });
@@ -108,6 +121,8 @@ async function storeUpload(
   deps: { sequelize: Sequelize; store: TMediaStore },
   stream: Readable,
   file: { mimeType: string; fileName: string | undefined; userId: number },
+  slot: { release: () => void; databaseTurn: () => Promise<() => void> },
+  refusal: { byUs: boolean },
 ): Promise<TUploadedFile> {
   const mimeType = cleanMimeType(file.mimeType);
   const kind = uploadKindOf(mimeType);
@@ -122,23 +137,76 @@ async function storeUpload(
       async function* countUpToLimit(source: AsyncIterable<Buffer>) {
         for await (const piece of source) {
           size += piece.length;
-          if (size > limit) throw new FileTooLargeError(limit);
+          if (size > limit) {
+            refusal.byUs = true;
+            throw new FileTooLargeError(limit);
+          }
           yield piece;
         }
       },
       createWriteStream(spool, { mode: 0o600 }),
     );
     if (size === 0) throw new UploadRefused(400, 'empty_file', 'The file is empty.');
-    return await deps.sequelize.transaction(async (transaction) => {
+    // A few copies into the database at a time: the pool is shared with the webhook.
+    const done = await slot.databaseTurn();
+    try {
+      return await deps.sequelize.transaction(async (transaction) => {
       const row = await Attachment.create({ communicationId: null, kind, mimeType, fileName, state: 'pending', uploadedBy: file.userId }, { transaction });
       const stored = await deps.store.write(row.id, createReadStream(spool), { maxBytes: limit, transaction });
       await row.update({ size: stored.size, sha256: stored.sha256, state: 'stored' }, { transaction });
       return { attachmentId: row.id, kind, mimeType, fileName, size: stored.size };
-    });
+      });
+    } finally {
+      done();
+    }
   } catch (error) {
     if (error instanceof FileTooLargeError) throw new UploadRefused(413, 'too_large', tooLargeMessage(kind, limit));
     throw error;
   } finally {
+    slot.release();
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Uploads in progress: at most MAX_PER_USER per user and MAX_UPLOADS in all (more is refused with
+ * 429, nothing read), and at most MAX_DB_COPIES copying into the database at once (the others wait
+ * their turn with their file spooled): many large uploads cannot take the connections the webhook
+ * needs, nor fill the disk.
+ */
+const MAX_UPLOADS = 8;
+const MAX_PER_USER = 3;
+const MAX_DB_COPIES = 2;
+class UploadSlots {
+  private total = 0;
+  private readonly perUser = new Map<number, number>();
+  private copying = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  take(userId: number): { release: () => void; databaseTurn: () => Promise<() => void> } | null {
+    const mine = this.perUser.get(userId) ?? 0;
+    if (this.total >= MAX_UPLOADS || mine >= MAX_PER_USER) return null;
+    this.total++;
+    this.perUser.set(userId, mine + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.total--;
+        const left = (this.perUser.get(userId) ?? 1) - 1;
+        if (left > 0) this.perUser.set(userId, left);
+        else this.perUser.delete(userId);
+      },
+      databaseTurn: async () => {
+        if (this.copying >= MAX_DB_COPIES) await new Promise<void>((resolve) => this.waiting.push(resolve));
+        this.copying++;
+        return () => {
+          this.copying--;
+          this.waiting.shift()?.();
+        };
+      },
+    };
+  }
+}
+const uploadSlots = new UploadSlots();

@@ -91,7 +91,6 @@ export class ProviderClient {
    */
   async listTemplates(templatesPath: string): Promise<TProviderTemplate[]> {
     const templates: TProviderTemplate[] = [];
-    const origin = new URL(this.baseUrl).origin;
     let url: string | null = `${this.baseUrl}${templatesPath}`;
     const seen = new Set<string>();
     for (let page = 0; url && page < MAX_TEMPLATE_PAGES && !seen.has(url); page++) {
@@ -106,8 +105,7 @@ export class ProviderClient {
       url = null;
       const next = (answer?.paging as { next?: unknown } | undefined)?.next;
       if (typeof next === 'string' && next) {
-        const nextUrl = new URL(next, this.baseUrl);
-        url = `${origin}${nextUrl.pathname}${nextUrl.search}`;
+        url = onProviderHost(this.baseUrl, new URL(next, this.baseUrl).toString());
       } else if (Array.isArray(answer?.waba_templates) && typeof answer.total === 'number') {
         const offset = (typeof answer.offset === 'number' ? answer.offset : 0) + items.length;
         if (items.length > 0 && offset < answer.total) {
@@ -139,8 +137,7 @@ export class ProviderClient {
    */
   async downloadMedia(url: string): Promise<TMediaDownload> {
     if (!this.apiKey) throw new ProviderError('not_configured');
-    const given = new URL(url);
-    const target = `${new URL(this.baseUrl).origin}${given.pathname}${given.search}`;
+    const target = onProviderHost(this.baseUrl, url);
     const idle = new IdleAbort(this.timeoutMs, MEDIA_IDLE_TIMEOUT_MS);
     let res: Response;
     try {
@@ -288,6 +285,21 @@ export class ProviderClient {
     }
     return parseAnswer(res.status, text);
   }
+}
+
+/**
+ * `url`'s path and query on the provider's own scheme, host and port: the key goes to the provider
+ * only. Built as a URL, not by joining strings (a `x:.evil.example/p` "path" would otherwise become
+ * part of the host); anything but http(s) is refused.
+ */
+function onProviderHost(baseUrl: string, url: string): string {
+  const given = URL.canParse(url) ? new URL(url) : null;
+  if (!given || (given.protocol !== 'https:' && given.protocol !== 'http:')) throw new ProviderError('unexpected', 200, 'the provider gave a link that is not http(s)');
+  const target = new URL(baseUrl);
+  target.pathname = given.pathname;
+  target.search = given.search;
+  target.hash = '';
+  return target.toString();
 }
 
 /** The provider's JSON answer (null when not JSON); a non-2xx status is a ProviderError with its detail and code. */

@@ -90,6 +90,12 @@ export async function seedDemoData(options: { defaultCountry?: CountryCode; now?
   const letter = await Communication.create({ ...chat(amelia, hartLease.id), direction: 'outbound', status: 'read', body: 'Thank you. Here is our client care letter: please sign it and send a photo back.', metadata: { chat_msg_id: msgId('wamid'), kind: 'document' }, createdAt: at(27 * HOUR) });
   await attachFile(letter.id, { kind: 'document', mimeType: 'application/pdf', fileName: 'Client care letter.pdf', asset: 'client-care-letter.pdf' });
 
+  // The demo's messages were sent by the demo member of staff (the thread names the sender).
+  await Communication.sequelize!.query(
+    "UPDATE communications SET sent_by = (SELECT id FROM users WHERE email = $1) WHERE type = 'chat' AND direction = 'outbound'",
+    { bind: [DEMO_ACCOUNTS.find((a) => a.role === 'staff')!.email] },
+  );
+
   // Receipt history for the seeded outbound messages, so ticks show when each step happened.
   await Communication.sequelize!.query(`
     UPDATE communications c SET receipts = h.history

@@ -140,7 +140,7 @@ export async function unlinkPhoneFromClient(sequelize: Sequelize, input: { phone
 
 // Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, and
 // joins each row's last record for its current text and status.
-const THREADS_SQL = `
+const threadsSql = (where: string) => `
 SELECT t.last_id AS id, t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
   l.body, l.direction, l.status, l.created_at AS "createdAt", cl.name AS "clientName",
   coalesce(l.metadata->>'kind', 'text') AS kind,
@@ -158,8 +158,20 @@ SELECT t.last_id AS id, t.client_id AS "clientId", coalesce(t.peer_phone, l.peer
 FROM chat_threads t
 JOIN communications l ON l.id = t.last_id
 LEFT JOIN clients cl ON cl.id = t.client_id
+WHERE ${where}
 ORDER BY t.last_at DESC, t.last_id DESC
 LIMIT $1`;
+
+export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply'] as const;
+/** all; with unread messages; numbers no client (or several) has; the client wrote last (awaiting our reply). */
+export type TThreadFilter = (typeof THREAD_FILTERS)[number];
+// Literal predicates (not a parameter) so the planner can use the partial indexes of 0010.
+const THREADS_SQL: Record<TThreadFilter, string> = {
+  all: threadsSql('true'),
+  unread: threadsSql('t.unread > 0'),
+  unlinked: threadsSql('t.client_id IS NULL'),
+  awaiting_reply: threadsSql("l.direction = 'inbound'"),
+};
 
 type TThreadRow = {
   id: number;
@@ -179,8 +191,8 @@ type TThreadRow = {
 };
 
 /** Threads, newest activity first: one per client, plus one per unlinked number. */
-export async function listThreads(sequelize: Sequelize, limit = 100): Promise<TThreadSummary[]> {
-  const rows = await sequelize.query<TThreadRow>(THREADS_SQL, { bind: [limit], type: QueryTypes.SELECT });
+export async function listThreads(sequelize: Sequelize, limit = 100, filter: TThreadFilter = 'all'): Promise<TThreadSummary[]> {
+  const rows = await sequelize.query<TThreadRow>(THREADS_SQL[filter], { bind: [limit], type: QueryTypes.SELECT });
   return rows.map((r) => {
     const candidates = r.candidates ?? [];
     return {

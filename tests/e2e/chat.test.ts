@@ -257,6 +257,23 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
+  it('a director reads the audit trail and filters it; staff have no Audit screen', async () => {
+    const staff = await signIn('Staff');
+    expect(await staff.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).count()).toBe(0);
+    await staff.context.close();
+
+    const { page, context } = await signIn('Director');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    const table = page.getByRole('table');
+    await table.locator('tr[data-action="auth.sign_in"]', { hasText: 'Diana Director' }).first().waitFor();
+    await table.locator('tr[data-action="auth.sign_in"]', { hasText: 'Sam Staff' }).first().waitFor();
+    await page.getByRole('combobox', { name: 'Action' }).selectOption({ label: 'Checked the provider connection' });
+    await table.locator('tr[data-action="settings.check_connection"]').first().waitFor();
+    await expect.poll(() => table.locator('tbody tr:not([data-action="settings.check_connection"])').count()).toBe(0);
+    await saveScreenshot(page, 'audit');
+    await context.close();
+  });
+
   it('the inbox works at 360 px: list, then the thread with a way back', async () => {
     const { page, context } = await signIn('Staff', 360);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Attachment } from '../../server/db/models';
 import { MAX_DOWNLOAD_TRIES } from '../../server/media/media-download-queue';
 import { createClient } from '../../server/services/clients';
-import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { ProviderClient } from '../../server/provider/provider-client';
+import { SIM_API_KEY, startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql } from '../support/webhook';
 
 const CLIENT = '447700900123';
@@ -47,7 +48,7 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('content-disposition')).toMatch(/^inline; filename="?photo-\d+\.png"?$/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toBe('sandbox');
+    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
     expect(res.headers.get('cache-control')).toMatch(/^private/);
 
     const thread = await live.staff.inbox.thread.query({ clientId });
@@ -72,13 +73,36 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     const htmlRes = await getMedia(htmlFile.id);
     expect(htmlRes.headers.get('content-type')).toBe('application/octet-stream');
     expect(htmlRes.headers.get('content-disposition')).toMatch(/^attachment;/);
-    expect(htmlRes.headers.get('content-security-policy')).toBe('sandbox');
+    expect(htmlRes.headers.get('content-security-policy')).toMatch(/^sandbox;/);
     await htmlRes.arrayBuffer();
 
     expect((await getMedia(pdfFile.id, null)).status).toBe(401);
     expect((await getMedia(pdfFile.id, 'firm_chat_session=forged')).status).toBe(401);
     expect((await getMedia(999_999)).status).toBe(404);
     expect((await fetch(`${live.server.url}/api/media/..%2F1`, { headers: { cookie: live.staffCookie } })).status).toBe(404);
+  });
+
+  it('a document whose type smuggles HTML after a comma is served as octet-stream, never inline', async () => {
+    const sent = await live.sim.sendInboundKind({ kind: 'image', from: CLIENT, bytesBase64: Buffer.from('<h1>phish</h1><img src="http://evil.example/p">').toString('base64'), mimeType: 'image/png; x=y, text/html' });
+    const file = await attachmentOf(sent.id);
+    await waitForState(file.id, 'stored');
+    const res = await getMedia(file.id);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+    await res.arrayBuffer();
+  });
+
+  it('a media answer whose link is not http(s) is refused; a foreign https link is fetched from the provider, with the key sent only there', async () => {
+    const client = new ProviderClient({ baseUrl: live.sim.url, apiKey: SIM_API_KEY, profilePath: '/p' });
+    await expect(client.downloadMedia('x:.attacker.example/p')).rejects.toMatchObject({ kind: 'unexpected' });
+    await expect(client.downloadMedia('x::8080/p')).rejects.toMatchObject({ kind: 'unexpected' });
+    const media = await live.sim.addMedia({ bytes: PNG, mimeType: 'image/png' });
+    const before = live.sim.requests.length;
+    const file = await client.downloadMedia(`https://evil.example:8443/whatsapp_business/attachments/?mid=${media.id}`);
+    const parts: Uint8Array[] = [];
+    for await (const part of file.body) parts.push(part);
+    expect(Buffer.concat(parts)).toEqual(PNG);
+    expect(live.sim.requests.slice(before)).toEqual([expect.objectContaining({ path: '/whatsapp_business/attachments/', apiKey: SIM_API_KEY })]);
   });
 
   it('a file whose bytes do not match the provider checksum is tried five times, then failed with the reason; nothing is served', async () => {
@@ -196,6 +220,25 @@ describe('sending files', () => {
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: string }).error).toBe('no_file');
     expect((await upload(Buffer.alloc(0), 'image/png', 'zero.png')).status).toBe(400);
+  });
+
+  it('a caption over 1,024 characters is refused, never sent as a text without its file', async () => {
+    const { attachmentId } = (await (await upload(PNG, 'image/png', 'caption.png')).json()) as { attachmentId: number };
+    const before = live.sim.requests.length;
+    await expect(live.staff.chat.send.mutate({ clientId, attachmentId, body: 'c'.repeat(1025) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    expect(live.sim.requests.length).toBe(before);
+  });
+
+  it('a truncated multipart body or a lying Content-Length is a 400, and the server keeps running', async () => {
+    const truncated = Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\nAAAA');
+    const res = await fetch(`${live.server.url}/api/media`, { method: 'POST', body: truncated, headers: { cookie: live.staffCookie, 'content-type': 'multipart/form-data; boundary=B' } });
+    expect(res.status).toBe(400);
+    expect((await fetch(`${live.server.url}/api/health`)).status).toBe(200);
+  });
+
+  it('a file name typed with accents and emoji is kept as typed', async () => {
+    const res = await upload(PNG, 'image/png', 'résumé 📄.png');
+    expect(((await res.json()) as { fileName: string }).fileName).toBe('résumé 📄.png');
   });
 
   it('an upload is sent only by the person who uploaded it', async () => {

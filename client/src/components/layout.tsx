@@ -6,9 +6,10 @@ import { trpc } from '../lib/trpc';
 type TProps = { user: { name: string; role: 'director' | 'staff' }; children: ReactNode };
 
 const NAV = [
-  { href: '/inbox', label: 'Inbox' },
-  { href: '/clients', label: 'Clients' },
-  { href: '/settings', label: 'Settings' },
+  { href: '/inbox', label: 'Inbox', directorOnly: false },
+  { href: '/clients', label: 'Clients', directorOnly: false },
+  { href: '/audit', label: 'Audit', directorOnly: true },
+  { href: '/settings', label: 'Settings', directorOnly: false },
 ] as const;
 
 export function Layout({ user, children }: TProps) {
@@ -26,7 +27,7 @@ export function Layout({ user, children }: TProps) {
           Firm Chat
         </Link>
         <nav aria-label="Main">
-          {NAV.map((item) => (
+          {NAV.filter((item) => !item.directorOnly || user.role === 'director').map((item) => (
             <Link
               key={item.href}
               href={item.href}

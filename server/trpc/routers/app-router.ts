@@ -1,4 +1,5 @@
 import { router } from '../init';
+import { auditRouter } from './audit-router';
 import { authRouter } from './auth-router';
 import { casesRouter } from './cases-router';
 import { chatRouter } from './chat-router';
@@ -10,6 +11,7 @@ import { usersRouter } from './users-router';
 
 export const appRouter = router({
   auth: authRouter,
+  audit: auditRouter,
   clients: clientsRouter,
   cases: casesRouter,
   timeline: timelineRouter,

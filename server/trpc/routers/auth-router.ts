@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { HashingBusyError } from '../../auth/password';
 import { endWatchedSession } from '../../auth/session-watch';
 import { createSession, deleteSession } from '../../auth/sessions';
+import { recordAuditEvent } from '../../audit/record-audit-event';
+import { AppError } from '../../errors';
 import { authenticateUser } from '../../services/auth';
 import { authedProcedure, publicProcedure, router } from '../init';
 
@@ -18,6 +20,11 @@ export const authRouter = router({
       const user = await authenticateUser(input.email, input.password).catch(async (error: unknown) => {
         // Refused unchecked (the server was busy): that attempt must not lock the account.
         if (error instanceof HashingBusyError) await limiter.refund(ctx.clientIp, input.email);
+        // A checked, wrong attempt goes to the trail (the limiter bounds how many there can be).
+        else if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
+          const email = input.email.trim().toLowerCase().slice(0, 320);
+          await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: null, ip: ctx.clientIp }, action: 'auth.sign_in_failed', subject: `email:${email}`, detail: { email } });
+        }
         throw error;
       });
       await limiter.recordSuccess(ctx.clientIp, input.email);
@@ -25,6 +32,7 @@ export const authRouter = router({
       if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
       const { token, expiresAt } = await createSession(user.id, ctx.deps.config.sessionSecret, ctx.deps.now());
       ctx.sessionCookie.set(token, expiresAt);
+      await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: user.id, ip: ctx.clientIp }, action: 'auth.sign_in', subject: `user:${user.id}` });
       return { user };
     }),
 
@@ -34,6 +42,7 @@ export const authRouter = router({
       endWatchedSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
     }
     ctx.sessionCookie.clear();
+    await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: ctx.user.id, ip: ctx.clientIp }, action: 'auth.sign_out', subject: `user:${ctx.user.id}` });
     return { ok: true as const };
   }),
 

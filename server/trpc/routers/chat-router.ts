@@ -29,8 +29,9 @@ export const ZSendInput = z.union([
   z.object({ clientId: z.number().int().positive(), body: ZCaption.optional(), caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional(), attachmentId: ZAttachmentId }),
   z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZAttachmentId }),
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
-  z.object({ clientId: z.number().int().positive(), body: ZBody, caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional() }),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }),
+  // Strict: a file send refused above (a caption too long) must not pass here as a text without its file.
+  z.object({ clientId: z.number().int().positive(), body: ZBody, caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional() }).strict(),
+  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }).strict(),
 ]);
 
 const ZTemplateCatalogue = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { watchSession } from '../../auth/session-watch';
-import { getThread, linkPhoneToClient, listThreads, markThreadRead, unlinkPhoneFromClient, type TThreadItem, type TThreadSummary } from '../../services/inbox';
+import { getThread, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 
 export const ZThreadRef = z.union([
@@ -14,8 +14,8 @@ const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
 
 export const inboxRouter = router({
   threads: authedProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(500).optional() }).optional())
-    .query(({ ctx, input }): Promise<TThreadSummary[]> => listThreads(ctx.deps.sequelize, input?.limit)),
+    .input(z.object({ limit: z.number().int().min(1).max(500).optional(), filter: z.enum(THREAD_FILTERS).optional() }).optional())
+    .query(({ ctx, input }): Promise<TThreadSummary[]> => listThreads(ctx.deps.sequelize, input?.limit, input?.filter)),
 
   thread: authedProcedure
     .input(ZThreadRef)

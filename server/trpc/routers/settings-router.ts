@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TCommunication } from '../../../shared/communication';
 import { sendChatMessage, sendTemplateMessage } from '../../chat/send-message';
+import { recordAuditEvent } from '../../audit/record-audit-event';
 import { checkConnection, CONNECTION_STATUSES } from '../../services/connection-check';
 import { ZBody, ZTemplateChoice } from './chat-router';
 import { authedProcedure, directorProcedure, router } from '../init';
@@ -30,5 +31,9 @@ export const settingsRouter = router({
   /** Directors only (SPEC §1.8): enforced here, whatever the page shows. */
   checkConnection: directorProcedure
     .output(z.object({ status: z.enum(CONNECTION_STATUSES), detail: z.string() }))
-    .mutation(({ ctx }) => checkConnection(ctx.deps.provider)),
+    .mutation(async ({ ctx }) => {
+      const result = await checkConnection(ctx.deps.provider);
+      await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: ctx.user.id, ip: ctx.clientIp }, action: 'settings.check_connection', subject: 'provider', detail: { status: result.status } });
+      return result;
+    }),
 });

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { formatDateTime } from '../lib/format';
+import { trpc, type TOutputs } from '../lib/trpc';
+
+type TAuditItem = TOutputs['audit']['list']['items'][number];
+type TAction = TAuditItem['action'];
+
+const ACTION_LABEL: Record<TAction, string> = {
+  'auth.sign_in': 'Signed in',
+  'auth.sign_in_failed': 'Failed sign-in',
+  'auth.sign_out': 'Signed out',
+  'inbox.link': 'Linked a number to a client',
+  'inbox.unlink': 'Unlinked a number',
+  'client.number_add': 'Added a number',
+  'client.number_remove': 'Removed a number',
+  'export.create': 'Exported a conversation',
+  'settings.check_connection': 'Checked the provider connection',
+  'templates.refresh': 'Refreshed templates',
+  'client.opt_out': 'Client opted out',
+  'client.opt_in': 'Client opted back in',
+  'user.add': 'Added a user',
+  'user.role_change': 'Changed a role',
+  'user.deactivate': 'Deactivated a user',
+};
+
+/** A few words of an event's detail: the numbers, counts and names in it, no raw JSON. */
+function describeDetail(detail: Record<string, unknown>): string {
+  return Object.entries(detail)
+    .filter(([key, value]) => key !== 'ids' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'))
+    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`)
+    .join(' · ');
+}
+
+/** Who did what, when and from where (directors; the server refuses anyone else). */
+export function AuditPage() {
+  const [action, setAction] = useState<TAction | ''>('');
+  const [userId, setUserId] = useState<number | ''>('');
+  const [before, setBefore] = useState<number[]>([]); // the pages loaded after the first
+  const users = trpc.users.list.useQuery();
+  const filter = { ...(action ? { action } : {}), ...(userId ? { userId } : {}) };
+  const first = trpc.audit.list.useQuery({ ...filter, limit: 50 });
+  const older = trpc.useQueries((t) => before.map((b) => t.audit.list({ ...filter, limit: 50, before: b })));
+  const pages = [first.data, ...older.map((q) => q.data)].filter((p): p is NonNullable<typeof p> => Boolean(p));
+  const items = pages.flatMap((p) => p.items);
+  const next = pages.length === before.length + 1 ? pages[pages.length - 1]!.nextBefore : null;
+  const changeFilter = (apply: () => void) => {
+    apply();
+    setBefore([]);
+  };
+
+  if (first.isError) return <p className="form-error" role="alert">{first.error.message}</p>;
+  return (
+    <div className="page">
+      <div className="page-header">
+        <div>
+          <h1>Audit trail</h1>
+          <p className="muted">Every sign-in, link, export and setting change: who, when and from which address. Entries cannot be changed or removed.</p>
+        </div>
+      </div>
+      <section className="card" aria-label="Audit events">
+        <div className="filters" role="group" aria-label="Filter the trail">
+          <label className="compact-field">
+            <span>Action</span>
+            <select value={action} onChange={(e) => changeFilter(() => setAction(e.target.value as TAction | ''))}>
+              <option value="">All actions</option>
+              {Object.entries(ACTION_LABEL).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="compact-field">
+            <span>Who</span>
+            <select value={userId} onChange={(e) => changeFilter(() => setUserId(e.target.value ? Number(e.target.value) : ''))}>
+              <option value="">Everyone</option>
+              {users.data?.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {first.isPending ? (
+          <p className="muted" role="status">Loading…</p>
+        ) : items.length === 0 ? (
+          <p className="empty">No events match.</p>
+        ) : (
+          <table className="audit-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">On</th>
+                <th scope="col">Detail</th>
+                <th scope="col">From</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((event) => (
+                <tr key={event.id} data-action={event.action}>
+                  <td>
+                    <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
+                  </td>
+                  <td>{event.user?.name ?? <span className="muted">System</span>}</td>
+                  <td>{ACTION_LABEL[event.action]}</td>
+                  <td className="audit-subject">{event.subject}</td>
+                  <td className="audit-detail">{describeDetail(event.detail)}</td>
+                  <td className="audit-ip">{event.ip ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {next !== null && (
+          <button type="button" className="button ghost" onClick={() => setBefore((b) => [...b, next])}>
+            Show older
+          </button>
+        )}
+      </section>
+    </div>
+  );
+}
