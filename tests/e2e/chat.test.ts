@@ -274,6 +274,18 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
+  it('the inbox filters: unknown numbers, then awaiting reply', async () => {
+    const { page, context } = await signIn('Staff');
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await page.getByRole('radio', { name: 'Unknown number' }).click();
+    await expect.poll(() => list.locator('[data-thread^="client-"]').count()).toBe(0);
+    await list.getByText('~Priya Shah').waitFor();
+    await page.getByRole('radio', { name: 'Awaiting reply' }).click();
+    await list.getByText('Emily Novak').waitFor();
+    await saveScreenshot(page, 'inbox-filter');
+    await context.close();
+  });
+
   it('the inbox works at 360 px: list, then the thread with a way back', async () => {
     const { page, context } = await signIn('Staff', 360);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);

@@ -53,6 +53,14 @@ export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
     }
   }
   if (refetchThreads) void utils.inbox.threads.invalidate();
+  // A filtered list (unread, awaiting reply…) cannot be patched in place — a change can move a
+  // conversation in or out of it: the one on screen is refetched (the filter runs on the server).
+  else if (items.length) void utils.inbox.threads.invalidate({ filter: undefined }, { predicate: (query) => hasFilter(query.queryKey), refetchType: 'active' });
+}
+
+function hasFilter(queryKey: readonly unknown[]): boolean {
+  const input = (queryKey[1] as { input?: { filter?: string } } | undefined)?.input;
+  return Boolean(input?.filter && input.filter !== 'all');
 }
 
 /** One live subscription for the signed-in app. */

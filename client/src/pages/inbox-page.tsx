@@ -1,24 +1,50 @@
+import { useState } from 'react';
 import { QueryStatus } from '../components/query-status';
 import { ThreadList } from '../components/thread-list';
 import { ThreadView } from '../components/thread-view';
 import { threadKeyOf, trpc, type TThreadRef } from '../lib/trpc';
 
 type TProps = { threadRef: TThreadRef | null };
+type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply';
+
+const FILTERS: [TThreadFilter, string][] = [
+  ['all', 'All'],
+  ['unread', 'Unread'],
+  ['unlinked', 'Unknown number'],
+  ['awaiting_reply', 'Awaiting reply'],
+];
 
 export function InboxPage({ threadRef }: TProps) {
-  const threads = trpc.inbox.threads.useQuery();
+  const [filter, setFilter] = useState<TThreadFilter>('all');
+  // "All" is the same query as the top bar's unread count (patched live, not refetched).
+  const threads = trpc.inbox.threads.useQuery(filter === 'all' ? undefined : { filter });
+  const everyThread = trpc.inbox.threads.useQuery();
   const activeKey = threadRef
     ? threadKeyOf('clientId' in threadRef ? { clientId: threadRef.clientId, peerPhone: null } : { clientId: null, peerPhone: threadRef.phone })
     : null;
-  const summary = threads.data?.find((t) => t.key === activeKey);
+  // The open conversation's summary, whether or not the filter lists it.
+  const summary = everyThread.data?.find((t) => t.key === activeKey);
   return (
     <div className={`inbox ${threadRef ? 'has-thread' : ''}`}>
       <aside className="inbox-list card" aria-label="Inbox">
         <div className="inbox-list-header">
           <h1>Inbox</h1>
+          <div className="inbox-filters" role="radiogroup" aria-label="Show">
+            {FILTERS.map(([value, label]) => (
+              <button key={value} type="button" role="radio" aria-checked={filter === value} className={filter === value ? 'filter-chip active' : 'filter-chip'} onClick={() => setFilter(value)}>
+                {label}
+              </button>
+            ))}
+          </div>
         </div>
         <QueryStatus query={threads} loading="Loading conversations…">
-          {(list) => <ThreadList threads={list} activeKey={activeKey} />}
+          {(list) =>
+            list.length === 0 && filter !== 'all' ? (
+              <p className="empty">{filter === 'unread' ? 'Nothing unread.' : filter === 'unlinked' ? 'Every number belongs to a client.' : 'No one is waiting for a reply.'}</p>
+            ) : (
+              <ThreadList threads={list} activeKey={activeKey} />
+            )
+          }
         </QueryStatus>
       </aside>
       <div className="inbox-thread card">
