@@ -108,7 +108,7 @@ export function AuditPage() {
                   <td>{ACTION_LABEL[event.action]}</td>
                   <td className="audit-subject">{event.subject}</td>
                   <td className="audit-detail">{describeDetail(event.detail)}</td>
-                  <td className="audit-ip">{event.ip ?? '—'}</td>
+                  <td className="audit-ip">{event.ip?.replace(/^::ffff:/, '') ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
