@@ -1,3 +1,4 @@
+import { SEARCH_LANGUAGES, type TSearchLanguage } from './search/search-language';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
@@ -41,6 +42,7 @@ const ZEnv = z.object({
       .optional(),
   ),
   FIRM_NAME: z.preprocess(emptyToUndefined, z.string().max(120).default('Ashdown & Vale Solicitors')),
+  SEARCH_LANGUAGE: z.preprocess(emptyToUndefined, z.enum(SEARCH_LANGUAGES, { message: `must be one of ${SEARCH_LANGUAGES.join(', ')}` }).default('english')),
   MESSAGING_API_KEY: optionalString,
   MESSAGING_PROVIDER_URL: z.preprocess(
     emptyToUndefined,
@@ -88,6 +90,8 @@ export type TConfig = {
   /** Where a national number (07700 900123) is read: DEFAULT_COUNTRY, else FIRM_PHONE's country. */
   defaultCountry: CountryCode | undefined;
   firmName: string;
+  /** PostgreSQL text-search configuration of message search (stemming, stop words). */
+  searchLanguage: TSearchLanguage;
   mode: TMode;
   messaging: {
     apiKey: string | undefined;
@@ -133,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     firmPhone: e.FIRM_PHONE,
     defaultCountry: (e.DEFAULT_COUNTRY as CountryCode | undefined) ?? parsePhoneNumberFromString(e.FIRM_PHONE)?.country,
     firmName: e.FIRM_NAME,
+    searchLanguage: e.SEARCH_LANGUAGE,
     mode,
     messaging: {
       apiKey: e.MESSAGING_API_KEY,

@@ -12,19 +12,23 @@ import { templatesAndOptOuts } from './migrations/0007-templates-and-opt-outs';
 import { attachments } from './migrations/0008-attachments';
 import { sentBy } from './migrations/0009-sent-by';
 import { threadFilters } from './migrations/0010-thread-filters';
+import { messageSearch } from './migrations/0011-message-search';
+import type { TSearchLanguage } from '../search/search-language';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
   defaultCountry?: CountryCode;
+  /** The text-search configuration the search column is built for (0011). */
+  searchLanguage?: TSearchLanguage;
   /** Stop after this migration (tests of a data migration). */
   to?: string;
 };
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters];
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters, messageSearch(options.searchLanguage)];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

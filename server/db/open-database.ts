@@ -3,6 +3,7 @@ import type { TConfig } from '../config';
 import type { TLogger } from '../logger';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from './embedded-postgres';
 import { migrateDatabase } from './migrate';
+import { ensureSearchLanguage } from '../search/search-language';
 import { initModels } from './models';
 import { createSequelize } from './sequelize';
 
@@ -24,8 +25,9 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
   const sequelize = createSequelize(url, logger);
   try {
     initModels(sequelize);
-    const applied = await migrateDatabase(sequelize, url, { defaultCountry: config.defaultCountry });
+    const applied = await migrateDatabase(sequelize, url, { defaultCountry: config.defaultCountry, searchLanguage: config.searchLanguage });
     if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
+    await ensureSearchLanguage(sequelize, config.searchLanguage, logger);
   } catch (error) {
     await sequelize.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);

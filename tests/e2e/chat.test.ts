@@ -286,6 +286,22 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
+  it('staff search messages by their words and open a hit at that message', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('searchbox', { name: 'Search messages' }).fill('invoices');
+    const results = page.getByRole('list', { name: 'Search results' });
+    const hit = results.getByRole('link').filter({ hasText: 'last month' });
+    await hit.waitFor();
+    expect((await hit.locator('mark').allTextContents()).map((t) => t.toLowerCase())).toContain('invoice');
+    await saveScreenshot(page, 'inbox-search');
+    const id = await hit.getAttribute('data-hit');
+    await hit.click();
+    const bubble = page.locator(`.bubble-row[data-id="${id}"]`);
+    await bubble.waitFor();
+    await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
+    await context.close();
+  });
+
   it('the inbox works at 360 px: list, then the thread with a way back', async () => {
     const { page, context } = await signIn('Staff', 360);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);

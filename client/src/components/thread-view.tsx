@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
 import { replyNumbersOf } from '../../../shared/phone';
 import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
@@ -66,9 +66,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
     });
   }, [thread.data, unreadInbound]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // Opened from a search hit (?message=id): that message, not the newest, is brought into view.
+  const search = useSearch();
+  const focusId = Number(new URLSearchParams(search).get('message')) || null;
   useEffect(() => {
-    listRef.current?.lastElementChild?.scrollIntoView({ block: 'end' });
-  }, [items.length]);
+    if (focusId && items.some((i) => i.id === focusId)) showMessage(focusId);
+    else listRef.current?.lastElementChild?.scrollIntoView({ block: 'end' });
+  }, [items.length, focusId]); // eslint-disable-line react-hooks/exhaustive-deps
   // A photo that loads after the thread opened makes it taller: keep the newest message in view
   // unless the reader has scrolled up to read older ones.
   useEffect(() => {

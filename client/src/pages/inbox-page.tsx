@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { QueryStatus } from '../components/query-status';
+import { SearchResults } from '../components/search-results';
 import { ThreadList } from '../components/thread-list';
 import { ThreadView } from '../components/thread-view';
 import { threadKeyOf, trpc, type TThreadRef } from '../lib/trpc';
@@ -16,6 +17,8 @@ const FILTERS: [TThreadFilter, string][] = [
 
 export function InboxPage({ threadRef }: TProps) {
   const [filter, setFilter] = useState<TThreadFilter>('all');
+  const [typed, setTyped] = useState('');
+  const q = useDebounced(typed.trim(), 300);
   // "All" is the same query as the top bar's unread count (patched live, not refetched).
   const threads = trpc.inbox.threads.useQuery(filter === 'all' ? undefined : { filter });
   const everyThread = trpc.inbox.threads.useQuery();
@@ -29,6 +32,11 @@ export function InboxPage({ threadRef }: TProps) {
       <aside className="inbox-list card" aria-label="Inbox">
         <div className="inbox-list-header">
           <h1>Inbox</h1>
+          <label className="visually-hidden" htmlFor="inbox-search">
+            Search messages
+          </label>
+          <input id="inbox-search" type="search" className="inbox-search" placeholder="Search messages…" value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={200} />
+          {!q && (
           <div className="inbox-filters" role="radiogroup" aria-label="Show">
             {FILTERS.map(([value, label]) => (
               <button key={value} type="button" role="radio" aria-checked={filter === value} className={filter === value ? 'filter-chip active' : 'filter-chip'} onClick={() => setFilter(value)}>
@@ -36,7 +44,11 @@ export function InboxPage({ threadRef }: TProps) {
               </button>
             ))}
           </div>
+          )}
         </div>
+        {q ? (
+          <SearchResults q={q} />
+        ) : (
         <QueryStatus query={threads} loading="Loading conversations…">
           {(list) =>
             list.length === 0 && filter !== 'all' ? (
@@ -46,6 +58,7 @@ export function InboxPage({ threadRef }: TProps) {
             )
           }
         </QueryStatus>
+        )}
       </aside>
       <div className="inbox-thread card">
         {threadRef ? (
@@ -59,4 +72,14 @@ export function InboxPage({ threadRef }: TProps) {
       </div>
     </div>
   );
+}
+
+/** The value once it has stopped changing for `ms` (one search per pause in typing, not per key). */
+function useDebounced(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

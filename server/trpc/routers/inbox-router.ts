@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchMessages, type TSearchHit } from '../../search/search-messages';
 import { watchSession } from '../../auth/session-watch';
 import { getThread, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
@@ -16,6 +17,11 @@ export const inboxRouter = router({
   threads: authedProcedure
     .input(z.object({ limit: z.number().int().min(1).max(500).optional(), filter: z.enum(THREAD_FILTERS).optional() }).optional())
     .query(({ ctx, input }): Promise<TThreadSummary[]> => listThreads(ctx.deps.sequelize, input?.limit, input?.filter)),
+
+  /** Messages by their words across every conversation (PostgreSQL full-text search), best match first. */
+  search: authedProcedure
+    .input(z.object({ q: z.string().trim().min(1, 'Type a word to search for').max(200), limit: z.number().int().min(1).max(100).optional() }))
+    .query(({ ctx, input }): Promise<{ items: TSearchHit[] }> => searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage })),
 
   thread: authedProcedure
     .input(ZThreadRef)

@@ -1,0 +1,58 @@
+import { Fragment } from 'react';
+import { Link } from 'wouter';
+import { formatWhen } from '../lib/format';
+import { threadPath, trpc } from '../lib/trpc';
+import { PhoneNumber } from './phone-number';
+
+// The server marks matching words with these two characters (server/search/search-messages.ts).
+const START = '\u0002';
+const STOP = '\u0003';
+
+/** The snippet with its matching words in <mark>, as text: nothing from a message is ever HTML. */
+function Highlighted({ text }: { text: string }) {
+  const parts = text.split(START);
+  return (
+    <>
+      {parts.map((part, i) => {
+        if (i === 0) return <Fragment key={i}>{part}</Fragment>;
+        const [hit, rest] = part.split(STOP);
+        return (
+          <Fragment key={i}>
+            <mark>{hit}</mark>
+            {rest}
+          </Fragment>
+        );
+      })}
+    </>
+  );
+}
+
+/** Messages matching the words typed in the inbox's search box; a hit opens its conversation at that message. */
+export function SearchResults({ q }: { q: string }) {
+  const results = trpc.inbox.search.useQuery({ q }, { placeholderData: (previous) => previous });
+  if (results.isPending) return <p className="muted" role="status">Searching…</p>;
+  if (results.isError) return <p className="form-error" role="alert">{results.error.message}</p>;
+  if (!results.data.items.length) return <p className="empty">No messages with those words.</p>;
+  return (
+    <ul className="thread-list search-results" aria-label="Search results">
+      {results.data.items.map((hit) => (
+        <li key={hit.id}>
+          <Link href={`${threadPath({ clientId: hit.clientId, peerPhone: hit.peerPhone })}?message=${hit.id}`} className="thread-row" data-hit={hit.id}>
+            <span className="thread-main">
+              <span className="thread-top">
+                <span className="thread-name">{hit.clientName ?? (hit.metadata.contact_name ? `~${hit.metadata.contact_name}` : <PhoneNumber value={hit.peerPhone} />)}</span>
+                <time className="thread-time" dateTime={hit.createdAt.toISOString()}>
+                  {formatWhen(hit.createdAt)}
+                </time>
+              </span>
+              <span className="search-snippet">
+                {hit.direction === 'outbound' ? 'You: ' : ''}
+                <Highlighted text={hit.highlight} />
+              </span>
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

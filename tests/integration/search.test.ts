@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createClient } from '../../server/services/clients';
+import { ensureSearchLanguage } from '../../server/search/search-language';
+import { HIGHLIGHT_START, HIGHLIGHT_STOP, searchMessages } from '../../server/search/search-messages';
+import { sql } from '../support/sql';
+import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+
+// Full-text search over chat records (issue 13): words, stems, the person's own query syntax,
+// best match first, matching words marked.
+let live: TLiveSetup;
+beforeAll(async () => {
+  live = await startLiveSetup();
+  await createClient({ name: 'Amelia Hart', phone: '+447700900123' });
+  for (const body of [
+    'The letting agent kept my deposit again',
+    'Could you send the invoices for March and April?',
+    'Deposit deposit deposit: they still have not returned the deposit',
+    'See you on Tuesday',
+  ]) {
+    await live.sim.sendInboundKind({ kind: 'text', from: '447700900123', body });
+  }
+  await live.sim.sendInboundKind({ kind: 'text', from: '447700900999', body: 'A stranger asking about a deposit' });
+});
+afterAll(() => live?.stop());
+
+const marked = (text: string) => text.replaceAll(HIGHLIGHT_START, '[').replaceAll(HIGHLIGHT_STOP, ']');
+
+it('finds messages by their words across conversations, linked or not, the best match first', async () => {
+  const { items } = await live.staff.inbox.search.query({ q: 'deposit' });
+  expect(items.map((i) => i.body)).toEqual([
+    'Deposit deposit deposit: they still have not returned the deposit',
+    expect.any(String),
+    expect.any(String),
+  ]);
+  expect(items.filter((i) => i.clientName === 'Amelia Hart')).toHaveLength(2);
+  expect(items.filter((i) => i.clientName === null && i.peerPhone === '447700900999')).toHaveLength(1);
+  expect(marked(items[0]!.highlight)).toContain('[Deposit] [deposit] [deposit]');
+});
+
+it('matches stems (invoice finds invoices) and the query syntax people type', async () => {
+  expect((await live.staff.inbox.search.query({ q: 'invoice' })).items.map((i) => marked(i.highlight))).toEqual([expect.stringContaining('[invoices]')]);
+  expect((await live.staff.inbox.search.query({ q: '"letting agent"' })).items.map((i) => i.body)).toEqual(['The letting agent kept my deposit again']);
+  expect((await live.staff.inbox.search.query({ q: 'deposit -stranger -letting' })).items.map((i) => i.body)).toEqual(['Deposit deposit deposit: they still have not returned the deposit']);
+  expect((await live.staff.inbox.search.query({ q: 'nothing-like-this' })).items).toEqual([]);
+});
+
+it('hostile queries are just words: no error, no injection', async () => {
+  for (const q of ["'; DROP TABLE communications; --", '&&&|||!!!', '(((', 'a:*', '\\']) {
+    await expect(live.staff.inbox.search.query({ q })).resolves.toMatchObject({ items: expect.any(Array) });
+  }
+  await expect(live.staff.inbox.search.query({ q: '   ' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+});
+
+it('a change of SEARCH_LANGUAGE rebuilds the search column once, for that language', async () => {
+  const { sequelize } = live.server.database;
+  const logger = { warn: () => undefined } as never;
+  await ensureSearchLanguage(sequelize, 'simple', logger);
+  expect(await sql(live.server.databaseUrl, 'SELECT language FROM search_settings')).toEqual([{ language: 'simple' }]);
+  // No stemming in "simple": the exact word only.
+  expect((await searchMessages(sequelize, { q: 'invoice', language: 'simple' })).items).toEqual([]);
+  expect((await searchMessages(sequelize, { q: 'invoices', language: 'simple' })).items).toHaveLength(1);
+  await ensureSearchLanguage(sequelize, 'english', logger);
+  expect((await live.staff.inbox.search.query({ q: 'invoice' })).items).toHaveLength(1);
+});
