@@ -22,8 +22,20 @@ export function shortType(mimeType: string): string {
   return TYPE_LABEL[base] ?? (base.split('/')[1] ?? base).replace(/^x-/, '').toUpperCase().slice(0, 12);
 }
 
+const KIND_LABEL: Record<TAttachment['kind'], string> = { image: 'Photo', sticker: 'Sticker', audio: 'Audio', video: 'Video', document: 'Document' };
+
+/** What a file is, in a word ("Photo"; "Voice note" for a recorded audio message). */
+export function kindLabel(kind: TAttachment['kind'], voice?: boolean): string {
+  return kind === 'audio' && voice ? 'Voice note' : KIND_LABEL[kind];
+}
+
 export function fileLabel(attachment: TAttachment): string {
-  return attachment.fileName ?? `${attachment.kind === 'image' ? 'Photo' : attachment.kind === 'sticker' ? 'Sticker' : attachment.kind === 'audio' ? 'Audio' : attachment.kind === 'video' ? 'Video' : 'Document'} (${shortType(attachment.mimeType)})`;
+  return attachment.fileName ?? `${KIND_LABEL[attachment.kind]} (${shortType(attachment.mimeType)})`;
+}
+
+/** The file named in a sentence: its own name as sent (never re-cased), else "the photo". */
+function fileInSentence(attachment: TAttachment, voice?: boolean): string {
+  return attachment.fileName ?? `the ${kindLabel(attachment.kind, voice).toLowerCase()}`;
 }
 
 type TProps = { attachment: TAttachment; voice?: boolean; outbound: boolean };
@@ -38,14 +50,14 @@ export function AttachmentView({ attachment, voice, outbound }: TProps) {
   if (attachment.state === 'pending') {
     return (
       <p className="attachment-state" role="status">
-        {outbound ? 'Preparing' : 'Downloading'} {fileLabel(attachment).toLowerCase()}…
+        {outbound ? 'Preparing' : 'Downloading'} {fileInSentence(attachment, voice)}…
       </p>
     );
   }
   if (attachment.state === 'failed') {
     return (
       <p className="attachment-state failed" role="alert">
-        Could not download {fileLabel(attachment).toLowerCase()}: {attachment.error ?? 'the provider did not send it.'}
+        Could not download {fileInSentence(attachment, voice)}: {attachment.error ?? 'the provider did not send it.'}
       </p>
     );
   }
@@ -84,7 +96,9 @@ export function AttachmentView({ attachment, voice, outbound }: TProps) {
         {shortType(attachment.mimeType).slice(0, 4)}
       </span>
       <span className="document-text">
-        <span className="document-name">{fileLabel(attachment)}</span>
+        <span className="document-name" title={fileLabel(attachment)}>
+          {fileLabel(attachment)}
+        </span>
         <span className="document-meta">
           {shortType(attachment.mimeType)}
           {attachment.size !== null && ` · ${formatBytes(attachment.size)}`}

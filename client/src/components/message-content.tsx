@@ -12,14 +12,16 @@ type TProps = {
   /** The message this one answers, when it is loaded (null: not loaded; undefined: not a reply). */
   quoted?: TQuoted | null;
   onShowMessage?: (id: number) => void;
+  /** false where the sender is already named as the firm's phone (the timeline's line above). */
+  echoLabel?: boolean;
 };
 
 /** The body as its kind is read: labels, what it answers, its file, a place or contacts, then its text. */
-export function MessageContent({ item, quoted, onShowMessage }: TProps) {
+export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }: TProps) {
   const m = item.metadata;
   const outbound = item.direction === 'outbound';
   const kind = m.kind ?? 'text';
-  const labels = [m.forwarded && 'Forwarded', m.echo && "Sent from the firm's phone"].filter(Boolean);
+  const labels = [m.forwarded && 'Forwarded', echoLabel && m.echo && "Sent from the firm's phone"].filter(Boolean);
   return (
     <>
       {labels.length > 0 && <p className="bubble-label">{labels.join(' · ')}</p>}

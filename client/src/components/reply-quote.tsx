@@ -6,7 +6,7 @@ export function ReplyQuote({ quoted, onShow }: { quoted: TQuoted | null; onShow:
   const text = quoted.body || (quoted.kind === 'text' ? '(no text)' : quoted.kind);
   return (
     <button type="button" className="reply-quote" onClick={() => onShow(quoted.id)} aria-label={`Reply to: ${text}. Show that message`}>
-      <span className="reply-who">{quoted.direction === 'outbound' ? 'You' : 'Client'}</span>
+      <span className="reply-who">{quoted.direction === 'outbound' ? 'Firm' : 'Client'}</span>
       <span className="reply-text">{text.length > 140 ? `${text.slice(0, 140)}…` : text}</span>
     </button>
   );

@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
+import { highlightIn } from '../lib/highlight';
 import { replyNumbersOf } from '../../../shared/phone';
 import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { Composer } from './composer';
@@ -162,13 +163,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
     const quoted = byProviderId.get(item.metadata.context_id);
     return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text' } : null;
   };
-  const showMessage = (id: number) => {
-    const bubble = listRef.current?.querySelector<HTMLElement>(`[data-id="${id}"]`);
-    if (!bubble) return;
-    bubble.scrollIntoView({ block: 'center', behavior: 'smooth' });
-    bubble.classList.add('highlight');
-    setTimeout(() => bubble.classList.remove('highlight'), 2000);
-  };
+  const showMessage = (id: number) => highlightIn(listRef.current, id);
+
   const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>
     sendOptimistically(`Template: ${choice.name}`, caseId, () => sendTemplate.mutateAsync({ ...recipientOf(caseId), ...choice }));
 
