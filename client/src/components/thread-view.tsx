@@ -1,7 +1,8 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
 import { highlightIn } from '../lib/highlight';
+import { UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
 import { replyNumbersOf } from '../../../shared/phone';
 import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { Composer } from './composer';
@@ -54,6 +55,30 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const [chosenMode, setChosenMode] = useState<'template' | 'text' | null>(null);
   const mode = chosenMode ?? (windowOpen ? 'text' : 'template');
   const sendTemplate = trpc.chat.sendTemplate.useMutation();
+  // A file to send: picked or pasted in the composer, or dropped anywhere on the conversation.
+  const [file, setFile] = useState<File | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+  const dropHandlers = {
+    onDragOver: (event: DragEvent) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    },
+    onDragLeave: (event: DragEvent) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop: (event: DragEvent) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      setDragging(false);
+      const dropped = event.dataTransfer.files[0];
+      if (!dropped) return;
+      setFile(dropped);
+      setChosenMode('text'); // files go with the free-text composer, not a template
+    },
+  };
 
   // Opening a thread (and new messages arriving in it while open) marks it read.
   useEffect(() => {
@@ -180,7 +205,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
 
   return (
-    <section className="thread" aria-label={`Conversation with ${name ?? phone ?? 'contact'}`}>
+    <section className={`thread ${dragging ? 'dragging' : ''}`} aria-label={`Conversation with ${name ?? phone ?? 'contact'}`} {...dropHandlers}>
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <strong>Drop the file to attach it</strong>
+          <span>{UPLOAD_LIMITS_TEXT}</span>
+        </div>
+      )}
       <header className="thread-header">
         <Link href="/inbox" className="back-link">
           ← Inbox
@@ -236,6 +267,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
         onSend={onSend}
         onSendTemplate={onSendTemplate}
         onSendFile={onSendFile}
+        file={file}
+        onFileChange={setFile}
         windowOpen={windowOpen}
         mode={mode}
         onModeChange={setChosenMode}
