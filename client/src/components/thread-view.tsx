@@ -237,7 +237,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
             <p className="empty">No messages yet. Say hello below.</p>
           ) : (
             <ol className="messages" ref={listRef} aria-label="Messages" aria-live="polite">
-              {withDividers(messages, joined).map((entry) =>
+              {withDividers(withoutArrivedTemps(messages), joined).map((entry) =>
                 'item' in entry ? (
                   <MessageBubble
                     key={entry.item.id}
@@ -286,6 +286,36 @@ export function ThreadView({ threadRef, summary }: TProps) {
       />
     </section>
   );
+}
+
+/**
+ * The optimistic copy of a message is replaced when its send call answers; the live update can bring
+ * the stored record first. Until then both would show: the copy is hidden once a stored record from
+ * the same person with the same text and file is there (each stored record stands for one copy).
+ */
+function withoutArrivedTemps(items: TThreadItem[]): TThreadItem[] {
+  const temps = items.filter((i) => i.id < 0);
+  if (!temps.length) return items;
+  const claimed = new Set<number>();
+  const arrived = new Set<number>();
+  for (const temp of temps) {
+    const stored = items.find(
+      (i) =>
+        i.id > 0 &&
+        !claimed.has(i.id) &&
+        i.direction === 'outbound' &&
+        i.body === temp.body &&
+        i.sentBy?.id === temp.sentBy?.id &&
+        (i.attachments[0]?.fileName ?? null) === (temp.attachments[0]?.fileName ?? null) &&
+        // Stored after the click (a little clock difference allowed), not an earlier same text.
+        i.createdAt.getTime() - temp.createdAt.getTime() > -10_000 &&
+        i.createdAt.getTime() - temp.createdAt.getTime() < 2 * 60_000,
+    );
+    if (!stored) continue;
+    claimed.add(stored.id);
+    arrived.add(temp.id);
+  }
+  return arrived.size ? items.filter((i) => !arrived.has(i.id)) : items;
 }
 
 type TJoined = { digits: string; linked: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
