@@ -186,7 +186,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const quotedOf = (item: TThreadItem) => {
     if (!item.metadata.context_id) return undefined;
     const quoted = byProviderId.get(item.metadata.context_id);
-    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text' } : null;
+    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text', fileName: quoted.attachments[0]?.fileName ?? null } : null;
   };
   const showMessage = (id: number) => highlightIn(listRef.current, id);
 

@@ -18,7 +18,7 @@ export function Timeline({ items, isPending, error }: TProps) {
   const quotedOf = (item: TCommunication): TQuoted | null | undefined => {
     if (!item.metadata.context_id) return undefined;
     const quoted = byProviderId.get(item.metadata.context_id);
-    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text' } : null;
+    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text', fileName: quoted.attachments[0]?.fileName ?? null } : null;
   };
   const showRecord = (id: number) => highlightIn(listRef.current, id);
   if (isPending) return <p className="muted" role="status">Loading timeline…</p>;
