@@ -1,5 +1,6 @@
 import type { TAttachment } from '../../../shared/communication';
 import { formatBytes } from '../../../shared/media-limits';
+import { PhotoThumbnail } from './photo-thumbnail';
 
 export const mediaUrl = (id: number) => `/api/media/${id}`;
 
@@ -38,14 +39,15 @@ function fileInSentence(attachment: TAttachment, voice?: boolean): string {
   return attachment.fileName ?? `the ${kindLabel(attachment.kind, voice).toLowerCase()}`;
 }
 
-type TProps = { attachment: TAttachment; voice?: boolean; outbound: boolean };
+/** `caption`: the message's text, shown with the photo full size. */
+type TProps = { attachment: TAttachment; voice?: boolean; outbound: boolean; caption?: string | null };
 
 /**
  * A file as a person expects it: photos and stickers as thumbnails that open full size, audio and
  * video as players, anything else as a card with name, size, type and a download link. A file not
  * downloaded yet, or that could not be, says so.
  */
-export function AttachmentView({ attachment, voice, outbound }: TProps) {
+export function AttachmentView({ attachment, voice, outbound, caption }: TProps) {
   if (attachment.id < 0) return <p className="attachment-state">Sending {fileLabel(attachment)}…</p>;
   if (attachment.state === 'pending') {
     return (
@@ -63,11 +65,8 @@ export function AttachmentView({ attachment, voice, outbound }: TProps) {
   }
   const url = mediaUrl(attachment.id);
   if ((attachment.kind === 'image' || attachment.kind === 'sticker') && /^image\/(jpeg|png|webp)/.test(attachment.mimeType)) {
-    return (
-      <a className={`attachment-image ${attachment.kind}`} href={url} target="_blank" rel="noopener noreferrer" title="Open full size">
-        <img src={url} alt={attachment.fileName ?? (attachment.kind === 'sticker' ? 'Sticker' : 'Photo from the conversation')} loading="lazy" />
-      </a>
-    );
+    const alt = attachment.fileName ?? (attachment.kind === 'sticker' ? 'Sticker' : 'Photo from the conversation');
+    return <PhotoThumbnail src={url} alt={alt} caption={caption ?? null} sticker={attachment.kind === 'sticker'} />;
   }
   if (attachment.kind === 'audio') {
     return (

@@ -27,7 +27,7 @@ export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }
       {labels.length > 0 && <p className="bubble-label">{labels.join(' · ')}</p>}
       {m.context_id && quoted !== undefined && <ReplyQuote quoted={quoted} onShow={(id) => onShowMessage?.(id)} />}
       {item.attachments.map((a) => (
-        <AttachmentView key={a.id} attachment={a} voice={m.voice} outbound={outbound} />
+        <AttachmentView key={a.id} attachment={a} voice={m.voice} outbound={outbound} caption={item.body || null} />
       ))}
       {m.location ? (
         <LocationCard location={m.location} />
