@@ -10,6 +10,7 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
   if (documents.isError) return <p className="form-error" role="alert">{documents.error.message}</p>;
   if (!documents.data.items.length) return <p className="empty">No files yet. Photos, documents and voice notes sent in the chat appear here.</p>;
   return (
+    <div className="table-scroll">
     <table className="documents-table">
       <thead>
         <tr>
@@ -53,5 +54,6 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
