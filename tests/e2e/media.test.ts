@@ -130,6 +130,47 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
     await context.close();
   });
 
+  it('a photo opens full size and closes with Escape; a file dropped on the conversation is attached; the client file shows both directions', async () => {
+    const { page, context } = await openAmelia();
+    const caption = `Photo of the meter (${Date.now()})`;
+    await sim.sendInboundKind({ kind: 'image', from: AMELIA, name: 'Amelia', bytesBase64: PHOTO.toString('base64'), mimeType: 'image/png', caption });
+    const thumbnail = page.locator('.bubble-row', { hasText: caption }).getByRole('link', { name: 'Photo from the conversation' });
+    await thumbnail.waitFor({ timeout: 15_000 });
+    await thumbnail.click();
+    const lightbox = page.getByRole('dialog', { name: `Photo: ${caption}` });
+    await lightbox.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Close');
+    await page.keyboard.press('Escape');
+    await lightbox.waitFor({ state: 'hidden' });
+
+    // Dropped anywhere on the conversation (not only the composer): the drop target states the limits.
+    const dropped = await page.evaluateHandle((bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], 'Meter reading.pdf', { type: 'application/pdf' }));
+      return data;
+    }, Array.from(PDF));
+    await page.dispatchEvent('.messages', 'dragover', { dataTransfer: dropped });
+    await page.getByText('Drop the file to attach it').waitFor();
+    expect(await page.locator('.drop-overlay').textContent()).toContain('other files up to 100 MB');
+    await page.dispatchEvent('.messages', 'drop', { dataTransfer: dropped });
+    await page.getByRole('group', { name: 'File to send' }).getByText('Meter reading.pdf').waitFor();
+    await page.getByRole('textbox', { name: 'Caption' }).fill('Received, thank you');
+    await page.getByRole('button', { name: 'Send file' }).click();
+    const sent = page.locator('.bubble-row.out', { hasText: 'Received, thank you' });
+    await sent.locator('.document-name', { hasText: 'Meter reading.pdf' }).waitFor();
+    await sent.getByRole('img', { name: 'Read' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.bubble-row', { hasText: 'Received, thank you' }).count()).toBe(1); // never shown twice
+
+    // The client file: the photo in the timeline as in the thread, and who sent each file.
+    await page.getByRole('link', { name: 'Client file' }).click();
+    await page.getByRole('list', { name: 'Timeline' }).locator('.timeline-item', { hasText: caption }).getByRole('img', { name: 'Photo from the conversation' }).waitFor();
+    const documents = page.getByRole('region', { name: 'Documents' });
+    await documents.getByRole('row', { name: /Meter reading\.pdf.*Sent by firm/ }).waitFor();
+    await documents.getByRole('row', { name: /Photo.*From client/ }).first().waitFor();
+    await saveScreenshot(page, 'client-timeline-files');
+    await context.close();
+  });
+
   it('a file over its limit is refused in the composer with the limit, before anything is uploaded', async () => {
     const { page, context } = await openAmelia(390);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-big-'));

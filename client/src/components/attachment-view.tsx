@@ -1,5 +1,6 @@
 import type { TAttachment } from '../../../shared/communication';
 import { formatBytes } from '../../../shared/media-limits';
+import { PhotoThumbnail } from './photo-thumbnail';
 
 export const mediaUrl = (id: number) => `/api/media/${id}`;
 
@@ -22,40 +23,50 @@ export function shortType(mimeType: string): string {
   return TYPE_LABEL[base] ?? (base.split('/')[1] ?? base).replace(/^x-/, '').toUpperCase().slice(0, 12);
 }
 
-export function fileLabel(attachment: TAttachment): string {
-  return attachment.fileName ?? `${attachment.kind === 'image' ? 'Photo' : attachment.kind === 'sticker' ? 'Sticker' : attachment.kind === 'audio' ? 'Audio' : attachment.kind === 'video' ? 'Video' : 'Document'} (${shortType(attachment.mimeType)})`;
+const KIND_LABEL: Record<TAttachment['kind'], string> = { image: 'Photo', sticker: 'Sticker', audio: 'Audio', video: 'Video', document: 'Document' };
+
+/** What a file is, in a word ("Photo"; "Voice note" for a recorded audio message). */
+export function kindLabel(kind: TAttachment['kind'], voice?: boolean): string {
+  return kind === 'audio' && voice ? 'Voice note' : KIND_LABEL[kind];
 }
 
-type TProps = { attachment: TAttachment; voice?: boolean; outbound: boolean };
+export function fileLabel(attachment: TAttachment): string {
+  return attachment.fileName ?? `${KIND_LABEL[attachment.kind]} (${shortType(attachment.mimeType)})`;
+}
+
+/** The file named in a sentence: its own name as sent (never re-cased), else "the photo". */
+function fileInSentence(attachment: TAttachment, voice?: boolean): string {
+  return attachment.fileName ?? `the ${kindLabel(attachment.kind, voice).toLowerCase()}`;
+}
+
+/** `caption`: the message's text, shown with the photo full size. */
+type TProps = { attachment: TAttachment; voice?: boolean; outbound: boolean; caption?: string | null };
 
 /**
  * A file as a person expects it: photos and stickers as thumbnails that open full size, audio and
  * video as players, anything else as a card with name, size, type and a download link. A file not
  * downloaded yet, or that could not be, says so.
  */
-export function AttachmentView({ attachment, voice, outbound }: TProps) {
+export function AttachmentView({ attachment, voice, outbound, caption }: TProps) {
   if (attachment.id < 0) return <p className="attachment-state">Sending {fileLabel(attachment)}…</p>;
   if (attachment.state === 'pending') {
     return (
       <p className="attachment-state" role="status">
-        {outbound ? 'Preparing' : 'Downloading'} {fileLabel(attachment).toLowerCase()}…
+        {outbound ? 'Preparing' : 'Downloading'} {fileInSentence(attachment, voice)}…
       </p>
     );
   }
   if (attachment.state === 'failed') {
     return (
       <p className="attachment-state failed" role="alert">
-        Could not download {fileLabel(attachment).toLowerCase()}: {attachment.error ?? 'the provider did not send it.'}
+        Could not download {fileInSentence(attachment, voice)}: {attachment.error ?? 'the provider did not send it.'}
       </p>
     );
   }
   const url = mediaUrl(attachment.id);
   if ((attachment.kind === 'image' || attachment.kind === 'sticker') && /^image\/(jpeg|png|webp)/.test(attachment.mimeType)) {
-    return (
-      <a className={`attachment-image ${attachment.kind}`} href={url} target="_blank" rel="noopener noreferrer" title="Open full size">
-        <img src={url} alt={attachment.fileName ?? (attachment.kind === 'sticker' ? 'Sticker' : 'Photo from the conversation')} loading="lazy" />
-      </a>
-    );
+    const alt = attachment.fileName ?? (attachment.kind === 'sticker' ? 'Sticker' : 'Photo from the conversation');
+    return <PhotoThumbnail src={url} alt={alt} caption={caption ?? null} sticker={attachment.kind === 'sticker'} />;
   }
   if (attachment.kind === 'audio') {
     return (
@@ -84,7 +95,9 @@ export function AttachmentView({ attachment, voice, outbound }: TProps) {
         {shortType(attachment.mimeType).slice(0, 4)}
       </span>
       <span className="document-text">
-        <span className="document-name">{fileLabel(attachment)}</span>
+        <span className="document-name" title={fileLabel(attachment)}>
+          {fileLabel(attachment)}
+        </span>
         <span className="document-meta">
           {shortType(attachment.mimeType)}
           {attachment.size !== null && ` · ${formatBytes(attachment.size)}`}

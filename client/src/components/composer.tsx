@@ -1,4 +1,4 @@
-import { useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { renderTemplate } from '../../../shared/templates';
 import { usePhoneFormatter } from '../lib/format';
 import { trpc, type TThreadRef } from '../lib/trpc';
@@ -16,6 +16,9 @@ type TProps = {
   onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
   /** Uploads the file (reporting progress) and sends it with the caption; false keeps both here. */
   onSendFile: (file: File, caption: string, caseId: number | undefined, onProgress: (fraction: number) => void) => Promise<{ ok: true } | { ok: false; error: string | null }>;
+  /** The file chosen to send (picked, pasted, or dropped anywhere on the thread). */
+  file: File | null;
+  onFileChange: (file: File | null) => void;
   recipient: TRecipient | null;
   /** The 24-hour window of the number the message goes to. */
   windowOpen: boolean;
@@ -29,7 +32,7 @@ type TProps = {
  * wording can be inserted) or an approved provider template — first outside the 24-hour window,
  * where free text is sent only on purpose.
  */
-export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSendFile, recipient, windowOpen, mode, onModeChange }: TProps) {
+export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSendFile, file, onFileChange, recipient, windowOpen, mode, onModeChange }: TProps) {
   const formatNumber = usePhoneFormatter();
   const [body, setBody] = useState('');
   const [caseId, setCaseId] = useState<number | undefined>(undefined);
@@ -39,34 +42,30 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
   const cases = trpc.cases.listForClient.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
   const selectedCase = cases.data?.find((c) => c.id === caseId);
 
-  const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const chooseFile = (chosen: File) => {
-    setFileError(checkUploadSize(chosen));
-    setFile(chosen);
+  // Over its limit: said before anything is uploaded. Refused by the server: its sentence, until
+  // another file is chosen.
+  const tooLarge = file ? checkUploadSize(file) : null;
+  const [uploadError, setUploadError] = useState<{ file: File; message: string } | null>(null);
+  const fileError = tooLarge ?? (uploadError && uploadError.file === file ? uploadError.message : null);
+  const chooseFile = (chosen: File | null) => {
+    setUploadError(null);
+    onFileChange(chosen);
   };
   const sendFile = async (chosen: File) => {
-    const tooLarge = checkUploadSize(chosen);
-    if (tooLarge) return setFileError(tooLarge);
-    setFileError(null);
+    if (checkUploadSize(chosen)) return;
+    setUploadError(null);
     setProgress(0);
     const result = await onSendFile(chosen, body.trim(), caseId, setProgress);
     setProgress(null);
     if (result.ok) {
-      setFile(null);
+      onFileChange(null);
       setBody('');
-    } else {
-      setFileError(result.error); // the file and the caption stay, to send again
+    } else if (result.error) {
+      setUploadError({ file: chosen, message: result.error }); // the file and the caption stay, to send again
     }
   };
-  // A file dropped on the composer, or an image pasted into it (a screenshot), is attached.
-  const onDrop = (event: DragEvent<HTMLFormElement>) => {
-    const dropped = event.dataTransfer.files[0];
-    if (!dropped) return;
-    event.preventDefault();
-    chooseFile(dropped);
-  };
+  // An image pasted into the text (a screenshot) is attached.
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     const pasted = [...event.clipboardData.files][0];
     if (!pasted) return;
@@ -163,10 +162,7 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           <FilePicker
             file={file}
             onChoose={chooseFile}
-            onClear={() => {
-              setFile(null);
-              setFileError(null);
-            }}
+            onClear={() => chooseFile(null)}
             progress={progress}
             error={fileError}
           />
@@ -193,8 +189,6 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
       className="composer"
       onSubmit={submit}
       aria-label="Write a message"
-      onDragOver={(e) => e.dataTransfer.types.includes('Files') && e.preventDefault()}
-      onDrop={onDrop}
     >
       {tools}
       {!windowOpen && (
@@ -219,7 +213,7 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           onPaste={onPaste}
           maxLength={file ? 1024 : 4096}
         />
-        <button type="submit" className="button primary" disabled={(!body.trim() && !file) || progress !== null || Boolean(file && fileError && checkUploadSize(file))}>
+        <button type="submit" className="button primary" disabled={(!body.trim() && !file) || progress !== null || tooLarge !== null}>
           {progress !== null ? 'Sending…' : file ? 'Send file' : 'Send'}
         </button>
       </div>

@@ -1,9 +1,7 @@
 import { formatBytes } from '../../../shared/media-limits';
 import { formatDateTime } from '../lib/format';
 import { trpc } from '../lib/trpc';
-import { fileLabel, mediaUrl, shortType } from './attachment-view';
-
-const STATE_LABEL = { pending: 'Downloading…', stored: null, failed: 'Could not download' } as const;
+import { fileLabel, kindLabel, mediaUrl, shortType } from './attachment-view';
 
 /** Every file on a client's or a case's chat records: what the firm holds, to open or download. */
 export function DocumentsList({ where }: { where: { clientId: number } | { caseId: number } }) {
@@ -12,26 +10,29 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
   if (documents.isError) return <p className="form-error" role="alert">{documents.error.message}</p>;
   if (!documents.data.items.length) return <p className="empty">No files yet. Photos, documents and voice notes sent in the chat appear here.</p>;
   return (
+    <div className="table-scroll">
     <table className="documents-table">
       <thead>
         <tr>
           <th scope="col">File</th>
-          <th scope="col">Type</th>
+          <th scope="col">Kind</th>
           <th scope="col">Size</th>
-          <th scope="col">From</th>
+          <th scope="col">Direction</th>
           <th scope="col">Date</th>
-          <th scope="col">
-            <span className="visually-hidden">Download</span>
-          </th>
+          <th scope="col">State</th>
         </tr>
       </thead>
       <tbody>
         {documents.data.items.map((doc) => (
-          <tr key={doc.id}>
-            <td className="document-name">{fileLabel(doc)}</td>
-            <td>{shortType(doc.mimeType)}</td>
+          <tr key={doc.id} data-state={doc.state}>
+            <td className="document-name" title={fileLabel(doc)}>
+              {doc.fileName ?? kindLabel(doc.kind)}
+            </td>
+            <td>
+              {kindLabel(doc.kind)} <span className="muted">{shortType(doc.mimeType)}</span>
+            </td>
             <td>{doc.size !== null ? formatBytes(doc.size) : '—'}</td>
-            <td>{doc.direction === 'inbound' ? 'Client' : 'Firm'}</td>
+            <td>{doc.direction === 'inbound' ? 'From client' : 'Sent by firm'}</td>
             <td>
               <time dateTime={doc.createdAt.toISOString()}>{formatDateTime(doc.createdAt)}</time>
             </td>
@@ -40,9 +41,12 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
                 <a href={mediaUrl(doc.id)} download aria-label={`Download ${fileLabel(doc)}`}>
                   Download
                 </a>
+              ) : doc.state === 'pending' ? (
+                <span className="muted">Downloading…</span>
               ) : (
-                <span className={doc.state === 'failed' ? 'status-failed' : 'muted'} title={doc.error ?? undefined}>
-                  {STATE_LABEL[doc.state]}
+                <span className="status-failed">
+                  Could not download
+                  {doc.error && <span className="document-error">{doc.error}</span>}
                 </span>
               )}
             </td>
@@ -50,5 +54,6 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

@@ -1,5 +1,7 @@
-import { useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatBytes } from '../../../shared/media-limits';
+import { sentAsText, UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
+import { shortType } from './attachment-view';
 
 type TProps = {
   file: File | null;
@@ -10,10 +12,23 @@ type TProps = {
   error: string | null;
 };
 
+/** A thumbnail of a chosen photo; its object URL lives as long as the file is chosen. */
+function useObjectUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file || !/^image\/(jpeg|png|webp|gif)$/.test(file.type)) return setUrl(null);
+    const created = URL.createObjectURL(file);
+    setUrl(created);
+    return () => URL.revokeObjectURL(created);
+  }, [file]);
+  return url;
+}
+
 /** The attach button and the chosen file (name, size, a thumbnail for photos) with a way to remove it. */
 export function FilePicker({ file, onChoose, onClear, progress, error }: TProps) {
   const input = useRef<HTMLInputElement>(null);
-  const preview = file && /^image\/(jpeg|png|webp|gif)$/.test(file.type) ? URL.createObjectURL(file) : null;
+  const limitsId = useId();
+  const preview = useObjectUrl(file);
   return (
     <>
       <input
@@ -28,24 +43,37 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
           e.target.value = '';
         }}
       />
-      <button type="button" className="button ghost attach-button" onClick={() => input.current?.click()} title="Attach a file (or drop or paste one here)">
+      <button
+        type="button"
+        className="button ghost attach-button"
+        onClick={() => input.current?.click()}
+        title={`Attach a file (or drop or paste one here). ${UPLOAD_LIMITS_TEXT}`}
+        aria-describedby={limitsId}
+        disabled={progress !== null}
+      >
         <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <path d="M21.4 11.1l-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" />
         </svg>
-        Attach
+        {file ? 'Another file' : 'Attach'}
       </button>
+      {/* Once a file is chosen its own limit is shown beside it; the full list stays for screen readers. */}
+      <span id={limitsId} className={file ? 'visually-hidden' : 'upload-limits'}>
+        {UPLOAD_LIMITS_TEXT}
+      </span>
       {file && (
-        <div className="chosen-file" role="group" aria-label="File to send">
-          {preview ? <img src={preview} alt="" onLoad={() => URL.revokeObjectURL(preview)} /> : <span className="document-icon" aria-hidden="true">FILE</span>}
+        <div className={`chosen-file ${error ? 'has-error' : ''}`} role="group" aria-label="File to send">
+          {preview ? <img src={preview} alt="" /> : <span className="document-icon" aria-hidden="true">{file.type ? shortType(file.type).slice(0, 4) : 'FILE'}</span>}
           <span className="chosen-text">
-            <span className="document-name">{file.name}</span>
+            <span className="document-name" title={file.name}>
+              {file.name}
+            </span>
             <span className="document-meta">
-              {formatBytes(file.size)}
+              {formatBytes(file.size)}, {sentAsText(file)}
               {progress !== null && ` · uploading ${Math.round(progress * 100)}%`}
             </span>
             {progress !== null && <progress max={1} value={progress} aria-label="Upload progress" />}
           </span>
-          <button type="button" className="link-button" onClick={onClear} disabled={progress !== null}>
+          <button type="button" className="button small ghost" onClick={onClear} disabled={progress !== null} aria-label={`Remove ${file.name}`}>
             Remove
           </button>
         </div>

@@ -1,9 +1,9 @@
 import { WINDOW_CLOSED_PREFIX } from '../../../shared/provider-messages';
 import { formatDateTime } from '../lib/format';
 import type { TThreadItem } from '../lib/trpc';
-import { AttachmentView } from './attachment-view';
-import { ContactCards, EditHistory, LocationCard, ReactionChips, ReplyQuote } from './message-details';
+import { MessageContent, type TQuoted } from './message-content';
 import { PhoneNumber } from './phone-number';
+import { ReactionChips } from './reaction-chips';
 import { StatusTicks } from './status-ticks';
 
 /**
@@ -19,7 +19,7 @@ type TProps = {
   onUseTemplate?: () => void;
   retrying?: boolean;
   /** The message this one answers, when it is in the thread (null: not loaded; undefined: not a reply). */
-  quoted?: { id: number; body: string; direction: string | null; kind: string } | null;
+  quoted?: TQuoted | null;
   onShowMessage?: (id: number) => void;
 };
 
@@ -60,40 +60,5 @@ export function MessageBubble({ item, number, contactName, onRetry, onUseTemplat
         </div>
       )}
     </li>
-  );
-}
-
-/** The body as its kind is read: labels, what it answers, its file, a place or contacts, then its text. */
-function MessageContent({ item, quoted, onShowMessage }: Pick<TProps, 'item' | 'quoted' | 'onShowMessage'>) {
-  const m = item.metadata;
-  const outbound = item.direction === 'outbound';
-  const kind = m.kind ?? 'text';
-  const labels = [m.forwarded && 'Forwarded', m.echo && "Sent from the firm's phone"].filter(Boolean);
-  return (
-    <>
-      {labels.length > 0 && <p className="bubble-label">{labels.join(' · ')}</p>}
-      {m.context_id && quoted !== undefined && <ReplyQuote quoted={quoted} onShow={(id) => onShowMessage?.(id)} />}
-      {item.attachments.map((a) => (
-        <AttachmentView key={a.id} attachment={a} voice={m.voice} outbound={outbound} />
-      ))}
-      {m.location ? (
-        <LocationCard location={m.location} />
-      ) : m.contacts ? (
-        <ContactCards contacts={m.contacts} />
-      ) : (
-        item.body && (
-          <p className={`bubble-text ${m.revoked_at ? 'revoked' : ''}`}>
-            {(kind === 'button' || kind === 'list') && <span className="choice-label">Chose: </span>}
-            {item.body}
-          </p>
-        )
-      )}
-      {m.revoked_at && (
-        <p className="bubble-label revoked-note">
-          {outbound ? "Deleted from the firm's phone" : 'Deleted by the client'} · kept on the firm&apos;s record
-        </p>
-      )}
-      {m.edits && m.edits.length > 0 && <EditHistory edits={m.edits} />}
-    </>
   );
 }

@@ -1,6 +1,8 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
+import { highlightIn } from '../lib/highlight';
+import { UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
 import { replyNumbersOf } from '../../../shared/phone';
 import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { Composer } from './composer';
@@ -53,6 +55,30 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const [chosenMode, setChosenMode] = useState<'template' | 'text' | null>(null);
   const mode = chosenMode ?? (windowOpen ? 'text' : 'template');
   const sendTemplate = trpc.chat.sendTemplate.useMutation();
+  // A file to send: picked or pasted in the composer, or dropped anywhere on the conversation.
+  const [file, setFile] = useState<File | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+  const dropHandlers = {
+    onDragOver: (event: DragEvent) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    },
+    onDragLeave: (event: DragEvent) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop: (event: DragEvent) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      setDragging(false);
+      const dropped = event.dataTransfer.files[0];
+      if (!dropped) return;
+      setFile(dropped);
+      setChosenMode('text'); // files go with the free-text composer, not a template
+    },
+  };
 
   // Opening a thread (and new messages arriving in it while open) marks it read.
   useEffect(() => {
@@ -164,15 +190,10 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const quotedOf = (item: TThreadItem) => {
     if (!item.metadata.context_id) return undefined;
     const quoted = byProviderId.get(item.metadata.context_id);
-    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text' } : null;
+    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text', fileName: quoted.attachments[0]?.fileName ?? null } : null;
   };
-  const showMessage = (id: number) => {
-    const bubble = listRef.current?.querySelector<HTMLElement>(`[data-id="${id}"]`);
-    if (!bubble) return;
-    bubble.scrollIntoView({ block: 'center', behavior: 'smooth' });
-    bubble.classList.add('highlight');
-    setTimeout(() => bubble.classList.remove('highlight'), 2000);
-  };
+  const showMessage = (id: number) => highlightIn(listRef.current, id);
+
   const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>
     sendOptimistically(`Template: ${choice.name}`, caseId, () => sendTemplate.mutateAsync({ ...recipientOf(caseId), ...choice }));
 
@@ -188,7 +209,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
 
   return (
-    <section className="thread" aria-label={`Conversation with ${name ?? phone ?? 'contact'}`}>
+    <section className={`thread ${dragging ? 'dragging' : ''}`} aria-label={`Conversation with ${name ?? phone ?? 'contact'}`} {...dropHandlers}>
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <strong>Drop the file to attach it</strong>
+          <span>{UPLOAD_LIMITS_TEXT}</span>
+        </div>
+      )}
       <header className="thread-header">
         <Link href="/inbox" className="back-link">
           ← Inbox
@@ -214,7 +241,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
             <p className="empty">No messages yet. Say hello below.</p>
           ) : (
             <ol className="messages" ref={listRef} aria-label="Messages" aria-live="polite">
-              {withDividers(messages, joined).map((entry) =>
+              {withDividers(withoutArrivedTemps(messages), joined).map((entry) =>
                 'item' in entry ? (
                   <MessageBubble
                     key={entry.item.id}
@@ -244,6 +271,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
         onSend={onSend}
         onSendTemplate={onSendTemplate}
         onSendFile={onSendFile}
+        file={file}
+        onFileChange={setFile}
         windowOpen={windowOpen}
         mode={mode}
         onModeChange={setChosenMode}
@@ -261,6 +290,36 @@ export function ThreadView({ threadRef, summary }: TProps) {
       />
     </section>
   );
+}
+
+/**
+ * The optimistic copy of a message is replaced when its send call answers; the live update can bring
+ * the stored record first. Until then both would show: the copy is hidden once a stored record from
+ * the same person with the same text and file is there (each stored record stands for one copy).
+ */
+function withoutArrivedTemps(items: TThreadItem[]): TThreadItem[] {
+  const temps = items.filter((i) => i.id < 0);
+  if (!temps.length) return items;
+  const claimed = new Set<number>();
+  const arrived = new Set<number>();
+  for (const temp of temps) {
+    const stored = items.find(
+      (i) =>
+        i.id > 0 &&
+        !claimed.has(i.id) &&
+        i.direction === 'outbound' &&
+        i.body === temp.body &&
+        i.sentBy?.id === temp.sentBy?.id &&
+        (i.attachments[0]?.fileName ?? null) === (temp.attachments[0]?.fileName ?? null) &&
+        // Stored after the click (a little clock difference allowed), not an earlier same text.
+        i.createdAt.getTime() - temp.createdAt.getTime() > -10_000 &&
+        i.createdAt.getTime() - temp.createdAt.getTime() < 2 * 60_000,
+    );
+    if (!stored) continue;
+    claimed.add(stored.id);
+    arrived.add(temp.id);
+  }
+  return arrived.size ? items.filter((i) => !arrived.has(i.id)) : items;
 }
 
 type TJoined = { digits: string; linked: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };

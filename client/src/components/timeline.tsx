@@ -1,23 +1,33 @@
+import { useMemo, useRef } from 'react';
 import type { TCommunication } from '../../../shared/communication';
 import { formatDateTime } from '../lib/format';
-import { fileLabel, mediaUrl, shortType } from './attachment-view';
+import { highlightIn } from '../lib/highlight';
+import { MessageContent, type TQuoted } from './message-content';
 import { PhoneNumber } from './phone-number';
+import { ReactionChips } from './reaction-chips';
 import { STATUS_LABEL, StatusTicks } from './status-ticks';
 
 const TYPE_LABEL: Record<TCommunication['type'], string> = { chat: 'Chat', note: 'Note', call: 'Call', email: 'Email' };
 
-
 type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?: string | null };
 
-/** Every record type, newest first, as the server returns them. */
+/** Every record type, newest first, as the server returns them; chat records read as in the thread. */
 export function Timeline({ items, isPending, error }: TProps) {
+  const listRef = useRef<HTMLOListElement>(null);
+  const byProviderId = useMemo(() => new Map((items ?? []).filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])), [items]);
+  const quotedOf = (item: TCommunication): TQuoted | null | undefined => {
+    if (!item.metadata.context_id) return undefined;
+    const quoted = byProviderId.get(item.metadata.context_id);
+    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text', fileName: quoted.attachments[0]?.fileName ?? null } : null;
+  };
+  const showRecord = (id: number) => highlightIn(listRef.current, id);
   if (isPending) return <p className="muted" role="status">Loading timeline…</p>;
   if (error) return <p className="form-error" role="alert">{error}</p>;
   if (!items?.length) return <p className="empty">Nothing on the timeline yet.</p>;
   return (
-    <ol className="timeline" aria-label="Timeline">
+    <ol className="timeline" aria-label="Timeline" ref={listRef}>
       {items.map((item) => (
-        <li key={item.id} className={`timeline-item type-${item.type}`}>
+        <li key={item.id} className={`timeline-item type-${item.type}`} data-id={item.id}>
           <span className={`type-badge type-${item.type}`}>{TYPE_LABEL[item.type]}</span>
           <div className="timeline-body">
             <div className="timeline-meta">
@@ -31,19 +41,14 @@ export function Timeline({ items, isPending, error }: TProps) {
               )}
             </div>
             {item.subject && <p className="timeline-subject">{item.subject}</p>}
-            {item.attachments.map((a) => (
-              <p key={a.id} className="timeline-file">
-                {a.state === 'stored' ? (
-                  <a href={mediaUrl(a.id)} download>
-                    {fileLabel(a)}
-                  </a>
-                ) : (
-                  fileLabel(a)
-                )}{' '}
-                <span className="muted">({shortType(a.mimeType)}{a.state === 'stored' ? '' : a.state === 'pending' ? ', downloading…' : ', could not download'})</span>
-              </p>
-            ))}
-            {item.body && <p className="timeline-text">{item.body}</p>}
+            {item.type === 'chat' ? (
+              <>
+                <MessageContent item={item} quoted={quotedOf(item)} onShowMessage={showRecord} echoLabel={false} />
+                {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={false} />}
+              </>
+            ) : (
+              item.body && <p className="timeline-text">{item.body}</p>
+            )}
             {item.error && <p className="form-error">{item.error}</p>}
           </div>
         </li>

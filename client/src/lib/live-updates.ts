@@ -51,6 +51,11 @@ export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
     if (item.caseId !== null) {
       utils.timeline.case.setData({ caseId: item.caseId }, (data) => (data ? { items: upsertById(data.items, item, true) } : data));
     }
+    // A file arrived, or finished (or failed) downloading: the Documents lists it is on change.
+    if (item.attachments.length) {
+      if (item.clientId !== null) void utils.timeline.documents.invalidate({ clientId: item.clientId });
+      if (item.caseId !== null) void utils.timeline.documents.invalidate({ caseId: item.caseId });
+    }
   }
   if (refetchThreads) void utils.inbox.threads.invalidate();
   // A filtered list (unread, awaiting reply…) cannot be patched in place — a change can move a
