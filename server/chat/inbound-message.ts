@@ -6,7 +6,8 @@ import type { TAttachmentKind, TCommunication, TMessageKind } from '../../shared
 /** A file the provider holds for a message: downloaded later by the media queue, never in the webhook. */
 export type TInboundAttachment = {
   kind: TAttachmentKind;
-  providerMediaId: string;
+  /** null when the provider's id was unusable: the file then fails with the reason, the message is kept. */
+  providerMediaId: string | null;
   mimeType: string;
   fileName: string | null;
   /** The hash the webhook announced (base64 or hex), checked again against the download's own. */

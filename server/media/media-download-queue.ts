@@ -189,7 +189,7 @@ export class MediaDownloadQueue {
   private async download(job: TJob): Promise<void> {
     const provider = this.deps.provider;
     if (!provider) throw new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
-    if (!job.providerMediaId) throw new DownloadFailure('The provider gave no media id for this file.', true);
+    if (!job.providerMediaId) throw new DownloadFailure('The provider gave no usable id for this file; ask the client to send it again.', true);
     const info = await provider.getMediaInfo(job.providerMediaId);
     if (info.fileSize !== null && info.fileSize > MAX_MEDIA_BYTES) throw new FileTooLargeError(MAX_MEDIA_BYTES);
     const expected = sha256Hex(info.sha256) ?? sha256Hex(job.expectedSha256);

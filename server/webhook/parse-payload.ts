@@ -116,7 +116,9 @@ const ZFileName = z.string().max(4096).optional().catch(undefined).transform(cle
 // `._-` only, never starting with a dot (`..` would walk up the provider's path).
 const ZMediaId = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/);
 const ZMedia = z.object({
-  id: ZMediaId,
+  // An id that could not be a path segment is not used: the message (its caption) is still kept,
+  // and its file is recorded without an id, so it fails at once with the reason.
+  id: ZMediaId.nullable().catch(null),
   mime_type: ZMimeType,
   sha256: z.string().max(128).optional().catch(undefined),
   caption: ZText.optional(),

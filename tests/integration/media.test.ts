@@ -127,6 +127,18 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     expect(live.sim.requests.slice(before).filter((r) => r.path === '/404404404')).toHaveLength(1);
   });
 
+  it('a media id that could walk the provider path is never requested: the caption is kept, the file fails with the reason', async () => {
+    const before = live.sim.requests.length;
+    const res = await postWebhook(live.server.url, cloudPayload({ messages: [{ from: CLIENT, id: 'wamid.badid', timestamp: String(Math.floor(Date.now() / 1000)), type: 'image', image: { id: '../whatsapp_business_profile', mime_type: 'image/jpeg', caption: 'my passport' } }] }));
+    expect(res.json).toMatchObject({ received: 1, stored: 1 });
+    const file = await attachmentOf('wamid.badid');
+    await waitForState(file.id, 'failed');
+    expect(await attachmentsNamed(file.id)).toEqual([{ attempts: 1, state: 'failed', error: 'The provider gave no usable id for this file; ask the client to send it again.' }]);
+    expect(live.sim.requests.slice(before)).toEqual([]);
+    const thread = await live.staff.inbox.thread.query({ clientId });
+    expect(thread.items.find((i) => i.metadata.chat_msg_id === 'wamid.badid')?.body).toBe('my passport');
+  });
+
   it('provider 5xx answers are retried with backoff, and the file is stored when the provider recovers', async () => {
     const media = await live.sim.addMedia({ bytes: PNG, mimeType: 'image/png' });
     live.sim.queueResponse({ status: 500 });
