@@ -3,7 +3,8 @@
 
 /** Control characters and bidirectional overrides (which can make `cod.exe` read as `exe.doc`). */
 export const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Half of a surrogate pair alone: not text (jsonb refuses it, UTF-8 cannot encode it). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** A name to show and offer as the download's name: no path, nothing unshowable, at most 255 characters; null if nothing is left. */
 export function cleanFileName(name: string | null | undefined): string | null {

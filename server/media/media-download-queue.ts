@@ -5,6 +5,7 @@ import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
 import { NO_DOWNLOADS_IN_DEMO } from '../chat/store-inbound';
 import { cleanMimeType } from './file-metadata';
+import { sha256Hex } from './sha256-hex';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
 // The queue is the attachments table itself (a `pending` row due at `next_attempt_at`), claimed
@@ -42,14 +43,6 @@ class DownloadFailure extends Error {
   }
 }
 
-/** sha256 as the provider writes it (hex in the media answer, base64 in webhooks), as hex; null if neither. */
-export function sha256Hex(value: string | null): string | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^[0-9a-f]{64}$/i.test(trimmed)) return trimmed.toLowerCase();
-  if (/^[A-Za-z0-9+/]{43}=$/.test(trimmed)) return Buffer.from(trimmed, 'base64').toString('hex');
-  return null;
-}
 
 function failureOf(error: unknown): DownloadFailure {
   if (error instanceof DownloadFailure) return error;

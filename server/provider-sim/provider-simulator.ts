@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import busboy from 'busboy';
+import { sha256Hex as readSha256 } from '../media/sha256-hex';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -129,14 +130,8 @@ const ZInboundKind = z.object({
 })
   .refine((input) => input.kind === 'echo' || input.from !== undefined, { message: 'from is required', path: ['from'] })
   .refine((input) => !input.caption || !['audio', 'voice', 'sticker'].includes(input.kind), { message: 'audio, voice notes and stickers have no caption', path: ['caption'] })
-  .refine((input) => input.sha256 === undefined || toHex(input.sha256) !== null, { message: 'sha256 must be 64 hex digits or base64', path: ['sha256'] });
+  .refine((input) => input.sha256 === undefined || readSha256(input.sha256) !== null, { message: 'sha256 must be 64 hex digits or base64', path: ['sha256'] });
 
-/** A sha256 given as hex or base64, as hex; null if it is neither. */
-function toHex(value: string): string | null {
-  if (/^[0-9a-f]{64}$/i.test(value)) return value.toLowerCase();
-  if (/^[A-Za-z0-9+/]{43}=$/.test(value)) return Buffer.from(value, 'base64').toString('hex');
-  return null;
-}
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
@@ -544,7 +539,7 @@ export class ProviderSimulator {
     if (bytes) hash.update(bytes);
     else for (const piece of generatedPieces(id, size)) hash.update(piece);
     const sha256Hex = hash.digest('hex');
-    const advertisedSha256Hex = input.sha256 !== undefined ? (toHex(input.sha256) ?? sha256Hex) : sha256Hex;
+    const advertisedSha256Hex = input.sha256 !== undefined ? (readSha256(input.sha256) ?? sha256Hex) : sha256Hex;
     this.media.set(id, { id, mimeType: input.mimeType, fileName: input.fileName ?? null, size, sha256Hex, advertisedSha256Hex, bytes });
     // sha256Hex: the bytes' own hash; the advertised one (the webhook's base64, the media answer's hex) may differ on purpose.
     return { id, sha256Hex, advertisedSha256Hex, sha256Base64: Buffer.from(advertisedSha256Hex, 'hex').toString('base64'), size };
@@ -641,7 +636,7 @@ export class ProviderSimulator {
     }
     if (method === 'POST' && path === '/__sim/media') {
       const parsed = z
-        .object({ bytesBase64: z.string().optional(), size: z.number().int().min(0).max(200 * 1024 * 1024).optional(), mimeType: z.string().min(1), fileName: z.string().optional(), sha256: z.string().refine((v) => toHex(v) !== null).optional() })
+        .object({ bytesBase64: z.string().optional(), size: z.number().int().min(0).max(200 * 1024 * 1024).optional(), mimeType: z.string().min(1), fileName: z.string().optional(), sha256: z.string().refine((v) => readSha256(v) !== null).optional() })
         .safeParse(input);
       if (!parsed.success) return send(400, { ok: false, error: 'mimeType and bytesBase64 or size are required' });
       return send(200, await this.addMedia({ ...parsed.data, bytes: parsed.data.bytesBase64 !== undefined ? Buffer.from(parsed.data.bytesBase64, 'base64') : undefined }));

@@ -15,6 +15,10 @@ async function listCommunications(where: { clientId: number } | { caseId: number
   return (await withDetails(rows)).map((row) => row.toDto());
 }
 
+async function assertCaseExists(caseId: number): Promise<void> {
+  if (!(await Case.findByPk(caseId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Case not found.');
+}
+
 /** Every record type for the client, newest first. */
 export async function getClientTimeline(clientId: number): Promise<{ items: TCommunication[] }> {
   await assertClientExists(clientId);
@@ -23,7 +27,7 @@ export async function getClientTimeline(clientId: number): Promise<{ items: TCom
 
 /** Every record type filed on the case, newest first. */
 export async function getCaseTimeline(caseId: number): Promise<{ items: TCommunication[] }> {
-  if (!(await Case.findByPk(caseId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Case not found.');
+  await assertCaseExists(caseId);
   return { items: await listCommunications({ caseId }) };
 }
 
@@ -33,7 +37,7 @@ export type TDocumentItem = TAttachment & { communicationId: number; direction: 
 /** Every file on the client's (or case's) chat records, newest first. */
 export async function listDocuments(sequelize: Sequelize, where: { clientId: number } | { caseId: number }): Promise<{ items: TDocumentItem[] }> {
   if ('clientId' in where) await assertClientExists(where.clientId);
-  else if (!(await Case.findByPk(where.caseId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Case not found.');
+  else await assertCaseExists(where.caseId);
   const items = await sequelize.query<TDocumentItem>(
     `SELECT a.id, a.kind, a.mime_type AS "mimeType", a.file_name AS "fileName", a.size, a.state, a.error,
             c.id AS "communicationId", c.direction, coalesce(c.provider_timestamp, c.created_at) AS "createdAt", c.case_id AS "caseId", c.client_id AS "clientId"

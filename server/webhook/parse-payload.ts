@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { TAttachmentKind, TLocation, TSharedContact } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
-import { cleanFileName, cleanMimeType, UNSHOWABLE } from '../media/file-metadata';
+import { cleanFileName, cleanMimeType, LONE_SURROGATE, UNSHOWABLE } from '../media/file-metadata';
 import {
   RECEIPT_STATUSES,
   type TInboundAttachment,
@@ -44,7 +44,6 @@ export type TParsedPayload = {
 // A provider id is an opaque printable string; one with control characters (NUL cannot even be
 // stored) is not a real id: that item is skipped and its siblings stored.
 // A lone surrogate would be stored as U+FFFD, so two different ids would collide: skipped too.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const ZProviderId = z
   .string()
   .min(1)
