@@ -11,6 +11,7 @@ import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_
 import { serveSpa } from './spa-route';
 import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
+import { serveExport } from '../export/export-route';
 
 export type TAppOptions = {
   deps: TDeps;
@@ -48,6 +49,7 @@ export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
   const media = { store: deps.mediaStore, sequelize: deps.sequelize, logger: deps.logger, sessionSecret: deps.config.sessionSecret, siteUrl: deps.config.siteUrl, now: deps.now };
   app.get('/api/media/:attachmentId', serveMedia(media));
   app.post('/api/media', receiveUpload(media));
+  app.get('/api/export/:scope/:file', serveExport({ ...media, firmName: deps.config.firmName }));
 
   app.use(
     '/trpc',

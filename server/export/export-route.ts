@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { create as contentDisposition } from 'content-disposition';
+import type { RequestHandler } from 'express';
+import type { Sequelize } from 'sequelize';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { findRequestUser } from '../auth/request-user';
+import type { TLogger } from '../logger';
+import { readExport, type TExportHeader, type TExportMessage, type TExportScope } from './read-export';
+import { writeJsonExport } from './write-json-export';
+import { writePdfExport } from './write-pdf-export';
+
+/** Exports prepared at once by one server; more wait for a moment (each holds a connection and a file). */
+export const MAX_EXPORTS_AT_ONCE = 2;
+
+const FORMATS = {
+  pdf: { contentType: 'application/pdf', write: writePdfExport },
+  json: { contentType: 'application/json; charset=utf-8', write: writeJsonExport },
+} satisfies Record<string, { contentType: string; write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, out: Writable) => Promise<void> }>;
+type TFormat = keyof typeof FORMATS;
+
+/** `client/12.pdf` → what to export; null for anything else. */
+export function parseExportPath(scope: string, file: string): { scope: TExportScope; format: TFormat } | null {
+  const match = /^([1-9]\d{0,9})\.(pdf|json)$/.exec(file);
+  if ((scope !== 'client' && scope !== 'case') || !match) return null;
+  const id = Number(match[1]);
+  return id <= 2_147_483_647 ? { scope: { type: scope, id }, format: match[2] as TFormat } : null;
+}
+
+/** "Chat record - Amelia Hart - 2026-11-23.pdf" */
+function exportFileName(header: TExportHeader, format: TFormat): string {
+  const subject = header.subject.type === 'client' ? header.subject.name : `${header.subject.reference} ${header.subject.name}`;
+  return `Chat record - ${subject.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ').trim().slice(0, 100)} - ${header.exportedAt.slice(0, 10)}.${format}`;
+}
+
+/**
+ * `GET /api/export/:scope/:file` — `client/12.pdf`, `case/3.json` (DESIGN "Accountability and
+ * evidence"). Any signed-in member of staff. The export is written to a temporary file while its
+ * SHA-256 is computed (it must head the response, before the body), recorded in the audit trail
+ * with the hash, then streamed and deleted: never in memory whole, whatever its length.
+ */
+export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string; firmName: string; logger: TLogger; now: () => Date }): RequestHandler {
+  let preparing = 0;
+  return async (req, res) => {
+    const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
+    if (!user) return void res.status(401).json({ ok: false, error: 'unauthorized' });
+    // A link on another site must not make a signed-in browser create exports (and audit events).
+    if (req.headers['sec-fetch-site'] === 'cross-site') return void res.status(403).json({ ok: false, error: 'forbidden', message: 'Exports are started from Firm Chat itself.' });
+    const request = parseExportPath(String(req.params.scope), String(req.params.file));
+    if (!request) return void res.status(404).json({ ok: false, error: 'not_found' });
+    if (preparing >= MAX_EXPORTS_AT_ONCE) {
+      res.set('Retry-After', '5');
+      return void res.status(429).json({ ok: false, error: 'busy', message: 'Other exports are being prepared. Try again in a few seconds.' });
+    }
+    preparing += 1;
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const dir = await mkdtemp(join(tmpdir(), 'firm-chat-export-'));
+    try {
+      const path = join(dir, `export.${request.format}`);
+      const hash = createHash('sha256');
+      let size = 0;
+      const hasher = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          hash.update(chunk);
+          size += chunk.length;
+          callback(null, chunk);
+        },
+      });
+      const spooled = pipeline(hasher, createWriteStream(path));
+      let header: TExportHeader | null;
+      try {
+        header = await readExport(
+          deps.sequelize,
+          { scope: request.scope, firm: deps.firmName, user: { id: user.id, name: user.name, email: user.email }, now: deps.now(), signal: gone.signal },
+          (head, pages) => FORMATS[request.format].write(head, pages, hasher),
+        );
+        hasher.end();
+        await spooled;
+      } catch (error) {
+        hasher.destroy();
+        await spooled.catch(() => undefined);
+        throw error;
+      }
+      if (!header) return void res.status(404).json({ ok: false, error: 'not_found', message: `That ${request.scope.type} does not exist.` });
+      const sha256 = hash.digest('hex');
+      const fileName = exportFileName(header, request.format);
+      await recordAuditEvent(deps.sequelize, {
+        actor: { userId: user.id, ip: req.ip ?? null },
+        action: 'export.create',
+        subject: `${request.scope.type}:${request.scope.id}`,
+        detail: { format: request.format, sha256, bytes: size, messages: header.count, fileName },
+      });
+      res.status(200).set({
+        'Content-Type': FORMATS[request.format].contentType,
+        'Content-Length': String(size),
+        'Content-Disposition': contentDisposition(fileName),
+        'X-Content-SHA256': sha256,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+      });
+      await pipeline(createReadStream(path), res);
+    } catch (error) {
+      if (gone.signal.aborted) return; // the person went away: nothing to answer
+      deps.logger.error({ error: (error as Error).name, scope: request.scope.type }, 'export failed');
+      if (!res.headersSent) res.status(500).json({ ok: false, error: 'internal_error', message: 'The export could not be prepared. Nothing was recorded; try again.' });
+      else res.destroy();
+    } finally {
+      preparing -= 1;
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+}

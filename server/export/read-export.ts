@@ -1,0 +1,136 @@
+import { QueryTypes, Transaction, type Sequelize } from 'sequelize';
+import type { TDirection, TEdit, TReaction, TReceiptHistory, TMessageKind } from '../../shared/communication';
+
+/** What an export covers: one client's chat, or the chat filed on one case. */
+export type TExportScope = { type: 'client' | 'case'; id: number };
+
+/** The header of an evidence export (DESIGN "Accountability and evidence"). */
+export type TExportHeader = {
+  firm: string;
+  subject: { type: 'client' | 'case'; id: number; name: string; reference: string | null; clientName: string; numbers: string[] };
+  /** Stored times of the first and last message; null when there are none. */
+  period: { from: string; to: string } | null;
+  count: number;
+  exportedAt: string;
+  exportedBy: { id: number; name: string; email: string };
+};
+
+/** One message as exported: what the record says, with provider ids and every receipt time. */
+export type TExportMessage = {
+  id: number;
+  direction: TDirection | null;
+  kind: TMessageKind;
+  sentBy: { id: number; name: string } | null;
+  /** The client's number the message came from or went to. */
+  peerPhone: string | null;
+  /** The profile name the provider reported with an inbound message. */
+  contactName: string | null;
+  body: string;
+  chatMsgId: string | null;
+  providerTime: string | null;
+  storedTime: string;
+  status: string | null;
+  error: string | null;
+  receipts: TReceiptHistory;
+  /** When a member of staff first read an inbound message in the app. */
+  readByFirmAt: string | null;
+  /** Provider id of the message this one answers. */
+  replyTo: string | null;
+  forwarded: boolean;
+  /** Sent from the firm's phone app rather than from this app. */
+  fromFirmPhone: boolean;
+  edits: TEdit[];
+  revokedAt: string | null;
+  reactions: TReaction[];
+  truncated: { length: number; sha256: string } | null;
+  attachments: { fileName: string | null; mimeType: string; size: number | null; sha256: string | null; state: string }[];
+};
+
+const PAGE_SIZE = 500;
+
+type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByFirmAt'> & {
+  providerTime: Date | null;
+  storedTime: Date;
+  readByFirmAt: Date | null;
+  /** created_at as PostgreSQL prints it: microseconds, which a Date would round away, so the next page starts exactly after it. */
+  cursorAt: string;
+};
+
+/**
+ * One snapshot of a subject's chat (REPEATABLE READ, read only): the header and the messages agree
+ * even while new messages arrive. `write` receives the messages a page at a time, oldest first, so
+ * an export of any length holds one page in memory.
+ */
+export async function readExport(
+  sequelize: Sequelize,
+  request: { scope: TExportScope; firm: string; user: { id: number; name: string; email: string }; now: Date; signal?: AbortSignal },
+  write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>) => Promise<void>,
+): Promise<TExportHeader | null> {
+  return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }, async (transaction) => {
+    await sequelize.query('SET TRANSACTION READ ONLY', { transaction });
+    const column = request.scope.type === 'client' ? 'client_id' : 'case_id';
+    const [subject] = await sequelize.query<Omit<TExportHeader['subject'], 'type'>>(
+      request.scope.type === 'client'
+        ? `SELECT c.id, c.name, NULL AS reference, c.name AS "clientName",
+                  coalesce((SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.digits) FROM client_numbers n WHERE n.client_id = c.id), '{}') AS numbers
+           FROM clients c WHERE c.id = $1`
+        : `SELECT k.id, k.title AS name, k.reference, c.name AS "clientName",
+                  coalesce((SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.digits) FROM client_numbers n WHERE n.client_id = c.id), '{}') AS numbers
+           FROM cases k JOIN clients c ON c.id = k.client_id WHERE k.id = $1`,
+      { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
+    );
+    if (!subject) return null;
+    const [span] = await sequelize.query<{ count: number; from: Date | null; to: Date | null }>(
+      `SELECT count(*)::int AS count, min(created_at) AS "from", max(created_at) AS "to"
+       FROM communications WHERE ${column} = $1 AND type = 'chat'`,
+      { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
+    );
+    const header: TExportHeader = {
+      firm: request.firm,
+      subject: { type: request.scope.type, ...subject },
+      period: span?.from && span.to ? { from: new Date(span.from).toISOString(), to: new Date(span.to).toISOString() } : null,
+      count: span?.count ?? 0,
+      exportedAt: request.now.toISOString(),
+      exportedBy: request.user,
+    };
+    await write(header, readPages(sequelize, { column, id: request.scope.id, transaction, signal: request.signal }));
+    return header;
+  });
+}
+
+async function* readPages(
+  sequelize: Sequelize,
+  query: { column: 'client_id' | 'case_id'; id: number; transaction: Transaction; signal?: AbortSignal },
+): AsyncIterable<TExportMessage[]> {
+  let after: { at: string; id: number } | null = null;
+  for (;;) {
+    query.signal?.throwIfAborted();
+    const rows: TMessageRow[] = await sequelize.query<TMessageRow>(
+      `SELECT m.id, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
+              CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS "sentBy",
+              m.peer_phone AS "peerPhone", m.metadata->>'contact_name' AS "contactName", m.body,
+              m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
+              m.status, m.error, m.receipts, m.read_at AS "readByFirmAt", m.metadata->>'context_id' AS "replyTo",
+              coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
+              coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
+              coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,
+              coalesce((SELECT json_agg(json_build_object('fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state) ORDER BY a.id)
+                        FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments
+       FROM communications m LEFT JOIN users u ON u.id = m.sent_by
+       WHERE m.${query.column} = $1 AND m.type = 'chat' ${after ? 'AND (m.created_at, m.id) > ($2::timestamptz, $3)' : ''}
+       ORDER BY m.created_at, m.id
+       LIMIT ${PAGE_SIZE}`,
+      { bind: after ? [query.id, after.at, after.id] : [query.id], type: QueryTypes.SELECT, transaction: query.transaction },
+    );
+    if (rows.length === 0) return;
+    yield rows.map(({ cursorAt: _cursor, ...row }) => ({
+      ...row,
+      providerTime: row.providerTime ? new Date(row.providerTime).toISOString() : null,
+      storedTime: new Date(row.storedTime).toISOString(),
+      readByFirmAt: row.readByFirmAt ? new Date(row.readByFirmAt).toISOString() : null,
+    }));
+    if (rows.length < PAGE_SIZE) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.cursorAt, id: last.id };
+  }
+}

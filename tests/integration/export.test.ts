@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { User } from '../../server/db/models';
+import { createCase } from '../../server/services/cases';
+import { createClient } from '../../server/services/clients';
+import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { readPdfText } from '../support/pdf-text';
+import { sql } from '../support/sql';
+
+// Evidence exports (issue 13, DESIGN "Accountability and evidence"): a client's or a case's chat as
+// JSON and PDF, with the body's SHA-256 in a header and in the audit trail.
+const CLIENT = '447700900123';
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+let live: TLiveSetup;
+let clientId: number;
+let caseId: number;
+let staffId: number;
+let inboundId: string;
+beforeAll(async () => {
+  live = await startLiveSetup({ FIRM_NAME: 'Hart & Co Solicitors' }, { mediaQueue: { pollMs: 50 } });
+  staffId = (await User.findOne({ where: { email: 'sam@firm.test' } }))!.id;
+  clientId = (await createClient({ name: 'Amelia Hart', phone: `+${CLIENT}` })).id;
+  caseId = (await createCase({ clientId, reference: 'HART-001', title: 'Deposit dispute' })).id;
+
+  inboundId = (await live.sim.sendInbound(CLIENT, 'Did the letting agent reply?', 'Amelia')).id;
+  const sent = await live.staff.chat.send.mutate({ clientId, caseId, body: 'Not yet; their deadline is Friday.' });
+  await live.sim.postReceipt(sent.metadata.chat_msg_id!, 'sent', CLIENT);
+  await live.sim.postReceipt(sent.metadata.chat_msg_id!, 'delivered', CLIENT);
+  await live.sim.postReceipt(sent.metadata.chat_msg_id!, 'read', CLIENT);
+  const photo = await live.sim.sendInboundKind({ kind: 'image', from: CLIENT, bytesBase64: PNG.toString('base64'), mimeType: 'image/png', caption: 'The check-out report' });
+  await live.sim.sendInboundKind({ kind: 'edit', from: CLIENT, targetId: inboundId, body: 'Did the letting agent reply yet?' });
+  await vi.waitFor(async () => expect((await sql(live.server.databaseUrl, `SELECT state FROM attachments`))[0]?.state).toBe('stored'), { timeout: 10_000, interval: 50 });
+  // Inbound messages on the case, as a member of staff would file them.
+  await sql(live.server.databaseUrl, `UPDATE communications SET case_id = $1 WHERE metadata->>'chat_msg_id' = $2`, [caseId, photo.id]);
+}, 30_000);
+afterAll(() => live?.stop());
+
+const exportUrl = (path: string) => `${live.server.url}/api/export/${path}`;
+async function download(path: string, cookie: string | null = live.staffCookie) {
+  const res = await fetch(exportUrl(path), { headers: cookie ? { cookie } : {} });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('JSON export', () => {
+  it("holds every message of the client's chat with ids, times, sender, receipts and file hashes; the header's hash is the body's", async () => {
+    const { res, bytes } = await download(`client/${clientId}.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-content-sha256')).toBe(sha256(bytes));
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Chat record - Amelia Hart - \d{4}-\d\d-\d\d\.json"$/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = JSON.parse(bytes.toString('utf8'));
+    expect(body).toMatchObject({
+      firm: 'Hart & Co Solicitors',
+      subject: { type: 'client', id: clientId, name: 'Amelia Hart', numbers: [CLIENT] },
+      count: 3,
+      exportedBy: { id: staffId, name: 'Sam Staff', email: 'sam@firm.test' },
+    });
+    expect(Date.parse(body.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(body.period.from <= body.period.to).toBe(true);
+    const [question, answer, photo] = body.messages;
+    expect(question).toMatchObject({
+      direction: 'inbound', sentBy: null, body: 'Did the letting agent reply yet?', chatMsgId: inboundId, peerPhone: CLIENT, contactName: 'Amelia',
+      edits: [{ body: 'Did the letting agent reply?' }],
+    });
+    expect(question.providerTime).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(question.storedTime).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(answer).toMatchObject({ direction: 'outbound', sentBy: { id: staffId, name: 'Sam Staff' }, body: 'Not yet; their deadline is Friday.', status: 'read' });
+    expect(Object.keys(answer.receipts).sort()).toEqual(['delivered', 'read', 'sent']);
+    expect(photo).toMatchObject({ kind: 'image', body: 'The check-out report', attachments: [{ mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }] });
+  });
+
+  it('of a case holds only the messages filed on it', async () => {
+    const { res, bytes } = await download(`case/${caseId}.json`);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(bytes.toString('utf8'));
+    expect(body.subject).toMatchObject({ type: 'case', id: caseId, name: 'Deposit dispute', reference: 'HART-001', clientName: 'Amelia Hart' });
+    expect(body.messages.map((m: { body: string }) => m.body)).toEqual(['Not yet; their deadline is Friday.', 'The check-out report']);
+    expect(body.count).toBe(2);
+  });
+
+  it('of a chat with no messages is a header and an empty list', async () => {
+    const quiet = await createClient({ name: 'Quiet Client', phone: '+447700900999' });
+    const body = JSON.parse((await download(`client/${quiet.id}.json`)).bytes.toString('utf8'));
+    expect(body).toMatchObject({ count: 0, period: null, messages: [] });
+  });
+
+  it('crosses pages of records stored in the same millisecond without losing or repeating one', async () => {
+    const many = await createClient({ name: 'Busy Client', phone: '+447700900555' });
+    // 1,234 records 1 µs apart: a cursor rounded to milliseconds would repeat or skip some.
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+       SELECT 'chat', 'inbound', 'Message ' || g, NULL, $1, '447700900555', '{}', '{}', timestamptz '2026-01-01' + g * interval '1 microsecond', now()
+       FROM generate_series(1, 1234) g`,
+      [many.id],
+    );
+    const body = JSON.parse((await download(`client/${many.id}.json`)).bytes.toString('utf8'));
+    expect(body.count).toBe(1234);
+    expect(body.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 1234 }, (_, i) => `Message ${i + 1}`));
+  });
+});
+
+describe('PDF export', () => {
+  it('is a PDF whose text names the firm, subject, period, exporter and every message with its ids and times', async () => {
+    const { res, bytes } = await download(`case/${caseId}.pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('x-content-sha256')).toBe(sha256(bytes));
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = (await readPdfText(bytes)).text.replace(/\s+/g, ' ');
+    for (const expected of [
+      'Chat record: case HART-001',
+      'Firm: Hart & Co Solicitors',
+      'Case HART-001 "Deposit dispute"',
+      'for Amelia Hart',
+      '+44 7700 900123',
+      'Exported by: Sam Staff (sam@firm.test)',
+      'Not yet; their deadline is Friday.',
+      'sent by Sam Staff',
+      'The check-out report',
+      `sha256 ${sha256(PNG)}`,
+    ]) expect(text).toContain(expected);
+    expect(text).toMatch(/Period: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect(text).toMatch(/receipts: sent .* UTC · delivered .* UTC · read .* UTC/);
+  });
+
+  it('draws text in other scripts and survives hostile bodies (a 4,000-character word, control characters)', async () => {
+    const hostile = await createClient({ name: 'Ωmega Клиент', phone: '+447700900777' });
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+       VALUES ('chat', 'inbound', $2, NULL, $1, '447700900777', '{}', '{}', now(), now()),
+              ('chat', 'inbound', $3, NULL, $1, '447700900777', '{}', '{}', now(), now()),
+              ('chat', 'inbound', '', NULL, $1, '447700900777', '{"kind":"sticker"}', '{}', now(), now())`,
+      [hostile.id, 'Здравствуйте, документы готовы ✓ 👍', `${'A'.repeat(4000)}\u0007\u001b[31m\r\nend`],
+    );
+    const { res, bytes } = await download(`client/${hostile.id}.pdf`);
+    expect(res.status).toBe(200);
+    const { text, pages } = await readPdfText(bytes);
+    expect(text).toContain('Ωmega Клиент');
+    expect(text).toContain('Здравствуйте, документы готовы ✓');
+    // Broken across lines and a page (whose footer pdf.js reads first), but every letter is there.
+    expect((text.match(/A{20,}/g) ?? []).join('')).toBe('A'.repeat(4000));
+    expect(text).toContain('(sticker, no text)');
+    expect(pages).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('who may export, and the record of it', () => {
+  it('each export is in the audit trail with its format, size and the same SHA-256', async () => {
+    const { res, bytes } = await download(`client/${clientId}.pdf`);
+    const events = await live.director.audit.list.query({ action: 'export.create' });
+    const event = events.items[0]!;
+    expect(event).toMatchObject({ user: { id: staffId, name: 'Sam Staff' }, action: 'export.create', subject: `client:${clientId}` });
+    expect(event.detail).toMatchObject({ format: 'pdf', sha256: res.headers.get('x-content-sha256'), bytes: bytes.length, messages: 3 });
+    expect(event.detail.sha256).toBe(sha256(bytes));
+    expect(event.ip).toBeTruthy();
+  });
+
+  it('answers 401 signed out, 404 for a subject or path that does not exist, 403 to a cross-site request; none is recorded', async () => {
+    const before = (await live.director.audit.list.query({ action: 'export.create' })).items.length;
+    expect((await download(`client/${clientId}.pdf`, null)).res.status).toBe(401);
+    expect((await download(`client/${clientId}.pdf`, 'firm_chat_session=forged')).res.status).toBe(401);
+    for (const path of ['client/999999.pdf', 'case/999999.json', `client/${clientId}.html`, `clients/${clientId}.pdf`, 'client/0.pdf', 'client/-1.pdf', 'client/1e3.pdf', 'client/99999999999.pdf', `client/${clientId}`]) {
+      const { res, bytes } = await download(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(JSON.parse(bytes.toString()).error).toBe('not_found');
+    }
+    const crossSite = await fetch(exportUrl(`client/${clientId}.pdf`), { headers: { cookie: live.staffCookie, 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    expect((await live.director.audit.list.query({ action: 'export.create' })).items.length).toBe(before);
+  });
+});
