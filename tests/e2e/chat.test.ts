@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
 import type { TAppProcess } from '../support/app-process';
 import { startLiveApp } from '../support/live-app';
 import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
+import { readPdfText } from '../support/pdf-text';
 
 describe.runIf(hasChromium())('chat in Chromium, live mode against the provider simulator', () => {
   let sim: ProviderSimulator;
@@ -299,6 +302,29 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const bubble = page.locator(`.bubble-row[data-id="${id}"]`);
     await bubble.waitFor();
     await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
+    await context.close();
+  });
+
+  it('staff export a case as PDF: the file saved is the one whose SHA-256 is shown, and its text reads back', async () => {
+    const { page, context } = await signIn('Staff');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+    await page.getByRole('link', { name: /Amelia Hart/ }).click();
+    await page.getByRole('link', { name: /HART-2026-001/ }).click();
+    await page.getByRole('heading', { name: 'Export the chat' }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PDF' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^Chat record - HART-2026-001 Hart v Northwind Lettings \(deposit dispute\) - \d{4}-\d\d-\d\d\.pdf$/);
+    const bytes = await readFile((await download.path())!);
+    const shown = page.getByRole('textbox', { name: 'SHA-256 of the exported file' });
+    await shown.waitFor();
+    expect(await shown.inputValue()).toBe(createHash('sha256').update(bytes).digest('hex'));
+    await page.getByText('matches the file received').waitFor();
+    await saveScreenshot(page, 'case-export');
+    const text = (await readPdfText(bytes)).text.replace(/\s+/g, ' ');
+    expect(text).toContain('Chat record: case HART-2026-001');
+    expect(text).toContain('Hart v Northwind Lettings (deposit dispute)');
+    expect(text).toContain('Exported by: Sam Staff');
+    expect(text).toContain('Not yet, Amelia. Their deadline is Friday; we will update you then.');
+    expect(text).toContain('Hi, did the letting agent reply to the letter yet?');
     await context.close();
   });
 

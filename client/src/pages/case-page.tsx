@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { DocumentsList } from '../components/documents-list';
+import { ExportChat } from '../components/export-chat';
 import { Timeline } from '../components/timeline';
 import { trpc } from '../lib/trpc';
 
@@ -34,6 +35,10 @@ export function CasePage({ caseId }: { caseId: number }) {
       <section className="card" aria-labelledby="case-documents-title">
         <h2 id="case-documents-title">Documents</h2>
         <DocumentsList where={{ caseId }} />
+      </section>
+      <section className="card" aria-labelledby="case-export-title">
+        <h2 id="case-export-title">Export the chat</h2>
+        <ExportChat scope="case" id={caseId} />
       </section>
     </div>
   );

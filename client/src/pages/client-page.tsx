@@ -4,6 +4,7 @@ import { ConfirmButton } from '../components/confirm-button';
 import { OptOutBanner } from '../components/opt-out-banner';
 import { PhoneNumber } from '../components/phone-number';
 import { DocumentsList } from '../components/documents-list';
+import { ExportChat } from '../components/export-chat';
 import { Timeline } from '../components/timeline';
 import { useToast } from '../components/toasts';
 import { trpc } from '../lib/trpc';
@@ -66,6 +67,10 @@ export function ClientPage({ clientId }: { clientId: number }) {
             )}
           </section>
           <ClientNumbers clientId={clientId} numbers={client.data.numbers} />
+          <section className="card" aria-labelledby="export-title">
+            <h2 id="export-title">Export the chat</h2>
+            <ExportChat scope="client" id={clientId} />
+          </section>
           <CreateCaseForm clientId={clientId} />
         </aside>
       </div>
