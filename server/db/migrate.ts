@@ -13,6 +13,7 @@ import { attachments } from './migrations/0008-attachments';
 import { sentBy } from './migrations/0009-sent-by';
 import { threadFilters } from './migrations/0010-thread-filters';
 import { messageSearch } from './migrations/0011-message-search';
+import { searchStatistics } from './migrations/0012-search-statistics';
 import type { TSearchLanguage } from '../search/search-language';
 
 export type TMigration = RunnableMigration<QueryInterface>;
@@ -28,7 +29,7 @@ export type TMigrationOptions = {
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters, messageSearch(options.searchLanguage)];
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters, messageSearch(options.searchLanguage), searchStatistics];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

@@ -25,9 +25,15 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
   const sequelize = createSequelize(url, logger);
   try {
     initModels(sequelize);
-    const applied = await migrateDatabase(sequelize, url, { defaultCountry: config.defaultCountry, searchLanguage: config.searchLanguage });
-    if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
-    await ensureSearchLanguage(sequelize, config.searchLanguage, logger);
+    // Schema changes get a connection of their own without the request timeouts.
+    const migrator = createSequelize(url, logger, { poolMax: 1, unbounded: true });
+    try {
+      const applied = await migrateDatabase(migrator, url, { defaultCountry: config.defaultCountry, searchLanguage: config.searchLanguage });
+      if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
+      await ensureSearchLanguage(migrator, config.searchLanguage, logger);
+    } finally {
+      await migrator.close().catch(() => undefined);
+    }
   } catch (error) {
     await sequelize.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);

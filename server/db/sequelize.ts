@@ -5,7 +5,11 @@ import type { TLogger } from '../logger';
 // Return timestamps as Date and bigint counts as numbers where they fit.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-export function createSequelize(databaseUrl: string, logger: TLogger, options: { poolMax?: number } = {}): Sequelize {
+/**
+ * `unbounded`: no statement or query timeout, for the migrations and rebuilds run at start, which
+ * take as long as the tables are large (a generated column over a million records takes minutes).
+ */
+export function createSequelize(databaseUrl: string, logger: TLogger, options: { poolMax?: number; unbounded?: boolean } = {}): Sequelize {
   return new Sequelize(databaseUrl, {
     dialect: 'postgres',
     dialectModule: pg,
@@ -13,7 +17,7 @@ export function createSequelize(databaseUrl: string, logger: TLogger, options: {
     // A hung or unreachable database must not hang the webhook: every wait is bounded below 5 s,
     // so the provider gets a 503 well inside its patience and retries; nothing is lost.
     pool: { max: options.poolMax ?? 10, min: 0, acquire: 4_000, idle: 10_000 },
-    dialectOptions: {
+    dialectOptions: options.unbounded ? { connectionTimeoutMillis: 4_000 } : {
       statement_timeout: 4_000,
       // The server's statement_timeout cannot fire on a frozen server (a network partition, stopped
       // processes): the client gives up too, a little later, so the server's own error wins otherwise.

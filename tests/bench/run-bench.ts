@@ -24,7 +24,7 @@ import { bodyOf, createDatabase, loadWebhook, MEDIA_RATE, percentile, query, ROO
 // Ratios are measured inside one run on one machine: absolute numbers vary with the machine.
 
 const QUICK = process.argv.includes('--quick');
-// --only=ingest,receipts,queries,bundle,startup,load,media runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export runs a subset (for iterating on one part).
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 const SCALE = QUICK
@@ -175,6 +175,31 @@ async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ 
   }
 }
 
+/**
+ * The app as its own process on `url` (migrated), with one member of staff signed in and one client:
+ * the server's pid (tsx runs it as a child of its own) for memory, and the session cookie.
+ */
+async function startSignedInApp(url: string, extraEnv: Record<string, string> = {}) {
+  const port = await findFreePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const env = { DATABASE_URL: url, PORT: String(port), MESSAGING_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-session-secret-0123456789abcdef', NODE_ENV: 'production', ...extraEnv };
+  const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
+  try {
+    const serverPid = Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    const { runScript } = await import('../support/app-process');
+    await runScript('server/scripts/user-add.ts', { ...process.env, ...env }, ['--email', 'bench@firm.test', '--name', 'Bench', '--role', 'staff', '--password', 'bench-password-123']);
+    await query(url, "INSERT INTO clients (name, created_at, updated_at) VALUES ('Bench Client', now(), now())");
+    await query(url, "INSERT INTO client_numbers (client_id, digits, \"primary\") SELECT id, '447700900123', true FROM clients");
+    const [client] = await query<{ id: number }>(url, 'SELECT id FROM clients LIMIT 1');
+    const signIn = await fetch(`${appUrl}/trpc/auth.signIn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: { email: 'bench@firm.test', password: 'bench-password-123' } }) });
+    const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
+    return { appUrl, serverPid, cookie, clientId: client!.id, stop: app.stop };
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
+}
+
 async function benchMedia(adminUrl: string) {
   // Two sizes in one process: memory that does not grow with the file is what "streamed" means. A
   // garbage-collected process's RSS also moves with allocation churn (freed buffers wait for a
@@ -186,20 +211,12 @@ async function benchMedia(adminUrl: string) {
   const sim = await startProviderSimulator({ apiKey: key, webhookSecret: SECRET, autoReceipts: false });
   const url = await createDatabase(adminUrl, 'bench_media');
   await migrateOnly(url);
-  const port = await findFreePort();
-  const appUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, PORT: String(port), MESSAGING_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn', MESSAGING_API_KEY: key, MESSAGING_PROVIDER_URL: sim.url, SESSION_SECRET: 'bench-session-secret-0123456789abcdef', NODE_ENV: 'production' };
-  const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
+  const app = await startSignedInApp(url, { MESSAGING_API_KEY: key, MESSAGING_PROVIDER_URL: sim.url }).catch(async (error: unknown) => {
+    await sim.close();
+    throw error;
+  });
+  const { appUrl, serverPid, cookie, clientId } = app;
   try {
-    // tsx runs the server as a child of its own: measure that one.
-    const serverPid = Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
-    const { runScript } = await import('../support/app-process');
-    await runScript('server/scripts/user-add.ts', { ...process.env, ...env }, ['--email', 'bench@firm.test', '--name', 'Bench', '--role', 'staff', '--password', 'bench-password-123']);
-    await query(url, "INSERT INTO clients (name, created_at, updated_at) VALUES ('Bench Client', now(), now())");
-    await query(url, "INSERT INTO client_numbers (client_id, digits, \"primary\") SELECT id, '447700900123', true FROM clients");
-    const [client] = await query<{ id: number }>(url, 'SELECT id FROM clients LIMIT 1');
-    const signIn = await fetch(`${appUrl}/trpc/auth.signIn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: { email: 'bench@firm.test', password: 'bench-password-123' } }) });
-    const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
     await new Promise((r) => setTimeout(r, 1_000));
     report({ part: 'media', name: 'app RSS at rest', value: rssMb(serverPid), unit: 'MB' });
 
@@ -241,7 +258,7 @@ async function benchMedia(adminUrl: string) {
         uploadedId = ((await res.json()) as { attachmentId: number }).attachmentId;
       }));
       record('sent to the provider (chat.send: multipart upload, then send by id)', await measureOne(async () => {
-        const res = await fetch(`${appUrl}/trpc/chat.send`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ json: { clientId: client!.id, attachmentId: uploadedId } }) });
+        const res = await fetch(`${appUrl}/trpc/chat.send`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ json: { clientId, attachmentId: uploadedId } }) });
         if (res.status !== 200) throw new Error(`send answered ${res.status}: ${await res.text()}`);
       }));
     }
@@ -262,6 +279,61 @@ async function benchMedia(adminUrl: string) {
   } finally {
     await app.stop();
     await sim.close();
+  }
+}
+
+async function benchExport(adminUrl: string) {
+  // Two lengths in one process: an export held in memory would grow with the number of messages;
+  // a streamed one grows by about the same at both.
+  const lengths = QUICK ? [1_000, 5_000] : [1_000, 10_000];
+  console.log(`\n== 8. Evidence export: a client's chat of ${lengths.join(' and ')} messages as PDF and JSON (GET /api/export); the app's resident memory sampled every 50 ms`);
+  const url = await createDatabase(adminUrl, 'bench_export');
+  await migrateOnly(url);
+  const app = await startSignedInApp(url);
+  try {
+    const clients: number[] = [];
+    for (const length of lengths) {
+      const [row] = await query<{ id: number }>(url, `INSERT INTO clients (name, created_at, updated_at) VALUES ('Export ${length}', now(), now()) RETURNING id`);
+      clients.push(row!.id);
+      // Alternate sides, realistic lengths, receipts on what the firm sent, a file on one in 20.
+      await query(url, `
+        INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, receipts, provider_timestamp, sent_by, created_at, updated_at)
+        SELECT 'chat', CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN g % 2 = 1 THEN 'read' END,
+               'Message ' || g || ': thank you for the documents, we will review the draft agreement and come back to you before the hearing on Friday.',
+               $1, '447700900123', jsonb_build_object('chat_msg_id', 'wamid.export-' || $1 || '-' || g),
+               CASE WHEN g % 2 = 1 THEN jsonb_build_object('sent', jsonb_build_object('at', now()), 'delivered', jsonb_build_object('at', now()), 'read', jsonb_build_object('at', now())) ELSE '{}'::jsonb END,
+               CASE WHEN g % 2 = 0 THEN now() - (${length} - g) * interval '1 minute' END, CASE WHEN g % 2 = 1 THEN 1 END,
+               now() - (${length} - g) * interval '1 minute', now()
+        FROM generate_series(1, ${length}) g;
+        INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state)
+        SELECT id, 'document', 'application/pdf', 'Scan ' || id || '.pdf', 250000, md5(id::text) || md5(id::text), 'stored'
+        FROM communications WHERE client_id = $1 AND id % 20 = 0;
+        ANALYZE;`, [row!.id]);
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    const results: Record<string, { growth: number; seconds: number; bytes: number }[]> = {};
+    for (const format of ['pdf', 'json'] as const) {
+      for (const [i, length] of lengths.entries()) {
+        const before = rssMb(app.serverPid);
+        const { peak, seconds, result: bytes } = await peakRssDuring(app.serverPid, async () => {
+          const res = await fetch(`${app.appUrl}/api/export/client/${clients[i]}.${format}`, { headers: { cookie: app.cookie } });
+          if (res.status !== 200) throw new Error(`export answered ${res.status}`);
+          let got = 0;
+          const reader = res.body!.getReader();
+          for (let part = await reader.read(); !part.done; part = await reader.read()) got += part.value.length;
+          return got;
+        });
+        (results[format] ??= []).push({ growth: peak - before, seconds, bytes });
+        report({ part: 'export', name: `${format.toUpperCase()} of ${length.toLocaleString('en-GB')} messages (${(bytes / 1024 / 1024).toFixed(1)} MB, ${Math.round(length / seconds)} messages/s; peak RSS growth ${(peak - before).toFixed(0)} MB)`, value: seconds, unit: 's' });
+      }
+    }
+    for (const [format, [short, long]] of Object.entries(results)) {
+      // The longer export's growth over the shorter's: 1 means memory does not follow the length.
+      const ratio = long!.growth / Math.max(short!.growth, 10);
+      report({ part: 'export', name: `${format.toUpperCase()} peak RSS growth at ${lengths[1]!.toLocaleString('en-GB')} messages`, value: long!.growth, unit: 'MB', ceiling: Math.max(short!.growth, 10), ceilingName: `growth at ${lengths[0]!.toLocaleString('en-GB')} (at least 10)`, ratio, target: '≤ 3 (memory does not follow the length)', pass: ratio <= 3 });
+    }
+  } finally {
+    await app.stop();
   }
 }
 
@@ -384,7 +456,19 @@ async function benchQueries(adminUrl: string) {
     SELECT CASE WHEN g % 10 < 7 THEN 'chat' WHEN g % 10 < 8 THEN 'note' WHEN g % 10 < 9 THEN 'email' ELSE 'call' END,
            CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
            CASE WHEN g % 10 < 7 AND g % 2 = 1 THEN (ARRAY['sent','delivered','read','failed'])[1 + g % 4] END,
-           'Message body number ' || g,
+           -- Words in the proportions of a real inbox, whatever the record's type (g % 10): every word of the first list in 5% of records,
+           -- of the second in 2.5%, a long tail of 5,000 rarer words (the commonest in 1.6%, most in
+           -- under 0.01%: real text has one, and the planner's statistics depend on it), and a
+           -- reference number each record has alone.
+           (ARRAY['invoice','hearing','contract','deposit','payslips','completion','tenancy','landlord','mortgage','settlement',
+                  'appointment','signature','witness','statement','evidence','court','letter','agreement','probate','claim'])[1 + (g / 10) % 20]
+             || ' about the ' ||
+           (ARRAY['office','bundle','deadline','document','meeting','friday','monday','payment','copy','form',
+                  'photo','scan','lease','will','estate','employer','tribunal','buyer','seller','agent',
+                  'valuation','survey','search','draft','schedule','notice','reply','update','question','call',
+                  'email','portal','fee','quote','receipt','balance','transfer','keys','exchange','date'])[1 + (g / 200) % 40]
+             || ' on tail' || (power(((g::bigint * 7919) % 10007) / 10007.0, 4) * 5000)::int
+             || ' reference R' || g,
            CASE WHEN g % 20 = 0 THEN NULL ELSE 1 + (g::bigint * 7919) % ${SCALE.clients} END,
            '447' || lpad((CASE WHEN g % 20 = 0 THEN 900000000 + g % 5000 ELSE 1 + (g::bigint * 7919) % ${SCALE.clients} END)::text, 9, '0'),
            CASE WHEN g % 10 < 7 THEN jsonb_build_object('chat_msg_id', 'wamid.s-' || g) ELSE '{}'::jsonb END,
@@ -426,6 +510,16 @@ async function benchQueries(adminUrl: string) {
   const matchSql = `SELECT ${matchOneClientSql('$1::text')} AS id`; // the rule the app runs
   await measure('client match (exact number, else last 9 digits)', 5, () => sequelize.query(matchSql, { bind: [`447${String(random(SCALE.clients)).padStart(9, '0')}`] }), plan(matchSql, ['447000000001']));
   await measure('inbox.threads (first page)', 20, () => caller.inbox.threads());
+  for (const filter of ['unread', 'unlinked', 'awaiting_reply'] as const) {
+    await measure(`inbox.threads filter ${filter} (first page)`, 20, () => caller.inbox.threads({ filter }));
+  }
+  const pick = <T,>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+  const COMMON = ['invoice', 'hearing', 'contract', 'deposit', 'tenancy', 'landlord', 'mortgage', 'settlement', 'witness', 'court'];
+  const SECOND = ['bundle', 'deadline', 'meeting', 'payment', 'lease', 'tribunal', 'survey', 'notice', 'receipt', 'keys'];
+  await measure('inbox.search one common word (5% of records)', 20, () => caller.inbox.search({ q: pick(COMMON) }));
+  await measure('inbox.search two words (0.1% of records)', 20, () => caller.inbox.search({ q: `${pick(COMMON)} ${pick(SECOND)}` }));
+  await measure('inbox.search a phrase', 20, () => caller.inbox.search({ q: `"${pick(COMMON)} about the ${pick(SECOND)}"` }));
+  await measure('inbox.search a reference (one record)', 20, () => caller.inbox.search({ q: `R${random(SCALE.communications)}` }));
   await database.close();
 }
 
@@ -483,6 +577,7 @@ async function main() {
     if (runs('startup')) await benchStartup();
     if (runs('load')) await benchLoad(adminUrl);
     if (runs('media')) await benchMedia(adminUrl);
+    if (runs('export')) await benchExport(adminUrl);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../server/services/clients';
 import { ensureSearchLanguage } from '../../server/search/search-language';
-import { HIGHLIGHT_START, HIGHLIGHT_STOP, searchMessages } from '../../server/search/search-messages';
+import { HIGHLIGHT_START, HIGHLIGHT_STOP, SEARCH_WINDOW, searchMessages } from '../../server/search/search-messages';
 import { sql } from '../support/sql';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 
@@ -61,4 +61,36 @@ it('a change of SEARCH_LANGUAGE rebuilds the search column once, for that langua
   expect((await searchMessages(sequelize, { q: 'invoices', language: 'simple' })).items).toHaveLength(1);
   await ensureSearchLanguage(sequelize, 'english', logger);
   expect((await live.staff.inbox.search.query({ q: 'invoice' })).items).toHaveLength(1);
+});
+
+it('looks only in chat records: a note or an e-mail with the word is not a hit', async () => {
+  const [client] = await sql<{ id: number }>(live.server.databaseUrl, "SELECT id FROM clients WHERE name = 'Amelia Hart'");
+  await sql(
+    live.server.databaseUrl,
+    `INSERT INTO communications (type, direction, subject, body, client_id, metadata, receipts, created_at, updated_at)
+     VALUES ('note', NULL, 'Quarantine', 'quarantined word in a note', $1, '{}', '{}', now(), now()),
+            ('email', 'outbound', 'Quarantine', 'quarantined word in an e-mail', $1, '{}', '{}', now(), now())`,
+    [client!.id],
+  );
+  expect((await live.staff.inbox.search.query({ q: 'quarantined' })).items).toEqual([]);
+  await live.sim.sendInboundKind({ kind: 'text', from: '447700900123', body: 'Am I quarantined?' });
+  expect((await live.staff.inbox.search.query({ q: 'quarantined' })).items.map((i) => i.body)).toEqual(['Am I quarantined?']);
+});
+
+it(`ranks the newest ${SEARCH_WINDOW} matches of a word: an older best match is found by adding a word`, async () => {
+  const [client] = await sql<{ id: number }>(live.server.databaseUrl, "SELECT id FROM clients WHERE name = 'Amelia Hart'");
+  // The oldest has the word five times (the best rank), then SEARCH_WINDOW newer ones have it once.
+  await sql(
+    live.server.databaseUrl,
+    `INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+     SELECT 'chat', 'inbound', CASE WHEN g = 0 THEN 'probate probate probate probate probate, the old will' ELSE 'probate update ' || g END,
+            $1, '447700900123', '{}', '{}', now() - interval '1 day' + g * interval '1 second', now()
+     FROM generate_series(0, ${SEARCH_WINDOW}) g`,
+    [client!.id],
+  );
+  const common = (await live.staff.inbox.search.query({ q: 'probate', limit: 5 })).items.map((i) => i.body);
+  expect(common).toHaveLength(5);
+  expect(common).not.toContain('probate probate probate probate probate, the old will');
+  expect(common[0]).toBe(`probate update ${SEARCH_WINDOW}`); // equal ranks: the newest first
+  expect((await live.staff.inbox.search.query({ q: 'probate old' })).items.map((i) => i.body)).toEqual(['probate probate probate probate probate, the old will']);
 });

@@ -1,4 +1,4 @@
-import { searchColumnSql, type TSearchLanguage } from '../../search/search-language';
+import type { TSearchLanguage } from '../../search/search-language';
 import type { TMigration } from '../migrate';
 
 // Full-text search over every record's words (issue 13): a generated tsvector kept by PostgreSQL on
@@ -8,7 +8,7 @@ export const messageSearch = (language: TSearchLanguage = 'english'): TMigration
   name: '0011-message-search',
   async up({ context: qi }) {
     await qi.sequelize.query(`
-      ALTER TABLE communications ADD COLUMN search ${searchColumnSql(language)};
+      ALTER TABLE communications ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('${language}'::regconfig, coalesce(subject, '') || ' ' || body)) STORED;
       CREATE INDEX communications_search_idx ON communications USING gin (search);
       CREATE TABLE search_settings (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), language text NOT NULL);
       INSERT INTO search_settings (language) VALUES ('${language}');
