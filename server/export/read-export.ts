@@ -11,6 +11,8 @@ export type TExportHeader = {
   /** Stored times of the first and last message; null when there are none. */
   period: { from: string; to: string } | null;
   count: number;
+  /** A case export: chat messages with the case's client that are not filed on the case (not in this export). */
+  notOnCase: number | null;
   exportedAt: string;
   exportedBy: { id: number; name: string; email: string };
 };
@@ -32,7 +34,7 @@ export type TExportMessage = {
   status: string | null;
   error: string | null;
   receipts: TReceiptHistory;
-  /** When a member of staff first read an inbound message in the app. */
+  /** When an inbound message was first opened in the app (by anyone: who is not recorded). */
   readByFirmAt: string | null;
   /** Provider id of the message this one answers. */
   replyTo: string | null;
@@ -43,7 +45,7 @@ export type TExportMessage = {
   revokedAt: string | null;
   reactions: TReaction[];
   truncated: { length: number; sha256: string } | null;
-  attachments: { fileName: string | null; mimeType: string; size: number | null; sha256: string | null; state: string }[];
+  attachments: { kind: string; fileName: string | null; mimeType: string; size: number | null; sha256: string | null; state: string }[];
 };
 
 const PAGE_SIZE = 500;
@@ -85,11 +87,20 @@ export async function readExport(
        FROM communications WHERE ${column} = $1 AND type = 'chat'`,
       { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
     );
+    const [elsewhere] =
+      request.scope.type === 'case'
+        ? await sequelize.query<{ count: number }>(
+            `SELECT count(*)::int AS count FROM communications m JOIN cases k ON k.id = $1
+             WHERE m.client_id = k.client_id AND m.type = 'chat' AND m.case_id IS DISTINCT FROM k.id`,
+            { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
+          )
+        : [];
     const header: TExportHeader = {
       firm: request.firm,
       subject: { type: request.scope.type, ...subject },
       period: span?.from && span.to ? { from: new Date(span.from).toISOString(), to: new Date(span.to).toISOString() } : null,
       count: span?.count ?? 0,
+      notOnCase: elsewhere?.count ?? null,
       exportedAt: request.now.toISOString(),
       exportedBy: request.user,
     };
@@ -114,7 +125,7 @@ async function* readPages(
               coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
               coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
               coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,
-              coalesce((SELECT json_agg(json_build_object('fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state) ORDER BY a.id)
+              coalesce((SELECT json_agg(json_build_object('kind', a.kind, 'fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state) ORDER BY a.id)
                         FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments
        FROM communications m LEFT JOIN users u ON u.id = m.sent_by
        WHERE m.${query.column} = $1 AND m.type = 'chat' ${after ? 'AND (m.created_at, m.id) > ($2::timestamptz, $3)' : ''}

@@ -56,17 +56,17 @@ function describeSubject(subject: TExportHeader['subject']): string {
 
 /** The lines under a message's text: ids, times, status, receipts and what happened to it since. */
 function describeRecord(message: TExportMessage): string[] {
-  const lines = [
-    `Record ${message.id} · provider id ${message.chatMsgId ?? 'none'} · provider time ${formatUtc(message.providerTime)} · stored ${formatUtc(message.storedTime)}`,
-  ];
+  // The provider dates what it delivers to the firm; for what the firm sent, its times are the receipts.
+  const providerTime = message.providerTime || message.direction !== 'outbound' ? ` · provider time ${formatUtc(message.providerTime)}` : '';
+  const lines = [`Record ${message.id} · provider id ${message.chatMsgId ?? 'none'}${providerTime} · stored ${formatUtc(message.storedTime)}`];
   if (message.direction === 'outbound') {
     lines.push(`Status ${message.status ?? '—'} · receipts: ${formatReceipts(message.receipts)}${message.error ? ` · error: ${message.error}` : ''}`);
   } else if (message.readByFirmAt) {
-    lines.push(`Read by the firm ${formatUtc(message.readByFirmAt)}`);
+    lines.push(`First opened in Firm Chat ${formatUtc(message.readByFirmAt)}`);
   }
   for (const file of message.attachments) {
     const size = file.size == null ? 'size unknown' : `${file.size.toLocaleString('en-GB')} bytes`;
-    lines.push(`Attachment: ${file.fileName ?? '(no name)'} · ${file.mimeType} · ${size} · ${file.state === 'stored' ? `sha256 ${file.sha256}` : `not stored (${file.state})`}`);
+    lines.push(`Attachment: ${file.fileName ?? `${file.kind}, no file name`} · ${file.mimeType} · ${size} · ${file.state === 'stored' ? `sha256 ${file.sha256}` : `not stored (${file.state})`}`);
   }
   if (message.truncated) lines.push(`Text cut to what is stored: the client sent ${message.truncated.length.toLocaleString('en-GB')} characters, sha256 ${message.truncated.sha256}`);
   for (const edit of message.edits) lines.push(`Earlier text, replaced ${formatUtc(edit.at)}: ${edit.body}`);
@@ -137,7 +137,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     ['Firm', header.firm],
     ['Subject', describeSubject(header.subject)],
     ['Period', header.period ? `${formatUtc(header.period.from)} to ${formatUtc(header.period.to)}` : 'no messages'],
-    ['Messages', String(header.count)],
+    ['Messages', header.notOnCase ? `${header.count}: those filed on this case. ${header.notOnCase} other chat message${header.notOnCase === 1 ? '' : 's'} with ${header.subject.clientName} ${header.notOnCase === 1 ? 'is' : 'are'} not filed on it and not in this record (export the client's chat for every message).` : String(header.count)],
     ['Exported by', `${header.exportedBy.name} (${header.exportedBy.email})`],
     ['Exported at', formatUtc(header.exportedAt)],
   ];

@@ -314,10 +314,11 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PDF' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^Chat record - HART-2026-001 Hart v Northwind Lettings \(deposit dispute\) - \d{4}-\d\d-\d\d\.pdf$/);
     const bytes = await readFile((await download.path())!);
-    const shown = page.getByRole('textbox', { name: 'SHA-256 of the exported file' });
+    const shown = page.getByRole('textbox', { name: 'SHA-256 of the exported PDF' });
     await shown.waitFor();
     expect(await shown.inputValue()).toBe(createHash('sha256').update(bytes).digest('hex'));
-    await page.getByText('matches the file received').waitFor();
+    await page.getByText('checked against the file received').waitFor();
+    expect(await shown.evaluate((el) => el === document.activeElement)).toBe(true); // focus moved on to it
     await saveScreenshot(page, 'case-export');
     const text = (await readPdfText(bytes)).text.replace(/\s+/g, ' ');
     expect(text).toContain('Chat record: case HART-2026-001');

@@ -56,6 +56,7 @@ describe('JSON export', () => {
       firm: 'Hart & Co Solicitors',
       subject: { type: 'client', id: clientId, name: 'Amelia Hart', numbers: [CLIENT] },
       count: 3,
+      notOnCase: null,
       exportedBy: { id: staffId, name: 'Sam Staff', email: 'sam@firm.test' },
     });
     expect(Date.parse(body.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -69,7 +70,7 @@ describe('JSON export', () => {
     expect(question.storedTime).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(answer).toMatchObject({ direction: 'outbound', sentBy: { id: staffId, name: 'Sam Staff' }, body: 'Not yet; their deadline is Friday.', status: 'read' });
     expect(Object.keys(answer.receipts).sort()).toEqual(['delivered', 'read', 'sent']);
-    expect(photo).toMatchObject({ kind: 'image', body: 'The check-out report', attachments: [{ mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }] });
+    expect(photo).toMatchObject({ kind: 'image', body: 'The check-out report', attachments: [{ kind: 'image', mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }] });
   });
 
   it('of a case holds only the messages filed on it', async () => {
@@ -79,6 +80,7 @@ describe('JSON export', () => {
     expect(body.subject).toMatchObject({ type: 'case', id: caseId, name: 'Deposit dispute', reference: 'HART-001', clientName: 'Amelia Hart' });
     expect(body.messages.map((m: { body: string }) => m.body)).toEqual(['Not yet; their deadline is Friday.', 'The check-out report']);
     expect(body.count).toBe(2);
+    expect(body.notOnCase).toBe(1); // the question was never filed on the case: the header says so
   });
 
   it('of a chat with no messages is a header and an empty list', async () => {
@@ -118,6 +120,7 @@ describe('PDF export', () => {
       'for Amelia Hart',
       '+44 7700 900123',
       'Exported by: Sam Staff (sam@firm.test)',
+      'Messages: 2: those filed on this case. 1 other chat message with Amelia Hart is not filed on it',
       'Not yet; their deadline is Friday.',
       'sent by Sam Staff',
       'The check-out report',

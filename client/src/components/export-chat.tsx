@@ -1,12 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useToast } from './toasts';
 
 type TExportFormat = 'pdf' | 'json';
-type TExportState =
-  | { step: 'idle' }
-  | { step: 'preparing'; format: TExportFormat }
-  | { step: 'done'; fileName: string; sha256: string; verified: boolean | null }
-  | { step: 'failed'; message: string };
+type TSaved = { format: TExportFormat; fileName: string; sha256: string; verified: boolean };
+type TExportState = { step: 'idle' } | { step: 'preparing'; format: TExportFormat } | { step: 'done'; format: TExportFormat } | { step: 'failed'; message: string };
 
 /** The file name the server chose (RFC 6266: `filename*` when it has characters beyond ASCII). */
 function fileNameOf(disposition: string | null, fallback: string): string {
@@ -39,12 +36,19 @@ function saveBlob(blob: Blob, fileName: string): void {
  */
 export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number }) {
   const [state, setState] = useState<TExportState>({ step: 'idle' });
-  const [copied, setCopied] = useState(false);
+  // Each format's latest file stays listed: exporting the JSON does not hide the PDF's fingerprint.
+  const [saved, setSaved] = useState<Partial<Record<TExportFormat, TSaved>>>({});
+  const [copied, setCopied] = useState<TExportFormat | null>(null);
+  const latest = useRef<HTMLTextAreaElement>(null);
   const toast = useToast();
+  // The buttons are busy while the file is prepared: focus goes on to the new fingerprint.
+  useEffect(() => {
+    if (state.step === 'done') latest.current?.focus();
+  }, [state]);
 
   const download = async (format: TExportFormat) => {
     setState({ step: 'preparing', format });
-    setCopied(false);
+    setCopied(null);
     try {
       const res = await fetch(`/api/export/${scope}/${id}.${format}`, { credentials: 'same-origin' });
       if (!res.ok) {
@@ -60,16 +64,17 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
         return setState({ step: 'failed', message: 'The file arrived damaged (its SHA-256 does not match the server’s). Nothing was saved: export again.' });
       }
       saveBlob(blob, fileName);
-      setState({ step: 'done', fileName, sha256, verified: received === null ? null : true });
+      setSaved((previous) => ({ ...previous, [format]: { format, fileName, sha256, verified: received !== null } }));
+      setState({ step: 'done', format });
     } catch {
       setState({ step: 'failed', message: 'The server could not be reached. Check the connection and export again.' });
     }
   };
 
-  const copy = async (text: string) => {
+  const copy = async (format: TExportFormat, text: string) => {
     try {
       await navigator.clipboard.writeText(text);
-      setCopied(true);
+      setCopied(format);
     } catch {
       toast('error', 'Copy is not allowed here: select the fingerprint and copy it by hand.');
     }
@@ -89,23 +94,38 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
           {preparing && state.format === 'json' ? 'Preparing JSON…' : 'Export JSON'}
         </button>
       </div>
-      <div role="status" aria-live="polite">
-        {state.step === 'done' && (
-          <div className="export-result">
-            <p>
-              Saved <strong>{state.fileName}</strong>. Its SHA-256 fingerprint is in the audit trail
-              {state.verified ? ' and matches the file received' : ''}:
-            </p>
-            <div className="copy-row">
-              <input readOnly value={state.sha256} aria-label="SHA-256 of the exported file" className="sha256" onFocus={(e) => e.currentTarget.select()} />
-              <button type="button" className="button" onClick={() => void copy(state.sha256)}>
-                {copied ? 'Copied' : 'Copy'}
-              </button>
+      <div role="status" aria-live="polite" className="export-results">
+        {(['pdf', 'json'] as const).map((format) => {
+          const file = saved[format];
+          if (!file) return null;
+          return (
+            <div className="export-result" key={format}>
+              <p>
+                Saved <strong>{file.fileName}</strong>. Its SHA-256 fingerprint{file.verified ? ', checked against the file received,' : ''} is
+                recorded in the firm&rsquo;s audit trail:
+              </p>
+              <div className="copy-row">
+                <textarea
+                  ref={state.step === 'done' && state.format === format ? latest : undefined}
+                  readOnly
+                  rows={2}
+                  value={file.sha256}
+                  aria-label={`SHA-256 of the exported ${format.toUpperCase()}`}
+                  className="sha256"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+                <button type="button" className="button" onClick={() => void copy(format, file.sha256)}>
+                  {copied === format ? 'Copied' : 'Copy'}
+                </button>
+              </div>
             </div>
-            <p className="muted small">
-              Keep it with the copy: <code>sha256sum</code> (or <code>Get-FileHash</code> on Windows) on the file must print the same.
-            </p>
-          </div>
+          );
+        })}
+        {Object.keys(saved).length > 0 && (
+          <p className="muted small">
+            Keep the fingerprint with the file. Anyone can check a copy later: <code>sha256sum</code> (or <code>Get-FileHash</code> on Windows,
+            which prints it in capitals) must give the same 64 characters.
+          </p>
         )}
       </div>
       {state.step === 'failed' && (

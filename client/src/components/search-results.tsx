@@ -27,12 +27,27 @@ function Highlighted({ text }: { text: string }) {
   );
 }
 
+/** The snippet, with "…" where it leaves out the start or the end of the message. */
+function Snippet({ highlight, body }: { highlight: string; body: string }) {
+  const plain = highlight.replaceAll(START, '').replaceAll(STOP, '').trim();
+  const at = body.indexOf(plain);
+  const cutStart = at < 0 || body.slice(0, at).trim() !== ''; // not found: fragments joined by the server
+  const cutEnd = at < 0 || body.slice(at + plain.length).trim() !== '';
+  return (
+    <>
+      {cutStart ? '… ' : ''}
+      <Highlighted text={highlight} />
+      {cutEnd ? ' …' : ''}
+    </>
+  );
+}
+
 /** Messages matching the words typed in the inbox's search box; a hit opens its conversation at that message. */
 export function SearchResults({ q }: { q: string }) {
   const results = trpc.inbox.search.useQuery({ q }, { placeholderData: (previous) => previous });
   if (results.isPending) return <p className="muted" role="status">Searching…</p>;
   if (results.isError) return <p className="form-error" role="alert">{results.error.message}</p>;
-  if (!results.data.items.length) return <p className="empty">No messages with those words.</p>;
+  if (!results.data.items.length) return <p className="empty">No chat messages with those words. Search looks in the text of chat messages (not names, notes or e-mails).</p>;
   return (
     <ul className="thread-list search-results" aria-label="Search results">
       {results.data.items.map((hit) => (
@@ -47,7 +62,7 @@ export function SearchResults({ q }: { q: string }) {
               </span>
               <span className="search-snippet">
                 {hit.direction === 'outbound' ? 'You: ' : ''}
-                <Highlighted text={hit.highlight} />
+                <Snippet highlight={hit.highlight} body={hit.body} />
               </span>
             </span>
           </Link>
