@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { formatDateTime } from '../lib/format';
 import { trpc, type TOutputs } from '../lib/trpc';
 
@@ -13,7 +14,7 @@ const ACTION_LABEL: Record<TAction, string> = {
   'inbox.unlink': 'Unlinked a number',
   'client.number_add': 'Added a number',
   'client.number_remove': 'Removed a number',
-  'export.create': 'Exported a conversation',
+  'export.create': 'Exported a chat record',
   'settings.check_connection': 'Checked the provider connection',
   'templates.refresh': 'Refreshed templates',
   'client.opt_out': 'Client opted out',
@@ -26,9 +27,16 @@ const ACTION_LABEL: Record<TAction, string> = {
 /** A few words of an event's detail: the numbers, counts and names in it, no raw JSON. */
 function describeDetail(detail: Record<string, unknown>): string {
   return Object.entries(detail)
-    .filter(([key, value]) => key !== 'ids' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'))
+    .filter(([key, value]) => key !== 'ids' && key !== 'sha256' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'))
     .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`)
     .join(' · ');
+}
+
+/** What an event was about: a client or a case links to its page. */
+function AuditSubject({ subject }: { subject: string }) {
+  const [, kind, id] = /^(client|case):(\d+)$/.exec(subject) ?? [];
+  if (!kind) return <>{subject}</>;
+  return <Link href={`/${kind === 'client' ? 'clients' : 'cases'}/${id}`}>{`${kind === 'client' ? 'Client' : 'Case'} ${id}`}</Link>;
 }
 
 /** Who did what, when and from where (directors; the server refuses anyone else). */
@@ -106,8 +114,17 @@ export function AuditPage() {
                   </td>
                   <td>{event.user?.name ?? <span className="muted">System</span>}</td>
                   <td>{ACTION_LABEL[event.action]}</td>
-                  <td className="audit-subject">{event.subject}</td>
-                  <td className="audit-detail">{describeDetail(event.detail)}</td>
+                  <td className="audit-subject">
+                    <AuditSubject subject={event.subject} />
+                  </td>
+                  <td className="audit-detail">
+                    {describeDetail(event.detail)}
+                    {typeof event.detail.sha256 === 'string' && (
+                      <code className="audit-hash" title="SHA-256 of the exported file">
+                        SHA-256 {event.detail.sha256}
+                      </code>
+                    )}
+                  </td>
                   <td className="audit-ip">{event.ip?.replace(/^::ffff:/, '') ?? '—'}</td>
                 </tr>
               ))}
