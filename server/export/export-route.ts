@@ -10,6 +10,7 @@ import type { RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { findRequestUser } from '../auth/request-user';
+import { cleanFileName } from '../media/file-metadata';
 import type { TLogger } from '../logger';
 import { readExport, type TExportHeader, type TExportMessage, type TExportScope } from './read-export';
 import { writeJsonExport } from './write-json-export';
@@ -32,11 +33,15 @@ export function parseExportPath(scope: string, file: string): { scope: TExportSc
   return id <= 2_147_483_647 ? { scope: { type: scope, id }, format: match[2] as TFormat } : null;
 }
 
-/** "Chat record - Amelia Hart - 2026-11-23.pdf" */
-function exportFileName(header: TExportHeader, format: TFormat): string {
+/** "Chat record - Amelia Hart - 2026-11-23.pdf": no controls or direction overrides, cut between characters. */
+export function exportFileName(header: TExportHeader, format: TFormat): string {
   const subject = header.subject.type === 'client' ? header.subject.name : `${header.subject.reference} ${header.subject.name}`;
-  return `Chat record - ${subject.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ').trim().slice(0, 100)} - ${header.exportedAt.slice(0, 10)}.${format}`;
+  const clean = (cleanFileName(subject) ?? '').replace(/[:*?"<>|_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return `Chat record - ${[...clean].slice(0, 100).join('').trim() || 'unnamed'} - ${header.exportedAt.slice(0, 10)}.${format}`;
 }
+
+/** A reader that stops reading for this long loses the connection (and the file it was sent). */
+export const EXPORT_SEND_IDLE_MS = 60_000;
 
 /**
  * `GET /api/export/:scope/:file` — `client/12.pdf`, `case/3.json` (DESIGN "Accountability and
@@ -47,6 +52,10 @@ function exportFileName(header: TExportHeader, format: TFormat): string {
 export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string; firmName: string; logger: TLogger; now: () => Date }): RequestHandler {
   let preparing = 0;
   return async (req, res) => {
+    const gone = new AbortController(); // from the start: a reader gone before the export exists stops it too
+    res.on('close', () => gone.abort());
+    // HEAD would prepare, hash and record an export nobody receives.
+    if (req.method !== 'GET') return void res.status(405).set('Allow', 'GET').json({ ok: false, error: 'method_not_allowed' });
     const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
     if (!user) return void res.status(401).json({ ok: false, error: 'unauthorized' });
     // A link on another site must not make a signed-in browser create exports (and audit events).
@@ -57,11 +66,16 @@ export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string;
       res.set('Retry-After', '5');
       return void res.status(429).json({ ok: false, error: 'busy', message: 'Other exports are being prepared. Try again in a few seconds.' });
     }
+    // A slot is held while the export is prepared, not while a slow reader downloads it.
     preparing += 1;
-    const gone = new AbortController();
-    res.on('close', () => gone.abort());
-    const dir = await mkdtemp(join(tmpdir(), 'firm-chat-export-'));
+    let holding = true;
+    const release = () => {
+      if (holding) preparing -= 1;
+      holding = false;
+    };
+    let dir: string | null = null;
     try {
+      dir = await mkdtemp(join(tmpdir(), 'firm-chat-export-'));
       const path = join(dir, `export.${request.format}`);
       const hash = createHash('sha256');
       let size = 0;
@@ -88,6 +102,7 @@ export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string;
         throw error;
       }
       if (!header) return void res.status(404).json({ ok: false, error: 'not_found', message: `That ${request.scope.type} does not exist.` });
+      if (gone.signal.aborted) return; // nobody is waiting for it: not sent, so not recorded
       const sha256 = hash.digest('hex');
       const fileName = exportFileName(header, request.format);
       await recordAuditEvent(deps.sequelize, {
@@ -104,15 +119,17 @@ export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string;
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'no-store',
       });
+      release();
+      res.setTimeout(EXPORT_SEND_IDLE_MS, () => res.destroy());
       await pipeline(createReadStream(path), res);
     } catch (error) {
       if (gone.signal.aborted) return; // the person went away: nothing to answer
-      deps.logger.error({ error: (error as Error).name, scope: request.scope.type }, 'export failed');
+      deps.logger.error({ error: (error as Error).name, code: (error as NodeJS.ErrnoException).code, scope: request.scope.type }, 'export failed');
       if (!res.headersSent) res.status(500).json({ ok: false, error: 'internal_error', message: 'The export could not be prepared. Nothing was recorded; try again.' });
       else res.destroy();
     } finally {
-      preparing -= 1;
-      await rm(dir, { recursive: true, force: true });
+      release();
+      if (dir) await rm(dir, { recursive: true, force: true });
     }
   };
 }

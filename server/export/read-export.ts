@@ -48,7 +48,9 @@ export type TExportMessage = {
   attachments: { kind: string; fileName: string | null; mimeType: string; size: number | null; sha256: string | null; state: string }[];
 };
 
+/** A page is at most this many messages, and at most this much text (edits included) beyond its first. */
 const PAGE_SIZE = 500;
+const PAGE_BYTES = 2_000_000;
 
 type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByFirmAt'> & {
   providerTime: Date | null;
@@ -56,6 +58,11 @@ type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByF
   readByFirmAt: Date | null;
   /** created_at as PostgreSQL prints it: microseconds, which a Date would round away, so the next page starts exactly after it. */
   cursorAt: string;
+  /** How many messages the page's query reached before the text limit cut it. */
+  reached: number;
+  bytes?: number;
+  pageBytes?: number;
+  pageRow?: number;
 };
 
 /**
@@ -117,7 +124,10 @@ async function* readPages(
   for (;;) {
     query.signal?.throwIfAborted();
     const rows: TMessageRow[] = await sequelize.query<TMessageRow>(
-      `SELECT m.id, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
+      `SELECT * FROM (
+         SELECT page.*, sum(page.bytes) OVER w AS "pageBytes", row_number() OVER w AS "pageRow", count(*) OVER () AS reached
+         FROM (
+       SELECT m.id, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
               CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS "sentBy",
               m.peer_phone AS "peerPhone", m.metadata->>'contact_name' AS "contactName", m.body,
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
@@ -126,21 +136,27 @@ async function* readPages(
               coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
               coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,
               coalesce((SELECT json_agg(json_build_object('kind', a.kind, 'fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state) ORDER BY a.id)
-                        FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments
+                        FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments,
+              octet_length(m.body) + octet_length(m.metadata::text) AS bytes
        FROM communications m LEFT JOIN users u ON u.id = m.sent_by
        WHERE m.${query.column} = $1 AND m.type = 'chat' ${after ? 'AND (m.created_at, m.id) > ($2::timestamptz, $3)' : ''}
        ORDER BY m.created_at, m.id
-       LIMIT ${PAGE_SIZE}`,
+       LIMIT ${PAGE_SIZE}
+         ) page
+         WINDOW w AS (ORDER BY page."storedTime", page.id)
+       ) counted
+       WHERE "pageBytes" <= ${PAGE_BYTES} OR "pageRow" = 1
+       ORDER BY "storedTime", id`,
       { bind: after ? [query.id, after.at, after.id] : [query.id], type: QueryTypes.SELECT, transaction: query.transaction },
     );
     if (rows.length === 0) return;
-    yield rows.map(({ cursorAt: _cursor, ...row }) => ({
+    yield rows.map(({ cursorAt: _cursor, reached: _reached, bytes: _bytes, pageBytes: _pageBytes, pageRow: _pageRow, ...row }) => ({
       ...row,
       providerTime: row.providerTime ? new Date(row.providerTime).toISOString() : null,
       storedTime: new Date(row.storedTime).toISOString(),
       readByFirmAt: row.readByFirmAt ? new Date(row.readByFirmAt).toISOString() : null,
     }));
-    if (rows.length < PAGE_SIZE) return;
+    if (rows.length === rows[0]!.reached && rows.length < PAGE_SIZE) return; // neither limit cut it: that was the last
     const last = rows[rows.length - 1]!;
     after = { at: last.cursorAt, id: last.id };
   }

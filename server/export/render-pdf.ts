@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
+import { create as openFont } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { TReceiptHistory } from '../../shared/communication';
 import { formatNumber as formatStoredNumber } from '../services/phone-input';
@@ -12,8 +13,32 @@ import type { TExportHeader, TExportMessage } from './read-export';
 const require = createRequire(import.meta.url);
 const FONT_REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
-let fonts: { regular: Buffer; bold: Buffer } | null = null;
-const loadFonts = () => (fonts ??= { regular: readFileSync(FONT_REGULAR), bold: readFileSync(FONT_BOLD) });
+let fonts: { regular: Buffer; bold: Buffer; drawable: Set<number> } | null = null;
+function loadFonts() {
+  if (fonts) return fonts;
+  const regular = readFileSync(FONT_REGULAR);
+  return (fonts = { regular, bold: readFileSync(FONT_BOLD), drawable: new Set(openFont(regular).characterSet) });
+}
+
+/**
+ * Text as the PDF can show it, nothing silently lost: a character the font has no glyph for (CJK,
+ * emoji, a tab) is written as its code, `[U+1F44D]`, so it stays in the page and its text; more than
+ * three combining marks on one letter are counted rather than stacked (each costs layout time); and a
+ * run of 70 characters without a space (longer than a SHA-256) gets a zero-width break, so it wraps inside the margin
+ * instead of being split letter by letter (slow) or running off the page.
+ */
+export function drawableText(text: string): string {
+  const { drawable } = loadFonts();
+  const marked = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/(\p{M}{3})(\p{M}+)/gu, (_all, kept: string, more: string) => `${kept}[+${[...more].length} marks]`);
+  let out = '';
+  for (const char of marked) {
+    const code = char.codePointAt(0)!;
+    out += char === '\n' || drawable.has(code) ? char : `[U+${code.toString(16).toUpperCase().padStart(4, '0')}]`;
+  }
+  return out.replace(/[^\s\u200b]{70}(?=[^\s\u200b])/gu, '$&\u200b');
+}
 
 const MARGIN = 50;
 const GREY = '#555555';
@@ -101,6 +126,7 @@ function forgetWordLayouts(doc: PDFKit.PDFDocument): void {
  */
 export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, out: Writable): Promise<void> {
   const { regular, bold } = loadFonts();
+  const text = (value: string) => drawableText(value);
   const title = header.subject.type === 'client' ? `Chat record: ${header.subject.name}` : `Chat record: case ${header.subject.reference}`;
   const doc = new PDFDocument({
     size: 'A4',
@@ -123,7 +149,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // writing below the margin must not start another page
     doc.font('regular').fontSize(7.5).fillColor(GREY)
-      .text(`${header.firm} · ${title} · exported ${formatUtc(header.exportedAt)} by ${header.exportedBy.name} · page ${pageNumber}`, MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false });
+      .text(text(`${header.firm} · ${title} · exported ${formatUtc(header.exportedAt)} by ${header.exportedBy.name} · page ${pageNumber}`), MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false });
     doc.page.margins.bottom = bottom;
     doc.x = x;
     doc.y = y;
@@ -131,7 +157,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
   footer();
   doc.on('pageAdded', footer);
 
-  doc.font('bold').fontSize(16).fillColor('black').text(title);
+  doc.font('bold').fontSize(16).fillColor('black').text(text(title));
   doc.moveDown(0.4);
   const headerLines: [string, string][] = [
     ['Firm', header.firm],
@@ -142,12 +168,13 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     ['Exported at', formatUtc(header.exportedAt)],
   ];
   for (const [label, value] of headerLines) {
-    doc.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(value);
+    doc.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(text(value));
   }
   doc.moveDown(0.4);
   doc.font('regular').fontSize(8).fillColor(GREY).text(
     'Times are UTC. "Provider time" is the messaging provider\'s timestamp; "stored" is when this system recorded the message. ' +
-      'Characters this font cannot draw (some emoji and scripts) show as boxes: the JSON export of the same record holds the exact text. ' +
+      'Characters this font cannot draw (emoji, Chinese, Japanese and Korean script, tabs) are written as their Unicode code, such as [U+1F44D] for a thumbs-up; ' +
+      'long runs without spaces wrap at the margin. The JSON export of the same record holds the exact text. ' +
       "The file's SHA-256 is recorded in the firm's audit trail under this export.",
   );
   doc.moveDown(0.8);
@@ -157,9 +184,9 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     forgetWordLayouts(doc);
     for (const message of page) {
       const at = message.providerTime ?? message.storedTime;
-      doc.font('bold').fontSize(9.5).fillColor('black').text(`${formatUtc(at)} · ${describeSender(message)}${message.forwarded ? ' · forwarded' : ''}${message.replyTo ? ` · reply to ${message.replyTo}` : ''}`, MARGIN, doc.y, { width });
-      doc.font('regular').fontSize(10).fillColor('black').text(message.body.replace(/\r\n?/g, '\n') || `(${message.kind}, no text)`, { width });
-      doc.font('regular').fontSize(7.5).fillColor(GREY).text(describeRecord(message).join('\n'), { width });
+      doc.font('bold').fontSize(9.5).fillColor('black').text(text(`${formatUtc(at)} · ${describeSender(message)}${message.forwarded ? ' · forwarded' : ''}${message.replyTo ? ` · reply to ${message.replyTo}` : ''}`), MARGIN, doc.y, { width });
+      doc.font('regular').fontSize(10).fillColor('black').text(text(message.body) || `(${message.kind}, no text)`, { width });
+      doc.font('regular').fontSize(7.5).fillColor(GREY).text(text(describeRecord(message).join('\n')), { width });
       doc.moveDown(0.7);
     }
   }

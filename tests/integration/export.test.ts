@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { User } from '../../server/db/models';
+import { MAX_EXPORTS_AT_ONCE } from '../../server/export/export-route';
 import { createCase } from '../../server/services/cases';
 import { createClient } from '../../server/services/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
@@ -130,6 +131,40 @@ describe('PDF export', () => {
     expect(text).toMatch(/receipts: sent .* UTC · delivered .* UTC · read .* UTC/);
   });
 
+  it('writes what the font cannot draw as its code, wraps tab- and CJK-separated runs inside the margin, and counts piled-up combining marks', async () => {
+    const wide = await createClient({ name: 'Wide Text', phone: '+447700900888' });
+    const tokens = Array.from({ length: 300 }, (_, i) => `n${String(i).padStart(3, '0')}`);
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+       VALUES ('chat', 'inbound', $2, NULL, $1, '447700900888', '{}', '{}', now(), now()),
+              ('chat', 'inbound', $3, NULL, $1, '447700900888', '{}', '{}', now(), now()),
+              ('chat', 'inbound', $4, NULL, $1, '447700900888', '{}', '{}', now(), now())`,
+      [wide.id, tokens.join('\t'), tokens.join('漢'), `Z${'\u0301'.repeat(500)} done`],
+    );
+    const text = (await readPdfText((await download(`client/${wide.id}.pdf`)).bytes)).text.replace(/\s+|\u200b/g, '');
+    expect(tokens.filter((token) => text.includes(token))).toEqual(tokens); // none ran off the page
+    expect(text).toContain('n000[U+0009]n001');
+    expect(text).toContain('n000[U+6F22]n001');
+    expect(text).toContain('[+497marks]done');
+  });
+
+  it('pages by size as well as count: messages with megabytes of edits export whole, in order', async () => {
+    const edited = await createClient({ name: 'Edited A Lot', phone: '+447700900444' });
+    const edits = JSON.stringify({ edits: Array.from({ length: 300 }, (_, i) => ({ body: `${i} ${'e'.repeat(4000)}`, at: null })) });
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+       SELECT 'chat', 'inbound', 'Edited ' || g, NULL, $1, '447700900444', $2::jsonb, '{}', now() + g * interval '1 second', now()
+       FROM generate_series(1, 4) g`,
+      [edited.id, edits],
+    );
+    const body = JSON.parse((await download(`client/${edited.id}.json`)).bytes.toString('utf8'));
+    expect(body.messages.map((m: { body: string; edits: unknown[] }) => [m.body, m.edits.length])).toEqual([1, 2, 3, 4].map((g) => [`Edited ${g}`, 300]));
+    const { res } = await download(`client/${edited.id}.pdf`);
+    expect(res.status).toBe(200);
+  }, 60_000);
+
   it('draws text in other scripts and survives hostile bodies (a 4,000-character word, control characters)', async () => {
     const hostile = await createClient({ name: 'Ωmega Клиент', phone: '+447700900777' });
     await sql(
@@ -144,9 +179,9 @@ describe('PDF export', () => {
     expect(res.status).toBe(200);
     const { text, pages } = await readPdfText(bytes);
     expect(text).toContain('Ωmega Клиент');
-    expect(text).toContain('Здравствуйте, документы готовы ✓');
+    expect(text).toContain('Здравствуйте, документы готовы ✓ [U+1F44D]');
     // Broken across lines and a page (whose footer pdf.js reads first), but every letter is there.
-    expect((text.match(/A{20,}/g) ?? []).join('')).toBe('A'.repeat(4000));
+    expect((text.replace(/[\s\u200b]+/g, '').match(/A{20,}/g) ?? []).join('')).toBe('A'.repeat(4000));
     expect(text).toContain('(sticker, no text)');
     expect(pages).toBeGreaterThanOrEqual(2);
   });
@@ -172,8 +207,22 @@ describe('who may export, and the record of it', () => {
       expect([path, res.status]).toEqual([path, 404]);
       expect(JSON.parse(bytes.toString()).error).toBe('not_found');
     }
+    const head = await fetch(exportUrl(`client/${clientId}.pdf`), { method: 'HEAD', headers: { cookie: live.staffCookie } });
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET']);
     const crossSite = await fetch(exportUrl(`client/${clientId}.pdf`), { headers: { cookie: live.staffCookie, 'sec-fetch-site': 'cross-site' } });
     expect(crossSite.status).toBe(403);
     expect((await live.director.audit.list.query({ action: 'export.create' })).items.length).toBe(before);
+  });
+
+  it('a failure before anything is written (no temporary directory) answers 500 and gives its slot back', async () => {
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/firm-chat-test'; // os.tmpdir() reads it at each call
+    try {
+      for (let i = 0; i < MAX_EXPORTS_AT_ONCE + 1; i++) expect((await download(`client/${clientId}.json`)).res.status).toBe(500);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+    expect((await download(`client/${clientId}.json`)).res.status).toBe(200);
   });
 });
