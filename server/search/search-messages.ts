@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
-import { Communication, withDetails } from '../db/models';
+import { Communication, communicationColumnsSql, withDetails } from '../db/models';
 import type { TSearchLanguage } from './search-language';
 
 /** Marks around the matching words in `highlight`: control characters no stored text shows, split by the client into <mark>. */
@@ -25,8 +25,7 @@ export const SEARCH_WINDOW = 300;
 export async function searchMessages(sequelize: Sequelize, input: { q: string; limit?: number; language: TSearchLanguage }): Promise<{ items: TSearchHit[] }> {
   const limit = input.limit ?? 30;
   const query = 'websearch_to_tsquery($3::regconfig, $1)';
-  // The records themselves in the same statement (every column but the long `search`), read into models.
-  const columns = Object.values(Communication.getAttributes()).map((attribute) => `c.${attribute.field}`).join(', ');
+  // The records themselves in the same statement, read into models.
   const rows = await sequelize.query<Communication>(
     `WITH best AS (
        SELECT m.id, ts_rank(m.search, ${query}) AS rank
@@ -36,7 +35,7 @@ export async function searchMessages(sequelize: Sequelize, input: { q: string; l
        ORDER BY rank DESC, m.id DESC
        LIMIT $2
      )
-     SELECT ${columns}, cl.name AS "clientName",
+     SELECT ${communicationColumnsSql('c')}, cl.name AS "clientName",
             ts_headline($3::regconfig, c.body, ${query}, 'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS highlight
      FROM best JOIN communications c ON c.id = best.id LEFT JOIN clients cl ON cl.id = c.client_id
      ORDER BY best.rank DESC, best.id DESC`,

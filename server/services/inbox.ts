@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
 import { formatNumber } from './phone-input';
+import { readRecordPage } from './record-pages';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
@@ -60,15 +61,15 @@ export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
   return (await withDetails(rows)).map(toThreadItem);
 }
 
-/** One thread, oldest first: the client's chat records, or an unlinked number's. */
-export async function getThread(ref: TThreadRef): Promise<{ items: TThreadItem[] }> {
+/**
+ * One page of a thread — the client's chat records, or an unlinked number's: the newest page, or
+ * the one before `before`; oldest first within it. `nextBefore` asks for the page before this one.
+ */
+export async function getThread(ref: TThreadRef, page: { before?: string; limit?: number } = {}): Promise<{ items: TThreadItem[]; nextBefore: string | null }> {
   if ('clientId' in ref) await assertClientExists(ref.clientId);
-  const rows = await Communication.findAll({
-    where: { type: 'chat', ...whereForThread(ref) },
-    order: [['createdAt', 'DESC'], ['id', 'DESC']],
-    limit: THREAD_LIMIT,
-  });
-  return { items: (await withDetails(rows.reverse())).map(toThreadItem) };
+  const scope = 'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
+  const { rows, next } = await readRecordPage(Communication.sequelize!, scope, { cursor: page.before, limit: page.limit ?? THREAD_LIMIT });
+  return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextBefore: next };
 }
 
 /** Marks the thread's inbound records read; returns how many were unread. */

@@ -3,32 +3,33 @@ import type { TAttachment, TCommunication } from '../../shared/communication';
 import { Case, Communication, withDetails } from '../db/models';
 import { AppError } from '../errors';
 import { assertClientExists } from './clients';
+import { readRecordPage } from './record-pages';
 
 const TIMELINE_LIMIT = 500;
 
-async function listCommunications(where: { clientId: number } | { caseId: number }): Promise<TCommunication[]> {
-  const rows = await Communication.findAll({
-    where,
-    order: [['createdAt', 'DESC'], ['id', 'DESC']],
-    limit: TIMELINE_LIMIT,
-  });
-  return (await withDetails(rows)).map((row) => row.toDto());
+/** A page of a timeline; pass `nextCursor` back for the page after it. */
+export type TTimelinePage = { cursor?: string; limit?: number };
+export type TTimeline = { items: TCommunication[]; nextCursor: string | null };
+
+async function listCommunications(scope: { column: 'client_id' | 'case_id'; id: number }, page: TTimelinePage): Promise<TTimeline> {
+  const { rows, next } = await readRecordPage(Communication.sequelize!, { ...scope, chatOnly: false }, { cursor: page.cursor, limit: page.limit ?? TIMELINE_LIMIT });
+  return { items: (await withDetails(rows)).map((row) => row.toDto()), nextCursor: next };
 }
 
 async function assertCaseExists(caseId: number): Promise<void> {
   if (!(await Case.findByPk(caseId, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Case not found.');
 }
 
-/** Every record type for the client, newest first. */
-export async function getClientTimeline(clientId: number): Promise<{ items: TCommunication[] }> {
+/** Every record type for the client, newest first, a page at a time. */
+export async function getClientTimeline(clientId: number, page: TTimelinePage = {}): Promise<TTimeline> {
   await assertClientExists(clientId);
-  return { items: await listCommunications({ clientId }) };
+  return listCommunications({ column: 'client_id', id: clientId }, page);
 }
 
-/** Every record type filed on the case, newest first. */
-export async function getCaseTimeline(caseId: number): Promise<{ items: TCommunication[] }> {
+/** Every record type filed on the case, newest first, a page at a time. */
+export async function getCaseTimeline(caseId: number, page: TTimelinePage = {}): Promise<TTimeline> {
   await assertCaseExists(caseId);
-  return { items: await listCommunications({ caseId }) };
+  return listCommunications({ column: 'case_id', id: caseId }, page);
 }
 
 /** A file on a client's or case's file, with the message it came or went with. */

@@ -86,7 +86,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
     markRead.mutate(threadRef, {
       onSuccess: () => {
         const now = new Date();
-        utils.inbox.thread.setData(threadRef, (d) => (d ? { items: d.items.map((i) => (i.direction === 'inbound' && !i.readAt ? { ...i, readAt: now } : i)) } : d));
+        utils.inbox.thread.setData(threadRef, (d) => (d ? { ...d, items: d.items.map((i) => (i.direction === 'inbound' && !i.readAt ? { ...i, readAt: now } : i)) } : d));
         utils.inbox.threads.setData(undefined, (list) => list?.map((t) => (t.key === summary?.key ? { ...t, unread: 0 } : t)));
       },
     });
@@ -144,16 +144,16 @@ export function ThreadView({ threadRef, summary }: TProps) {
       createdAt: new Date(),
       receipts: [],
     };
-    utils.inbox.thread.setData(threadRef, (d) => (d ? { items: [...d.items, temp] } : d));
-    const dropTemp = () => utils.inbox.thread.setData(threadRef, (d) => (d ? { items: d.items.filter((i) => i.id !== temp.id) } : d));
+    utils.inbox.thread.setData(threadRef, (d) => (d ? { ...d, items: [...d.items, temp] } : d));
+    const dropTemp = () => utils.inbox.thread.setData(threadRef, (d) => (d ? { ...d, items: d.items.filter((i) => i.id !== temp.id) } : d));
     try {
       const sent = await call();
       utils.inbox.thread.setData(threadRef, (d) => {
         if (!d) return d;
         const withoutTemp = d.items.filter((i) => i.id !== temp.id);
         // The live update may have brought the stored record already.
-        if (withoutTemp.some((i) => i.id === sent.id)) return { items: withoutTemp };
-        return { items: [...withoutTemp, { ...sent, readAt: null, receipts: [] }] };
+        if (withoutTemp.some((i) => i.id === sent.id)) return { ...d, items: withoutTemp };
+        return { ...d, items: [...withoutTemp, { ...sent, readAt: null, receipts: [] }] };
       });
       return true;
     } catch (error) {

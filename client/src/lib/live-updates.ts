@@ -34,10 +34,10 @@ function patchThreads(threads: TThreadSummary[], item: TThreadItem): TThreadSumm
 export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
   let refetchThreads = false;
   for (const item of items) {
-    utils.inbox.thread.setData(threadRefOf(item), (data) => (data ? { items: upsertById(data.items, item, false) } : data));
+    utils.inbox.thread.setData(threadRefOf(item), (data) => (data ? { ...data, items: upsertById(data.items, item, false) } : data));
     // A record relinked to a client leaves its number's thread.
     if (item.clientId !== null && item.peerPhone) {
-      utils.inbox.thread.setData({ phone: item.peerPhone }, (data) => (data ? { items: data.items.filter((x) => x.id !== item.id) } : data));
+      utils.inbox.thread.setData({ phone: item.peerPhone }, (data) => (data ? { ...data, items: data.items.filter((x) => x.id !== item.id) } : data));
     }
     utils.inbox.threads.setData(undefined, (threads) => {
       if (!threads) return threads;
@@ -46,10 +46,10 @@ export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
       return patched ?? threads;
     });
     if (item.clientId !== null) {
-      utils.timeline.client.setData({ clientId: item.clientId }, (data) => (data ? { items: upsertById(data.items, item, true) } : data));
+      utils.timeline.client.setData({ clientId: item.clientId }, (data) => (data ? { ...data, items: upsertById(data.items, item, true) } : data));
     }
     if (item.caseId !== null) {
-      utils.timeline.case.setData({ caseId: item.caseId }, (data) => (data ? { items: upsertById(data.items, item, true) } : data));
+      utils.timeline.case.setData({ caseId: item.caseId }, (data) => (data ? { ...data, items: upsertById(data.items, item, true) } : data));
     }
     // A file arrived, or finished (or failed) downloading: the Documents lists it is on change.
     if (item.attachments.length) {

@@ -17,6 +17,11 @@ export function initModels(sequelize: Sequelize) {
   Communication.hasMany(Attachment, { as: 'attachments', foreignKey: 'communicationId' });
 }
 
+/** Every column of a record, for raw SELECTs read back into models (`mapToModel`); not the long `search`. */
+export function communicationColumnsSql(alias: string): string {
+  return Object.values(Communication.getAttributes()).map((attribute) => `${alias}.${attribute.field}`).join(', ');
+}
+
 const FILE_KINDS = new Set<string>(ATTACHMENT_KINDS);
 
 /**

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { searchMessages, type TSearchHit } from '../../search/search-messages';
 import { watchSession } from '../../auth/session-watch';
-import { getThread, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadSummary } from '../../services/inbox';
+import { getThread, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 
 export const ZThreadRef = z.union([
   z.object({ clientId: z.number().int().positive() }),
   z.object({ phone: z.string().trim().min(1).max(40) }),
 ]);
+
+/** An opaque page position from a previous answer. */
+export const ZCursor = z.string().min(1).max(200);
 
 const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId: z.number().int().positive() });
 /** `confirm`: a person has seen that another client has this number and links it anyway. */
@@ -23,9 +26,13 @@ export const inboxRouter = router({
     .input(z.object({ q: z.string().trim().min(1, 'Type a word to search for').max(200), limit: z.number().int().min(1).max(100).optional() }))
     .query(({ ctx, input }): Promise<{ items: TSearchHit[] }> => searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage })),
 
+  /** A page of a thread (DESIGN "Pagination"): the newest, or the one before `before` (a previous `nextBefore`). */
   thread: authedProcedure
-    .input(ZThreadRef)
-    .query(({ input }): Promise<{ items: TThreadItem[] }> => getThread(input)),
+    .input(z.intersection(ZThreadRef, z.object({ before: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() })))
+    .query(({ input }): Promise<{ items: TThreadItem[]; nextBefore: string | null }> => {
+      const { before, limit, ...ref } = input;
+      return getThread(ref as TThreadRef, { before, limit });
+    }),
 
   markRead: authedProcedure
     .input(ZThreadRef)

@@ -1,18 +1,19 @@
 import { z } from 'zod';
-import type { TCommunication } from '../../../shared/communication';
-import { getCaseTimeline, getClientTimeline, listDocuments, type TDocumentItem } from '../../services/timeline';
+import { getCaseTimeline, getClientTimeline, listDocuments, type TDocumentItem, type TTimeline } from '../../services/timeline';
 import { authedProcedure, router } from '../init';
+import { ZCursor } from './inbox-router';
 
-type TTimeline = { items: TCommunication[] };
+/** A timeline page (DESIGN "Pagination"): the newest, or the one after `cursor` (a previous `nextCursor`). */
+const ZPage = { cursor: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() };
 
 export const timelineRouter = router({
   client: authedProcedure
-    .input(z.object({ clientId: z.number().int().positive() }))
-    .query(({ input }): Promise<TTimeline> => getClientTimeline(input.clientId)),
+    .input(z.object({ clientId: z.number().int().positive(), ...ZPage }))
+    .query(({ input }): Promise<TTimeline> => getClientTimeline(input.clientId, input)),
 
   case: authedProcedure
-    .input(z.object({ caseId: z.number().int().positive() }))
-    .query(({ input }): Promise<TTimeline> => getCaseTimeline(input.caseId)),
+    .input(z.object({ caseId: z.number().int().positive(), ...ZPage }))
+    .query(({ input }): Promise<TTimeline> => getCaseTimeline(input.caseId, input)),
 
   /** Every file on a client's or a case's chat records (the Documents list). */
   documents: authedProcedure

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createCase } from '../../server/services/cases';
+import { createClient } from '../../server/services/clients';
+import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { sql } from '../support/sql';
+
+// Keyset pages (issue 16, DESIGN "Pagination"): inbox.thread backwards in time, timelines newest
+// first; no gaps and no repeats across pages, also when records arrive between page loads and when
+// many share one timestamp.
+let live: TLiveSetup;
+let clientId: number;
+let caseId: number;
+const PHONE = '447700900321';
+beforeAll(async () => {
+  live = await startLiveSetup();
+  clientId = (await createClient({ name: 'Long History', phone: `+${PHONE}` })).id;
+  caseId = (await createCase({ clientId, reference: 'LONG-001', title: 'Years of it' })).id;
+  // 230 chat records, groups of five sharing one timestamp to the microsecond, and 40 notes between them.
+  await sql(
+    live.server.databaseUrl,
+    `INSERT INTO communications (type, direction, body, status, client_id, case_id, peer_phone, metadata, receipts, created_at, updated_at)
+     SELECT 'chat', CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END, 'Message ' || g, NULL, $1, CASE WHEN g % 3 = 0 THEN $2::int END, '${PHONE}', '{}', '{}',
+            timestamptz '2024-01-01' + (g / 5) * interval '1 hour', now()
+     FROM generate_series(1, 230) g`,
+    [clientId, caseId],
+  );
+  await sql(
+    live.server.databaseUrl,
+    `INSERT INTO communications (type, direction, subject, body, client_id, case_id, metadata, receipts, created_at, updated_at)
+     SELECT 'note', NULL, 'Note', 'Note ' || g, $1, $2, '{}', '{}', timestamptz '2024-01-01' + g * interval '6 hours', now()
+     FROM generate_series(1, 40) g`,
+    [clientId, caseId],
+  );
+});
+afterAll(() => live?.stop());
+
+it('a thread pages backwards without gaps or repeats while messages arrive, each page oldest first', async () => {
+  const seen: string[] = [];
+  let before: string | undefined;
+  let page = 0;
+  for (;;) {
+    const answer = await live.staff.inbox.thread.query({ clientId, before, limit: 40 });
+    const bodies = answer.items.map((i) => i.body);
+    if (page === 0) expect(bodies.at(-1)).toBe('Message 230'); // the newest page first
+    expect(answer.items.map((i) => i.createdAt.getTime())).toEqual([...answer.items.map((i) => i.createdAt.getTime())].sort((a, b) => a - b));
+    seen.unshift(...bodies);
+    // A new message between page loads belongs to the newest page, and shifts nothing here.
+    await live.sim.sendInbound(PHONE, `Arrived during page ${page}`);
+    page += 1;
+    if (!answer.nextBefore) break;
+    before = answer.nextBefore;
+  }
+  expect(page).toBe(6); // 230 = 5 pages of 40 and one of 30
+  expect(seen).toEqual(Array.from({ length: 230 }, (_, i) => `Message ${i + 1}`));
+  const newest = await live.staff.inbox.thread.query({ clientId, limit: 7 });
+  expect(newest.items.map((i) => i.body)).toEqual(['Message 230', ...Array.from({ length: 6 }, (_, i) => `Arrived during page ${i}`)]);
+});
+
+it('without a page asked for, a thread is its newest page as before', async () => {
+  const answer = await live.staff.inbox.thread.query({ clientId });
+  expect(answer.items).toHaveLength(236);
+  expect(answer.nextBefore).toBeNull();
+});
+
+it('timelines page newest first over every record type; a case timeline only its own records', async () => {
+  const collect = async (fetchPage: (cursor?: string) => Promise<{ items: { id: number; type: string }[]; nextCursor: string | null }>) => {
+    const ids: number[] = [];
+    const types = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const answer = await fetchPage(cursor);
+      ids.push(...answer.items.map((i) => i.id));
+      for (const item of answer.items) types.add(item.type);
+      cursor = answer.nextCursor ?? undefined;
+    } while (cursor);
+    return { ids, types };
+  };
+  const client = await collect((cursor) => live.staff.timeline.client.query({ clientId, cursor, limit: 25 }));
+  const [{ count }] = await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE client_id = $1', [clientId]);
+  expect(client.ids).toHaveLength(count);
+  expect(new Set(client.ids).size).toBe(count);
+  expect([...client.types].sort()).toEqual(['chat', 'note']);
+  const onCase = await collect((cursor) => live.staff.timeline.case.query({ caseId, cursor, limit: 25 }));
+  const [{ count: caseCount }] = await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE case_id = $1', [caseId]);
+  expect(onCase.ids).toHaveLength(caseCount);
+  expect(new Set(onCase.ids).size).toBe(caseCount);
+});
+
+it("an unlinked number's thread pages too", async () => {
+  for (let i = 0; i < 7; i++) await live.sim.sendInbound('447700900999', `Stranger ${i}`);
+  const first = await live.staff.inbox.thread.query({ phone: '+447700900999', limit: 4 });
+  expect(first.items.map((i) => i.body)).toEqual(['Stranger 3', 'Stranger 4', 'Stranger 5', 'Stranger 6']);
+  const second = await live.staff.inbox.thread.query({ phone: '+447700900999', limit: 4, before: first.nextBefore! });
+  expect(second.items.map((i) => i.body)).toEqual(['Stranger 0', 'Stranger 1', 'Stranger 2']);
+  expect(second.nextBefore).toBeNull();
+});
+
+it('a cursor that is not one of ours is a clear BAD_REQUEST', async () => {
+  for (const before of ['nonsense', Buffer.from('["2024-01-01", 1]').toString('base64url'), Buffer.from('["x\'; DROP TABLE communications; --", 1]').toString('base64url')]) {
+    await expect(live.staff.inbox.thread.query({ clientId, before })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' }, message: 'That page position is not valid: reload the list.' });
+  }
+  await expect(live.staff.timeline.client.query({ clientId, cursor: 'nonsense' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+});
