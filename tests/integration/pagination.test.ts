@@ -76,12 +76,12 @@ it('timelines page newest first over every record type; a case timeline only its
     return { ids, types };
   };
   const client = await collect((cursor) => live.staff.timeline.client.query({ clientId, cursor, limit: 25 }));
-  const [{ count }] = await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE client_id = $1', [clientId]);
+  const count = (await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE client_id = $1', [clientId]))[0]!.count;
   expect(client.ids).toHaveLength(count);
   expect(new Set(client.ids).size).toBe(count);
   expect([...client.types].sort()).toEqual(['chat', 'note']);
   const onCase = await collect((cursor) => live.staff.timeline.case.query({ caseId, cursor, limit: 25 }));
-  const [{ count: caseCount }] = await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE case_id = $1', [caseId]);
+  const caseCount = (await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE case_id = $1', [caseId]))[0]!.count;
   expect(onCase.ids).toHaveLength(caseCount);
   expect(new Set(onCase.ids).size).toBe(caseCount);
 });
