@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { Communication, communicationColumnsSql, withDetails } from '../db/models';
+import { AppError } from '../errors';
 import type { TSearchLanguage } from './search-language';
 
 /** Marks around the matching words in `highlight`: control characters no stored text shows, split by the client into <mark>. */
@@ -22,30 +23,50 @@ export const SEARCH_WINDOW = 300;
  * (the planner picks from the column's statistics, which is why the query is written out in full —
  * a tsquery from a CTE would hide how common its words are). A further word narrows to older ones.
  */
-export async function searchMessages(sequelize: Sequelize, input: { q: string; limit?: number; language: TSearchLanguage }): Promise<{ items: TSearchHit[] }> {
+export async function searchMessages(
+  sequelize: Sequelize,
+  input: { q: string; limit?: number; cursor?: string; language: TSearchLanguage },
+): Promise<{ items: TSearchHit[]; nextCursor: string | null }> {
   const limit = input.limit ?? 30;
   const query = 'websearch_to_tsquery($3::regconfig, $1)';
+  // A further page: the hits ranked after the last one shown (its rank, then its id), in the same window.
+  const after = input.cursor ? decodeSearchCursor(input.cursor) : null;
   // The records themselves in the same statement, read into models.
   const rows = await sequelize.query<Communication>(
     `WITH best AS (
-       SELECT m.id, ts_rank(m.search, ${query}) AS rank
-       FROM (SELECT c.id, c.search FROM communications c
-             WHERE c.search @@ ${query}
-             ORDER BY c.id DESC LIMIT ${SEARCH_WINDOW}) m
-       ORDER BY rank DESC, m.id DESC
-       LIMIT $2
+       SELECT r.id, r.rank FROM (
+         SELECT m.id, ts_rank(m.search, ${query}) AS rank
+         FROM (SELECT c.id, c.search FROM communications c
+               WHERE c.search @@ ${query}
+               ORDER BY c.id DESC LIMIT ${SEARCH_WINDOW}) m
+       ) r
+       ${after ? 'WHERE (r.rank, r.id) < ($4::real, $5)' : ''}
+       ORDER BY r.rank DESC, r.id DESC
+       LIMIT $2 + 1
      )
-     SELECT ${communicationColumnsSql('c')}, cl.name AS "clientName",
+     SELECT ${communicationColumnsSql('c')}, cl.name AS "clientName", best.rank::text AS "searchRank",
             ts_headline($3::regconfig, c.body, ${query}, 'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS highlight
      FROM best JOIN communications c ON c.id = best.id LEFT JOIN clients cl ON cl.id = c.client_id
      ORDER BY best.rank DESC, best.id DESC`,
-    { bind: [input.q, limit, input.language], model: Communication, mapToModel: true },
+    { bind: after ? [input.q, limit, input.language, after.rank, after.id] : [input.q, limit, input.language], model: Communication, mapToModel: true },
   );
-  await withDetails(rows);
+  const page = rows.slice(0, limit);
+  await withDetails(page);
+  const extras = page.map((row) => row.get({ plain: true }) as unknown as { highlight: string; clientName: string | null; searchRank: string });
+  const last = page[page.length - 1];
   return {
-    items: rows.map((row) => {
-      const extra = row.get({ plain: true }) as unknown as { highlight: string; clientName: string | null };
-      return { ...row.toDto(), highlight: extra.highlight, clientName: extra.clientName };
-    }),
+    items: page.map((row, i) => ({ ...row.toDto(), highlight: extras[i]!.highlight, clientName: extras[i]!.clientName })),
+    nextCursor: rows.length > limit && last ? Buffer.from(JSON.stringify([extras[extras.length - 1]!.searchRank, last.id])).toString('base64url') : null,
   };
+}
+
+/** `[rank as PostgreSQL printed it, id]`: exact, so the next page starts right after it. */
+function decodeSearchCursor(cursor: string): { rank: string; id: number } {
+  try {
+    const [rank, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (typeof rank === 'string' && /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(rank) && Number.isSafeInteger(id) && (id as number) > 0) return { rank, id: id as number };
+  } catch {
+    // fall through: not one of ours
+  }
+  throw new AppError('INVALID_INPUT', 'That page position is not valid: search again.', { cursor: ['Not a cursor from this search.'] });
 }

@@ -94,3 +94,20 @@ it(`ranks the newest ${SEARCH_WINDOW} matches of a word: an older best match is 
   expect(common[0]).toBe(`probate update ${SEARCH_WINDOW}`); // equal ranks: the newest first
   expect((await live.staff.inbox.search.query({ q: 'probate old' })).items.map((i) => i.body)).toEqual(['probate probate probate probate probate, the old will']);
 });
+
+it('pages through the ranked window with a cursor: every hit once, best first, then newest', async () => {
+  const ids: number[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const answer = await live.staff.inbox.search.query({ q: 'probate', limit: 70, cursor });
+    ids.push(...answer.items.map((i) => i.id));
+    cursor = answer.nextCursor ?? undefined;
+    pages += 1;
+  } while (cursor);
+  expect(pages).toBe(Math.ceil(SEARCH_WINDOW / 70));
+  expect(ids).toHaveLength(SEARCH_WINDOW);
+  expect(new Set(ids).size).toBe(SEARCH_WINDOW);
+  expect(ids).toEqual([...ids].sort((a, b) => b - a)); // equal ranks here: newest first throughout
+  await expect(live.staff.inbox.search.query({ q: 'probate', cursor: 'nonsense' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+});

@@ -23,8 +23,8 @@ export const inboxRouter = router({
 
   /** Messages by their words across every conversation (PostgreSQL full-text search), best match first. */
   search: authedProcedure
-    .input(z.object({ q: z.string().trim().min(1, 'Type a word to search for').max(200), limit: z.number().int().min(1).max(100).optional() }))
-    .query(({ ctx, input }): Promise<{ items: TSearchHit[] }> => searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage })),
+    .input(z.object({ q: z.string().trim().min(1, 'Type a word to search for').max(200), limit: z.number().int().min(1).max(100).optional(), cursor: ZCursor.optional() }))
+    .query(({ ctx, input }): Promise<{ items: TSearchHit[]; nextCursor: string | null }> => searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage })),
 
   /** A page of a thread (DESIGN "Pagination"): the newest, or the one before `before` (a previous `nextBefore`). */
   thread: authedProcedure
