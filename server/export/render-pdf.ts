@@ -126,7 +126,6 @@ function forgetWordLayouts(doc: PDFKit.PDFDocument): void {
  */
 export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, out: Writable): Promise<void> {
   const { regular, bold } = loadFonts();
-  const text = (value: string) => drawableText(value);
   const title = header.subject.type === 'client' ? `Chat record: ${header.subject.name}` : `Chat record: case ${header.subject.reference}`;
   const doc = new PDFDocument({
     size: 'A4',
@@ -149,7 +148,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // writing below the margin must not start another page
     doc.font('regular').fontSize(7.5).fillColor(GREY)
-      .text(text(`${header.firm} · ${title} · exported ${formatUtc(header.exportedAt)} by ${header.exportedBy.name} · page ${pageNumber}`), MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false });
+      .text(drawableText(`${header.firm} · ${title} · exported ${formatUtc(header.exportedAt)} by ${header.exportedBy.name} · page ${pageNumber}`), MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false });
     doc.page.margins.bottom = bottom;
     doc.x = x;
     doc.y = y;
@@ -157,7 +156,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
   footer();
   doc.on('pageAdded', footer);
 
-  doc.font('bold').fontSize(16).fillColor('black').text(text(title));
+  doc.font('bold').fontSize(16).fillColor('black').text(drawableText(title));
   doc.moveDown(0.4);
   const headerLines: [string, string][] = [
     ['Firm', header.firm],
@@ -168,7 +167,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     ['Exported at', formatUtc(header.exportedAt)],
   ];
   for (const [label, value] of headerLines) {
-    doc.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(text(value));
+    doc.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(drawableText(value));
   }
   doc.moveDown(0.4);
   doc.font('regular').fontSize(8).fillColor(GREY).text(
@@ -184,9 +183,9 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     forgetWordLayouts(doc);
     for (const message of page) {
       const at = message.providerTime ?? message.storedTime;
-      doc.font('bold').fontSize(9.5).fillColor('black').text(text(`${formatUtc(at)} · ${describeSender(message)}${message.forwarded ? ' · forwarded' : ''}${message.replyTo ? ` · reply to ${message.replyTo}` : ''}`), MARGIN, doc.y, { width });
-      doc.font('regular').fontSize(10).fillColor('black').text(text(message.body) || `(${message.kind}, no text)`, { width });
-      doc.font('regular').fontSize(7.5).fillColor(GREY).text(text(describeRecord(message).join('\n')), { width });
+      doc.font('bold').fontSize(9.5).fillColor('black').text(drawableText(`${formatUtc(at)} · ${describeSender(message)}${message.forwarded ? ' · forwarded' : ''}${message.replyTo ? ` · reply to ${message.replyTo}` : ''}`), MARGIN, doc.y, { width });
+      doc.font('regular').fontSize(10).fillColor('black').text(drawableText(message.body) || `(${message.kind}, no text)`, { width });
+      doc.font('regular').fontSize(7.5).fillColor(GREY).text(drawableText(describeRecord(message).join('\n')), { width });
       doc.moveDown(0.7);
     }
   }

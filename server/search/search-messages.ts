@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { Communication, communicationColumnsSql, withDetails } from '../db/models';
-import { AppError } from '../errors';
+import { decodeCursor, encodeCursor } from '../services/record-pages';
 import type { TSearchLanguage } from './search-language';
 
 /** Marks around the matching words in `highlight`: control characters no stored text shows, split by the client into <mark>. */
@@ -9,6 +9,10 @@ export const HIGHLIGHT_START = '\u0002';
 export const HIGHLIGHT_STOP = '\u0003';
 
 export type TSearchHit = TCommunication & { highlight: string; clientName: string | null };
+
+// A search cursor holds the last hit's rank (a `real` as PostgreSQL printed it) and id.
+const RANK = /^-?\d+(\.\d+)?(e-?\d+)?$/i;
+const REFUSED = { message: 'That page position is not valid: search again.', field: 'Not a cursor from this search.' };
 
 /** How many of the newest matches are ranked: a common word's thousands of older matches are not read. */
 export const SEARCH_WINDOW = 300;
@@ -30,7 +34,7 @@ export async function searchMessages(
   const limit = input.limit ?? 30;
   const query = 'websearch_to_tsquery($3::regconfig, $1)';
   // A further page: the hits ranked after the last one shown (its rank, then its id), in the same window.
-  const after = input.cursor ? decodeSearchCursor(input.cursor) : null;
+  const after = input.cursor ? decodeCursor(input.cursor, RANK, REFUSED) : null;
   // The records themselves in the same statement, read into models.
   const rows = await sequelize.query<Communication>(
     `WITH best AS (
@@ -48,7 +52,7 @@ export async function searchMessages(
             ts_headline($3::regconfig, c.body, ${query}, 'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS highlight
      FROM best JOIN communications c ON c.id = best.id LEFT JOIN clients cl ON cl.id = c.client_id
      ORDER BY best.rank DESC, best.id DESC`,
-    { bind: after ? [input.q, limit, input.language, after.rank, after.id] : [input.q, limit, input.language], model: Communication, mapToModel: true },
+    { bind: after ? [input.q, limit, input.language, after.value, after.id] : [input.q, limit, input.language], model: Communication, mapToModel: true },
   );
   const page = rows.slice(0, limit);
   await withDetails(page);
@@ -56,17 +60,6 @@ export async function searchMessages(
   const last = page[page.length - 1];
   return {
     items: page.map((row, i) => ({ ...row.toDto(), highlight: extras[i]!.highlight, clientName: extras[i]!.clientName })),
-    nextCursor: rows.length > limit && last ? Buffer.from(JSON.stringify([extras[extras.length - 1]!.searchRank, last.id])).toString('base64url') : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(extras[extras.length - 1]!.searchRank, last.id) : null,
   };
-}
-
-/** `[rank as PostgreSQL printed it, id]`: exact, so the next page starts right after it. */
-function decodeSearchCursor(cursor: string): { rank: string; id: number } {
-  try {
-    const [rank, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof rank === 'string' && /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(rank) && Number.isSafeInteger(id) && (id as number) > 0) return { rank, id: id as number };
-  } catch {
-    // fall through: not one of ours
-  }
-  throw new AppError('INVALID_INPUT', 'That page position is not valid: search again.', { cursor: ['Not a cursor from this search.'] });
 }

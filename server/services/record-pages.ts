@@ -3,26 +3,31 @@ import { Communication, communicationColumnsSql } from '../db/models';
 import { AppError } from '../errors';
 
 /**
- * Keyset pages of communications, newest first (DESIGN "Pagination"): a cursor names the last
- * record of the page before — its `created_at` as PostgreSQL prints it (microseconds kept) and its
- * id — so the next page starts exactly after it, records arriving meanwhile neither shift nor
- * repeat anything, and no OFFSET is ever counted off.
+ * An opaque page position (DESIGN "Pagination"): the sort value of the last item shown, as
+ * PostgreSQL printed it (so nothing is rounded), and its id. The next page starts exactly after it.
  */
-type TPosition = { at: string; id: number };
-
-export function encodeCursor(position: TPosition): string {
-  return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
+export function encodeCursor(value: string, id: number): string {
+  return Buffer.from(JSON.stringify([value, id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): TPosition {
+/** The position in a cursor whose value matches `valuePattern`; anything else is a clear INVALID_INPUT. */
+export function decodeCursor(cursor: string, valuePattern: RegExp, refused: { message: string; field: string }): { value: string; id: number } {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof at === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(at) && Number.isSafeInteger(id) && (id as number) > 0) return { at, id: id as number };
+    const [value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (typeof value === 'string' && valuePattern.test(value) && Number.isSafeInteger(id) && (id as number) > 0) return { value, id: id as number };
   } catch {
     // fall through: not one of ours
   }
-  throw new AppError('INVALID_INPUT', 'That page position is not valid: reload the list.', { cursor: ['Not a cursor from this list.'] });
+  throw new AppError('INVALID_INPUT', refused.message, { cursor: [refused.field] });
 }
+
+/**
+ * Keyset pages of communications, newest first: the cursor holds the last record's `created_at`
+ * (microseconds kept) and id, so records arriving meanwhile neither shift nor repeat anything, and
+ * no OFFSET is ever counted off.
+ */
+const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+const REFUSED = { message: 'That page position is not valid: reload the list.', field: 'Not a cursor from this list.' };
 
 /** Which records: a client's, a case's, or an unlinked number's; chat only or every type. */
 export type TRecordScope = { column: 'client_id' | 'case_id'; id: number; chatOnly: boolean } | { unlinkedPhone: string };
@@ -43,8 +48,8 @@ export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, 
     if (scope.chatOnly) where.push(`c.type = 'chat'`);
   }
   if (page.cursor) {
-    const after = decodeCursor(page.cursor);
-    bind.push(after.at, after.id);
+    const after = decodeCursor(page.cursor, TIMESTAMP, REFUSED);
+    bind.push(after.value, after.id);
     where.push(`(c.created_at, c.id) < ($${bind.length - 1}::timestamptz, $${bind.length})`);
   }
   const rows = await sequelize.query<Communication>(
@@ -57,5 +62,5 @@ export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, 
   const more = rows.length > page.limit;
   const kept = more ? rows.slice(0, page.limit) : rows;
   const last = kept[kept.length - 1];
-  return { rows: kept, next: more && last ? encodeCursor({ at: String(last.get('cursorAt' as never)), id: last.id }) : null };
+  return { rows: kept, next: more && last ? encodeCursor(String(last.get('cursorAt' as never)), last.id) : null };
 }
