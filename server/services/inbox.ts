@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
 import { formatNumber } from './phone-input';
-import { readRecordPage } from './record-pages';
+import { decodeCursor, encodeCursor, readRecordPage, TIMESTAMP_TEXT } from './record-pages';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
@@ -139,10 +139,11 @@ export async function unlinkPhoneFromClient(sequelize: Sequelize, input: { phone
   });
 }
 
-// Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, and
-// joins each row's last record for its current text and status.
+// Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, from a
+// keyset position ($2, $3: the last row shown, or NULL for the first page), and joins each row's
+// last record for its current text and status.
 const threadsSql = (where: string) => `
-SELECT t.last_id AS id, t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
+SELECT t.last_id AS id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
   l.body, l.direction, l.status, l.created_at AS "createdAt", cl.name AS "clientName",
   coalesce(l.metadata->>'kind', 'text') AS kind,
   (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
@@ -159,7 +160,7 @@ SELECT t.last_id AS id, t.client_id AS "clientId", coalesce(t.peer_phone, l.peer
 FROM chat_threads t
 JOIN communications l ON l.id = t.last_id
 LEFT JOIN clients cl ON cl.id = t.client_id
-WHERE ${where}
+WHERE ${where} AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
 ORDER BY t.last_at DESC, t.last_id DESC
 LIMIT $1`;
 
@@ -173,9 +174,12 @@ const THREADS_SQL: Record<TThreadFilter, string> = {
   unlinked: threadsSql('t.client_id IS NULL'),
   awaiting_reply: threadsSql("l.direction = 'inbound'"),
 };
+// One conversation's row by its key ($4), with the same (unused) page parameters.
+const THREAD_BY_KEY_SQL = threadsSql('t.thread_key = $4');
 
 type TThreadRow = {
   id: number;
+  cursorAt: string;
   clientId: number | null;
   peerPhone: string | null;
   body: string;
@@ -191,22 +195,54 @@ type TThreadRow = {
   candidates: TLinkCandidate[] | null;
 };
 
-/** Threads, newest activity first: one per client, plus one per unlinked number. */
-export async function listThreads(sequelize: Sequelize, limit = 100, filter: TThreadFilter = 'all'): Promise<TThreadSummary[]> {
-  const rows = await sequelize.query<TThreadRow>(THREADS_SQL[filter], { bind: [limit], type: QueryTypes.SELECT });
-  return rows.map((r) => {
-    const candidates = r.candidates ?? [];
-    return {
-      key: threadKeyOf(r),
-      clientId: r.clientId,
-      clientName: r.clientName,
-      phone: r.peerPhone,
-      contactName: r.contactName,
-      match: r.clientId !== null ? 'linked' : candidates.length > 1 ? 'ambiguous' : 'unknown',
-      candidates,
-      last: { id: r.id, body: r.body, direction: r.direction, status: r.status, createdAt: r.createdAt, kind: r.kind, fileName: r.fileName },
-      unread: r.unread,
-      lastInboundAt: r.lastInboundAt,
-    };
-  });
+const THREADS_PAGE = 50;
+const THREADS_REFUSED = { message: 'That page of conversations is not valid: reload the inbox.', field: 'Not a cursor from the inbox.' };
+
+/**
+ * A page of threads, newest activity first: one per client, plus one per unlinked number. The
+ * cursor is the last conversation's activity time (as PostgreSQL printed it) and last record id:
+ * a conversation that moves to the top meanwhile is not listed twice.
+ */
+export async function listThreads(
+  sequelize: Sequelize,
+  page: { limit?: number; filter?: TThreadFilter; cursor?: string } = {},
+): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
+  const limit = page.limit ?? THREADS_PAGE;
+  const after = page.cursor ? decodeCursor(page.cursor, TIMESTAMP_TEXT, THREADS_REFUSED) : null;
+  const rows = await sequelize.query<TThreadRow>(THREADS_SQL[page.filter ?? 'all'], { bind: [limit + 1, after?.value ?? null, after?.id ?? null], type: QueryTypes.SELECT });
+  const kept = rows.slice(0, limit);
+  const last = kept[kept.length - 1];
+  return { threads: kept.map(toThreadSummary), nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null };
+}
+
+/** One conversation's summary (the open thread's, whether or not a loaded page lists it); null before its first message. */
+export async function getThreadSummary(sequelize: Sequelize, ref: TThreadRef): Promise<TThreadSummary | null> {
+  const key = threadKeyOf('clientId' in ref ? { clientId: ref.clientId, peerPhone: null } : { clientId: null, peerPhone: phoneDigitsOf(ref.phone) });
+  const [row] = await sequelize.query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, key], type: QueryTypes.SELECT });
+  return row ? toThreadSummary(row) : null;
+}
+
+/** How many conversations have unread messages, and how many messages that is (the top bar's badge). */
+export async function countUnread(sequelize: Sequelize): Promise<{ conversations: number; messages: number }> {
+  const [row] = await sequelize.query<{ conversations: string; messages: string | null }>(
+    'SELECT count(*) AS conversations, sum(unread) AS messages FROM chat_threads WHERE unread > 0',
+    { type: QueryTypes.SELECT },
+  );
+  return { conversations: Number(row?.conversations ?? 0), messages: Number(row?.messages ?? 0) };
+}
+
+function toThreadSummary(r: TThreadRow): TThreadSummary {
+  const candidates = r.candidates ?? [];
+  return {
+    key: threadKeyOf(r),
+    clientId: r.clientId,
+    clientName: r.clientName,
+    phone: r.peerPhone,
+    contactName: r.contactName,
+    match: r.clientId !== null ? 'linked' : candidates.length > 1 ? 'ambiguous' : 'unknown',
+    candidates,
+    last: { id: r.id, body: r.body, direction: r.direction, status: r.status, createdAt: r.createdAt, kind: r.kind, fileName: r.fileName },
+    unread: r.unread,
+    lastInboundAt: r.lastInboundAt,
+  };
 }

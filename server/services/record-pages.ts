@@ -26,7 +26,8 @@ export function decodeCursor(cursor: string, valuePattern: RegExp, refused: { me
  * (microseconds kept) and id, so records arriving meanwhile neither shift nor repeat anything, and
  * no OFFSET is ever counted off.
  */
-const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+/** A timestamptz as PostgreSQL prints it (`created_at::text`): the value half of a time cursor. */
+export const TIMESTAMP_TEXT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
 const REFUSED = { message: 'That page position is not valid: reload the list.', field: 'Not a cursor from this list.' };
 
 /** Which records: a client's, a case's, or an unlinked number's; chat only or every type. */
@@ -48,7 +49,7 @@ export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, 
     if (scope.chatOnly) where.push(`c.type = 'chat'`);
   }
   if (page.cursor) {
-    const after = decodeCursor(page.cursor, TIMESTAMP, REFUSED);
+    const after = decodeCursor(page.cursor, TIMESTAMP_TEXT, REFUSED);
     bind.push(after.value, after.id);
     where.push(`(c.created_at, c.id) < ($${bind.length - 1}::timestamptz, $${bind.length})`);
   }

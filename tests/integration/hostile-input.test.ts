@@ -129,7 +129,7 @@ describe('one bad item never fails its delivery', () => {
       messages: [textMessage('wamid.plus00', '+0033612345678', 'plus double zero'), textMessage('wamid.plain', '33612345678', 'plain'), textMessage('wamid.zero', '+07700900456', 'national')],
     }));
     expect(res).toEqual({ status: 200, json: { ok: true, received: 3, stored: 2 } });
-    const threads = (await staff.inbox.threads.query()).filter((t) => t.phone?.endsWith('612345678'));
+    const threads = (await staff.inbox.threads.query()).threads.filter((t) => t.phone?.endsWith('612345678'));
     expect(threads.map((t) => t.phone)).toEqual(['33612345678']);
     expect((await staff.inbox.thread.query({ phone: '33612345678' })).items.map((i) => i.body)).toEqual(['plus double zero', 'plain']);
   });
@@ -153,7 +153,7 @@ describe('provider times and sizes are bounded', () => {
     await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.future', '447700900998', 'from the future', '253402300799')] }));
     const [row] = await sql<{ provider_timestamp: Date | null }>(server.databaseUrl, "SELECT provider_timestamp FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.future'");
     expect(row?.provider_timestamp).toBeNull();
-    const thread = (await staff.inbox.threads.query()).find((t) => t.phone === '447700900998');
+    const thread = (await staff.inbox.threads.query()).threads.find((t) => t.phone === '447700900998');
     expect(thread?.lastInboundAt && thread.lastInboundAt.getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
   });
 

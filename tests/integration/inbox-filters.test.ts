@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => live?.stop());
 
 const names = async (filter?: 'all' | 'unread' | 'unlinked' | 'awaiting_reply') =>
-  (await live.staff.inbox.threads.query(filter ? { filter } : {})).map((t) => t.clientName ?? t.phone).sort();
+  (await live.staff.inbox.threads.query(filter ? { filter } : {})).threads.map((t) => t.clientName ?? t.phone).sort();
 
 it('all, unread, unlinked and awaiting our reply each list the right conversations', async () => {
   expect(await names()).toEqual(['447700900999', 'Amelia Hart', 'Benedict Okafor']);

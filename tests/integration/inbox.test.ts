@@ -26,7 +26,7 @@ afterAll(() => server?.stop());
 
 describe('inbox', () => {
   it('lists one thread per client and per unlinked number, newest activity first, with unread counts and match state', async () => {
-    const threads = await staff.inbox.threads.query();
+    const { threads } = await staff.inbox.threads.query();
     expect(threads.map((t) => t.key)).toEqual([`client-${amelia.id}`, 'phone-33700900555']);
     const [ameliaThread, unknown] = threads;
     expect(ameliaThread).toMatchObject({ clientName: 'Amelia Hart', unread: 2, match: 'linked', last: { body: 'second from Amelia', direction: 'inbound' } });
@@ -42,12 +42,12 @@ describe('inbox', () => {
     expect(items.map((i) => i.body)).toEqual(['first from Amelia', 'reply to Amelia', 'second from Amelia']);
     expect(items[1]?.receipts).toEqual([{ status: 'delivered', at: new Date('2025-11-21T04:45:00.000Z') }]);
     expect(await staff.inbox.markRead.mutate({ clientId: amelia.id })).toEqual({ updated: 2 });
-    expect((await staff.inbox.threads.query()).find((t) => t.clientId === amelia.id)?.unread).toBe(0);
+    expect((await staff.inbox.threads.query()).threads.find((t) => t.clientId === amelia.id)?.unread).toBe(0);
   });
 
   it('links an ambiguous number to the client a person chose, moving its records', async () => {
     expect(await staff.inbox.link.mutate({ phone: '33700900555', clientId: daniel.id })).toEqual({ linked: 1 });
-    const threads = await staff.inbox.threads.query();
+    const { threads } = await staff.inbox.threads.query();
     expect(threads.find((t) => t.key === 'phone-33700900555')).toBeUndefined();
     expect(threads.find((t) => t.clientId === daniel.id)?.last.body).toBe('which Reyes?');
     expect((await staff.timeline.client.query({ clientId: daniel.id })).items.map((i) => i.body)).toEqual(['which Reyes?']);

@@ -80,7 +80,7 @@ describe('matching inbound messages', () => {
     await inbound('33700900555', 'someone with both last 9');
     expect(await clientOf('Daniel writing')).toBe(daniel.id);
     expect(await clientOf('someone with both last 9')).toBeNull();
-    const thread = (await live.staff.inbox.threads.query()).find((t) => t.phone === '33700900555');
+    const thread = (await live.staff.inbox.threads.query()).threads.find((t) => t.phone === '33700900555');
     expect(thread).toMatchObject({ match: 'ambiguous' });
     expect(thread?.candidates.map((c) => [c.name, c.numbers])).toEqual([
       ['Daniel Reyes', ['447700900555']],

@@ -15,8 +15,9 @@ const NAV = [
 export function Layout({ user, children }: TProps) {
   const [location] = useLocation();
   useLiveUpdates();
-  const threads = trpc.inbox.threads.useQuery();
-  const unread = threads.data?.reduce((sum, t) => sum + t.unread, 0) ?? 0;
+  // Counted by the server over the whole inbox, not over the conversations loaded on screen.
+  const unreadCount = trpc.inbox.unreadCount.useQuery();
+  const unread = unreadCount.data?.messages ?? 0;
   // A full page load after sign-out drops every cached record from memory.
   const signOut = trpc.auth.signOut.useMutation({ onSettled: () => window.location.assign('/') });
   return (

@@ -1,4 +1,5 @@
 import { WINDOW_CLOSED_PREFIX } from '../../../shared/provider-messages';
+import type { TMeasure } from './message-list';
 import { formatDateTime } from '../lib/format';
 import type { TThreadItem } from '../lib/trpc';
 import { MessageContent, type TQuoted } from './message-content';
@@ -11,6 +12,8 @@ import { StatusTicks } from './status-ticks';
  * one number — which one wrote, which one was sent to.
  */
 type TProps = {
+  /** Given by a virtualised list: its row index and size observer. */
+  measure?: TMeasure;
   item: TThreadItem;
   number?: string | null;
   contactName?: string | null;
@@ -23,12 +26,12 @@ type TProps = {
   onShowMessage?: (id: number) => void;
 };
 
-export function MessageBubble({ item, number, contactName, onRetry, onUseTemplate, retrying, quoted, onShowMessage }: TProps) {
+export function MessageBubble({ measure, item, number, contactName, onRetry, onUseTemplate, retrying, quoted, onShowMessage }: TProps) {
   const windowClosed = item.status === 'failed' && Boolean(item.error?.startsWith(WINDOW_CLOSED_PREFIX));
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
   return (
-    <li className={`bubble-row ${outbound ? 'out' : 'in'}`} data-id={item.id} data-status={item.status ?? undefined}>
+    <li {...measure} className={`bubble-row ${outbound ? 'out' : 'in'}`} data-id={item.id} data-status={item.status ?? undefined}>
       <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''}`}>
         <MessageContent item={item} quoted={quoted} onShowMessage={onShowMessage} />
         <span className="bubble-meta">

@@ -1,5 +1,7 @@
 import { Link } from 'wouter';
 import { formatWhen } from '../lib/format';
+import type { TOlder } from '../lib/older-pages';
+import { useLoadMore } from '../lib/use-load-more';
 import { threadPath, type TThreadSummary } from '../lib/trpc';
 import { PhoneNumber } from './phone-number';
 import { StatusTicks } from './status-ticks';
@@ -9,7 +11,11 @@ function threadTitle(thread: TThreadSummary) {
   return thread.contactName ? `~${thread.contactName}` : null;
 }
 
-export function ThreadList({ threads, activeKey }: { threads: TThreadSummary[]; activeKey: string | null }) {
+/** Conversations; the next page is asked for as the reader nears the end of the list (or by the button). */
+export function ThreadList({ threads, activeKey, more }: { threads: TThreadSummary[]; activeKey: string | null; more: TOlder }) {
+  const sentinel = useLoadMore<HTMLLIElement>(() => {
+    if (more.hasMore && !more.loading && !more.failed) more.load();
+  }, more.hasMore);
   if (threads.length === 0) {
     return <p className="empty">No conversations yet. Messages from clients appear here as they arrive.</p>;
   }
@@ -57,6 +63,16 @@ export function ThreadList({ threads, activeKey }: { threads: TThreadSummary[]; 
           </li>
         );
       })}
+      {more.hasMore ? (
+        <li ref={sentinel} className="list-more">
+          {more.failed && <span className="form-error">Could not load more conversations. </span>}
+          <button type="button" className="button ghost small" onClick={more.load} disabled={more.loading}>
+            {more.loading ? 'Loading older conversations…' : 'Load older conversations'}
+          </button>
+        </li>
+      ) : (
+        threads.length > 20 && <li className="list-end muted">No older conversations.</li>
+      )}
     </ul>
   );
 }

@@ -1,14 +1,19 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Fragment, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
-import { highlightIn } from '../lib/highlight';
+import { EVERY_THREAD } from '../lib/live-updates';
+import { olderOf } from '../lib/older-pages';
+import { placeInPages } from '../lib/paged-cache';
+import { itemsOf, updateThreadPages, useThreadPages } from '../lib/thread-pages';
 import { UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
 import { replyNumbersOf } from '../../../shared/phone';
-import { trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
+import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { Composer } from './composer';
 import { ConfirmButton } from './confirm-button';
 import { LinkNumberBanner } from './link-number-banner';
 import { MessageBubble } from './message-bubble';
+import { MessageList, type TMeasure, type TMessageListApi, type TRow } from './message-list';
 import { OptOutBanner } from './opt-out-banner';
 import { PhoneNumber } from './phone-number';
 import { QueryStatus } from './query-status';
@@ -24,15 +29,16 @@ let optimisticId = -1;
 export function ThreadView({ threadRef, summary }: TProps) {
   const utils = trpc.useUtils();
   const toast = useToast();
-  const thread = trpc.inbox.thread.useQuery(threadRef);
+  const queryClient = useQueryClient();
+  const thread = useThreadPages(threadRef);
   const client = trpc.clients.get.useQuery({ clientId: 'clientId' in threadRef ? threadRef.clientId : 0 }, { enabled: 'clientId' in threadRef });
   const markRead = trpc.inbox.markRead.useMutation();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
   const send = trpc.chat.send.useMutation();
   const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message) });
-  const listRef = useRef<HTMLOListElement>(null);
+  const listRef = useRef<TMessageListApi>(null);
 
-  const items = thread.data?.items ?? [];
+  const items = useMemo(() => itemsOf(thread.data), [thread.data]);
   const clientNumbers = client.data?.numbers;
   // The numbers a reply may go to and the default, by the server's own rule (shared/phone.ts).
   const reply = useMemo(() => {
@@ -86,8 +92,12 @@ export function ThreadView({ threadRef, summary }: TProps) {
     markRead.mutate(threadRef, {
       onSuccess: () => {
         const now = new Date();
-        utils.inbox.thread.setData(threadRef, (d) => (d ? { ...d, items: d.items.map((i) => (i.direction === 'inbound' && !i.readAt ? { ...i, readAt: now } : i)) } : d));
-        utils.inbox.threads.setData(undefined, (list) => list?.map((t) => (t.key === summary?.key ? { ...t, unread: 0 } : t)));
+        updateThreadPages(queryClient, threadRef, (pages) => pages.map((page) => page.map((i) => (i.direction === 'inbound' && !i.readAt ? { ...i, readAt: now } : i))));
+        const key = threadKeyOfRef(threadRef);
+        utils.inbox.threads.setInfiniteData(EVERY_THREAD, (data) => data && { ...data, pages: data.pages.map((page) => ({ ...page, threads: page.threads.map((t) => (t.key === key ? { ...t, unread: 0 } : t)) })) });
+        utils.inbox.threadSummary.setData(threadRef, (s) => s && { ...s, unread: 0 });
+        void utils.inbox.unreadCount.invalidate();
+        void utils.inbox.threads.invalidate({ filter: 'unread' });
       },
     });
   }, [thread.data, unreadInbound]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -95,28 +105,6 @@ export function ThreadView({ threadRef, summary }: TProps) {
   // Opened from a search hit (?message=id): that message, not the newest, is brought into view.
   const search = useSearch();
   const focusId = Number(new URLSearchParams(search).get('message')) || null;
-  useEffect(() => {
-    if (focusId && items.some((i) => i.id === focusId)) showMessage(focusId);
-    else listRef.current?.lastElementChild?.scrollIntoView({ block: 'end' });
-  }, [items.length, focusId]); // eslint-disable-line react-hooks/exhaustive-deps
-  // A photo that loads after the thread opened makes it taller: keep the newest message in view
-  // unless the reader has scrolled up to read older ones.
-  useEffect(() => {
-    const list = listRef.current; // the scrolling element
-    if (!list) return;
-    const keepAtEnd = (event: Event) => {
-      if (!(event.target instanceof HTMLImageElement || event.target instanceof HTMLVideoElement)) return;
-      const fromEnd = list.scrollHeight - list.scrollTop - list.clientHeight;
-      const grew = (event.target as HTMLElement).offsetHeight;
-      if (fromEnd <= grew + 120) list.lastElementChild?.scrollIntoView({ block: 'end' });
-    };
-    list.addEventListener('load', keepAtEnd, true);
-    list.addEventListener('loadedmetadata', keepAtEnd, true);
-    return () => {
-      list.removeEventListener('load', keepAtEnd, true);
-      list.removeEventListener('loadedmetadata', keepAtEnd, true);
-    };
-  }, [thread.data !== undefined]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
   const sendOptimistically = async (
@@ -144,17 +132,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
       createdAt: new Date(),
       receipts: [],
     };
-    utils.inbox.thread.setData(threadRef, (d) => (d ? { ...d, items: [...d.items, temp] } : d));
-    const dropTemp = () => utils.inbox.thread.setData(threadRef, (d) => (d ? { ...d, items: d.items.filter((i) => i.id !== temp.id) } : d));
+    updateThreadPages(queryClient, threadRef, (pages) => pages.map((page, i) => (i === 0 ? [...page, temp] : page)));
+    const withoutTemp = (pages: TThreadItem[][]) => pages.map((page) => page.filter((i) => i.id !== temp.id));
+    const dropTemp = () => updateThreadPages(queryClient, threadRef, withoutTemp);
     try {
       const sent = await call();
-      utils.inbox.thread.setData(threadRef, (d) => {
-        if (!d) return d;
-        const withoutTemp = d.items.filter((i) => i.id !== temp.id);
-        // The live update may have brought the stored record already.
-        if (withoutTemp.some((i) => i.id === sent.id)) return { ...d, items: withoutTemp };
-        return { ...d, items: [...withoutTemp, { ...sent, readAt: null, receipts: [] }] };
-      });
+      // The live update may have brought the stored record already: placeInPages replaces it then.
+      updateThreadPages(queryClient, threadRef, (pages, hasOlder) => placeInPages(withoutTemp(pages), { ...sent, readAt: null, receipts: [] }, 'oldest-first', hasOlder));
       return true;
     } catch (error) {
       const message = (error as Error).message;
@@ -192,7 +176,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
     const quoted = byProviderId.get(item.metadata.context_id);
     return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text', fileName: quoted.attachments[0]?.fileName ?? null } : null;
   };
-  const showMessage = (id: number) => highlightIn(listRef.current, id);
+  const showMessage = (id: number) => listRef.current?.show(id);
 
   const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>
     sendOptimistically(`Template: ${choice.name}`, caseId, () => sendTemplate.mutateAsync({ ...recipientOf(caseId), ...choice }));
@@ -236,31 +220,39 @@ export function ThreadView({ threadRef, summary }: TProps) {
       {'phone' in threadRef && summary && <LinkNumberBanner phone={threadRef.phone} summary={summary} />}
       {client.data && <OptOutBanner client={client.data} />}
       <QueryStatus query={thread} loading="Loading conversation…">
-        {({ items: messages }) =>
-          messages.length === 0 ? (
+        {() =>
+          items.length === 0 ? (
             <p className="empty">No messages yet. Say hello below.</p>
           ) : (
-            <ol className="messages" ref={listRef} aria-label="Messages" aria-live="polite">
-              {withDividers(withoutArrivedTemps(messages), joined).map((entry) =>
-                'item' in entry ? (
-                  <MessageBubble
-                    key={entry.item.id}
-                    item={entry.item}
-                    number={showNumbers ? entry.item.peerPhone : null}
-                    contactName={showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
-                    onRetry={onRetry}
-                    onUseTemplate={() => setChosenMode('template')}
-                    retrying={retry.isPending && retry.variables?.id === entry.item.id}
-                    quoted={quotedOf(entry.item)}
-                    onShowMessage={showMessage}
-                  />
-                ) : (
-                  'clientId' in threadRef && (
-                    <NumberJoined key={`joined-${entry.digits}`} clientId={threadRef.clientId} clientName={name ?? ''} joined={entry} />
-                  )
-                ),
+            <MessageList
+              ref={listRef}
+              focusId={focusId}
+              older={olderOf(thread)}
+              rows={withDividers(withoutArrivedTemps(items), joined).map((entry): TRow =>
+                'item' in entry
+                  ? {
+                      key: `m${entry.item.id}`,
+                      render: (measure) => (
+                        <MessageBubble
+                          measure={measure}
+                          item={entry.item}
+                          number={showNumbers ? entry.item.peerPhone : null}
+                          contactName={showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
+                          onRetry={onRetry}
+                          onUseTemplate={() => setChosenMode('template')}
+                          retrying={retry.isPending && retry.variables?.id === entry.item.id}
+                          quoted={quotedOf(entry.item)}
+                          onShowMessage={showMessage}
+                        />
+                      ),
+                    }
+                  : {
+                      key: `joined-${entry.digits}`,
+                      render: (measure) =>
+                        'clientId' in threadRef ? <NumberJoined measure={measure} clientId={threadRef.clientId} clientName={name ?? ''} joined={entry} /> : <li {...measure} />,
+                    },
               )}
-            </ol>
+            />
           )
         }
       </QueryStatus>
@@ -336,7 +328,7 @@ function withDividers(items: TThreadItem[], joined: TJoined[]): ({ item: TThread
 }
 
 /** "+44 7700 900999 added to Benedict Okafor by Sam Staff", with the undo a wrong link needs. */
-function NumberJoined({ clientId, clientName, joined }: { clientId: number; clientName: string; joined: TJoined }) {
+function NumberJoined({ measure, clientId, clientName, joined }: { measure: TMeasure; clientId: number; clientName: string; joined: TJoined }) {
   const format = usePhoneFormatter();
   const utils = trpc.useUtils();
   const toast = useToast();
@@ -352,7 +344,7 @@ function NumberJoined({ clientId, clientName, joined }: { clientId: number; clie
     onError: (error) => toast('error', error.message),
   });
   return (
-    <li className="thread-event" data-number={joined.digits}>
+    <li {...measure} className="thread-event" data-number={joined.digits}>
       <span>
         {format(joined.digits)} added to {clientName}
         {joined.addedBy ? ` by ${joined.addedBy.name}` : ''} · <time dateTime={joined.addedAt.toISOString()}>{formatDateTime(joined.addedAt)}</time>

@@ -2,6 +2,7 @@ import { useMemo, useRef } from 'react';
 import type { TCommunication } from '../../../shared/communication';
 import { formatDateTime } from '../lib/format';
 import { highlightIn } from '../lib/highlight';
+import type { TOlder } from '../lib/older-pages';
 import { MessageContent, type TQuoted } from './message-content';
 import { PhoneNumber } from './phone-number';
 import { ReactionChips } from './reaction-chips';
@@ -9,10 +10,10 @@ import { STATUS_LABEL, StatusTicks } from './status-ticks';
 
 const TYPE_LABEL: Record<TCommunication['type'], string> = { chat: 'Chat', note: 'Note', call: 'Call', email: 'Email' };
 
-type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?: string | null };
+type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?: string | null; older: TOlder };
 
 /** Every record type, newest first, as the server returns them; chat records read as in the thread. */
-export function Timeline({ items, isPending, error }: TProps) {
+export function Timeline({ items, isPending, error, older }: TProps) {
   const listRef = useRef<HTMLOListElement>(null);
   const byProviderId = useMemo(() => new Map((items ?? []).filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])), [items]);
   const quotedOf = (item: TCommunication): TQuoted | null | undefined => {
@@ -25,6 +26,7 @@ export function Timeline({ items, isPending, error }: TProps) {
   if (error) return <p className="form-error" role="alert">{error}</p>;
   if (!items?.length) return <p className="empty">Nothing on the timeline yet.</p>;
   return (
+    <>
     <ol className="timeline" aria-label="Timeline" ref={listRef}>
       {items.map((item) => (
         <li key={item.id} className={`timeline-item type-${item.type}`} data-id={item.id}>
@@ -54,5 +56,14 @@ export function Timeline({ items, isPending, error }: TProps) {
         </li>
       ))}
     </ol>
+    {older.hasMore && (
+      <p className="list-more">
+        {older.failed && <span className="form-error">Could not load older records. </span>}
+        <button type="button" className="button ghost small" onClick={older.load} disabled={older.loading}>
+          {older.loading ? 'Loading older records…' : 'Show older'}
+        </button>
+      </p>
+    )}
+    </>
   );
 }

@@ -1,18 +1,15 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { mapPages, placeInPages } from './paged-cache';
+import { updateThreadPages } from './thread-pages';
 import { trpc, threadKeyOf, threadRefOf, type TThreadItem, type TThreadSummary } from './trpc';
 
 type TUtils = ReturnType<typeof trpc.useUtils>;
 
-function upsertById<T extends { id: number }>(list: T[], item: T, newestFirst: boolean): T[] {
-  const index = list.findIndex((x) => x.id === item.id);
-  if (index >= 0) return list.map((x, i) => (i === index ? item : x));
-  return newestFirst ? [item, ...list] : [...list, item];
-}
+/** The inbox's unfiltered list, as the inbox page and the live patches both key it. */
+export const EVERY_THREAD = {} as const;
 
-function patchThreads(threads: TThreadSummary[], item: TThreadItem): TThreadSummary[] | null {
-  const key = threadKeyOf(item);
-  const index = threads.findIndex((t) => t.key === key);
-  if (index < 0) return null; // a thread this list has not seen: refetch the list
-  const thread = threads[index]!;
+/** A conversation's summary after `item` (a new message, or a change to one) reached it. */
+function patchSummary(thread: TThreadSummary, item: TThreadItem): { updated: TThreadSummary; isNew: boolean } {
   const isNew = item.id > thread.last.id;
   const isLast = isNew || item.id === thread.last.id;
   const updated: TThreadSummary = {
@@ -26,30 +23,50 @@ function patchThreads(threads: TThreadSummary[], item: TThreadItem): TThreadSumm
         ? (item.providerTimestamp ?? item.createdAt)
         : thread.lastInboundAt,
   };
-  const rest = threads.filter((_, i) => i !== index);
-  return isNew ? [updated, ...rest] : threads.map((t, i) => (i === index ? updated : t));
+  return { updated, isNew };
 }
 
-/** Applies live changes to the React Query caches in place; refetches only what it cannot patch. */
-export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
-  let refetchThreads = false;
+/** The loaded pages of conversations after `item`; null when its conversation is on none of them. */
+function patchThreadPages(pages: TThreadSummary[][], item: TThreadItem): TThreadSummary[][] | null {
+  const key = threadKeyOf(item);
+  const p = pages.findIndex((page) => page.some((t) => t.key === key));
+  if (p < 0) return null;
+  const { updated, isNew } = patchSummary(pages[p]!.find((t) => t.key === key)!, item);
+  if (!isNew) return pages.map((page) => page.map((t) => (t.key === key ? updated : t)));
+  // New activity: the conversation moves to the top of the first page.
+  return pages.map((page, i) => {
+    const rest = page.filter((t) => t.key !== key);
+    return i === 0 ? [updated, ...rest] : rest;
+  });
+}
+
+/** Applies live changes to the React Query caches in place; fetches only what it cannot patch. */
+export function applyLiveItems(utils: TUtils, queryClient: QueryClient, items: TThreadItem[]): void {
+  const unloaded = new Set<string>();
   for (const item of items) {
-    utils.inbox.thread.setData(threadRefOf(item), (data) => (data ? { ...data, items: upsertById(data.items, item, false) } : data));
+    updateThreadPages(queryClient, threadRefOf(item), (pages, hasOlder) => placeInPages(pages, item, 'oldest-first', hasOlder));
     // A record relinked to a client leaves its number's thread.
     if (item.clientId !== null && item.peerPhone) {
-      utils.inbox.thread.setData({ phone: item.peerPhone }, (data) => (data ? { ...data, items: data.items.filter((x) => x.id !== item.id) } : data));
+      updateThreadPages(queryClient, { phone: item.peerPhone }, (pages) => pages.map((page) => (page.some((x) => x.id === item.id) ? page.filter((x) => x.id !== item.id) : page)));
     }
-    utils.inbox.threads.setData(undefined, (threads) => {
-      if (!threads) return threads;
-      const patched = patchThreads(threads, item);
-      if (!patched) refetchThreads = true;
-      return patched ?? threads;
+    utils.inbox.threads.setInfiniteData(EVERY_THREAD, (data) => {
+      if (!data) return data;
+      return mapPages(data, (page) => page.threads, (page, threads) => ({ ...page, threads }), (pages) => {
+        const patched = patchThreadPages(pages, item);
+        if (!patched) unloaded.add(threadKeyOf(item));
+        return patched ?? pages;
+      });
     });
+    utils.inbox.threadSummary.setData(threadRefOf(item), (summary) => (summary ? patchSummary(summary, item).updated : summary));
     if (item.clientId !== null) {
-      utils.timeline.client.setData({ clientId: item.clientId }, (data) => (data ? { ...data, items: upsertById(data.items, item, true) } : data));
+      utils.timeline.client.setInfiniteData({ clientId: item.clientId }, (data) =>
+        data ? mapPages(data, (page) => page.items, (page, list) => ({ ...page, items: list }), (pages) => placeInPages(pages, item, 'newest-first', data.pages.at(-1)?.nextCursor != null)) : data,
+      );
     }
     if (item.caseId !== null) {
-      utils.timeline.case.setData({ caseId: item.caseId }, (data) => (data ? { ...data, items: upsertById(data.items, item, true) } : data));
+      utils.timeline.case.setInfiniteData({ caseId: item.caseId }, (data) =>
+        data ? mapPages(data, (page) => page.items, (page, list) => ({ ...page, items: list }), (pages) => placeInPages(pages, item, 'newest-first', data.pages.at(-1)?.nextCursor != null)) : data,
+      );
     }
     // A file arrived, or finished (or failed) downloading: the Documents lists it is on change.
     if (item.attachments.length) {
@@ -57,10 +74,32 @@ export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
       if (item.caseId !== null) void utils.timeline.documents.invalidate({ caseId: item.caseId });
     }
   }
-  if (refetchThreads) void utils.inbox.threads.invalidate();
+  if (unloaded.size) void bringToTop(utils, unloaded);
+  if (items.some((i) => i.direction === 'inbound' && !i.readAt)) void utils.inbox.unreadCount.invalidate();
   // A filtered list (unread, awaiting reply…) cannot be patched in place — a change can move a
   // conversation in or out of it: the one on screen is refetched (the filter runs on the server).
-  else if (items.length) void utils.inbox.threads.invalidate({ filter: undefined }, { predicate: (query) => hasFilter(query.queryKey), refetchType: 'active' });
+  if (items.length) void utils.inbox.threads.invalidate(undefined, { predicate: (query) => hasFilter(query.queryKey), refetchType: 'active' });
+}
+
+/**
+ * Conversations the loaded pages do not hold got a message: their summaries come from a fresh first
+ * page and go on top, without reloading (or losing the place in) the pages already scrolled through.
+ */
+async function bringToTop(utils: TUtils, keys: Set<string>): Promise<void> {
+  if (!utils.inbox.threads.getInfiniteData(EVERY_THREAD)) return;
+  const fresh = await utils.client.inbox.threads.query({ limit: 50 });
+  const found = fresh.threads.filter((t) => keys.has(t.key));
+  if (found.length < keys.size) {
+    void utils.inbox.threads.invalidate(EVERY_THREAD); // moved on again already: read the pages afresh
+    return;
+  }
+  utils.inbox.threads.setInfiniteData(EVERY_THREAD, (data) => {
+    if (!data?.pages.length) return data;
+    const loaded = new Set(data.pages.flatMap((page) => page.threads.map((t) => t.key)));
+    const missing = found.filter((t) => !loaded.has(t.key));
+    if (!missing.length) return data;
+    return { ...data, pages: data.pages.map((page, i) => (i === 0 ? { ...page, threads: [...missing, ...page.threads] } : page)) };
+  });
 }
 
 function hasFilter(queryKey: readonly unknown[]): boolean {
@@ -71,9 +110,10 @@ function hasFilter(queryKey: readonly unknown[]): boolean {
 /** One live subscription for the signed-in app. */
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
   trpc.inbox.onChange.useSubscription(undefined, {
     onData: (change) => {
-      if ('items' in change) applyLiveItems(utils, change.items);
+      if ('items' in change) applyLiveItems(utils, queryClient, change.items);
       else {
         void utils.inbox.invalidate();
         void utils.timeline.invalidate();

@@ -2,13 +2,14 @@ import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from '@trpc/
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
+import { threadKeyOf } from '../../../shared/thread-key';
 import type { AppRouter } from '../../../server/trpc/routers/app-router';
 
 export const trpc = createTRPCReact<AppRouter>();
 
 export type TOutputs = inferRouterOutputs<AppRouter>;
 export type TThreadItem = TOutputs['inbox']['thread']['items'][number];
-export type TThreadSummary = TOutputs['inbox']['threads'][number];
+export type TThreadSummary = TOutputs['inbox']['threads']['threads'][number];
 export type TThreadRef = { clientId: number } | { phone: string };
 
 export function createTrpcClient() {
@@ -34,6 +35,11 @@ export function threadRefOf(item: { clientId: number | null; peerPhone: string |
 }
 
 export { threadKeyOf } from '../../../shared/thread-key';
+
+/** The key of the conversation a thread reference opens. */
+export function threadKeyOfRef(ref: TThreadRef): string {
+  return threadKeyOf('clientId' in ref ? { clientId: ref.clientId, peerPhone: null } : { clientId: null, peerPhone: ref.phone });
+}
 
 export function threadPath(item: { clientId: number | null; peerPhone: string | null }): string {
   return item.clientId !== null ? `/inbox/client/${item.clientId}` : `/inbox/phone/${item.peerPhone ?? ''}`;

@@ -2,12 +2,13 @@ import { Link } from 'wouter';
 import { DocumentsList } from '../components/documents-list';
 import { ExportChat } from '../components/export-chat';
 import { Timeline } from '../components/timeline';
+import { olderOf } from '../lib/older-pages';
 import { trpc } from '../lib/trpc';
 
 export function CasePage({ caseId }: { caseId: number }) {
   const found = trpc.cases.get.useQuery({ caseId });
   const client = trpc.clients.get.useQuery({ clientId: found.data?.clientId ?? 0 }, { enabled: Boolean(found.data) });
-  const timeline = trpc.timeline.case.useQuery({ caseId });
+  const timeline = trpc.timeline.case.useInfiniteQuery({ caseId }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   if (found.isPending) return <p className="muted" role="status">Loading case…</p>;
   if (found.isError) return <p className="form-error" role="alert">{found.error.message}</p>;
   return (
@@ -30,7 +31,7 @@ export function CasePage({ caseId }: { caseId: number }) {
       </div>
       <section className="card" aria-labelledby="case-timeline-title">
         <h2 id="case-timeline-title">Case timeline</h2>
-        <Timeline items={timeline.data?.items} isPending={timeline.isPending} error={timeline.error?.message} />
+        <Timeline items={timeline.data?.pages.flatMap((page) => page.items)} isPending={timeline.isPending} error={timeline.error?.message} older={olderOf(timeline)} />
       </section>
       <section className="card" aria-labelledby="case-documents-title">
         <h2 id="case-documents-title">Documents</h2>

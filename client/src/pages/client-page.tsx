@@ -6,13 +6,14 @@ import { PhoneNumber } from '../components/phone-number';
 import { DocumentsList } from '../components/documents-list';
 import { ExportChat } from '../components/export-chat';
 import { Timeline } from '../components/timeline';
+import { olderOf } from '../lib/older-pages';
 import { useToast } from '../components/toasts';
 import { trpc } from '../lib/trpc';
 
 export function ClientPage({ clientId }: { clientId: number }) {
   const client = trpc.clients.get.useQuery({ clientId });
   const cases = trpc.cases.listForClient.useQuery({ clientId });
-  const timeline = trpc.timeline.client.useQuery({ clientId });
+  const timeline = trpc.timeline.client.useInfiniteQuery({ clientId }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   if (client.isPending) return <p className="muted" role="status">Loading client…</p>;
   if (client.isError) return <p className="form-error" role="alert">{client.error.message}</p>;
   return (
@@ -37,7 +38,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
         <div className="stack">
           <section className="card" aria-labelledby="timeline-title">
             <h2 id="timeline-title">Timeline</h2>
-            <Timeline items={timeline.data?.items} isPending={timeline.isPending} error={timeline.error?.message} />
+            <Timeline items={timeline.data?.pages.flatMap((page) => page.items)} isPending={timeline.isPending} error={timeline.error?.message} older={olderOf(timeline)} />
           </section>
           <section className="card" aria-labelledby="documents-title">
             <h2 id="documents-title">Documents</h2>

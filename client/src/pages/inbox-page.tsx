@@ -3,7 +3,9 @@ import { QueryStatus } from '../components/query-status';
 import { SearchResults } from '../components/search-results';
 import { ThreadList } from '../components/thread-list';
 import { ThreadView } from '../components/thread-view';
-import { threadKeyOf, trpc, type TThreadRef } from '../lib/trpc';
+import { EVERY_THREAD } from '../lib/live-updates';
+import { olderOf } from '../lib/older-pages';
+import { threadKeyOfRef, trpc, type TThreadRef } from '../lib/trpc';
 
 type TProps = { threadRef: TThreadRef | null };
 type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply';
@@ -19,14 +21,11 @@ export function InboxPage({ threadRef }: TProps) {
   const [filter, setFilter] = useState<TThreadFilter>('all');
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), 300);
-  // "All" is the same query as the top bar's unread count (patched live, not refetched).
-  const threads = trpc.inbox.threads.useQuery(filter === 'all' ? undefined : { filter });
-  const everyThread = trpc.inbox.threads.useQuery();
-  const activeKey = threadRef
-    ? threadKeyOf('clientId' in threadRef ? { clientId: threadRef.clientId, peerPhone: null } : { clientId: null, peerPhone: threadRef.phone })
-    : null;
-  // The open conversation's summary, whether or not the filter lists it.
-  const summary = everyThread.data?.find((t) => t.key === activeKey);
+  // "All" is patched live in place (live-updates.ts); a filtered list is refetched on a change.
+  const threads = trpc.inbox.threads.useInfiniteQuery(filter === 'all' ? EVERY_THREAD : { filter }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
+  const activeKey = threadRef ? threadKeyOfRef(threadRef) : null;
+  // The open conversation's summary, whether or not a loaded page lists it.
+  const summary = trpc.inbox.threadSummary.useQuery(threadRef ?? { clientId: 0 }, { enabled: threadRef !== null }).data ?? undefined;
   return (
     <div className={`inbox ${threadRef ? 'has-thread' : ''}`}>
       <aside className="inbox-list card" aria-label="Inbox">
@@ -50,13 +49,18 @@ export function InboxPage({ threadRef }: TProps) {
           <SearchResults q={q} />
         ) : (
         <QueryStatus query={threads} loading="Loading conversations…">
-          {(list) =>
-            list.length === 0 && filter !== 'all' ? (
+          {({ pages }) => {
+            const list = pages.flatMap((page) => page.threads);
+            return list.length === 0 && filter !== 'all' ? (
               <p className="empty">{filter === 'unread' ? 'Nothing unread.' : filter === 'unlinked' ? 'Every number belongs to a client.' : 'No one is waiting for a reply.'}</p>
             ) : (
-              <ThreadList threads={list} activeKey={activeKey} />
-            )
-          }
+              <ThreadList
+                threads={list}
+                activeKey={activeKey}
+                more={olderOf(threads)}
+              />
+            );
+          }}
         </QueryStatus>
         )}
       </aside>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { searchMessages, type TSearchHit } from '../../search/search-messages';
 import { watchSession } from '../../auth/session-watch';
-import { getThread, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../services/inbox';
+import { countUnread, getThread, getThreadSummary, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 
 export const ZThreadRef = z.union([
@@ -17,9 +17,20 @@ const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId:
 const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
 
 export const inboxRouter = router({
+  /** A page of conversations, newest activity first (DESIGN "Pagination"); `cursor` = a previous `nextCursor`. */
   threads: authedProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(500).optional(), filter: z.enum(THREAD_FILTERS).optional() }).optional())
-    .query(({ ctx, input }): Promise<TThreadSummary[]> => listThreads(ctx.deps.sequelize, input?.limit, input?.filter)),
+    .input(z.object({ limit: z.number().int().min(1).max(500).optional(), filter: z.enum(THREAD_FILTERS).optional(), cursor: ZCursor.optional() }).optional())
+    .query(({ ctx, input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(ctx.deps.sequelize, input)),
+
+  /** The summary of one conversation (name, match, candidates to link, unread); null before its first message. */
+  threadSummary: authedProcedure
+    .input(ZThreadRef)
+    .query(({ ctx, input }): Promise<TThreadSummary | null> => getThreadSummary(ctx.deps.sequelize, input)),
+
+  /** Conversations with unread messages and the messages unread in them, over the whole inbox. */
+  unreadCount: authedProcedure
+    .output(z.object({ conversations: z.number(), messages: z.number() }))
+    .query(({ ctx }) => countUnread(ctx.deps.sequelize)),
 
   /** Messages by their words across every conversation (PostgreSQL full-text search), best match first. */
   search: authedProcedure

@@ -1,0 +1,45 @@
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
+import { mapPages } from './paged-cache';
+import { trpc, type TThreadItem, type TThreadRef } from './trpc';
+
+// A thread's pages (DESIGN "Pagination": `before`/`nextBefore`), newest page first, each oldest
+// first. tRPC's own infinite hook names the page parameter `cursor`, so the query is React Query's,
+// under the key tRPC would give it: `utils.inbox.invalidate()` and friends reach it as any other.
+
+export const THREAD_PAGE = 100;
+
+export type TThreadPage = { items: TThreadItem[]; nextBefore: string | null };
+export type TThreadPages = InfiniteData<TThreadPage, unknown>;
+
+export function threadPagesKey(ref: TThreadRef) {
+  return getQueryKey(trpc.inbox.thread, ref, 'infinite');
+}
+
+/** The thread's newest page, and earlier ones as `fetchNextPage` asks for them ("load earlier"). */
+export function useThreadPages(ref: TThreadRef) {
+  const utils = trpc.useUtils();
+  return useInfiniteQuery({
+    queryKey: threadPagesKey(ref),
+    queryFn: ({ pageParam, signal }) => utils.client.inbox.thread.query({ ...ref, before: pageParam, limit: THREAD_PAGE }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextBefore ?? undefined,
+  });
+}
+
+/**
+ * Changes a loaded thread's pages in the cache (nothing when it is not loaded). `change` gets every
+ * page's items and whether older pages remain unloaded.
+ */
+export function updateThreadPages(queryClient: QueryClient, ref: TThreadRef, change: (pages: TThreadItem[][], hasOlder: boolean) => TThreadItem[][]): void {
+  queryClient.setQueryData<TThreadPages>(threadPagesKey(ref), (data) => {
+    if (!data) return data;
+    const hasOlder = data.pages[data.pages.length - 1]?.nextBefore != null;
+    return mapPages(data, (page) => page.items, (page, items) => ({ ...page, items }), (pages) => change(pages, hasOlder));
+  });
+}
+
+/** Every loaded item of the thread, oldest first. */
+export function itemsOf(data: TThreadPages | undefined): TThreadItem[] {
+  return data ? data.pages.toReversed().flatMap((page) => page.items) : [];
+}
