@@ -198,6 +198,12 @@ type TThreadRow = {
 const THREADS_PAGE = 50;
 const THREADS_REFUSED = { message: 'That page of conversations is not valid: reload the inbox.', field: 'Not a cursor from the inbox.' };
 
+/** The statement that reads a page of conversations (and one more): also what the benchmark EXPLAINs. */
+export function threadsPageQuery(page: { limit?: number; filter?: TThreadFilter; cursor?: string }): { sql: string; bind: unknown[] } {
+  const after = page.cursor ? decodeCursor(page.cursor, TIMESTAMP_TEXT, THREADS_REFUSED) : null;
+  return { sql: THREADS_SQL[page.filter ?? 'all'], bind: [(page.limit ?? THREADS_PAGE) + 1, after?.value ?? null, after?.id ?? null] };
+}
+
 /**
  * A page of threads, newest activity first: one per client, plus one per unlinked number. The
  * cursor is the last conversation's activity time (as PostgreSQL printed it) and last record id:
@@ -208,8 +214,8 @@ export async function listThreads(
   page: { limit?: number; filter?: TThreadFilter; cursor?: string } = {},
 ): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
   const limit = page.limit ?? THREADS_PAGE;
-  const after = page.cursor ? decodeCursor(page.cursor, TIMESTAMP_TEXT, THREADS_REFUSED) : null;
-  const rows = await sequelize.query<TThreadRow>(THREADS_SQL[page.filter ?? 'all'], { bind: [limit + 1, after?.value ?? null, after?.id ?? null], type: QueryTypes.SELECT });
+  const { sql, bind } = threadsPageQuery(page);
+  const rows = await sequelize.query<TThreadRow>(sql, { bind, type: QueryTypes.SELECT });
   const kept = rows.slice(0, limit);
   const last = kept[kept.length - 1];
   return { threads: kept.map(toThreadSummary), nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null };

@@ -33,11 +33,8 @@ const REFUSED = { message: 'That page position is not valid: reload the list.', 
 /** Which records: a client's, a case's, or an unlinked number's; chat only or every type. */
 export type TRecordScope = { column: 'client_id' | 'case_id'; id: number; chatOnly: boolean } | { unlinkedPhone: string };
 
-/**
- * One page of the scope's records, newest first, and the cursor of the page after it (null at the
- * oldest). Reads one record more than the page to know whether another page exists.
- */
-export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, page: { cursor?: string; limit: number }): Promise<{ rows: Communication[]; next: string | null }> {
+/** The statement that reads one page (and one record more): also what the benchmark EXPLAINs. */
+export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; limit: number }): { sql: string; bind: unknown[] } {
   const bind: unknown[] = [];
   const where: string[] = [];
   if ('unlinkedPhone' in scope) {
@@ -53,13 +50,20 @@ export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, 
     bind.push(after.value, after.id);
     where.push(`(c.created_at, c.id) < ($${bind.length - 1}::timestamptz, $${bind.length})`);
   }
-  const rows = await sequelize.query<Communication>(
-    `SELECT ${communicationColumnsSql('c')}, c.created_at::text AS "cursorAt" FROM communications c
+  const sql = `SELECT ${communicationColumnsSql('c')}, c.created_at::text AS "cursorAt" FROM communications c
      WHERE ${where.join(' AND ')}
      ORDER BY c.created_at DESC, c.id DESC
-     LIMIT ${page.limit + 1}`,
-    { bind, model: Communication, mapToModel: true },
-  );
+     LIMIT ${page.limit + 1}`;
+  return { sql, bind };
+}
+
+/**
+ * One page of the scope's records, newest first, and the cursor of the page after it (null at the
+ * oldest). Reads one record more than the page to know whether another page exists.
+ */
+export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, page: { cursor?: string; limit: number }): Promise<{ rows: Communication[]; next: string | null }> {
+  const { sql, bind } = recordPageQuery(scope, page);
+  const rows = await sequelize.query<Communication>(sql, { bind, model: Communication, mapToModel: true });
   const more = rows.length > page.limit;
   const kept = more ? rows.slice(0, page.limit) : rows;
   const last = kept[kept.length - 1];

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { build } from 'vite';
 import { SignInLimiter } from '../../server/auth/sign-in-limiter';
 import { loadConfig } from '../../server/config';
@@ -14,6 +14,8 @@ import { matchOneClientSql } from '../../server/chat/client-match';
 import { REBUILD_CHAT_THREADS_SQL } from '../../server/db/migrations/0003-chat-threads';
 import { openDatabase } from '../../server/db/open-database';
 import { createLogger } from '../../server/logger';
+import { threadsPageQuery } from '../../server/services/inbox';
+import { recordPageQuery } from '../../server/services/record-pages';
 import { createContextInner } from '../../server/trpc/context';
 import { PostgresMediaStore } from '../../server/media/media-store';
 import { createCallerFactory } from '../../server/trpc/init';
@@ -534,6 +536,7 @@ async function benchQueries(adminUrl: string) {
   for (const filter of ['unread', 'unlinked', 'awaiting_reply'] as const) {
     await measure(`inbox.threads filter ${filter} (first page)`, 20, () => caller.inbox.threads({ filter }));
   }
+  await benchLongHistory(url, sequelize, caller, measure);
   const pick = <T,>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
   const COMMON = ['invoice', 'hearing', 'contract', 'deposit', 'tenancy', 'landlord', 'mortgage', 'settlement', 'witness', 'court'];
   const SECOND = ['bundle', 'deadline', 'meeting', 'payment', 'lease', 'tribunal', 'survey', 'notice', 'receipt', 'keys'];
@@ -542,6 +545,59 @@ async function benchQueries(adminUrl: string) {
   await measure('inbox.search a phrase', 20, () => caller.inbox.search({ q: `"${pick(COMMON)} about the ${pick(SECOND)}"` }));
   await measure('inbox.search a reference (one record)', 20, () => caller.inbox.search({ q: `R${random(SCALE.communications)}` }));
   await database.close();
+}
+
+/**
+ * Long histories (issue 16): one client with 20,000 chat messages (and notes) among the million,
+ * paged as the SPA pages them — the first page and the 50th of the thread (100 a page), of the
+ * client's timeline (100) and of the inbox (50). EXPLAIN ANALYZE printed for a miss.
+ */
+async function benchLongHistory(
+  url: string,
+  sequelize: Sequelize,
+  caller: ReturnType<typeof appRouter.createCaller>,
+  measure: (name: string, targetMs: number, fn: () => Promise<unknown>, explain?: () => Promise<string>) => Promise<void>,
+) {
+  const t0 = performance.now();
+  const [{ id: clientId }] = (await query(url, `
+    WITH c AS (INSERT INTO clients (name) VALUES ('Long History') RETURNING id),
+         n AS (INSERT INTO client_numbers (client_id, digits, "primary") SELECT id, '447999000001', true FROM c)
+    SELECT id FROM c`)) as [{ id: number }];
+  // 20,000 messages over the last three years, interleaved with everyone else's; a note every tenth.
+  await query(url, `
+    INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, created_at, read_at)
+    SELECT 'chat', CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN g % 2 = 1 THEN 'read' END,
+           'Long history message ' || g, ${clientId}, '447999000001', jsonb_build_object('chat_msg_id', 'wamid.long-' || g),
+           now() - (20000 - g) * interval '80 minutes', now()
+    FROM generate_series(1, 20000) g;
+    INSERT INTO communications (type, body, client_id, metadata, created_at)
+    SELECT 'note', 'Long history note ' || g, ${clientId}, '{}', now() - (2000 - g) * interval '800 minutes' FROM generate_series(1, 2000) g;
+    ANALYZE communications;`);
+  report({ part: 'queries', name: 'long history: one client with 20,000 messages and 2,000 notes added', value: (performance.now() - t0) / 1000, unit: 's' });
+
+  /** The cursor of page `n` (1-based), by walking the pages as a reader would. */
+  const cursorOfPage = async (n: number, next: (cursor: string | undefined) => Promise<string | null>) => {
+    let cursor: string | undefined;
+    for (let i = 1; i < n; i++) cursor = (await next(cursor)) ?? undefined;
+    if (!cursor) throw new Error(`no page ${n}`);
+    return cursor;
+  };
+  const explain = ({ sql, bind }: { sql: string; bind: unknown[] }) => async () =>
+    (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT })).map((r) => r['QUERY PLAN']).join('\n');
+
+  const threadScope = { column: 'client_id' as const, id: clientId, chatOnly: true };
+  const threadAt50 = await cursorOfPage(50, async (before) => (await caller.inbox.thread({ clientId, before, limit: 100 })).nextBefore);
+  await measure('long thread, first page (100)', 5, () => caller.inbox.thread({ clientId, limit: 100 }), explain(recordPageQuery(threadScope, { limit: 100 })));
+  await measure('long thread, 50th page', 5, () => caller.inbox.thread({ clientId, before: threadAt50, limit: 100 }), explain(recordPageQuery(threadScope, { cursor: threadAt50, limit: 100 })));
+
+  const timelineScope = { column: 'client_id' as const, id: clientId, chatOnly: false };
+  const timelineAt50 = await cursorOfPage(50, async (cursor) => (await caller.timeline.client({ clientId, cursor, limit: 100 })).nextCursor);
+  await measure('long timeline, first page (100)', 5, () => caller.timeline.client({ clientId, limit: 100 }), explain(recordPageQuery(timelineScope, { limit: 100 })));
+  await measure('long timeline, 50th page', 5, () => caller.timeline.client({ clientId, cursor: timelineAt50, limit: 100 }), explain(recordPageQuery(timelineScope, { cursor: timelineAt50, limit: 100 })));
+
+  const inboxAt50 = await cursorOfPage(50, async (cursor) => (await caller.inbox.threads({ cursor })).nextCursor);
+  await measure('inbox, first page (50)', 5, () => caller.inbox.threads(), explain(threadsPageQuery({})));
+  await measure('inbox, 50th page', 5, () => caller.inbox.threads({ cursor: inboxAt50 }), explain(threadsPageQuery({ cursor: inboxAt50 })));
 }
 
 async function benchBundle() {

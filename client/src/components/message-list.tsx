@@ -9,7 +9,6 @@ export type TRow = { key: string; render: (measure: TMeasure) => ReactNode };
 export type TMeasure = { 'data-index': number; ref: (element: HTMLLIElement | null) => void };
 export type TMessageListApi = { show: (id: number) => void };
 
-const OLDER_KEY = 'older';
 const LOAD_WITHIN_PX = 800; // ask for the earlier page this far before the reader reaches the top
 
 /**
@@ -19,12 +18,12 @@ const LOAD_WITHIN_PX = 800; // ask for the earlier page this far before the read
  * at the end. `focusId` (a search hit) loads earlier pages until that message is there, then shows it.
  */
 export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older: TOlder; focusId: number | null; ref?: Ref<TMessageListApi> }) {
-  const scrollerRef = useRef<HTMLOListElement>(null);
-  const all: TRow[] = [{ key: OLDER_KEY, render: (measure) => <OlderRow measure={measure} older={older} /> }, ...rows];
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const all = rows;
   const virtualizer = useVirtualizer({
     count: all.length,
     getScrollElement: () => scrollerRef.current,
-    estimateSize: (index) => (index === 0 ? 40 : 76),
+    estimateSize: () => 76,
     getItemKey: (index) => all[index]!.key,
     overscan: 6,
     gap: 7, // the list's 0.45rem between rows
@@ -45,12 +44,23 @@ export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older
   };
   useImperativeHandle(ref, () => ({ show: (id) => void show(id) }));
 
-  // Opens at the newest message (unless a search hit is to be shown).
+  // Opens at the newest message (unless a search hit is to be shown): held at the end for the first
+  // few frames, while the rows drawn there are measured and the estimates give way to real heights.
   const opened = useRef(false);
   useLayoutEffect(() => {
-    if (opened.current || focusId) return;
+    const scroller = scrollerRef.current;
+    if (opened.current || focusId || !scroller) return;
     opened.current = true;
-    virtualizer.scrollToIndex(all.length - 1, { align: 'end' });
+    let frames = 0;
+    let held = true;
+    const release = () => (held = false); // the reader took over
+    const holdAtEnd = () => {
+      if (!held) return;
+      scroller.scrollTop = scroller.scrollHeight;
+      if (++frames < 12) requestAnimationFrame(holdAtEnd);
+    };
+    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const) scroller.addEventListener(type, release, { once: true, passive: true });
+    holdAtEnd();
   });
 
   // A search hit: earlier pages until it is loaded, then brought into view once.
@@ -89,26 +99,35 @@ export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older
   const first = virtualRows[0];
   const last = virtualRows[virtualRows.length - 1];
   return (
-    <ol
-      className="messages"
-      ref={scrollerRef}
-      aria-label="Messages"
-      aria-live="polite"
-      aria-busy={older.loading}
-      onScroll={onScroll}
-      style={{ paddingTop: first?.start ?? 0, paddingBottom: last ? virtualizer.getTotalSize() - last.end : 0 }}
-    >
-      {virtualRows.map((row) => (
-        <Fragment key={all[row.index]!.key}>{all[row.index]!.render({ 'data-index': row.index, ref: virtualizer.measureElement })}</Fragment>
-      ))}
-    </ol>
+    <>
+    <OlderBar older={older} />
+    {/* The scroller holds one list whose padding stands for the rows not drawn above and below. */}
+    <div className="messages" ref={scrollerRef} onScroll={onScroll}>
+      <ol
+        className="message-rows"
+        aria-label="Messages"
+        aria-live="polite"
+        aria-busy={older.loading}
+        style={{ paddingTop: first?.start ?? 0, paddingBottom: last ? virtualizer.getTotalSize() - last.end : 0 }}
+      >
+        {virtualRows.map((row) => (
+          <Fragment key={all[row.index]!.key}>{all[row.index]!.render({ 'data-index': row.index, ref: virtualizer.measureElement })}</Fragment>
+        ))}
+      </ol>
+    </div>
+    </>
   );
 }
 
-/** The top row: earlier messages are loading, could not load (with a way to try again), or this is the start. */
-function OlderRow({ measure, older }: { measure: TMeasure; older: TOlder }) {
+/**
+ * Above the messages while earlier ones exist: loading, failed (with a way to try again), or a
+ * button for whoever does not scroll (keyboard, switch access). Outside the scrolled list, so the
+ * message on screen, not this bar, is what stays in place when a page arrives above it.
+ */
+function OlderBar({ older }: { older: TOlder }) {
+  if (!older.hasMore && !older.failed) return null;
   return (
-    <li {...measure} className="thread-start muted">
+    <div className="thread-older muted" role="status">
       {older.failed ? (
         <>
           <span className="form-error">Could not load earlier messages.</span>{' '}
@@ -116,13 +135,11 @@ function OlderRow({ measure, older }: { measure: TMeasure; older: TOlder }) {
             Try again
           </button>
         </>
-      ) : older.hasMore ? (
+      ) : (
         <button type="button" className="button ghost small" onClick={older.load} disabled={older.loading}>
           {older.loading ? 'Loading earlier messages…' : 'Load earlier messages'}
         </button>
-      ) : (
-        'Start of the conversation'
       )}
-    </li>
+    </div>
   );
 }

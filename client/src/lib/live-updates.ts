@@ -1,4 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { TIMELINE_PAGE } from './older-pages';
 import { mapPages, placeInPages } from './paged-cache';
 import { updateThreadPages } from './thread-pages';
 import { trpc, threadKeyOf, threadRefOf, type TThreadItem, type TThreadSummary } from './trpc';
@@ -59,12 +60,12 @@ export function applyLiveItems(utils: TUtils, queryClient: QueryClient, items: T
     });
     utils.inbox.threadSummary.setData(threadRefOf(item), (summary) => (summary ? patchSummary(summary, item).updated : summary));
     if (item.clientId !== null) {
-      utils.timeline.client.setInfiniteData({ clientId: item.clientId }, (data) =>
+      utils.timeline.client.setInfiniteData({ clientId: item.clientId, limit: TIMELINE_PAGE }, (data) =>
         data ? mapPages(data, (page) => page.items, (page, list) => ({ ...page, items: list }), (pages) => placeInPages(pages, item, 'newest-first', data.pages.at(-1)?.nextCursor != null)) : data,
       );
     }
     if (item.caseId !== null) {
-      utils.timeline.case.setInfiniteData({ caseId: item.caseId }, (data) =>
+      utils.timeline.case.setInfiniteData({ caseId: item.caseId, limit: TIMELINE_PAGE }, (data) =>
         data ? mapPages(data, (page) => page.items, (page, list) => ({ ...page, items: list }), (pages) => placeInPages(pages, item, 'newest-first', data.pages.at(-1)?.nextCursor != null)) : data,
       );
     }

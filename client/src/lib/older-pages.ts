@@ -5,3 +5,6 @@ export type TOlder = { hasMore: boolean; loading: boolean; failed: boolean; load
 export function olderOf(query: { hasNextPage: boolean; isFetchingNextPage: boolean; isFetchNextPageError: boolean; fetchNextPage: () => Promise<unknown> }): TOlder {
   return { hasMore: query.hasNextPage, loading: query.isFetchingNextPage, failed: query.isFetchNextPageError, load: () => void query.fetchNextPage() };
 }
+
+/** Records a timeline page holds in the app (the server's default is larger, for older callers). */
+export const TIMELINE_PAGE = 100;

@@ -2,13 +2,13 @@ import { Link } from 'wouter';
 import { DocumentsList } from '../components/documents-list';
 import { ExportChat } from '../components/export-chat';
 import { Timeline } from '../components/timeline';
-import { olderOf } from '../lib/older-pages';
+import { olderOf, TIMELINE_PAGE } from '../lib/older-pages';
 import { trpc } from '../lib/trpc';
 
 export function CasePage({ caseId }: { caseId: number }) {
   const found = trpc.cases.get.useQuery({ caseId });
   const client = trpc.clients.get.useQuery({ clientId: found.data?.clientId ?? 0 }, { enabled: Boolean(found.data) });
-  const timeline = trpc.timeline.case.useInfiniteQuery({ caseId }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
+  const timeline = trpc.timeline.case.useInfiniteQuery({ caseId, limit: TIMELINE_PAGE }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   if (found.isPending) return <p className="muted" role="status">Loading case…</p>;
   if (found.isError) return <p className="form-error" role="alert">{found.error.message}</p>;
   return (

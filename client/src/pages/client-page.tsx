@@ -6,14 +6,14 @@ import { PhoneNumber } from '../components/phone-number';
 import { DocumentsList } from '../components/documents-list';
 import { ExportChat } from '../components/export-chat';
 import { Timeline } from '../components/timeline';
-import { olderOf } from '../lib/older-pages';
+import { olderOf, TIMELINE_PAGE } from '../lib/older-pages';
 import { useToast } from '../components/toasts';
 import { trpc } from '../lib/trpc';
 
 export function ClientPage({ clientId }: { clientId: number }) {
   const client = trpc.clients.get.useQuery({ clientId });
   const cases = trpc.cases.listForClient.useQuery({ clientId });
-  const timeline = trpc.timeline.client.useInfiniteQuery({ clientId }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
+  const timeline = trpc.timeline.client.useInfiniteQuery({ clientId, limit: TIMELINE_PAGE }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   if (client.isPending) return <p className="muted" role="status">Loading client…</p>;
   if (client.isError) return <p className="form-error" role="alert">{client.error.message}</p>;
   return (

@@ -1,0 +1,130 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
+import { startAppProcess, type TAppProcess } from '../support/app-process';
+import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
+import { silentLogger } from '../support/own-cluster';
+import { sql } from '../support/sql';
+
+// Long histories (issue 16), as a reader meets them: 150 conversations scrolled to the oldest, and
+// a client of 20,000 messages whose thread opens at the newest and loads earlier pages above
+// without moving what is on screen.
+describe.runIf(hasChromium())('long histories in Chromium', () => {
+  let dataDir: string;
+  let pg: TEmbeddedDatabase;
+  let app: TAppProcess;
+  let browser: Browser;
+  let longId: number;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-long-'));
+    await chmod(dataDir, 0o755);
+    pg = await startEmbeddedPostgres(dataDir, silentLogger);
+    app = await startAppProcess({ seedDemo: true, env: { DATABASE_URL: pg.url() } });
+    // 150 clients who each wrote once, a day and more ago, an hour apart ("Conversation 150" oldest).
+    await sql(
+      pg.url(),
+      `WITH c AS (INSERT INTO clients (name) SELECT 'Conversation ' || lpad(g::text, 3, '0') FROM generate_series(1, 150) g RETURNING id, name)
+       INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, receipts, created_at, updated_at, read_at)
+       SELECT 'chat', 'inbound', 'Hello from ' || c.name, c.id, '4477009' || lpad(c.id::text, 5, '0'), '{}', '{}',
+              now() - interval '1 day' - substr(c.name, 14)::int * interval '1 hour', now(), now()
+       FROM c`,
+    );
+    // One client with 20,000 messages, the newest a minute ago.
+    longId = (await sql<{ id: number }>(pg.url(), `INSERT INTO clients (name) VALUES ('Lorna Long') RETURNING id`))[0]!.id;
+    await sql(
+      pg.url(),
+      `INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, receipts, created_at, updated_at, read_at)
+       SELECT 'chat', CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN g % 2 = 1 THEN 'read' END,
+              'Long history message ' || g, $1, '447700955555', '{}', '{}', now() - interval '1 minute' - (20000 - g) * interval '10 minutes', now(), now()
+       FROM generate_series(1, 20000) g`,
+      [longId],
+    );
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await pg?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function signIn(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await page.getByRole('textbox', { name: 'Email' }).fill('staff@demo.firm');
+    await page.getByRole('textbox', { name: 'Password' }).fill('demo-staff-pass');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    return page;
+  }
+
+  it('scrolls the inbox to its oldest conversation: every one listed once, newest activity first', async () => {
+    const page = await signIn();
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await list.getByText('Lorna Long').waitFor();
+    const end = page.getByText('No older conversations.');
+    for (let i = 0; i < 20 && !(await end.isVisible()); i++) {
+      await list.locator('li').last().scrollIntoViewIfNeeded();
+      await page.waitForTimeout(250);
+    }
+    await end.waitFor();
+    const keys = await list.locator('a[data-thread]').evaluateAll((links) => links.map((a) => (a as HTMLElement).dataset.thread));
+    const count = (await sql<{ count: number }>(pg.url(), 'SELECT count(*)::int AS count FROM chat_threads'))[0]!.count;
+    expect(count).toBeGreaterThan(150);
+    expect(keys).toHaveLength(count);
+    expect(new Set(keys).size).toBe(count);
+    await expect(list.locator('a[data-thread]').last().textContent()).resolves.toContain('Conversation 150');
+    await saveScreenshot(page, 'inbox-oldest');
+    await page.context().close();
+  });
+
+  it('opens a 20,000-message thread at the newest, draws only what is on screen, and loads earlier pages above in order', async () => {
+    const page = await signIn();
+    await page.goto(`${app.url}/inbox/client/${longId}`);
+    const messages = page.getByRole('list', { name: 'Messages' });
+    await messages.getByText('Long history message 20000', { exact: true }).waitFor();
+    await expect(messages.getByText('Long history message 20000', { exact: true }).isVisible()).resolves.toBe(true);
+    expect(await messages.locator('.bubble-row').count()).toBeLessThan(60);
+
+    /** Numbers of the messages drawn, top to bottom, and where the top one sits in the list's view. */
+    const drawn = () =>
+      messages.evaluate((ol) => {
+        const box = ol.parentElement!.getBoundingClientRect();
+        const rows = [...ol.querySelectorAll('.bubble-row')].map((row) => ({ n: Number(/message (\d+)/.exec(row.textContent ?? '')?.[1]), top: row.getBoundingClientRect().top - box.top }));
+        return rows;
+      });
+    const numbersIncrease = (rows: { n: number }[]) => rows.every((row, i) => i === 0 || row.n === rows[i - 1]!.n + 1);
+
+    await page.waitForTimeout(500); // settled at the end
+    for (const round of [1, 2]) {
+      // Scroll to the top of what is loaded: the oldest loaded message is the first drawn.
+      await messages.evaluate((ol) => (ol.parentElement!.scrollTop = 0));
+      const oldestLoaded = 20000 - round * 100 + 1;
+      await messages.getByText(`Long history message ${oldestLoaded}`, { exact: true }).waitFor();
+      const before = (await drawn()).find((row) => row.top >= 0)!;
+      expect(before.n).toBe(oldestLoaded);
+      // The earlier page arrives above it; it stays where the reader saw it.
+      await messages.getByText(`Long history message ${before.n - 1}`, { exact: true }).waitFor({ state: 'attached' });
+      await page.waitForTimeout(300);
+      const after = await drawn();
+      const same = after.find((row) => row.n === before.n);
+      expect(same, `message ${before.n} still drawn`).toBeDefined();
+      expect(Math.abs(same!.top - before.top)).toBeLessThan(4);
+      expect(numbersIncrease(after)).toBe(true);
+      expect(after.findIndex((row) => row.n === before.n)).toBeGreaterThan(0); // rows drawn above it
+    }
+    await saveScreenshot(page, 'thread-long-history');
+    // The order holds down to the newest again.
+    await messages.evaluate((ol) => (ol.parentElement!.scrollTop = ol.parentElement!.scrollHeight));
+    await page.waitForTimeout(300);
+    const bottom = await drawn();
+    expect(numbersIncrease(bottom)).toBe(true);
+    expect(bottom.at(-1)?.n).toBe(20000);
+    await page.context().close();
+  });
+});
