@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication, TMessageKind } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf } from '../../shared/thread-key';
-import { Communication, withDetails } from '../db/models';
+import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../db/models';
 import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
@@ -46,13 +46,13 @@ function whereForThread(ref: TThreadRef): { clientId: number } | { clientId: nul
 
 const RECEIPT_ORDER = ['sent', 'delivered', 'read', 'failed'] as const;
 
-function toThreadItem(row: Communication): TThreadItem {
+function toThreadItem(row: TCommunicationRecord): TThreadItem {
   const history = row.receipts ?? {};
   const receipts = RECEIPT_ORDER.filter((status) => history[status]).map((status) => ({
     status,
     at: history[status]?.at ? new Date(history[status]!.at!) : null,
   }));
-  return { ...row.toDto(), readAt: row.readAt ?? null, receipts };
+  return { ...communicationDtoOf(row), readAt: row.readAt ?? null, receipts };
 }
 
 /** The records with these ids, as thread items (what live views receive). */
@@ -66,9 +66,10 @@ export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
  * the one before `before`; oldest first within it. `nextBefore` asks for the page before this one.
  */
 export async function getThread(ref: TThreadRef, page: { before?: string; limit?: number } = {}): Promise<{ items: TThreadItem[]; nextBefore: string | null }> {
-  if ('clientId' in ref) await assertClientExists(ref.clientId);
   const scope = 'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
   const { rows, next } = await readRecordPage(Communication.sequelize!, scope, { cursor: page.before, limit: page.limit ?? THREAD_LIMIT });
+  // Records imply their client: only an empty answer needs to know whether the client exists.
+  if (rows.length === 0 && 'clientId' in ref) await assertClientExists(ref.clientId);
   return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextBefore: next };
 }
 

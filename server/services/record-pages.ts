@@ -1,5 +1,5 @@
-import type { Sequelize } from 'sequelize';
-import { Communication, communicationColumnsSql } from '../db/models';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { communicationFieldsSql, type TCommunicationRecord } from '../db/models';
 import { AppError } from '../errors';
 
 /**
@@ -50,7 +50,7 @@ export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; li
     bind.push(after.value, after.id);
     where.push(`(c.created_at, c.id) < ($${bind.length - 1}::timestamptz, $${bind.length})`);
   }
-  const sql = `SELECT ${communicationColumnsSql('c')}, c.created_at::text AS "cursorAt" FROM communications c
+  const sql = `SELECT ${communicationFieldsSql('c')}, c.created_at::text AS "cursorAt" FROM communications c
      WHERE ${where.join(' AND ')}
      ORDER BY c.created_at DESC, c.id DESC
      LIMIT ${page.limit + 1}`;
@@ -61,11 +61,12 @@ export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; li
  * One page of the scope's records, newest first, and the cursor of the page after it (null at the
  * oldest). Reads one record more than the page to know whether another page exists.
  */
-export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, page: { cursor?: string; limit: number }): Promise<{ rows: Communication[]; next: string | null }> {
+export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, page: { cursor?: string; limit: number }): Promise<{ rows: TCommunicationRecord[]; next: string | null }> {
   const { sql, bind } = recordPageQuery(scope, page);
-  const rows = await sequelize.query<Communication>(sql, { bind, model: Communication, mapToModel: true });
+  // Plain rows, not model instances: a page is read-only, and building 50 models costs more than the query.
+  const rows = await sequelize.query<TCommunicationRecord & { cursorAt: string }>(sql, { bind, type: QueryTypes.SELECT });
   const more = rows.length > page.limit;
   const kept = more ? rows.slice(0, page.limit) : rows;
   const last = kept[kept.length - 1];
-  return { rows: kept, next: more && last ? encodeCursor(String(last.get('cursorAt' as never)), last.id) : null };
+  return { rows: kept, next: more && last ? encodeCursor(last.cursorAt, last.id) : null };
 }

@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TAttachment, TCommunication } from '../../shared/communication';
-import { Case, Communication, withDetails } from '../db/models';
+import { Case, Communication, communicationDtoOf, withDetails } from '../db/models';
 import { AppError } from '../errors';
 import { assertClientExists } from './clients';
 import { readRecordPage } from './record-pages';
@@ -11,9 +11,11 @@ const TIMELINE_LIMIT = 500;
 export type TTimelinePage = { cursor?: string; limit?: number };
 export type TTimeline = { items: TCommunication[]; nextCursor: string | null };
 
-async function listCommunications(scope: { column: 'client_id' | 'case_id'; id: number }, page: TTimelinePage): Promise<TTimeline> {
+/** A page of the scope's records; `assertExists` runs only when the page is empty (records imply their client or case). */
+async function listCommunications(scope: { column: 'client_id' | 'case_id'; id: number }, page: TTimelinePage, assertExists: () => Promise<void>): Promise<TTimeline> {
   const { rows, next } = await readRecordPage(Communication.sequelize!, { ...scope, chatOnly: false }, { cursor: page.cursor, limit: page.limit ?? TIMELINE_LIMIT });
-  return { items: (await withDetails(rows)).map((row) => row.toDto()), nextCursor: next };
+  if (rows.length === 0) await assertExists();
+  return { items: (await withDetails(rows)).map(communicationDtoOf), nextCursor: next };
 }
 
 async function assertCaseExists(caseId: number): Promise<void> {
@@ -22,14 +24,12 @@ async function assertCaseExists(caseId: number): Promise<void> {
 
 /** Every record type for the client, newest first, a page at a time. */
 export async function getClientTimeline(clientId: number, page: TTimelinePage = {}): Promise<TTimeline> {
-  await assertClientExists(clientId);
-  return listCommunications({ column: 'client_id', id: clientId }, page);
+  return listCommunications({ column: 'client_id', id: clientId }, page, () => assertClientExists(clientId));
 }
 
 /** Every record type filed on the case, newest first, a page at a time. */
 export async function getCaseTimeline(caseId: number, page: TTimelinePage = {}): Promise<TTimeline> {
-  await assertCaseExists(caseId);
-  return listCommunications({ column: 'case_id', id: caseId }, page);
+  return listCommunications({ column: 'case_id', id: caseId }, page, () => assertCaseExists(caseId));
 }
 
 /** A file on a client's or case's file, with the message it came or went with. */

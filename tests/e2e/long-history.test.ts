@@ -4,7 +4,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
+import { findFreePort } from '../../server/db/embedded-postgres';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
+import { E2E_KEY, E2E_SECRET } from '../support/live-app';
 import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
 import { silentLogger } from '../support/own-cluster';
 import { sql } from '../support/sql';
@@ -16,6 +19,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
   let dataDir: string;
   let pg: TEmbeddedDatabase;
   let app: TAppProcess;
+  let sim: ProviderSimulator;
   let browser: Browser;
   let longId: number;
 
@@ -23,11 +27,19 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-long-'));
     await chmod(dataDir, 0o755);
     pg = await startEmbeddedPostgres(dataDir, silentLogger);
-    app = await startAppProcess({ seedDemo: true, env: { DATABASE_URL: pg.url() } });
+    // Live mode against the provider simulator, on a PostgreSQL this test can load directly.
+    const port = await findFreePort();
+    sim = await startProviderSimulator({ apiKey: E2E_KEY, webhookSecret: E2E_SECRET, webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`, outOfOrderRate: 0 });
+    app = await startAppProcess({
+      port,
+      seedDemo: true,
+      env: { DATABASE_URL: pg.url(), MESSAGING_API_KEY: E2E_KEY, MESSAGING_PROVIDER_URL: sim.url, MESSAGING_WEBHOOK_SECRET: E2E_SECRET, SESSION_SECRET: 'e2e-session-secret-0123456789abcdef' },
+    });
     // 150 clients who each wrote once, a day and more ago, an hour apart ("Conversation 150" oldest).
     await sql(
       pg.url(),
-      `WITH c AS (INSERT INTO clients (name) SELECT 'Conversation ' || lpad(g::text, 3, '0') FROM generate_series(1, 150) g RETURNING id, name)
+      `WITH c AS (INSERT INTO clients (name) SELECT 'Conversation ' || lpad(g::text, 3, '0') FROM generate_series(1, 150) g RETURNING id, name),
+            n AS (INSERT INTO client_numbers (client_id, digits, "primary") SELECT c.id, '4477009' || lpad(c.id::text, 5, '0'), true FROM c)
        INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, receipts, created_at, updated_at, read_at)
        SELECT 'chat', 'inbound', 'Hello from ' || c.name, c.id, '4477009' || lpad(c.id::text, 5, '0'), '{}', '{}',
               now() - interval '1 day' - substr(c.name, 14)::int * interval '1 hour', now(), now()
@@ -35,6 +47,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     );
     // One client with 20,000 messages, the newest a minute ago.
     longId = (await sql<{ id: number }>(pg.url(), `INSERT INTO clients (name) VALUES ('Lorna Long') RETURNING id`))[0]!.id;
+    await sql(pg.url(), `INSERT INTO client_numbers (client_id, digits, "primary") VALUES ($1, '447700955555', true)`, [longId]);
     await sql(
       pg.url(),
       `INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, receipts, created_at, updated_at, read_at)
@@ -48,6 +61,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
+    await sim?.close();
     await pg?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
@@ -67,6 +81,12 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     const page = await signIn();
     const list = page.getByRole('list', { name: 'Conversations' });
     await list.getByText('Lorna Long').waitFor();
+    expect(await list.locator('a[data-thread]').count()).toBe(50); // the first page
+    // A message for a conversation on no loaded page brings it to the top, live.
+    const oldest = (await sql<{ id: number; digits: string }>(pg.url(), `SELECT c.id, n.digits FROM clients c JOIN client_numbers n ON n.client_id = c.id WHERE c.name = 'Conversation 150'`))[0]!;
+    await sim.sendInbound(oldest.digits, 'Back after a long time');
+    await expect.poll(() => list.locator('a[data-thread]').first().textContent(), { timeout: 15_000 }).toContain('Back after a long time');
+    await expect(list.locator('a[data-thread]').first().textContent()).resolves.toContain('Conversation 150');
     const end = page.getByText('No older conversations.');
     for (let i = 0; i < 20 && !(await end.isVisible()); i++) {
       await list.locator('li').last().scrollIntoViewIfNeeded();
@@ -78,7 +98,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     expect(count).toBeGreaterThan(150);
     expect(keys).toHaveLength(count);
     expect(new Set(keys).size).toBe(count);
-    await expect(list.locator('a[data-thread]').last().textContent()).resolves.toContain('Conversation 150');
+    await expect(list.locator('a[data-thread]').last().textContent()).resolves.toContain('Conversation 149'); // 150 moved to the top
     await saveScreenshot(page, 'inbox-oldest');
     await page.context().close();
   });
@@ -104,7 +124,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     for (const round of [1, 2]) {
       // Scroll to the top of what is loaded: the oldest loaded message is the first drawn.
       await messages.evaluate((ol) => (ol.parentElement!.scrollTop = 0));
-      const oldestLoaded = 20000 - round * 100 + 1;
+      const oldestLoaded = 20000 - round * 50 + 1; // pages of 50
       await messages.getByText(`Long history message ${oldestLoaded}`, { exact: true }).waitFor();
       const before = (await drawn()).find((row) => row.top >= 0)!;
       expect(before.n).toBe(oldestLoaded);

@@ -53,8 +53,10 @@ export function ThreadView({ threadRef, summary }: TProps) {
   // The 24-hour window belongs to a number: the one the reply will go to.
   const lastInboundAt = useMemo(() => {
     const inbound = items.filter((i) => i.direction === 'inbound' && i.peerPhone === to).map((i) => (i.providerTimestamp ?? i.createdAt).getTime());
-    return inbound.length ? new Date(Math.max(...inbound)) : null;
-  }, [items, to]);
+    if (inbound.length) return new Date(Math.max(...inbound));
+    // None among the pages loaded: with one number, the conversation's own last inbound (from its summary).
+    return replyNumbers.length <= 1 ? (summary?.lastInboundAt ?? null) : null;
+  }, [items, to, replyNumbers, summary]);
   const unreadInbound = items.some((i) => i.direction === 'inbound' && !i.readAt);
   const windowOpen = windowTimeLeft(lastInboundAt, new Date()) !== null;
   // Templates first outside the window; a person may switch either way.

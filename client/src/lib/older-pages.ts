@@ -7,4 +7,4 @@ export function olderOf(query: { hasNextPage: boolean; isFetchingNextPage: boole
 }
 
 /** Records a timeline page holds in the app (the server's default is larger, for older callers). */
-export const TIMELINE_PAGE = 100;
+export const TIMELINE_PAGE = 50;

@@ -7,7 +7,7 @@ import { trpc, type TThreadItem, type TThreadRef } from './trpc';
 // first. tRPC's own infinite hook names the page parameter `cursor`, so the query is React Query's,
 // under the key tRPC would give it: `utils.inbox.invalidate()` and friends reach it as any other.
 
-export const THREAD_PAGE = 100;
+export const THREAD_PAGE = 50;
 
 export type TThreadPage = { items: TThreadItem[]; nextBefore: string | null };
 export type TThreadPages = InfiniteData<TThreadPage, unknown>;

@@ -53,22 +53,30 @@ export class Communication extends Model<InferAttributes<Communication, { omit: 
 
   /** The API shape (DESIGN.md `Communication`). */
   toDto(): TCommunication {
-    return {
-      id: this.id,
-      type: this.type,
-      direction: this.direction,
-      subject: this.subject ?? null,
-      body: this.body,
-      status: this.status,
-      error: this.error ?? null,
-      clientId: this.clientId,
-      caseId: this.caseId ?? null,
-      peerPhone: this.peerPhone ?? null,
-      metadata: this.metadata ?? {},
-      providerTimestamp: this.providerTimestamp ?? null,
-      createdAt: this.createdAt,
-      attachments: (this.attachments ?? []).map((a) => a.toDto()).sort((a, b) => a.id - b.id),
-      sentBy: this.sender ?? null,
-    };
+    return communicationDtoOf(this);
   }
+}
+
+/** A record's columns as plain values — a model instance, or a row read raw (a page) — with its details when loaded. */
+export type TCommunicationRecord = InferAttributes<Communication, { omit: 'attachments' | 'sender' }> & Pick<Communication, 'attachments' | 'sender'>;
+
+/** The API shape (DESIGN.md `Communication`) of a record. */
+export function communicationDtoOf(record: TCommunicationRecord): TCommunication {
+  return {
+    id: record.id,
+    type: record.type,
+    direction: record.direction,
+    subject: record.subject ?? null,
+    body: record.body,
+    status: record.status,
+    error: record.error ?? null,
+    clientId: record.clientId,
+    caseId: record.caseId ?? null,
+    peerPhone: record.peerPhone ?? null,
+    metadata: record.metadata ?? {},
+    providerTimestamp: record.providerTimestamp ?? null,
+    createdAt: record.createdAt,
+    attachments: (record.attachments ?? []).map((a) => a.toDto()).sort((a, b) => a.id - b.id),
+    sentBy: record.sender ?? null,
+  };
 }
