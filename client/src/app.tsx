@@ -2,9 +2,6 @@ import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Layout } from './components/layout';
 import { trpc } from './lib/trpc';
-import { CasePage } from './pages/case-page';
-import { ClientPage } from './pages/client-page';
-import { ClientsPage } from './pages/clients-page';
 import { InboxPage } from './pages/inbox-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -12,6 +9,10 @@ import { SignInPage } from './pages/sign-in-page';
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 // Directors only, and rarely: the same.
 const AuditPage = lazy(() => import('./pages/audit-page').then((m) => ({ default: m.AuditPage })));
+// The inbox is the start page; client files and cases load when first opened.
+const ClientsPage = lazy(() => import('./pages/clients-page').then((m) => ({ default: m.ClientsPage })));
+const ClientPage = lazy(() => import('./pages/client-page').then((m) => ({ default: m.ClientPage })));
+const CasePage = lazy(() => import('./pages/case-page').then((m) => ({ default: m.CasePage })));
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -21,9 +22,25 @@ export function App() {
   return (
     <Layout user={me.data}>
       <Switch>
-        <Route path="/clients" component={ClientsPage} />
-        <Route path="/clients/:clientId">{(params) => <ClientPage clientId={Number(params.clientId)} />}</Route>
-        <Route path="/cases/:caseId">{(params) => <CasePage caseId={Number(params.caseId)} />}</Route>
+        <Route path="/clients">
+          <Suspense fallback={<p className="muted">Loading clients…</p>}>
+            <ClientsPage />
+          </Suspense>
+        </Route>
+        <Route path="/clients/:clientId">
+          {(params) => (
+            <Suspense fallback={<p className="muted">Loading client…</p>}>
+              <ClientPage clientId={Number(params.clientId)} />
+            </Suspense>
+          )}
+        </Route>
+        <Route path="/cases/:caseId">
+          {(params) => (
+            <Suspense fallback={<p className="muted">Loading case…</p>}>
+              <CasePage caseId={Number(params.caseId)} />
+            </Suspense>
+          )}
+        </Route>
         <Route path="/inbox">{() => <InboxPage threadRef={null} />}</Route>
         <Route path="/inbox/client/:clientId">{(params) => <InboxPage threadRef={{ clientId: Number(params.clientId) }} />}</Route>
         <Route path="/inbox/phone/:phone">{(params) => <InboxPage threadRef={{ phone: params.phone }} />}</Route>

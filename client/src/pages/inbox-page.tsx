@@ -1,11 +1,14 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { QueryStatus } from '../components/query-status';
 import { SearchResults } from '../components/search-results';
 import { ThreadList } from '../components/thread-list';
-import { ThreadView } from '../components/thread-view';
 import { EVERY_THREAD } from '../lib/live-updates';
 import { olderOf } from '../lib/older-pages';
 import { threadKeyOfRef, trpc, type TThreadRef } from '../lib/trpc';
+
+// A conversation (composer, message kinds, the virtualised list) loads when the first one is opened:
+// the inbox's list comes up first.
+const ThreadView = lazy(() => import('../components/thread-view').then((m) => ({ default: m.ThreadView })));
 
 type TProps = { threadRef: TThreadRef | null };
 type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply';
@@ -66,7 +69,9 @@ export function InboxPage({ threadRef }: TProps) {
       </aside>
       <div className="inbox-thread card">
         {threadRef ? (
-          <ThreadView key={activeKey} threadRef={threadRef} summary={summary} />
+          <Suspense fallback={<p className="muted pad" role="status">Loading conversation…</p>}>
+            <ThreadView key={activeKey} threadRef={threadRef} summary={summary} />
+          </Suspense>
         ) : (
           <div className="empty-thread">
             <h2>Choose a conversation</h2>
