@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
 import type { TAppProcess } from '../support/app-process';
 import { startLiveApp } from '../support/live-app';
-import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
+import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { readPdfText } from '../support/pdf-text';
 
 describe.runIf(hasChromium())('chat in Chromium, live mode against the provider simulator', () => {
@@ -23,16 +23,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await sim?.close();
   });
 
-  async function signIn(role: 'Director' | 'Staff', width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width, height: 860 } });
-    const page = await context.newPage();
-    await page.goto(app.url);
-    await page.getByRole('textbox', { name: 'Email' }).fill(role === 'Director' ? 'director@demo.firm' : 'staff@demo.firm');
-    await page.getByRole('textbox', { name: 'Password' }).fill(role === 'Director' ? 'demo-director-pass' : 'demo-staff-pass');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    return { context, page };
-  }
+  const signIn = (role: 'Director' | 'Staff', width = 1280) => signInDemo(browser, app.url, role, { width });
 
   it('staff send from a client file and watch the tick go pending → sent → delivered → read without reload', async () => {
     const { page, context } = await signIn('Staff');

@@ -8,7 +8,7 @@ import { findFreePort } from '../../server/db/embedded-postgres';
 import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { E2E_KEY, E2E_SECRET } from '../support/live-app';
-import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
+import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { silentLogger } from '../support/own-cluster';
 import { sql } from '../support/sql';
 
@@ -66,16 +66,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function signIn(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(app.url);
-    await page.getByRole('textbox', { name: 'Email' }).fill('staff@demo.firm');
-    await page.getByRole('textbox', { name: 'Password' }).fill('demo-staff-pass');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    return page;
-  }
+  const signIn = async (): Promise<Page> => (await signInDemo(browser, app.url, 'Staff', { height: 800 })).page;
 
   it('scrolls the inbox to its oldest conversation: every one listed once, newest activity first', async () => {
     const page = await signIn();

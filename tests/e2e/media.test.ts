@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
 import type { TAppProcess } from '../support/app-process';
 import { startLiveApp } from '../support/live-app';
-import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
+import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
 
 const AMELIA = '447700900123';
 // A 2×2 PNG (red, green / blue, white).
@@ -31,13 +31,7 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
   });
 
   async function openAmelia(width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
-    const page = await context.newPage();
-    await page.goto(app.url);
-    await page.getByRole('textbox', { name: 'Email' }).fill('staff@demo.firm');
-    await page.getByRole('textbox', { name: 'Password' }).fill('demo-staff-pass');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    const { context, page } = await signInDemo(browser, app.url, 'Staff', { width, height: 900, acceptDownloads: true });
     await page.goto(`${app.url}/clients`);
     await page.getByRole('link', { name: /Amelia Hart/ }).click();
     await page.getByRole('link', { name: 'Message' }).click();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../e2e/screenshots');
@@ -30,4 +30,21 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** A new browser context signed in as a demo account (on the Inbox once signed in). */
+export async function signInDemo(
+  browser: Browser,
+  url: string,
+  role: 'Director' | 'Staff',
+  options: { width?: number; height?: number; acceptDownloads?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 }, acceptDownloads: options.acceptDownloads });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByRole('textbox', { name: 'Email' }).fill(role === 'Director' ? 'director@demo.firm' : 'staff@demo.firm');
+  await page.getByRole('textbox', { name: 'Password' }).fill(role === 'Director' ? 'demo-director-pass' : 'demo-staff-pass');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+  return { context, page };
 }
