@@ -11,7 +11,9 @@ export const HIGHLIGHT_STOP = '\u0003';
 export type TSearchHit = TCommunication & { highlight: string; clientName: string | null };
 
 // A search cursor holds the last hit's rank (a `real` as PostgreSQL printed it) and id.
-const RANK = /^-?\d+(\.\d+)?(e-?\d+)?$/i;
+const RANK = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+/** A rank PostgreSQL's `real` can hold (a rank is never near its limits). */
+const isRank = (value: string) => RANK.test(value) && (Number(value) === 0 || (Math.abs(Number(value)) >= 1e-37 && Math.abs(Number(value)) <= 1e37));
 const REFUSED = { message: 'That page position is not valid: search again.', field: 'Not a cursor from this search.' };
 
 /** How many of the newest matches are ranked: a common word's thousands of older matches are not read. */
@@ -34,7 +36,7 @@ export async function searchMessages(
   const limit = input.limit ?? 30;
   const query = 'websearch_to_tsquery($3::regconfig, $1)';
   // A further page: the hits ranked after the last one shown (its rank, then its id), in the same window.
-  const after = input.cursor ? decodeCursor(input.cursor, RANK, REFUSED) : null;
+  const after = input.cursor ? decodeCursor(input.cursor, isRank, REFUSED) : null;
   // The records themselves in the same statement, read into models.
   const rows = await sequelize.query<Communication>(
     `WITH best AS (

@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
 import { formatNumber } from './phone-input';
-import { decodeCursor, encodeCursor, readRecordPage, TIMESTAMP_TEXT } from './record-pages';
+import { decodeCursor, encodeCursor, isTimestampText, readRecordPage } from './record-pages';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
@@ -201,7 +201,7 @@ const THREADS_REFUSED = { message: 'That page of conversations is not valid: rel
 
 /** The statement that reads a page of conversations (and one more): also what the benchmark EXPLAINs. */
 export function threadsPageQuery(page: { limit?: number; filter?: TThreadFilter; cursor?: string }): { sql: string; bind: unknown[] } {
-  const after = page.cursor ? decodeCursor(page.cursor, TIMESTAMP_TEXT, THREADS_REFUSED) : null;
+  const after = page.cursor ? decodeCursor(page.cursor, isTimestampText, THREADS_REFUSED) : null;
   return { sql: THREADS_SQL[page.filter ?? 'all'], bind: [(page.limit ?? THREADS_PAGE) + 1, after?.value ?? null, after?.id ?? null] };
 }
 
@@ -226,6 +226,7 @@ export async function listThreads(
 export async function getThreadSummary(sequelize: Sequelize, ref: TThreadRef): Promise<TThreadSummary | null> {
   const key = threadKeyOf('clientId' in ref ? { clientId: ref.clientId, peerPhone: null } : { clientId: null, peerPhone: phoneDigitsOf(ref.phone) });
   const [row] = await sequelize.query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, key], type: QueryTypes.SELECT });
+  if (!row && 'clientId' in ref) await assertClientExists(ref.clientId); // no such client: NOT_FOUND, as for its thread
   return row ? toThreadSummary(row) : null;
 }
 

@@ -10,11 +10,17 @@ export function encodeCursor(value: string, id: number): string {
   return Buffer.from(JSON.stringify([value, id])).toString('base64url');
 }
 
-/** The position in a cursor whose value matches `valuePattern`; anything else is a clear INVALID_INPUT. */
-export function decodeCursor(cursor: string, valuePattern: RegExp, refused: { message: string; field: string }): { value: string; id: number } {
+/** The largest id PostgreSQL's `integer` holds. */
+const MAX_ID = 2_147_483_647;
+
+/** The position in a cursor whose value `isValue` accepts; anything else is a clear INVALID_INPUT (never a database error). */
+export function decodeCursor(cursor: string, isValue: (value: string) => boolean, refused: { message: string; field: string }): { value: string; id: number } {
   try {
-    const [value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof value === 'string' && valuePattern.test(value) && Number.isSafeInteger(id) && (id as number) > 0) return { value, id: id as number };
+    const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(position) && position.length === 2) {
+      const [value, id] = position as [unknown, unknown];
+      if (typeof value === 'string' && isValue(value) && Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= MAX_ID) return { value, id: id as number };
+    }
   } catch {
     // fall through: not one of ours
   }
@@ -26,8 +32,18 @@ export function decodeCursor(cursor: string, valuePattern: RegExp, refused: { me
  * (microseconds kept) and id, so records arriving meanwhile neither shift nor repeat anything, and
  * no OFFSET is ever counted off.
  */
-/** A timestamptz as PostgreSQL prints it (`created_at::text`): the value half of a time cursor. */
-export const TIMESTAMP_TEXT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+const TIMESTAMP_TEXT = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d{1,6})?[+-](\d\d)(?::(\d\d))?$/;
+
+/** A timestamptz as PostgreSQL prints it (`created_at::text`), and a real moment: the value half of a time cursor. */
+export function isTimestampText(value: string): boolean {
+  const parts = TIMESTAMP_TEXT.exec(value);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [offsetHours, offsetMinutes] = [Number(parts[8]), Number(parts[9] ?? 0)];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const realDay = year >= 1 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return realDay && hour < 24 && minute < 60 && second < 60 && offsetHours <= 15 && offsetMinutes < 60;
+}
 const REFUSED = { message: 'That page position is not valid: reload the list.', field: 'Not a cursor from this list.' };
 
 /** Which records: a client's, a case's, or an unlinked number's; chat only or every type. */
@@ -46,7 +62,7 @@ export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; li
     if (scope.chatOnly) where.push(`c.type = 'chat'`);
   }
   if (page.cursor) {
-    const after = decodeCursor(page.cursor, TIMESTAMP_TEXT, REFUSED);
+    const after = decodeCursor(page.cursor, isTimestampText, REFUSED);
     bind.push(after.value, after.id);
     where.push(`(c.created_at, c.id) < ($${bind.length - 1}::timestamptz, $${bind.length})`);
   }

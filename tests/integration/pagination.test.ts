@@ -100,6 +100,29 @@ it('a cursor that is not one of ours is a clear BAD_REQUEST', async () => {
     await expect(live.staff.inbox.thread.query({ clientId, before })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' }, message: 'That page position is not valid: reload the list.' });
   }
   await expect(live.staff.timeline.client.query({ clientId, cursor: 'nonsense' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  // Shaped right but not a position PostgreSQL could take (the hostile probe's 500s): refused before the query.
+  const cursorOf = (value: string, id: number) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
+  for (const [value, id] of [
+    ['2024-01-01 00:00:00+00', 2147483648],
+    ['2024-02-30 00:00:00+00', 1],
+    ['2024-13-45 25:61:61+00', 1],
+    ['0000-01-01 00:00:00+00', 1],
+    ['2024-01-01 00:00:00+99', 1],
+    ['2024-01-01 00:00:00+15:99', 1],
+  ] as const) {
+    await expect(live.staff.inbox.thread.query({ clientId, before: cursorOf(value, id) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(live.staff.timeline.case.query({ caseId, cursor: cursorOf(value, id) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(live.staff.inbox.threads.query({ cursor: cursorOf(value, id) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  }
+  expect((await live.staff.inbox.thread.query({ clientId, before: cursorOf('2020-02-29 23:59:59.999999+05:30', 1) })).items).toEqual([]); // a real moment: a page
+  for (const rank of ['1e50', '1e-50', '1'.repeat(140)]) {
+    await expect(live.staff.inbox.search.query({ q: 'message', cursor: cursorOf(rank, 1) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  }
+  // An id no PostgreSQL integer holds is refused by the input check, not by the database.
+  await expect(live.staff.inbox.thread.query({ clientId: 2147483648 })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  await expect(live.staff.timeline.case.query({ caseId: Number.MAX_SAFE_INTEGER })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  // A client that does not exist has no summary either: NOT_FOUND, as for its thread.
+  await expect(live.staff.inbox.threadSummary.query({ clientId: 424242 })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
 });
 
 it('the inbox pages by last activity: every conversation once, also when one moves to the top between loads', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRecordId } from '../record-id';
 import { listAuditEvents } from '../../audit/list-audit-events';
 import { AUDIT_ACTIONS } from '../../audit/record-audit-event';
 import { directorProcedure, router } from '../init';
@@ -20,8 +21,8 @@ export const auditRouter = router({
       z
         .object({
           action: z.enum(AUDIT_ACTIONS).optional(),
-          userId: z.number().int().positive().optional(),
-          before: z.number().int().positive().optional(),
+          userId: ZRecordId.optional(),
+          before: ZRecordId.optional(),
           limit: z.number().int().min(1).max(200).optional(),
         })
         .optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRecordId } from '../record-id';
 import { createCase, getCase, listClientCases } from '../../services/cases';
 import { authedProcedure, router } from '../init';
 
@@ -15,7 +16,7 @@ export const casesRouter = router({
   create: authedProcedure
     .input(
       z.object({
-        clientId: z.number().int().positive(),
+        clientId: ZRecordId,
         reference: z.string().trim().min(1, 'Enter a reference').max(64),
         title: z.string().trim().min(1, 'Enter a title').max(200),
       }),
@@ -24,12 +25,12 @@ export const casesRouter = router({
     .mutation(({ input }) => createCase(input)),
 
   get: authedProcedure
-    .input(z.object({ caseId: z.number().int().positive() }))
+    .input(z.object({ caseId: ZRecordId }))
     .output(ZCase)
     .query(({ input }) => getCase(input.caseId)),
 
   listForClient: authedProcedure
-    .input(z.object({ clientId: z.number().int().positive() }))
+    .input(z.object({ clientId: ZRecordId }))
     .output(z.array(ZCase))
     .query(({ input }) => listClientCases(input.clientId)),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRecordId } from '../record-id';
 import type { TCommunication } from '../../../shared/communication';
 import { WHATSAPP_TEMPLATES } from '../../../shared/templates';
 import { recordAuditEvent } from '../../audit/record-audit-event';
@@ -22,15 +23,14 @@ const ZCaption = z
   .trim()
   .max(1024, 'A caption can be at most 1024 characters')
   .refine((body) => !body.includes('\u0000'), 'The caption contains a NUL character, which cannot be sent');
-const ZAttachmentId = z.number().int().positive().max(2_147_483_647);
 
 export const ZSendInput = z.union([
   // A file first: these branches need `attachmentId` (the text-only ones would drop it).
-  z.object({ clientId: z.number().int().positive(), body: ZCaption.optional(), caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional(), attachmentId: ZAttachmentId }),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZAttachmentId }),
+  z.object({ clientId: ZRecordId, body: ZCaption.optional(), caseId: ZRecordId.optional(), to: z.string().trim().min(1).max(40).optional(), attachmentId: ZRecordId }),
+  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZRecordId }),
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
   // Strict: a file send refused above (a caption too long) must not pass here as a text without its file.
-  z.object({ clientId: z.number().int().positive(), body: ZBody, caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional() }).strict(),
+  z.object({ clientId: ZRecordId, body: ZBody, caseId: ZRecordId.optional(), to: z.string().trim().min(1).max(40).optional() }).strict(),
   z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }).strict(),
 ]);
 
@@ -56,7 +56,7 @@ export const ZTemplateChoice = {
 };
 
 export const ZSendTemplateInput = z.union([
-  z.object({ clientId: z.number().int().positive(), caseId: z.number().int().positive().optional(), to: z.string().trim().min(1).max(40).optional(), ...ZTemplateChoice }),
+  z.object({ clientId: ZRecordId, caseId: ZRecordId.optional(), to: z.string().trim().min(1).max(40).optional(), ...ZTemplateChoice }),
   z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), ...ZTemplateChoice }),
 ]);
 
@@ -66,7 +66,7 @@ export const chatRouter = router({
     .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id })),
 
   retry: authedProcedure
-    .input(z.object({ id: z.number().int().positive() }))
+    .input(z.object({ id: ZRecordId }))
     .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id, ctx.user.id)),
 
   /** Sends an approved template: the way to reach a client outside the 24-hour window. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRecordId } from '../record-id';
 import { clearOptOut } from '../../chat/opt-outs';
 import { addClientNumber, assertClientExists, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from '../../services/clients';
 import type { TContextInner, TSessionUser } from '../context';
@@ -35,7 +36,7 @@ export const clientsRouter = router({
     .query(({ ctx, input }) => listClients(input?.search, ctx.deps.config.defaultCountry)),
 
   get: authedProcedure
-    .input(z.object({ clientId: z.number().int().positive() }))
+    .input(z.object({ clientId: ZRecordId }))
     .output(ZClient)
     .query(({ input }) => getClient(input.clientId)),
 
@@ -53,13 +54,13 @@ export const clientsRouter = router({
     .mutation(({ ctx, input }) => createClient(input, numberContextOf(ctx))),
 
   addNumber: authedProcedure
-    .input(z.object({ clientId: z.number().int().positive(), phone: ZPhone, confirm: z.boolean().optional() }))
+    .input(z.object({ clientId: ZRecordId, phone: ZPhone, confirm: z.boolean().optional() }))
     .output(ZClient)
     .mutation(({ ctx, input }) => addClientNumber(input, numberContextOf(ctx))),
 
   /** A director clears an opt-out by hand (the client asked to resume another way). */
   clearOptOut: directorProcedure
-    .input(z.object({ clientId: z.number().int().positive() }))
+    .input(z.object({ clientId: ZRecordId }))
     .output(ZClient)
     .mutation(async ({ ctx, input }) => {
       await assertClientExists(input.clientId);
@@ -68,7 +69,7 @@ export const clientsRouter = router({
     }),
 
   removeNumber: authedProcedure
-    .input(z.object({ clientId: z.number().int().positive(), phone: ZPhone }))
+    .input(z.object({ clientId: ZRecordId, phone: ZPhone }))
     .output(ZClient)
     .mutation(({ ctx, input }) => removeClientNumber(input, numberContextOf(ctx))),
 });

@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { ZRecordId } from '../record-id';
 import { searchMessages, type TSearchHit } from '../../search/search-messages';
 import { watchSession } from '../../auth/session-watch';
 import { countUnread, getThread, getThreadSummary, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 
 export const ZThreadRef = z.union([
-  z.object({ clientId: z.number().int().positive() }),
+  z.object({ clientId: ZRecordId }),
   z.object({ phone: z.string().trim().min(1).max(40) }),
 ]);
 
 /** An opaque page position from a previous answer. */
 export const ZCursor = z.string().min(1).max(200);
 
-const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId: z.number().int().positive() });
+const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId: ZRecordId });
 /** `confirm`: a person has seen that another client has this number and links it anyway. */
 const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRecordId } from '../record-id';
 import { getCaseTimeline, getClientTimeline, listDocuments, type TDocumentItem, type TTimeline } from '../../services/timeline';
 import { authedProcedure, router } from '../init';
 import { ZCursor } from './inbox-router';
@@ -8,15 +9,15 @@ const ZPage = { cursor: ZCursor.optional(), limit: z.number().int().min(1).max(5
 
 export const timelineRouter = router({
   client: authedProcedure
-    .input(z.object({ clientId: z.number().int().positive(), ...ZPage }))
+    .input(z.object({ clientId: ZRecordId, ...ZPage }))
     .query(({ input }): Promise<TTimeline> => getClientTimeline(input.clientId, input)),
 
   case: authedProcedure
-    .input(z.object({ caseId: z.number().int().positive(), ...ZPage }))
+    .input(z.object({ caseId: ZRecordId, ...ZPage }))
     .query(({ input }): Promise<TTimeline> => getCaseTimeline(input.caseId, input)),
 
   /** Every file on a client's or a case's chat records (the Documents list). */
   documents: authedProcedure
-    .input(z.union([z.object({ clientId: z.number().int().positive() }), z.object({ caseId: z.number().int().positive() })]))
+    .input(z.union([z.object({ clientId: ZRecordId }), z.object({ caseId: ZRecordId })]))
     .query(({ ctx, input }): Promise<{ items: TDocumentItem[] }> => listDocuments(ctx.deps.sequelize, input)),
 });
