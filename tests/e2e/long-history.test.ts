@@ -130,10 +130,21 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
       expect(after.findIndex((row) => row.n === before.n)).toBeGreaterThan(0); // rows drawn above it
     }
     await saveScreenshot(page, 'thread-long-history');
+    // A message arriving while the reader is up here: announced, not scrolled to, and unread until seen.
+    await sim.sendInbound('447700955555', 'Are you there?');
+    const below = page.getByRole('button', { name: 'New message below ↓' });
+    await below.waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    const unreadBefore = (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!.unread;
+    expect(unreadBefore).toBe(1);
+    await below.click();
+    await messages.getByText('Are you there?', { exact: true }).waitFor();
+    await expect.poll(async () => (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!.unread, { timeout: 10_000 }).toBe(0);
+    await expect(below.count()).resolves.toBe(0);
     // The order holds down to the newest again.
     await messages.evaluate((ol) => (ol.parentElement!.scrollTop = ol.parentElement!.scrollHeight));
     await page.waitForTimeout(300);
-    const bottom = await drawn();
+    const bottom = (await drawn()).filter((row) => Number.isFinite(row.n)); // the numbered history, not the message just sent
     expect(numbersIncrease(bottom)).toBe(true);
     expect(bottom.at(-1)?.n).toBe(20000);
     await page.context().close();

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, useEffect, useImperativeHandle, useLayoutEffect, useRef, type ReactNode, type Ref } from 'react';
+import { Fragment, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
 import { highlightIn } from '../lib/highlight';
 import type { TOlder } from '../lib/older-pages';
 
@@ -7,7 +7,7 @@ import type { TOlder } from '../lib/older-pages';
 export type TRow = { key: string; render: (measure: TMeasure) => ReactNode };
 /** What a drawn row must carry on its `<li>` so the list knows its height. */
 export type TMeasure = { 'data-index': number; ref: (element: HTMLLIElement | null) => void };
-export type TMessageListApi = { show: (id: number) => void };
+export type TMessageListApi = { show: (id: number) => void; toEnd: () => void };
 
 const LOAD_WITHIN_PX = 800; // ask for the earlier page this far before the reader reaches the top
 
@@ -17,13 +17,27 @@ const LOAD_WITHIN_PX = 800; // ask for the earlier page this far before the read
  * above without moving what is on screen; a new message at the end is followed when the reader is
  * at the end. `focusId` (a search hit) loads earlier pages until that message is there, then shows it.
  */
-export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older: TOlder; focusId: number | null; ref?: Ref<TMessageListApi> }) {
+export function MessageList({
+  rows,
+  older,
+  focusId,
+  onAtEnd,
+  ref,
+}: {
+  rows: TRow[];
+  older: TOlder;
+  focusId: number | null;
+  /** Told whether the newest message is in view (the thread is marked read only then). */
+  onAtEnd: (atEnd: boolean) => void;
+  ref?: Ref<TMessageListApi>;
+}) {
   const scrollerRef = useRef<HTMLDivElement>(null);
-  const all = rows;
+  // With every page loaded, the first row says so.
+  const all: TRow[] = older.hasMore ? rows : [{ key: 'start', render: (measure) => <li {...measure} className="thread-start muted">Start of the conversation</li> }, ...rows];
   const virtualizer = useVirtualizer({
     count: all.length,
     getScrollElement: () => scrollerRef.current,
-    estimateSize: () => 76,
+    estimateSize: () => 58, // a one-line bubble with its time; measured once drawn
     getItemKey: (index) => all[index]!.key,
     overscan: 6,
     gap: 7, // the list's 0.45rem between rows
@@ -42,29 +56,61 @@ export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older
     requestAnimationFrame(() => requestAnimationFrame(() => highlightIn(scrollerRef.current, id)));
     return true;
   };
-  useImperativeHandle(ref, () => ({ show: (id) => void show(id) }));
 
-  // Opens at the newest message (unless a search hit is to be shown): held at the end for the first
-  // few frames, while the rows drawn there are measured and the estimates give way to real heights.
-  const opened = useRef(false);
-  useLayoutEffect(() => {
+  /** Scrolls to the newest and holds it there for a few frames, while rows drawn there get measured; the reader's own scrolling ends the hold. */
+  const holdAtEnd = () => {
     const scroller = scrollerRef.current;
-    if (opened.current || focusId || !scroller) return;
-    opened.current = true;
+    if (!scroller) return;
     let frames = 0;
     let held = true;
-    const release = () => (held = false); // the reader took over
-    const holdAtEnd = () => {
+    const release = () => (held = false);
+    const hold = () => {
       if (!held) return;
       scroller.scrollTop = scroller.scrollHeight;
-      if (++frames < 12) requestAnimationFrame(holdAtEnd);
+      if (++frames < 12) requestAnimationFrame(hold);
     };
     for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const) scroller.addEventListener(type, release, { once: true, passive: true });
+    hold();
+  };
+  useImperativeHandle(ref, () => ({ show: (id) => void show(id), toEnd: holdAtEnd }));
+
+  // Opens at the newest message (unless a search hit is to be shown).
+  const opened = useRef(false);
+  useLayoutEffect(() => {
+    if (opened.current || focusId || !scrollerRef.current) return;
+    opened.current = true;
     holdAtEnd();
   });
 
-  // A search hit: earlier pages until it is loaded, then brought into view once.
+  // Whether the newest message is in view; a message arriving while the reader is further up is
+  // announced by a button rather than by moving the list.
+  const [atEnd, setAtEnd] = useState(true);
+  const lastKey = all[all.length - 1]?.key;
+  const [unseenFrom, setUnseenFrom] = useState<string | null>(null);
+  const seenLastKey = useRef(lastKey);
+  useEffect(() => {
+    if (lastKey === seenLastKey.current) return;
+    seenLastKey.current = lastKey;
+    if (!atEnd && unseenFrom === null) setUnseenFrom(lastKey ?? null);
+  }, [lastKey, atEnd, unseenFrom]);
+  useEffect(() => {
+    onAtEnd(atEnd);
+    if (atEnd) setUnseenFrom(null);
+  }, [atEnd, onAtEnd]);
+
+  // A search hit: earlier pages until it is loaded, then brought into view once. The reader
+  // scrolling meanwhile calls the search off.
   const shownFocus = useRef<number | null>(null);
+  const seeking = Boolean(focusId && shownFocus.current !== focusId);
+  useEffect(() => {
+    const scroller = scrollerRef.current;
+    if (!focusId || shownFocus.current === focusId || !scroller) return;
+    const giveUp = () => (shownFocus.current = focusId);
+    for (const type of ['wheel', 'touchstart', 'keydown'] as const) scroller.addEventListener(type, giveUp, { once: true, passive: true });
+    return () => {
+      for (const type of ['wheel', 'touchstart', 'keydown'] as const) scroller.removeEventListener(type, giveUp);
+    };
+  }, [focusId]);
   useEffect(() => {
     if (!focusId || shownFocus.current === focusId) return;
     if (show(focusId)) shownFocus.current = focusId;
@@ -73,8 +119,10 @@ export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older
 
   // Near the top: the earlier page.
   const onScroll = () => {
-    const top = scrollerRef.current?.scrollTop ?? Infinity;
-    if (top < LOAD_WITHIN_PX && older.hasMore && !older.loading && !older.failed) older.load();
+    const scroller = scrollerRef.current;
+    if (!scroller) return;
+    if (scroller.scrollTop < LOAD_WITHIN_PX && older.hasMore && !older.loading && !older.failed) older.load();
+    setAtEnd(scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48);
   };
 
   // A photo or video that loads after the thread opened makes its row taller: stay at the end if
@@ -100,8 +148,9 @@ export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older
   const last = virtualRows[virtualRows.length - 1];
   return (
     <>
-    <OlderBar older={older} />
+    <OlderBar older={older} seeking={seeking} />
     {/* The scroller holds one list whose padding stands for the rows not drawn above and below. */}
+    <div className="messages-box">
     <div className="messages" ref={scrollerRef} onScroll={onScroll}>
       <ol
         className="message-rows"
@@ -115,6 +164,12 @@ export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older
         ))}
       </ol>
     </div>
+    {unseenFrom !== null && !atEnd && (
+      <button type="button" className="button small new-below" onClick={holdAtEnd}>
+        New message below ↓
+      </button>
+    )}
+    </div>
     </>
   );
 }
@@ -124,8 +179,9 @@ export function MessageList({ rows, older, focusId, ref }: { rows: TRow[]; older
  * button for whoever does not scroll (keyboard, switch access). Outside the scrolled list, so the
  * message on screen, not this bar, is what stays in place when a page arrives above it.
  */
-function OlderBar({ older }: { older: TOlder }) {
+function OlderBar({ older, seeking }: { older: TOlder; seeking: boolean }) {
   if (!older.hasMore && !older.failed) return null;
+  if (seeking && !older.failed) return <div className="thread-older muted" role="status">Finding the message in earlier pages… (scroll to stop)</div>;
   return (
     <div className="thread-older muted" role="status">
       {older.failed ? (

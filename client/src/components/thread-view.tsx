@@ -30,7 +30,11 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const utils = trpc.useUtils();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const thread = useThreadPages(threadRef);
+  // Opened from a search hit (?message=id): that message, not the newest, is brought into view.
+  const search = useSearch();
+  const focusId = Number(new URLSearchParams(search).get('message')) || null;
+  const [seeking, setSeeking] = useState(focusId !== null);
+  const thread = useThreadPages(threadRef, seeking);
   const client = trpc.clients.get.useQuery({ clientId: 'clientId' in threadRef ? threadRef.clientId : 0 }, { enabled: 'clientId' in threadRef });
   const markRead = trpc.inbox.markRead.useMutation();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -39,6 +43,9 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const listRef = useRef<TMessageListApi>(null);
 
   const items = useMemo(() => itemsOf(thread.data), [thread.data]);
+  if (seeking && (!focusId || items.some((i) => i.id === focusId) || (thread.data && !thread.hasNextPage))) setSeeking(false);
+  // Read when the newest message has been in view, not while the reader is further up.
+  const [atEnd, setAtEnd] = useState(true);
   const clientNumbers = client.data?.numbers;
   // The numbers a reply may go to and the default, by the server's own rule (shared/phone.ts).
   const reply = useMemo(() => {
@@ -90,7 +97,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
 
   // Opening a thread (and new messages arriving in it while open) marks it read.
   useEffect(() => {
-    if (!thread.data || !unreadInbound || markRead.isPending) return;
+    if (!thread.data || !unreadInbound || !atEnd || markRead.isPending) return;
     markRead.mutate(threadRef, {
       onSuccess: () => {
         const now = new Date();
@@ -102,11 +109,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
         void utils.inbox.threads.invalidate({ filter: 'unread' });
       },
     });
-  }, [thread.data, unreadInbound]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  // Opened from a search hit (?message=id): that message, not the newest, is brought into view.
-  const search = useSearch();
-  const focusId = Number(new URLSearchParams(search).get('message')) || null;
+  }, [thread.data, unreadInbound, atEnd]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
   const sendOptimistically = async (
@@ -135,6 +138,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
       receipts: [],
     };
     updateThreadPages(queryClient, threadRef, (pages) => pages.map((page, i) => (i === 0 ? [...page, temp] : page)));
+    requestAnimationFrame(() => listRef.current?.toEnd()); // what one sends is shown, wherever one was reading
     const withoutTemp = (pages: TThreadItem[][]) => pages.map((page) => page.filter((i) => i.id !== temp.id));
     const dropTemp = () => updateThreadPages(queryClient, threadRef, withoutTemp);
     try {
@@ -229,6 +233,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
             <MessageList
               ref={listRef}
               focusId={focusId}
+              onAtEnd={setAtEnd}
               older={olderOf(thread)}
               rows={withDividers(withoutArrivedTemps(items), joined).map((entry): TRow =>
                 'item' in entry

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { mapPages } from './paged-cache';
@@ -8,6 +9,8 @@ import { trpc, type TThreadItem, type TThreadRef } from './trpc';
 // under the key tRPC would give it: `utils.inbox.invalidate()` and friends reach it as any other.
 
 export const THREAD_PAGE = 50;
+/** Pages while looking for an old message (a search hit): the most the server gives at once. */
+const SEEK_PAGE = 500;
 
 export type TThreadPage = { items: TThreadItem[]; nextBefore: string | null };
 export type TThreadPages = InfiniteData<TThreadPage, unknown>;
@@ -16,12 +19,18 @@ export function threadPagesKey(ref: TThreadRef) {
   return getQueryKey(trpc.inbox.thread, ref, 'infinite');
 }
 
-/** The thread's newest page, and earlier ones as `fetchNextPage` asks for them ("load earlier"). */
-export function useThreadPages(ref: TThreadRef) {
+/**
+ * The thread's newest page, and earlier ones as `fetchNextPage` asks for them ("load earlier");
+ * while `seeking` (an old message to reach), earlier pages come ten times larger.
+ */
+export function useThreadPages(ref: TThreadRef, seeking: boolean) {
   const utils = trpc.useUtils();
+  const seekingNow = useRef(seeking);
+  seekingNow.current = seeking;
   return useInfiniteQuery({
     queryKey: threadPagesKey(ref),
-    queryFn: ({ pageParam, signal }) => utils.client.inbox.thread.query({ ...ref, before: pageParam, limit: THREAD_PAGE }, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      utils.client.inbox.thread.query({ ...ref, before: pageParam, limit: pageParam && seekingNow.current ? SEEK_PAGE : THREAD_PAGE }, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextBefore ?? undefined,
   });
