@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Layout } from './components/layout';
 import { trpc } from './lib/trpc';
@@ -23,36 +23,36 @@ export function App() {
     <Layout user={me.data}>
       <Switch>
         <Route path="/clients">
-          <Suspense fallback={<p className="muted">Loading clients…</p>}>
+          <Loading what="clients">
             <ClientsPage />
-          </Suspense>
+          </Loading>
         </Route>
         <Route path="/clients/:clientId">
           {(params) => (
-            <Suspense fallback={<p className="muted">Loading client…</p>}>
+            <Loading what="client">
               <ClientPage clientId={Number(params.clientId)} />
-            </Suspense>
+            </Loading>
           )}
         </Route>
         <Route path="/cases/:caseId">
           {(params) => (
-            <Suspense fallback={<p className="muted">Loading case…</p>}>
+            <Loading what="case">
               <CasePage caseId={Number(params.caseId)} />
-            </Suspense>
+            </Loading>
           )}
         </Route>
         <Route path="/inbox">{() => <InboxPage threadRef={null} />}</Route>
         <Route path="/inbox/client/:clientId">{(params) => <InboxPage threadRef={{ clientId: Number(params.clientId) }} />}</Route>
         <Route path="/inbox/phone/:phone">{(params) => <InboxPage threadRef={{ phone: params.phone }} />}</Route>
         <Route path="/settings">
-          <Suspense fallback={<p className="muted">Loading settings…</p>}>
+          <Loading what="settings">
             <SettingsPage role={me.data.role} />
-          </Suspense>
+          </Loading>
         </Route>
         <Route path="/audit">
-          <Suspense fallback={<p className="muted">Loading the audit trail…</p>}>
+          <Loading what="the audit trail">
             <AuditPage />
-          </Suspense>
+          </Loading>
         </Route>
         <Route path="/">
           <Redirect to="/inbox" />
@@ -66,4 +66,9 @@ export function App() {
       </Switch>
     </Layout>
   );
+}
+
+/** A page that loads on first visit, saying what is on its way meanwhile. */
+function Loading({ what, children }: { what: string; children: ReactNode }) {
+  return <Suspense fallback={<p className="muted">Loading {what}…</p>}>{children}</Suspense>;
 }
