@@ -5,3 +5,8 @@
 export function threadKeyOf(item: { clientId: number | null; peerPhone: string | null }): string {
   return item.clientId !== null ? `client-${item.clientId}` : `phone-${item.peerPhone ?? ''}`;
 }
+
+/** The key of the conversation a thread reference opens (`phone` as digits). */
+export function threadKeyOfRef(ref: { clientId: number } | { phone: string }): string {
+  return threadKeyOf('clientId' in ref ? { clientId: ref.clientId, peerPhone: null } : { clientId: null, peerPhone: ref.phone });
+}

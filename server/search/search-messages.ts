@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { Communication, communicationColumnsSql, withDetails } from '../db/models';
-import { decodeCursor, encodeCursor } from '../services/record-pages';
+import { decodeCursor, endPage } from '../services/record-pages';
 import type { TSearchLanguage } from './search-language';
 
 /** Marks around the matching words in `highlight`: control characters no stored text shows, split by the client into <mark>. */
@@ -56,12 +56,11 @@ export async function searchMessages(
      ORDER BY best.rank DESC, best.id DESC`,
     { bind: after ? [input.q, limit, input.language, after.value, after.id] : [input.q, limit, input.language], model: Communication, mapToModel: true },
   );
-  const page = rows.slice(0, limit);
-  await withDetails(page);
-  const extras = page.map((row) => row.get({ plain: true }) as unknown as { highlight: string; clientName: string | null; searchRank: string });
-  const last = page[page.length - 1];
+  const extrasOf = (row: Communication) => row.get({ plain: true }) as unknown as { highlight: string; clientName: string | null; searchRank: string };
+  const page = endPage(rows, limit, (row) => extrasOf(row).searchRank);
+  await withDetails(page.rows);
   return {
-    items: page.map((row, i) => ({ ...row.toDto(), highlight: extras[i]!.highlight, clientName: extras[i]!.clientName })),
-    nextCursor: rows.length > limit && last ? encodeCursor(extras[extras.length - 1]!.searchRank, last.id) : null,
+    items: page.rows.map((row) => ({ ...row.toDto(), highlight: extrasOf(row).highlight, clientName: extrasOf(row).clientName })),
+    nextCursor: page.next,
   };
 }

@@ -1,13 +1,13 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TCommunication, TMessageKind } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
-import { threadKeyOf } from '../../shared/thread-key';
+import { threadKeyOf, threadKeyOfRef } from '../../shared/thread-key';
 import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../db/models';
 import { AppError } from '../errors';
 import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from './clients';
 import { formatNumber } from './phone-input';
-import { decodeCursor, encodeCursor, isTimestampText, readRecordPage } from './record-pages';
+import { decodeCursor, endPage, isTimestampText, readRecordPage } from './record-pages';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
@@ -216,15 +216,13 @@ export async function listThreads(
 ): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
   const limit = page.limit ?? THREADS_PAGE;
   const { sql, bind } = threadsPageQuery(page);
-  const rows = await sequelize.query<TThreadRow>(sql, { bind, type: QueryTypes.SELECT });
-  const kept = rows.slice(0, limit);
-  const last = kept[kept.length - 1];
-  return { threads: kept.map(toThreadSummary), nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null };
+  const { rows, next } = endPage(await sequelize.query<TThreadRow>(sql, { bind, type: QueryTypes.SELECT }), limit, (row) => row.cursorAt);
+  return { threads: rows.map(toThreadSummary), nextCursor: next };
 }
 
 /** One conversation's summary (the open thread's, whether or not a loaded page lists it); null before its first message. */
 export async function getThreadSummary(sequelize: Sequelize, ref: TThreadRef): Promise<TThreadSummary | null> {
-  const key = threadKeyOf('clientId' in ref ? { clientId: ref.clientId, peerPhone: null } : { clientId: null, peerPhone: phoneDigitsOf(ref.phone) });
+  const key = threadKeyOfRef('clientId' in ref ? ref : { phone: phoneDigitsOf(ref.phone) });
   const [row] = await sequelize.query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, key], type: QueryTypes.SELECT });
   if (!row && 'clientId' in ref) await assertClientExists(ref.clientId); // no such client: NOT_FOUND, as for its thread
   return row ? toThreadSummary(row) : null;

@@ -10,6 +10,16 @@ export function encodeCursor(value: string, id: number): string {
   return Buffer.from(JSON.stringify([value, id])).toString('base64url');
 }
 
+/**
+ * The page out of the rows read for it (one more than `limit`, to know whether another page exists)
+ * and the cursor of the page after it: the position of the page's last row, or null at the end.
+ */
+export function endPage<T extends { id: number }>(rows: T[], limit: number, valueOf: (row: T) => string): { rows: T[]; next: string | null } {
+  const kept = rows.length > limit ? rows.slice(0, limit) : rows;
+  const last = kept[kept.length - 1];
+  return { rows: kept, next: rows.length > limit && last ? encodeCursor(valueOf(last), last.id) : null };
+}
+
 /** The largest id PostgreSQL's `integer` holds. */
 const MAX_ID = 2_147_483_647;
 
@@ -81,8 +91,5 @@ export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, 
   const { sql, bind } = recordPageQuery(scope, page);
   // Plain rows, not model instances: a page is read-only, and building 50 models costs more than the query.
   const rows = await sequelize.query<TCommunicationRecord & { cursorAt: string }>(sql, { bind, type: QueryTypes.SELECT });
-  const more = rows.length > page.limit;
-  const kept = more ? rows.slice(0, page.limit) : rows;
-  const last = kept[kept.length - 1];
-  return { rows: kept, next: more && last ? encodeCursor(last.cursorAt, last.id) : null };
+  return endPage(rows, page.limit, (row) => row.cursorAt);
 }

@@ -11,6 +11,19 @@ export type TMessageListApi = { show: (id: number) => void; toEnd: () => void };
 
 const LOAD_WITHIN_PX = 800; // ask for the earlier page this far before the reader reaches the top
 
+/** Runs `then` once, on the reader's own wheel, touch or key (or a press, with `pointerdown`) in `element`; returns the way to stop listening. */
+function onReaderInput(element: HTMLElement, types: readonly (keyof HTMLElementEventMap)[], then: () => void): () => void {
+  const once = () => {
+    stop();
+    then();
+  };
+  const stop = () => {
+    for (const type of types) element.removeEventListener(type, once);
+  };
+  for (const type of types) element.addEventListener(type, once, { passive: true });
+  return stop;
+}
+
 /**
  * A conversation's messages, oldest at the top, drawing only the rows on screen (a thread can hold
  * tens of thousands). Opens at the newest; earlier pages load as the reader scrolls up and arrive
@@ -63,13 +76,13 @@ export function MessageList({
     if (!scroller) return;
     let frames = 0;
     let held = true;
-    const release = () => (held = false);
+    const stopListening = onReaderInput(scroller, ['wheel', 'touchstart', 'keydown', 'pointerdown'], () => (held = false));
     const hold = () => {
       if (!held) return;
       scroller.scrollTop = scroller.scrollHeight;
       if (++frames < 12) requestAnimationFrame(hold);
+      else stopListening();
     };
-    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const) scroller.addEventListener(type, release, { once: true, passive: true });
     hold();
   };
   useImperativeHandle(ref, () => ({ show: (id) => void show(id), toEnd: holdAtEnd }));
@@ -105,11 +118,7 @@ export function MessageList({
   useEffect(() => {
     const scroller = scrollerRef.current;
     if (!focusId || shownFocus.current === focusId || !scroller) return;
-    const giveUp = () => (shownFocus.current = focusId);
-    for (const type of ['wheel', 'touchstart', 'keydown'] as const) scroller.addEventListener(type, giveUp, { once: true, passive: true });
-    return () => {
-      for (const type of ['wheel', 'touchstart', 'keydown'] as const) scroller.removeEventListener(type, giveUp);
-    };
+    return onReaderInput(scroller, ['wheel', 'touchstart', 'keydown'], () => (shownFocus.current = focusId));
   }, [focusId]);
   useEffect(() => {
     if (!focusId || shownFocus.current === focusId) return;

@@ -1,4 +1,4 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { TIMELINE_PAGE } from './older-pages';
 import { mapPages, placeInPages } from './paged-cache';
 import { updateThreadPages } from './thread-pages';
@@ -41,6 +41,16 @@ function patchThreadPages(pages: TThreadSummary[][], item: TThreadItem): TThread
   });
 }
 
+/** A timeline's loaded pages (newest first throughout) with `item` in its place. */
+function placeInTimeline<TItem extends { id: number; createdAt: Date }, TParam>(
+  data: InfiniteData<{ items: TItem[]; nextCursor: string | null }, TParam> | undefined,
+  item: TItem,
+): InfiniteData<{ items: TItem[]; nextCursor: string | null }, TParam> | undefined {
+  if (!data) return data;
+  const hasOlder = data.pages.at(-1)?.nextCursor != null;
+  return mapPages(data, (page) => page.items, (page, items) => ({ ...page, items }), (pages) => placeInPages(pages, item, 'newest-first', hasOlder));
+}
+
 /** Applies live changes to the React Query caches in place; fetches only what it cannot patch. */
 export function applyLiveItems(utils: TUtils, queryClient: QueryClient, items: TThreadItem[]): void {
   const unloaded = new Set<string>();
@@ -59,16 +69,8 @@ export function applyLiveItems(utils: TUtils, queryClient: QueryClient, items: T
       });
     });
     utils.inbox.threadSummary.setData(threadRefOf(item), (summary) => (summary ? patchSummary(summary, item).updated : summary));
-    if (item.clientId !== null) {
-      utils.timeline.client.setInfiniteData({ clientId: item.clientId, limit: TIMELINE_PAGE }, (data) =>
-        data ? mapPages(data, (page) => page.items, (page, list) => ({ ...page, items: list }), (pages) => placeInPages(pages, item, 'newest-first', data.pages.at(-1)?.nextCursor != null)) : data,
-      );
-    }
-    if (item.caseId !== null) {
-      utils.timeline.case.setInfiniteData({ caseId: item.caseId, limit: TIMELINE_PAGE }, (data) =>
-        data ? mapPages(data, (page) => page.items, (page, list) => ({ ...page, items: list }), (pages) => placeInPages(pages, item, 'newest-first', data.pages.at(-1)?.nextCursor != null)) : data,
-      );
-    }
+    if (item.clientId !== null) utils.timeline.client.setInfiniteData({ clientId: item.clientId, limit: TIMELINE_PAGE }, (data) => placeInTimeline(data, item));
+    if (item.caseId !== null) utils.timeline.case.setInfiniteData({ caseId: item.caseId, limit: TIMELINE_PAGE }, (data) => placeInTimeline(data, item));
     // A file arrived, or finished (or failed) downloading: the Documents lists it is on change.
     if (item.attachments.length) {
       if (item.clientId !== null) void utils.timeline.documents.invalidate({ clientId: item.clientId });

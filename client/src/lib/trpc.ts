@@ -2,7 +2,6 @@ import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from '@trpc/
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
-import { threadKeyOf } from '../../../shared/thread-key';
 import type { AppRouter } from '../../../server/trpc/routers/app-router';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -34,12 +33,7 @@ export function threadRefOf(item: { clientId: number | null; peerPhone: string |
   return item.clientId !== null ? { clientId: item.clientId } : { phone: item.peerPhone ?? '' };
 }
 
-export { threadKeyOf } from '../../../shared/thread-key';
-
-/** The key of the conversation a thread reference opens. */
-export function threadKeyOfRef(ref: TThreadRef): string {
-  return threadKeyOf('clientId' in ref ? { clientId: ref.clientId, peerPhone: null } : { clientId: null, peerPhone: ref.phone });
-}
+export { threadKeyOf, threadKeyOfRef } from '../../../shared/thread-key';
 
 export function threadPath(item: { clientId: number | null; peerPhone: string | null }): string {
   return item.clientId !== null ? `/inbox/client/${item.clientId}` : `/inbox/phone/${item.peerPhone ?? ''}`;
