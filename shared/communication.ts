@@ -61,7 +61,10 @@ export type TCommunication = {
   caseId: number | null;
   peerPhone: string | null;
   /** `truncated`: an inbound text longer than is stored (its full length and sha256); `unlinked_case_id`: the case a record left when its number was unlinked. */
-  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number; truncated?: { length: number; sha256: string }; unlinked_case_id?: number;
+  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number;
+    /** A failed record resent: the id of the new attempt (a record is resent once). */
+    resent_as?: number;
+    truncated?: { length: number; sha256: string }; unlinked_case_id?: number;
     /** An approved template sent: its name, language and the values filled in. */
     template?: { name: string; language: string; params: string[] };
     kind?: TMessageKind;

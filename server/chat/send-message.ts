@@ -127,9 +127,11 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
       { transaction },
     );
     await outgoing.attach?.(created.id, transaction);
+    const retryOf = outgoing.metadata.retry_of;
+    if (retryOf !== undefined) await claimRetry(deps.sequelize, retryOf, created.id, transaction);
     return created;
   });
-  deps.events.publishQuietly([record.id]);
+  deps.events.publishQuietly(outgoing.metadata.retry_of !== undefined ? [record.id, outgoing.metadata.retry_of] : [record.id]);
 
   let providerId: string;
   try {
@@ -237,11 +239,28 @@ export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateI
   });
 }
 
-/** Resends a failed record (text or template) as a new attempt; the failed one stays in the thread. */
+const ALREADY_RESENT = 'This message has already been resent: see the newer copy below it.';
+
+/**
+ * A failed record is resent once: the new attempt's id is written on it (`resent_as`) in the
+ * transaction that writes the attempt, only while it is still failed and not resent. A second
+ * Retry — a double click, another browser — finds it taken and changes nothing.
+ */
+async function claimRetry(sequelize: Sequelize, failedId: number, attemptId: number, transaction: Transaction): Promise<void> {
+  const [claimed] = await sequelize.query<{ id: number }>(
+    `UPDATE communications SET metadata = metadata || jsonb_build_object('resent_as', $2::int), updated_at = now()
+     WHERE id = $1 AND status = 'failed' AND NOT metadata ? 'resent_as' RETURNING id`,
+    { bind: [failedId, attemptId], type: QueryTypes.SELECT, transaction },
+  );
+  if (!claimed) throw new AppError('CONFLICT', ALREADY_RESENT);
+}
+
+/** Resends a failed record (text or template) as a new attempt, once; the failed one stays in the thread. */
 export async function retryChatMessage(deps: TSendDeps, id: number, userId?: number): Promise<TCommunication> {
   const failed = await Communication.findByPk(id);
   if (!failed || failed.type !== 'chat' || failed.direction !== 'outbound') throw new AppError('NOT_FOUND', 'Message not found.');
   if (failed.status !== 'failed') throw new AppError('CONFLICT', 'Only a failed message can be retried.');
+  if (failed.metadata.resent_as !== undefined) throw new AppError('CONFLICT', ALREADY_RESENT);
   if (!failed.peerPhone) throw new AppError('INVALID_INPUT', 'This message has no recipient number.');
   // The same number as the failed attempt, on the same file.
   const recipient: TRecipientInput = {

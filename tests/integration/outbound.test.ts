@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Communication } from '../../server/db/models';
+import { Client, Communication } from '../../server/db/models';
 import { createClient } from '../../server/services/clients';
 import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { startLiveSetup, SIM_API_KEY, type TLiveSetup } from '../support/live-setup';
@@ -105,5 +105,38 @@ describe('provider failures', () => {
     expect(retried.id).not.toBe(failed.id);
     expect((await Communication.findByPk(failed.id))?.status).toBe('failed');
     await expect(live.staff.chat.retry.mutate({ id: retried.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    expect((await Communication.findByPk(failed.id))?.metadata.resent_as).toBe(retried.id);
+  });
+
+  it('a failed message is resent once: a second Retry, even at the same moment, is refused and sends nothing', async () => {
+    live.sim.queueResponse({ status: 500 });
+    await failureOf(live.staff.chat.send.mutate({ clientId: amelia.id, body: 'Only once, please' }));
+    const failed = (await Communication.findOne({ where: { body: 'Only once, please', status: 'failed' } }))!;
+    live.sim.requests.length = 0;
+    const outcomes = await Promise.allSettled([live.staff.chat.retry.mutate({ id: failed.id }), live.director.chat.retry.mutate({ id: failed.id })]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ data: { code: 'CONFLICT' }, message: expect.stringMatching(/already been resent/) });
+    expect(live.sim.requests.filter((r) => r.path === '/messages')).toHaveLength(1);
+    expect(await Communication.count({ where: { body: 'Only once, please' } })).toBe(2);
+    const attempt = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ id: number }>).value;
+    expect((await Communication.findByPk(failed.id))?.metadata.resent_as).toBe(attempt.id);
+    // Later, too: the failed record says where its copy went and offers no second send.
+    await expect(live.staff.chat.retry.mutate({ id: failed.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    expect(await Communication.count({ where: { body: 'Only once, please' } })).toBe(2);
+  });
+
+  it('a retry refused before anything is sent leaves the failed message free to retry', async () => {
+    live.sim.queueResponse({ status: 500 });
+    await failureOf(live.staff.chat.send.mutate({ clientId: amelia.id, body: 'Opted out in between' }));
+    const failed = (await Communication.findOne({ where: { body: 'Opted out in between', status: 'failed' } }))!;
+    await Client.update({ optedOutAt: new Date() }, { where: { id: amelia.id } });
+    try {
+      await expect(live.staff.chat.retry.mutate({ id: failed.id })).rejects.toBeInstanceOf(TRPCClientError);
+    } finally {
+      await Client.update({ optedOutAt: null }, { where: { id: amelia.id } });
+    }
+    expect((await Communication.findByPk(failed.id))?.metadata.resent_as).toBeUndefined();
+    expect(await live.staff.chat.retry.mutate({ id: failed.id })).toMatchObject({ status: 'sent', metadata: { retry_of: failed.id } });
   });
 });
