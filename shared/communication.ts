@@ -64,6 +64,8 @@ export type TCommunication = {
   metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number;
     /** A failed record resent: the id of the new attempt (a record is resent once). */
     resent_as?: number;
+    /** Sent from Settings' test send (to a client's number it still lands on their file, marked as a test). */
+    test?: boolean;
     truncated?: { length: number; sha256: string }; unlinked_case_id?: number;
     /** An approved template sent: its name, language and the values filled in. */
     template?: { name: string; language: string; params: string[] };

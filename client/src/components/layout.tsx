@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useLiveUpdates } from '../lib/live-updates';
 import { trpc } from '../lib/trpc';
+import { useOnline } from '../lib/use-online';
 
 type TProps = { user: { name: string; role: 'director' | 'staff' }; children: ReactNode };
 
@@ -18,10 +19,31 @@ export function Layout({ user, children }: TProps) {
   // Counted by the server over the whole inbox, not over the conversations loaded on screen.
   const unreadCount = trpc.inbox.unreadCount.useQuery();
   const unread = unreadCount.data?.messages ?? 0;
+  // The tab says how many messages wait, whichever tab the person is in.
+  useEffect(() => {
+    document.title = unread > 0 ? `(${unread}) Firm Chat` : 'Firm Chat';
+  }, [unread]);
+  const online = useOnline();
+  const threadOpen = /^\/inbox\/(client|phone)\//.test(location);
   // A full page load after sign-out drops every cached record from memory.
   const signOut = trpc.auth.signOut.useMutation({ onSettled: () => window.location.assign('/') });
   return (
     <div className="app-shell">
+      <nav className="skip-links" aria-label="Skip links">
+        <a href="#main" onClick={focusTarget('main')}>
+          Skip to main content
+        </a>
+        {threadOpen && (
+          <>
+            <a href="#conversation" onClick={focusTarget('conversation')}>
+              Skip to conversation
+            </a>
+            <a href="#composer-text" onClick={focusTarget('composer-text')}>
+              Skip to message box
+            </a>
+          </>
+        )}
+      </nav>
       <header className="topbar">
         <Link href="/" className="brand" aria-label="Firm Chat home">
           <span className="brand-mark" aria-hidden="true" />
@@ -53,7 +75,24 @@ export function Layout({ user, children }: TProps) {
           </button>
         </div>
       </header>
-      <main className="content">{children}</main>
+      {!online && (
+        <p className="offline-banner" role="status">
+          Offline — messages will send when the connection is back.
+        </p>
+      )}
+      <main className="content" id="main" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
+}
+
+/** A skip link moves focus (not only the scroll position) to its target, when it is on the page. */
+function focusTarget(id: string) {
+  return (event: MouseEvent<HTMLAnchorElement>) => {
+    const target = document.getElementById(id);
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+  };
 }

@@ -1,11 +1,18 @@
-import { WINDOW_CLOSED_PREFIX } from '../../../shared/provider-messages';
+import { useId, useState } from 'react';
+import { Link } from 'wouter';
+import { UNKNOWN_OUTCOME_PREFIX, WINDOW_CLOSED_PREFIX } from '../../../shared/provider-messages';
 import type { TMeasure } from './message-list';
 import { formatDateTime } from '../lib/format';
 import type { TThreadItem } from '../lib/trpc';
+import { ConfirmButton } from './confirm-button';
 import { MessageContent, type TQuoted } from './message-content';
 import { PhoneNumber } from './phone-number';
 import { ReactionChips } from './reaction-chips';
-import { StatusTicks } from './status-ticks';
+import { ReceiptSteps, ReceiptToggle } from './receipt-details';
+import { STATUS_LABEL } from './status-ticks';
+
+/** The case a record is filed on, as its picker shows it. */
+export type TFiledCase = { id: number; reference: string; title: string };
 
 /**
  * `number` (and the sender's profile `contactName`): shown when the conversation is with more than
@@ -15,8 +22,12 @@ type TProps = {
   /** Given by a virtualised list: its row index and size observer. */
   measure?: TMeasure;
   item: TThreadItem;
+  /** Who a screen reader says wrote it: the contact's name, "You", or a colleague's name. */
+  speaker: string;
   number?: string | null;
   contactName?: string | null;
+  /** The case it is filed on (null: none, or not one of this client's cases loaded). */
+  filedOn?: TFiledCase | null;
   onRetry?: (id: number) => void;
   /** Refused for the 24-hour window: offer an approved template right there. */
   onUseTemplate?: () => void;
@@ -26,14 +37,29 @@ type TProps = {
   onShowMessage?: (id: number) => void;
 };
 
-export function MessageBubble({ measure, item, number, contactName, onRetry, onUseTemplate, retrying, quoted, onShowMessage }: TProps) {
+export function MessageBubble({ measure, item, speaker, number, contactName, filedOn, onRetry, onUseTemplate, retrying, quoted, onShowMessage }: TProps) {
   const windowClosed = item.status === 'failed' && Boolean(item.error?.startsWith(WINDOW_CLOSED_PREFIX));
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
+  const resentAs = item.metadata.resent_as;
+  const [receiptsOpen, setReceiptsOpen] = useState(false);
+  const receiptsId = useId();
   return (
     <li {...measure} className={`bubble-row ${outbound ? 'out' : 'in'}`} data-id={item.id} data-status={item.status ?? undefined}>
       <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''}`}>
+        {/* Read first by a screen reader: who, when and (for the firm's) how far it got. */}
+        <span className="visually-hidden">
+          {speaker}, {formatDateTime(when)}
+          {outbound && item.status ? `, ${STATUS_LABEL[item.status].toLowerCase()}` : ''}:{' '}
+        </span>
+        {item.metadata.test && <span className="bubble-tag">Test message</span>}
         <MessageContent item={item} quoted={quoted} onShowMessage={onShowMessage} />
+        {filedOn && (
+          <Link href={`/cases/${filedOn.id}`} className="bubble-case" title={filedOn.title}>
+            <span className="visually-hidden">Filed on </span>
+            {filedOn.reference} · {filedOn.title}
+          </Link>
+        )}
         <span className="bubble-meta">
           {number && (
             <span className="bubble-number">
@@ -41,27 +67,57 @@ export function MessageBubble({ measure, item, number, contactName, onRetry, onU
               <PhoneNumber value={number} /> ·
             </span>
           )}
-          {outbound && (item.sentBy || item.metadata.echo) && <span className="bubble-sender">{item.sentBy?.name ?? "Firm's phone"} ·</span>}
-          <time dateTime={when.toISOString()}>{formatDateTime(when)}</time>
-          {outbound && item.status && <StatusTicks status={item.status} receipts={item.receipts} error={item.error} />}
+          {outbound && (item.sentBy || item.metadata.echo) && (
+            <span className="bubble-sender" aria-hidden="true">
+              {item.sentBy?.name ?? "Firm's phone"} ·
+            </span>
+          )}
+          <time dateTime={when.toISOString()} aria-hidden="true">
+            {formatDateTime(when)}
+          </time>
+          {outbound && item.status && (
+            <ReceiptToggle status={item.status} receipts={item.receipts} error={item.error} open={receiptsOpen} onToggle={() => setReceiptsOpen((o) => !o)} listId={receiptsId} />
+          )}
         </span>
+        {receiptsOpen && <ReceiptSteps receipts={item.receipts} id={receiptsId} />}
       </div>
       {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={Boolean(number)} />}
       {item.status === 'failed' && (
-        <div className="bubble-error" role="alert">
+        // Not an alert: opening a thread with failed messages must not interrupt once per message
+        // (a failure as it happens is announced by its toast).
+        <div className="bubble-error">
           <span>{item.error ?? 'Not delivered.'}</span>
-          {windowClosed && onUseTemplate && (
-            <button type="button" className="button small primary" onClick={onUseTemplate}>
-              Send an approved template
-            </button>
-          )}
-          {onRetry && item.id > 0 && !windowClosed && (
-            <button type="button" className="button small" onClick={() => onRetry(item.id)} disabled={retrying}>
-              {retrying ? 'Retrying…' : 'Retry'}
-            </button>
+          {resentAs !== undefined ? (
+            <span className="bubble-resent">
+              Resent ·{' '}
+              <button type="button" className="link-button" onClick={() => onShowMessage?.(resentAs)}>
+                show the new copy
+              </button>
+            </span>
+          ) : (
+            <>
+              {windowClosed && onUseTemplate && (
+                <button type="button" className="button small primary" onClick={onUseTemplate}>
+                  Send an approved template
+                </button>
+              )}
+              {onRetry && item.id > 0 && !windowClosed && <RetryButton item={item} onRetry={onRetry} retrying={Boolean(retrying)} />}
+            </>
           )}
         </div>
       )}
     </li>
+  );
+}
+
+/** Retry; asked twice when the first attempt may have reached them (the server stopped mid-send). */
+function RetryButton({ item, onRetry, retrying }: { item: TThreadItem; onRetry: (id: number) => void; retrying: boolean }) {
+  if (item.error?.startsWith(UNKNOWN_OUTCOME_PREFIX)) {
+    return <ConfirmButton label="Retry" question="It may have reached them already. Send it again?" confirmLabel="Send again" pending={retrying} onConfirm={() => onRetry(item.id)} />;
+  }
+  return (
+    <button type="button" className="button small" onClick={() => onRetry(item.id)} disabled={retrying}>
+      {retrying ? 'Retrying…' : 'Retry'}
+    </button>
   );
 }

@@ -160,11 +160,12 @@ export function MessageList({
     <OlderBar older={older} seeking={seeking} />
     {/* The scroller holds one list whose padding stands for the rows not drawn above and below. */}
     <div className="messages-box">
-    <div className="messages" ref={scrollerRef} onScroll={onScroll}>
+    {/* Focusable, so the keyboard scrolls it (the skip link "Skip to conversation" lands here). Not a
+        live region: rows are drawn as they scroll into view; arrivals are announced by the thread. */}
+    <div className="messages" id="conversation" ref={scrollerRef} onScroll={onScroll} tabIndex={0} role="region" aria-label="Message history">
       <ol
         className="message-rows"
         aria-label="Messages"
-        aria-live="polite"
         aria-busy={older.loading}
         style={{ paddingTop: first?.start ?? 0, paddingBottom: last ? virtualizer.getTotalSize() - last.end : 0 }}
       >

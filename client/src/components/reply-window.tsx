@@ -15,7 +15,10 @@ export function formatDuration(ms: number): string {
   return hours ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
 }
 
-/** The 24-hour window (SPEC §8): free text outside it may be refused by the provider. */
+/**
+ * The 24-hour window (SPEC §8): free text outside it may be refused by the provider. Not a live
+ * region: a countdown that changes every 30 s must not be read out each time.
+ */
 export function ReplyWindow({ lastInboundAt, now: fixedNow }: { lastInboundAt: Date | null; now?: Date }) {
   const [tick, setTick] = useState(() => new Date());
   useEffect(() => {
@@ -26,13 +29,13 @@ export function ReplyWindow({ lastInboundAt, now: fixedNow }: { lastInboundAt: D
   const left = windowTimeLeft(lastInboundAt, fixedNow ?? tick);
   if (left !== null) {
     return (
-      <p className="reply-window open" role="status">
+      <p className="reply-window open">
         <span className="dot" aria-hidden="true" /> Reply window open: {formatDuration(left)} left
       </p>
     );
   }
   return (
-    <p className="reply-window closed" role="status">
+    <p className="reply-window closed">
       <span className="dot" aria-hidden="true" />
       {lastInboundAt ? 'Outside the 24-hour window' : 'No message from this contact yet'}: free text may be rejected by the provider; a
       pre-approved template is needed to start the conversation.

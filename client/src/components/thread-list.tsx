@@ -28,7 +28,7 @@ export function ThreadList({ threads, activeKey, more }: { threads: TThreadSumma
           <li key={thread.key}>
             <Link
               href={threadPath({ clientId: thread.clientId, peerPhone: thread.phone })}
-              className={active ? 'thread-row active' : 'thread-row'}
+              className={`thread-row${active ? ' active' : ''}${thread.unread > 0 ? ' unread' : ''}`}
               aria-current={active ? 'true' : undefined}
               data-thread={thread.key}
             >

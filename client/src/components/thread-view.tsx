@@ -36,6 +36,10 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const [seeking, setSeeking] = useState(focusId !== null);
   const thread = useThreadPages(threadRef, seeking);
   const client = trpc.clients.get.useQuery({ clientId: 'clientId' in threadRef ? threadRef.clientId : 0 }, { enabled: 'clientId' in threadRef });
+  // Each bubble says which case it is filed on: the client's cases (the composer's picker asks the same).
+  const cases = trpc.cases.listForClient.useQuery({ clientId: 'clientId' in threadRef ? threadRef.clientId : 0 }, { enabled: 'clientId' in threadRef });
+  const caseById = useMemo(() => new Map((cases.data ?? []).map((c) => [c.id, c])), [cases.data]);
+  const formatNumber = usePhoneFormatter();
   const markRead = trpc.inbox.markRead.useMutation();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
   const send = trpc.chat.send.useMutation();
@@ -65,6 +69,12 @@ export function ThreadView({ threadRef, summary }: TProps) {
     return replyNumbers.length <= 1 ? (summary?.lastInboundAt ?? null) : null;
   }, [items, to, replyNumbers, summary]);
   const unreadInbound = items.some((i) => i.direction === 'inbound' && !i.readAt);
+  // A message arriving while the conversation is open is announced once (the list itself is not a
+  // live region: its rows are drawn as they scroll into view).
+  const newest = items.at(-1);
+  const [announced, setAnnounced] = useState<{ id: number; text: string } | null>(null);
+  const firstNewest = useRef<number | null | undefined>(undefined);
+  if (thread.data && firstNewest.current === undefined) firstNewest.current = newest?.id ?? null;
   const windowOpen = windowTimeLeft(lastInboundAt, new Date()) !== null;
   // Templates first outside the window; a person may switch either way.
   const [chosenMode, setChosenMode] = useState<'template' | 'text' | null>(null);
@@ -110,6 +120,11 @@ export function ThreadView({ threadRef, summary }: TProps) {
       },
     });
   }, [thread.data, unreadInbound, atEnd]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    if (!newest || newest.direction !== 'inbound' || newest.id === firstNewest.current || newest.id === announced?.id) return;
+    setAnnounced({ id: newest.id, text: `New message from ${speakerOf(newest)}: ${newest.body || 'a file'}` });
+  }, [newest?.id]); // eslint-disable-line react-hooks/exhaustive-deps -- once per newest message, not per render
 
   /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
   const sendOptimistically = async (
@@ -195,6 +210,12 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const phone = 'phone' in threadRef ? threadRef.phone : client.data?.phone;
   const showNumbers = replyNumbers.length > 1 || items.some((i) => i.peerPhone && i.peerPhone !== to);
   const primary = clientNumbers?.find((n) => n.primary)?.digits ?? null;
+  /** Who wrote it, as a screen reader announces each message. */
+  const speakerOf = (item: TThreadItem) => {
+    if (item.direction === 'inbound') return (showNumbers ? item.metadata.contact_name : null) ?? name ?? (item.peerPhone ? formatNumber(item.peerPhone) : 'The contact');
+    if (item.sentBy) return item.sentBy.id === me.data?.id ? 'You' : item.sentBy.name;
+    return item.metadata.echo ? "The firm's phone" : 'The firm';
+  };
   // Numbers linked to this client after it was created, shown where they joined the conversation.
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
 
@@ -243,6 +264,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
                         <MessageBubble
                           measure={measure}
                           item={entry.item}
+                          speaker={speakerOf(entry.item)}
+                          filedOn={entry.item.caseId !== null ? (caseById.get(entry.item.caseId) ?? null) : null}
                           number={showNumbers ? entry.item.peerPhone : null}
                           contactName={showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
                           onRetry={onRetry}
@@ -263,8 +286,12 @@ export function ThreadView({ threadRef, summary }: TProps) {
           )
         }
       </QueryStatus>
-      <ReplyWindow lastInboundAt={lastInboundAt} />
-      <Composer
+      <p className="visually-hidden" aria-live="polite">
+        {announced?.text}
+      </p>
+      {/* Until the conversation has loaded, nothing is known of its window: no warning, no composer. */}
+      {thread.data && <ReplyWindow lastInboundAt={lastInboundAt} />}
+      {thread.data && <Composer
         threadRef={threadRef}
         clientName={name}
         onSend={onSend}
@@ -286,7 +313,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
               }
             : null
         }
-      />
+      />}
     </section>
   );
 }

@@ -1,4 +1,6 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { alertNewMessages } from './new-message-alerts';
+import { checkStillSignedIn } from './session-end';
 import { TIMELINE_PAGE } from './older-pages';
 import { mapPages, placeInPages } from './paged-cache';
 import { updateThreadPages } from './thread-pages';
@@ -110,17 +112,28 @@ function hasFilter(queryKey: readonly unknown[]): boolean {
   return Boolean(input?.filter && input.filter !== 'all');
 }
 
+/** A new message's sender as the inbox lists them: the client, the profile name, else the number. */
+function senderNameOf(utils: TUtils, item: TThreadItem): string {
+  const key = threadKeyOf(item);
+  const listed = utils.inbox.threads.getInfiniteData(EVERY_THREAD)?.pages.flatMap((page) => page.threads).find((t) => t.key === key);
+  return listed?.clientName ?? item.metadata.contact_name ?? (item.peerPhone ? `+${item.peerPhone}` : 'a contact');
+}
+
 /** One live subscription for the signed-in app. */
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   trpc.inbox.onChange.useSubscription(undefined, {
     onData: (change) => {
-      if ('items' in change) applyLiveItems(utils, queryClient, change.items);
-      else {
+      if ('items' in change) {
+        applyLiveItems(utils, queryClient, change.items);
+        alertNewMessages(change.items, (item) => senderNameOf(utils, item));
+      } else {
         void utils.inbox.invalidate();
         void utils.timeline.invalidate();
       }
     },
+    // The server ends the stream when its session ends (sign-out elsewhere, deactivation).
+    onComplete: () => checkStillSignedIn(utils),
   });
 }

@@ -1,10 +1,14 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
+import { AlertsToggle } from '../components/alerts-toggle';
 import { QueryStatus } from '../components/query-status';
 import { SearchResults } from '../components/search-results';
+import { ShortcutsHelp } from '../components/shortcuts-help';
 import { ThreadList } from '../components/thread-list';
 import { EVERY_THREAD } from '../lib/live-updates';
 import { olderOf } from '../lib/older-pages';
-import { threadKeyOfRef, trpc, type TThreadRef } from '../lib/trpc';
+import { threadKeyOfRef, threadPath, trpc, type TThreadRef } from '../lib/trpc';
+import { useShortcuts } from '../lib/use-shortcuts';
 
 // A conversation (composer, message kinds, the virtualised list) loads when the first one is opened:
 // the inbox's list comes up first.
@@ -29,11 +33,33 @@ export function InboxPage({ threadRef }: TProps) {
   const activeKey = threadRef ? threadKeyOfRef(threadRef) : null;
   // The open conversation's summary, whether or not a loaded page lists it.
   const summary = trpc.inbox.threadSummary.useQuery(threadRef ?? { clientId: 0 }, { enabled: threadRef !== null }).data ?? undefined;
+  const [, navigate] = useLocation();
+  const [helpOpen, setHelpOpen] = useState(false);
+  /** The conversation `step` rows below (or above) the open one in the list as shown. */
+  const openNeighbour = (step: 1 | -1) => {
+    const list = threads.data?.pages.flatMap((page) => page.threads) ?? [];
+    const at = list.findIndex((t) => t.key === activeKey);
+    const next = list[at < 0 ? 0 : at + step];
+    if (next) navigate(threadPath({ clientId: next.clientId, peerPhone: next.phone }));
+  };
+  useShortcuts({
+    j: () => openNeighbour(1),
+    k: () => openNeighbour(-1),
+    c: () => document.getElementById('composer-text')?.focus(),
+    '/': () => document.getElementById('inbox-search')?.focus(),
+    '?': () => setHelpOpen(true),
+  });
   return (
     <div className={`inbox ${threadRef ? 'has-thread' : ''}`}>
       <aside className="inbox-list card" aria-label="Inbox">
         <div className="inbox-list-header">
-          <h1>Inbox</h1>
+          <div className="inbox-title">
+            <h1>Inbox</h1>
+            <AlertsToggle />
+            <button type="button" className="button ghost small" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+              Shortcuts <kbd aria-hidden="true">?</kbd>
+            </button>
+          </div>
           <label className="visually-hidden" htmlFor="inbox-search">
             Search messages
           </label>
@@ -67,6 +93,7 @@ export function InboxPage({ threadRef }: TProps) {
         </QueryStatus>
         )}
       </aside>
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
       <div className="inbox-thread card">
         {threadRef ? (
           <Suspense fallback={<p className="muted pad" role="status">Loading conversation…</p>}>

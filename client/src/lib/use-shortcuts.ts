@@ -1,0 +1,29 @@
+import { useEffect, useRef } from 'react';
+
+/** Keys that act while the person is not typing: the key as `KeyboardEvent.key`, and what it does. */
+export type TShortcuts = Record<string, () => void>;
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/**
+ * Single-key shortcuts for the page (as mail clients have them), off while a field has the focus
+ * and when a modifier is held, so typing and the browser's own shortcuts are never taken.
+ */
+export function useShortcuts(shortcuts: TShortcuts): void {
+  const current = useRef(shortcuts);
+  current.current = shortcuts;
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || isTyping(event.target)) return;
+      const action = current.current[event.key];
+      if (!action) return;
+      event.preventDefault();
+      action();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}

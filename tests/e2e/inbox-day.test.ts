@@ -1,0 +1,218 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import type { TAppProcess } from '../support/app-process';
+import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { startLiveApp } from '../support/live-app';
+
+// A day at the inbox (issue 18): retries, what each bubble says, knowing something happened,
+// loading and offline states, and the keyboard and screen-reader paths through a conversation.
+describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provider simulator', () => {
+  let sim: ProviderSimulator;
+  let app: TAppProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ sim, app } = await startLiveApp({ receiptDelaysMs: [300, 600, 900], outOfOrderRate: 0 }));
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await sim?.close();
+  });
+
+  const signIn = (options: { width?: number; height?: number } = {}) => signInDemo(browser, app.url, 'Staff', options);
+  const open = async (page: Page, name: RegExp) => {
+    await page.getByRole('link', { name }).first().click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+  };
+
+  it('a retried message says "Resent" and links to the new copy; it cannot be sent twice', async () => {
+    const { page, context } = await signIn();
+    await open(page, /Amelia Hart/);
+    sim.queueResponse({ status: 500 });
+    const text = `Resend me once (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(text);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const failed = page.locator('.bubble-row[data-status="failed"]', { hasText: text });
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await failed.getByText('Resent').waitFor();
+    expect(await failed.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    const copy = page.locator('.bubble-row[data-status]:not([data-status="failed"])', { hasText: text });
+    await copy.waitFor();
+    expect(await page.locator('.bubble-row', { hasText: text }).count()).toBe(2);
+    await failed.getByRole('button', { name: 'show the new copy' }).click();
+    await expect.poll(() => copy.evaluate((el) => el.getBoundingClientRect().top > 0 && el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+    // After a reload too (from the server's record, not the page's memory).
+    await page.reload();
+    await page.locator('.bubble-row[data-status="failed"]', { hasText: text }).getByText('Resent').waitFor();
+    await context.close();
+  });
+
+  it('a send whose outcome is unknown asks before it is retried', async () => {
+    const { page, context } = await signIn();
+    await open(page, /Chloe Martin/);
+    // Seeded pending and older than a send can take: marked unknown when the server started.
+    const unknown = page.locator('.bubble-row[data-status="failed"]', { hasText: 'Searches are back and clear' });
+    await unknown.getByText(/may or may not have reached/).waitFor();
+    await unknown.getByRole('button', { name: 'Retry' }).click();
+    await unknown.getByText('It may have reached them already. Send it again?').waitFor();
+    await unknown.getByRole('button', { name: 'Keep' }).click();
+    await unknown.getByRole('button', { name: 'Retry' }).waitFor();
+    expect(await page.locator('.bubble-row', { hasText: 'Searches are back and clear' }).count()).toBe(1);
+    // Opening a conversation with failed messages interrupts no one: no alert per message.
+    expect(await page.getByRole('list', { name: 'Messages' }).getByRole('alert').count()).toBe(0);
+    await context.close();
+  });
+
+  it('each bubble names its case, and reads to a screen reader as who, when and how far it got', async () => {
+    const { page, context } = await signInDemo(browser, app.url, 'Director');
+    await open(page, /Amelia Hart/);
+    const reply = page.locator('.bubble-row', { hasText: 'Not yet, Amelia' });
+    const filed = reply.getByRole('link', { name: /HART-2026-001/ });
+    expect(await filed.textContent()).toContain('Hart v Northwind Lettings');
+    expect(await filed.getAttribute('href')).toMatch(/^\/cases\/\d+$/);
+    expect(await page.locator('.bubble-row', { hasText: 'Invoice INV-2041' }).getByRole('link', { name: /HART-/ }).count()).toBe(0);
+
+    const spoken = (text: string) => page.locator('.bubble-row', { hasText: text }).evaluate((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
+    expect(await spoken('did the letting agent reply')).toMatch(/^Amelia Hart, [^:]*\d{1,2}:\d{2}( [AP]M)?: Hi, did the letting agent/);
+    expect(await spoken('Not yet, Amelia')).toMatch(/^Sam Staff, .+, read: Not yet/);
+    const text = `Spoken as mine (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(text);
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await page.locator('.bubble-row', { hasText: text }).getByRole('img', { name: 'Read' }).waitFor();
+    expect(await spoken(text)).toMatch(/^You, .+, read: Spoken as mine/);
+
+    // Receipt times open from the keyboard (a tooltip is hover only).
+    const ticks = page.locator('.bubble-row', { hasText: text }).getByRole('button', { name: 'Read — receipt times' });
+    await ticks.focus();
+    await page.keyboard.press('Enter');
+    expect(await ticks.getAttribute('aria-expanded')).toBe('true');
+    const steps = page.locator('.bubble-row', { hasText: text }).getByRole('list', { name: 'Receipt times' });
+    await steps.waitFor();
+    expect(await steps.textContent()).toMatch(/Sent .*Delivered .*Read /);
+    // The 24-hour countdown is not a live region.
+    expect(await page.locator('.reply-window').getAttribute('role')).toBeNull();
+    expect(await page.locator('.reply-window').getAttribute('aria-live')).toBeNull();
+    await saveScreenshot(page, 'thread-receipt-times');
+    await context.close();
+  });
+
+  it('the tab title counts unread messages, and unread conversations are bold', async () => {
+    const { page, context } = await signIn();
+    await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
+    const count = async () => Number(/^\((\d+)\) Firm Chat$/.exec(await page.title())?.[1] ?? 0);
+    await expect.poll(count).toBeGreaterThan(0);
+    const before = await count();
+    await sim.sendInbound('447700900456', 'Sending the payslips tonight.', 'Benedict');
+    await expect.poll(count).toBe(before + 1);
+    const benedict = page.locator('[data-thread]', { hasText: 'Benedict Okafor' });
+    expect(await benedict.getAttribute('class')).toContain('unread');
+    expect(await benedict.locator('.thread-name').evaluate((el) => getComputedStyle(el).fontWeight)).toBe('700');
+    const read = page.locator('[data-thread]:not(.unread)').first();
+    expect(Number(await read.locator('.thread-name').evaluate((el) => getComputedStyle(el).fontWeight))).toBeLessThan(700);
+    await benedict.click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    await expect.poll(count).toBeLessThan(before + 1);
+    await context.close();
+  });
+
+  it('while a conversation loads there is no warning and no composer; a failed load offers Retry', async () => {
+    const { page, context } = await signIn();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let failNext = false;
+    await page.route(/\/trpc\/[^?]*inbox\.thread(?![a-zA-Z])/, async (route) => {
+      if (failNext) {
+        failNext = false;
+        return route.abort();
+      }
+      await held;
+      return route.continue();
+    });
+    await page.getByRole('link', { name: /Emily/ }).first().click();
+    await page.getByText('Loading conversation…').waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.getByText('No message from this contact yet').count()).toBe(0);
+    expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+    release();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+
+    failNext = true;
+    await page.getByRole('link', { name: /Benedict Okafor/ }).first().click();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await context.close();
+  });
+
+  it('offline: a banner says so, and a message typed meanwhile is sent when the connection is back', async () => {
+    const { page, context } = await signIn();
+    await open(page, /Amelia Hart/);
+    await context.setOffline(true);
+    await page.getByRole('status').filter({ hasText: 'Offline — messages will send when the connection is back.' }).waitFor();
+    const text = `Sent after the tunnel (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(text);
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const bubble = page.locator('.bubble-row', { hasText: text });
+    await bubble.getByRole('img', { name: 'Sending' }).waitFor();
+    await saveScreenshot(page, 'offline-banner');
+    await page.waitForTimeout(500);
+    expect(await bubble.getByRole('img', { name: 'Sending' }).count()).toBe(1);
+    await context.setOffline(false);
+    await bubble.getByRole('img', { name: /Sent|Delivered|Read/ }).waitFor();
+    expect(await page.getByText('Offline — messages will send').count()).toBe(0);
+    await context.close();
+  });
+
+  it('skip links and keyboard shortcuts: next and previous conversation, the message box, the help', async () => {
+    const { page, context } = await signIn();
+    await open(page, /Amelia Hart/);
+    await page.reload(); // keyboard navigation from the top of the page
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to main content');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to conversation');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('conversation');
+    await page.getByRole('link', { name: 'Skip to message box' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer-text');
+
+    // Shortcuts act only when no field has the focus: 'j' typed in the message box is a letter.
+    await page.keyboard.type('j');
+    expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('j');
+    await page.getByRole('textbox', { name: 'Message' }).fill('');
+    await page.locator('#conversation').focus();
+    const rows = await page.locator('[data-thread]').evaluateAll((els) => els.map((el) => el.getAttribute('href')));
+    const at = rows.indexOf(new URL(page.url()).pathname);
+    await page.keyboard.press('j');
+    await expect.poll(() => new URL(page.url()).pathname).toBe(rows[at + 1]);
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    await page.keyboard.press('k');
+    await expect.poll(() => new URL(page.url()).pathname).toBe(rows[at]);
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    await page.keyboard.press('c');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer-text');
+    await page.locator('#conversation').focus();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    expect(await help.textContent()).toContain('Next conversation');
+    await saveScreenshot(page, 'shortcuts-help');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await context.close();
+  });
+
+  it('at 390 px the conversation, its case labels and its receipts fit the screen', async () => {
+    const { page, context } = await signIn({ width: 390, height: 844 });
+    await open(page, /Amelia Hart/);
+    await page.locator('.bubble-row', { hasText: 'Not yet, Amelia' }).getByRole('link', { name: /HART-2026-001/ }).waitFor();
+    await saveScreenshot(page, 'thread-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
+});
