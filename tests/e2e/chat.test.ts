@@ -85,8 +85,9 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
   it('a template fills its placeholders from the client, case and firm', async () => {
     const { page, context } = await signIn('Staff');
     await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
-    await page.getByRole('combobox', { name: 'File on case' }).selectOption({ label: 'HART-2026-001' });
-    await page.getByRole('combobox', { name: 'Insert a template' }).selectOption({ label: 'Appointment reminder' });
+    await page.getByRole('combobox', { name: 'File on case' }).selectOption({ label: 'HART-2026-001 — Hart v Northwind Lettings (deposit dispute)' });
+    await page.getByRole('combobox', { name: 'Firm wording' }).selectOption({ label: 'Appointment reminder' });
+    await page.getByRole('button', { name: 'Insert wording' }).click();
     const body = await page.getByRole('textbox', { name: 'Message' }).inputValue();
     expect(body).toContain('Hello Amelia');
     expect(body).toContain('HART-2026-001');
@@ -268,12 +269,19 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
-  it('the inbox filters: unknown numbers, then awaiting reply', async () => {
+  it('the inbox filters: unlinked numbers (kept in the address), then awaiting reply', async () => {
     const { page, context } = await signIn('Staff');
     const list = page.getByRole('list', { name: 'Conversations' });
-    await page.getByRole('radio', { name: 'Unknown number' }).click();
+    await page.getByRole('radio', { name: 'Unlinked' }).click();
     await expect.poll(() => list.locator('[data-thread^="client-"]').count()).toBe(0);
     await list.getByText('~Priya Shah').waitFor();
+    // The filter is in the address: kept when a conversation is opened and after a reload.
+    await list.getByText('~Priya Shah').click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    expect(new URL(page.url()).search).toBe('?filter=unlinked');
+    await page.reload();
+    expect(await page.getByRole('radio', { name: 'Unlinked' }).getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => list.locator('[data-thread^="client-"]').count()).toBe(0);
     await page.getByRole('radio', { name: 'Awaiting reply' }).click();
     await list.getByText('Emily Novak').waitFor();
     await saveScreenshot(page, 'inbox-filter');
@@ -293,6 +301,11 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const bubble = page.locator(`.bubble-row[data-id="${id}"]`);
     await bubble.waitFor();
     await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
+    // Marked until the reader moves on, not for a moment.
+    await page.waitForTimeout(3_000);
+    expect(await bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
+    await page.locator('#conversation').click({ position: { x: 5, y: 5 } });
+    await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(false);
     await context.close();
   });
 

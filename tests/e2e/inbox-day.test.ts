@@ -213,6 +213,21 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await page.locator('.bubble-row', { hasText: 'Not yet, Amelia' }).getByRole('link', { name: /HART-2026-001/ }).waitFor();
     await saveScreenshot(page, 'thread-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // A search hit lands in view, above the composer, not under it.
+    await page.getByRole('link', { name: '← Inbox' }).click();
+    await page.getByRole('searchbox', { name: 'Search messages' }).fill('letting agent');
+    const hit = page.getByRole('list', { name: 'Search results' }).getByRole('link').first();
+    const id = await hit.getAttribute('data-hit');
+    await hit.click();
+    const bubble = page.locator(`.bubble-row[data-id="${id}"]`);
+    await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
+    await page.waitForTimeout(800); // the smooth scroll settles
+    const box = await bubble.boundingBox();
+    const composer = await page.locator('#composer-text').boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(Math.min(composer!.y, 844));
+    await saveScreenshot(page, 'search-hit-390');
     await context.close();
   });
 });

@@ -11,8 +11,11 @@ function threadTitle(thread: TThreadSummary) {
   return thread.contactName ? `~${thread.contactName}` : null;
 }
 
-/** Conversations; the next page is asked for as the reader nears the end of the list (or by the button). */
-export function ThreadList({ threads, activeKey, more }: { threads: TThreadSummary[]; activeKey: string | null; more: TOlder }) {
+/**
+ * Conversations; the next page is asked for as the reader nears the end of the list (or by the
+ * button). `linkQuery` keeps the list's filter in the address of the conversation opened.
+ */
+export function ThreadList({ threads, activeKey, more, linkQuery = '' }: { threads: TThreadSummary[]; activeKey: string | null; more: TOlder; linkQuery?: string }) {
   const sentinel = useLoadMore<HTMLLIElement>(() => {
     if (more.hasMore && !more.loading && !more.failed) more.load();
   }, more.hasMore);
@@ -27,7 +30,7 @@ export function ThreadList({ threads, activeKey, more }: { threads: TThreadSumma
         return (
           <li key={thread.key}>
             <Link
-              href={threadPath({ clientId: thread.clientId, peerPhone: thread.phone })}
+              href={threadPath({ clientId: thread.clientId, peerPhone: thread.phone }) + linkQuery}
               className={`thread-row${active ? ' active' : ''}${thread.unread > 0 ? ' unread' : ''}`}
               aria-current={active ? 'true' : undefined}
               data-thread={thread.key}

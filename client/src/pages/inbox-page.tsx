@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { AlertsToggle } from '../components/alerts-toggle';
 import { QueryStatus } from '../components/query-status';
 import { SearchResults } from '../components/search-results';
@@ -20,12 +20,20 @@ type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply';
 const FILTERS: [TThreadFilter, string][] = [
   ['all', 'All'],
   ['unread', 'Unread'],
-  ['unlinked', 'Unknown number'],
+  ['unlinked', 'Unlinked'],
   ['awaiting_reply', 'Awaiting reply'],
 ];
 
+const isFilter = (value: string | null): value is TThreadFilter => FILTERS.some(([f]) => f === value);
+
 export function InboxPage({ threadRef }: TProps) {
-  const [filter, setFilter] = useState<TThreadFilter>('all');
+  // The filter is part of the address: it survives a reload, opening a conversation, and Back.
+  const [location, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const asked = params.get('filter');
+  const filter: TThreadFilter = isFilter(asked) ? asked : 'all';
+  const filterQuery = filter === 'all' ? '' : `?filter=${filter}`;
+  const setFilter = (value: TThreadFilter) => navigate(`${location}${value === 'all' ? '' : `?filter=${value}`}`, { replace: true });
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), 300);
   // "All" is patched live in place (live-updates.ts); a filtered list is refetched on a change.
@@ -33,14 +41,13 @@ export function InboxPage({ threadRef }: TProps) {
   const activeKey = threadRef ? threadKeyOfRef(threadRef) : null;
   // The open conversation's summary, whether or not a loaded page lists it.
   const summary = trpc.inbox.threadSummary.useQuery(threadRef ?? { clientId: 0 }, { enabled: threadRef !== null }).data ?? undefined;
-  const [, navigate] = useLocation();
   const [helpOpen, setHelpOpen] = useState(false);
   /** The conversation `step` rows below (or above) the open one in the list as shown. */
   const openNeighbour = (step: 1 | -1) => {
     const list = threads.data?.pages.flatMap((page) => page.threads) ?? [];
     const at = list.findIndex((t) => t.key === activeKey);
     const next = list[at < 0 ? 0 : at + step];
-    if (next) navigate(threadPath({ clientId: next.clientId, peerPhone: next.phone }));
+    if (next) navigate(threadPath({ clientId: next.clientId, peerPhone: next.phone }) + filterQuery);
   };
   useShortcuts({
     j: () => openNeighbour(1),
@@ -67,7 +74,7 @@ export function InboxPage({ threadRef }: TProps) {
           {!q && (
           <div className="inbox-filters" role="radiogroup" aria-label="Show">
             {FILTERS.map(([value, label]) => (
-              <button key={value} type="button" role="radio" aria-checked={filter === value} className={filter === value ? 'filter-chip active' : 'filter-chip'} onClick={() => setFilter(value)}>
+              <button key={value} type="button" role="radio" aria-checked={filter === value} title={value === 'unlinked' ? 'Numbers on no client’s file, or matching several clients' : undefined} className={filter === value ? 'filter-chip active' : 'filter-chip'} onClick={() => setFilter(value)}>
                 {label}
               </button>
             ))}
@@ -86,6 +93,7 @@ export function InboxPage({ threadRef }: TProps) {
               <ThreadList
                 threads={list}
                 activeKey={activeKey}
+                linkQuery={filterQuery}
                 more={olderOf(threads)}
               />
             );
