@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { formatWhen } from '../lib/format';
+import { formatDateTime, formatWhen } from '../lib/format';
 import type { TOlder } from '../lib/older-pages';
 import { useLoadMore } from '../lib/use-load-more';
 import { threadPath, type TThreadSummary } from '../lib/trpc';
@@ -41,7 +41,7 @@ export function ThreadList({ threads, activeKey, more, linkQuery = '' }: { threa
               <span className="thread-main">
                 <span className="thread-top">
                   <span className="thread-name">{title ?? <PhoneNumber value={thread.phone} />}</span>
-                  <time className="thread-time" dateTime={thread.last.createdAt.toISOString()}>
+                  <time className="thread-time" dateTime={thread.last.createdAt.toISOString()} title={formatDateTime(thread.last.createdAt)}>
                     {formatWhen(thread.last.createdAt)}
                   </time>
                 </span>

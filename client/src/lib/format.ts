@@ -42,7 +42,19 @@ export function formatDateTime(date: Date): string {
   return dateTime.format(date);
 }
 
-/** Time today, otherwise date and time. */
+const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+const dayMonth = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+const shortDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'short' });
+
+/**
+ * A list's "when", short as a chat app's: the time today, the weekday within the last week, the day
+ * and month this year, else a short date (a full date and time squeezed the names in the inbox).
+ * The full moment goes in the `<time>` element's title.
+ */
 export function formatWhen(date: Date, now = new Date()): string {
-  return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dateTime.format(date);
+  if (date.toDateString() === now.toDateString()) return timeOnly.format(date);
+  const days = (now.getTime() - date.getTime()) / 86_400_000;
+  if (days >= 0 && days < 6) return weekday.format(date);
+  if (date.getFullYear() === now.getFullYear()) return dayMonth.format(date);
+  return shortDate.format(date);
 }
