@@ -122,10 +122,10 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     const { page, context } = await signIn();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let failNext = false;
+    let failures = 0; // the app retries a failed load once by itself: fail both
     await page.route(/\/trpc\/[^?]*inbox\.thread(?![a-zA-Z])/, async (route) => {
-      if (failNext) {
-        failNext = false;
+      if (failures > 0) {
+        failures--;
         return route.abort();
       }
       await held;
@@ -139,8 +139,8 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     release();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
 
-    failNext = true;
-    await page.getByRole('link', { name: /Benedict Okafor/ }).first().click();
+    failures = 2;
+    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
