@@ -47,9 +47,14 @@ const FALLBACKS: Required<TTemplateValues> = {
   firm_phone: 'our office number',
 };
 
-/** Fills `{{placeholders}}`; a missing value falls back to neutral words, never a raw `{{…}}`. */
+/**
+ * Fills `{{placeholders}}`; a missing value falls back to neutral words, never a raw `{{…}}`. An
+ * aside in brackets, ` ({{case_title}})`, is left out without its value (not "your matter (your matter)").
+ */
 export function renderTemplate(body: string, values: TTemplateValues): string {
-  return body.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, key: string) => {
+  const hasValue = (key: string) => !!values[key as keyof TTemplateValues]?.trim();
+  const withAsides = body.replace(/ ?\(\{\{\s*(\w+)\s*\}\}\)/g, (aside, key: string) => (hasValue(key) ? aside : ''));
+  return withAsides.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, key: string) => {
     const value = values[key as keyof TTemplateValues]?.trim();
     if (value) return value;
     return key in FALLBACKS ? FALLBACKS[key as keyof TTemplateValues] : match;

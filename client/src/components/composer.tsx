@@ -1,8 +1,15 @@
-import { useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
-import { renderTemplate } from '../../../shared/templates';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { renderTemplate, type TTemplateValues } from '../../../shared/templates';
+import { draftKeyOf } from '../lib/drafts';
+import { composerHint, sendsOnEnter } from '../lib/enter-to-send';
 import { usePhoneFormatter } from '../lib/format';
-import { trpc, type TThreadRef } from '../lib/trpc';
+import { CAPTION_LIMIT, describeLength, TEXT_LIMIT } from '../lib/message-length';
+import { threadKeyOfRef, trpc, type TThreadRef } from '../lib/trpc';
 import { checkUploadSize } from '../lib/upload-file';
+import { useAutoGrow } from '../lib/use-auto-grow';
+import { useCoarsePointer } from '../lib/use-coarse-pointer';
+import { useDraft } from '../lib/use-draft';
+import { insertWording, locateWording, removeWording, replaceWording, type TInsertion } from '../lib/wording-insertion';
 import { FilePicker } from './file-picker';
 import { TemplateComposer, type TTemplateChoice } from './template-composer';
 
@@ -28,19 +35,31 @@ type TProps = {
 };
 
 /**
- * Recipient number, optional case, then free text (Enter sends, Shift+Enter adds a line; firm
- * wording can be inserted) or an approved provider template — first outside the 24-hour window,
- * where free text is sent only on purpose.
+ * Recipient number, optional case, then free text or an approved provider template — first outside
+ * the 24-hour window, where free text is sent only on purpose. The text is kept as a draft per
+ * conversation; on a desktop Enter sends (Shift+Enter adds a line), on a touch device Enter adds a
+ * line and the button sends. Firm wording goes in at the cursor, follows the case chosen until it
+ * is edited, and can be undone.
  */
 export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSendFile, file, onFileChange, recipient, windowOpen, mode, onModeChange }: TProps) {
   const formatNumber = usePhoneFormatter();
-  const [body, setBody] = useState('');
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
+  const draft = useDraft(draftKeyOf(me.data?.id ?? 0, threadKeyOfRef(threadRef)));
+  const body = draft.text;
+  const setBody = draft.setText;
+  // The firm wording inserted last, while it stands as inserted (it follows the case; Undo takes it out).
+  const [insertion, setInsertion] = useState<TInsertion | null>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useAutoGrow(textarea, body);
+  const touch = useCoarsePointer();
   const [caseId, setCaseId] = useState<number | undefined>(undefined);
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
   const templates = trpc.chat.templates.useQuery(undefined, { staleTime: Infinity });
   const settings = trpc.settings.chat.useQuery(undefined, { staleTime: Infinity });
   const cases = trpc.cases.listForClient.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
   const selectedCase = cases.data?.find((c) => c.id === caseId);
+  const length = describeLength(body, file ? CAPTION_LIMIT : TEXT_LIMIT);
+  const lengthId = useId();
 
   const [progress, setProgress] = useState<number | null>(null);
   // Over its limit: said before anything is uploaded. Refused by the server: its sentence, until
@@ -61,6 +80,7 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
     if (result.ok) {
       onFileChange(null);
       setBody('');
+      setInsertion(null);
     } else if (result.error) {
       setUploadError({ file: chosen, message: result.error }); // the file and the caption stay, to send again
     }
@@ -75,33 +95,76 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (progress !== null) return;
+    if (progress !== null || length.state === 'over') return; // refused, with the reason shown under the text
     if (file) return void (await sendFile(file));
     const text = body.trim();
     if (!text) return;
     setBody('');
+    setInsertion(null);
     const ok = await onSend(text, caseId);
     if (!ok) setBody((current) => current || text); // never lose what was typed
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (sendsOnEnter({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing }, touch)) {
       event.preventDefault();
       void submit();
     }
   };
-  const applyTemplate = (id: string) => {
+
+  // Firm wording: chosen, then inserted on purpose (moving through the list inserts nothing).
+  const [wordingId, setWordingId] = useState('');
+  const firstName = clientName?.split(' ')[0];
+  const values = useMemo<TTemplateValues>(
+    () => ({ client_name: firstName, case_reference: selectedCase?.reference, case_title: selectedCase?.title, firm_name: settings.data?.firmName, firm_phone: settings.data?.firmPhone }),
+    [firstName, selectedCase?.reference, selectedCase?.title, settings.data?.firmName, settings.data?.firmPhone],
+  );
+  const renderWording = (id: string) => {
     const template = templates.data?.find((t) => t.id === id);
-    if (!template) return;
-    setBody(
-      renderTemplate(template.body, {
-        client_name: clientName?.split(' ')[0],
-        case_reference: selectedCase?.reference,
-        case_title: selectedCase?.title,
-        firm_name: settings.data?.firmName,
-        firm_phone: settings.data?.firmPhone,
-      }),
-    );
+    return template ? renderTemplate(template.body, values) : null;
   };
+  // Where the caret goes once the text it belongs to is on screen.
+  const caretAfterRender = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = caretAfterRender.current;
+    if (at === null || !textarea.current) return;
+    caretAfterRender.current = null;
+    textarea.current.focus();
+    textarea.current.setSelectionRange(at, at);
+  }, [body]);
+  const insertChosenWording = () => {
+    const text = renderWording(wordingId);
+    if (text === null) return;
+    const caret = textarea.current?.selectionEnd ?? body.length;
+    const inserted = insertWording(body, caret, text, wordingId);
+    caretAfterRender.current = inserted.caret;
+    setBody(inserted.body);
+    setInsertion(inserted.insertion);
+    setWordingId('');
+  };
+  const undoWording = () => {
+    const removed = insertion && removeWording(body, insertion);
+    setInsertion(null);
+    if (!removed) return;
+    caretAfterRender.current = removed.caret;
+    setBody(removed.body);
+  };
+  // A case (or the client's or firm's details) chosen after the wording: its values follow, until
+  // a person edits the inserted text by hand.
+  useEffect(() => {
+    if (!insertion) return;
+    const text = renderWording(insertion.templateId);
+    if (text === null || text === insertion.text) return;
+    const replaced = replaceWording(body, insertion, text);
+    setInsertion(replaced?.insertion ?? null);
+    if (replaced) setBody(replaced.body);
+  }, [values]); // eslint-disable-line react-hooks/exhaustive-deps
+  const onType = (text: string) => {
+    setBody(text);
+    if (!insertion) return;
+    const at = locateWording(text, insertion);
+    setInsertion(at === null ? null : { ...insertion, start: at }); // edited by hand: it is the person's text now
+  };
+  const insertedName = insertion && templates.data?.find((t) => t.id === insertion.templateId)?.name;
 
   const tools = (
       <div className="composer-tools">
@@ -124,17 +187,22 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           ))}
         {recipient?.note && <span className="recipient-note">{recipient.note}</span>}
         {mode === 'text' && (
-        <label className="compact-field">
-          <span>Wording</span>
-          <select value="" onChange={(e) => applyTemplate(e.target.value)} aria-label="Insert a template">
-            <option value="">Insert a template…</option>
-            {templates.data?.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </label>
+          <span className="wording-picker">
+            <label className="compact-field">
+              <span>Wording</span>
+              <select value={wordingId} onChange={(e) => setWordingId(e.target.value)} aria-label="Firm wording">
+                <option value="">Choose firm wording…</option>
+                {templates.data?.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="button small ghost" onClick={insertChosenWording} disabled={!wordingId} aria-label="Insert wording">
+              Insert
+            </button>
+          </span>
         )}
         {windowOpen && mode === 'text' && (
           <button type="button" className="link-button" onClick={() => onModeChange('template')}>
@@ -142,7 +210,7 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           </button>
         )}
         {clientId !== null && (
-          <label className="compact-field">
+          <label className="compact-field case-field">
             <span>Case</span>
             <select
               value={caseId ?? ''}
@@ -152,7 +220,8 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
               <option value="">No case</option>
               {cases.data?.map((c) => (
                 <option key={c.id} value={c.id}>
-                  {c.reference}
+                  {c.reference} — {c.title}
+                  {c.status === 'closed' ? ' (closed)' : ''}
                 </option>
               ))}
             </select>
@@ -176,7 +245,7 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
         {tools}
         <TemplateComposer
           windowOpen={windowOpen}
-          context={{ firstName: clientName?.split(' ')[0] ?? null, caseReference: selectedCase?.reference ?? null, firmName: settings.data?.firmName ?? null }}
+          context={{ firstName: firstName ?? null, caseReference: selectedCase?.reference ?? null, firmName: settings.data?.firmName ?? null }}
           onSend={(choice) => onSendTemplate(choice, caseId)}
           onWriteFreeText={() => onModeChange('text')}
         />
@@ -199,24 +268,50 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           </button>
         </p>
       )}
+      {insertion && (
+        <p className="wording-note">
+          <span role="status">{insertedName ? `“${insertedName}” inserted` : 'Wording inserted'}</span>
+          {' · '}
+          <button type="button" className="link-button" onClick={undoWording}>
+            Undo
+          </button>
+        </p>
+      )}
       <div className="composer-row">
         <label className="visually-hidden" htmlFor="composer-text">
           {file ? 'Caption' : 'Message'}
         </label>
+        {/* No maxLength: a long paste is kept whole and refused with the reason, never cut short. */}
         <textarea
+          ref={textarea}
           id="composer-text"
           rows={2}
-          placeholder={file ? 'Caption (optional) — Enter to send the file' : 'Write a message — Enter to send, Shift+Enter for a new line'}
+          placeholder={composerHint({ touch, caption: file !== null })}
+          enterKeyHint={touch ? 'enter' : 'send'}
           value={body}
-          onChange={(e) => setBody(e.target.value)}
+          onChange={(e) => onType(e.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          maxLength={file ? 1024 : 4096}
+          aria-invalid={length.state === 'over' || undefined}
+          aria-describedby={length.state === 'quiet' ? undefined : lengthId}
         />
-        <button type="submit" className="button primary" disabled={(!body.trim() && !file) || progress !== null || tooLarge !== null}>
+        <button type="submit" className="button primary" disabled={(!body.trim() && !file) || progress !== null || tooLarge !== null || length.state === 'over'}>
           {progress !== null ? 'Sending…' : file ? 'Send file' : 'Send'}
         </button>
       </div>
+      {length.state !== 'quiet' && (
+        <div className={`composer-length ${length.state}`}>
+          {length.refusal && (
+            <p className="form-error" role="alert">
+              {length.refusal}
+            </p>
+          )}
+          <p id={lengthId} className="composer-count">
+            {length.counter}
+          </p>
+        </div>
+      )}
+      {!draft.kept && <p className="muted composer-count">This draft is not kept on this device: the browser's storage is full or turned off.</p>}
     </form>
   );
 }

@@ -6,17 +6,29 @@ type TContext = { firstName: string | null; caseReference: string | null; firmNa
 
 /**
  * A value for each {{n}} where it fits: the client's first name after a greeting, the firm after
- * "with"/"from", the chosen case after "about"/"forward"/"in". Anything else is left for a person.
+ * "with"/"from", the chosen case after "about"/"in"/"for"/"regarding" or before "forward" ("move
+ * {{2}} forward"). Anything else is left for a person.
  */
 export function prefillParams(body: string, count: number, context: TContext): string[] {
   return Array.from({ length: count }, (_, i) => {
-    const at = body.indexOf(`{{${i + 1}}}`);
-    const before = at >= 0 ? body.slice(0, at).toLowerCase().trimEnd() : '';
-    if (/(hello|hi|dear|thank you|thanks)$/.test(before)) return context.firstName ?? '';
-    if (/(with|from)$/.test(before)) return context.firmName ?? '';
-    if (/(about|forward|in|for|regarding)$/.test(before)) return context.caseReference ?? '';
+    const token = `{{${i + 1}}}`;
+    const at = body.indexOf(token);
+    if (at < 0) return '';
+    const before = body.slice(0, at).toLowerCase().trimEnd();
+    const after = body.slice(at + token.length).toLowerCase();
+    if (/\b(hello|hi|dear|thank you|thanks)$/.test(before)) return context.firstName ?? '';
+    if (/\b(with|from)$/.test(before)) return context.firmName ?? '';
+    if (/\b(about|in|for|regarding)$/.test(before) || /^\s*forward\b/.test(after)) return context.caseReference ?? '';
     return '';
   });
+}
+
+/** Values typed by hand, by position; a position not typed in follows its prefill. */
+export type TEditedValues = Partial<Record<number, string>>;
+
+/** The prefilled values with those a person typed in their place. */
+export function mergeParams(prefilled: string[], edited: TEditedValues | undefined): string[] {
+  return prefilled.map((value, i) => edited?.[i] ?? value);
 }
 
 const fill = (body: string, params: string[]) => body.replace(/\{\{\s*(\d+)\s*\}\}/g, (m, n: string) => params[Number(n) - 1] || `[value ${n}]`);
@@ -36,9 +48,11 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
   const approved = useMemo(() => (catalogue.data?.templates ?? []).filter((t) => t.status === 'APPROVED'), [catalogue.data]);
   const [key, setKey] = useState('');
   const template = approved.find((t) => `${t.name}|${t.language}` === key) ?? approved[0];
-  const [edited, setEdited] = useState<Record<string, string[]>>({});
+  // Only the values a person typed are kept; the others follow the client, case and firm, so the
+  // order of choosing (template, then case) does not matter.
+  const [edited, setEdited] = useState<Record<string, TEditedValues>>({});
   const templateKey = template ? `${template.name}|${template.language}` : '';
-  const params = edited[templateKey] ?? (template ? prefillParams(template.body, template.paramCount, context) : []);
+  const params = template ? mergeParams(prefillParams(template.body, template.paramCount, context), edited[templateKey]) : [];
   const [sending, setSending] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -47,7 +61,7 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
     setSending(true);
     const ok = await onSend({ name: template.name, language: template.language, params });
     setSending(false);
-    if (ok) setEdited((all) => ({ ...all, [templateKey]: prefillParams(template.body, template.paramCount, context) }));
+    if (ok) setEdited(({ [templateKey]: _sent, ...others }) => others);
   };
 
   if (catalogue.isPending) return <p className="muted composer-note">Loading approved templates…</p>;
@@ -87,7 +101,7 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
               <input
                 value={value}
                 placeholder={template.examples[i] ? `e.g. ${template.examples[i]}` : undefined}
-                onChange={(e) => setEdited((all) => ({ ...all, [templateKey]: params.map((p, j) => (j === i ? e.target.value : p)) }))}
+                onChange={(e) => setEdited((all) => ({ ...all, [templateKey]: { ...all[templateKey], [i]: e.target.value } }))}
                 maxLength={1024}
               />
             </label>
