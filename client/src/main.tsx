@@ -1,16 +1,23 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { ToastProvider } from './components/toasts';
 import { loadPhoneFormatter } from './lib/format';
+import { handleUnauthorized } from './lib/session-end';
 import { createTrpcClient, trpc } from './lib/trpc';
 import './styles.css';
 
 function Root() {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false } } }),
-  );
+  const [queryClient] = useState(() => {
+    // Any UNAUTHORIZED answer (a session ended elsewhere) takes the app back to the sign-in page.
+    const queryClient: QueryClient = new QueryClient({
+      queryCache: new QueryCache({ onError: (error) => handleUnauthorized(queryClient, error) }),
+      mutationCache: new MutationCache({ onError: (error) => handleUnauthorized(queryClient, error) }),
+      defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false } },
+    });
+    return queryClient;
+  });
   const [trpcClient] = useState(createTrpcClient);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>

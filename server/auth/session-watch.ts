@@ -1,4 +1,4 @@
-import { Op } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { Session } from '../db/models';
 import { toSessionId } from './sessions';
 
@@ -15,7 +15,12 @@ async function checkSessions(): Promise<void> {
   if (ids.length === 0) return;
   let alive: Set<string>;
   try {
-    const rows = await Session.findAll({ attributes: ['id'], where: { id: ids, expiresAt: { [Op.gt]: new Date() } } });
+    // A deactivated user's session is over even if a row survived (created while deactivation ran).
+    const rows = await Session.sequelize!.query<{ id: string }>(
+      `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.id = ANY($1::text[]) AND s.expires_at > $2 AND u.deactivated_at IS NULL`,
+      { bind: [ids, new Date()], type: QueryTypes.SELECT },
+    );
     alive = new Set(rows.map((r) => r.id));
   } catch {
     return; // the database is away: no verdict, streams stay until the next check
@@ -52,4 +57,9 @@ export function watchSession(token: string, secret: string): { signal: AbortSign
 /** Sign-out on this instance ends the session's streams at once (other instances: at their next check). */
 export function endWatchedSession(token: string, secret: string): void {
   endSessionById(toSessionId(token, secret));
+}
+
+/** A deactivated user's sessions (their stored ids, already deleted) end their streams here at once. */
+export function endWatchedSessionIds(sessionIds: string[]): void {
+  for (const id of sessionIds) endSessionById(id);
 }

@@ -22,7 +22,9 @@ export async function createSession(userId: number, secret: string, now: Date): 
 export async function findSessionUser(token: string, secret: string, now: Date): Promise<User | null> {
   const session = await Session.findByPk(toSessionId(token, secret));
   if (!session || session.expiresAt <= now) return null;
-  return User.findByPk(session.userId);
+  const user = await User.findByPk(session.userId);
+  // Deactivation deletes the user's sessions; this also refuses one a sign-in created while it ran.
+  return user && !user.deactivatedAt ? user : null;
 }
 
 export async function deleteSession(token: string, secret: string): Promise<void> {

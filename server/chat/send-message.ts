@@ -26,7 +26,8 @@ export type TSendDeps = {
 
 /** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
 /** `userId`: the member of staff sending (recorded as the sender; null for the server itself). */
-export type TRecipientInput = { clientId?: number; caseId?: number; to?: string; retryOf?: number; userId?: number };
+/** `test`: sent from Settings as a test (`metadata.test`), so a client's file shows it for what it is. */
+export type TRecipientInput = { clientId?: number; caseId?: number; to?: string; retryOf?: number; userId?: number; test?: boolean };
 /** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
 export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number };
 export type TSendTemplateInput = TRecipientInput & { name: string; language: string; params: string[] };
@@ -156,7 +157,7 @@ export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promi
   return recordAndSend(deps, recipient, {
     body,
     sentBy: input.userId ?? null,
-    metadata: input.retryOf ? { retry_of: input.retryOf } : {},
+    metadata: { ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...(input.test ? { test: true } : {}) },
     send: (provider, to) => provider.sendText(to, body),
   });
 }
@@ -234,7 +235,7 @@ export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateI
   return recordAndSend(deps, recipient, {
     body: renderTemplateBody(template.body, params),
     sentBy: input.userId ?? null,
-    metadata: { template: { name: template.name, language: template.language, params }, ...(input.retryOf ? { retry_of: input.retryOf } : {}) },
+    metadata: { template: { name: template.name, language: template.language, params }, ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...(input.test ? { test: true } : {}) },
     send: (provider, to) => provider.sendTemplate(to, { name: template.name, language: template.language, params }),
   });
 }
@@ -269,6 +270,7 @@ export async function retryChatMessage(deps: TSendDeps, id: number, userId?: num
     ...(failed.caseId !== null && failed.clientId !== null ? { caseId: failed.caseId } : {}),
     retryOf: failed.id,
     userId,
+    test: failed.metadata.test,
   };
   const template = failed.metadata.template;
   if (template) return sendTemplateMessage(deps, { ...recipient, ...template });

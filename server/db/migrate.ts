@@ -14,6 +14,7 @@ import { sentBy } from './migrations/0009-sent-by';
 import { threadFilters } from './migrations/0010-thread-filters';
 import { messageSearch } from './migrations/0011-message-search';
 import { searchStatistics } from './migrations/0012-search-statistics';
+import { userAdminAndWebhookDeliveries } from './migrations/0013-user-admin-and-webhook-deliveries';
 import type { TSearchLanguage } from '../search/search-language';
 
 export type TMigration = RunnableMigration<QueryInterface>;
@@ -29,7 +30,7 @@ export type TMigrationOptions = {
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters, messageSearch(options.searchLanguage), searchStatistics];
+  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters, messageSearch(options.searchLanguage), searchStatistics, userAdminAndWebhookDeliveries];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

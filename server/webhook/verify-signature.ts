@@ -5,6 +5,11 @@ export type TWebhookAuth = { secret: string | undefined; allowUnauthenticated: b
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/;
 
+/** Where the provider's custom headers object puts the secret itself (Settings names it). */
+export const SECRET_HEADER = 'x-service-webhook-secret';
+/** Where a proxy in front puts its HMAC-SHA256 of the raw body (Settings names them). */
+export const SIGNATURE_HEADERS = ['x-service-signature', 'x-hub-signature-256'] as const;
+
 // Equal-length digests of both sides, so the comparison is constant-time and cannot throw
 // whatever the lengths or encodings of the inputs.
 function safeEqualStrings(a: string, b: string): boolean {
@@ -36,9 +41,9 @@ export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer
     const value = headers[name];
     return typeof value === 'string' ? value : undefined;
   };
-  const signatures = [single('x-service-signature'), single('x-hub-signature-256')].filter((v) => v !== undefined);
+  const signatures = SIGNATURE_HEADERS.map(single).filter((v) => v !== undefined);
   if (signatures.some((signature) => verifyHexSignature(signature, rawBody, secret))) return true;
-  const plain = single('x-service-webhook-secret');
+  const plain = single(SECRET_HEADER);
   return plain !== undefined && plain.length > 0 && safeEqualStrings(plain, secret);
 }
 

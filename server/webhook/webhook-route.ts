@@ -8,6 +8,7 @@ import { applyMessageUpdates } from '../chat/message-updates';
 import { storeInboundMessages } from '../chat/store-inbound';
 import type { TLogger } from '../logger';
 import { isDatabaseUnavailable } from '../db/database-errors';
+import { DeliveryLog } from './delivery-log';
 import { countPayloadItems, MAX_ITEMS_PER_DELIVERY, parsePayload } from './parse-payload';
 import { isWebhookAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
 
@@ -137,7 +138,14 @@ const handleBodyErrors: ErrorRequestHandler = (err: { status?: number; type?: st
 export function createWebhookRouter(deps: TWebhookDeps): Router {
   const router = express.Router();
   const batcher = new InboundBatcher((messages) => storeInboundMessages(deps.sequelize, messages, deps.canDownloadFiles));
+  const deliveryLog = new DeliveryLog(deps.sequelize, deps.logger);
   router.get('/', handleHandshake(deps.verifyToken));
+  // Settings shows a director when a POST last arrived and how it was answered: every answer,
+  // including refusals before the body is read (too large, unknown encoding).
+  router.post('/', (_req, res, next) => {
+    res.once('finish', () => deliveryLog.note(res.statusCode));
+    next();
+  });
   // Raw bytes on this route only: the signature covers the exact body, so nothing may parse it first.
   router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps, batcher));
   router.use(handleBodyErrors);

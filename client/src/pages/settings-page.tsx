@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { StatusTicks } from '../components/status-ticks';
 import { useToast } from '../components/toasts';
-import { trpc } from '../lib/trpc';
+import { UsersPanel } from '../components/users-panel';
+import { formatDateTime } from '../lib/format';
+import { trpc, type TOutputs } from '../lib/trpc';
 
 const STATUS_TONE: Record<string, string> = {
   Live: 'ok',
@@ -39,7 +41,9 @@ export function SettingsPage({ role }: { role: 'director' | 'staff' }) {
       <div className="page-header">
         <div>
           <h1>Settings · Chat</h1>
-          <p className="muted">The firm’s chat number, the provider webhook and a connection check.</p>
+          <p className="muted">
+            The firm’s chat number, the provider webhook and a connection check{isDirector ? ', and the people who can sign in' : ''}.
+          </p>
         </div>
         <span className={`mode-badge ${s.mode}`} aria-label={`Mode: ${s.mode === 'live' ? 'Live' : 'Demo'}`}>
           {s.mode === 'live' ? 'Live' : 'Demo'}
@@ -65,7 +69,9 @@ export function SettingsPage({ role }: { role: 'director' | 'staff' }) {
               {copied ? 'Copied' : 'Copy'}
             </button>
           </div>
+          {isDirector && <SiteUrlWarnings />}
         </section>
+        {isDirector && <WebhookSetup />}
 
         <TestMessageForm />
         <TemplatesCard role={role} mode={settings.data.mode} />
@@ -100,7 +106,110 @@ export function SettingsPage({ role }: { role: 'director' | 'staff' }) {
           )}
         </section>
       </div>
+      {isDirector && <UsersPanel />}
     </div>
+  );
+}
+
+type TWebhookStatus = TOutputs['settings']['webhookStatus'];
+
+const OUTCOME_TEXT: Record<NonNullable<TWebhookStatus['lastDelivery']>['outcome'], string> = {
+  accepted: 'Accepted',
+  unauthorized: 'Refused: no valid secret or signature',
+  rejected: 'Refused: not a delivery the server could read',
+  failed: 'Not stored: the server could not save it (the provider retries)',
+};
+
+// Refreshed while open: a director registering the webhook watches the first delivery arrive.
+const useWebhookStatus = () => trpc.settings.webhookStatus.useQuery(undefined, { refetchInterval: 10_000 });
+
+/** Under the address itself: why the provider may not be able to reach it. */
+function SiteUrlWarnings() {
+  const warnings = useWebhookStatus().data?.siteUrlWarnings ?? [];
+  if (warnings.length === 0) return null;
+  return (
+    <div className="setup-notice tone-warn site-url-warning" role="alert">
+      <strong>The provider may not reach this address</strong>
+      {warnings.map((warning) => (
+        <span key={warning}>{warning}</span>
+      ))}
+    </div>
+  );
+}
+
+/** What a director needs to register the webhook, and whether the provider is getting through. */
+function WebhookSetup() {
+  const status = useWebhookStatus();
+  return (
+    <section className="card webhook-setup" aria-labelledby="webhook-setup-title">
+      <h2 id="webhook-setup-title">Webhook setup</h2>
+      {status.isPending ? (
+        <p className="muted" role="status">
+          Loading the webhook status…
+        </p>
+      ) : status.isError ? (
+        <p className="form-error" role="alert">
+          {status.error.message}
+        </p>
+      ) : (
+        <WebhookFacts w={status.data} />
+      )}
+    </section>
+  );
+}
+
+function WebhookFacts({ w }: { w: TWebhookStatus }) {
+  const last = w.lastDelivery;
+  return (
+    <dl className="webhook-facts">
+      <dt>Header</dt>
+      <dd>
+        In the provider’s custom headers: <code>{w.secretHeader}</code> with the webhook secret as its value. Or have a proxy in front sign each body:{' '}
+        {w.signatureHeaders.map((h, i) => (
+          <span key={h}>
+            {i > 0 && ' or '}
+            <code>{h}</code>
+          </span>
+        ))}{' '}
+        = hex HMAC-SHA256 of the body, keyed by the secret.
+      </dd>
+      <dt>Webhook secret</dt>
+      <dd>
+        {w.unauthenticatedAllowed ? (
+          <span className="setup-state bad">Not checked: ALLOW_UNAUTHENTICATED_WEBHOOKS=true (local development only)</span>
+        ) : w.secretConfigured ? (
+          <span className="setup-state ok">Set (MESSAGING_WEBHOOK_SECRET)</span>
+        ) : (
+          <span className="setup-state bad">Not set: every delivery is refused until MESSAGING_WEBHOOK_SECRET is set</span>
+        )}
+      </dd>
+      <dt>Verify token</dt>
+      <dd>
+        {w.verifyTokenConfigured ? (
+          <span className="setup-state ok">Set (MESSAGING_WEBHOOK_VERIFY_TOKEN)</span>
+        ) : (
+          <span className="setup-state muted">Not set: a GET verification handshake is refused (needed only if the provider asks for one)</span>
+        )}
+      </dd>
+      <dt>Last delivery</dt>
+      <dd className="last-delivery" data-outcome={last?.outcome ?? 'none'}>
+        {last ? (
+          <>
+            <time dateTime={last.at.toISOString()}>{formatDateTime(last.at)}</time>{' '}
+            · <span className={`setup-state ${last.outcome === 'accepted' ? 'ok' : 'bad'}`}>{OUTCOME_TEXT[last.outcome]}</span>{' '}
+            <span className="muted">(HTTP {last.httpStatus})</span>
+          </>
+        ) : (
+          <span className="muted">None received yet</span>
+        )}
+      </dd>
+      {last && last.outcome !== 'accepted' && (
+        <>
+          <dt>Last accepted</dt>
+          <dd>{w.lastAcceptedAt ? <time dateTime={w.lastAcceptedAt.toISOString()}>{formatDateTime(w.lastAcceptedAt)}</time> : <span className="muted">Never</span>}</dd>
+        </>
+      )}
+    </dl>
   );
 }
 
@@ -128,7 +237,7 @@ function TestMessageForm() {
       <h2 id="test-title">Send a test message</h2>
       <label className="field">
         <span>Number</span>
-        <input required inputMode="tel" placeholder="+44 7700 900123" value={to} onChange={(e) => setTo(e.target.value)} aria-invalid={Boolean(fieldErrors?.to)} />
+        <input required inputMode="tel" placeholder="+44 7700 900000" value={to} onChange={(e) => setTo(e.target.value)} aria-invalid={Boolean(fieldErrors?.to)} />
         {fieldErrors?.to && <small className="field-error">{fieldErrors.to.join(' ')}</small>}
       </label>
       <label className="field">

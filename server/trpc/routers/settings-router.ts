@@ -3,6 +3,8 @@ import type { TCommunication } from '../../../shared/communication';
 import { sendChatMessage, sendTemplateMessage } from '../../chat/send-message';
 import { recordAuditEvent } from '../../audit/record-audit-event';
 import { checkConnection, CONNECTION_STATUSES } from '../../services/connection-check';
+import { readWebhookSetup } from '../../services/webhook-setup';
+import { DELIVERY_OUTCOMES } from '../../webhook/delivery-log';
 import { ZBody, ZTemplateChoice } from './chat-router';
 import { authedProcedure, directorProcedure, router } from '../init';
 
@@ -16,7 +18,31 @@ export const settingsRouter = router({
       mode: ctx.deps.config.mode,
     })),
 
-  /** Free text, or an approved template (a test number is usually outside the 24-hour window). */
+  /**
+   * What a director needs to register the webhook at the provider: the header or signature it
+   * must carry, whether the secret and verify token are set (never their values), when a delivery
+   * last arrived and how it was answered, and why the site URL may be out of the provider's reach.
+   */
+  webhookStatus: directorProcedure
+    .output(
+      z.object({
+        webhookUrl: z.string(),
+        secretHeader: z.string(),
+        signatureHeaders: z.array(z.string()),
+        secretConfigured: z.boolean(),
+        verifyTokenConfigured: z.boolean(),
+        unauthenticatedAllowed: z.boolean(),
+        siteUrlWarnings: z.array(z.string()),
+        lastDelivery: z.object({ at: z.date(), outcome: z.enum(DELIVERY_OUTCOMES), httpStatus: z.number().int() }).nullable(),
+        lastAcceptedAt: z.date().nullable(),
+      }),
+    )
+    .query(({ ctx }) => readWebhookSetup(ctx.deps.sequelize, ctx.deps.config)),
+
+  /**
+   * Free text, or an approved template (a test number is usually outside the 24-hour window).
+   * Marked as a test (`metadata.test`): to a client's number it lands on their file, and shows as one.
+   */
   sendTest: authedProcedure
     .input(
       z.union([
@@ -25,7 +51,9 @@ export const settingsRouter = router({
       ]),
     )
     .mutation(({ ctx, input }): Promise<TCommunication> =>
-      'body' in input ? sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id }) : sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id }),
+      'body' in input
+        ? sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id, test: true })
+        : sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id, test: true }),
     ),
 
   /** Directors only (SPEC §1.8): enforced here, whatever the page shows. */

@@ -1,0 +1,30 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
+import { TRPCClientError } from '@trpc/client';
+import { trpc } from './trpc';
+
+type TUtils = ReturnType<typeof trpc.useUtils>;
+
+/**
+ * The session behind the page ended (signed out elsewhere, deactivated by a director, expired): the
+ * server answers UNAUTHORIZED, and the app asks again who is signed in — nobody, so the sign-in
+ * page shows instead of a screen whose every request fails.
+ */
+export function handleUnauthorized(queryClient: QueryClient, error: unknown): void {
+  if (error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED') {
+    void queryClient.invalidateQueries({ queryKey: getQueryKey(trpc.auth.me) });
+  }
+}
+
+/**
+ * The server ended the live stream: its session ended, or the server is stopping. Only a clear
+ * "nobody is signed in" signs the page out; an unreachable server leaves it as it is.
+ */
+export function checkStillSignedIn(utils: TUtils): void {
+  utils.client.auth.me.query().then(
+    (me) => {
+      if (!me) utils.auth.me.setData(undefined, null);
+    },
+    () => undefined,
+  );
+}

@@ -1,0 +1,87 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { TLogger } from '../logger';
+
+/** What became of a POST to the webhook, as Settings tells a director. */
+export const DELIVERY_OUTCOMES = ['accepted', 'unauthorized', 'rejected', 'failed'] as const;
+export type TDeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** 2xx stored; 401 no valid secret or signature; other 4xx not a delivery we can read; 5xx not stored (the provider retries). */
+export function outcomeOfStatus(status: number): TDeliveryOutcome {
+  if (status >= 200 && status < 300) return 'accepted';
+  if (status === 401) return 'unauthorized';
+  if (status < 500) return 'rejected';
+  return 'failed';
+}
+
+type TPending = { count: number; lastAt: Date; lastStatus: number };
+
+/**
+ * Notes each delivery's outcome in `webhook_deliveries` (one row per outcome, shared by every
+ * instance) without holding up the answer to the provider: at most one write in flight per
+ * instance, deliveries arriving meanwhile are folded into the next one. So a burst of deliveries —
+ * or of forged POSTs — costs one small upsert at a time, not one per request. Times, statuses and
+ * counts only: never a body, a header or a secret.
+ */
+export class DeliveryLog {
+  private pending = new Map<TDeliveryOutcome, TPending>();
+  private writing: Promise<void> | null = null;
+
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly logger: TLogger,
+  ) {}
+
+  note(status: number, at = new Date()): void {
+    const outcome = outcomeOfStatus(status);
+    const seen = this.pending.get(outcome);
+    if (!seen) this.pending.set(outcome, { count: 1, lastAt: at, lastStatus: status });
+    else {
+      seen.count += 1;
+      if (at >= seen.lastAt) Object.assign(seen, { lastAt: at, lastStatus: status });
+    }
+    this.writing ??= this.writeAll();
+  }
+
+  /** Resolves once everything noted so far is written (or given up on). */
+  async settle(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async writeAll(): Promise<void> {
+    try {
+      while (this.pending.size) {
+        // Rows in one order in every instance: concurrent upserts cannot deadlock.
+        const batch = [...this.pending].sort(([a], [b]) => a.localeCompare(b));
+        this.pending.clear();
+        await this.sequelize
+          .query(
+            `INSERT INTO webhook_deliveries AS d (outcome, last_at, last_status, count)
+             SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::bigint[])
+             ON CONFLICT (outcome) DO UPDATE SET
+               count = d.count + EXCLUDED.count,
+               last_status = CASE WHEN EXCLUDED.last_at >= d.last_at THEN EXCLUDED.last_status ELSE d.last_status END,
+               last_at = GREATEST(d.last_at, EXCLUDED.last_at)`,
+            {
+              bind: [batch.map(([o]) => o), batch.map(([, p]) => p.lastAt), batch.map(([, p]) => p.lastStatus), batch.map(([, p]) => p.count)],
+              type: QueryTypes.INSERT,
+            },
+          )
+          // Best effort: the delivery itself was answered already; a database that is away is
+          // already reported by the delivery's own 503.
+          .catch((error: unknown) => this.logger.debug({ error: (error as Error).name }, 'webhook delivery outcome not recorded'));
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+}
+
+export type TDeliveryRow = { outcome: TDeliveryOutcome; lastAt: Date; lastStatus: number; count: number };
+
+export async function listDeliveryOutcomes(sequelize: Sequelize): Promise<TDeliveryRow[]> {
+  const rows = await sequelize.query<{ outcome: TDeliveryOutcome; last_at: Date; last_status: number; count: string }>(
+    'SELECT outcome, last_at, last_status, count FROM webhook_deliveries ORDER BY last_at DESC',
+    { type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => ({ outcome: row.outcome, lastAt: row.last_at, lastStatus: row.last_status, count: Number(row.count) }));
+}
