@@ -20,9 +20,8 @@ export async function createCase(input: { clientId: number; reference: string; t
     return toDto(await Case.create({ clientId: input.clientId, reference: input.reference.trim(), title: input.title.trim() }));
   } catch (error) {
     if (error instanceof UniqueConstraintError) {
-      throw new AppError('CONFLICT', `Case reference ${input.reference} is already in use.`, {
-        reference: ['This reference is already in use.'],
-      });
+      const message = `${input.reference.trim()} is already another case's reference. Choose a different one.`;
+      throw new AppError('CONFLICT', message, { reference: [message] });
     }
     throw error;
   }

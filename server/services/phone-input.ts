@@ -27,12 +27,34 @@ export function numberFormatHint(defaultCountry: CountryCode | undefined): strin
   return `Enter it with its country code, such as +44 7700 900123${national}.`;
 }
 
+/** What a person reads when a number cannot be a phone number, with the format expected. */
+export function impossibleNumberMessage(defaultCountry: CountryCode | undefined): string {
+  return `That is not a possible phone number. ${numberFormatHint(defaultCountry)}`;
+}
+
 /** parseNumberInput, or an INVALID_INPUT error on `field` that says which format is expected. */
 export function requireNumberInput(input: string, defaultCountry: CountryCode | undefined, field = 'phone'): string {
   const digits = parseNumberInput(input, defaultCountry);
   if (digits) return digits;
-  const hint = `That is not a possible phone number. ${numberFormatHint(defaultCountry)}`;
+  const hint = impossibleNumberMessage(defaultCountry);
   throw new AppError('INVALID_INPUT', hint, { [field]: [hint] });
+}
+
+/** The longest number a person may type (spaces, dashes and brackets included). */
+export const PHONE_INPUT_MAX = 40;
+
+/**
+ * The number fields of a raw input that are typed but cannot be phone numbers. Whether one can
+ * depends on the firm's country (configuration, not the schema), so this runs beside the input
+ * schema rather than in it; fields the schema refuses on its own (empty, too long) are its to report.
+ */
+export function impossibleNumberFields(input: unknown, fields: readonly string[], defaultCountry: CountryCode | undefined): { path: string[]; message: string }[] {
+  if (typeof input !== 'object' || input === null) return [];
+  return fields.flatMap((field) => {
+    const value = (input as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || value.trim() === '' || value.trim().length > PHONE_INPUT_MAX) return [];
+    return parseNumberInput(value, defaultCountry) ? [] : [{ path: [field], message: impossibleNumberMessage(defaultCountry) }];
+  });
 }
 
 /** "+44 7700 900123" for stored digits (as entered when libphonenumber cannot format it). */

@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
-import { z, ZodError } from 'zod';
+import { z, ZodError, ZodRealError } from 'zod';
 import { APP_ERROR_CODES, AppError } from '../errors';
 import type { TContext } from './context';
 
@@ -40,6 +40,28 @@ const mapAppErrors = t.middleware(async ({ next }) => {
   }
   return result;
 });
+
+/** A rule that needs the request, not only the input: a phone number is read in the firm's country. */
+export type TContextRule = (input: unknown, ctx: TContext) => { path: PropertyKey[]; message: string }[];
+
+/**
+ * Runs `schema` and `rule` together on the raw input, ahead of the procedure's own `.input(schema)`,
+ * and refuses it with every issue of both at once: a person fixing a form should not find the
+ * number's error only after correcting the name.
+ */
+export const checkInputTogether = (schema: z.ZodType, rule: TContextRule) =>
+  t.middleware(async ({ ctx, getRawInput, next }) => {
+    const input = await getRawInput();
+    const parsed = schema.safeParse(input);
+    const issues = parsed.success ? [] : [...parsed.error.issues];
+    const reported = new Set(issues.map((issue) => issue.path.map(String).join('.')));
+    for (const extra of rule(input, ctx)) {
+      if (!reported.has(extra.path.map(String).join('.'))) issues.push({ code: 'custom', path: extra.path, message: extra.message, input });
+    }
+    // ZodRealError, not ZodError: zod 4's plain ZodError is no Error, and tRPC would wrap it beyond recognition.
+    if (issues.length) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Input validation failed', cause: new ZodRealError(issues) });
+    return next();
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

@@ -37,9 +37,14 @@ export async function signInDemo(
   browser: Browser,
   url: string,
   role: 'Director' | 'Staff',
-  options: { width?: number; height?: number; acceptDownloads?: boolean } = {},
+  options: { width?: number; height?: number; acceptDownloads?: boolean; bypassCSP?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 }, acceptDownloads: options.acceptDownloads });
+  // bypassCSP: axe-core is injected as a script, which the app's CSP rightly forbids.
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+    acceptDownloads: options.acceptDownloads,
+    bypassCSP: options.bypassCSP,
+  });
   const page = await context.newPage();
   await page.goto(url);
   await page.getByRole('textbox', { name: 'Email' }).fill(role === 'Director' ? 'director@demo.firm' : 'staff@demo.firm');

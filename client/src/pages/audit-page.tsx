@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { Link } from 'wouter';
 import { formatDateTime } from '../lib/format';
 import { trpc, type TOutputs } from '../lib/trpc';
@@ -32,11 +32,31 @@ function describeDetail(detail: Record<string, unknown>): string {
     .join(' · ');
 }
 
-/** What an event was about: a client or a case links to its page. */
-function AuditSubject({ subject }: { subject: string }) {
-  const [, kind, id] = /^(client|case):(\d+)$/.exec(subject) ?? [];
+/** What an event was about: a client or a case links to its page, a person is named. */
+function AuditSubject({ subject, userNames }: { subject: string; userNames: Map<number, string> }) {
+  const [, kind, id] = /^(client|case|user):(\d+)$/.exec(subject) ?? [];
   if (!kind) return <>{subject}</>;
+  if (kind === 'user') return <>{userNames.get(Number(id)) ?? `User ${id}`}</>;
   return <Link href={`/${kind === 'client' ? 'clients' : 'cases'}/${id}`}>{`${kind === 'client' ? 'Client' : 'Case'} ${id}`}</Link>;
+}
+
+// Six columns do not fit a phone: there each event is a short card (what and when, who and from where, on what).
+const NARROW = '(max-width: 640px)';
+const subscribeToNarrow = (onChange: () => void) => {
+  const query = window.matchMedia(NARROW);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
+const isNarrow = () => window.matchMedia(NARROW).matches;
+
+/** An exported file's fingerprint, in full (it is compared character by character). */
+function AuditHash({ detail }: { detail: Record<string, unknown> }) {
+  if (typeof detail.sha256 !== 'string') return null;
+  return (
+    <code className="audit-hash" title="SHA-256 of the exported file">
+      SHA-256 {detail.sha256}
+    </code>
+  );
 }
 
 /** Who did what, when and from where (directors; the server refuses anyone else). */
@@ -51,6 +71,8 @@ export function AuditPage() {
   const pages = [first.data, ...older.map((q) => q.data)].filter((p): p is NonNullable<typeof p> => Boolean(p));
   const items = pages.flatMap((p) => p.items);
   const next = pages.length === before.length + 1 ? pages[pages.length - 1]!.nextBefore : null;
+  const narrow = useSyncExternalStore(subscribeToNarrow, isNarrow);
+  const userNames = new Map((users.data ?? []).map((u) => [u.id, u.name]));
   const changeFilter = (apply: () => void) => {
     apply();
     setBefore([]);
@@ -94,6 +116,34 @@ export function AuditPage() {
           <p className="muted" role="status">Loading…</p>
         ) : items.length === 0 ? (
           <p className="empty">No events match.</p>
+        ) : narrow ? (
+          <ol className="audit-list" aria-label="Audit events, newest first">
+            {items.map((event) => {
+              const detail = describeDetail(event.detail);
+              // "Sam Staff signed in" already says on whom: the subject is left out when it is the actor.
+              const subject = event.subject === `user:${event.user?.id}` ? '' : event.subject;
+              return (
+                <li key={event.id} data-action={event.action}>
+                  <div className="audit-list-head">
+                    <strong>{ACTION_LABEL[event.action]}</strong>
+                    <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
+                  </div>
+                  <div className="audit-list-line">
+                    {event.user?.name ?? <span className="muted">System</span>}
+                    {event.ip && <span className="muted"> · from {event.ip.replace(/^::ffff:/, '')}</span>}
+                  </div>
+                  {(subject || detail) && (
+                    <div className="audit-list-line muted">
+                      {subject && <AuditSubject subject={subject} userNames={userNames} />}
+                      {subject && detail && ' · '}
+                      {detail}
+                    </div>
+                  )}
+                  <AuditHash detail={event.detail} />
+                </li>
+              );
+            })}
+          </ol>
         ) : (
           <table className="audit-table">
             <thead>
@@ -115,15 +165,11 @@ export function AuditPage() {
                   <td>{event.user?.name ?? <span className="muted">System</span>}</td>
                   <td>{ACTION_LABEL[event.action]}</td>
                   <td className="audit-subject">
-                    <AuditSubject subject={event.subject} />
+                    <AuditSubject subject={event.subject} userNames={userNames} />
                   </td>
                   <td className="audit-detail">
                     {describeDetail(event.detail)}
-                    {typeof event.detail.sha256 === 'string' && (
-                      <code className="audit-hash" title="SHA-256 of the exported file">
-                        SHA-256 {event.detail.sha256}
-                      </code>
-                    )}
+                    <AuditHash detail={event.detail} />
                   </td>
                   <td className="audit-ip">{event.ip?.replace(/^::ffff:/, '') ?? '—'}</td>
                 </tr>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { ConfirmButton } from '../components/confirm-button';
+import { FormSummary, useFormErrors } from '../components/field-error';
 import { OptOutBanner } from '../components/opt-out-banner';
 import { PhoneNumber } from '../components/phone-number';
 import { DocumentsList } from '../components/documents-list';
@@ -98,6 +99,7 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
   });
   const remove = trpc.clients.removeNumber.useMutation({ onSuccess: refresh, onError: (error) => toast('error', error.message) });
   const conflict = add.error?.data?.code === 'CONFLICT';
+  const errors = useFormErrors(add.error, ['phone'], { warning: conflict });
   const submit = (event: FormEvent, confirm = false) => {
     event.preventDefault();
     add.mutate({ clientId, phone, confirm });
@@ -126,23 +128,26 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
           </li>
         ))}
       </ul>
-      <form className="inline-form" onSubmit={submit} aria-label="Add a number">
-        <label className="field">
-          <span>Add a number</span>
+      {/* noValidate: the server decides what a possible number is, and says so beside the field. */}
+      <form className="inline-form" onSubmit={submit} aria-label="Add a number" noValidate ref={errors.formRef}>
+        <div className="field">
+          <label htmlFor={errors.inputId('phone')}>Add a number</label>
           <input
             inputMode="tel"
+            autoComplete="off"
             placeholder="+44 7700 900123 or 07700 900123"
             value={phone}
             onChange={(e) => {
               setPhone(e.target.value);
               // A warning (and its "anyway") belongs to the number it was shown for.
-              if (add.error) add.reset();
+              if (conflict) add.reset();
             }}
             required
-            aria-invalid={Boolean(add.error) && !conflict}
+            {...errors.field('phone')}
           />
-        </label>
-        {add.error && <p className={conflict ? 'field-warning' : 'form-error'} role="alert">{add.error.message}</p>}
+          {errors.message('phone')}
+        </div>
+        <FormSummary id={errors.summaryId} summary={errors.summary} />
         {conflict ? (
           <button type="button" className="button primary" disabled={add.isPending} onClick={(e) => submit(e, true)}>
             Add anyway
@@ -168,24 +173,25 @@ function CreateCaseForm({ clientId }: { clientId: number }) {
       void utils.cases.listForClient.invalidate({ clientId });
     },
   });
-  const fieldErrors = create.error?.data?.fieldErrors;
+  const errors = useFormErrors(create.error, ['reference', 'title']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate({ clientId, reference, title });
   };
   return (
-    <form className="card form-card" onSubmit={submit} aria-labelledby="new-case-title">
+    <form className="card form-card" onSubmit={submit} aria-labelledby="new-case-title" noValidate ref={errors.formRef}>
       <h2 id="new-case-title">Open a case</h2>
-      <label className="field">
-        <span>Reference</span>
-        <input required value={reference} onChange={(e) => setReference(e.target.value)} placeholder="HART-2026-003" />
-        {fieldErrors?.reference && <small className="field-error">{fieldErrors.reference.join(' ')}</small>}
-      </label>
-      <label className="field">
-        <span>Title</span>
-        <input required value={title} onChange={(e) => setTitle(e.target.value)} />
-      </label>
-      {create.error && !fieldErrors && <p className="form-error" role="alert">{create.error.message}</p>}
+      <div className="field">
+        <label htmlFor={errors.inputId('reference')}>Reference</label>
+        <input required autoComplete="off" value={reference} onChange={(e) => setReference(e.target.value)} placeholder="HART-2026-003" {...errors.field('reference')} />
+        {errors.message('reference')}
+      </div>
+      <div className="field">
+        <label htmlFor={errors.inputId('title')}>Title</label>
+        <input required autoComplete="off" value={title} onChange={(e) => setTitle(e.target.value)} {...errors.field('title')} />
+        {errors.message('title')}
+      </div>
+      <FormSummary id={errors.summaryId} summary={errors.summary} />
       <button className="button primary" type="submit" disabled={create.isPending}>
         {create.isPending ? 'Opening…' : 'Open case'}
       </button>

@@ -1,5 +1,6 @@
 import { useDeferredValue, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { FormSummary, useFormErrors } from '../components/field-error';
 import { PhoneNumber } from '../components/phone-number';
 import { trpc } from '../lib/trpc';
 
@@ -49,6 +50,7 @@ export function ClientsPage() {
 function CreateClientForm() {
   const [name, setName] = useState('');
   const [phone, setPhone] = useState('');
+  const [email, setEmail] = useState('');
   const utils = trpc.useUtils();
   const [, navigate] = useLocation();
   const create = trpc.clients.create.useMutation({
@@ -57,38 +59,45 @@ function CreateClientForm() {
       navigate(`/clients/${client.id}`);
     },
   });
-  const fieldErrors = create.error?.data?.fieldErrors;
   // Another client has this number: say whose, and let a person decide.
   const conflict = create.error?.data?.code === 'CONFLICT';
+  const errors = useFormErrors(create.error, ['name', 'phone', 'email'], { warning: conflict });
   const submit = (event: FormEvent, confirm = false) => {
     event.preventDefault();
-    create.mutate({ name, phone, confirm });
+    create.mutate({ name, phone, email: email.trim() || null, confirm });
   };
+  // noValidate: the server decides what is valid and answers for every field at once.
   return (
-    <form className="card form-card" onSubmit={submit} aria-labelledby="new-client-title">
+    <form className="card form-card" onSubmit={submit} aria-labelledby="new-client-title" noValidate ref={errors.formRef}>
       <h2 id="new-client-title">New client</h2>
-      <label className="field">
-        <span>Name</span>
-        <input required value={name} onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(fieldErrors?.name)} />
-        {fieldErrors?.name && <small className="field-error">{fieldErrors.name.join(' ')}</small>}
-      </label>
-      <label className="field">
-        <span>Mobile number</span>
+      <div className="field">
+        <label htmlFor={errors.inputId('name')}>Name</label>
+        <input required autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} {...errors.field('name')} />
+        {errors.message('name')}
+      </div>
+      <div className="field">
+        <label htmlFor={errors.inputId('phone')}>Mobile number</label>
         <input
           required
           inputMode="tel"
+          autoComplete="off"
           placeholder="+44 7700 900123 or 07700 900123"
           value={phone}
           onChange={(e) => {
             setPhone(e.target.value);
             // A warning (and its "anyway") belongs to the number it was shown for.
-            if (create.error) create.reset();
+            if (conflict) create.reset();
           }}
-          aria-invalid={Boolean(fieldErrors?.phone) && !conflict}
+          {...errors.field('phone')}
         />
-        {fieldErrors?.phone && <small className={conflict ? 'field-warning' : 'field-error'}>{fieldErrors.phone.join(' ')}</small>}
-      </label>
-      {create.error && !fieldErrors && <p className="form-error" role="alert">{create.error.message}</p>}
+        {errors.message('phone')}
+      </div>
+      <div className="field">
+        <label htmlFor={errors.inputId('email')}>Email (optional)</label>
+        <input type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} {...errors.field('email')} />
+        {errors.message('email')}
+      </div>
+      <FormSummary id={errors.summaryId} summary={errors.summary} />
       {conflict ? (
         <div className="button-row">
           <button className="button primary" type="button" disabled={create.isPending} onClick={(e) => submit(e, true)}>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { DEMO_ACCOUNTS } from '../../../shared/demo';
+import { FormSummary, useFormErrors } from '../components/field-error';
 import { trpc } from '../lib/trpc';
 
 async function fetchMode(): Promise<'demo' | 'live' | null> {
@@ -17,24 +18,27 @@ export function SignInPage() {
   const signIn = trpc.auth.signIn.useMutation({
     onSuccess: ({ user }) => utils.auth.me.setData(undefined, user),
   });
+  const errors = useFormErrors(signIn.error, ['email', 'password']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     signIn.mutate({ email, password });
   };
   return (
     <div className="sign-in">
-      <form className="card sign-in-card" onSubmit={submit} aria-labelledby="sign-in-title">
+      {/* noValidate: the server decides what it accepts and answers for both fields at once. */}
+      <form className="card sign-in-card" onSubmit={submit} aria-labelledby="sign-in-title" noValidate ref={errors.formRef}>
         <div className="brand large">
           <span className="brand-mark" aria-hidden="true" />
           Firm Chat
         </div>
         <h1 id="sign-in-title">Sign in</h1>
-        <label className="field">
-          <span>Email</span>
-          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Password</span>
+        <div className="field">
+          <label htmlFor={errors.inputId('email')}>Email</label>
+          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} {...errors.field('email')} />
+          {errors.message('email')}
+        </div>
+        <div className="field">
+          <label htmlFor={errors.inputId('password')}>Password</label>
           <input
             type="password"
             name="password"
@@ -42,13 +46,11 @@ export function SignInPage() {
             required
             value={password}
             onChange={(e) => setPassword(e.target.value)}
+            {...errors.field('password')}
           />
-        </label>
-        {signIn.error && (
-          <p className="form-error" role="alert">
-            {signIn.error.message}
-          </p>
-        )}
+          {errors.message('password')}
+        </div>
+        <FormSummary id={errors.summaryId} summary={errors.summary} />
         <button type="submit" className="button primary" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>

@@ -11,7 +11,12 @@ const ZSessionUser = z.object({ id: z.number(), name: z.string(), email: z.strin
 
 export const authRouter = router({
   signIn: publicProcedure
-    .input(z.object({ email: z.string().trim().min(1, 'Enter your email').max(320), password: z.string().min(1, 'Enter your password').max(1024) }))
+    .input(
+      z.object({
+        email: z.string().trim().min(1, 'Enter your email').max(320, 'Email is too long — 320 characters at most'),
+        password: z.string().min(1, 'Enter your password').max(1024, 'Password is too long — 1024 characters at most'),
+      }),
+    )
     .output(z.object({ user: ZSessionUser }))
     .mutation(async ({ ctx, input }) => {
       const limiter = ctx.deps.signInLimiter;

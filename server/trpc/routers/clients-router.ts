@@ -3,7 +3,8 @@ import { ZRecordId } from '../record-id';
 import { clearOptOut } from '../../chat/opt-outs';
 import { addClientNumber, assertClientExists, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from '../../services/clients';
 import type { TContextInner, TSessionUser } from '../context';
-import { authedProcedure, directorProcedure, router } from '../init';
+import { impossibleNumberFields, PHONE_INPUT_MAX } from '../../services/phone-input';
+import { authedProcedure, checkInputTogether, directorProcedure, router } from '../init';
 
 const ZClientNumber = z.object({
   digits: z.string(),
@@ -21,7 +22,23 @@ const ZClient = z.object({
   optedOutAt: z.date().nullable(),
   optOutSource: z.string().nullable(),
 });
-const ZPhone = z.string().trim().min(1, 'Enter a phone number').max(40, 'A phone number has at most 40 characters');
+const ZPhone = z
+  .string()
+  .trim()
+  .min(1, 'Enter a phone number')
+  .max(PHONE_INPUT_MAX, `That number is too long — ${PHONE_INPUT_MAX} characters at most`);
+
+const ZNewClient = z.object({
+  name: z.string().trim().min(1, "Enter the client's name").max(200, 'Name is too long — 200 characters at most'),
+  phone: ZPhone,
+  email: z.email('Enter an email address such as name@example.com, or leave it empty').max(320, 'Email is too long — 320 characters at most').nullish(),
+  confirm: z.boolean().optional(),
+});
+const ZNewNumber = z.object({ clientId: ZRecordId, phone: ZPhone, confirm: z.boolean().optional() });
+
+/** Whether the phone field can be a number, checked with the schema's rules so all come back at once. */
+const withPossibleNumber = (schema: z.ZodType) =>
+  checkInputTogether(schema, (input, ctx) => impossibleNumberFields(input, ['phone'], ctx.deps.config.defaultCountry));
 
 /** Where national numbers are read and who is acting: what every number-taking call needs. */
 export const numberContextOf = (ctx: TContextInner & { user: TSessionUser }): TNumberContext => ({
@@ -42,19 +59,14 @@ export const clientsRouter = router({
 
   /** `confirm`: a person has seen that another client has this number and adds it anyway. */
   create: authedProcedure
-    .input(
-      z.object({
-        name: z.string().trim().min(1, 'Enter a name').max(200),
-        phone: ZPhone,
-        email: z.email('Enter a valid email').max(320).nullish(),
-        confirm: z.boolean().optional(),
-      }),
-    )
+    .use(withPossibleNumber(ZNewClient))
+    .input(ZNewClient)
     .output(ZClient)
     .mutation(({ ctx, input }) => createClient(input, numberContextOf(ctx))),
 
   addNumber: authedProcedure
-    .input(z.object({ clientId: ZRecordId, phone: ZPhone, confirm: z.boolean().optional() }))
+    .use(withPossibleNumber(ZNewNumber))
+    .input(ZNewNumber)
     .output(ZClient)
     .mutation(({ ctx, input }) => addClientNumber(input, numberContextOf(ctx))),
 

@@ -1,0 +1,135 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TAppProcess } from '../support/app-process';
+import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { startLiveApp } from '../support/live-app';
+
+// Issue 18, item 13: a refused form shows every field's message beside its field at once, tied to
+// the field for screen readers (aria-invalid, aria-describedby), and the server alone decides what
+// is valid (the browser's own checks never stop a submit).
+
+/** The message a field points to with aria-describedby while it is marked invalid ('' when it is not). */
+function errorOf(field: Locator): Promise<string> {
+  return field.evaluate((input) => {
+    if (input.getAttribute('aria-invalid') !== 'true') return '';
+    const id = input.getAttribute('aria-describedby');
+    return (id && document.getElementById(id)?.textContent) || '';
+  });
+}
+
+/** Waits for the field to be marked invalid with a message matching `expected` that it names in aria-describedby. */
+async function expectFieldError(field: Locator, expected: string | RegExp): Promise<void> {
+  const poll = expect.poll(() => errorOf(field));
+  await (typeof expected === 'string' ? poll.toBe(expected) : poll.toMatch(expected));
+}
+
+const focusedLabel = (page: Page) => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null);
+
+describe.runIf(hasChromium())('form errors in Chromium', () => {
+  let app: TAppProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ app } = await startLiveApp());
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('a new client with three bad fields shows all three messages beside their fields; corrected, adding opens the new client', async () => {
+    const { page, context } = await signInDemo(browser, app.url, 'Staff');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+    const form = page.getByRole('form', { name: 'New client' });
+    const name = form.getByRole('textbox', { name: 'Name', exact: true });
+    const phone = form.getByRole('textbox', { name: 'Mobile number' });
+    const email = form.getByRole('textbox', { name: 'Email (optional)' });
+
+    // Empty: the browser's own "required" bubble does not stop it; the server answers for both fields.
+    await form.getByRole('button', { name: 'Add client' }).click();
+    await expectFieldError(name, "Enter the client's name");
+    await expectFieldError(phone, 'Enter a phone number');
+    expect(await focusedLabel(page)).toBe('Name');
+
+    await name.fill('N'.repeat(201));
+    await phone.fill('12-34');
+    await email.fill('amelia-at-example');
+    await form.getByRole('button', { name: 'Add client' }).click();
+    await expectFieldError(name, 'Name is too long — 200 characters at most');
+    await expectFieldError(phone, /^That is not a possible phone number\. Enter it with its country code, such as \+44 7700 900123/);
+    await expectFieldError(email, 'Enter an email address such as name@example.com, or leave it empty');
+    // Each message beside its own field, and no summary repeating them.
+    expect(await form.getByRole('alert').count()).toBe(0);
+    await saveScreenshot(page, 'form-new-client-errors');
+
+    await name.fill('Ines Ortega');
+    await phone.fill('+44 7700 900650');
+    await email.fill('');
+    await form.getByRole('button', { name: 'Add client' }).click();
+    await page.waitForURL(/\/clients\/\d+$/);
+    await page.getByRole('heading', { name: 'Ines Ortega', level: 1 }).waitFor();
+    await context.close();
+  });
+
+  it('opening a case with no reference and a long title shows both messages; a reference in use is named beside it', async () => {
+    const { page, context } = await signInDemo(browser, app.url, 'Staff');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+    await page.getByRole('link', { name: /Benedict Okafor/ }).click();
+    const form = page.getByRole('form', { name: 'Open a case' });
+    const reference = form.getByRole('textbox', { name: 'Reference' });
+    const title = form.getByRole('textbox', { name: 'Title' });
+
+    await title.fill('T'.repeat(201));
+    await form.getByRole('button', { name: 'Open case' }).click();
+    await expectFieldError(reference, 'Enter a reference, such as HART-2026-003');
+    await expectFieldError(title, 'Title is too long — 200 characters at most');
+    expect(await focusedLabel(page)).toBe('Reference');
+
+    await reference.fill('HART-2026-001');
+    await title.fill('Settlement agreement');
+    await form.getByRole('button', { name: 'Open case' }).click();
+    await expectFieldError(reference, "HART-2026-001 is already another case's reference. Choose a different one.");
+    expect(await title.getAttribute('aria-invalid')).toBeNull();
+    await saveScreenshot(page, 'form-open-case-errors');
+
+    await reference.fill('OKAF-2026-002');
+    await form.getByRole('button', { name: 'Open case' }).click();
+    await page.getByRole('region', { name: 'Cases' }).getByRole('link', { name: /OKAF-2026-002/ }).waitFor();
+    expect(await reference.inputValue()).toBe('');
+    await context.close();
+  });
+
+  it('an impossible number on the client page says which format is expected, beside the field', async () => {
+    const { page, context } = await signInDemo(browser, app.url, 'Staff', { width: 390, height: 844 });
+    await page.goto(`${app.url}/clients`);
+    await page.getByRole('link', { name: /Chloe Martin/ }).click();
+    const form = page.getByRole('form', { name: 'Add a number' });
+    const phone = form.getByRole('textbox', { name: 'Add a number' });
+    await phone.fill('+44 12');
+    await form.getByRole('button', { name: 'Add number' }).click();
+    await expectFieldError(phone, /^That is not a possible phone number\. Enter it with its country code/);
+    await saveScreenshot(page, 'form-add-number-error-390');
+    await context.close();
+  });
+
+  it('signing in: empty, both fields ask for themselves; a wrong password is said once, for the form', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(app.url);
+    const email = page.getByRole('textbox', { name: 'Email' });
+    const password = page.getByRole('textbox', { name: 'Password' });
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expectFieldError(email, 'Enter your email');
+    await expectFieldError(password, 'Enter your password');
+
+    await email.fill('staff@demo.firm');
+    await password.fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
+    expect(await email.getAttribute('aria-invalid')).toBeNull();
+    expect(await password.getAttribute('aria-invalid')).toBeNull();
+    await saveScreenshot(page, 'form-sign-in-wrong-password');
+    await context.close();
+  });
+});
