@@ -207,6 +207,23 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await context.close();
   });
 
+  it('a test send to a client\'s number is marked as a test on that client\'s file and in the conversation', async () => {
+    const { page, context } = await signInDemo(browser, app.url, 'Director');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('textbox', { name: 'Number' }).fill('+44 7700 900123');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await page.getByText(/Sent\. Provider id/).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+    await page.getByRole('link', { name: /Amelia Hart/ }).click();
+    const newest = page.getByRole('list', { name: 'Timeline' }).locator('.timeline-item').first();
+    await newest.getByText('Test message', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Message' }).click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    await page.locator('.bubble-row.out').last().getByText('Test message', { exact: true }).waitFor();
+    expect(await page.locator('.bubble-row').filter({ has: page.getByText('Test message', { exact: true }) }).count()).toBe(1);
+    await context.close();
+  });
+
   it('at 390 px the conversation, its case labels and its receipts fit the screen', async () => {
     const { page, context } = await signIn({ width: 390, height: 844 });
     await open(page, /Amelia Hart/);

@@ -36,6 +36,7 @@ export function Timeline({ items, isPending, error, older }: TProps) {
               {item.direction && <span>{item.direction === 'inbound' ? 'Received' : item.sentBy ? `Sent by ${item.sentBy.name}` : item.metadata.echo ? "Sent from the firm's phone" : 'Sent'}</span>}
               {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
               <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
+              {item.metadata.test && <span className="bubble-tag">Test message</span>}
               {item.status && item.direction === 'outbound' && (
                 <span className={`status status-${item.status}`}>
                   <StatusTicks status={item.status} error={item.error} /> {STATUS_LABEL[item.status]}

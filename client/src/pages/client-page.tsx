@@ -135,7 +135,7 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
           <input
             inputMode="tel"
             autoComplete="off"
-            placeholder="+44 7700 900123 or 07700 900123"
+            placeholder="+44 7700 900000 or 07700 900000"
             value={phone}
             onChange={(e) => {
               setPhone(e.target.value);

@@ -81,7 +81,7 @@ function CreateClientForm() {
           required
           inputMode="tel"
           autoComplete="off"
-          placeholder="+44 7700 900123 or 07700 900123"
+          placeholder="+44 7700 900000 or 07700 900000"
           value={phone}
           onChange={(e) => {
             setPhone(e.target.value);
