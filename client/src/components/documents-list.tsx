@@ -1,5 +1,5 @@
 import { formatBytes } from '../../../shared/media-limits';
-import { formatDateTime } from '../lib/format';
+import { formatDateTime, formatWhen } from '../lib/format';
 import { trpc } from '../lib/trpc';
 import { fileLabel, kindLabel, mediaUrl, shortType } from './attachment-view';
 
@@ -34,7 +34,9 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
             <td>{doc.size !== null ? formatBytes(doc.size) : '—'}</td>
             <td>{doc.direction === 'inbound' ? 'From client' : 'Sent by firm'}</td>
             <td>
-              <time dateTime={doc.createdAt.toISOString()}>{formatDateTime(doc.createdAt)}</time>
+              <time dateTime={doc.createdAt.toISOString()} title={formatDateTime(doc.createdAt)}>
+                {formatWhen(doc.createdAt)}
+              </time>
             </td>
             <td>
               {doc.state === 'stored' ? (

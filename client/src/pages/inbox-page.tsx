@@ -63,7 +63,7 @@ export function InboxPage({ threadRef }: TProps) {
           <div className="inbox-title">
             <h1>Inbox</h1>
             <AlertsToggle />
-            <button type="button" className="button ghost small" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+            <button type="button" className="button ghost small shortcuts-button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
               Shortcuts <kbd aria-hidden="true">?</kbd>
             </button>
           </div>
