@@ -127,9 +127,11 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
       },
       { transaction },
     );
-    await outgoing.attach?.(created.id, transaction);
+    // A retry claims its failed record first: a second one waits here, finds it taken and rolls
+    // back before any file is copied.
     const retryOf = outgoing.metadata.retry_of;
     if (retryOf !== undefined) await claimRetry(deps.sequelize, retryOf, created.id, transaction);
+    await outgoing.attach?.(created.id, transaction);
     return created;
   });
   deps.events.publishQuietly(outgoing.metadata.retry_of !== undefined ? [record.id, outgoing.metadata.retry_of] : [record.id]);
@@ -166,22 +168,33 @@ export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promi
  * Sends an uploaded file with its caption: live, the bytes are streamed from the store to the
  * provider (`POST /media`), then sent by the id it gives; demo, it is recorded and nothing leaves.
  * An upload is sent once, by the person who uploaded it: a second send of it is a CONFLICT.
+ * `resend`: the file of a failed message, sent again as a copy made in the transaction that writes
+ * the new attempt (so a refused retry leaves no copy behind).
  */
-async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId: number, caption: string): Promise<TCommunication> {
+async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId: number, caption: string, resend = false): Promise<TCommunication> {
   const file = await Attachment.findByPk(attachmentId);
-  if (!file || file.state !== 'stored' || (input.userId !== undefined && file.uploadedBy !== input.userId)) {
-    throw new AppError('NOT_FOUND', 'That file was not found: upload it again.', { attachmentId: ['Upload the file again.'] });
+  if (resend) {
+    if (!file || file.state !== 'stored') throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
+  } else {
+    if (!file || file.state !== 'stored' || (input.userId !== undefined && file.uploadedBy !== input.userId)) {
+      throw new AppError('NOT_FOUND', 'That file was not found: upload it again.', { attachmentId: ['Upload the file again.'] });
+    }
+    if (file.communicationId !== null) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
   }
-  if (file.communicationId !== null) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
   if (file.kind === 'sticker') throw new AppError('INVALID_INPUT', 'Stickers cannot be sent from here.');
   const kind = file.kind;
   const recipient = await resolveRecipient(deps, input);
   const fileName = file.fileName ?? `file-${file.id}`;
+  let sentId = file.id; // the copy's id, for a resend
   return recordAndSend(deps, recipient, {
     body: kind === 'audio' ? '' : caption,
     sentBy: input.userId ?? null,
     metadata: { kind, ...(input.retryOf ? { retry_of: input.retryOf } : {}) },
     attach: async (recordId, transaction) => {
+      if (resend) {
+        sentId = await copyUpload(deps.sequelize, file.id, recordId, input.userId, transaction);
+        return;
+      }
       const [claimed] = await deps.sequelize.query<{ id: number }>(
         'UPDATE attachments SET communication_id = $2, updated_at = now() WHERE id = $1 AND communication_id IS NULL RETURNING id',
         { bind: [file.id, recordId], type: QueryTypes.SELECT, transaction },
@@ -189,29 +202,27 @@ async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId:
       if (!claimed) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
     },
     send: async (provider, to) => {
-      const uploaded = await provider.uploadMedia(deps.mediaStore.read(file.id), { mimeType: file.mimeType, fileName, size: Number(file.size ?? 0) });
-      await Attachment.update({ providerMediaId: uploaded.id }, { where: { id: file.id } });
+      const uploaded = await provider.uploadMedia(deps.mediaStore.read(sentId), { mimeType: file.mimeType, fileName, size: Number(file.size ?? 0) });
+      await Attachment.update({ providerMediaId: uploaded.id }, { where: { id: sentId } });
       return provider.sendMedia(to, { kind, id: uploaded.id, caption: caption || undefined, fileName });
     },
   });
 }
 
-/** A new unsent upload with the same bytes (copied inside the database): what a retry sends. */
-async function copyUpload(sequelize: Sequelize, attachmentId: number, userId: number | undefined): Promise<number> {
-  return sequelize.transaction(async (transaction) => {
-    const [copy] = await sequelize.query<{ id: number }>(
-      `INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state, uploaded_by)
-       SELECT NULL, kind, mime_type, file_name, size, sha256, 'stored', coalesce($2, uploaded_by) FROM attachments WHERE id = $1 AND state = 'stored'
-       RETURNING id`,
-      { bind: [attachmentId, userId ?? null], type: QueryTypes.SELECT, transaction },
-    );
-    if (!copy) throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
-    await sequelize.query('INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT $2, seq, data FROM attachment_chunks WHERE attachment_id = $1', {
-      bind: [attachmentId, copy.id],
-      transaction,
-    });
-    return copy.id;
+/** The same bytes (copied inside the database) joined to the retry's record, in its transaction. */
+async function copyUpload(sequelize: Sequelize, attachmentId: number, recordId: number, userId: number | undefined, transaction: Transaction): Promise<number> {
+  const [copy] = await sequelize.query<{ id: number }>(
+    `INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state, uploaded_by)
+     SELECT $3, kind, mime_type, file_name, size, sha256, 'stored', coalesce($2, uploaded_by) FROM attachments WHERE id = $1 AND state = 'stored'
+     RETURNING id`,
+    { bind: [attachmentId, userId ?? null, recordId], type: QueryTypes.SELECT, transaction },
+  );
+  if (!copy) throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
+  await sequelize.query('INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT $2, seq, data FROM attachment_chunks WHERE attachment_id = $1', {
+    bind: [attachmentId, copy.id],
+    transaction,
   });
+  return copy.id;
 }
 
 /**
@@ -275,6 +286,6 @@ export async function retryChatMessage(deps: TSendDeps, id: number, userId?: num
   const template = failed.metadata.template;
   if (template) return sendTemplateMessage(deps, { ...recipient, ...template });
   const [file] = await Attachment.findAll({ where: { communicationId: failed.id }, attributes: ['id'], order: [['id', 'ASC']], limit: 1 });
-  if (file) return sendChatMessage(deps, { ...recipient, body: failed.body, attachmentId: await copyUpload(deps.sequelize, file.id, userId) });
+  if (file) return sendFileMessage(deps, recipient, file.id, failed.body, true);
   return sendChatMessage(deps, { ...recipient, body: failed.body });
 }

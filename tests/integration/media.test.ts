@@ -271,4 +271,16 @@ describe('sending files', () => {
     const bytes = await getMedia(retried.attachments[0]!.id);
     expect(Buffer.from(await bytes.arrayBuffer())).toEqual(PNG);
   });
+
+  it('retries of a failed file at the same moment copy it once: the refused ones leave no copy behind', async () => {
+    const { attachmentId } = (await (await upload(PNG, 'image/png', 'once.png')).json()) as { attachmentId: number };
+    live.sim.queueResponse({ status: 503 });
+    await expect(live.staff.chat.send.mutate({ clientId, attachmentId })).rejects.toThrow(/temporarily unavailable/);
+    const failed = (await live.staff.inbox.thread.query({ clientId })).items.find((i) => i.attachments[0]?.id === attachmentId)!;
+    const before = await Attachment.count({ where: { fileName: 'once.png' } });
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => live.staff.chat.retry.mutate({ id: failed.id })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(await Attachment.count({ where: { fileName: 'once.png' } })).toBe(before + 1);
+    expect(await Attachment.count({ where: { fileName: 'once.png', communicationId: null } })).toBe(0);
+  });
 });
