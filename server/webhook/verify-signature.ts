@@ -47,4 +47,22 @@ export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer
   return plain !== undefined && plain.length > 0 && safeEqualStrings(plain, secret);
 }
 
+/**
+ * Whether a POST could be authentic, from its headers alone: the right secret, or a well-formed
+ * signature (checked against the body once read). A POST with neither is refused before its body
+ * is read, so a flood of large forged bodies is never buffered.
+ */
+export function mayBeAuthentic(headers: IncomingHttpHeaders, auth: TWebhookAuth): boolean {
+  if (auth.allowUnauthenticated) return true;
+  if (!auth.secret) return false;
+  const secret = auth.secret;
+  const hasSignature = SIGNATURE_HEADERS.some((name) => {
+    const value = headers[name];
+    return typeof value === 'string' && HEX_DIGEST.test(value.startsWith('sha256=') ? value.slice('sha256='.length) : value);
+  });
+  if (hasSignature) return true;
+  const plain = headers[SECRET_HEADER];
+  return typeof plain === 'string' && plain.length > 0 && safeEqualStrings(plain, secret);
+}
+
 export { safeEqualStrings };

@@ -10,7 +10,7 @@ import type { TLogger } from '../logger';
 import { isDatabaseUnavailable } from '../db/database-errors';
 import { DeliveryLog } from './delivery-log';
 import { countPayloadItems, MAX_ITEMS_PER_DELIVERY, parsePayload } from './parse-payload';
-import { isWebhookAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
+import { isWebhookAuthentic, mayBeAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
 
 export const WEBHOOK_BODY_LIMIT = '3mb';
 /**
@@ -145,6 +145,12 @@ export function createWebhookRouter(deps: TWebhookDeps): Router {
   router.post('/', (_req, res, next) => {
     res.once('finish', () => deliveryLog.note(res.statusCode));
     next();
+  });
+  // Neither the secret nor a well-formed signature: refused before the body is read (Node discards it).
+  router.post('/', (req, res, next) => {
+    if (mayBeAuthentic(req.headers, deps.auth)) return next();
+    res.setHeader('connection', 'close');
+    sendJson(res, 401, { ok: false, error: 'unauthorized' });
   });
   // Raw bytes on this route only: the signature covers the exact body, so nothing may parse it first.
   router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps, batcher));

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWebhookAuthentic } from '../../server/webhook/verify-signature';
 import { startTestServer, type TTestServer } from '../support/test-server';
@@ -88,6 +89,27 @@ describe('webhook signature', () => {
     expect(res.status).toBe(200);
     const rows = await sql<{ body: string }>(server.databaseUrl, "SELECT body FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.unicode-1'");
     expect(rows[0]?.body).toBe('Grüße 👋🏽 — 你好 ‮');
+  });
+
+  it('refuses a POST with neither the secret nor a signature before reading its body', async () => {
+    // Headers promise 3 MB; only 1 KB is sent and the request is never finished. Buffering the
+    // body first would leave this without an answer.
+    const url = new URL(`${server.url}/api/webhooks/chat`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 3 * 1024 * 1024 } }, (res) => {
+        resolve(res.statusCode ?? 0);
+        res.resume();
+        req.destroy();
+      });
+      req.on('error', () => undefined);
+      req.write('x'.repeat(1024));
+      setTimeout(() => reject(new Error('no answer before the body was sent')), 5_000).unref();
+    });
+    expect(status).toBe(401);
+    // A wrong secret, too; a well-formed signature is checked against the body once read.
+    const raw = freshBody();
+    expect((await postWebhook(server.url, raw, { headers: { 'x-service-webhook-secret': 'wrong' } })).status).toBe(401);
+    expect((await postWebhook(server.url, raw, { headers: { 'x-service-signature': sign('another body') } })).status).toBe(401);
   });
 
   it('refuses a body over 3 MB with 413 and stores nothing', async () => {
