@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/min';
 import { AppError } from '../errors';
 
 // A number typed by a person becomes E.164 digits (no "+"), the form numbers are stored, matched
@@ -8,7 +8,18 @@ import { AppError } from '../errors';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
-/** E.164 digits of a possible number, or null. */
+/**
+ * A valid number (by the country's number plan), or a possible one (right length) — the firm's
+ * test and demo numbers, 07700 900xxx, are reserved for drama and not "valid" — unless its national
+ * part still starts with 0: then the national prefix could not be taken off because what followed it
+ * fits no number of that country ("07700 12" became +44 0770012).
+ */
+function isAcceptable(parsed: PhoneNumber): boolean {
+  if (parsed.isValid()) return true;
+  return parsed.isPossible() && !parsed.nationalNumber.startsWith('0');
+}
+
+/** E.164 digits of an acceptable number, or null. */
 export function parseNumberInput(input: string, defaultCountry: CountryCode | undefined): string | null {
   const text = input.trim().replace(/^00/, '+');
   if (!/^\+?[\d\s\-().\u00a0]+$/.test(text)) return null;
@@ -16,7 +27,7 @@ export function parseNumberInput(input: string, defaultCountry: CountryCode | un
   const candidates = text.startsWith('+') ? [text] : digitsOnly ? [`+${text}`, text] : [text];
   for (const candidate of candidates) {
     const parsed = parsePhoneNumberFromString(candidate, candidate.startsWith('+') ? undefined : defaultCountry);
-    if (parsed?.isPossible()) return parsed.number.slice(1);
+    if (parsed && isAcceptable(parsed)) return parsed.number.slice(1);
   }
   return null;
 }

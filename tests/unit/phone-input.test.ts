@@ -13,6 +13,8 @@ describe('parseNumberInput: a typed number to E.164 digits', () => {
     ['415 555 0142', 'US', '14155550142'],
     ['087 123 4567', 'IE', '353871234567'],
     ['33700900555', undefined, '33700900555'],
+    ['020 7946 0000', 'GB', '442079460000'],
+    ['06 1234 5678', 'IT', '390612345678'],
   ] as const)('%s in %s → %s', (typed, country, digits) => {
     expect(parseNumberInput(typed, country)).toBe(digits);
   });
@@ -23,6 +25,9 @@ describe('parseNumberInput: a typed number to E.164 digits', () => {
     ['+44 12', 'GB'],
     ['call me', 'GB'],
     ['+44 7700 900123 ext 4', 'GB'],
+    // A national number too short for the country: the 0 could not be taken off (was +44 0770012).
+    ['07700 12', 'GB'],
+    ['07700 1234', 'GB'],
     ['9'.repeat(64), 'GB'],
     ['', 'GB'],
   ] as const)('refuses %j in %s', (typed, country) => {
