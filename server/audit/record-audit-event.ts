@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'user.add',
   'user.role_change',
   'user.deactivate',
+  'user.reactivate',
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

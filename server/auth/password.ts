@@ -14,17 +14,20 @@ const MAX_WAITING = 16;
 
 /** The hashing queue is full: nothing was checked, so the attempt must not count against anyone. */
 export class HashingBusyError extends AppError {
-  constructor() {
-    super('TOO_MANY_REQUESTS', 'The server is busy checking sign-ins. Try again in a moment.');
+  constructor(message: string) {
+    super('TOO_MANY_REQUESTS', message);
   }
 }
+// One queue for sign-ins (checking) and new accounts (hashing): each is told in its own words.
+const BUSY_CHECKING = 'The server is busy checking sign-ins. Try again in a moment.';
+const BUSY_HASHING = 'The server is busy: try again in a moment.';
 let hashing = 0;
 const waiting: (() => void)[] = [];
 
-async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+async function withHashingSlot<T>(work: () => Promise<T>, busyMessage: string): Promise<T> {
   if (hashing < MAX_HASHING) hashing++;
   else {
-    if (waiting.length >= MAX_WAITING) throw new HashingBusyError();
+    if (waiting.length >= MAX_WAITING) throw new HashingBusyError(busyMessage);
     await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by the one finishing
   }
   try {
@@ -36,7 +39,7 @@ async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
+function derive(password: string, salt: Buffer, params: ScryptOptions, busyMessage: string): Promise<Buffer> {
   return withHashingSlot(
     () =>
       new Promise((resolve, reject) =>
@@ -44,12 +47,13 @@ function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<
           err ? reject(err) : resolve(key),
         ),
       ),
+    busyMessage,
   );
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
+  const key = await derive(password, salt, PARAMS, BUSY_HASHING);
   return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
@@ -57,7 +61,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const key = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  const key = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) }, BUSY_CHECKING);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

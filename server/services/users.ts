@@ -25,6 +25,13 @@ export async function createUser(input: { email: string; name: string; role: TUs
     });
   } catch (error) {
     if (error instanceof UniqueConstraintError) {
+      // Deactivated people cannot sign in: saying "someone signs in with it" would send a director hunting.
+      const existing = await User.findOne({ where: { email }, attributes: ['deactivatedAt'] });
+      if (existing?.deactivatedAt) {
+        throw new AppError('CONFLICT', `The email ${email} belongs to a deactivated account: reactivate it instead.`, {
+          email: ['This email belongs to a deactivated account: reactivate it instead.'],
+        });
+      }
       throw new AppError('CONFLICT', `A user with email ${email} already exists.`, { email: ['Someone already signs in with this email.'] });
     }
     throw error;
@@ -58,20 +65,30 @@ export async function addUser(
   return { user: userDtoOf(user), generatedPassword };
 }
 
-type TLockedUsers = { target: { id: number; name: string; role: TUserRole; deactivatedAt: Date | null }; activeDirectors: number };
+type TLockedUser = { id: number; name: string; role: TUserRole; deactivatedAt: Date | null };
+type TLockedUsers = { target: TLockedUser; activeDirectors: number };
 
 /**
- * Locks the user being changed and every active director, in id order: two directors demoting or
- * deactivating each other at the same moment are taken one after the other, and the second sees
- * the first's change, so the firm can never be left without an active director.
+ * Locks the user being changed, the acting director and every active director, in id order (one
+ * order for every caller: no deadlock), then checks the actor again. The session check ran before
+ * the lock: two directors demoting or deactivating each other at the same moment both pass it, and
+ * without this the second would act after the first had taken their rights away. Taken one after
+ * the other, the second sees the first's change and is refused, and the firm can never be left
+ * without an active director.
  */
-async function lockUsersForChange(userId: number, transaction: Transaction): Promise<TLockedUsers> {
+async function lockUsersForChange(userId: number, actor: TActor, transaction: Transaction): Promise<TLockedUsers> {
   const rows = await User.sequelize!.query<{ id: number; name: string; role: TUserRole; deactivated_at: Date | null }>(
     `SELECT id, name, role, deactivated_at FROM users
-     WHERE id = $1 OR (role = 'director' AND deactivated_at IS NULL)
+     WHERE id = $1 OR id = $2 OR (role = 'director' AND deactivated_at IS NULL)
      ORDER BY id FOR UPDATE`,
-    { bind: [userId], type: QueryTypes.SELECT, transaction },
+    { bind: [userId, actor.userId], type: QueryTypes.SELECT, transaction },
   );
+  // A null actor is the server itself (a script), which no director can take rights from.
+  if (actor.userId !== null) {
+    const acting = rows.find((row) => row.id === actor.userId);
+    if (!acting || acting.deactivated_at) throw new AppError('FORBIDDEN', 'You were deactivated a moment ago: this change was not made.');
+    if (acting.role !== 'director') throw new AppError('FORBIDDEN', 'You are no longer a director: this change was not made.');
+  }
   const target = rows.find((row) => row.id === userId);
   if (!target) throw new AppError('NOT_FOUND', 'That user does not exist.');
   return {
@@ -83,7 +100,7 @@ async function lockUsersForChange(userId: number, transaction: Transaction): Pro
 /** Takes effect on the user's next request: every request reads the user afresh from its session. */
 export async function changeUserRole(input: { userId: number; role: TUserRole }, actor: TActor): Promise<TUserDto> {
   await User.sequelize!.transaction(async (transaction) => {
-    const { target, activeDirectors } = await lockUsersForChange(input.userId, transaction);
+    const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction);
     if (target.deactivatedAt) throw new AppError('PRECONDITION_FAILED', `${target.name} is deactivated: their role cannot be changed.`);
     if (target.role === input.role) return;
     if (target.role === 'director' && activeDirectors <= 1) {
@@ -102,7 +119,7 @@ export async function changeUserRole(input: { userId: number; role: TUserRole },
  */
 export async function deactivateUser(input: { userId: number }, actor: TActor): Promise<TUserDto> {
   const ended = await User.sequelize!.transaction(async (transaction) => {
-    const { target, activeDirectors } = await lockUsersForChange(input.userId, transaction);
+    const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction);
     if (target.id === actor.userId) throw new AppError('PRECONDITION_FAILED', 'You cannot deactivate your own account: ask another director to do it.');
     if (target.deactivatedAt) return []; // already done (a double click, two directors at once)
     if (target.role === 'director' && activeDirectors <= 1) {
@@ -118,5 +135,19 @@ export async function deactivateUser(input: { userId: number }, actor: TActor): 
     return sessions.map((session) => session.id);
   });
   endWatchedSessionIds(ended);
+  return userDtoOf((await User.findByPk(input.userId))!);
+}
+
+/**
+ * Undoes a deactivation: the person signs in again with the password they had (they were signed
+ * out, not forgotten), in the role they had. Recorded as `user.reactivate`.
+ */
+export async function reactivateUser(input: { userId: number }, actor: TActor): Promise<TUserDto> {
+  await User.sequelize!.transaction(async (transaction) => {
+    const { target } = await lockUsersForChange(input.userId, actor, transaction);
+    if (!target.deactivatedAt) return; // already active (a double click, two directors at once)
+    await User.sequelize!.query('UPDATE users SET deactivated_at = NULL, updated_at = now() WHERE id = $1', { bind: [target.id], transaction });
+    await recordAuditEvent(User.sequelize!, { actor, action: 'user.reactivate', subject: `user:${target.id}`, detail: { role: target.role } }, transaction);
+  });
   return userDtoOf((await User.findByPk(input.userId))!);
 }

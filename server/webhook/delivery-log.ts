@@ -15,6 +15,12 @@ export function outcomeOfStatus(status: number): TDeliveryOutcome {
 
 type TPending = { count: number; lastAt: Date; lastStatus: number };
 
+// A write the database refused (a statement timeout behind a lock, a restart) is tried again after
+// 1, 2, 4, 8 and 16 s; then this run stops and the next delivery starts another. Nothing is lost
+// meanwhile, and nothing grows: pending is one entry per outcome whatever the number of deliveries.
+const RETRY_FIRST_MS = 1_000;
+const MAX_ATTEMPTS = 6;
+
 /**
  * Notes each delivery's outcome in `webhook_deliveries` (one row per outcome, shared by every
  * instance) without holding up the answer to the provider: at most one write in flight per
@@ -32,29 +38,34 @@ export class DeliveryLog {
   ) {}
 
   note(status: number, at = new Date()): void {
-    const outcome = outcomeOfStatus(status);
-    const seen = this.pending.get(outcome);
-    if (!seen) this.pending.set(outcome, { count: 1, lastAt: at, lastStatus: status });
-    else {
-      seen.count += 1;
-      if (at >= seen.lastAt) Object.assign(seen, { lastAt: at, lastStatus: status });
-    }
+    this.fold(outcomeOfStatus(status), { count: 1, lastAt: at, lastStatus: status });
     this.writing ??= this.writeAll();
   }
 
-  /** Resolves once everything noted so far is written (or given up on). */
+  /** Resolves once everything noted so far is written (or, the database refusing, given up on for now). */
   async settle(): Promise<void> {
     while (this.writing) await this.writing;
   }
 
+  /** Adds counts; the latest time keeps its status. */
+  private fold(outcome: TDeliveryOutcome, noted: TPending): void {
+    const seen = this.pending.get(outcome);
+    if (!seen) this.pending.set(outcome, { ...noted });
+    else {
+      seen.count += noted.count;
+      if (noted.lastAt >= seen.lastAt) Object.assign(seen, { lastAt: noted.lastAt, lastStatus: noted.lastStatus });
+    }
+  }
+
   private async writeAll(): Promise<void> {
+    let failures = 0;
     try {
       while (this.pending.size) {
         // Rows in one order in every instance: concurrent upserts cannot deadlock.
         const batch = [...this.pending].sort(([a], [b]) => a.localeCompare(b));
         this.pending.clear();
-        await this.sequelize
-          .query(
+        try {
+          await this.sequelize.query(
             `INSERT INTO webhook_deliveries AS d (outcome, last_at, last_status, count)
              SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::bigint[])
              ON CONFLICT (outcome) DO UPDATE SET
@@ -65,10 +76,22 @@ export class DeliveryLog {
               bind: [batch.map(([o]) => o), batch.map(([, p]) => p.lastAt), batch.map(([, p]) => p.lastStatus), batch.map(([, p]) => p.count)],
               type: QueryTypes.INSERT,
             },
-          )
-          // Best effort: the delivery itself was answered already; a database that is away is
-          // already reported by the delivery's own 503.
-          .catch((error: unknown) => this.logger.debug({ error: (error as Error).name }, 'webhook delivery outcome not recorded'));
+          );
+          failures = 0;
+        } catch (error) {
+          // The delivery itself was answered already; its counts go back to wait for the next try.
+          for (const [outcome, noted] of batch) this.fold(outcome, noted);
+          failures += 1;
+          const retryInMs = failures < MAX_ATTEMPTS ? RETRY_FIRST_MS * 2 ** (failures - 1) : null;
+          // The error's name and SQLSTATE only: the statement's values are outcomes and counts, but nothing more is needed.
+          this.logger.warn(
+            { error: (error as Error).name, code: (error as { parent?: { code?: string } }).parent?.code, attempt: failures, retryInMs },
+            retryInMs === null ? 'webhook delivery outcomes not recorded: kept until the next delivery' : 'webhook delivery outcomes not recorded yet: trying again',
+          );
+          if (retryInMs === null) return;
+          // Unref'd: a retry waiting must not keep a stopping process alive.
+          await new Promise((resolve) => setTimeout(resolve, retryInMs).unref());
+        }
       }
     } finally {
       this.writing = null;

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
@@ -219,6 +220,158 @@ describe('deactivating', () => {
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(await sql(db(), "SELECT count(*)::int AS n FROM users WHERE role = 'director' AND deactivated_at IS NULL")).toEqual([{ n: 1 }]);
+    // Put Dee back for the tests below (she is the `live.director` session).
+    const remaining = results[0].status === 'fulfilled' ? cal : dot;
+    await remaining.client.users.changeRole.mutate({ userId: await idOf('dee@firm.test'), role: 'director' });
+  });
+});
+
+describe('two directors acting on each other at the same moment, a third director still there', () => {
+  // The last-director guard cannot decide these (a third director stays whatever happens): only
+  // re-reading the actor inside the locked transaction can. Fresh users each round, ten rounds.
+  async function directorPair(round: string) {
+    const pair = [];
+    for (const who of ['x', 'y']) {
+      const email = `${who}-${round}@firm.test`;
+      const { user } = await live.director.users.add.mutate({ name: `${who.toUpperCase()} ${round}`, email, role: 'director', password: `${who}-first-pass` });
+      pair.push({ id: user.id, session: await signIn(email, `${who}-first-pass`) });
+    }
+    return pair as [{ id: number; session: Awaited<ReturnType<typeof signIn>> }, { id: number; session: Awaited<ReturnType<typeof signIn>> }];
+  }
+  type TRefusal = { data?: { code?: string } };
+
+  it('deactivating each other: exactly one wins every time, and no deactivated user deactivates anyone', async () => {
+    for (let round = 0; round < 10; round++) {
+      const [x, y] = await directorPair(`off${round}`);
+      const results = await Promise.allSettled([
+        x.session.client.users.deactivate.mutate({ userId: y.id }),
+        y.session.client.users.deactivate.mutate({ userId: x.id }),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      // The loser is refused here, or earlier by the session check if the winner committed first.
+      const refusal = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as TRefusal;
+      expect(['FORBIDDEN', 'UNAUTHORIZED']).toContain(refusal.data?.code);
+      const rows = await sql<{ id: number }>(db(), 'SELECT id FROM users WHERE id = ANY($1::int[]) AND deactivated_at IS NULL', [[x.id, y.id]]);
+      expect(rows).toHaveLength(1);
+      const events = await sql<{ user_id: number }>(db(), "SELECT user_id FROM audit_events WHERE action = 'user.deactivate' AND subject = ANY($1::text[])", [[`user:${x.id}`, `user:${y.id}`]]);
+      expect(events).toEqual([{ user_id: rows[0]!.id }]);
+    }
+  });
+
+  it('demoting each other: exactly one wins every time, and no demoted user demotes anyone', async () => {
+    for (let round = 0; round < 10; round++) {
+      const [x, y] = await directorPair(`demote${round}`);
+      const results = await Promise.allSettled([
+        x.session.client.users.changeRole.mutate({ userId: y.id, role: 'staff' }),
+        y.session.client.users.changeRole.mutate({ userId: x.id, role: 'staff' }),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as TRefusal).data?.code).toBe('FORBIDDEN');
+      const directors = await sql<{ id: number }>(db(), "SELECT id FROM users WHERE id = ANY($1::int[]) AND role = 'director'", [[x.id, y.id]]);
+      expect(directors).toHaveLength(1);
+      const events = await sql<{ user_id: number }>(db(), "SELECT user_id FROM audit_events WHERE action = 'user.role_change' AND subject = ANY($1::text[])", [[`user:${x.id}`, `user:${y.id}`]]);
+      expect(events).toEqual([{ user_id: directors[0]!.id }]);
+    }
+  });
+
+  it.each([
+    ['deactivated', 'UPDATE users SET deactivated_at = now() WHERE id = $1', /You were deactivated/],
+    ['made staff', "UPDATE users SET role = 'staff' WHERE id = $1", /You are no longer a director/],
+  ])('an actor %s while their request waits for the lock is refused with a sentence saying why', async (what, change, message) => {
+    const [x, y] = await directorPair(`late-${what.replace(' ', '-')}`);
+    // Hold x's row, let x's request pass its session check and queue behind it, then change x.
+    const holder = new pg.Client({ connectionString: db() });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [x.id]);
+      const attempt = x.session.client.users.deactivate.mutate({ userId: y.id }).then(() => null, (e: Error & TRefusal) => e);
+      await expect
+        .poll(async () => (await sql<{ n: number }>(db(), "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'"))[0]!.n)
+        .toBe(1);
+      await holder.query(change, [x.id]);
+      await holder.query('COMMIT');
+      const error = await attempt;
+      expect(error?.data?.code).toBe('FORBIDDEN');
+      expect(error?.message).toMatch(message);
+      expect(await sql(db(), 'SELECT deactivated_at FROM users WHERE id = $1', [y.id])).toEqual([{ deactivated_at: null }]);
+    } finally {
+      await holder.end();
+    }
+  });
+});
+
+describe('reactivating', () => {
+  it('a deactivated account’s email cannot be added again: CONFLICT says to reactivate it instead', async () => {
+    await live.director.users.add.mutate({ name: 'Vic Return', email: 'vic@firm.test', role: 'staff', password: 'vic-first-pass' });
+    const vicId = await idOf('vic@firm.test');
+    await live.director.users.deactivate.mutate({ userId: vicId });
+    const error = await live.director.users.add
+      .mutate({ name: 'Vic Again', email: 'VIC@firm.test', role: 'staff', password: 'another-password' })
+      .then(() => null, (e: Error & { data?: { code?: string; fieldErrors?: Record<string, string[]> } }) => e);
+    expect(error?.data?.code).toBe('CONFLICT');
+    expect(error?.message).toMatch(/belongs to a deactivated account: reactivate it instead/);
+    expect(error?.data?.fieldErrors?.email?.[0]).toMatch(/deactivated account: reactivate it instead/);
+  });
+
+  it('a director reactivates someone: they sign in again with their password, once in the trail, twice is nothing more', async () => {
+    const vicId = await idOf('vic@firm.test');
+    const done = await live.director.users.reactivate.mutate({ userId: vicId });
+    expect(done).toMatchObject({ id: vicId, role: 'staff', deactivatedAt: null });
+    expect((await createHttpClient(live.server.url).client.auth.signIn.mutate({ email: 'vic@firm.test', password: 'vic-first-pass' })).user.id).toBe(vicId);
+    await live.director.users.reactivate.mutate({ userId: vicId });
+    const dee = await idOf('dee@firm.test');
+    expect((await auditOf(`user:${vicId}`)).filter((e) => e.action === 'user.reactivate')).toEqual([{ action: 'user.reactivate', user_id: dee, detail: { role: 'staff' } }]);
+    const { items } = await live.director.audit.list.query({ action: 'user.reactivate' });
+    expect(items.map((i) => i.subject)).toContain(`user:${vicId}`);
+  });
+
+  it('an unknown user is NOT_FOUND', async () => {
+    await expect(live.director.users.reactivate.mutate({ userId: 999_999 })).rejects.toMatchObject({ message: 'That user does not exist.', data: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('names and passwords that are refused', () => {
+  type TRefusal = { data?: { code?: string; fieldErrors?: Record<string, string[]> } };
+  it.each([
+    ['a NUL', 'nul\u0000name'],
+    ['a bell and a right-to-left override', '\u202eevil\u0007'],
+    ['a C1 control', 'next\u0085line'],
+    ['a directional isolate', 'a\u2066b\u2069'],
+    ['a tab inside', 'tab\tname'],
+  ])('a name with %s is refused for its field, and nothing is added', async (_what, name) => {
+    const before = await sql(db(), 'SELECT count(*)::int AS n FROM users');
+    const error = await live.director.users.add.mutate({ name, email: 'hidden@firm.test', role: 'staff', password: 'hidden-password' }).then(() => null, (e: TRefusal) => e);
+    expect(error?.data?.code).toBe('BAD_REQUEST');
+    expect(error?.data?.fieldErrors?.name).toEqual([expect.stringMatching(/hidden control or text-direction character/)]);
+    expect(await sql(db(), 'SELECT count(*)::int AS n FROM users')).toEqual(before);
+  });
+
+  it('a name with accents, apostrophes and other scripts is kept as typed', async () => {
+    const { user } = await live.director.users.add.mutate({ name: 'Zoë O’Brien-Łukasz 李', email: 'zoe@firm.test', role: 'staff', password: 'zoe-first-pass' });
+    expect(user.name).toBe('Zoë O’Brien-Łukasz 李');
+  });
+
+  it('a password with a NUL is refused for its field', async () => {
+    const error = await live.director.users.add
+      .mutate({ name: 'Nul Pass', email: 'nulpass@firm.test', role: 'staff', password: 'long-enough\u0000pass' })
+      .then(() => null, (e: TRefusal) => e);
+    expect(error?.data?.code).toBe('BAD_REQUEST');
+    expect(error?.data?.fieldErrors?.password).toEqual([expect.stringMatching(/null character/)]);
+  });
+});
+
+describe('when the password queue is full', () => {
+  it('adding people is told the server is busy, not that it is checking sign-ins', async () => {
+    const answers = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => live.director.users.add.mutate({ name: `Busy ${i}`, email: `busy-add-${i}@firm.test`, role: 'staff', password: 'busy-first-pass' })),
+    );
+    const busy = answers.filter((a) => a.status === 'rejected').map((a) => (a as PromiseRejectedResult).reason as Error & { data?: { code?: string } });
+    expect(busy.length).toBeGreaterThan(0);
+    for (const error of busy) {
+      expect(error.data?.code).toBe('TOO_MANY_REQUESTS');
+      expect(error.message).toBe('The server is busy: try again in a moment.');
+    }
   });
 });
 
@@ -230,6 +383,7 @@ describe('only directors manage people', () => {
     await expect(live.staff.users.add.mutate({ name: 'Sneaky', email: 'sneaky@firm.test', role: 'director', password: 'sneaky-password' })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     await expect(live.staff.users.changeRole.mutate({ userId: sam, role: 'director' })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     await expect(live.staff.users.deactivate.mutate({ userId: sam })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
+    await expect(live.staff.users.reactivate.mutate({ userId: sam })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     expect(await sql(db(), 'SELECT id, role, deactivated_at FROM users ORDER BY id')).toEqual(before);
   });
 

@@ -98,6 +98,44 @@ describe('settings.webhookStatus', () => {
   });
 });
 
+describe('when the database refuses the delivery log’s writes for a while', () => {
+  it('the outcomes noted meanwhile are kept and written once it takes them again: counts, last delivery and last accepted time come out right', async () => {
+    type TRow = { outcome: string; count: number; last_status: number };
+    const rowsOf = () => sql<TRow>(db(), 'SELECT outcome, count::int AS count, last_status FROM webhook_deliveries ORDER BY outcome');
+    const countOf = (rows: TRow[], outcome: string) => rows.find((r) => r.outcome === outcome)?.count ?? 0;
+    const before = await rowsOf();
+    // Every write to the table fails (as a statement timeout behind a lock would); a sequence,
+    // which a rollback does not undo, counts the refused attempts.
+    await sql(db(), 'CREATE SEQUENCE refused_delivery_writes');
+    await sql(db(), "CREATE FUNCTION refuse_delivery_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('refused_delivery_writes'); RAISE EXCEPTION 'refused for the test'; END $$");
+    await sql(db(), 'CREATE TRIGGER refuse_delivery_write BEFORE INSERT OR UPDATE ON webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION refuse_delivery_write()');
+    let acceptedFrom: number;
+    try {
+      for (let i = 0; i < 3; i++) expect((await postWebhook(live.server.url, '{}', { unsigned: true })).status).toBe(401);
+      expect((await postWebhook(live.server.url, 'not json')).status).toBe(400);
+      acceptedFrom = Date.now();
+      const body = cloudPayload({ messages: [textMessage('wamid.status-refused-log', '447700900779', 'Stored while the delivery log is refused')] });
+      expect((await postWebhook(live.server.url, body)).status).toBe(200);
+      await expect.poll(async () => (await sql<{ n: number }>(db(), 'SELECT CASE WHEN is_called THEN last_value ELSE 0 END::int AS n FROM refused_delivery_writes'))[0]!.n).toBeGreaterThan(0);
+      // Every outcome is noted and its first write refused before the table takes writes again.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await rowsOf()).toEqual(before);
+    } finally {
+      await sql(db(), 'DROP TRIGGER refuse_delivery_write ON webhook_deliveries');
+      await sql(db(), 'DROP FUNCTION refuse_delivery_write()');
+      await sql(db(), 'DROP SEQUENCE refused_delivery_writes');
+    }
+    await expect.poll(async () => countOf(await rowsOf(), 'accepted'), { timeout: 10_000 }).toBe(countOf(before, 'accepted') + 1);
+    const after = await rowsOf();
+    expect(countOf(after, 'unauthorized')).toBe(countOf(before, 'unauthorized') + 3);
+    expect(countOf(after, 'rejected')).toBe(countOf(before, 'rejected') + 1);
+    const s = await status();
+    expect(s.lastDelivery).toMatchObject({ outcome: 'accepted', httpStatus: 200 });
+    expect(s.lastAcceptedAt!.getTime()).toBeGreaterThanOrEqual(acceptedFrom! - 1_000);
+    expect(s.lastAcceptedAt).toEqual(s.lastDelivery!.at);
+  });
+});
+
 describe('site URL warnings', () => {
   it.each([
     ['http://localhost:3000', [/"localhost" is this computer/, /starts with http:\/\//]],

@@ -10,7 +10,7 @@ type TRole = TUser['role'];
 
 const ROLE_LABEL: Record<TRole, string> = { director: 'Director', staff: 'Staff' };
 
-/** People who can sign in (directors only; the server refuses anyone else): add, change a role, deactivate. */
+/** People who can sign in (directors only; the server refuses anyone else): add, change a role, deactivate, reactivate. */
 export function UsersPanel() {
   const users = trpc.users.list.useQuery();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -19,7 +19,7 @@ export function UsersPanel() {
       <h2 id="people-title">People</h2>
       <p className="muted">
         Who can sign in. Directors also manage people, check the provider connection and read the audit trail. A deactivated person cannot sign in and is
-        signed out at once; what they did stays on the record.
+        signed out at once; what they did stays on the record. Reactivate them to let them sign in again with their password.
       </p>
       {users.isPending ? (
         <p className="muted" role="status">
@@ -57,8 +57,14 @@ function PersonRow({ user, isMe }: { user: TUser; isMe: boolean }) {
       toast('success', `${changed.name} is deactivated and signed out.`);
     },
   });
+  const reactivate = trpc.users.reactivate.useMutation({
+    onSuccess: async (changed) => {
+      await utils.users.list.invalidate();
+      toast('success', `${changed.name} is active again and can sign in with their password.`);
+    },
+  });
   const active = user.deactivatedAt === null;
-  const error = changeRole.error ?? deactivate.error;
+  const error = changeRole.error ?? deactivate.error ?? reactivate.error;
   return (
     <li className={`person${active ? '' : ' inactive'}`} data-user-id={user.id} data-status={active ? 'active' : 'deactivated'}>
       <div className="person-main">
@@ -98,6 +104,17 @@ function PersonRow({ user, isMe }: { user: TUser; isMe: boolean }) {
             onConfirm={() => deactivate.mutate({ userId: user.id })}
             className="button small ghost"
           />
+        )}
+        {!active && (
+          <button
+            type="button"
+            className="button small"
+            aria-label={`Reactivate ${user.name}`}
+            disabled={reactivate.isPending}
+            onClick={() => reactivate.mutate({ userId: user.id })}
+          >
+            {reactivate.isPending ? 'Reactivating…' : 'Reactivate'}
+          </button>
         )}
       </div>
       {error && (

@@ -22,6 +22,7 @@ const ACTION_LABEL: Record<TAction, string> = {
   'user.add': 'Added a user',
   'user.role_change': 'Changed a role',
   'user.deactivate': 'Deactivated a user',
+  'user.reactivate': 'Reactivated a user',
 };
 
 /** A few words of an event's detail: the numbers, counts and names in it, no raw JSON. */

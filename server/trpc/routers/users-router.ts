@@ -1,13 +1,23 @@
 import { z } from 'zod';
 import { ZUserRole } from '../../../shared/communication';
-import { addUser, changeUserRole, deactivateUser, listUsers } from '../../services/users';
+import { addUser, changeUserRole, deactivateUser, listUsers, reactivateUser } from '../../services/users';
 import { directorProcedure, router } from '../init';
 import { ZRecordId } from '../record-id';
 
 const ZUser = z.object({ id: z.number(), name: z.string(), email: z.string(), role: ZUserRole, createdAt: z.date(), deactivatedAt: z.date().nullable() });
 
+// C0 and C1 controls (NUL, bell, line breaks, tabs…) and the bidi embeddings, overrides and
+// isolates: invisible in a name, they make it read differently on screen, in the audit trail and in
+// exports (a right-to-left override turns "evil" around), and PostgreSQL cannot store a NUL at all.
+const HIDDEN_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
 const ZAddUserInput = z.object({
-  name: z.string().trim().min(1, 'Enter a name').max(200, 'Name is too long — 200 characters at most'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter a name')
+    .max(200, 'Name is too long — 200 characters at most')
+    .refine((name) => !HIDDEN_IN_NAMES.test(name), 'The name has a hidden control or text-direction character (often pasted with it): type it again'),
   email: z
     .string()
     .trim()
@@ -18,7 +28,13 @@ const ZAddUserInput = z.object({
   // Left empty, the server makes one and shows it once.
   password: z.preprocess(
     (value) => (value === '' ? undefined : value),
-    z.string().min(10, 'Password is too short — 10 characters at least').max(200, 'Password is too long — 200 characters at most').optional(),
+    z
+      .string()
+      .min(10, 'Password is too short — 10 characters at least')
+      .max(200, 'Password is too long — 200 characters at most')
+      // No keyboard types one: a first password nobody can type at sign-in is an account locked out.
+      .refine((password) => !password.includes('\u0000'), 'The password has a null character, which no one can type: choose another')
+      .optional(),
   ),
 });
 
@@ -41,4 +57,10 @@ export const usersRouter = router({
     .input(z.object({ userId: ZRecordId }))
     .output(ZUser)
     .mutation(({ ctx, input }) => deactivateUser(input, { userId: ctx.user.id, ip: ctx.clientIp })),
+
+  /** Undoes a deactivation; the person's email is theirs again. */
+  reactivate: directorProcedure
+    .input(z.object({ userId: ZRecordId }))
+    .output(ZUser)
+    .mutation(({ ctx, input }) => reactivateUser(input, { userId: ctx.user.id, ip: ctx.clientIp })),
 });
