@@ -68,6 +68,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
 // Checked when the email is unknown, so a wrong email costs the same time as a wrong password.
 let dummyHash: Promise<string> | undefined;
 export function getDummyHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  // A failed attempt (the hashing queue was full) is not kept: the next sign-in makes it again.
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   return dummyHash;
 }
