@@ -224,6 +224,27 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await context.close();
   });
 
+  it('the case chosen stays with the draft, and Message on a case page chooses that case', async () => {
+    const { page, context } = await signIn();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+    await page.getByRole('link', { name: /Amelia Hart/ }).click();
+    await page.getByRole('link', { name: /HART-2026-002/ }).click();
+    await page.getByRole('link', { name: 'Message' }).click();
+    const casePicker = page.getByRole('combobox', { name: 'File on case' });
+    await expect.poll(async () => (await casePicker.locator('option:checked').textContent()) ?? '').toContain('HART-2026-002');
+    await page.getByRole('textbox', { name: 'Message' }).fill('About the will, a draft');
+    await open(page, /Emily Novak/);
+    expect(await casePicker.count()).toBe(1);
+    expect(await casePicker.locator('option:checked').textContent()).toBe('No case');
+    await open(page, /Amelia Hart/);
+    expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('About the will, a draft');
+    expect(await casePicker.locator('option:checked').textContent()).toContain('HART-2026-002');
+    await page.reload();
+    await casePicker.waitFor();
+    await expect.poll(async () => (await casePicker.locator('option:checked').textContent()) ?? '').toContain('HART-2026-002');
+    await context.close();
+  });
+
   it('at 390 px the conversation, its case labels and its receipts fit the screen', async () => {
     const { page, context } = await signIn({ width: 390, height: 844 });
     await open(page, /Amelia Hart/);

@@ -1,4 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { useSearch } from 'wouter';
 import { renderTemplate, type TTemplateValues } from '../../../shared/templates';
 import { draftKeyOf } from '../lib/drafts';
 import { composerHint, sendsOnEnter } from '../lib/enter-to-send';
@@ -44,7 +45,8 @@ type TProps = {
 export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSendFile, file, onFileChange, recipient, windowOpen, mode, onModeChange }: TProps) {
   const formatNumber = usePhoneFormatter();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
-  const draft = useDraft(draftKeyOf(me.data?.id ?? 0, threadKeyOfRef(threadRef)));
+  const draftKey = draftKeyOf(me.data?.id ?? 0, threadKeyOfRef(threadRef));
+  const draft = useDraft(draftKey);
   const body = draft.text;
   const setBody = draft.setText;
   // The firm wording inserted last, while it stands as inserted (it follows the case; Undo takes it out).
@@ -52,12 +54,20 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
   const textarea = useRef<HTMLTextAreaElement>(null);
   useAutoGrow(textarea, body);
   const touch = useCoarsePointer();
-  const [caseId, setCaseId] = useState<number | undefined>(undefined);
+  // The case chosen is part of the draft: a text naming a case is not sent off that case's file.
+  const caseDraft = useDraft(`${draftKey}:case`);
+  const caseId = Number(caseDraft.text) || undefined;
+  const setCaseId = (id: number | undefined) => caseDraft.setText(id ? String(id) : '');
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
   const templates = trpc.chat.templates.useQuery(undefined, { staleTime: Infinity });
   const settings = trpc.settings.chat.useQuery(undefined, { staleTime: Infinity });
   const cases = trpc.cases.listForClient.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
   const selectedCase = cases.data?.find((c) => c.id === caseId);
+  // Opened from a case (its page's Message: ?case=id): that case is chosen, when it is this client's.
+  const askedCase = Number(new URLSearchParams(useSearch()).get('case')) || undefined;
+  useEffect(() => {
+    if (askedCase && cases.data?.some((c) => c.id === askedCase)) caseDraft.setText(String(askedCase));
+  }, [askedCase, cases.data, caseDraft.setText]);
   const length = describeLength(body, file ? CAPTION_LIMIT : TEXT_LIMIT);
   const lengthId = useId();
 

@@ -25,7 +25,7 @@ export function CasePage({ caseId }: { caseId: number }) {
             {found.data.reference} · <span className={`case-status case-${found.data.status}`}>{found.data.status}</span>
           </p>
         </div>
-        <Link href={`/inbox/client/${found.data.clientId}`} className="button primary">
+        <Link href={`/inbox/client/${found.data.clientId}?case=${found.data.id}`} className="button primary">
           Message
         </Link>
       </div>
