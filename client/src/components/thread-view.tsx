@@ -206,6 +206,17 @@ export function ThreadView({ threadRef, summary }: TProps) {
     retry.mutate({ id }, { onSuccess: () => void utils.inbox.thread.invalidate(threadRef) });
   };
 
+  // The conversation has loaded when its messages and (for a client) the client's numbers have: a
+  // reply goes to one of them. A failure of either is shown with one Retry for both.
+  const clientFailed = 'clientId' in threadRef && client.isError;
+  const conversation = {
+    isPending: thread.isPending || ('clientId' in threadRef && client.isPending),
+    isError: thread.isError || clientFailed,
+    error: thread.error ?? (clientFailed ? client.error : null),
+    data: thread.data && (!('clientId' in threadRef) || client.data) ? thread.data : undefined,
+    isFetching: thread.isFetching || client.isFetching,
+    refetch: () => Promise.all([thread.isError ? thread.refetch() : null, clientFailed ? client.refetch() : null]),
+  };
   const name = client.data?.name ?? summary?.clientName ?? summary?.contactName ?? null;
   const phone = 'phone' in threadRef ? threadRef.phone : client.data?.phone;
   const showNumbers = replyNumbers.length > 1 || items.some((i) => i.peerPhone && i.peerPhone !== to);
@@ -246,7 +257,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
       </header>
       {'phone' in threadRef && summary && <LinkNumberBanner phone={threadRef.phone} summary={summary} />}
       {client.data && <OptOutBanner client={client.data} />}
-      <QueryStatus query={thread} loading="Loading conversation…">
+      <QueryStatus query={conversation} loading="Loading conversation…">
         {() =>
           items.length === 0 ? (
             <p className="empty">No messages yet. Say hello below.</p>
@@ -290,8 +301,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
         {announced?.text}
       </p>
       {/* Until the conversation has loaded, nothing is known of its window: no warning, no composer. */}
-      {thread.data && <ReplyWindow lastInboundAt={lastInboundAt} />}
-      {thread.data && <Composer
+      {conversation.data && <ReplyWindow lastInboundAt={lastInboundAt} />}
+      {conversation.data && <Composer
         threadRef={threadRef}
         clientName={name}
         onSend={onSend}
