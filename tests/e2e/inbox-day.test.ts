@@ -187,6 +187,9 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await page.keyboard.type('j');
     expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('j');
     await page.getByRole('textbox', { name: 'Message' }).fill('');
+    // Escape leaves the message box; then the keys act.
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('composer-text');
     await page.locator('#conversation').focus();
     const rows = await page.locator('[data-thread]').evaluateAll((els) => els.map((el) => el.getAttribute('href')));
     const at = rows.indexOf(new URL(page.url()).pathname);

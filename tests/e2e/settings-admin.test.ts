@@ -135,6 +135,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     await nina.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await people.locator('li[data-status="deactivated"]', { hasText: 'nina@demo.firm' }).waitFor();
     await ninaSession.page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 8_000 });
+    await ninaSession.page.getByRole('status').filter({ hasText: 'Your session has ended' }).waitFor();
 
     // And she cannot sign back in.
     await ninaSession.page.getByRole('textbox', { name: 'Email' }).fill('nina@demo.firm');

@@ -5,6 +5,7 @@ export const SHORTCUT_LIST: [string, string][] = [
   ['k', 'Previous conversation'],
   ['c', 'Write in the message box'],
   ['/', 'Search messages'],
+  ['Esc', 'Leave the message box or search'],
   ['?', 'This list'],
 ];
 

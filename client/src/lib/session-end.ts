@@ -12,6 +12,7 @@ type TUtils = ReturnType<typeof trpc.useUtils>;
  */
 export function handleUnauthorized(queryClient: QueryClient, error: unknown): void {
   if (error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED') {
+    noteSessionEnded();
     void queryClient.invalidateQueries({ queryKey: getQueryKey(trpc.auth.me) });
   }
 }
@@ -23,8 +24,33 @@ export function handleUnauthorized(queryClient: QueryClient, error: unknown): vo
 export function checkStillSignedIn(utils: TUtils): void {
   utils.client.auth.me.query().then(
     (me) => {
-      if (!me) utils.auth.me.setData(undefined, null);
+      if (!me) {
+        noteSessionEnded();
+        utils.auth.me.setData(undefined, null);
+      }
     },
     () => undefined,
   );
+}
+
+const ENDED_KEY = 'firm-chat:session-ended';
+
+/** Remembered for the sign-in page, which says why the person is there (a reload keeps it once). */
+function noteSessionEnded(): void {
+  try {
+    sessionStorage.setItem(ENDED_KEY, '1');
+  } catch {
+    // storage refused: the sign-in page just does not explain
+  }
+}
+
+/** Whether the page was signed out by the server (read once: the next visit is a plain sign-in). */
+export function takeSessionEnded(): boolean {
+  try {
+    const ended = sessionStorage.getItem(ENDED_KEY) === '1';
+    sessionStorage.removeItem(ENDED_KEY);
+    return ended;
+  } catch {
+    return false;
+  }
 }

@@ -10,13 +10,19 @@ function isTyping(target: EventTarget | null): boolean {
 
 /**
  * Single-key shortcuts for the page (as mail clients have them), off while a field has the focus
- * and when a modifier is held, so typing and the browser's own shortcuts are never taken.
+ * (Escape leaves it) and when a modifier is held, so typing and the browser's own shortcuts are
+ * never taken.
  */
 export function useShortcuts(shortcuts: TShortcuts): void {
   const current = useRef(shortcuts);
   current.current = shortcuts;
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
+      // Escape leaves a field (the message box, the search), so the keys act again.
+      if (event.key === 'Escape' && isTyping(event.target) && !event.defaultPrevented) {
+        (event.target as HTMLElement).blur();
+        return;
+      }
       if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || isTyping(event.target)) return;
       const action = current.current[event.key];
       if (!action) return;

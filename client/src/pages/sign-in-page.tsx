@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { DEMO_ACCOUNTS } from '../../../shared/demo';
 import { FormSummary, useFormErrors } from '../components/field-error';
+import { takeSessionEnded } from '../lib/session-end';
 import { trpc } from '../lib/trpc';
 
 async function fetchMode(): Promise<'demo' | 'live' | null> {
@@ -13,6 +14,8 @@ async function fetchMode(): Promise<'demo' | 'live' | null> {
 export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // Sent here by the server (signed out elsewhere, expired, deactivated): said, not left to guess.
+  const [ended] = useState(takeSessionEnded);
   const utils = trpc.useUtils();
   const mode = useQuery({ queryKey: ['health-mode'], queryFn: fetchMode, staleTime: Infinity });
   const signIn = trpc.auth.signIn.useMutation({
@@ -32,6 +35,11 @@ export function SignInPage() {
           Firm Chat
         </div>
         <h1 id="sign-in-title">Sign in</h1>
+        {ended && (
+          <p className="notice" role="status">
+            Your session has ended — you were signed out elsewhere, it expired, or a director changed your account. Sign in again to continue.
+          </p>
+        )}
         <div className="field">
           <label htmlFor={errors.inputId('email')}>Email</label>
           <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} {...errors.field('email')} />
