@@ -123,6 +123,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     // Made a director: her next request is a director's (her page shows it once it asks again).
     await nina.getByRole('combobox', { name: 'Role of Nina New' }).selectOption('director');
     await expect.poll(() => nina.getByRole('combobox', { name: 'Role of Nina New' }).inputValue()).toBe('director');
+    await page.getByRole('status').filter({ hasText: 'Nina New is now a director.' }).waitFor();
     await ninaSession.page.reload();
     await ninaSession.page.getByRole('region', { name: 'People' }).waitFor();
     await ninaSession.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();

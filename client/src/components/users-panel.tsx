@@ -32,7 +32,7 @@ export function UsersPanel() {
       ) : (
         <ul className="people-list" aria-label="People">
           {users.data.map((user) => (
-            <PersonRow key={user.id} user={user} isMe={user.id === me.data?.id} />
+            <PersonRow key={user.id} user={user} isMe={user.id === me.data?.id} listedAt={users.dataUpdatedAt} />
           ))}
         </ul>
       )}
@@ -41,11 +41,15 @@ export function UsersPanel() {
   );
 }
 
-function PersonRow({ user, isMe }: { user: TUser; isMe: boolean }) {
+/** `listedAt`: when the list was last read — a refusal shown on a row is stale once anyone changed. */
+function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; listedAt: number }) {
   const utils = trpc.useUtils();
   const toast = useToast();
   const changeRole = trpc.users.changeRole.useMutation({
-    onSuccess: async () => {
+    onSuccess: async (changed) => {
+      deactivate.reset();
+      reactivate.reset();
+      toast('success', `${changed.name} is now ${changed.role === 'director' ? 'a director' : 'staff'}.`);
       await utils.users.list.invalidate();
       // One's own role changed: the server treats the next request with it; the app follows.
       if (isMe) await utils.auth.me.invalidate();
@@ -53,18 +57,22 @@ function PersonRow({ user, isMe }: { user: TUser; isMe: boolean }) {
   });
   const deactivate = trpc.users.deactivate.useMutation({
     onSuccess: async (changed) => {
+      changeRole.reset();
       await utils.users.list.invalidate();
       toast('success', `${changed.name} is deactivated and signed out.`);
     },
   });
   const reactivate = trpc.users.reactivate.useMutation({
     onSuccess: async (changed) => {
+      changeRole.reset();
       await utils.users.list.invalidate();
       toast('success', `${changed.name} is active again and can sign in with their password.`);
     },
   });
   const active = user.deactivatedAt === null;
   const error = changeRole.error ?? deactivate.error ?? reactivate.error;
+  const errorAt = Math.max(changeRole.failureReason ? changeRole.submittedAt : 0, deactivate.failureReason ? deactivate.submittedAt : 0, reactivate.failureReason ? reactivate.submittedAt : 0);
+  const shownError = error && errorAt >= listedAt ? error : null;
   return (
     <li className={`person${active ? '' : ' inactive'}`} data-user-id={user.id} data-status={active ? 'active' : 'deactivated'}>
       <div className="person-main">
@@ -81,7 +89,7 @@ function PersonRow({ user, isMe }: { user: TUser; isMe: boolean }) {
             <select
               value={user.role}
               disabled={changeRole.isPending}
-              aria-invalid={Boolean(changeRole.error)}
+              aria-invalid={Boolean(shownError && changeRole.error)}
               onChange={(e) => changeRole.mutate({ userId: user.id, role: e.target.value as TRole })}
             >
               <option value="staff">{ROLE_LABEL.staff}</option>
@@ -117,9 +125,9 @@ function PersonRow({ user, isMe }: { user: TUser; isMe: boolean }) {
           </button>
         )}
       </div>
-      {error && (
+      {shownError && (
         <p className="form-error person-error" role="alert">
-          {error.message}
+          {shownError.message}
         </p>
       )}
     </li>
@@ -183,7 +191,7 @@ function AddPersonForm() {
       </button>
       <FormSummary id={errors.summaryId} summary={errors.summary} />
       {added && (
-        <div className="setup-notice tone-ok added-person" role="status">
+        <div className="setup-notice tone-ok added-person" role="status" ref={(el) => el?.scrollIntoView({ block: 'nearest' })}>
           <strong>
             {added.name} ({added.email}) can sign in now.
           </strong>
