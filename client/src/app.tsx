@@ -50,9 +50,16 @@ export function App() {
           </Loading>
         </Route>
         <Route path="/audit">
-          <Loading what="the audit trail">
-            <AuditPage />
-          </Loading>
+          {/* The server refuses anyone else; the page says so at once instead of after asking. */}
+          {me.data.role === 'director' ? (
+            <Loading what="the audit trail">
+              <AuditPage />
+            </Loading>
+          ) : (
+            <p className="form-error" role="alert">
+              Only directors can read the audit trail.
+            </p>
+          )}
         </Route>
         <Route path="/">
           <Redirect to="/inbox" />

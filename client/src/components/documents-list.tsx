@@ -1,5 +1,5 @@
 import { formatBytes } from '../../../shared/media-limits';
-import { formatDateTime, formatWhen } from '../lib/format';
+import { formatDate, formatDateTime } from '../lib/format';
 import { trpc } from '../lib/trpc';
 import { fileLabel, kindLabel, mediaUrl, shortType } from './attachment-view';
 
@@ -35,7 +35,7 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
             <td>{doc.direction === 'inbound' ? 'From client' : 'Sent by firm'}</td>
             <td>
               <time dateTime={doc.createdAt.toISOString()} title={formatDateTime(doc.createdAt)}>
-                {formatWhen(doc.createdAt)}
+                {formatDate(doc.createdAt)}
               </time>
             </td>
             <td>

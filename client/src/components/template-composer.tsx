@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { trpc } from '../lib/trpc';
 
 export type TTemplateChoice = { name: string; language: string; params: string[] };
@@ -32,6 +32,20 @@ export function mergeParams(prefilled: string[], edited: TEditedValues | undefin
 }
 
 const fill = (body: string, params: string[]) => body.replace(/\{\{\s*(\d+)\s*\}\}/g, (m, n: string) => params[Number(n) - 1] || `[value ${n}]`);
+/** The words around placeholder n of a template body: "…appointment on ___ at the office…". */
+export function contextOf(body: string, n: number): string {
+  const mark = `{{${n}}}`;
+  const at = body.indexOf(mark);
+  if (at < 0) return '';
+  const words = (text: string) => text.replace(/\{\{\d+\}\}/g, '…').split(/\s+/).filter(Boolean);
+  const before = words(body.slice(0, at));
+  const after = words(body.slice(at + mark.length));
+  const head = `${before.length > 4 ? '…' : ''}${before.slice(-4).join(' ')}`;
+  const tail = `${after.slice(0, 4).join(' ')}${after.length > 4 ? '…' : ''}`;
+  const glued = /^[.,;:!?)]/.test(tail) || !tail ? tail : ` ${tail}`;
+  return `“${head ? `${head} ` : ''}___${glued}”`;
+}
+
 const labelOf = (name: string) => name.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 type TProps = {
@@ -51,6 +65,7 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
   // Only the values a person typed are kept; the others follow the client, case and firm, so the
   // order of choosing (template, then case) does not matter.
   const [edited, setEdited] = useState<Record<string, TEditedValues>>({});
+  const hintId = useId();
   const templateKey = template ? `${template.name}|${template.language}` : '';
   const params = template ? mergeParams(prefillParams(template.body, template.paramCount, context), edited[templateKey]) : [];
   const [sending, setSending] = useState(false);
@@ -98,7 +113,12 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
           {params.map((value, i) => (
             <label key={i} className="field">
               <span>Value {i + 1}</span>
+              {/* Which blank it fills, in the template's own words ("Value 3" alone said nothing). */}
+              <small className="field-hint" id={`${hintId}-${i}`}>
+                {contextOf(template.body, i + 1)}
+              </small>
               <input
+                aria-describedby={`${hintId}-${i}`}
                 value={value}
                 placeholder={template.examples[i] ? `e.g. ${template.examples[i]}` : undefined}
                 onChange={(e) => setEdited((all) => ({ ...all, [templateKey]: { ...all[templateKey], [i]: e.target.value } }))}

@@ -42,6 +42,13 @@ export function formatDateTime(date: Date): string {
   return dateTime.format(date);
 }
 
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** A day, without its time ("23 Nov 2026"): for lists of files, where a weekday alone is vague. */
+export function formatDate(date: Date): string {
+  return dateOnly.format(date);
+}
+
 const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
 const dayMonth = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
 const shortDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'short' });
