@@ -1,9 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
-import { startLiveApp } from '../support/live-app';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 
 // DESIGN "Accessibility": every screen meets WCAG 2.1 AA as axe-core measures it, on a desk and on a phone.
 const SIZES = [
@@ -161,24 +160,14 @@ async function waitForSettled(page: Page): Promise<void> {
 }
 
 describe.runIf(hasChromium())('every screen meets WCAG 2.1 AA (axe-core: no serious or critical violations)', () => {
-  let app: TAppProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ app } = await startLiveApp());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const live = useLiveBrowserSuite();
 
   describe.each(SIZES)('at $width×$height', ({ width, height }) => {
     const contexts = new Map<TRole | null, BrowserContext>();
 
     beforeAll(async () => {
-      for (const role of ['Director', 'Staff'] as const) contexts.set(role, (await signInDemo(browser, app.url, role, { width, height, bypassCSP: true })).context);
-      contexts.set(null, await browser.newContext({ viewport: { width, height }, bypassCSP: true }));
+      for (const role of ['Director', 'Staff'] as const) contexts.set(role, (await signInDemo(live.browser, live.app.url, role, { width, height, bypassCSP: true })).context);
+      contexts.set(null, await live.browser.newContext({ viewport: { width, height }, bypassCSP: true }));
     });
     afterAll(async () => {
       for (const context of contexts.values()) await context.close();
@@ -187,7 +176,7 @@ describe.runIf(hasChromium())('every screen meets WCAG 2.1 AA (axe-core: no seri
     it.each(SCREENS)('the $name screen has no serious or critical violations and does not scroll sideways', async (screen) => {
       const page = await contexts.get(screen.as)!.newPage();
       try {
-        await screen.open(page, app.url);
+        await screen.open(page, live.app.url);
         await waitForSettled(page);
         await saveScreenshot(page, `screen-${screen.name}-${width}`);
         const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();

@@ -1,29 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import type { TAppProcess } from '../support/app-process';
-import { startLiveApp } from '../support/live-app';
-import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { useLiveBrowserSuite } from '../support/live-app';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { readPdfText } from '../support/pdf-text';
 
 describe.runIf(hasChromium())('chat in Chromium, live mode against the provider simulator', () => {
-  let sim: ProviderSimulator;
-  let app: TAppProcess;
-  let browser: Browser;
+  const live = useLiveBrowserSuite({ receiptDelaysMs: [700, 1400, 2100], outOfOrderRate: 0, answerDelayMs: 600 });
 
-  beforeAll(async () => {
-    ({ sim, app } = await startLiveApp({ receiptDelaysMs: [700, 1400, 2100], outOfOrderRate: 0, answerDelayMs: 600 }));
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await sim?.close();
-  });
-
-  const signIn = (role: 'Director' | 'Staff', width = 1280) => signInDemo(browser, app.url, role, { width });
+  const signIn = (role: 'Director' | 'Staff', width = 1280) => signInDemo(live.browser, live.app.url, role, { width });
 
   it('staff send from a client file and watch the tick go pending → sent → delivered → read without reload', async () => {
     const { page, context } = await signIn('Staff');
@@ -54,10 +39,10 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const before = await unreadOf();
     await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
 
-    await sim.sendInbound('447700900123', 'Thank you, I will pick it up tomorrow.', 'Amelia');
+    await live.sim.sendInbound('447700900123', 'Thank you, I will pick it up tomorrow.', 'Amelia');
     await page.locator('.bubble-row.in', { hasText: 'I will pick it up tomorrow' }).waitFor();
 
-    await sim.sendInbound('447700900456', 'Here are my payslips.', 'Benedict');
+    await live.sim.sendInbound('447700900456', 'Here are my payslips.', 'Benedict');
     await expect.poll(unreadOf).toBe(before + 1);
     await saveScreenshot(page, 'inbox');
     await context.close();
@@ -67,7 +52,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const { page, context } = await signIn('Staff');
     await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
-    sim.queueResponse({ status: 400, shape: 'cloud', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' });
+    live.sim.queueResponse({ status: 400, shape: 'cloud', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' });
     const text = `Retry me (${Date.now()})`;
     await page.getByRole('textbox', { name: 'Message' }).fill(text);
     await page.getByRole('button', { name: 'Send' }).click();
@@ -100,7 +85,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const { page, context } = await signIn('Staff');
     await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
     const stranger = '447700900888';
-    await sim.sendInbound(stranger, 'I need advice about my divorce, urgently.', 'Sara Lind');
+    await live.sim.sendInbound(stranger, 'I need advice about my divorce, urgently.', 'Sara Lind');
     await page.locator(`[data-thread="phone-${stranger}"]`).click();
     const benedictOption = page.locator('#link-client option', { hasText: 'Benedict Okafor' });
     await benedictOption.waitFor({ state: 'attached' });
@@ -117,14 +102,14 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     // The composer shows, and sends to, the number that wrote.
     const to = page.getByRole('combobox', { name: 'Send to number' });
     expect(await to.inputValue()).toBe(stranger);
-    sim.requests.length = 0;
+    live.sim.requests.length = 0;
     const reply = `We can help with that; when can you talk? (${Date.now()})`;
     await page.getByRole('textbox', { name: 'Message' }).fill(reply);
     await page.getByRole('button', { name: 'Send' }).click();
     const sent = page.locator('.bubble-row.out', { hasText: reply });
     await sent.getByRole('img', { name: 'Delivered' }).waitFor();
     expect(await sent.locator('.bubble-number').textContent()).toMatch(/to \+44 7700 900888/);
-    const recipients = sim.requests.filter((r) => r.path.endsWith('/messages')).map((r) => (r.body as { to: string }).to);
+    const recipients = live.sim.requests.filter((r) => r.path.endsWith('/messages')).map((r) => (r.body as { to: string }).to);
     expect(recipients).toEqual([stranger]);
     await saveScreenshot(page, 'thread-linked-number');
 
@@ -140,7 +125,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
   it('a client is created from an unknown number, named from its profile, and its messages are filed', async () => {
     const { page, context } = await signIn('Staff');
     await page.waitForTimeout(500);
-    await sim.sendInbound('447700900777', 'Hello, Tom here about the lease.', 'Tom Baker');
+    await live.sim.sendInbound('447700900777', 'Hello, Tom here about the lease.', 'Tom Baker');
     await page.locator('[data-thread="phone-447700900777"]').click();
     await page.getByRole('button', { name: 'Create client from this number' }).click();
     const form = page.getByRole('form', { name: 'Create client from this number' });
@@ -171,7 +156,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
   });
 
   it('a cold client: the composer offers approved templates first; one is sent and read', async () => {
-    sim.configure({ enforceWindow: true }); // the provider's 24-hour rule, as the real one applies it
+    live.sim.configure({ enforceWindow: true }); // the provider's 24-hour rule, as the real one applies it
     try {
       const { page, context } = await signIn('Staff');
       await page.getByRole('link', { name: /Chloe Martin/ }).first().click();
@@ -191,12 +176,12 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
       await bubble.getByRole('img', { name: 'Read' }).waitFor();
       await context.close();
     } finally {
-      sim.configure({ enforceWindow: false });
+      live.sim.configure({ enforceWindow: false });
     }
   });
 
   it('free text forced to a cold client fails with the 24-hour message, and a template sent from there is read', async () => {
-    sim.configure({ enforceWindow: true });
+    live.sim.configure({ enforceWindow: true });
     try {
       const { page, context } = await signIn('Staff');
       await page.getByRole('link', { name: /Chloe Martin/ }).first().click();
@@ -216,13 +201,13 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
       await saveScreenshot(page, 'thread-window-failed-then-template');
       await context.close();
     } finally {
-      sim.configure({ enforceWindow: false });
+      live.sim.configure({ enforceWindow: false });
     }
   });
 
   it('a director sees the webhook URL, copies it, sends a test and checks the connection: Live', async () => {
     const { page, context } = await signIn('Director');
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: live.app.url });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     const url = await page.getByRole('textbox', { name: 'Webhook URL' }).inputValue();
     expect(url).toMatch(/\/api\/webhooks\/chat$/);

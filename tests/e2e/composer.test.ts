@@ -1,10 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import type { TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
-import { startLiveApp } from '../support/live-app';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, saveScreenshot } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 
 const PRIYA = '447700900999'; // an unlinked number in the demo data: its conversation is keyed by phone
 
@@ -15,30 +13,18 @@ function prose(length: number): string {
 }
 
 describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the length limit and Enter on a phone', () => {
-  let sim: ProviderSimulator;
-  let app: TAppProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ sim, app } = await startLiveApp({ receiptDelaysMs: [300, 600, 900], outOfOrderRate: 0 }));
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await sim?.close();
-  });
+  const live = useLiveBrowserSuite({ receiptDelaysMs: [300, 600, 900], outOfOrderRate: 0 });
 
   /** Signed in as demo staff; CSP bypassed so axe-core can be injected; a phone (touch) when asked. */
   async function signIn(options: { width?: number; height?: number; touch?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({
+    const context = await live.browser.newContext({
       viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
       hasTouch: options.touch,
       isMobile: options.touch,
       bypassCSP: true,
     });
     const page = await context.newPage();
-    await page.goto(app.url);
+    await page.goto(live.app.url);
     await page.getByRole('textbox', { name: 'Email' }).fill('staff@demo.firm');
     await page.getByRole('textbox', { name: 'Password' }).fill('demo-staff-pass');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -149,7 +135,7 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
 
   it('a paste over 4,096 characters is kept whole and refused with the reason; a counter shows near the limit; the box grows with the text', async () => {
     const { page, context } = await signIn();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: live.app.url });
     await openThread(page, /Amelia Hart/);
     const box = message(page);
     const send = page.getByRole('button', { name: 'Send', exact: true });
@@ -174,10 +160,10 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
     expect(await send.isDisabled()).toBe(true);
     await saveScreenshot(page, 'composer-over-limit');
     expect(await composerViolations(page)).toEqual([]);
-    const before = sim.requests.length;
+    const before = live.sim.requests.length;
     await box.press('Enter');
     await page.waitForTimeout(300);
-    expect(sim.requests.length).toBe(before); // Enter does not send it either
+    expect(live.sim.requests.length).toBe(before); // Enter does not send it either
     expect(await box.inputValue()).toHaveLength(4200);
 
     await box.fill(prose(3884));

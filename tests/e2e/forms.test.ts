@@ -1,8 +1,7 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
-import { startLiveApp } from '../support/live-app';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 
 // Issue 18, item 13: a refused form shows every field's message beside its field at once, tied to
 // the field for screen readers (aria-invalid, aria-describedby), and the server alone decides what
@@ -26,20 +25,10 @@ async function expectFieldError(field: Locator, expected: string | RegExp): Prom
 const focusedLabel = (page: Page) => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null);
 
 describe.runIf(hasChromium())('form errors in Chromium', () => {
-  let app: TAppProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ app } = await startLiveApp());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const live = useLiveBrowserSuite();
 
   it('a new client with three bad fields shows all three messages beside their fields; corrected, adding opens the new client', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Staff');
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Staff');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
     const form = page.getByRole('form', { name: 'New client' });
     const name = form.getByRole('textbox', { name: 'Name', exact: true });
@@ -73,7 +62,7 @@ describe.runIf(hasChromium())('form errors in Chromium', () => {
   });
 
   it('opening a case with no reference and a long title shows both messages; a reference in use is named beside it', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Staff');
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Staff');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
     await page.getByRole('link', { name: /Benedict Okafor/ }).click();
     const form = page.getByRole('form', { name: 'Open a case' });
@@ -101,8 +90,8 @@ describe.runIf(hasChromium())('form errors in Chromium', () => {
   });
 
   it('an impossible number on the client page says which format is expected, beside the field', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Staff', { width: 390, height: 844 });
-    await page.goto(`${app.url}/clients`);
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Staff', { width: 390, height: 844 });
+    await page.goto(`${live.app.url}/clients`);
     await page.getByRole('link', { name: /Chloe Martin/ }).click();
     const form = page.getByRole('form', { name: 'Add a number' });
     const phone = form.getByRole('textbox', { name: 'Add a number' });
@@ -114,9 +103,9 @@ describe.runIf(hasChromium())('form errors in Chromium', () => {
   });
 
   it('signing in: empty, both fields ask for themselves; a wrong password is said once, for the form', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await live.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(app.url);
+    await page.goto(live.app.url);
     const email = page.getByRole('textbox', { name: 'Email' });
     const password = page.getByRole('textbox', { name: 'Password' });
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -1,28 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import type { TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
-import { startLiveApp } from '../support/live-app';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 
 // A day at the inbox (issue 18): retries, what each bubble says, knowing something happened,
 // loading and offline states, and the keyboard and screen-reader paths through a conversation.
 describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provider simulator', () => {
-  let sim: ProviderSimulator;
-  let app: TAppProcess;
-  let browser: Browser;
+  const live = useLiveBrowserSuite({ receiptDelaysMs: [300, 600, 900], outOfOrderRate: 0 });
 
-  beforeAll(async () => {
-    ({ sim, app } = await startLiveApp({ receiptDelaysMs: [300, 600, 900], outOfOrderRate: 0 }));
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await sim?.close();
-  });
-
-  const signIn = (options: { width?: number; height?: number } = {}) => signInDemo(browser, app.url, 'Staff', options);
+  const signIn = (options: { width?: number; height?: number } = {}) => signInDemo(live.browser, live.app.url, 'Staff', options);
   const open = async (page: Page, name: RegExp) => {
     await page.getByRole('link', { name }).first().click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
@@ -31,7 +17,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
   it('a retried message says "Resent" and links to the new copy; it cannot be sent twice', async () => {
     const { page, context } = await signIn();
     await open(page, /Amelia Hart/);
-    sim.queueResponse({ status: 500 });
+    live.sim.queueResponse({ status: 500 });
     const text = `Resend me once (${Date.now()})`;
     await page.getByRole('textbox', { name: 'Message' }).fill(text);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -67,7 +53,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
   });
 
   it('each bubble names its case, and reads to a screen reader as who, when and how far it got', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Director');
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Director');
     await open(page, /Amelia Hart/);
     const reply = page.locator('.bubble-row', { hasText: 'Not yet, Amelia' });
     const filed = reply.getByRole('link', { name: /HART-2026-001/ });
@@ -105,7 +91,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     const count = async () => Number(/^\((\d+)\) Firm Chat$/.exec(await page.title())?.[1] ?? 0);
     await expect.poll(count).toBeGreaterThan(0);
     const before = await count();
-    await sim.sendInbound('447700900456', 'Sending the payslips tonight.', 'Benedict');
+    await live.sim.sendInbound('447700900456', 'Sending the payslips tonight.', 'Benedict');
     await expect.poll(count).toBe(before + 1);
     const benedict = page.locator('[data-thread]', { hasText: 'Benedict Okafor' });
     expect(await benedict.getAttribute('class')).toContain('unread');
@@ -213,7 +199,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
   });
 
   it('a test send to a client\'s number is marked as a test on that client\'s file and in the conversation', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Director');
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Director');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('textbox', { name: 'Number' }).fill('+44 7700 900123');
     await page.getByRole('button', { name: 'Send test' }).click();

@@ -2,12 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import type { TAppProcess } from '../support/app-process';
-import { startLiveApp } from '../support/live-app';
-import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useLiveBrowserSuite } from '../support/live-app';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 
 const AMELIA = '447700900123';
 // A 2×2 PNG (red, green / blue, white).
@@ -16,23 +14,11 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Roo
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe.runIf(hasChromium())('files in the thread, in Chromium, live mode against the provider simulator', () => {
-  let sim: ProviderSimulator;
-  let app: TAppProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ sim, app } = await startLiveApp({ receiptDelaysMs: [500, 1000, 1500], outOfOrderRate: 0 }));
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await sim?.close();
-  });
+  const live = useLiveBrowserSuite({ receiptDelaysMs: [500, 1000, 1500], outOfOrderRate: 0 });
 
   async function openAmelia(width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-    const { context, page } = await signInDemo(browser, app.url, 'Staff', { width, height: 900, acceptDownloads: true });
-    await page.goto(`${app.url}/clients`);
+    const { context, page } = await signInDemo(live.browser, live.app.url, 'Staff', { width, height: 900, acceptDownloads: true });
+    await page.goto(`${live.app.url}/clients`);
     await page.getByRole('link', { name: /Amelia Hart/ }).click();
     await page.getByRole('link', { name: 'Message' }).click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
@@ -41,8 +27,8 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
 
   it('a photo and a PDF from the client appear in the open thread and download with the bytes sent', async () => {
     const { page, context } = await openAmelia();
-    await sim.sendInboundKind({ kind: 'image', from: AMELIA, name: 'Amelia', bytesBase64: PHOTO.toString('base64'), mimeType: 'image/png', caption: 'Photo of the letter' });
-    await sim.sendInboundKind({ kind: 'document', from: AMELIA, name: 'Amelia', bytesBase64: PDF.toString('base64'), mimeType: 'application/pdf', fileName: 'Tenancy agreement.pdf', caption: 'Signed' });
+    await live.sim.sendInboundKind({ kind: 'image', from: AMELIA, name: 'Amelia', bytesBase64: PHOTO.toString('base64'), mimeType: 'image/png', caption: 'Photo of the letter' });
+    await live.sim.sendInboundKind({ kind: 'document', from: AMELIA, name: 'Amelia', bytesBase64: PDF.toString('base64'), mimeType: 'application/pdf', fileName: 'Tenancy agreement.pdf', caption: 'Signed' });
 
     const photo = page.locator('.bubble-row', { hasText: 'Photo of the letter' });
     const img = photo.getByRole('img', { name: 'Photo from the conversation' });
@@ -83,12 +69,12 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
     await bubble.getByText('Engagement letter.pdf').waitFor();
     await bubble.getByRole('img', { name: 'Read' }).waitFor({ timeout: 15_000 });
     expect(await page.getByRole('group', { name: 'File to send' }).count()).toBe(0);
-    const upload = sim.requests.find((r) => r.path === '/media');
+    const upload = live.sim.requests.find((r) => r.path === '/media');
     expect(upload?.body).toMatchObject({ fileName: 'Engagement letter.pdf', sha256: sha256(PDF) });
     await saveScreenshot(page, 'thread-sent-file');
 
     // The client's Documents list holds both directions.
-    await page.goto(`${app.url}/clients`);
+    await page.goto(`${live.app.url}/clients`);
     await page.getByRole('link', { name: /Amelia Hart/ }).click();
     const documents = page.getByRole('region', { name: 'Documents' });
     await documents.getByRole('link', { name: 'Download Engagement letter.pdf' }).waitFor();
@@ -99,15 +85,15 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
 
   it('every other kind reads as a person expects: a place, contacts, a reply, a reaction, an edit and a deletion', async () => {
     const { page, context } = await openAmelia();
-    const original = await sim.sendInboundKind({ kind: 'text', from: AMELIA, body: 'I can come on Tuesday at 10' });
-    await sim.sendInboundKind({ kind: 'location', from: AMELIA, latitude: 51.5138, longitude: -0.0984, name: 'Ashdown & Vale', address: '1 Fleet Street, London' });
-    await sim.sendInboundKind({ kind: 'contacts', from: AMELIA, contacts: [{ name: 'Tom Hart', phones: ['+44 7700 900321'] }] });
-    await sim.sendInboundKind({ kind: 'reply', from: AMELIA, body: 'Actually, 11 would be better', contextId: original.id });
-    await sim.sendInboundKind({ kind: 'reaction', from: AMELIA, targetId: original.id, emoji: '👍' });
-    const typo = await sim.sendInboundKind({ kind: 'text', from: AMELIA, body: 'My adress is 12 Elm Road' });
-    await sim.sendInboundKind({ kind: 'edit', from: AMELIA, targetId: typo.id, body: 'My address is 12 Elm Road' });
-    const regret = await sim.sendInboundKind({ kind: 'text', from: AMELIA, body: 'Ignore the last bit' });
-    await sim.sendInboundKind({ kind: 'revoke', from: AMELIA, targetId: regret.id });
+    const original = await live.sim.sendInboundKind({ kind: 'text', from: AMELIA, body: 'I can come on Tuesday at 10' });
+    await live.sim.sendInboundKind({ kind: 'location', from: AMELIA, latitude: 51.5138, longitude: -0.0984, name: 'Ashdown & Vale', address: '1 Fleet Street, London' });
+    await live.sim.sendInboundKind({ kind: 'contacts', from: AMELIA, contacts: [{ name: 'Tom Hart', phones: ['+44 7700 900321'] }] });
+    await live.sim.sendInboundKind({ kind: 'reply', from: AMELIA, body: 'Actually, 11 would be better', contextId: original.id });
+    await live.sim.sendInboundKind({ kind: 'reaction', from: AMELIA, targetId: original.id, emoji: '👍' });
+    const typo = await live.sim.sendInboundKind({ kind: 'text', from: AMELIA, body: 'My adress is 12 Elm Road' });
+    await live.sim.sendInboundKind({ kind: 'edit', from: AMELIA, targetId: typo.id, body: 'My address is 12 Elm Road' });
+    const regret = await live.sim.sendInboundKind({ kind: 'text', from: AMELIA, body: 'Ignore the last bit' });
+    await live.sim.sendInboundKind({ kind: 'revoke', from: AMELIA, targetId: regret.id });
 
     const messages = page.getByRole('list', { name: 'Messages' });
     await messages.getByRole('link', { name: 'Open map' }).waitFor({ timeout: 15_000 });
@@ -127,7 +113,7 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
   it('a photo opens full size and closes with Escape; a file dropped on the conversation is attached; the client file shows both directions', async () => {
     const { page, context } = await openAmelia();
     const caption = `Photo of the meter (${Date.now()})`;
-    await sim.sendInboundKind({ kind: 'image', from: AMELIA, name: 'Amelia', bytesBase64: PHOTO.toString('base64'), mimeType: 'image/png', caption });
+    await live.sim.sendInboundKind({ kind: 'image', from: AMELIA, name: 'Amelia', bytesBase64: PHOTO.toString('base64'), mimeType: 'image/png', caption });
     const thumbnail = page.locator('.bubble-row', { hasText: caption }).getByRole('link', { name: 'Photo from the conversation' });
     await thumbnail.waitFor({ timeout: 15_000 });
     await thumbnail.click();
@@ -170,11 +156,11 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
     const dir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-big-'));
     const big = path.join(dir, 'scan.jpg');
     await writeFile(big, Buffer.alloc(5 * 1024 * 1024 + 10, 0xff));
-    const before = sim.requests.length;
+    const before = live.sim.requests.length;
     await page.locator('input[type="file"]').setInputFiles(big);
     await page.getByRole('alert').filter({ hasText: 'A photo (JPEG or PNG) can be at most 5.0 MB' }).waitFor();
     expect(await page.getByRole('button', { name: 'Send file' }).isDisabled()).toBe(true);
-    expect(sim.requests.length).toBe(before);
+    expect(live.sim.requests.length).toBe(before);
     await saveScreenshot(page, 'composer-too-large-390');
     await context.close();
   });

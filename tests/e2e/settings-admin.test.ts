@@ -1,26 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import type { TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, saveScreenshot, signInDemo } from '../support/browser';
-import { startLiveApp } from '../support/live-app';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 
 // Issue 18 items 10–12 in the browser: what Settings tells a director about the webhook, and the
 // People section (add, change a role, deactivate — the deactivated person's open page signs out).
 describe.runIf(hasChromium())('Settings for a director: webhook setup and people', () => {
-  let sim: ProviderSimulator;
-  let app: TAppProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ sim, app } = await startLiveApp());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await sim?.close();
-  });
+  const live = useLiveBrowserSuite();
 
   const openSettings = async (page: Page) => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
@@ -28,9 +14,9 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
   };
 
   async function signInAs(email: string, password: string) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await live.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
-    await page.goto(app.url);
+    await page.goto(live.app.url);
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByRole('textbox', { name: 'Password' }).fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -38,7 +24,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
   }
 
   it('tells a director the header to register, what is configured, the site URL problem, and the last delivery: refused, then accepted', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Director');
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Director');
     await openSettings(page);
     const facts = page.locator('.webhook-facts');
     await facts.waitFor();
@@ -55,14 +41,14 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     expect(await page.content()).not.toContain('e2e-webhook-secret');
 
     // A forged delivery, then a real one from the provider (the simulator signs with the secret).
-    const forged = await fetch(`${app.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-webhook-secret': 'guess' }, body: '{}' });
+    const forged = await fetch(`${live.app.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-webhook-secret': 'guess' }, body: '{}' });
     expect(forged.status).toBe(401);
     await page.reload();
     await page.locator('.last-delivery[data-outcome="unauthorized"]').waitFor();
     expect(await page.locator('.last-delivery').textContent()).toContain('Refused: no valid secret or signature');
     expect(await facts.textContent()).toMatch(/Last accepted\s*Never/);
 
-    await sim.sendInbound('447700900123', 'Checking the webhook from Settings', 'Amelia');
+    await live.sim.sendInbound('447700900123', 'Checking the webhook from Settings', 'Amelia');
     await page.reload();
     await page.locator('.last-delivery[data-outcome="accepted"]').waitFor();
     const last = await page.locator('.last-delivery').textContent();
@@ -73,7 +59,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
   });
 
   it('the test-send number suggested is no client’s number', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Director');
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Director');
     await openSettings(page);
     const suggested = await page.getByRole('textbox', { name: 'Number' }).getAttribute('placeholder');
     expect(suggested).toMatch(/\d/);
@@ -87,7 +73,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
   });
 
   it('a director adds a person, changes their role, and deactivates them: their open page is signed out', async () => {
-    const director = await signInDemo(browser, app.url, 'Director');
+    const director = await signInDemo(live.browser, live.app.url, 'Director');
     const page = director.page;
     await openSettings(page);
     const people = page.getByRole('region', { name: 'People' });
@@ -149,7 +135,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     await saveScreenshot(page, 'settings-director-1280');
     await director.context.close();
 
-    const narrow = await signInDemo(browser, app.url, 'Director', { width: 390, height: 844 });
+    const narrow = await signInDemo(live.browser, live.app.url, 'Director', { width: 390, height: 844 });
     await openSettings(narrow.page);
     await narrow.page.getByRole('region', { name: 'People' }).getByRole('list', { name: 'People' }).waitFor();
     await narrow.page.locator('.last-delivery[data-outcome]').waitFor();
@@ -161,7 +147,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
   });
 
   it('staff see no People section and no webhook secrets status', async () => {
-    const { page, context } = await signInDemo(browser, app.url, 'Staff');
+    const { page, context } = await signInDemo(live.browser, live.app.url, 'Staff');
     await openSettings(page);
     await page.getByRole('textbox', { name: 'Webhook URL' }).waitFor();
     expect(await page.getByRole('region', { name: 'People' }).count()).toBe(0);

@@ -2,17 +2,14 @@ import { TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Communication } from '../../server/db/models';
-import { createUser } from '../../server/services/users';
-import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 
 let server: TTestServer;
 let staff: ReturnType<typeof createHttpClient>['client'];
 
 beforeAll(async () => {
   server = await startTestServer();
-  await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
-  staff = createHttpClient(server.url).client;
-  await staff.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  staff = await signInNewStaff(server);
 });
 afterAll(() => server?.stop());
 

@@ -1,9 +1,8 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Case, Client } from '../../server/db/models';
-import { createUser } from '../../server/services/users';
 import type { AppRouter } from '../../server/trpc/routers/app-router';
-import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 
 // Issue 18, item 13: a refused form comes back with every field's message at once, each written for
 // people, so the form can show them all beside their fields in one go.
@@ -13,9 +12,7 @@ let staff: ReturnType<typeof createHttpClient>['client'];
 
 beforeAll(async () => {
   server = await startTestServer();
-  await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
-  staff = createHttpClient(server.url).client;
-  await staff.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  staff = await signInNewStaff(server);
 });
 afterAll(() => server?.stop());
 

@@ -6,7 +6,7 @@ import { pruneExpiredRows } from '../../server/maintenance/prune-expired';
 import { createUser } from '../../server/services/users';
 import { MAX_KEPT_PER_DELIVERY } from '../../server/chat/receipts';
 import { MAX_ITEMS_PER_DELIVERY, MAX_STORED_BODY } from '../../server/webhook/parse-payload';
-import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
 // What a black-box probe of the running app broke (issue 19), each held at its cause.
@@ -16,9 +16,7 @@ let staff: ReturnType<typeof createHttpClient>['client'];
 
 beforeAll(async () => {
   server = await startTestServer({ MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
-  staff = createHttpClient(server.url).client;
-  await staff.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  staff = await signInNewStaff(server);
 });
 afterAll(() => server?.stop());
 

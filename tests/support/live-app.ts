@@ -1,6 +1,9 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { findFreePort } from '../../server/db/embedded-postgres';
 import { startProviderSimulator, type ProviderSimulator, type TSimulatorOptions } from '../../server/provider-sim/provider-simulator';
 import { startAppProcess, type TAppProcess } from './app-process';
+import { launchChromium } from './browser';
 
 export const E2E_SECRET = 'e2e-webhook-secret';
 export const E2E_KEY = 'e2e-provider-key';
@@ -25,4 +28,22 @@ export async function startLiveApp(simOptions: Partial<TSimulatorOptions> = {}):
       await sim.close();
     },
   };
+}
+
+/**
+ * One e2e suite's parts: the app in live mode against the simulator (`startLiveApp`) and Chromium,
+ * started before the suite's tests and stopped after them. Read its fields inside tests and hooks.
+ */
+export function useLiveBrowserSuite(simOptions: Partial<TSimulatorOptions> = {}): { sim: ProviderSimulator; app: TAppProcess; browser: Browser } {
+  const suite = {} as { sim: ProviderSimulator; app: TAppProcess; browser: Browser };
+  beforeAll(async () => {
+    const { sim, app } = await startLiveApp(simOptions);
+    Object.assign(suite, { sim, app, browser: await launchChromium() });
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.app?.stop();
+    await suite.sim?.close();
+  });
+  return suite;
 }

@@ -2,6 +2,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
 import { loadConfig } from '../../server/config';
 import { createLogger, type TLogger } from '../../server/logger';
+import { createUser } from '../../server/services/users';
 import { startServer, type TRunningServer } from '../../server/start-server';
 import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { createTestDatabase } from './test-database';
@@ -55,4 +56,12 @@ export function createHttpClient(baseUrl: string, extraHeaders: Record<string, s
     ],
   });
   return { client, jar, lastSetCookies };
+}
+
+/** Adds Sam Staff (staff) to the server's database and returns a client signed in as them. */
+export async function signInNewStaff(server: TTestServer): Promise<ReturnType<typeof createHttpClient>['client']> {
+  await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
+  const { client } = createHttpClient(server.url);
+  await client.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  return client;
 }
