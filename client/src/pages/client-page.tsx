@@ -35,6 +35,14 @@ export function ClientPage({ clientId }: { clientId: number }) {
         </Link>
       </div>
       <OptOutBanner client={client.data} />
+      {/* On a phone the side panels come after the whole timeline: a way straight to each. */}
+      <nav className="page-jump" aria-label="On this page">
+        <a href="#cases-title">Cases</a>
+        <a href="#numbers-title">Chat numbers</a>
+        <a href="#documents-title">Documents</a>
+        <a href="#export-title">Export</a>
+        <a href="#new-case-title">Open a case</a>
+      </nav>
       <div className="two-column">
         <div className="stack">
           <section className="card" aria-labelledby="timeline-title">
