@@ -18,13 +18,22 @@ function safeEqualStrings(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
-function verifyHexSignature(header: string, rawBody: Buffer, secret: string): boolean {
-  const hex = header.startsWith('sha256=') ? header.slice('sha256='.length) : header;
-  // Exactly 64 lowercase hex characters; anything else (empty, odd length, uppercase,
-  // non-hex, two headers folded into "a, b") is refused before any comparison.
-  if (!HEX_DIGEST.test(hex)) return false;
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  return timingSafeEqual(Buffer.from(hex, 'hex'), expected);
+/**
+ * What a POST's headers offer as proof, before anything is checked against the body: the digests
+ * of its signature headers that are well formed — exactly 64 lowercase hex characters after an
+ * optional "sha256=" (anything else: empty, odd length, uppercase, non-hex, two headers folded into
+ * "a, b" is no signature) — and whether it carries the secret itself.
+ */
+function credentialsOf(headers: IncomingHttpHeaders, secret: string): { digests: string[]; carriesSecret: boolean } {
+  const single = (name: string): string | undefined => {
+    const value = headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const digests = SIGNATURE_HEADERS.map(single)
+    .map((header) => (header?.startsWith('sha256=') ? header.slice('sha256='.length) : header))
+    .filter((hex): hex is string => hex !== undefined && HEX_DIGEST.test(hex));
+  const plain = single(SECRET_HEADER);
+  return { digests, carriesSecret: plain !== undefined && plain.length > 0 && safeEqualStrings(plain, secret) };
 }
 
 /**
@@ -36,15 +45,11 @@ export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer
   // ALLOW_UNAUTHENTICATED_WEBHOOKS=true disables authentication (SPEC §1.5), for local development.
   if (auth.allowUnauthenticated) return true;
   if (!auth.secret) return false; // fail-closed (SPEC §5 rule 2)
-  const secret = auth.secret;
-  const single = (name: string): string | undefined => {
-    const value = headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const signatures = SIGNATURE_HEADERS.map(single).filter((v) => v !== undefined);
-  if (signatures.some((signature) => verifyHexSignature(signature, rawBody, secret))) return true;
-  const plain = single(SECRET_HEADER);
-  return plain !== undefined && plain.length > 0 && safeEqualStrings(plain, secret);
+  const { digests, carriesSecret } = credentialsOf(headers, auth.secret);
+  if (carriesSecret) return true;
+  if (!digests.length) return false;
+  const expected = createHmac('sha256', auth.secret).update(rawBody).digest();
+  return digests.some((hex) => timingSafeEqual(Buffer.from(hex, 'hex'), expected));
 }
 
 /**
@@ -55,14 +60,8 @@ export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer
 export function mayBeAuthentic(headers: IncomingHttpHeaders, auth: TWebhookAuth): boolean {
   if (auth.allowUnauthenticated) return true;
   if (!auth.secret) return false;
-  const secret = auth.secret;
-  const hasSignature = SIGNATURE_HEADERS.some((name) => {
-    const value = headers[name];
-    return typeof value === 'string' && HEX_DIGEST.test(value.startsWith('sha256=') ? value.slice('sha256='.length) : value);
-  });
-  if (hasSignature) return true;
-  const plain = headers[SECRET_HEADER];
-  return typeof plain === 'string' && plain.length > 0 && safeEqualStrings(plain, secret);
+  const { digests, carriesSecret } = credentialsOf(headers, auth.secret);
+  return carriesSecret || digests.length > 0;
 }
 
 export { safeEqualStrings };

@@ -1,4 +1,5 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { formatPhone } from './format';
 import { alertNewMessages } from './new-message-alerts';
 import { checkStillSignedIn } from './session-end';
 import { TIMELINE_PAGE } from './older-pages';
@@ -116,7 +117,7 @@ function hasFilter(queryKey: readonly unknown[]): boolean {
 function senderNameOf(utils: TUtils, item: TThreadItem): string {
   const key = threadKeyOf(item);
   const listed = utils.inbox.threads.getInfiniteData(EVERY_THREAD)?.pages.flatMap((page) => page.threads).find((t) => t.key === key);
-  return listed?.clientName ?? item.metadata.contact_name ?? (item.peerPhone ? `+${item.peerPhone}` : 'a contact');
+  return listed?.clientName ?? item.metadata.contact_name ?? (item.peerPhone ? formatPhone(item.peerPhone) : 'a contact');
 }
 
 /** One live subscription for the signed-in app. */

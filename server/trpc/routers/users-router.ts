@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import { ZUserRole } from '../../../shared/communication';
 import { addUser, changeUserRole, deactivateUser, listUsers, reactivateUser } from '../../services/users';
+import { UNSHOWABLE } from '../../media/file-metadata';
 import { directorProcedure, router } from '../init';
 import { ZRecordId } from '../record-id';
 
 const ZUser = z.object({ id: z.number(), name: z.string(), email: z.string(), role: ZUserRole, createdAt: z.date(), deactivatedAt: z.date().nullable() });
-
-// C0 and C1 controls (NUL, bell, line breaks, tabs…) and the bidi embeddings, overrides and
-// isolates: invisible in a name, they make it read differently on screen, in the audit trail and in
-// exports (a right-to-left override turns "evil" around), and PostgreSQL cannot store a NUL at all.
-const HIDDEN_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 const ZAddUserInput = z.object({
   name: z
@@ -17,7 +13,10 @@ const ZAddUserInput = z.object({
     .trim()
     .min(1, 'Enter a name')
     .max(200, 'Name is too long — 200 characters at most')
-    .refine((name) => !HIDDEN_IN_NAMES.test(name), 'The name has a hidden control or text-direction character (often pasted with it): type it again'),
+    // Controls and text-direction marks, as profile and file names are cleaned of (UNSHOWABLE):
+    // invisible in a name, they make it read differently on screen, in the audit trail and in
+    // exports, and PostgreSQL cannot store a NUL at all. search(), not test(): the pattern is global.
+    .refine((name) => name.search(UNSHOWABLE) === -1, 'The name has a hidden control or text-direction character (often pasted with it): type it again'),
   email: z
     .string()
     .trim()
