@@ -5,6 +5,7 @@ import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/open-database';
 import { markInterruptedSends } from './chat/interrupted-sends';
 import { ChatEvents } from './events/chat-events';
+import { LiveStreams, type TLiveStreamOptions } from './events/live-streams';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
 import { schedulePruning } from './maintenance/prune-expired';
@@ -18,6 +19,7 @@ import { isDatabaseEmpty, seedDemoData } from './seed/seed-demo';
 export type TRunningServer = {
   url: string;
   events: ChatEvents<TThreadItem>;
+  liveStreams: LiveStreams;
   port: number;
   database: TDatabase;
   close: () => Promise<void>;
@@ -29,7 +31,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(
   config: TConfig,
   logger: TLogger,
-  options: { spaDir?: string; signInLimits?: TSignInLimits; mediaQueue?: TMediaQueueOptions } = {},
+  options: { spaDir?: string; signInLimits?: TSignInLimits; mediaQueue?: TMediaQueueOptions; liveStreams?: TLiveStreamOptions } = {},
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
   const events: ChatEvents<TThreadItem> = new ChatEvents({
@@ -38,6 +40,7 @@ export async function startServer(
     logger,
     loadItems: loadThreadItems,
   });
+  const liveStreams = new LiveStreams(events, logger, options.liveStreams);
   let server: Server;
   let mediaQueue: MediaDownloadQueue | undefined;
   try {
@@ -56,6 +59,7 @@ export async function startServer(
     }
 
     await events.start();
+    liveStreams.start();
     const provider = config.messaging.apiKey
       ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
       : null;
@@ -69,7 +73,7 @@ export async function startServer(
     if (!provider) await templateSync;
     const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
     const mediaStore = new PostgresMediaStore(database.sequelize);
-    const deps = { config, logger, sequelize: database.sequelize, events, provider, signInLimiter, mediaStore, now: () => new Date() };
+    const deps = { config, logger, sequelize: database.sequelize, events, liveStreams, provider, signInLimiter, mediaStore, now: () => new Date() };
     mediaQueue = new MediaDownloadQueue(
       { sequelize: database.sequelize, provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
       options.mediaQueue,
@@ -82,6 +86,7 @@ export async function startServer(
     });
   } catch (error) {
     // One way out of a failed start: nothing left running, the embedded database stopped.
+    liveStreams.close();
     await events.close();
     await database.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -101,6 +106,7 @@ export async function startServer(
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
       stopPruning();
       await mediaQueue!.stop();
+      liveStreams.close();
       await events.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
@@ -118,5 +124,5 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: `http://127.0.0.1:${port}`, port, database, events, close };
+  return { url: `http://127.0.0.1:${port}`, port, database, events, liveStreams, close };
 }

@@ -31,6 +31,8 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private listener: pg.Client | undefined;
   private stopped = false;
   private reconnectDelayMs = 500;
+  private readonly pendingIds = new Set<number>();
+  private loading: Promise<void> | undefined;
 
   constructor(
     private readonly options: {
@@ -93,7 +95,7 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
       if (this.listener === client) this.listener = undefined;
       this.scheduleReconnect();
     });
-    client.on('notification', (message) => void this.dispatch(message.payload));
+    client.on('notification', (message) => this.dispatch(message.payload));
     await client.connect();
     await client.query(`LISTEN ${CHAT_CHANNEL}`);
     this.listener = client;
@@ -114,7 +116,12 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     }, delay).unref();
   }
 
-  private async dispatch(payload: string | undefined): Promise<void> {
+  /**
+   * Group load: ids announced while a load is in flight wait and go in the next one, so under load
+   * one query serves many announcements (batches grow with load), and changes are handed on in
+   * the order they were loaded.
+   */
+  private dispatch(payload: string | undefined): void {
     if (this.emitter.listenerCount('change') === 0) return;
     let ids: number[];
     try {
@@ -123,13 +130,21 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     } catch {
       return;
     }
-    if (ids.length === 0) return;
-    try {
-      const items = await this.options.loadItems(ids);
-      if (items.length) this.emitter.emit('change', { items });
-    } catch (error) {
-      this.options.logger.warn({ error: (error as Error).name }, 'chat change could not be loaded');
-      this.emitter.emit('change', { resync: true });
+    for (const id of ids) this.pendingIds.add(id);
+    if (!this.loading && this.pendingIds.size) this.loading = this.loadPending().finally(() => (this.loading = undefined));
+  }
+
+  private async loadPending(): Promise<void> {
+    while (this.pendingIds.size) {
+      const ids = [...this.pendingIds];
+      this.pendingIds.clear();
+      try {
+        const items = await this.options.loadItems(ids);
+        if (items.length) this.emitter.emit('change', { items });
+      } catch (error) {
+        this.options.logger.warn({ error: (error as Error).name }, 'chat change could not be loaded');
+        this.emitter.emit('change', { resync: true });
+      }
     }
   }
 }

@@ -12,6 +12,7 @@ import { serveSpa } from './spa-route';
 import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
 import { serveExport } from '../export/export-route';
+import { serveLiveStream } from '../events/live-stream-route';
 
 export type TAppOptions = {
   deps: TDeps;
@@ -55,6 +56,7 @@ export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
     '/trpc',
     guardTrpcRequests(),
     requireSameOriginJson(deps.config.siteUrl),
+    serveLiveStream(deps.liveStreams, deps.config.sessionSecret, deps.now),
     createExpressMiddleware({
       router: appRouter,
       maxBodySize: TRPC_MAX_BODY_BYTES,

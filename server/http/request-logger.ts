@@ -1,17 +1,27 @@
 import type { RequestHandler } from 'express';
 import type { TLogger } from '../logger';
 
-/** One line per request: method, path (never the query string: it may carry tokens), status, ms. */
+/**
+ * One line per request: method, path (never the query string: it may carry tokens), status, ms.
+ * A live stream's line, written when it ends, adds how it ended and the server's open and dropped
+ * stream counts then (`res.locals.liveStream`, set by LiveStreams).
+ */
 export function logRequests(logger: TLogger): RequestHandler {
   return (req, res, next) => {
     if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     // Taken now: mounted routers rewrite req.url while they run.
     const path = req.originalUrl.split('?')[0];
-    res.on('finish', () => {
+    let logged = false;
+    // 'close' as well: a stream cut short (a dropped live stream, a client gone) never finishes.
+    const log = () => {
+      if (logged) return;
+      logged = true;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
+      logger.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ...res.locals.liveStream }, 'request');
+    };
+    res.on('finish', log);
+    res.on('close', () => process.nextTick(log)); // after the stream's own close handler has said how it ended
     next();
   };
 }

@@ -5,6 +5,7 @@ import type { Sequelize } from 'sequelize';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
 import type { TConfig } from '../config';
 import type { ChatEvents } from '../events/chat-events';
+import type { LiveStreams } from '../events/live-streams';
 import type { TLogger } from '../logger';
 import type { TMediaStore } from '../media/media-store';
 import type { ProviderClient } from '../provider/provider-client';
@@ -16,6 +17,8 @@ export type TDeps = {
   logger: TLogger;
   sequelize: Sequelize;
   events: ChatEvents<TThreadItem>;
+  /** The open live streams (inbox.onChange) and their fan-out. */
+  liveStreams: LiveStreams;
   /** null in demo mode (no MESSAGING_API_KEY): nothing leaves the server. */
   provider: ProviderClient | null;
   signInLimiter: SignInLimiter;

@@ -125,7 +125,8 @@ export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   trpc.inbox.onChange.useSubscription(undefined, {
-    onData: (change) => {
+    // Each change comes with its event id; a reconnecting stream starts with a resync (it missed what came meanwhile).
+    onData: ({ data: change }) => {
       if ('items' in change) {
         applyLiveItems(utils, queryClient, change.items);
         alertNewMessages(change.items, (item) => senderNameOf(utils, item));

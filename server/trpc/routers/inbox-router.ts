@@ -1,9 +1,11 @@
+import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import { ZRecordId } from '../record-id';
 import { searchMessages, type TSearchHit } from '../../search/search-messages';
 import { watchSession } from '../../auth/session-watch';
 import { countUnread, getThread, getThreadSummary, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
+import { ZLiveInput } from '../../events/live-streams';
 
 export const ZThreadRef = z.union([
   z.object({ clientId: ZRecordId }),
@@ -72,12 +74,19 @@ export const inboxRouter = router({
     }),
 
   /** Live changes (SSE): every stored message and changed status, as thread items. */
-  onChange: authedProcedure.subscription(async function* ({ ctx, signal }) {
+  /**
+   * Live changes to chat records the user may see (`canSeeChat`), each with an event id. Over HTTP a
+   * signed-in request is served by the fan-out (`server/events/live-stream-route.ts`), which writes
+   * these same events; this body serves callers inside the process. `lastEventId` (a reconnect):
+   * the first event is a resync.
+   */
+  onChange: authedProcedure.input(ZLiveInput).subscription(async function* ({ ctx, input, signal }) {
     // The stream ends with the session it was opened with (sign-out anywhere, or expiry).
     const session = ctx.sessionToken ? watchSession(ctx.sessionToken, ctx.deps.config.sessionSecret) : null;
     try {
       const until = [signal, session?.signal].filter((s): s is AbortSignal => s !== undefined);
-      yield* ctx.deps.events.stream(until.length ? AbortSignal.any(until) : undefined);
+      const changes = ctx.deps.liveStreams.changesFor(ctx.user, until.length ? AbortSignal.any(until) : undefined, Boolean(input?.lastEventId));
+      for await (const { id, change } of changes) yield tracked(String(id), change);
     } finally {
       session?.stop();
     }

@@ -1,0 +1,192 @@
+import type { Response } from 'express';
+import superjson from 'superjson';
+import { z } from 'zod';
+import { canSeeChat, type TViewer } from '../chat/chat-visibility';
+import type { TLogger } from '../logger';
+import type { TThreadItem } from '../services/inbox';
+import type { ChatEvents, TChatChange } from './chat-events';
+
+// Every open inbox holds one server-sent-event stream (inbox.onChange), hundreds in a firm. This is
+// their fan-out: a change is turned into bytes once — one frame per distinct set of records its
+// viewers may see, which today is one — and the same bytes are written to every stream. The frames
+// are tRPC's SSE wire format, so the SPA's httpSubscriptionLink (and any tRPC client) reads them
+// as the `inbox.onChange` subscription; the procedure in the router stays the typed contract.
+
+export type TChange = TChatChange<TThreadItem>;
+
+/** `inbox.onChange`'s input: tRPC's link adds the last event id it saw when it reconnects. */
+export const ZLiveInput = z.object({ lastEventId: z.string().max(40).nullish() }).optional();
+export type TStreamEnd = 'client' | 'session' | 'behind' | 'shutdown';
+
+export type TLiveStreamOptions = {
+  /** A ping this often keeps an idle stream open through proxies; the browser reconnects after three missed. */
+  heartbeatMs?: number;
+  /** Bytes a stream may have waiting in this server before it counts as too far behind and is dropped. */
+  maxBufferedBytes?: number;
+  /** How long a dropped stream gets to take its last bytes (the resync) before its connection is cut. */
+  dropGraceMs?: number;
+  /** The visibility rule (tests pass their own); the app's is `canSeeChat`. */
+  visibleTo?: (viewer: TViewer, item: TThreadItem) => boolean;
+};
+
+type TStream = { res: Response; viewer: TViewer; onEnd: () => void };
+
+const HEARTBEAT_MS = 15_000;
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+const DROP_GRACE_MS = 5_000;
+/** The browser's wait before reconnecting a stream that ended (server restart, drop). */
+const RETRY_MS = 2_000;
+/** In-process subscribers (createCaller) keep at most this many changes before they are told to resync. */
+const MAX_QUEUED_CHANGES = 1_000;
+
+export const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-store, no-transform',
+  'X-Accel-Buffering': 'no',
+  Connection: 'keep-alive',
+} as const;
+
+const PING_FRAME = Buffer.from('event: ping\ndata: \n\n');
+/** tRPC's "the subscription is over": the SPA then asks whether anyone is still signed in. */
+const RETURN_FRAME = Buffer.from('event: return\ndata: \n\n');
+
+function dataFrame(id: number, change: TChange): Buffer {
+  // JSON never holds a raw line break, so the payload is one `data:` line.
+  return Buffer.from(`id: ${id}\ndata: ${JSON.stringify(superjson.serialize(change))}\n\n`);
+}
+
+export class LiveStreams {
+  private readonly streams = new Set<TStream>();
+  private sequence = 0;
+  private dropped = 0;
+  private unsubscribe: (() => void) | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly heartbeatMs: number;
+  private readonly maxBufferedBytes: number;
+  private readonly dropGraceMs: number;
+  private readonly visibleTo: (viewer: TViewer, item: TThreadItem) => boolean;
+
+  constructor(
+    private readonly events: ChatEvents<TThreadItem>,
+    private readonly logger: TLogger,
+    options: TLiveStreamOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+    this.dropGraceMs = options.dropGraceMs ?? DROP_GRACE_MS;
+    this.visibleTo = options.visibleTo ?? canSeeChat;
+  }
+
+  start(): void {
+    this.unsubscribe = this.events.subscribe((change) => this.broadcast(change));
+    this.heartbeat = setInterval(() => this.ping(), this.heartbeatMs).unref();
+  }
+
+  /** Ends every stream without tRPC's `return`, so browsers reconnect (to this server when it is back). */
+  close(): void {
+    this.unsubscribe?.();
+    clearInterval(this.heartbeat);
+    for (const stream of [...this.streams]) this.end(stream, 'shutdown');
+  }
+
+  get stats(): { streams: number; dropped: number } {
+    return { streams: this.streams.size, dropped: this.dropped };
+  }
+
+  /**
+   * Answers `res` with a live stream for `viewer`. `resumed`: the browser is reconnecting (it sent
+   * the last event id it saw), so what happened while it was away was missed: it is told to resync
+   * first. Returns a function that ends the stream because its session ended.
+   */
+  open(res: Response, viewer: TViewer, options: { resumed: boolean; onEnd?: () => void }): () => void {
+    const stream: TStream = { res, viewer, onEnd: options.onEnd ?? (() => undefined) };
+    res.writeHead(200, SSE_HEADERS);
+    // The id on `connected` makes even a stream that never carried a change come back as resumed.
+    const client = { reconnectAfterInactivityMs: this.heartbeatMs * 3 };
+    res.write(`retry: ${RETRY_MS}\nid: ${this.sequence}\nevent: connected\ndata: ${JSON.stringify(client)}\n\n`);
+    if (options.resumed) res.write(dataFrame(this.sequence, { resync: true }));
+    this.streams.add(stream);
+    res.on('close', () => this.end(stream, 'client'));
+    return () => this.end(stream, 'session');
+  }
+
+  /** The same changes for a caller inside this process (createCaller): bounded, resync when it lags. */
+  async *changesFor(viewer: TViewer, signal: AbortSignal | undefined, resumed = false): AsyncGenerator<{ id: number; change: TChange }> {
+    const queue: { id: number; change: TChange }[] = resumed ? [{ id: this.sequence, change: { resync: true } }] : [];
+    let wake: (() => void) | undefined;
+    const unsubscribe = this.events.subscribe((change) => {
+      const part = this.visiblePart(change, viewer);
+      if (!part) return;
+      if (queue.length >= MAX_QUEUED_CHANGES) queue.splice(0, queue.length, { id: this.sequence, change: { resync: true } });
+      else queue.push({ id: this.sequence, change: part });
+      wake?.();
+    });
+    const stopped = new Promise<void>((resolve) => {
+      if (signal?.aborted) resolve();
+      signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+    try {
+      while (!signal?.aborted) {
+        const next = queue.shift();
+        if (next) {
+          yield next;
+          continue;
+        }
+        await Promise.race([new Promise<void>((resolve) => (wake = resolve)), stopped]);
+        wake = undefined;
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** The part of `change` that `viewer` may see: the change itself when it is all visible, null when none is. */
+  private visiblePart(change: TChange, viewer: TViewer): TChange | null {
+    if ('resync' in change) return change;
+    const items = change.items.filter((item) => this.visibleTo(viewer, item));
+    if (items.length === change.items.length) return change;
+    return items.length ? { items } : null;
+  }
+
+  private broadcast(change: TChange): void {
+    const id = ++this.sequence;
+    const frames = new Map<string, Buffer>(); // by the records a viewer may see ('' = all of them)
+    for (const stream of [...this.streams]) {
+      const part = this.visiblePart(change, stream.viewer);
+      if (!part) continue;
+      const key = part === change || 'resync' in part ? '' : part.items.map((item) => item.id).join(',');
+      let frame = frames.get(key);
+      if (!frame) frames.set(key, (frame = dataFrame(id, part)));
+      this.write(stream, frame);
+    }
+  }
+
+  private ping(): void {
+    for (const stream of [...this.streams]) this.write(stream, PING_FRAME);
+  }
+
+  /** Writes without waiting; a stream whose unsent bytes pass the bound is dropped, never waited on. */
+  private write(stream: TStream, frame: Buffer): void {
+    stream.res.write(frame);
+    if (stream.res.writableLength > this.maxBufferedBytes) this.end(stream, 'behind');
+  }
+
+  private end(stream: TStream, reason: TStreamEnd): void {
+    if (!this.streams.delete(stream)) return;
+    if (reason === 'behind') this.dropped++;
+    const { res } = stream;
+    // For the request log's line about this request.
+    res.locals.liveStream = { endedBy: reason, streams: this.streams.size, dropped: this.dropped };
+    stream.onEnd();
+    if (reason === 'client') return;
+    if (reason === 'behind') {
+      this.logger.warn({ streams: this.streams.size, dropped: this.dropped }, 'live stream too far behind: told to resync and dropped');
+      // Read after all it was sent; the browser then reconnects and resyncs again (harmless).
+      res.write(dataFrame(this.sequence, { resync: true }));
+      const cut = setTimeout(() => res.destroy(), this.dropGraceMs).unref();
+      res.once('close', () => clearTimeout(cut));
+    }
+    if (reason === 'session') res.write(RETURN_FRAME);
+    res.end();
+  }
+}
