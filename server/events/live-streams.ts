@@ -165,10 +165,13 @@ export class LiveStreams {
     for (const stream of [...this.streams]) this.write(stream, PING_FRAME);
   }
 
-  /** Writes without waiting; a stream whose unsent bytes pass the bound is dropped, never waited on. */
+  /**
+   * Writes without waiting. A stream still holding more unsent bytes than the bound from earlier
+   * frames is dropped instead, never waited on: a stream holds at most the bound plus one frame.
+   */
   private write(stream: TStream, frame: Buffer): void {
-    stream.res.write(frame);
     if (stream.res.writableLength > this.maxBufferedBytes) this.end(stream, 'behind');
+    else stream.res.write(frame);
   }
 
   private end(stream: TStream, reason: TStreamEnd): void {

@@ -1,0 +1,294 @@
+import http, { type IncomingMessage } from 'node:http';
+import { Writable } from 'node:stream';
+import superjson from 'superjson';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
+import { createLogger } from '../../server/logger';
+import { createClient } from '../../server/services/clients';
+import { createUser } from '../../server/services/users';
+import { sql } from '../support/sql';
+import { startTestServer, type TTestServer } from '../support/test-server';
+
+// inbox.onChange for many open browsers (issue 14): one fan-out writes each change's bytes to every
+// stream; a stream that cannot keep up is told to resync and dropped instead of holding memory or
+// anyone else; idle streams get heartbeats; a reconnect starts with a resync; each person gets only
+// the records the visibility rule lets them see. Raw HTTP here, so the wire itself is checked.
+
+const SESSION_SECRET = 'live-streams-session-secret-0123456789';
+const HEARTBEAT_MS = 150;
+const MAX_BUFFERED_BYTES = 64 * 1024;
+
+const lines: string[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    lines.push(...chunk.toString().split('\n').filter(Boolean));
+    done();
+  },
+});
+
+let server: TTestServer;
+let staffCookie: string;
+let directorCookie: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ SESSION_SECRET, LOG_LEVEL: 'info' }, createLogger('info', capture), {
+    // The test's rule: staff see only unlinked numbers' records, directors everything.
+    liveStreams: { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES, dropGraceMs: 3_000, visibleTo: (viewer, item) => viewer.role === 'director' || item.clientId === null },
+  });
+  const staff = await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
+  const director = await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
+  staffCookie = `${SESSION_COOKIE}=${(await createSession(staff.id, SESSION_SECRET, new Date())).token}`;
+  directorCookie = `${SESSION_COOKIE}=${(await createSession(director.id, SESSION_SECRET, new Date())).token}`;
+}, 120_000);
+afterAll(() => server?.stop());
+
+type TFrame = { event?: string; id?: string; data?: string };
+type TStream = {
+  res: IncomingMessage;
+  frames: TFrame[];
+  /** Resolves with the first frame (from `from` on) that `match` accepts. */
+  waitFor: (match: (frame: TFrame) => boolean, ms?: number, from?: number) => Promise<TFrame>;
+  /** Resolves once `holds` is true of the frames received. */
+  until: (holds: (frames: TFrame[]) => boolean, ms?: number) => Promise<void>;
+  ended: Promise<void>;
+  /** Starts reading (a stream opened with `read: false` is a browser that stopped reading). */
+  read: () => void;
+  close: () => void;
+};
+
+/** Opens inbox.onChange over plain HTTP and parses its SSE frames. */
+function openStream(cookie: string | null, options: { read?: boolean; headers?: Record<string, string>; query?: string } = {}): Promise<TStream> {
+  return new Promise((resolve, reject) => {
+    const url = `${server.url}/trpc/inbox.onChange${options.query ?? ''}`;
+    const headers = { accept: 'text/event-stream', ...(cookie ? { cookie } : {}), ...options.headers };
+    const req = http.get(url, { headers, agent: false }, (res) => {
+      const frames: TFrame[] = [];
+      const waiters = new Set<() => void>();
+      let text = '';
+      const onData = (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        let end: number;
+        while ((end = text.indexOf('\n\n')) >= 0) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          if (!block.trim()) continue;
+          const frame: TFrame = {};
+          for (const line of block.split('\n')) {
+            const colon = line.indexOf(':');
+            const field = line.slice(0, colon);
+            const value = line.slice(colon + 1).replace(/^ /, '');
+            if (field === 'event' || field === 'id' || field === 'data') frame[field] = value;
+          }
+          frames.push(frame);
+        }
+        for (const wake of waiters) wake();
+      };
+      const ended = new Promise<void>((done) => {
+        res.once('end', done);
+        res.once('close', done);
+      });
+      const stream: TStream = {
+        res,
+        frames,
+        ended,
+        read: () => res.on('data', onData),
+        close: () => req.destroy(),
+        until: (holds, ms = 5_000) =>
+          new Promise((done, fail) => {
+            const check = () => {
+              if (!holds(frames)) return false;
+              waiters.delete(check);
+              clearTimeout(timer);
+              done();
+              return true;
+            };
+            const timer = setTimeout(() => {
+              waiters.delete(check);
+              fail(new Error(`not so within ${ms} ms; got ${frames.length} frames: ${JSON.stringify(frames.slice(-3)).slice(0, 400)}`));
+            }, ms);
+            if (!check()) waiters.add(check);
+          }),
+        waitFor: async (match, ms = 5_000, from = 0) => {
+          await stream.until((all) => all.slice(from).some(match), ms);
+          return frames.slice(from).find(match)!;
+        },
+      };
+      if (options.read !== false) stream.read();
+      resolve(stream);
+    });
+    req.once('error', reject);
+  });
+}
+
+const changeOf = (frame: TFrame) => superjson.deserialize<{ items?: { id: number; body: string | null }[]; resync?: true }>(JSON.parse(frame.data!));
+const isChange = (frame: TFrame) => frame.event === undefined && frame.data !== undefined;
+const isResync = (frame: TFrame) => isChange(frame) && changeOf(frame).resync === true;
+const isConnected = (frame: TFrame) => frame.event === 'connected';
+
+/** `count` unlinked chat records whose bodies are `bodyChars` long; their ids. */
+async function insertRecords(count: number, bodyChars: number, clientId: number | null = null): Promise<number[]> {
+  const rows = await sql<{ id: number }>(
+    server.databaseUrl,
+    `INSERT INTO communications (type, direction, status, body, peer_phone, client_id, metadata)
+     SELECT 'chat', 'outbound', 'sent', repeat('x', $2::int), '447700900999', $3::int, '{}'::jsonb FROM generate_series(1, $1::int)
+     RETURNING id`,
+    [count, bodyChars, clientId],
+  );
+  return rows.map((r) => r.id);
+}
+
+describe('live streams', () => {
+  it('open with tRPC\'s connected event, an id, and the reconnect-after-silence the heartbeats keep from firing', async () => {
+    const stream = await openStream(staffCookie);
+    try {
+      expect(stream.res.statusCode).toBe(200);
+      expect(stream.res.headers['content-type']).toBe('text/event-stream');
+      expect(stream.res.headers['x-accel-buffering']).toBe('no');
+      const connected = await stream.waitFor(isConnected);
+      expect(connected.id).toMatch(/^\d+$/);
+      expect(JSON.parse(connected.data!)).toEqual({ reconnectAfterInactivityMs: HEARTBEAT_MS * 3 });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('an idle stream gets a heartbeat every interval, so proxies keep it open', async () => {
+    const stream = await openStream(staffCookie);
+    try {
+      await stream.waitFor(isConnected);
+      await new Promise((r) => setTimeout(r, HEARTBEAT_MS * 7));
+      const pings = stream.frames.filter((f) => f.event === 'ping').length;
+      expect(pings).toBeGreaterThanOrEqual(4);
+      expect(pings).toBeLessThanOrEqual(9);
+      expect(stream.frames.filter(isChange)).toEqual([]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a reconnect (Last-Event-ID from the browser, or lastEventId from tRPC\'s link) starts with a resync; a first connection does not', async () => {
+    const first = await openStream(staffCookie);
+    const byHeader = await openStream(staffCookie, { headers: { 'last-event-id': '41' } });
+    const byInput = await openStream(staffCookie, { query: `?input=${encodeURIComponent(JSON.stringify(superjson.serialize({ lastEventId: '41' })))}` });
+    try {
+      for (const stream of [byHeader, byInput]) {
+        await stream.waitFor(isConnected);
+        const firstChange = await stream.waitFor(isChange);
+        expect(changeOf(firstChange)).toEqual({ resync: true });
+      }
+      await first.waitFor(isConnected);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(first.frames.filter(isChange)).toEqual([]);
+    } finally {
+      for (const stream of [first, byHeader, byInput]) stream.close();
+    }
+  });
+
+  it('nobody signed in, or an input that does not parse: tRPC answers, with its own error event', async () => {
+    const anonymous = await openStream(null);
+    const badInput = await openStream(staffCookie, { query: '?input=%7Bnot-json' });
+    try {
+      const unauthorized = await anonymous.waitFor((f) => f.event === 'serialized-error');
+      expect(JSON.stringify(superjson.deserialize(JSON.parse(unauthorized.data!)))).toMatch(/UNAUTHORIZED/);
+      const refused = await badInput.waitFor((f) => f.event === 'serialized-error');
+      expect(JSON.stringify(superjson.deserialize(JSON.parse(refused.data!)))).toMatch(/BAD_REQUEST|PARSE_ERROR/);
+    } finally {
+      anonymous.close();
+      badInput.close();
+    }
+  });
+
+  it('each person gets only what the visibility rule shows them; the same change keeps one id', async () => {
+    const client = await createClient({ name: 'Walled Client', phone: '+44 7700 900555' });
+    const staff = await openStream(staffCookie);
+    const director = await openStream(directorCookie);
+    try {
+      await Promise.all([staff.waitFor(isConnected), director.waitFor(isConnected)]);
+      const [linked] = await insertRecords(1, 10, client.id);
+      const [unlinked] = await insertRecords(1, 10);
+      await server.events.publish([linked!, unlinked!]);
+      const toDirector = await director.waitFor((f) => isChange(f) && changeOf(f).items?.some((i) => i.id === unlinked) === true);
+      const toStaff = await staff.waitFor((f) => isChange(f) && changeOf(f).items?.some((i) => i.id === unlinked) === true);
+      expect(changeOf(toDirector).items!.map((i) => i.id).sort()).toEqual([linked, unlinked].sort());
+      expect(changeOf(toStaff).items!.map((i) => i.id)).toEqual([unlinked]);
+      expect(toStaff.id).toBe(toDirector.id);
+
+      // A change with nothing staff may see sends them nothing at all.
+      const seen = staff.frames.length;
+      await server.events.publish([linked!]);
+      await director.waitFor((f) => isChange(f) && f.id !== toDirector.id && changeOf(f).items?.[0]?.id === linked);
+      await server.events.publish([unlinked!]);
+      const next = await staff.waitFor(isChange, 5_000, seen);
+      expect(changeOf(next).items!.map((i) => i.id)).toEqual([unlinked]);
+    } finally {
+      staff.close();
+      director.close();
+    }
+  });
+
+  it('a subscriber that stops reading does not hold up one that reads: it is told to resync and dropped, and its reconnect resyncs', async () => {
+    const fast = await openStream(directorCookie);
+    const slow = await openStream(staffCookie, { read: false });
+    try {
+      await fast.waitFor(isConnected);
+      const ids = await insertRecords(300, 3_000); // a frame of about 1 MB
+      const droppedBefore = server.liveStreams.stats.dropped;
+      const from = fast.frames.length;
+      const isFull = (f: TFrame) => isChange(f) && changeOf(f).items?.length === 300;
+      let published = 0;
+      // Frames pile up for the slow stream (kernel buffers first, then this server's) until it is dropped;
+      // the fast one gets every frame, each before the next is published.
+      while (server.liveStreams.stats.dropped === droppedBefore && published < 80) {
+        await server.events.publish(ids);
+        published++;
+        await fast.until((frames) => frames.slice(from).filter(isFull).length === published);
+      }
+      expect(server.liveStreams.stats.dropped).toBe(droppedBefore + 1);
+      const fastChanges = fast.frames.slice(from).filter(isChange);
+      expect(fastChanges).toHaveLength(published);
+      expect(fastChanges.every((f) => changeOf(f).items!.length === 300)).toBe(true);
+      expect(new Set(fastChanges.map((f) => f.id)).size).toBe(published);
+
+      // The dropped browser reads what it was sent: some changes, then a resync, then the end (no tRPC `return`:
+      // a browser reconnects by itself, where `return` would end its subscription).
+      slow.read();
+      await slow.ended;
+      const slowChanges = slow.frames.filter(isChange);
+      expect(slowChanges.length).toBeLessThan(published + 1);
+      expect(changeOf(slowChanges.at(-1)!)).toEqual({ resync: true });
+      expect(slow.frames.some((f) => f.event === 'return')).toBe(false);
+
+      // The fast one is still open and still hears changes.
+      await server.events.publish([ids[0]!]);
+      await fast.waitFor((f) => isChange(f) && changeOf(f).items?.length === 1, 5_000, from);
+
+      const again = await openStream(staffCookie, { headers: { 'last-event-id': slowChanges.at(-1)!.id! } });
+      try {
+        expect(changeOf(await again.waitFor(isChange))).toEqual({ resync: true });
+      } finally {
+        again.close();
+      }
+
+      // The request log's line for the dropped stream says so, with the server's stream counts.
+      await new Promise((r) => setTimeout(r, 100));
+      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request' && l.path === '/trpc/inbox.onChange');
+      expect(logged).toContainEqual(expect.objectContaining({ status: 200, endedBy: 'behind', dropped: droppedBefore + 1, streams: expect.any(Number) }));
+      expect(JSON.stringify(lines)).not.toContain('xxxxxxxxxx'); // bodies never reach the log
+    } finally {
+      fast.close();
+      slow.close();
+    }
+  }, 120_000);
+
+  it('a stream that ends with its browser leaves the count, and says so in the request log', async () => {
+    const stream = await openStream(staffCookie);
+    await stream.waitFor(isConnected);
+    const open = server.liveStreams.stats.streams;
+    stream.close();
+    await stream.ended;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.liveStreams.stats.streams).toBe(open - 1);
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request' && l.endedBy === 'client');
+    expect(logged.length).toBeGreaterThan(0);
+  });
+});
