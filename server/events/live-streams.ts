@@ -89,8 +89,9 @@ export class LiveStreams {
     for (const stream of [...this.streams]) this.end(stream, 'shutdown');
   }
 
-  get stats(): { streams: number; dropped: number } {
-    return { streams: this.streams.size, dropped: this.dropped };
+  /** Open streams, streams dropped for falling behind, and the last change's event id. */
+  get stats(): { streams: number; dropped: number; sequence: number } {
+    return { streams: this.streams.size, dropped: this.dropped, sequence: this.sequence };
   }
 
   /**

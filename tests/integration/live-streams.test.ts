@@ -280,6 +280,23 @@ describe('live streams', () => {
     }
   }, 120_000);
 
+  it('a caller inside the process (the procedure body) gets the same changes by the same rule, and stops with its signal', async () => {
+    const client = await createClient({ name: 'Inside Client', phone: '+44 7700 900556' });
+    const controller = new AbortController();
+    const changes = server.liveStreams.changesFor({ id: 1, role: 'staff' }, controller.signal, true);
+    expect((await changes.next()).value).toMatchObject({ change: { resync: true } });
+    const [linked] = await insertRecords(1, 10, client.id);
+    const [unlinked] = await insertRecords(1, 10);
+    const next = changes.next();
+    await server.events.publish([linked!, unlinked!]);
+    const { value } = await next;
+    expect(value!.change).toMatchObject({ items: [{ id: unlinked }] });
+    expect(value!.id).toBe(server.liveStreams.stats.sequence);
+    const after = changes.next();
+    controller.abort();
+    expect(await after).toEqual({ done: true, value: undefined });
+  });
+
   it('a stream that ends with its browser leaves the count, and says so in the request log', async () => {
     const stream = await openStream(staffCookie);
     await stream.waitFor(isConnected);
