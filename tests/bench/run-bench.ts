@@ -21,12 +21,13 @@ import { PostgresMediaStore } from '../../server/media/media-store';
 import { createCallerFactory } from '../../server/trpc/init';
 import { appRouter } from '../../server/trpc/routers/app-router';
 import { bodyOf, createDatabase, loadWebhook, MEDIA_RATE, percentile, query, ROOT, SECRET, startProcess, type TFigure, type TLoadResult } from './bench-support';
+import { benchLive } from './live-updates';
 
 // npm run bench [-- --quick]: every figure with the ceiling it is compared with and the ratio.
 // Ratios are measured inside one run on one machine: absolute numbers vary with the machine.
 
 const QUICK = process.argv.includes('--quick');
-// --only=ingest,receipts,queries,bundle,startup,load,media,export runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export,live runs a subset (for iterating on one part).
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 const SCALE = QUICK
@@ -506,7 +507,7 @@ async function benchQueries(adminUrl: string) {
 
   const caller = createCallerFactory(appRouter)(
     createContextInner({
-      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, provider: null, signInLimiter: new SignInLimiter(sequelize), mediaStore: new PostgresMediaStore(sequelize), now: () => new Date() },
+      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, liveStreams: {} as never, provider: null, signInLimiter: new SignInLimiter(sequelize), mediaStore: new PostgresMediaStore(sequelize), now: () => new Date() },
       user: { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' },
     }),
   );
@@ -657,6 +658,7 @@ async function main() {
     if (runs('load')) await benchLoad(adminUrl);
     if (runs('media')) await benchMedia(adminUrl);
     if (runs('export')) await benchExport(adminUrl);
+    if (runs('live')) await benchLive(adminUrl, { quick: QUICK, report, migrateOnly, rssMb });
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
