@@ -101,6 +101,11 @@ export class LiveStreams {
    */
   open(res: Response, viewer: TViewer, options: { resumed: boolean; onEnd?: () => void }): () => void {
     const stream: TStream = { res, viewer, onEnd: options.onEnd ?? (() => undefined) };
+    // Gone while its session was looked up: its 'close' has fired already and would never come again.
+    if (res.destroyed || !res.socket || res.socket.destroyed) {
+      stream.onEnd();
+      return () => undefined;
+    }
     res.writeHead(200, SSE_HEADERS);
     // The id on `connected` makes even a stream that never carried a change come back as resumed.
     const client = { reconnectAfterInactivityMs: this.heartbeatMs * 3 };

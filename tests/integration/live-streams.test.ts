@@ -1,4 +1,5 @@
 import http, { type IncomingMessage } from 'node:http';
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -295,6 +296,22 @@ describe('live streams', () => {
     const after = changes.next();
     controller.abort();
     expect(await after).toEqual({ done: true, value: undefined });
+  });
+
+  it('a browser gone while its session was looked up leaves no stream behind', async () => {
+    const before = server.liveStreams.stats.streams;
+    const { port } = new URL(server.url);
+    await Promise.all(
+      Array.from({ length: 50 }, () => new Promise<void>((done) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => {
+          socket.write(`GET /trpc/inbox.onChange HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: ${staffCookie}\r\n\r\n`);
+          socket.destroy();
+        });
+        socket.once('close', () => done());
+      })),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(server.liveStreams.stats.streams).toBe(before);
   });
 
   it('a stream that ends with its browser leaves the count, and says so in the request log', async () => {
