@@ -1,32 +1,48 @@
 import type { RequestHandler } from 'express';
-import superjson from 'superjson';
 import { findRequestUser } from '../auth/request-user';
 import { watchSession } from '../auth/session-watch';
 import { ZLiveInput, type LiveStreams } from './live-streams';
 
 export const LIVE_PATH = '/inbox.onChange';
 
-/** The subscription's input from the URL (`?input=` superjson), or undefined when it cannot be read. */
-function readInput(raw: unknown): { ok: true; lastEventId?: string | null } | { ok: false } {
-  if (raw === undefined) return { ok: true };
-  try {
-    const parsed = ZLiveInput.safeParse(superjson.deserialize(JSON.parse(String(raw))));
-    return parsed.success ? { ok: true, lastEventId: parsed.data?.lastEventId } : { ok: false };
-  } catch {
-    return { ok: false };
+/**
+ * The last event id a reconnecting client sent, read where tRPC reads it: the `Last-Event-ID`
+ * header (a browser reconnecting by itself), `?lastEventId=`, or the input's `lastEventId` (tRPC's
+ * link). The input is `?input=` as superjson; this one has nothing superjson needs to revive, so
+ * only its plain `json` part is read (an input with `meta` is left to tRPC). null: it cannot be read.
+ */
+function readLastEventId(query: Record<string, unknown>, header: unknown): { lastEventId: string | undefined } | null {
+  const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+  const raw = first(query.input);
+  let fromInput: string | null | undefined;
+  if (raw !== undefined && raw !== '') {
+    if (typeof raw !== 'string') return null;
+    try {
+      const envelope: unknown = JSON.parse(raw);
+      if (typeof envelope !== 'object' || envelope === null || 'meta' in envelope) return null;
+      const parsed = ZLiveInput.safeParse((envelope as { json?: unknown }).json);
+      if (!parsed.success) return null;
+      fromInput = parsed.data?.lastEventId;
+    } catch {
+      return null;
+    }
   }
+  const candidates = [first(header), first(query.lastEventId), first(query['Last-Event-Id']), fromInput];
+  return { lastEventId: candidates.find((c): c is string => typeof c === 'string' && c !== '') };
 }
 
 /**
  * `GET /trpc/inbox.onChange` for a signed-in person, served by the fan-out (`LiveStreams`) ahead of
  * tRPC's handler. Anything else about the request — nobody signed in, an input that does not parse —
- * goes on to tRPC, whose procedure answers it (UNAUTHORIZED, BAD_REQUEST) in its own words.
+ * goes on to tRPC, whose procedure answers it (UNAUTHORIZED, BAD_REQUEST) in its own words; a
+ * signed-in request that reaches the procedure over HTTP by another spelling of the path
+ * (`inbox%2EonChange`) is refused there, so every stream over HTTP is one of the fan-out's.
  */
 export function serveLiveStream(liveStreams: LiveStreams, sessionSecret: string, now: () => Date): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'GET' || req.path !== LIVE_PATH) return next();
-    const input = readInput(req.query.input);
-    if (!input.ok) return next();
+    const resume = readLastEventId(req.query, req.headers['last-event-id']);
+    if (!resume) return next();
     let found: Awaited<ReturnType<typeof findRequestUser>>;
     try {
       found = await findRequestUser(req, sessionSecret, now());
@@ -35,11 +51,15 @@ export function serveLiveStream(liveStreams: LiveStreams, sessionSecret: string,
     }
     const { token, user } = found;
     if (!user || !token) return next();
-    // A browser reconnecting by itself sends Last-Event-ID; tRPC's link sends lastEventId in the input.
-    const resumed = Boolean(input.lastEventId ?? req.headers['last-event-id']);
+    const viewer = { id: user.id, role: user.role };
+    const refusal = liveStreams.refusalFor(viewer);
+    if (refusal) {
+      res.status(refusal.status).json({ error: { message: refusal.message } });
+      return;
+    }
     // The stream ends with the session it was opened with (sign-out anywhere, deactivation, expiry).
     const session = watchSession(token, sessionSecret);
-    const endForSession = liveStreams.open(res, { id: user.id, role: user.role }, { resumed, onEnd: () => session.stop() });
+    const endForSession = liveStreams.open(res, viewer, { resumed: resume.lastEventId !== undefined, onEnd: () => session.stop() });
     session.signal.addEventListener('abort', endForSession, { once: true });
   };
 }

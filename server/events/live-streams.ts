@@ -25,6 +25,10 @@ export type TLiveStreamOptions = {
   maxBufferedBytes?: number;
   /** How long a dropped stream gets to take its last bytes (the resync) before its connection is cut. */
   dropGraceMs?: number;
+  /** Streams one person may hold open at once (tabs, devices); one more is refused (429). */
+  maxStreamsPerUser?: number;
+  /** Streams this server holds at once; one more is refused (503), well before file descriptors run out. */
+  maxStreams?: number;
   /** The visibility rule (tests pass their own); the app's is `canSeeChat`. */
   visibleTo?: (viewer: TViewer, item: TThreadItem) => boolean;
 };
@@ -34,6 +38,8 @@ type TStream = { res: Response; viewer: TViewer; onEnd: () => void };
 const HEARTBEAT_MS = 15_000;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const DROP_GRACE_MS = 5_000;
+const MAX_STREAMS_PER_USER = 20;
+const MAX_STREAMS = 5_000;
 /** The browser's wait before reconnecting a stream that ended (server restart, drop). */
 const RETRY_MS = 2_000;
 /** In-process subscribers (createCaller) keep at most this many changes before they are told to resync. */
@@ -57,6 +63,8 @@ function dataFrame(id: number, change: TChange): Buffer {
 
 export class LiveStreams {
   private readonly streams = new Set<TStream>();
+  private readonly perUser = new Map<number, number>();
+  private readonly closing = new AbortController();
   private sequence = 0;
   private dropped = 0;
   private unsubscribe: (() => void) | undefined;
@@ -64,6 +72,8 @@ export class LiveStreams {
   private readonly heartbeatMs: number;
   private readonly maxBufferedBytes: number;
   private readonly dropGraceMs: number;
+  private readonly maxStreamsPerUser: number;
+  private readonly maxStreams: number;
   private readonly visibleTo: (viewer: TViewer, item: TThreadItem) => boolean;
 
   constructor(
@@ -74,6 +84,8 @@ export class LiveStreams {
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
     this.dropGraceMs = options.dropGraceMs ?? DROP_GRACE_MS;
+    this.maxStreamsPerUser = options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER;
+    this.maxStreams = options.maxStreams ?? MAX_STREAMS;
     this.visibleTo = options.visibleTo ?? canSeeChat;
   }
 
@@ -86,12 +98,22 @@ export class LiveStreams {
   close(): void {
     this.unsubscribe?.();
     clearInterval(this.heartbeat);
+    this.closing.abort();
     for (const stream of [...this.streams]) this.end(stream, 'shutdown');
   }
 
   /** Open streams, streams dropped for falling behind, and the last change's event id. */
   get stats(): { streams: number; dropped: number; sequence: number } {
     return { streams: this.streams.size, dropped: this.dropped, sequence: this.sequence };
+  }
+
+  /** Why `viewer` may not open one more stream now, or null. */
+  refusalFor(viewer: TViewer): { status: 429 | 503; message: string } | null {
+    if ((this.perUser.get(viewer.id) ?? 0) >= this.maxStreamsPerUser) {
+      return { status: 429, message: `You have ${this.maxStreamsPerUser} live pages open already; close some tabs and reload this one.` };
+    }
+    if (this.streams.size >= this.maxStreams) return { status: 503, message: 'The server is holding as many live pages as it can; try again shortly.' };
+    return null;
   }
 
   /**
@@ -112,12 +134,14 @@ export class LiveStreams {
     res.write(`retry: ${RETRY_MS}\nid: ${this.sequence}\nevent: connected\ndata: ${JSON.stringify(client)}\n\n`);
     if (options.resumed) res.write(dataFrame(this.sequence, { resync: true }));
     this.streams.add(stream);
+    this.perUser.set(viewer.id, (this.perUser.get(viewer.id) ?? 0) + 1);
     res.on('close', () => this.end(stream, 'client'));
     return () => this.end(stream, 'session');
   }
 
   /** The same changes for a caller inside this process (createCaller): bounded, resync when it lags. */
-  async *changesFor(viewer: TViewer, signal: AbortSignal | undefined, resumed = false): AsyncGenerator<{ id: number; change: TChange }> {
+  async *changesFor(viewer: TViewer, until: AbortSignal | undefined, resumed = false): AsyncGenerator<{ id: number; change: TChange }> {
+    const signal = until ? AbortSignal.any([until, this.closing.signal]) : this.closing.signal;
     const queue: { id: number; change: TChange }[] = resumed ? [{ id: this.sequence, change: { resync: true } }] : [];
     let wake: (() => void) | undefined;
     const unsubscribe = this.events.subscribe((change) => {
@@ -128,11 +152,11 @@ export class LiveStreams {
       wake?.();
     });
     const stopped = new Promise<void>((resolve) => {
-      if (signal?.aborted) resolve();
-      signal?.addEventListener('abort', () => resolve(), { once: true });
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
     });
     try {
-      while (!signal?.aborted) {
+      while (!signal.aborted) {
         const next = queue.shift();
         if (next) {
           yield next;
@@ -182,6 +206,9 @@ export class LiveStreams {
 
   private end(stream: TStream, reason: TStreamEnd): void {
     if (!this.streams.delete(stream)) return;
+    const left = (this.perUser.get(stream.viewer.id) ?? 1) - 1;
+    if (left > 0) this.perUser.set(stream.viewer.id, left);
+    else this.perUser.delete(stream.viewer.id);
     if (reason === 'behind') this.dropped++;
     const { res } = stream;
     // For the request log's line about this request.

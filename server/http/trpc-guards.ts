@@ -13,7 +13,13 @@ export const TRPC_MAX_BATCH = 20;
 export function guardTrpcRequests(): RequestHandler {
   return (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    const procedures = decodeURIComponent(req.path.replace(/^\//, '')).split(',');
+    let procedures: string[];
+    try {
+      procedures = decodeURIComponent(req.path.replace(/^\//, '')).split(',');
+    } catch {
+      res.status(400).json({ error: { message: 'The procedure name in the address is not valid percent-encoding.' } });
+      return;
+    }
     if (procedures.length > 1 && procedures.some((p) => p.startsWith('auth.'))) {
       res.status(400).json({ error: { message: 'auth procedures cannot be batched; send each on its own.' } });
       return;

@@ -41,6 +41,8 @@ export type TContextInner = {
   user: TSessionUser | null;
   sessionToken: string | null;
   sessionCookie: TSessionCookie;
+  /** The call came over HTTP (tRPC's handler), not from inside the process (createCaller). */
+  viaHttp: boolean;
 };
 
 const noCookie: TSessionCookie = { set: () => undefined, clear: () => undefined };
@@ -52,6 +54,7 @@ export function createContextInner(opts: {
   user?: TSessionUser | null;
   sessionToken?: string | null;
   sessionCookie?: TSessionCookie;
+  viaHttp?: boolean;
 }): TContextInner {
   return {
     deps: opts.deps,
@@ -59,6 +62,7 @@ export function createContextInner(opts: {
     user: opts.user ?? null,
     sessionToken: opts.sessionToken ?? null,
     sessionCookie: opts.sessionCookie ?? noCookie,
+    viaHttp: opts.viaHttp ?? false,
   };
 }
 
@@ -74,6 +78,7 @@ export function createContextFactory(deps: TDeps) {
     return createContextInner({
       deps,
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      viaHttp: true,
       sessionToken: found ? token : null,
       user: found ? { id: found.id, name: found.name, email: found.email, role: found.role } : null,
       sessionCookie: {

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
+import { LiveStreams } from '../../server/events/live-streams';
 import { createLogger } from '../../server/logger';
 import { createClient } from '../../server/services/clients';
 import { createUser } from '../../server/services/users';
@@ -18,6 +19,7 @@ import { startTestServer, type TTestServer } from '../support/test-server';
 const SESSION_SECRET = 'live-streams-session-secret-0123456789';
 const HEARTBEAT_MS = 150;
 const MAX_BUFFERED_BYTES = 64 * 1024;
+const MAX_PER_USER = 6;
 
 const lines: string[] = [];
 const capture = new Writable({
@@ -34,7 +36,7 @@ let directorCookie: string;
 beforeAll(async () => {
   server = await startTestServer({ SESSION_SECRET, LOG_LEVEL: 'info' }, createLogger('info', capture), {
     // The test's rule: staff see only unlinked numbers' records, directors everything.
-    liveStreams: { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES, dropGraceMs: 3_000, visibleTo: (viewer, item) => viewer.role === 'director' || item.clientId === null },
+    liveStreams: { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES, dropGraceMs: 3_000, maxStreamsPerUser: MAX_PER_USER, visibleTo: (viewer, item) => viewer.role === 'director' || item.clientId === null },
   });
   const staff = await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
   const director = await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
@@ -58,9 +60,9 @@ type TStream = {
 };
 
 /** Opens inbox.onChange over plain HTTP and parses its SSE frames. */
-function openStream(cookie: string | null, options: { read?: boolean; headers?: Record<string, string>; query?: string } = {}): Promise<TStream> {
+function openStream(cookie: string | null, options: { read?: boolean; headers?: Record<string, string>; query?: string; path?: string } = {}): Promise<TStream> {
   return new Promise((resolve, reject) => {
-    const url = `${server.url}/trpc/inbox.onChange${options.query ?? ''}`;
+    const url = `${server.url}${options.path ?? '/trpc/inbox.onChange'}${options.query ?? ''}`;
     const headers = { accept: 'text/event-stream', ...(cookie ? { cookie } : {}), ...options.headers };
     const req = http.get(url, { headers, agent: false }, (res) => {
       const frames: TFrame[] = [];
@@ -185,6 +187,57 @@ describe('live streams', () => {
     }
   });
 
+  it('tRPC\'s other ways of saying "reconnecting" resync too; an empty or repeated input is read as tRPC reads it', async () => {
+    const byQuery = await openStream(staffCookie, { query: '?lastEventId=7' });
+    const repeated = await openStream(staffCookie, { query: `?input=${encodeURIComponent(JSON.stringify({ json: { lastEventId: '9' } }))}&input=x` });
+    const empty = await openStream(staffCookie, { query: '?input=' });
+    try {
+      for (const stream of [byQuery, repeated]) expect(changeOf(await stream.waitFor(isChange))).toEqual({ resync: true });
+      await empty.waitFor(isConnected);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(empty.frames.filter(isChange)).toEqual([]);
+    } finally {
+      for (const stream of [byQuery, repeated, empty]) stream.close();
+    }
+  });
+
+  it('another spelling of the path is refused, so every stream over HTTP is one the fan-out counts and bounds', async () => {
+    await expect.poll(() => server.liveStreams.stats.streams).toBe(0); // the streams of earlier tests have closed
+    const odd = await openStream(staffCookie, { path: '/trpc/inbox%2EonChange' });
+    try {
+      const refused = await odd.waitFor((f) => f.event === 'serialized-error');
+      expect(JSON.stringify(superjson.deserialize(JSON.parse(refused.data!)))).toContain('Open live updates at GET /trpc/inbox.onChange');
+      expect(server.liveStreams.stats.streams).toBe(0);
+    } finally {
+      odd.close();
+    }
+    const badEscape = await fetch(`${server.url}/trpc/inbox.onChange%E0`, { headers: { cookie: staffCookie } });
+    expect(badEscape.status).toBe(400);
+    expect(await badEscape.json()).toEqual({ error: { message: 'The procedure name in the address is not valid percent-encoding.' } });
+  });
+
+  it(`one person holds at most ${MAX_PER_USER} streams: one more is refused with a sentence, and a closed one makes room`, async () => {
+    const user = await createUser({ email: 'tabs@firm.test', name: 'Many Tabs', role: 'staff', password: 'tabs-password' });
+    const cookie = `${SESSION_COOKIE}=${(await createSession(user.id, SESSION_SECRET, new Date())).token}`;
+    const open = await Promise.all(Array.from({ length: MAX_PER_USER }, () => openStream(cookie)));
+    try {
+      await Promise.all(open.map((stream) => stream.waitFor(isConnected)));
+      const refused = await fetch(`${server.url}/trpc/inbox.onChange`, { headers: { cookie, accept: 'text/event-stream' } });
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error.message).toBe(`You have ${MAX_PER_USER} live pages open already; close some tabs and reload this one.`);
+      const other = await openStream(staffCookie); // someone else is not affected
+      await other.waitFor(isConnected);
+      other.close();
+      open.pop()!.close();
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await openStream(cookie);
+      open.push(again);
+      await again.waitFor(isConnected);
+    } finally {
+      for (const stream of open) stream.close();
+    }
+  });
+
   it('nobody signed in, or an input that does not parse: tRPC answers, with its own error event', async () => {
     const anonymous = await openStream(null);
     const badInput = await openStream(staffCookie, { query: '?input=%7Bnot-json' });
@@ -296,6 +349,14 @@ describe('live streams', () => {
     const after = changes.next();
     controller.abort();
     expect(await after).toEqual({ done: true, value: undefined });
+
+    // Closing the fan-out (shutdown) ends such callers too.
+    const own = new LiveStreams(server.events, createLogger('silent'));
+    own.start();
+    const open = own.changesFor({ id: 1, role: 'staff' }, undefined);
+    const pending = open.next();
+    own.close();
+    expect(await pending).toEqual({ done: true, value: undefined });
   });
 
   it('a browser gone while its session was looked up leaves no stream behind', async () => {

@@ -6,6 +6,8 @@ import { watchSession } from '../../auth/session-watch';
 import { countUnread, getThread, getThreadSummary, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 import { ZLiveInput } from '../../events/live-streams';
+import { LIVE_PATH } from '../../events/live-stream-route';
+import { AppError } from '../../errors';
 
 export const ZThreadRef = z.union([
   z.object({ clientId: ZRecordId }),
@@ -75,12 +77,15 @@ export const inboxRouter = router({
 
   /** Live changes (SSE): every stored message and changed status, as thread items. */
   /**
-   * Live changes to chat records the user may see (`canSeeChat`), each with an event id. Over HTTP a
-   * signed-in request is served by the fan-out (`server/events/live-stream-route.ts`), which writes
-   * these same events; this body serves callers inside the process. `lastEventId` (a reconnect):
-   * the first event is a resync.
+   * Live changes to chat records the user may see (`canSeeChat`), each with an event id. Over HTTP
+   * the fan-out serves every signed-in stream (`server/events/live-stream-route.ts`) with these same
+   * events; this body serves callers inside the process. `lastEventId` (a reconnect): the first
+   * event is a resync.
    */
   onChange: authedProcedure.input(ZLiveInput).subscription(async function* ({ ctx, input, signal }) {
+    // Only another spelling of the path (inbox%2EonChange) gets here over HTTP: it would be a stream
+    // without the fan-out's limits, counts and shutdown.
+    if (ctx.viaHttp) throw new AppError('INVALID_INPUT', `Open live updates at GET /trpc${LIVE_PATH}.`);
     // The stream ends with the session it was opened with (sign-out anywhere, or expiry).
     const session = ctx.sessionToken ? watchSession(ctx.sessionToken, ctx.deps.config.sessionSecret) : null;
     try {
