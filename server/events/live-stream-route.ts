@@ -41,6 +41,7 @@ function readLastEventId(query: Record<string, unknown>, header: unknown): { las
 export function serveLiveStream(liveStreams: LiveStreams, sessionSecret: string, now: () => Date): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'GET' || req.path !== LIVE_PATH) return next();
+    if (!liveStreams.accepting) return liveStreams.turnAway(res);
     const resume = readLastEventId(req.query, req.headers['last-event-id']);
     if (!resume) return next();
     let found: Awaited<ReturnType<typeof findRequestUser>>;

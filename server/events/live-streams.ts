@@ -107,6 +107,21 @@ export class LiveStreams {
     return { streams: this.streams.size, dropped: this.dropped, sequence: this.sequence };
   }
 
+  /** False once closed (the server is stopping). */
+  get accepting(): boolean {
+    return !this.closing.signal.aborted;
+  }
+
+  /**
+   * A stream asked for while the server stops (on a connection still open to it): answered as a
+   * stream that ends at once — never an error status, which would end a browser's EventSource for
+   * good — so the browser comes back after `retry` to whichever server is then up.
+   */
+  turnAway(res: Response): void {
+    res.writeHead(200, SSE_HEADERS);
+    res.end(`retry: ${RETRY_MS}\n\n`);
+  }
+
   /** Why `viewer` may not open one more stream now, or null. */
   refusalFor(viewer: TViewer): { status: 429 | 503; message: string } | null {
     if ((this.perUser.get(viewer.id) ?? 0) >= this.maxStreamsPerUser) {

@@ -1,6 +1,5 @@
 import http, { type IncomingMessage } from 'node:http';
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
@@ -8,6 +7,7 @@ import { LiveStreams } from '../../server/events/live-streams';
 import { createLogger } from '../../server/logger';
 import { createClient } from '../../server/services/clients';
 import { createUser } from '../../server/services/users';
+import { captureLogLines } from '../support/log-capture';
 import { sql } from '../support/sql';
 import { startTestServer, type TTestServer } from '../support/test-server';
 
@@ -21,20 +21,14 @@ const HEARTBEAT_MS = 150;
 const MAX_BUFFERED_BYTES = 64 * 1024;
 const MAX_PER_USER = 6;
 
-const lines: string[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, destination } = captureLogLines();
 
 let server: TTestServer;
 let staffCookie: string;
 let directorCookie: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ SESSION_SECRET, LOG_LEVEL: 'info' }, createLogger('info', capture), {
+  server = await startTestServer({ SESSION_SECRET, LOG_LEVEL: 'info' }, createLogger('info', destination), {
     // The test's rule: staff see only unlinked numbers' records, directors everything.
     liveStreams: { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES, dropGraceMs: 3_000, maxStreamsPerUser: MAX_PER_USER, visibleTo: (viewer, item) => viewer.role === 'director' || item.clientId === null },
   });
@@ -169,35 +163,22 @@ describe('live streams', () => {
     }
   });
 
-  it('a reconnect (Last-Event-ID from the browser, or lastEventId from tRPC\'s link) starts with a resync; a first connection does not', async () => {
-    const first = await openStream(staffCookie);
-    const byHeader = await openStream(staffCookie, { headers: { 'last-event-id': '41' } });
-    const byInput = await openStream(staffCookie, { query: `?input=${encodeURIComponent(JSON.stringify(superjson.serialize({ lastEventId: '41' })))}` });
+  it('every way tRPC and browsers say "reconnecting" starts the stream with a resync; a first connection does not', async () => {
+    const input = (json: unknown) => `?input=${encodeURIComponent(JSON.stringify(json))}`;
+    const resumed = await Promise.all([
+      openStream(staffCookie, { headers: { 'last-event-id': '41' } }), // a browser reconnecting by itself
+      openStream(staffCookie, { query: input(superjson.serialize({ lastEventId: '41' })) }), // tRPC's link
+      openStream(staffCookie, { query: '?lastEventId=7' }),
+      openStream(staffCookie, { query: `${input({ json: { lastEventId: '9' } })}&input=x` }), // repeated: the first, as tRPC reads it
+    ]);
+    const fresh = await Promise.all([openStream(staffCookie), openStream(staffCookie, { query: '?input=' })]);
     try {
-      for (const stream of [byHeader, byInput]) {
-        await stream.waitFor(isConnected);
-        const firstChange = await stream.waitFor(isChange);
-        expect(changeOf(firstChange)).toEqual({ resync: true });
-      }
-      await first.waitFor(isConnected);
+      for (const stream of resumed) expect(changeOf(await stream.waitFor(isChange))).toEqual({ resync: true });
+      await Promise.all(fresh.map((stream) => stream.waitFor(isConnected)));
       await new Promise((r) => setTimeout(r, 300));
-      expect(first.frames.filter(isChange)).toEqual([]);
+      for (const stream of fresh) expect(stream.frames.filter(isChange)).toEqual([]);
     } finally {
-      for (const stream of [first, byHeader, byInput]) stream.close();
-    }
-  });
-
-  it('tRPC\'s other ways of saying "reconnecting" resync too; an empty or repeated input is read as tRPC reads it', async () => {
-    const byQuery = await openStream(staffCookie, { query: '?lastEventId=7' });
-    const repeated = await openStream(staffCookie, { query: `?input=${encodeURIComponent(JSON.stringify({ json: { lastEventId: '9' } }))}&input=x` });
-    const empty = await openStream(staffCookie, { query: '?input=' });
-    try {
-      for (const stream of [byQuery, repeated]) expect(changeOf(await stream.waitFor(isChange))).toEqual({ resync: true });
-      await empty.waitFor(isConnected);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(empty.frames.filter(isChange)).toEqual([]);
-    } finally {
-      for (const stream of [byQuery, repeated, empty]) stream.close();
+      for (const stream of [...resumed, ...fresh]) stream.close();
     }
   });
 

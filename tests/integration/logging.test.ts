@@ -1,23 +1,17 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger';
+import { captureLogLines } from '../support/log-capture';
 import { createUser } from '../../server/services/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, textMessage, VERIFY_TOKEN, WEBHOOK_SECRET } from '../support/webhook';
 
-const lines: string[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, destination } = captureLogLines();
 
 let server: TTestServer;
 beforeAll(async () => {
   server = await startTestServer(
     { MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, MESSAGING_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN },
-    createLogger('debug', capture),
+    createLogger('debug', destination),
   );
   await createUser({ email: 'sam@firm.test', name: 'Sam', role: 'staff', password: 'staff-password-xyz' });
 });

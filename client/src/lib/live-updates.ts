@@ -1,4 +1,5 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { formatPhone } from './format';
 import { alertNewMessages } from './new-message-alerts';
 import { checkStillSignedIn } from './session-end';
@@ -120,22 +121,47 @@ function senderNameOf(utils: TUtils, item: TThreadItem): string {
   return listed?.clientName ?? item.metadata.contact_name ?? (item.peerPhone ? formatPhone(item.peerPhone) : 'a contact');
 }
 
-/** One live subscription for the signed-in app. */
+/** The first wait before a failed live stream is opened again; it doubles up to the last. */
+const RESTART_FIRST_MS = 2_000;
+const RESTART_MAX_MS = 30_000;
+
+/**
+ * One live subscription for the signed-in app. The browser reconnects a stream that merely dropped
+ * by itself (and the server then says to resync); a stream that failed outright (an error status, a
+ * refusal) or ended while its person is still signed in is opened again here, after a wait that
+ * grows, and what was missed meanwhile is read again.
+ */
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
-  trpc.inbox.onChange.useSubscription(undefined, {
+  const restart = useRef<{ timer?: ReturnType<typeof setTimeout>; waitMs: number }>({ waitMs: RESTART_FIRST_MS });
+  const resync = () => {
+    void utils.inbox.invalidate();
+    void utils.timeline.invalidate();
+  };
+  const live = trpc.inbox.onChange.useSubscription(undefined, {
     // Each change comes with its event id; a reconnecting stream starts with a resync (it missed what came meanwhile).
     onData: ({ data: change }) => {
+      restart.current.waitMs = RESTART_FIRST_MS;
       if ('items' in change) {
         applyLiveItems(utils, queryClient, change.items);
         alertNewMessages(change.items, (item) => senderNameOf(utils, item));
       } else {
-        void utils.inbox.invalidate();
-        void utils.timeline.invalidate();
+        resync();
       }
     },
+    onError: () => restartLater(),
     // The server ends the stream when its session ends (sign-out elsewhere, deactivation).
-    onComplete: () => checkStillSignedIn(utils),
+    onComplete: () => checkStillSignedIn(utils, restartLater),
   });
+  function restartLater(): void {
+    const state = restart.current;
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => {
+      live.reset();
+      resync();
+    }, state.waitMs);
+    state.waitMs = Math.min(state.waitMs * 2, RESTART_MAX_MS);
+  }
+  useEffect(() => () => clearTimeout(restart.current.timer), []);
 }

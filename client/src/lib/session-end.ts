@@ -18,18 +18,17 @@ export function handleUnauthorized(queryClient: QueryClient, error: unknown): vo
 }
 
 /**
- * The server ended the live stream: its session ended, or the server is stopping. Only a clear
- * "nobody is signed in" signs the page out; an unreachable server leaves it as it is.
+ * The server ended the live stream: its session ended. Only a clear "nobody is signed in" signs the
+ * page out; otherwise (still signed in, or the server unreachable) `otherwise` runs.
  */
-export function checkStillSignedIn(utils: TUtils): void {
+export function checkStillSignedIn(utils: TUtils, otherwise: () => void = () => undefined): void {
   utils.client.auth.me.query().then(
     (me) => {
-      if (!me) {
-        noteSessionEnded();
-        utils.auth.me.setData(undefined, null);
-      }
+      if (me) return otherwise();
+      noteSessionEnded();
+      utils.auth.me.setData(undefined, null);
     },
-    () => undefined,
+    otherwise,
   );
 }
 
