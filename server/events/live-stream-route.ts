@@ -9,7 +9,8 @@ export const LIVE_PATH = '/inbox.onChange';
  * The last event id a reconnecting client sent, read where tRPC reads it: the `Last-Event-ID`
  * header (a browser reconnecting by itself), `?lastEventId=`, or the input's `lastEventId` (tRPC's
  * link). The input is `?input=` as superjson; this one has nothing superjson needs to revive, so
- * only its plain `json` part is read (an input with `meta` is left to tRPC). null: it cannot be read.
+ * only its plain `json` part is read, never superjson on a stranger's `meta` (an input with any other
+ * `meta` than no input's is left to tRPC). null: it cannot be read.
  */
 function readLastEventId(query: Record<string, unknown>, header: unknown): { lastEventId: string | undefined } | null {
   const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
@@ -19,8 +20,12 @@ function readLastEventId(query: Record<string, unknown>, header: unknown): { las
     if (typeof raw !== 'string') return null;
     try {
       const envelope: unknown = JSON.parse(raw);
-      if (typeof envelope !== 'object' || envelope === null || 'meta' in envelope) return null;
-      const parsed = ZLiveInput.safeParse((envelope as { json?: unknown }).json);
+      if (typeof envelope !== 'object' || envelope === null) return null;
+      const { json, meta } = envelope as { json?: unknown; meta?: { values?: unknown } };
+      // tRPC's link sends no input as superjson's `undefined`: json null, meta {values: ['undefined']}.
+      const isUndefined = json === null && JSON.stringify(meta?.values) === '["undefined"]';
+      if (meta !== undefined && !isUndefined) return null;
+      const parsed = ZLiveInput.safeParse(isUndefined ? undefined : json);
       if (!parsed.success) return null;
       fromInput = parsed.data?.lastEventId;
     } catch {
