@@ -63,6 +63,8 @@ function dataFrame(id: number, change: TChange): Buffer {
 
 export class LiveStreams {
   private readonly streams = new Set<TStream>();
+  /** In-process subscribers (changesFor). */
+  private readonly consumers = new Set<(id: number, change: TChange) => void>();
   private readonly perUser = new Map<number, number>();
   private readonly closing = new AbortController();
   private sequence = 0;
@@ -90,16 +92,28 @@ export class LiveStreams {
   }
 
   start(): void {
-    this.unsubscribe = this.events.subscribe((change) => this.broadcast(change));
     this.heartbeat = setInterval(() => this.ping(), this.heartbeatMs).unref();
   }
 
   /** Ends every stream without tRPC's `return`, so browsers reconnect (to this server when it is back). */
   close(): void {
-    this.unsubscribe?.();
     clearInterval(this.heartbeat);
     this.closing.abort();
     for (const stream of [...this.streams]) this.end(stream, 'shutdown');
+    this.listenWhileWatched();
+  }
+
+  /**
+   * Listens to the changes only while someone is watching: with nobody's inbox open, a stored
+   * message costs no load of its record at all.
+   */
+  private listenWhileWatched(): void {
+    const watched = this.accepting && this.streams.size + this.consumers.size > 0;
+    if (watched && !this.unsubscribe) this.unsubscribe = this.events.subscribe((change) => this.broadcast(change));
+    if (!watched && this.unsubscribe) {
+      this.unsubscribe();
+      this.unsubscribe = undefined;
+    }
   }
 
   /** Open streams, streams dropped for falling behind, and the last change's event id. */
@@ -150,6 +164,7 @@ export class LiveStreams {
     if (options.resumed) res.write(dataFrame(this.sequence, { resync: true }));
     this.streams.add(stream);
     this.perUser.set(viewer.id, (this.perUser.get(viewer.id) ?? 0) + 1);
+    this.listenWhileWatched();
     res.on('close', () => this.end(stream, 'client'));
     return () => this.end(stream, 'session');
   }
@@ -159,13 +174,15 @@ export class LiveStreams {
     const signal = until ? AbortSignal.any([until, this.closing.signal]) : this.closing.signal;
     const queue: { id: number; change: TChange }[] = resumed ? [{ id: this.sequence, change: { resync: true } }] : [];
     let wake: (() => void) | undefined;
-    const unsubscribe = this.events.subscribe((change) => {
+    const consumer = (id: number, change: TChange) => {
       const part = this.visiblePart(change, viewer);
       if (!part) return;
-      if (queue.length >= MAX_QUEUED_CHANGES) queue.splice(0, queue.length, { id: this.sequence, change: { resync: true } });
-      else queue.push({ id: this.sequence, change: part });
+      if (queue.length >= MAX_QUEUED_CHANGES) queue.splice(0, queue.length, { id, change: { resync: true } });
+      else queue.push({ id, change: part });
       wake?.();
-    });
+    };
+    this.consumers.add(consumer);
+    this.listenWhileWatched();
     const stopped = new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       signal.addEventListener('abort', () => resolve(), { once: true });
@@ -181,7 +198,8 @@ export class LiveStreams {
         wake = undefined;
       }
     } finally {
-      unsubscribe();
+      this.consumers.delete(consumer);
+      this.listenWhileWatched();
     }
   }
 
@@ -204,6 +222,7 @@ export class LiveStreams {
       if (!frame) frames.set(key, (frame = dataFrame(id, part)));
       this.write(stream, frame);
     }
+    for (const consumer of this.consumers) consumer(id, change);
   }
 
   private ping(): void {
@@ -224,6 +243,7 @@ export class LiveStreams {
     const left = (this.perUser.get(stream.viewer.id) ?? 1) - 1;
     if (left > 0) this.perUser.set(stream.viewer.id, left);
     else this.perUser.delete(stream.viewer.id);
+    this.listenWhileWatched();
     if (reason === 'behind') this.dropped++;
     const { res } = stream;
     // For the request log's line about this request.
