@@ -6,6 +6,7 @@ import { pruneExpiredRows } from '../../server/maintenance/prune-expired';
 import { createUser } from '../../server/services/users';
 import { MAX_KEPT_PER_DELIVERY } from '../../server/chat/receipts';
 import { MAX_ITEMS_PER_DELIVERY, MAX_STORED_BODY } from '../../server/webhook/parse-payload';
+import { endsWithin, isConnected, openLiveStream, type TLiveStream } from '../support/live-stream';
 import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
@@ -205,45 +206,26 @@ describe('nothing grows without bound', () => {
 });
 
 describe('a live stream ends with its session', () => {
-  async function openStream(): Promise<{ cookie: string; ended: Promise<string>; abort: () => void }> {
+  async function openStream(): Promise<{ cookie: string; stream: TLiveStream }> {
     const res = await trpcPost('auth.signIn', signInBody('staff-password'), { 'x-forwarded-for': '10.5.0.1' });
     const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
-    const controller = new AbortController();
-    const stream = await fetch(`${server.url}/trpc/inbox.onChange`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
-    expect(stream.status).toBe(200);
-    const reader = stream.body!.getReader();
-    let received = '';
-    const connected = new Promise<void>((resolve) => {
-      void (async () => {
-        for (;;) {
-          const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-          if (done) break;
-          received += Buffer.from(value!).toString();
-          if (received.includes('connected')) resolve();
-          if (/event: return/.test(received)) break;
-        }
-        resolve();
-        endedResolve(received);
-      })();
-    });
-    let endedResolve: (text: string) => void = () => undefined;
-    const ended = new Promise<string>((resolve) => (endedResolve = resolve));
-    await connected;
-    return { cookie, ended, abort: () => controller.abort() };
+    const stream = await openLiveStream(server.url, cookie);
+    await stream.waitFor(isConnected);
+    return { cookie, stream };
   }
-  const within = <T,>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'still open'>((r) => setTimeout(() => r('still open'), ms))]);
 
   it('signing out ends the stream at once', async () => {
-    const { cookie, ended, abort } = await openStream();
+    const { cookie, stream } = await openStream();
     expect((await trpcPost('auth.signOut', {}, { cookie })).status).toBe(200);
-    expect(await within(ended, 2_000)).not.toBe('still open');
-    abort();
+    expect(await endsWithin(stream, 2_000)).toBe('ended');
+    expect(stream.frames.at(-1)).toEqual({ event: 'return', data: '' });
+    stream.close();
   });
 
   it('an expired (or elsewhere deleted) session ends it within the check interval', async () => {
-    const { ended, abort } = await openStream();
+    const { stream } = await openStream();
     await sql(server.databaseUrl, "UPDATE sessions SET expires_at = now() - interval '1 second'");
-    expect(await within(ended, 8_000)).not.toBe('still open');
-    abort();
+    expect(await endsWithin(stream, 8_000)).toBe('ended');
+    stream.close();
   }, 15_000);
 });

@@ -1,4 +1,3 @@
-import http, { type IncomingMessage } from 'node:http';
 import net from 'node:net';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { LiveStreams } from '../../server/events/live-streams';
 import { createLogger } from '../../server/logger';
 import { createClient } from '../../server/services/clients';
 import { createUser } from '../../server/services/users';
+import { isConnected, openLiveStream, type TFrame } from '../support/live-stream';
 import { captureLogLines } from '../support/log-capture';
 import { sql } from '../support/sql';
 import { startTestServer, type TTestServer } from '../support/test-server';
@@ -39,88 +39,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-type TFrame = { event?: string; id?: string; data?: string };
-type TStream = {
-  res: IncomingMessage;
-  frames: TFrame[];
-  /** Resolves with the first frame (from `from` on) that `match` accepts. */
-  waitFor: (match: (frame: TFrame) => boolean, ms?: number, from?: number) => Promise<TFrame>;
-  /** Resolves once `holds` is true of the frames received. */
-  until: (holds: (frames: TFrame[]) => boolean, ms?: number) => Promise<void>;
-  ended: Promise<void>;
-  /** Starts reading (a stream opened with `read: false` is a browser that stopped reading). */
-  read: () => void;
-  close: () => void;
-};
-
-/** Opens inbox.onChange over plain HTTP and parses its SSE frames. */
-function openStream(cookie: string | null, options: { read?: boolean; headers?: Record<string, string>; query?: string; path?: string } = {}): Promise<TStream> {
-  return new Promise((resolve, reject) => {
-    const url = `${server.url}${options.path ?? '/trpc/inbox.onChange'}${options.query ?? ''}`;
-    const headers = { accept: 'text/event-stream', ...(cookie ? { cookie } : {}), ...options.headers };
-    const req = http.get(url, { headers, agent: false }, (res) => {
-      const frames: TFrame[] = [];
-      const waiters = new Set<() => void>();
-      let text = '';
-      const onData = (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
-          const block = text.slice(0, end);
-          text = text.slice(end + 2);
-          if (!block.trim()) continue;
-          const frame: TFrame = {};
-          for (const line of block.split('\n')) {
-            const colon = line.indexOf(':');
-            const field = line.slice(0, colon);
-            const value = line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'event' || field === 'id' || field === 'data') frame[field] = value;
-          }
-          frames.push(frame);
-        }
-        for (const wake of waiters) wake();
-      };
-      const ended = new Promise<void>((done) => {
-        res.once('end', done);
-        res.once('close', done);
-      });
-      const stream: TStream = {
-        res,
-        frames,
-        ended,
-        read: () => res.on('data', onData),
-        close: () => req.destroy(),
-        until: (holds, ms = 5_000) =>
-          new Promise((done, fail) => {
-            const check = () => {
-              if (!holds(frames)) return false;
-              waiters.delete(check);
-              clearTimeout(timer);
-              done();
-              return true;
-            };
-            const timer = setTimeout(() => {
-              waiters.delete(check);
-              fail(new Error(`not so within ${ms} ms; got ${frames.length} frames: ${JSON.stringify(frames.slice(-3)).slice(0, 400)}`));
-            }, ms);
-            if (!check()) waiters.add(check);
-          }),
-        waitFor: async (match, ms = 5_000, from = 0) => {
-          await stream.until((all) => all.slice(from).some(match), ms);
-          return frames.slice(from).find(match)!;
-        },
-      };
-      if (options.read !== false) stream.read();
-      resolve(stream);
-    });
-    req.once('error', reject);
-  });
-}
+const openStream = (cookie: string | null, options: Parameters<typeof openLiveStream>[2] = {}) => openLiveStream(server.url, cookie, options);
 
 const changeOf = (frame: TFrame) => superjson.deserialize<{ items?: { id: number; body: string | null }[]; resync?: true }>(JSON.parse(frame.data!));
 const isChange = (frame: TFrame) => frame.event === undefined && frame.data !== undefined;
 const isResync = (frame: TFrame) => isChange(frame) && changeOf(frame).resync === true;
-const isConnected = (frame: TFrame) => frame.event === 'connected';
 
 /** `count` unlinked chat records whose bodies are `bodyChars` long; their ids. */
 async function insertRecords(count: number, bodyChars: number, clientId: number | null = null): Promise<number[]> {

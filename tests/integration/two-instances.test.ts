@@ -3,6 +3,7 @@ import { Communication } from '../../server/db/models';
 import { createClient } from '../../server/services/clients';
 import { createUser } from '../../server/services/users';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
+import { isConnected, openLiveStream } from '../support/live-stream';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
@@ -33,30 +34,16 @@ async function signIn(baseUrl: string): Promise<string> {
 
 it('a message delivered to instance A reaches a live subscription (SSE) on instance B', async () => {
   const cookie = await signIn(b.url);
-  const controller = new AbortController();
-  const stream = await fetch(`${b.url}/trpc/inbox.onChange`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
-  expect(stream.status).toBe(200);
-  expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
-  const reader = stream.body!.getReader();
-  let received = '';
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const heard = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return false;
-      received += Buffer.from(value).toString();
-      markReady(); // tRPC opens the stream with a "connected" event once the subscription runs
-      if (received.includes('hello through instance A')) return true;
-    }
-  })();
-  await Promise.race([ready, new Promise((r) => setTimeout(r, 5_000))]);
-  expect(received).toMatch(/connected/);
-  await new Promise((r) => setTimeout(r, 200)); // and its generator has started listening
-  expect((await postWebhook(a.url, cloudPayload({ messages: [textMessage('wamid.two-1', '447700900123', 'hello through instance A')] }))).status).toBe(200);
-  const result = await Promise.race([heard, new Promise((r) => setTimeout(() => r('timeout'), 10_000))]);
-  controller.abort();
-  expect(result).toBe(true);
+  const stream = await openLiveStream(b.url, cookie);
+  try {
+    expect(stream.res.statusCode).toBe(200);
+    expect(stream.res.headers['content-type']).toMatch(/text\/event-stream/);
+    await stream.waitFor(isConnected);
+    expect((await postWebhook(a.url, cloudPayload({ messages: [textMessage('wamid.two-1', '447700900123', 'hello through instance A')] }))).status).toBe(200);
+    await stream.waitFor((frame) => frame.data?.includes('hello through instance A') === true, 10_000);
+  } finally {
+    stream.close();
+  }
 }, 30_000);
 
 it('concurrent receipts through both instances still end monotonic', async () => {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { endsWithin, isConnected, openLiveStream, type TLiveStream } from '../support/live-stream';
 import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
 
@@ -33,29 +34,12 @@ async function idOf(email: string): Promise<number> {
   return (await sql<{ id: number }>(db(), 'SELECT id FROM users WHERE email = $1', [email]))[0]!.id;
 }
 
-/** A live stream (inbox.onChange) opened with a cookie; `ended` resolves when the server ends it. */
-async function openStream(cookie: string): Promise<{ ended: Promise<void>; abort: () => void }> {
-  const controller = new AbortController();
-  const res = await fetch(`${live.server.url}/trpc/inbox.onChange`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  let received = '';
-  let markConnected: () => void = () => undefined;
-  const connected = new Promise<void>((resolve) => (markConnected = resolve));
-  const ended = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-      if (done) return;
-      received += Buffer.from(value!).toString();
-      if (received.includes('connected')) markConnected();
-      if (/event: return/.test(received)) return;
-    }
-  })();
-  await connected;
-  return { ended, abort: () => controller.abort() };
+/** A live stream (inbox.onChange) opened with a cookie, once connected. */
+async function openStream(cookie: string): Promise<TLiveStream> {
+  const stream = await openLiveStream(live.server.url, cookie);
+  await stream.waitFor(isConnected);
+  return stream;
 }
-
-const within = <T,>(promise: Promise<T>, ms: number) => Promise.race([promise.then(() => 'ended' as const), new Promise<'still open'>((r) => setTimeout(() => r('still open'), ms))]);
 
 describe('adding people', () => {
   it('a director adds someone with a password they set: they can sign in, and the trail says who added them', async () => {
@@ -170,8 +154,8 @@ describe('deactivating', () => {
     const done = await live.director.users.deactivate.mutate({ userId: tomId });
     expect(done.deactivatedAt).toBeInstanceOf(Date);
     expect(await sql(db(), 'SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [tomId])).toEqual([{ n: 0 }]);
-    expect(await within(stream.ended, 2_000)).toBe('ended');
-    stream.abort();
+    expect(await endsWithin(stream, 2_000)).toBe('ended');
+    stream.close();
     await expect(laptop.client.clients.list.query({})).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
     await expect(phone.client.inbox.unreadCount.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
     expect(await laptop.client.auth.me.query()).toBeNull();
