@@ -11,7 +11,6 @@ import type { TLogger } from '../logger';
 
 export const CHAT_CHANNEL = 'firm_chat_changes';
 const MAX_IDS_PER_NOTIFY = 500; // a NOTIFY payload must stay under 8000 bytes
-const LOAD_INTERVAL_MS = 25;
 
 /**
  * A CTE named "announced" that NOTIFYs the ids in `source` (a CTE with an `id` column) in chunks
@@ -34,7 +33,6 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private reconnectDelayMs = 500;
   private readonly pendingIds = new Set<number>();
   private loading: Promise<void> | undefined;
-  private lastLoadAt = -Infinity;
 
   constructor(
     private readonly options: {
@@ -138,11 +136,6 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
 
   private async loadPending(): Promise<void> {
     while (this.pendingIds.size) {
-      // At most one change a LOAD_INTERVAL_MS: a burst reaches every open stream as a few frames of
-      // many records instead of one per record (each frame is a write to every stream).
-      const wait = this.lastLoadAt + LOAD_INTERVAL_MS - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      this.lastLoadAt = performance.now();
       const ids = [...this.pendingIds];
       this.pendingIds.clear();
       try {
