@@ -20,7 +20,7 @@ describe.runIf(hasChromium())('the runnable spine in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.goto(app.url);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expect(page.getByText('director@demo.firm')).toBeTruthy();
+    await page.getByText('director@demo.firm').first().waitFor(); // demo mode shows the demo credentials
     await saveScreenshot(page, 'sign-in');
 
     await page.getByRole('button', { name: 'Director' }).click();

@@ -43,7 +43,6 @@ const openStream = (cookie: string | null, options: Parameters<typeof openLiveSt
 
 const changeOf = (frame: TFrame) => superjson.deserialize<{ items?: { id: number; body: string | null }[]; resync?: true }>(JSON.parse(frame.data!));
 const isChange = (frame: TFrame) => frame.event === undefined && frame.data !== undefined;
-const isResync = (frame: TFrame) => isChange(frame) && changeOf(frame).resync === true;
 
 /** `count` unlinked chat records whose bodies are `bodyChars` long; their ids. */
 async function insertRecords(count: number, bodyChars: number, clientId: number | null = null): Promise<number[]> {
