@@ -1,4 +1,4 @@
-import { EventEmitter, on } from 'node:events';
+import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import type { TLogger } from '../logger';
@@ -27,7 +27,6 @@ export type TChatChange<TItem> = { items: TItem[] } | { resync: true };
 
 export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private readonly emitter = new EventEmitter();
-  private readonly closing = new AbortController();
   private listener: pg.Client | undefined;
   private stopped = false;
   private reconnectDelayMs = 500;
@@ -50,10 +49,9 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     await this.connect();
   }
 
-  /** Ends every live stream (so open SSE connections let the server close) and the LISTEN connection. */
+  /** Ends the LISTEN connection (the live streams are ended by LiveStreams.close). */
   async close(): Promise<void> {
     this.stopped = true;
-    this.closing.abort();
     await this.listener?.end().catch(() => undefined);
   }
 
@@ -74,16 +72,6 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
   subscribe(listener: (change: TChatChange<TItem>) => void): () => void {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);
-  }
-
-  /** The changes as an async stream, ending when the signal aborts (a tRPC subscription). */
-  async *stream(signal: AbortSignal | undefined): AsyncGenerator<TChatChange<TItem>> {
-    try {
-      const until = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
-      for await (const [change] of on(this.emitter, 'change', { signal: until })) yield change as TChatChange<TItem>;
-    } catch (error) {
-      if ((error as Error).name !== 'AbortError') throw error;
-    }
   }
 
   private async connect(): Promise<void> {
