@@ -12,7 +12,10 @@ const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const booleanFlag = z.preprocess(
   emptyToUndefined,
-  z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).default('false').transform((v) => v === 'true'),
+  z
+    .enum(['true', 'false'], { message: 'must be "true" or "false"' })
+    .default('false')
+    .transform((v) => v === 'true'),
 );
 
 function isTrustedPeer(part: string): boolean {
@@ -42,7 +45,10 @@ const ZEnv = z.object({
       .optional(),
   ),
   FIRM_NAME: z.preprocess(emptyToUndefined, z.string().max(120).default('Ashdown & Vale Solicitors')),
-  SEARCH_LANGUAGE: z.preprocess(emptyToUndefined, z.enum(SEARCH_LANGUAGES, { message: `must be one of ${SEARCH_LANGUAGES.join(', ')}` }).default('english')),
+  SEARCH_LANGUAGE: z.preprocess(
+    emptyToUndefined,
+    z.enum(SEARCH_LANGUAGES, { message: `must be one of ${SEARCH_LANGUAGES.join(', ')}` }).default('english'),
+  ),
   MESSAGING_API_KEY: optionalString,
   MESSAGING_PROVIDER_URL: z.preprocess(
     emptyToUndefined,
@@ -71,10 +77,7 @@ const ZEnv = z.object({
       )
       .transform((value): false | number | string => (value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
   ),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
 export type TMode = 'demo' | 'live';

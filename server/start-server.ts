@@ -61,7 +61,11 @@ export async function startServer(
     await events.start();
     liveStreams.start();
     const provider = config.messaging.apiKey
-      ? new ProviderClient({ baseUrl: config.messaging.providerUrl, apiKey: config.messaging.apiKey, profilePath: config.messaging.profilePath })
+      ? new ProviderClient({
+          baseUrl: config.messaging.providerUrl,
+          apiKey: config.messaging.apiKey,
+          profilePath: config.messaging.profilePath,
+        })
       : null;
     // The template catalogue: read from the provider at start-up in live mode (in the background:
     // an unreachable provider must not hold the server; the last stored catalogue is offered), the
@@ -73,7 +77,17 @@ export async function startServer(
     if (!provider) await templateSync;
     const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
     const mediaStore = new PostgresMediaStore(database.sequelize);
-    const deps = { config, logger, sequelize: database.sequelize, events, liveStreams, provider, signInLimiter, mediaStore, now: () => new Date() };
+    const deps = {
+      config,
+      logger,
+      sequelize: database.sequelize,
+      events,
+      liveStreams,
+      provider,
+      signInLimiter,
+      mediaStore,
+      now: () => new Date(),
+    };
     mediaQueue = new MediaDownloadQueue(
       { sequelize: database.sequelize, provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
       options.mediaQueue,

@@ -11,7 +11,6 @@ export const CHAT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] 
 export const ZChatStatus = z.enum(CHAT_STATUSES);
 export type TChatStatus = z.infer<typeof ZChatStatus>;
 
-
 export type TReceiptStatus = 'sent' | 'delivered' | 'read' | 'failed';
 /** When each receipt came (provider time), and for `failed` the provider's code and details. */
 export type TReceiptHistory = Partial<Record<TReceiptStatus, { at: string | null; code?: number | null; details?: string | null }>>;
@@ -39,7 +38,19 @@ export type TAttachment = {
 };
 
 /** What kind of chat message a record is (absent on older records: text). */
-export const MESSAGE_KINDS = ['text', 'image', 'video', 'audio', 'document', 'sticker', 'location', 'contacts', 'button', 'list', 'template'] as const;
+export const MESSAGE_KINDS = [
+  'text',
+  'image',
+  'video',
+  'audio',
+  'document',
+  'sticker',
+  'location',
+  'contacts',
+  'button',
+  'list',
+  'template',
+] as const;
 export type TMessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** A reaction from one number (an empty emoji removes it, so stored ones are never empty). */
@@ -61,12 +72,16 @@ export type TCommunication = {
   caseId: number | null;
   peerPhone: string | null;
   /** `truncated`: an inbound text longer than is stored (its full length and sha256); `unlinked_case_id`: the case a record left when its number was unlinked. */
-  metadata: { chat_msg_id?: string; contact_name?: string; retry_of?: number;
+  metadata: {
+    chat_msg_id?: string;
+    contact_name?: string;
+    retry_of?: number;
     /** A failed record resent: the id of the new attempt (a record is resent once). */
     resent_as?: number;
     /** Sent from Settings' test send (to a client's number it still lands on their file, marked as a test). */
     test?: boolean;
-    truncated?: { length: number; sha256: string }; unlinked_case_id?: number;
+    truncated?: { length: number; sha256: string };
+    unlinked_case_id?: number;
     /** An approved template sent: its name, language and the values filled in. */
     template?: { name: string; language: string; params: string[] };
     kind?: TMessageKind;

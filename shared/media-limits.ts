@@ -39,6 +39,7 @@ export function formatBytes(bytes: number): string {
 
 /** The sentence shown when a file is over its limit. */
 export function tooLargeMessage(kind: TAttachmentKind, limit: number): string {
-  const what = kind === 'image' ? 'A photo (JPEG or PNG)' : kind === 'audio' ? 'An audio file' : kind === 'video' ? 'A video' : 'A document';
+  const what =
+    kind === 'image' ? 'A photo (JPEG or PNG)' : kind === 'audio' ? 'An audio file' : kind === 'video' ? 'A video' : 'A document';
   return `${what} can be at most ${formatBytes(limit)}. Nothing was uploaded.`;
 }

@@ -16,8 +16,18 @@ const CasePage = lazy(() => import('./pages/case-page').then((m) => ({ default: 
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
-  if (me.isPending) return <div className="page-loading" role="status">Loading…</div>;
-  if (me.isError) return <div className="page-error" role="alert">Could not reach the server. Refresh to try again.</div>;
+  if (me.isPending)
+    return (
+      <div className="page-loading" role="status">
+        Loading…
+      </div>
+    );
+  if (me.isError)
+    return (
+      <div className="page-error" role="alert">
+        Could not reach the server. Refresh to try again.
+      </div>
+    );
   if (!me.data) return <SignInPage />;
   return (
     <Layout user={me.data}>

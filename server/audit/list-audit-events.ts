@@ -30,7 +30,11 @@ export async function listAuditEvents(
   );
   const page = rows.slice(0, limit);
   return {
-    items: page.map(({ userName, userId, ...event }) => ({ ...event, at: new Date(event.at), user: userId === null ? null : { id: userId, name: userName ?? 'Former user' } })),
+    items: page.map(({ userName, userId, ...event }) => ({
+      ...event,
+      at: new Date(event.at),
+      user: userId === null ? null : { id: userId, name: userName ?? 'Former user' },
+    })),
     nextBefore: rows.length > limit ? page[page.length - 1]!.id : null,
   };
 }

@@ -24,7 +24,9 @@ export function ipKey(ip: string): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = address.includes('::') && tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
   return `${groups
     .slice(0, 4)
     .map((g) => (Number.parseInt(g || '0', 16) || 0).toString(16))
@@ -48,7 +50,15 @@ export class SignInLimiter {
   private readonly perAccount: RateLimiterPostgres;
 
   constructor(sequelize: Sequelize, limits: TSignInLimits = DEFAULT_SIGN_IN_LIMITS) {
-    const common = { storeClient: sequelize, storeType: 'sequelize', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false, duration: WINDOW_SECONDS, blockDuration: WINDOW_SECONDS };
+    const common = {
+      storeClient: sequelize,
+      storeType: 'sequelize',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      duration: WINDOW_SECONDS,
+      blockDuration: WINDOW_SECONDS,
+    };
     this.perIp = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_ip', points: limits.perIp });
     this.perAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_account', points: limits.perAccount });
   }

@@ -15,7 +15,10 @@ export type TInboundAttachment = {
 };
 
 /** Metadata keys a new record may carry besides its id, contact name and truncation. */
-export type TMessageExtra = Pick<TCommunication['metadata'], 'kind' | 'context_id' | 'forwarded' | 'voice' | 'location' | 'contacts' | 'echo'>;
+export type TMessageExtra = Pick<
+  TCommunication['metadata'],
+  'kind' | 'context_id' | 'forwarded' | 'voice' | 'location' | 'contacts' | 'echo'
+>;
 
 /** A new chat record: a client's message of any stored kind, or an echo of one sent from the firm's phone app. */
 export type TInboundMessage = {
@@ -40,8 +43,23 @@ export type TInboundMessage = {
  * one kept), a deletion for everyone (marked, content kept for the firm's record).
  */
 export type TMessageUpdate =
-  | { type: 'reaction'; targetId: string; peerPhone: string; /** Who reacted: the client, or the firm's own number (an echo). */ from: string; emoji: string; at: Date | null }
-  | { type: 'edit'; updateId: string; targetId: string; peerPhone: string; direction: 'inbound' | 'outbound'; body: string; at: Date | null }
+  | {
+      type: 'reaction';
+      targetId: string;
+      peerPhone: string;
+      /** Who reacted: the client, or the firm's own number (an echo). */ from: string;
+      emoji: string;
+      at: Date | null;
+    }
+  | {
+      type: 'edit';
+      updateId: string;
+      targetId: string;
+      peerPhone: string;
+      direction: 'inbound' | 'outbound';
+      body: string;
+      at: Date | null;
+    }
   | { type: 'revoke'; targetId: string; peerPhone: string; direction: 'inbound' | 'outbound'; at: Date | null };
 
 export const RECEIPT_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;

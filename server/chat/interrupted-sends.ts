@@ -2,8 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import { PROVIDER_TIMEOUT_MS } from '../provider/provider-client';
 
-export const INTERRUPTED_SEND_ERROR =
-  `${UNKNOWN_OUTCOME_PREFIX} the server stopped while sending this message, so it may or may not have reached the recipient. Check with them before resending.`;
+export const INTERRUPTED_SEND_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the server stopped while sending this message, so it may or may not have reached the recipient. Check with them before resending.`;
 
 /**
  * A record left `pending` longer than a send can take was being sent when a server stopped: the

@@ -36,12 +36,26 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
        FROM input i
        WHERE c.id = i.client_id AND (c.opted_out_at IS NULL) = i.opted_out
        RETURNING c.id, i.opted_out AS "optedOut", i.source, i.phone`,
-      { bind: [last.map((c) => c.peerPhone), last.map((c) => c.optedOut), last.map((c) => c.at?.toISOString() ?? null), last.map((c) => c.source)], type: QueryTypes.SELECT, transaction },
+      {
+        bind: [
+          last.map((c) => c.peerPhone),
+          last.map((c) => c.optedOut),
+          last.map((c) => c.at?.toISOString() ?? null),
+          last.map((c) => c.source),
+        ],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     );
     for (const row of rows) {
       await recordAuditEvent(
         sequelize,
-        { actor: SYSTEM_ACTOR, action: row.optedOut ? 'client.opt_out' : 'client.opt_in', subject: `client:${row.id}`, detail: { source: row.source, digits: row.phone } },
+        {
+          actor: SYSTEM_ACTOR,
+          action: row.optedOut ? 'client.opt_out' : 'client.opt_in',
+          subject: `client:${row.id}`,
+          detail: { source: row.source, digits: row.phone },
+        },
         transaction,
       );
     }
@@ -56,7 +70,12 @@ export async function clearOptOut(sequelize: Sequelize, clientId: number, actor:
       'UPDATE clients SET opted_out_at = NULL, opt_out_source = NULL, updated_at = now() WHERE id = $1 AND opted_out_at IS NOT NULL RETURNING id',
       { bind: [clientId], type: QueryTypes.SELECT, transaction },
     );
-    if (rows.length) await recordAuditEvent(sequelize, { actor, action: 'client.opt_in', subject: `client:${clientId}`, detail: { source: 'cleared by a director' } }, transaction);
+    if (rows.length)
+      await recordAuditEvent(
+        sequelize,
+        { actor, action: 'client.opt_in', subject: `client:${clientId}`, detail: { source: 'cleared by a director' } },
+        transaction,
+      );
     return rows.length > 0;
   });
 }

@@ -73,10 +73,18 @@ type TApplyRow = { chatMsgId: string; status: TReceipt['status']; errorText: str
 function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
   const rows = new Map<string, TApplyRow>();
   for (const r of receipts) {
-    const entry = { at: r.providerTimestamp?.toISOString() ?? null, ...(r.status === 'failed' ? { code: r.error?.code ?? null, details: r.error?.details ?? r.error?.title ?? null } : {}) };
+    const entry = {
+      at: r.providerTimestamp?.toISOString() ?? null,
+      ...(r.status === 'failed' ? { code: r.error?.code ?? null, details: r.error?.details ?? r.error?.title ?? null } : {}),
+    };
     const row = rows.get(r.chatMsgId);
     if (!row) {
-      rows.set(r.chatMsgId, { chatMsgId: r.chatMsgId, status: r.status, errorText: r.status === 'failed' ? describeReceiptError(r.error) : null, history: { [r.status]: entry } });
+      rows.set(r.chatMsgId, {
+        chatMsgId: r.chatMsgId,
+        status: r.status,
+        errorText: r.status === 'failed' ? describeReceiptError(r.error) : null,
+        history: { [r.status]: entry },
+      });
       continue;
     }
     row.history[r.status] ??= entry;
@@ -90,7 +98,12 @@ function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
 
 async function applyRows(sequelize: Sequelize, rows: TApplyRow[]): Promise<{ updated: number; kept: number }> {
   const [result] = await sequelize.query<{ updated: number; kept: number }>(APPLY_SQL, {
-    bind: [rows.map((r) => r.chatMsgId), rows.map((r) => r.status), rows.map((r) => r.errorText), rows.map((r) => JSON.stringify(r.history))],
+    bind: [
+      rows.map((r) => r.chatMsgId),
+      rows.map((r) => r.status),
+      rows.map((r) => r.errorText),
+      rows.map((r) => JSON.stringify(r.history)),
+    ],
     type: QueryTypes.SELECT,
   });
   return { updated: result?.updated ?? 0, kept: result?.kept ?? 0 };
@@ -102,7 +115,12 @@ async function applyRows(sequelize: Sequelize, rows: TApplyRow[]): Promise<{ upd
  * id. Whichever commits second is sure to see the other's write, so no receipt is ever stranded.
  */
 async function applyKeptReceipts(sequelize: Sequelize, ids: string[]): Promise<number> {
-  const kept = await sequelize.query<{ chat_msg_id: string; status: TReceipt['status']; at: Date | null; error: { code?: number; details?: string; title?: string } | null }>(
+  const kept = await sequelize.query<{
+    chat_msg_id: string;
+    status: TReceipt['status'];
+    at: Date | null;
+    error: { code?: number; details?: string; title?: string } | null;
+  }>(
     `DELETE FROM chat_receipts r
      WHERE r.chat_msg_id = ANY($1::text[])
        AND EXISTS (SELECT 1 FROM communications c WHERE c.metadata->>'chat_msg_id' = r.chat_msg_id AND c.direction = 'outbound')
@@ -130,7 +148,13 @@ export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]):
   const { updated, kept } = await applyRows(sequelize, rows);
   if (kept === 0) return updated;
   // Some ids had no record: their send may have committed meanwhile (see applyKeptReceipts).
-  return updated + (await applyKeptReceipts(sequelize, rows.map((r) => r.chatMsgId)));
+  return (
+    updated +
+    (await applyKeptReceipts(
+      sequelize,
+      rows.map((r) => r.chatMsgId),
+    ))
+  );
 }
 
 /**

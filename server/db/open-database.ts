@@ -28,7 +28,10 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
     // Schema changes get a connection of their own without the request timeouts.
     const migrator = createSequelize(url, logger, { poolMax: 1, unbounded: true });
     try {
-      const applied = await migrateDatabase(migrator, url, { defaultCountry: config.defaultCountry, searchLanguage: config.searchLanguage });
+      const applied = await migrateDatabase(migrator, url, {
+        defaultCountry: config.defaultCountry,
+        searchLanguage: config.searchLanguage,
+      });
       if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
       await ensureSearchLanguage(migrator, config.searchLanguage, logger);
     } finally {

@@ -17,13 +17,15 @@ export function createSequelize(databaseUrl: string, logger: TLogger, options: {
     // A hung or unreachable database must not hang the webhook: every wait is bounded below 5 s,
     // so the provider gets a 503 well inside its patience and retries; nothing is lost.
     pool: { max: options.poolMax ?? 10, min: 0, acquire: 4_000, idle: 10_000 },
-    dialectOptions: options.unbounded ? { connectionTimeoutMillis: 4_000 } : {
-      statement_timeout: 4_000,
-      // The server's statement_timeout cannot fire on a frozen server (a network partition, stopped
-      // processes): the client gives up too, a little later, so the server's own error wins otherwise.
-      query_timeout: 4_500,
-      connectionTimeoutMillis: 4_000,
-    },
+    dialectOptions: options.unbounded
+      ? { connectionTimeoutMillis: 4_000 }
+      : {
+          statement_timeout: 4_000,
+          // The server's statement_timeout cannot fire on a frozen server (a network partition, stopped
+          // processes): the client gives up too, a little later, so the server's own error wins otherwise.
+          query_timeout: 4_500,
+          connectionTimeoutMillis: 4_000,
+        },
     define: { underscored: true },
     // One attempt per statement: a statement that timed out may still have committed, so nothing is
     // re-run blindly. Idempotency comes from the unique index and the provider's own retries.

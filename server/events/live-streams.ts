@@ -141,7 +141,8 @@ export class LiveStreams {
     if ((this.perUser.get(viewer.id) ?? 0) >= this.maxStreamsPerUser) {
       return { status: 429, message: `You have ${this.maxStreamsPerUser} live pages open already; close some tabs and reload this one.` };
     }
-    if (this.streams.size >= this.maxStreams) return { status: 503, message: 'The server is holding as many live pages as it can; try again shortly.' };
+    if (this.streams.size >= this.maxStreams)
+      return { status: 503, message: 'The server is holding as many live pages as it can; try again shortly.' };
     return null;
   }
 

@@ -22,7 +22,10 @@ export const MAX_EXPORTS_AT_ONCE = 2;
 const FORMATS = {
   pdf: { contentType: 'application/pdf', write: writePdfExport },
   json: { contentType: 'application/json; charset=utf-8', write: writeJsonExport },
-} satisfies Record<string, { contentType: string; write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, out: Writable) => Promise<void> }>;
+} satisfies Record<
+  string,
+  { contentType: string; write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, out: Writable) => Promise<void> }
+>;
 type TFormat = keyof typeof FORMATS;
 
 /** `client/12.pdf` → what to export; null for anything else. */
@@ -36,7 +39,10 @@ export function parseExportPath(scope: string, file: string): { scope: TExportSc
 /** "Chat record - Amelia Hart - 2026-11-23.pdf": no controls or direction overrides, cut between characters. */
 export function exportFileName(header: TExportHeader, format: TFormat): string {
   const subject = header.subject.type === 'client' ? header.subject.name : `${header.subject.reference} ${header.subject.name}`;
-  const clean = (cleanFileName(subject) ?? '').replace(/[:*?"<>|_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = (cleanFileName(subject) ?? '')
+    .replace(/[:*?"<>|_]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return `Chat record - ${[...clean].slice(0, 100).join('').trim() || 'unnamed'} - ${header.exportedAt.slice(0, 10)}.${format}`;
 }
 
@@ -49,7 +55,13 @@ export const EXPORT_SEND_IDLE_MS = 60_000;
  * SHA-256 is computed (it must head the response, before the body), recorded in the audit trail
  * with the hash, then streamed and deleted: never in memory whole, whatever its length.
  */
-export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string; firmName: string; logger: TLogger; now: () => Date }): RequestHandler {
+export function serveExport(deps: {
+  sequelize: Sequelize;
+  sessionSecret: string;
+  firmName: string;
+  logger: TLogger;
+  now: () => Date;
+}): RequestHandler {
   let preparing = 0;
   return async (req, res) => {
     const gone = new AbortController(); // from the start: a reader gone before the export exists stops it too
@@ -59,12 +71,15 @@ export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string;
     const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
     if (!user) return void res.status(401).json({ ok: false, error: 'unauthorized' });
     // A link on another site must not make a signed-in browser create exports (and audit events).
-    if (req.headers['sec-fetch-site'] === 'cross-site') return void res.status(403).json({ ok: false, error: 'forbidden', message: 'Exports are started from Firm Chat itself.' });
+    if (req.headers['sec-fetch-site'] === 'cross-site')
+      return void res.status(403).json({ ok: false, error: 'forbidden', message: 'Exports are started from Firm Chat itself.' });
     const request = parseExportPath(String(req.params.scope), String(req.params.file));
     if (!request) return void res.status(404).json({ ok: false, error: 'not_found' });
     if (preparing >= MAX_EXPORTS_AT_ONCE) {
       res.set('Retry-After', '5');
-      return void res.status(429).json({ ok: false, error: 'busy', message: 'Other exports are being prepared. Try again in a few seconds.' });
+      return void res
+        .status(429)
+        .json({ ok: false, error: 'busy', message: 'Other exports are being prepared. Try again in a few seconds.' });
     }
     // A slot is held while the export is prepared, not while a slow reader downloads it.
     preparing += 1;
@@ -91,7 +106,13 @@ export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string;
       try {
         header = await readExport(
           deps.sequelize,
-          { scope: request.scope, firm: deps.firmName, user: { id: user.id, name: user.name, email: user.email }, now: deps.now(), signal: gone.signal },
+          {
+            scope: request.scope,
+            firm: deps.firmName,
+            user: { id: user.id, name: user.name, email: user.email },
+            now: deps.now(),
+            signal: gone.signal,
+          },
           (head, pages) => FORMATS[request.format].write(head, pages, hasher),
         );
         hasher.end();
@@ -101,7 +122,8 @@ export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string;
         await spooled.catch(() => undefined);
         throw error;
       }
-      if (!header) return void res.status(404).json({ ok: false, error: 'not_found', message: `That ${request.scope.type} does not exist.` });
+      if (!header)
+        return void res.status(404).json({ ok: false, error: 'not_found', message: `That ${request.scope.type} does not exist.` });
       if (gone.signal.aborted) return; // nobody is waiting for it: not sent, so not recorded
       const sha256 = hash.digest('hex');
       const fileName = exportFileName(header, request.format);
@@ -124,8 +146,14 @@ export function serveExport(deps: { sequelize: Sequelize; sessionSecret: string;
       await pipeline(createReadStream(path), res);
     } catch (error) {
       if (gone.signal.aborted) return; // the person went away: nothing to answer
-      deps.logger.error({ error: (error as Error).name, code: (error as NodeJS.ErrnoException).code, scope: request.scope.type }, 'export failed');
-      if (!res.headersSent) res.status(500).json({ ok: false, error: 'internal_error', message: 'The export could not be prepared. Nothing was recorded; try again.' });
+      deps.logger.error(
+        { error: (error as Error).name, code: (error as NodeJS.ErrnoException).code, scope: request.scope.type },
+        'export failed',
+      );
+      if (!res.headersSent)
+        res
+          .status(500)
+          .json({ ok: false, error: 'internal_error', message: 'The export could not be prepared. Nothing was recorded; try again.' });
       else res.destroy();
     } finally {
       release();

@@ -66,7 +66,8 @@ function formatReceipts(receipts: TReceiptHistory): string {
     .filter((status) => receipts[status])
     .map((status) => {
       const receipt = receipts[status]!;
-      const failure = status === 'failed' && receipt.code != null ? ` (code ${receipt.code}${receipt.details ? `: ${receipt.details}` : ''})` : '';
+      const failure =
+        status === 'failed' && receipt.code != null ? ` (code ${receipt.code}${receipt.details ? `: ${receipt.details}` : ''})` : '';
       return `${status} ${formatUtc(receipt.at)}${failure}`;
     });
   return parts.length ? parts.join(' · ') : 'none';
@@ -82,21 +83,33 @@ function describeSubject(subject: TExportHeader['subject']): string {
 /** The lines under a message's text: ids, times, status, receipts and what happened to it since. */
 function describeRecord(message: TExportMessage): string[] {
   // The provider dates what it delivers to the firm; for what the firm sent, its times are the receipts.
-  const providerTime = message.providerTime || message.direction !== 'outbound' ? ` · provider time ${formatUtc(message.providerTime)}` : '';
-  const lines = [`Record ${message.id} · provider id ${message.chatMsgId ?? 'none'}${providerTime} · stored ${formatUtc(message.storedTime)}`];
+  const providerTime =
+    message.providerTime || message.direction !== 'outbound' ? ` · provider time ${formatUtc(message.providerTime)}` : '';
+  const lines = [
+    `Record ${message.id} · provider id ${message.chatMsgId ?? 'none'}${providerTime} · stored ${formatUtc(message.storedTime)}`,
+  ];
   if (message.direction === 'outbound') {
-    lines.push(`Status ${message.status ?? '—'} · receipts: ${formatReceipts(message.receipts)}${message.error ? ` · error: ${message.error}` : ''}`);
+    lines.push(
+      `Status ${message.status ?? '—'} · receipts: ${formatReceipts(message.receipts)}${message.error ? ` · error: ${message.error}` : ''}`,
+    );
   } else if (message.readByFirmAt) {
     lines.push(`First opened in Firm Chat ${formatUtc(message.readByFirmAt)}`);
   }
   for (const file of message.attachments) {
     const size = file.size == null ? 'size unknown' : `${file.size.toLocaleString('en-GB')} bytes`;
-    lines.push(`Attachment: ${file.fileName ?? `${file.kind}, no file name`} · ${file.mimeType} · ${size} · ${file.state === 'stored' ? `sha256 ${file.sha256}` : `not stored (${file.state})`}`);
+    lines.push(
+      `Attachment: ${file.fileName ?? `${file.kind}, no file name`} · ${file.mimeType} · ${size} · ${file.state === 'stored' ? `sha256 ${file.sha256}` : `not stored (${file.state})`}`,
+    );
   }
-  if (message.truncated) lines.push(`Text cut to what is stored: the client sent ${message.truncated.length.toLocaleString('en-GB')} characters, sha256 ${message.truncated.sha256}`);
+  if (message.truncated)
+    lines.push(
+      `Text cut to what is stored: the client sent ${message.truncated.length.toLocaleString('en-GB')} characters, sha256 ${message.truncated.sha256}`,
+    );
   for (const edit of message.edits) lines.push(`Earlier text, replaced ${formatUtc(edit.at)}: ${edit.body}`);
-  if (message.revokedAt) lines.push(`Deleted for everyone by the sender ${formatUtc(message.revokedAt)}; the firm's record keeps the content.`);
-  for (const reaction of message.reactions) lines.push(`Reaction ${reaction.emoji} from ${formatNumber(reaction.from)} ${formatUtc(reaction.at)}`);
+  if (message.revokedAt)
+    lines.push(`Deleted for everyone by the sender ${formatUtc(message.revokedAt)}; the firm's record keeps the content.`);
+  for (const reaction of message.reactions)
+    lines.push(`Reaction ${reaction.emoji} from ${formatNumber(reaction.from)} ${formatUtc(reaction.at)}`);
   return lines;
 }
 
@@ -104,7 +117,11 @@ function describeSender(message: TExportMessage): string {
   if (message.direction === 'inbound') {
     return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${message.contactName}")` : ''}`;
   }
-  const by = message.sentBy ? `sent by ${message.sentBy.name}` : message.fromFirmPhone ? "sent from the firm's phone" : 'sender not recorded';
+  const by = message.sentBy
+    ? `sent by ${message.sentBy.name}`
+    : message.fromFirmPhone
+      ? "sent from the firm's phone"
+      : 'sender not recorded';
   return `${DIRECTION_LABEL.outbound} · ${by} · to ${formatNumber(message.peerPhone)}`;
 }
 
@@ -131,7 +148,13 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     size: 'A4',
     margins: { top: MARGIN, bottom: MARGIN + 20, left: MARGIN, right: MARGIN },
     bufferPages: false,
-    info: { Title: title, Author: header.firm, Subject: describeSubject(header.subject), Creator: 'Firm Chat', CreationDate: new Date(header.exportedAt) },
+    info: {
+      Title: title,
+      Author: header.firm,
+      Subject: describeSubject(header.subject),
+      Creator: 'Firm Chat',
+      CreationDate: new Date(header.exportedAt),
+    },
     // No built-in default font: a Buffer given here would be parsed again on every later font() call.
     font: null as unknown as string,
   });
@@ -147,8 +170,18 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     const { x, y } = doc;
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // writing below the margin must not start another page
-    doc.font('regular').fontSize(7.5).fillColor(GREY)
-      .text(drawableText(`${header.firm} · ${title} · exported ${formatUtc(header.exportedAt)} by ${header.exportedBy.name} · page ${pageNumber}`), MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .fillColor(GREY)
+      .text(
+        drawableText(
+          `${header.firm} · ${title} · exported ${formatUtc(header.exportedAt)} by ${header.exportedBy.name} · page ${pageNumber}`,
+        ),
+        MARGIN,
+        doc.page.height - MARGIN,
+        { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false },
+      );
     doc.page.margins.bottom = bottom;
     doc.x = x;
     doc.y = y;
@@ -162,7 +195,12 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     ['Firm', header.firm],
     ['Subject', describeSubject(header.subject)],
     ['Period', header.period ? `${formatUtc(header.period.from)} to ${formatUtc(header.period.to)}` : 'no messages'],
-    ['Messages', header.notOnCase ? `${header.count}: those filed on this case. ${header.notOnCase} other chat message${header.notOnCase === 1 ? '' : 's'} with ${header.subject.clientName} ${header.notOnCase === 1 ? 'is' : 'are'} not filed on it and not in this record (export the client's chat for every message).` : String(header.count)],
+    [
+      'Messages',
+      header.notOnCase
+        ? `${header.count}: those filed on this case. ${header.notOnCase} other chat message${header.notOnCase === 1 ? '' : 's'} with ${header.subject.clientName} ${header.notOnCase === 1 ? 'is' : 'are'} not filed on it and not in this record (export the client's chat for every message).`
+        : String(header.count),
+    ],
     ['Exported by', `${header.exportedBy.name} (${header.exportedBy.email})`],
     ['Exported at', formatUtc(header.exportedAt)],
   ];
@@ -170,12 +208,16 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     doc.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(drawableText(value));
   }
   doc.moveDown(0.4);
-  doc.font('regular').fontSize(8).fillColor(GREY).text(
-    'Times are UTC. "Provider time" is the messaging provider\'s timestamp; "stored" is when this system recorded the message. ' +
-      'Characters this font cannot draw (emoji, Chinese, Japanese and Korean script, tabs) are written as their Unicode code, such as [U+1F44D] for a thumbs-up; ' +
-      'long runs without spaces wrap at the margin. The JSON export of the same record holds the exact text. ' +
-      "The file's SHA-256 is recorded in the firm's audit trail under this export.",
-  );
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor(GREY)
+    .text(
+      'Times are UTC. "Provider time" is the messaging provider\'s timestamp; "stored" is when this system recorded the message. ' +
+        'Characters this font cannot draw (emoji, Chinese, Japanese and Korean script, tabs) are written as their Unicode code, such as [U+1F44D] for a thumbs-up; ' +
+        'long runs without spaces wrap at the margin. The JSON export of the same record holds the exact text. ' +
+        "The file's SHA-256 is recorded in the firm's audit trail under this export.",
+    );
   doc.moveDown(0.8);
 
   const width = doc.page.width - 2 * MARGIN;
@@ -183,9 +225,28 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
     forgetWordLayouts(doc);
     for (const message of page) {
       const at = message.providerTime ?? message.storedTime;
-      doc.font('bold').fontSize(9.5).fillColor('black').text(drawableText(`${formatUtc(at)} · ${describeSender(message)}${message.forwarded ? ' · forwarded' : ''}${message.replyTo ? ` · reply to ${message.replyTo}` : ''}`), MARGIN, doc.y, { width });
-      doc.font('regular').fontSize(10).fillColor('black').text(drawableText(message.body) || `(${message.kind}, no text)`, { width });
-      doc.font('regular').fontSize(7.5).fillColor(GREY).text(drawableText(describeRecord(message).join('\n')), { width });
+      doc
+        .font('bold')
+        .fontSize(9.5)
+        .fillColor('black')
+        .text(
+          drawableText(
+            `${formatUtc(at)} · ${describeSender(message)}${message.forwarded ? ' · forwarded' : ''}${message.replyTo ? ` · reply to ${message.replyTo}` : ''}`,
+          ),
+          MARGIN,
+          doc.y,
+          { width },
+        );
+      doc
+        .font('regular')
+        .fontSize(10)
+        .fillColor('black')
+        .text(drawableText(message.body) || `(${message.kind}, no text)`, { width });
+      doc
+        .font('regular')
+        .fontSize(7.5)
+        .fillColor(GREY)
+        .text(drawableText(describeRecord(message).join('\n')), { width });
       doc.moveDown(0.7);
     }
   }

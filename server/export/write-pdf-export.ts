@@ -16,7 +16,12 @@ export const PDF_WORKER_HEAP_MB = 64;
 
 export async function writePdfExport(header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, out: Writable): Promise<void> {
   const iterator = pages[Symbol.asyncIterator]();
-  const worker = new Worker(WORKER_ENTRY, { workerData: header, resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB }, stdout: false, stderr: false });
+  const worker = new Worker(WORKER_ENTRY, {
+    workerData: header,
+    resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB },
+    stdout: false,
+    stderr: false,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       let written = Promise.resolve();
@@ -34,13 +39,15 @@ export async function writePdfExport(header: TExportHeader, pages: AsyncIterable
       };
       const post = (message: TToWorker) => worker.postMessage(message);
       worker.on('message', (message: TFromWorker) => {
-        if (message.type === 'data') written = written.then(() => writeChunk(out, Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength)));
+        if (message.type === 'data')
+          written = written.then(() =>
+            writeChunk(out, Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength)),
+          );
         else if (message.type === 'next') {
           const current = ahead;
           ahead = readAhead(); // read while the worker draws this one (the generator queues the call)
           current.then((next) => post(next.done ? { type: 'end' } : { type: 'page', messages: next.value }), fail);
-        }
-        else if (message.type === 'done') {
+        } else if (message.type === 'done') {
           finished = true;
           written.then(resolve, reject);
         }

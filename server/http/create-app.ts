@@ -47,7 +47,14 @@ export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
   app.use(securityHeaders(deps.config));
   app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
-  const media = { store: deps.mediaStore, sequelize: deps.sequelize, logger: deps.logger, sessionSecret: deps.config.sessionSecret, siteUrl: deps.config.siteUrl, now: deps.now };
+  const media = {
+    store: deps.mediaStore,
+    sequelize: deps.sequelize,
+    logger: deps.logger,
+    sessionSecret: deps.config.sessionSecret,
+    siteUrl: deps.config.siteUrl,
+    now: deps.now,
+  };
   app.get('/api/media/:attachmentId', serveMedia(media));
   app.post('/api/media', receiveUpload(media));
   app.get('/api/export/:scope/:file', serveExport({ ...media, firmName: deps.config.firmName }));

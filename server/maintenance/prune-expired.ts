@@ -8,7 +8,9 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const KEEP_UNMATCHED_RECEIPTS = '24 hours';
 const KEEP_UNSENT_UPLOADS = '24 hours';
 
-export async function pruneExpiredRows(sequelize: Sequelize): Promise<{ receipts: number; rateLimits: number; sessions: number; uploads: number }> {
+export async function pruneExpiredRows(
+  sequelize: Sequelize,
+): Promise<{ receipts: number; rateLimits: number; sessions: number; uploads: number }> {
   const [rows] = await sequelize.query(`
     WITH receipts AS (DELETE FROM chat_receipts WHERE created_at < now() - interval '${KEEP_UNMATCHED_RECEIPTS}' RETURNING 1),
          limits AS (DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < (extract(epoch FROM now()) * 1000)::bigint RETURNING 1),

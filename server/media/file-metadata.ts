@@ -49,7 +49,19 @@ export function isShownInline(kind: string, mimeType: string): boolean {
 
 /** A download name when the sender gave none: `photo-12.jpg`. */
 export function fallbackFileName(kind: string, id: number, mimeType: string): string {
-  const ext = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'application/pdf': 'pdf', 'video/mp4': 'mp4', 'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'audio/amr': 'amr' }[mimeType.split(';')[0]!.trim()];
-  const stem = kind === 'image' ? 'photo' : kind === 'audio' ? 'audio' : kind === 'video' ? 'video' : kind === 'sticker' ? 'sticker' : 'document';
+  const ext = {
+    'image/jpeg': 'jpg',
+    'image/png': 'png',
+    'image/webp': 'webp',
+    'application/pdf': 'pdf',
+    'video/mp4': 'mp4',
+    'audio/ogg': 'ogg',
+    'audio/mpeg': 'mp3',
+    'audio/mp4': 'm4a',
+    'audio/aac': 'aac',
+    'audio/amr': 'amr',
+  }[mimeType.split(';')[0]!.trim()];
+  const stem =
+    kind === 'image' ? 'photo' : kind === 'audio' ? 'audio' : kind === 'video' ? 'video' : kind === 'sticker' ? 'sticker' : 'document';
   return ext ? `${stem}-${id}.${ext}` : `${stem}-${id}`;
 }

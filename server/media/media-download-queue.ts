@@ -30,7 +30,14 @@ export type TMediaQueueOptions = {
 
 const DEFAULTS = { backoffMs: [30_000, 120_000, 600_000, 1_800_000], leaseMs: 120_000, pollMs: 5_000, concurrency: 2 };
 
-type TJob = { id: number; communicationId: number; providerMediaId: string | null; mimeType: string; expectedSha256: string | null; attempts: number };
+type TJob = {
+  id: number;
+  communicationId: number;
+  providerMediaId: string | null;
+  mimeType: string;
+  expectedSha256: string | null;
+  attempts: number;
+};
 
 /** Why a try failed, in words for the thread; `final` failures are not tried again. */
 class DownloadFailure extends Error {
@@ -42,7 +49,6 @@ class DownloadFailure extends Error {
     super(message);
   }
 }
-
 
 function failureOf(error: unknown): DownloadFailure {
   if (error instanceof DownloadFailure) return error;
@@ -159,20 +165,28 @@ export class MediaDownloadQueue {
       await this.finishFailed(job, new DownloadFailure(`The download was interrupted ${MAX_DOWNLOAD_TRIES} times.`, true));
       return;
     }
-    const renew = setInterval(() => {
-      this.deps.sequelize
-        .query(`UPDATE attachments SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND attempts = $3 AND state = 'pending'`, {
-          bind: [job.id, this.options.leaseMs, job.attempts],
-        })
-        .catch(() => undefined);
-    }, Math.max(1_000, this.options.leaseMs / 3));
+    const renew = setInterval(
+      () => {
+        this.deps.sequelize
+          .query(
+            `UPDATE attachments SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND attempts = $3 AND state = 'pending'`,
+            {
+              bind: [job.id, this.options.leaseMs, job.attempts],
+            },
+          )
+          .catch(() => undefined);
+      },
+      Math.max(1_000, this.options.leaseMs / 3),
+    );
     try {
       await this.download(job);
       this.deps.logger.info({ attachmentId: job.id, attempt: job.attempts }, 'media stored');
     } catch (error) {
       const failure = failureOf(error);
       this.deps.logger.warn({ attachmentId: job.id, attempt: job.attempts, error: failure.message }, 'media download failed');
-      await this.finishFailed(job, failure).catch((e: unknown) => this.deps.logger.warn({ error: (e as Error).name }, 'media failure not recorded'));
+      await this.finishFailed(job, failure).catch((e: unknown) =>
+        this.deps.logger.warn({ error: (e as Error).name }, 'media failure not recorded'),
+      );
     } finally {
       clearInterval(renew);
     }
@@ -182,7 +196,8 @@ export class MediaDownloadQueue {
   private async download(job: TJob): Promise<void> {
     const provider = this.deps.provider;
     if (!provider) throw new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
-    if (!job.providerMediaId) throw new DownloadFailure('The provider gave no usable id for this file; ask the client to send it again.', true);
+    if (!job.providerMediaId)
+      throw new DownloadFailure('The provider gave no usable id for this file; ask the client to send it again.', true);
     const info = await provider.getMediaInfo(job.providerMediaId);
     if (info.fileSize !== null && info.fileSize > MAX_MEDIA_BYTES) throw new FileTooLargeError(MAX_MEDIA_BYTES);
     const expected = sha256Hex(info.sha256) ?? sha256Hex(job.expectedSha256);
@@ -200,7 +215,11 @@ export class MediaDownloadQueue {
              updated_at = now()
          WHERE id = $1 AND attempts = $2 AND state = 'pending'
          RETURNING id`,
-        { bind: [job.id, job.attempts, size, sha256, info.mimeType ? cleanMimeType(info.mimeType) : null], transaction, type: QueryTypes.SELECT },
+        {
+          bind: [job.id, job.attempts, size, sha256, info.mimeType ? cleanMimeType(info.mimeType) : null],
+          transaction,
+          type: QueryTypes.SELECT,
+        },
       );
       // Someone else's try now (our lease ran out): theirs decides, ours keeps nothing.
       if (updated.length === 0) throw new DownloadFailure('superseded', false);

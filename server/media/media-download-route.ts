@@ -20,14 +20,18 @@ export function serveMedia(deps: { store: TMediaStore; sessionSecret: string; lo
     const attachment = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await Attachment.findByPk(id) : null;
     if (!attachment) return void res.status(404).json({ ok: false, error: 'not_found' });
     if (attachment.state !== 'stored') {
-      return void res.status(409).json({ ok: false, error: attachment.state === 'pending' ? 'not_downloaded_yet' : 'download_failed', message: attachment.error });
+      return void res
+        .status(409)
+        .json({ ok: false, error: attachment.state === 'pending' ? 'not_downloaded_yet' : 'download_failed', message: attachment.error });
     }
     const name = attachment.fileName ?? fallbackFileName(attachment.kind, attachment.id, attachment.mimeType);
     res.status(200);
     res.set({
       'Content-Type': servedContentType(attachment.mimeType),
       'Content-Length': String(attachment.size ?? 0),
-      'Content-Disposition': contentDisposition(name, { type: isShownInline(attachment.kind, attachment.mimeType) ? 'inline' : 'attachment' }),
+      'Content-Disposition': contentDisposition(name, {
+        type: isShownInline(attachment.kind, attachment.mimeType) ? 'inline' : 'attachment',
+      }),
       'X-Content-Type-Options': 'nosniff',
       // sandbox: no script, no origin; default-src 'none': nothing it names is fetched either.
       'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
@@ -38,7 +42,8 @@ export function serveMedia(deps: { store: TMediaStore; sessionSecret: string; lo
       await pipeline(deps.store.read(attachment.id), res);
     } catch (error) {
       // The reader went away (closed tab), or the database failed mid-file: the response is cut short.
-      if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.warn({ attachmentId: attachment.id, error: (error as Error).name }, 'media not served whole');
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE')
+        deps.logger.warn({ attachmentId: attachment.id, error: (error as Error).name }, 'media not served whole');
       res.destroy();
     }
   };

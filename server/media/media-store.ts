@@ -8,7 +8,11 @@ export type TMediaStore = {
    * Streams `source` into the attachment's storage, hashing as it goes; never holds the file whole.
    * Past `maxBytes` it stops with FileTooLargeError (the caller's transaction then keeps nothing).
    */
-  write(attachmentId: number, source: AsyncIterable<Uint8Array>, options: { maxBytes: number; transaction: Transaction }): Promise<{ size: number; sha256: string }>;
+  write(
+    attachmentId: number,
+    source: AsyncIterable<Uint8Array>,
+    options: { maxBytes: number; transaction: Transaction },
+  ): Promise<{ size: number; sha256: string }>;
   /** The attachment's bytes as a stream, read a little at a time as the consumer takes them. */
   read(attachmentId: number): Readable;
 };
@@ -49,7 +53,10 @@ export class PostgresMediaStore implements TMediaStore {
       }
     };
     // Any earlier attempt's rows were rolled back with it; this makes a retry start clean regardless.
-    await this.sequelize.query('DELETE FROM attachment_chunks WHERE attachment_id = $1', { bind: [attachmentId], transaction: options.transaction });
+    await this.sequelize.query('DELETE FROM attachment_chunks WHERE attachment_id = $1', {
+      bind: [attachmentId],
+      transaction: options.transaction,
+    });
     for await (const piece of source) {
       const buffer = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
       size += buffer.length;

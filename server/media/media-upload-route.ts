@@ -15,7 +15,13 @@ import type { TLogger } from '../logger';
 import { cleanFileName, cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
-export type TUploadedFile = { attachmentId: number; kind: 'image' | 'audio' | 'video' | 'document'; mimeType: string; fileName: string; size: number };
+export type TUploadedFile = {
+  attachmentId: number;
+  kind: 'image' | 'audio' | 'video' | 'document';
+  mimeType: string;
+  fileName: string;
+  size: number;
+};
 
 /** Room for the multipart framing around the file itself. */
 const FRAMING_BYTES = 64 * 1024;
@@ -47,7 +53,14 @@ function refuse(req: Request, res: Response, status: number, error: string, mess
  * and then stored in one transaction, so a refused or broken upload keeps nothing. Limits per kind (a photo 5 MB,
  * audio and video 16 MB, a document 100 MB) are enforced on the bytes as they arrive.
  */
-export function receiveUpload(deps: { sequelize: Sequelize; store: TMediaStore; siteUrl: string; sessionSecret: string; logger: TLogger; now: () => Date }): RequestHandler {
+export function receiveUpload(deps: {
+  sequelize: Sequelize;
+  store: TMediaStore;
+  siteUrl: string;
+  sessionSecret: string;
+  logger: TLogger;
+  now: () => Date;
+}): RequestHandler {
   const site = new URL(deps.siteUrl).origin;
   return async (req, res) => {
     if (isCrossSite(req, site)) return refuse(req, res, 403, 'cross_site', 'Cross-site uploads are not allowed.');
@@ -63,7 +76,11 @@ export function receiveUpload(deps: { sequelize: Sequelize; store: TMediaStore; 
     let parser: busboy.Busboy;
     try {
       // defParamCharset: browsers send file names as UTF-8 (busboy's default reads them as latin1).
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: MAX_MEDIA_BYTES + 1 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: MAX_MEDIA_BYTES + 1 },
+      });
     } catch {
       return refuse(req, res, 400, 'bad_request', 'The upload is not valid multipart/form-data.');
     }
@@ -84,10 +101,13 @@ export function receiveUpload(deps: { sequelize: Sequelize; store: TMediaStore; 
           stream.resume();
           return reject(new UploadRefused(429, 'busy', 'Other uploads are under way: try again in a moment.'));
         }
-        storeUpload(deps, stream, { mimeType: info.mimeType, fileName: info.filename, userId: user.id }, slot, refusal).then(resolve, (error: unknown) => {
-          stream.resume(); // a refused file: the rest of it is read and dropped
-          reject(error);
-        });
+        storeUpload(deps, stream, { mimeType: info.mimeType, fileName: info.filename, userId: user.id }, slot, refusal).then(
+          resolve,
+          (error: unknown) => {
+            stream.resume(); // a refused file: the rest of it is read and dropped
+            reject(error);
+          },
+        );
       });
       parser.on('close', () => {
         if (!fileStream) reject(new UploadRefused(400, 'no_file', 'Choose a file to upload (multipart field "file").'));
@@ -151,10 +171,13 @@ async function storeUpload(
     const done = await slot.databaseTurn();
     try {
       return await deps.sequelize.transaction(async (transaction) => {
-      const row = await Attachment.create({ communicationId: null, kind, mimeType, fileName, state: 'pending', uploadedBy: file.userId }, { transaction });
-      const stored = await deps.store.write(row.id, createReadStream(spool), { maxBytes: limit, transaction });
-      await row.update({ size: stored.size, sha256: stored.sha256, state: 'stored' }, { transaction });
-      return { attachmentId: row.id, kind, mimeType, fileName, size: stored.size };
+        const row = await Attachment.create(
+          { communicationId: null, kind, mimeType, fileName, state: 'pending', uploadedBy: file.userId },
+          { transaction },
+        );
+        const stored = await deps.store.write(row.id, createReadStream(spool), { maxBytes: limit, transaction });
+        await row.update({ size: stored.size, sha256: stored.sha256, state: 'stored' }, { transaction });
+        return { attachmentId: row.id, kind, mimeType, fileName, size: stored.size };
       });
     } finally {
       done();

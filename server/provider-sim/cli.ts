@@ -32,9 +32,15 @@ const sim = await startProviderSimulator({
 });
 console.log(`Provider simulator on ${sim.url}`);
 console.log(`  API key:  ${env.SIM_API_KEY === 'sim-api-key' ? 'sim-api-key (default)' : 'from SIM_API_KEY'}`);
-console.log(`  receipts → ${env.SIM_WEBHOOK_URL}${env.MESSAGING_WEBHOOK_SECRET ? ' (signed)' : ' (UNSIGNED: set MESSAGING_WEBHOOK_SECRET to match the app)'}`);
-console.log(`  24-hour rule: ${env.SIM_ENFORCE_WINDOW === 'true' ? `enforced (${env.SIM_API_MODE})` : 'not enforced (SIM_ENFORCE_WINDOW=true to enforce)'}`);
-console.log('  control:  POST /__sim/inbound {"from","body","name"} · POST /__sim/next {"status"|"hang"} · POST /__sim/config {...} · GET /__sim/requests');
+console.log(
+  `  receipts → ${env.SIM_WEBHOOK_URL}${env.MESSAGING_WEBHOOK_SECRET ? ' (signed)' : ' (UNSIGNED: set MESSAGING_WEBHOOK_SECRET to match the app)'}`,
+);
+console.log(
+  `  24-hour rule: ${env.SIM_ENFORCE_WINDOW === 'true' ? `enforced (${env.SIM_API_MODE})` : 'not enforced (SIM_ENFORCE_WINDOW=true to enforce)'}`,
+);
+console.log(
+  '  control:  POST /__sim/inbound {"from","body","name"} · POST /__sim/next {"status"|"hang"} · POST /__sim/config {...} · GET /__sim/requests',
+);
 const stop = () => void sim.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -11,10 +11,16 @@ import { z } from 'zod';
 // like the real provider: a little later, and sometimes out of order.
 
 export type TScriptedResponse =
-  | { status: number; shape?: 'cloud' | 'onprem'; details?: string; title?: string; body?: unknown }
-  | { hang: true };
+  { status: number; shape?: 'cloud' | 'onprem'; details?: string; title?: string; body?: unknown } | { hang: true };
 
-export type TRecordedRequest = { method: string; path: string; query: string; apiKey: string | undefined; contentType: string | undefined; body: unknown };
+export type TRecordedRequest = {
+  method: string;
+  path: string;
+  query: string;
+  apiKey: string | undefined;
+  contentType: string | undefined;
+  body: unknown;
+};
 
 export type TSimulatorOptions = {
   port?: number;
@@ -52,10 +58,35 @@ export type TSimulatorOptions = {
 };
 
 /** A file the simulator holds: given bytes, or generated ones (never held whole) of a given size. */
-type TSimMedia = { id: string; mimeType: string; fileName: string | null; size: number; sha256Hex: string; advertisedSha256Hex: string; bytes: Buffer | null };
+type TSimMedia = {
+  id: string;
+  mimeType: string;
+  fileName: string | null;
+  size: number;
+  sha256Hex: string;
+  advertisedSha256Hex: string;
+  bytes: Buffer | null;
+};
 
 export type TInboundKindInput = {
-  kind?: 'text' | 'image' | 'video' | 'document' | 'audio' | 'voice' | 'sticker' | 'location' | 'contacts' | 'button' | 'button_reply' | 'list_reply' | 'reply' | 'reaction' | 'edit' | 'revoke' | 'echo';
+  kind?:
+    | 'text'
+    | 'image'
+    | 'video'
+    | 'document'
+    | 'audio'
+    | 'voice'
+    | 'sticker'
+    | 'location'
+    | 'contacts'
+    | 'button'
+    | 'button_reply'
+    | 'list_reply'
+    | 'reply'
+    | 'reaction'
+    | 'edit'
+    | 'revoke'
+    | 'echo';
   /** The client's number (not needed for an echo). */
   from?: string;
   name?: string;
@@ -84,7 +115,14 @@ export type TInboundKindInput = {
 };
 
 const MEDIA_PIECE = 64 * 1024;
-const DEFAULT_MIME: Record<string, string> = { image: 'image/jpeg', video: 'video/mp4', document: 'application/pdf', audio: 'audio/ogg; codecs=opus', voice: 'audio/ogg; codecs=opus', sticker: 'image/webp' };
+const DEFAULT_MIME: Record<string, string> = {
+  image: 'image/jpeg',
+  video: 'video/mp4',
+  document: 'application/pdf',
+  audio: 'audio/ogg; codecs=opus',
+  voice: 'audio/ogg; codecs=opus',
+  sticker: 'image/webp',
+};
 const FIRM_DIGITS = '442079460000';
 
 /** Deterministic bytes for a generated file, piece by piece (the same every time for one id). */
@@ -98,40 +136,84 @@ export type TSimTemplate = { name: string; language: string; status: string; cat
 
 const DEFAULT_TEMPLATES: TSimTemplate[] = [
   { name: 'hello_world', language: 'en_US', status: 'APPROVED', category: 'UTILITY', body: 'Hello World' },
-  { name: 'appointment_reminder', language: 'en_GB', status: 'APPROVED', category: 'UTILITY', body: 'Hello {{1}}, this is a reminder of your appointment with {{2}} on {{3}}. Reply here to confirm or to rearrange.' },
-  { name: 'document_request', language: 'en_GB', status: 'APPROVED', category: 'UTILITY', body: 'Hello {{1}}, to move {{2}} forward we need some documents from you. Please reply to this message so we can tell you what to send.' },
+  {
+    name: 'appointment_reminder',
+    language: 'en_GB',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    body: 'Hello {{1}}, this is a reminder of your appointment with {{2}} on {{3}}. Reply here to confirm or to rearrange.',
+  },
+  {
+    name: 'document_request',
+    language: 'en_GB',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    body: 'Hello {{1}}, to move {{2}} forward we need some documents from you. Please reply to this message so we can tell you what to send.',
+  },
   { name: 'fee_update', language: 'en_GB', status: 'PENDING', category: 'UTILITY', body: 'Hello {{1}}, your fee estimate has changed.' },
 ];
 
-const ZInboundKind = z.object({
-  kind: z.enum(['text', 'image', 'video', 'document', 'audio', 'voice', 'sticker', 'location', 'contacts', 'button', 'button_reply', 'list_reply', 'reply', 'reaction', 'edit', 'revoke', 'echo']),
-  from: z.string().regex(/^\d{8,15}$/, 'from must be 8-15 digits').optional(),
-  name: z.string().optional(),
-  body: z.string().optional(),
-  bytesBase64: z.string().optional(),
-  size: z.number().int().min(0).max(200 * 1024 * 1024).optional(),
-  mimeType: z.string().optional(),
-  fileName: z.string().optional(),
-  caption: z.string().optional(),
-  sha256: z.string().optional(),
-  latitude: z.number().optional(),
-  longitude: z.number().optional(),
-  address: z.string().optional(),
-  url: z.string().optional(),
-  contacts: z.array(z.object({ name: z.string(), phones: z.array(z.string()) })).optional(),
-  text: z.string().optional(),
-  title: z.string().optional(),
-  payload: z.string().optional(),
-  replyId: z.string().optional(),
-  contextId: z.string().optional(),
-  targetId: z.string().optional(),
-  emoji: z.string().optional(),
-  to: z.string().optional(),
-})
+const ZInboundKind = z
+  .object({
+    kind: z.enum([
+      'text',
+      'image',
+      'video',
+      'document',
+      'audio',
+      'voice',
+      'sticker',
+      'location',
+      'contacts',
+      'button',
+      'button_reply',
+      'list_reply',
+      'reply',
+      'reaction',
+      'edit',
+      'revoke',
+      'echo',
+    ]),
+    from: z
+      .string()
+      .regex(/^\d{8,15}$/, 'from must be 8-15 digits')
+      .optional(),
+    name: z.string().optional(),
+    body: z.string().optional(),
+    bytesBase64: z.string().optional(),
+    size: z
+      .number()
+      .int()
+      .min(0)
+      .max(200 * 1024 * 1024)
+      .optional(),
+    mimeType: z.string().optional(),
+    fileName: z.string().optional(),
+    caption: z.string().optional(),
+    sha256: z.string().optional(),
+    latitude: z.number().optional(),
+    longitude: z.number().optional(),
+    address: z.string().optional(),
+    url: z.string().optional(),
+    contacts: z.array(z.object({ name: z.string(), phones: z.array(z.string()) })).optional(),
+    text: z.string().optional(),
+    title: z.string().optional(),
+    payload: z.string().optional(),
+    replyId: z.string().optional(),
+    contextId: z.string().optional(),
+    targetId: z.string().optional(),
+    emoji: z.string().optional(),
+    to: z.string().optional(),
+  })
   .refine((input) => input.kind === 'echo' || input.from !== undefined, { message: 'from is required', path: ['from'] })
-  .refine((input) => !input.caption || !['audio', 'voice', 'sticker'].includes(input.kind), { message: 'audio, voice notes and stickers have no caption', path: ['caption'] })
-  .refine((input) => input.sha256 === undefined || readSha256(input.sha256) !== null, { message: 'sha256 must be 64 hex digits or base64', path: ['sha256'] });
-
+  .refine((input) => !input.caption || !['audio', 'voice', 'sticker'].includes(input.kind), {
+    message: 'audio, voice notes and stickers have no caption',
+    path: ['caption'],
+  })
+  .refine((input) => input.sha256 === undefined || readSha256(input.sha256) !== null, {
+    message: 'sha256 must be 64 hex digits or base64',
+    path: ['sha256'],
+  });
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
@@ -141,7 +223,13 @@ const ZMediaRef = z.object({ id: z.string().min(1) }).strict();
 const ZCaption = z.string().min(1).max(1024).optional();
 function mediaSend<K extends 'image' | 'video' | 'audio' | 'document', T extends z.ZodType>(kind: K, object: T) {
   return z
-    .object({ messaging_product: z.literal('whatsapp'), recipient_type: z.literal('individual'), to: ZTo, type: z.literal(kind), [kind]: object } as {
+    .object({
+      messaging_product: z.literal('whatsapp'),
+      recipient_type: z.literal('individual'),
+      to: ZTo,
+      type: z.literal(kind),
+      [kind]: object,
+    } as {
       messaging_product: z.ZodLiteral<'whatsapp'>;
       recipient_type: z.ZodLiteral<'individual'>;
       to: typeof ZTo;
@@ -170,7 +258,14 @@ const ZSendBody = z.union([
           name: z.string().min(1),
           language: z.object({ code: z.string().min(1) }).strict(),
           components: z
-            .array(z.object({ type: z.literal('body'), parameters: z.array(z.object({ type: z.literal('text'), text: z.string().min(1) }).strict()).min(1) }).strict())
+            .array(
+              z
+                .object({
+                  type: z.literal('body'),
+                  parameters: z.array(z.object({ type: z.literal('text'), text: z.string().min(1) }).strict()).min(1),
+                })
+                .strict(),
+            )
             .length(1)
             .optional(),
         })
@@ -222,11 +317,12 @@ export class ProviderSimulator {
 
   async start(): Promise<this> {
     // An error in one request fails that request (500), never the process running the simulator.
-    this.server = http.createServer((req, res) =>
-      void this.handle(req, res).catch(() => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'simulator error', code: 500 } }));
-      }),
+    this.server = http.createServer(
+      (req, res) =>
+        void this.handle(req, res).catch(() => {
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: 'simulator error', code: 500 } }));
+        }),
     );
     await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -318,16 +414,37 @@ export class ProviderSimulator {
       if (type === 'sticker') object.animated = false;
       item = { type, [type]: object };
     } else if (kind === 'location') {
-      if (typeof input.latitude !== 'number' || typeof input.longitude !== 'number') throw new RangeError('latitude and longitude are required');
-      item = { type: 'location', location: { latitude: input.latitude, longitude: input.longitude, ...(input.name ? { name: input.name } : {}), ...(input.address ? { address: input.address } : {}), ...(input.url ? { url: input.url } : {}) } };
+      if (typeof input.latitude !== 'number' || typeof input.longitude !== 'number')
+        throw new RangeError('latitude and longitude are required');
+      item = {
+        type: 'location',
+        location: {
+          latitude: input.latitude,
+          longitude: input.longitude,
+          ...(input.name ? { name: input.name } : {}),
+          ...(input.address ? { address: input.address } : {}),
+          ...(input.url ? { url: input.url } : {}),
+        },
+      };
     } else if (kind === 'contacts') {
-      const contacts = (input.contacts ?? []).map((c) => ({ name: { formatted_name: c.name, first_name: c.name.split(' ')[0] }, phones: c.phones.map((phone) => ({ phone, type: 'CELL' })) }));
+      const contacts = (input.contacts ?? []).map((c) => ({
+        name: { formatted_name: c.name, first_name: c.name.split(' ')[0] },
+        phones: c.phones.map((phone) => ({ phone, type: 'CELL' })),
+      }));
       if (!contacts.length) throw new RangeError('contacts are required');
       item = { type: 'contacts', contacts };
     } else if (kind === 'button') {
-      item = { type: 'button', button: { payload: input.payload ?? input.text ?? 'button', text: input.text ?? input.title ?? 'OK' }, ...context };
+      item = {
+        type: 'button',
+        button: { payload: input.payload ?? input.text ?? 'button', text: input.text ?? input.title ?? 'OK' },
+        ...context,
+      };
     } else if (kind === 'button_reply' || kind === 'list_reply') {
-      item = { type: 'interactive', interactive: { type: kind, [kind]: { id: input.replyId ?? 'choice', title: input.title ?? 'OK' } }, ...context };
+      item = {
+        type: 'interactive',
+        interactive: { type: kind, [kind]: { id: input.replyId ?? 'choice', title: input.title ?? 'OK' } },
+        ...context,
+      };
     } else if (kind === 'reaction') {
       if (!input.targetId) throw new RangeError('targetId is required');
       item = { type: 'reaction', reaction: { message_id: input.targetId, emoji: input.emoji ?? '' } };
@@ -340,7 +457,17 @@ export class ProviderSimulator {
     } else if (kind === 'echo') {
       if (!input.to || input.body === undefined) throw new RangeError('to and body are required');
       const echo = { from: FIRM_DIGITS, to: input.to, id, timestamp, type: 'text', text: { body: input.body } };
-      return { ...(await this.postWebhook({ messaging_product: 'whatsapp', metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' }, message_echoes: [echo] }, 'smb_message_echoes')), id };
+      return {
+        ...(await this.postWebhook(
+          {
+            messaging_product: 'whatsapp',
+            metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+            message_echoes: [echo],
+          },
+          'smb_message_echoes',
+        )),
+        id,
+      };
     } else {
       if (input.body === undefined) throw new RangeError('body is required');
       item = { type: 'text', text: { body: input.body }, ...(kind === 'reply' ? context : {}) };
@@ -357,8 +484,15 @@ export class ProviderSimulator {
   }
 
   /** Posts one status receipt for a message id (a `failed` one with the given error). */
-  postReceipt(id: string, status: string, to = '000000000', error?: { code: number; title: string; details: string }): Promise<{ status: number; json: unknown }> {
-    const errors = error ? [{ code: error.code, title: error.title, message: error.title, error_data: { details: error.details } }] : undefined;
+  postReceipt(
+    id: string,
+    status: string,
+    to = '000000000',
+    error?: { code: number; title: string; details: string },
+  ): Promise<{ status: number; json: unknown }> {
+    const errors = error
+      ? [{ code: error.code, title: error.title, message: error.title, error_data: { details: error.details } }]
+      : undefined;
     return this.postWebhook({
       messaging_product: 'whatsapp',
       metadata: { display_phone_number: '442079460000', phone_number_id: 'SIM' },
@@ -379,12 +513,23 @@ export class ProviderSimulator {
     if ((this.options.templateShape ?? 'waba') === 'cloud') {
       const after = Number(query.get('after') ?? 0);
       const data = all.slice(after, after + size);
-      const next = after + size < all.length ? `https://graph.example.invalid${this.options.templatesPath ?? '/v1/configs/templates'}?after=${after + size}` : undefined;
+      const next =
+        after + size < all.length
+          ? `https://graph.example.invalid${this.options.templatesPath ?? '/v1/configs/templates'}?after=${after + size}`
+          : undefined;
       return { data, paging: { cursors: { before: String(after), after: String(after + size) }, ...(next ? { next } : {}) } };
     }
     const offset = Number(query.get('offset') ?? 0);
     const limit = Number(query.get('limit') ?? size);
-    return { count: Math.min(limit, Math.max(0, all.length - offset)), filters: {}, limit, offset, sort: ['id'], total: all.length, waba_templates: all.slice(offset, offset + limit) };
+    return {
+      count: Math.min(limit, Math.max(0, all.length - offset)),
+      filters: {},
+      limit,
+      offset,
+      sort: ['id'],
+      total: all.length,
+      waba_templates: all.slice(offset, offset + limit),
+    };
   }
 
   private postWebhook(value: unknown, field = 'messages'): Promise<{ status: number; json: unknown }> {
@@ -392,7 +537,8 @@ export class ProviderSimulator {
     if (!target) return Promise.resolve({ status: 0, json: null });
     const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'SIM', changes: [{ field, value }] }] });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.options.webhookSecret) headers['x-service-signature'] = `sha256=${createHmac('sha256', this.options.webhookSecret).update(raw).digest('hex')}`;
+    if (this.options.webhookSecret)
+      headers['x-service-signature'] = `sha256=${createHmac('sha256', this.options.webhookSecret).update(raw).digest('hex')}`;
     const attempt = fetch(target, { method: 'POST', headers, body: raw }).then(
       async (res) => ({ status: res.status, json: await res.json().catch(() => null) }),
       () => ({ status: 0, json: null }),
@@ -404,7 +550,11 @@ export class ProviderSimulator {
 
   private scheduleReceipts(id: string, to: string, skip: Set<string>): void {
     const [sent, delivered, read] = this.options.receiptDelaysMs ?? [150, 500, 1000];
-    let plan: [string, number][] = [['sent', sent], ['delivered', delivered], ['read', read]];
+    let plan: [string, number][] = [
+      ['sent', sent],
+      ['delivered', delivered],
+      ['read', read],
+    ];
     if (Math.random() < (this.options.outOfOrderRate ?? 0.2)) {
       const delays = plan.map(([, d]) => d).sort(() => Math.random() - 0.5);
       plan = plan.map(([status], i) => [status, delays[i]!]);
@@ -439,7 +589,14 @@ export class ProviderSimulator {
     if (path.startsWith('/__sim/')) return this.handleControl(req.method ?? 'GET', path, body, send);
 
     const apiKey = req.headers['provider-api-key'];
-    const recorded: TRecordedRequest = { method: req.method ?? 'GET', path, query: query.toString(), apiKey: typeof apiKey === 'string' ? apiKey : undefined, contentType: req.headers['content-type'], body };
+    const recorded: TRecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: query.toString(),
+      apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+      contentType: req.headers['content-type'],
+      body,
+    };
     this.requests.push(recorded);
 
     const scripted = this.queue.shift();
@@ -485,7 +642,8 @@ export class ProviderSimulator {
         about: 'Solicitors. Messages are answered in office hours.',
       });
     }
-    if (req.method === 'GET' && path === (this.options.templatesPath ?? '/v1/configs/templates')) return send(200, this.templatePage(query));
+    if (req.method === 'GET' && path === (this.options.templatesPath ?? '/v1/configs/templates'))
+      return send(200, this.templatePage(query));
     if (req.method === 'POST' && path === '/messages') {
       const parsed = ZSendBody.safeParse(body);
       const shape = this.options.apiMode ?? 'cloud';
@@ -501,14 +659,46 @@ export class ProviderSimulator {
       }
       if (parsed.data.type === 'template') {
         const sent = parsed.data.template;
-        const known = (this.options.templates ?? DEFAULT_TEMPLATES).find((t) => t.name === sent.name && t.language === sent.language.code && t.status === 'APPROVED');
-        if (!known) return send(400, errorBody(400, shape, `Template name does not exist in the translation (${sent.name}, ${sent.language.code}).`, 'Template name does not exist in the translation', 132001));
+        const known = (this.options.templates ?? DEFAULT_TEMPLATES).find(
+          (t) => t.name === sent.name && t.language === sent.language.code && t.status === 'APPROVED',
+        );
+        if (!known)
+          return send(
+            400,
+            errorBody(
+              400,
+              shape,
+              `Template name does not exist in the translation (${sent.name}, ${sent.language.code}).`,
+              'Template name does not exist in the translation',
+              132001,
+            ),
+          );
         const expected = Math.max(0, ...[...known.body.matchAll(/\{\{(\d+)\}\}/g)].map((m) => Number(m[1])));
         const given = sent.components?.[0]?.parameters.length ?? 0;
-        if (given !== expected) return send(400, errorBody(400, shape, `body: number of localizable_params (${given}) does not match the expected number of params (${expected})`, 'Number of parameters does not match the expected number of params', 132000));
+        if (given !== expected)
+          return send(
+            400,
+            errorBody(
+              400,
+              shape,
+              `body: number of localizable_params (${given}) does not match the expected number of params (${expected})`,
+              'Number of parameters does not match the expected number of params',
+              132000,
+            ),
+          );
       } else if (this.options.enforceWindow) {
         windowClosed = Date.now() - (this.lastInbound.get(parsed.data.to) ?? 0) > WINDOW_MS;
-        if (windowClosed && shape === 'onprem') return send(400, errorBody(400, 'onprem', WINDOW_DETAILS, 'Message failed to send because more than 24 hours have passed since the customer last replied to this number', 470));
+        if (windowClosed && shape === 'onprem')
+          return send(
+            400,
+            errorBody(
+              400,
+              'onprem',
+              WINDOW_DETAILS,
+              'Message failed to send because more than 24 hours have passed since the customer last replied to this number',
+              470,
+            ),
+          );
       }
       const id = `wamid.SIM${Date.now().toString(36)}${(++this.sequence).toString(36)}${randomBytes(4).toString('hex')}`;
       if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
@@ -519,19 +709,33 @@ export class ProviderSimulator {
         );
         this.pending.add(timer);
         void timer.finally(() => this.pending.delete(timer));
-        return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
+        return send(200, {
+          messaging_product: 'whatsapp',
+          contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }],
+          messages: [{ id }],
+        });
       }
       const early = new Set(this.options.receiptsBeforeAnswer ?? []);
       for (const status of early) await this.postReceipt(id, status, parsed.data.to);
       if (this.options.autoReceipts ?? true) this.scheduleReceipts(id, parsed.data.to, early);
       return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
     }
-    if (req.method === 'GET' && mediaId) return send(404, errorBody(404, 'cloud', `Unsupported get request. Object with ID '${mediaId}' does not exist`, 'Unknown media', 100));
+    if (req.method === 'GET' && mediaId)
+      return send(
+        404,
+        errorBody(404, 'cloud', `Unsupported get request. Object with ID '${mediaId}' does not exist`, 'Unknown media', 100),
+      );
     return send(404, errorBody(404, 'cloud', `No route ${req.method} ${path}`, 'Unknown path'));
   }
 
   /** Registers a file the provider holds (what a client sent, or a test's fixture). */
-  async addMedia(input: { bytes?: Buffer; size?: number; mimeType: string; fileName?: string; sha256?: string }): Promise<{ id: string; sha256Hex: string; advertisedSha256Hex: string; sha256Base64: string; size: number }> {
+  async addMedia(input: {
+    bytes?: Buffer;
+    size?: number;
+    mimeType: string;
+    fileName?: string;
+    sha256?: string;
+  }): Promise<{ id: string; sha256Hex: string; advertisedSha256Hex: string; sha256Base64: string; size: number }> {
     const id = `7${Date.now().toString().slice(-9)}${String(++this.sequence).padStart(6, '0')}`;
     const bytes = input.bytes ?? null;
     const size = bytes ? bytes.length : Math.max(0, Math.floor(input.size ?? 0));
@@ -554,7 +758,11 @@ export class ProviderSimulator {
 
   private async streamMedia(res: ServerResponse, media: TSimMedia): Promise<void> {
     res.writeHead(200, { 'content-type': media.mimeType, 'content-length': String(media.size) });
-    const pieces = media.bytes ? (function* (bytes: Buffer) { for (let i = 0; i < bytes.length; i += MEDIA_PIECE) yield bytes.subarray(i, i + MEDIA_PIECE); })(media.bytes) : generatedPieces(media.id, media.size);
+    const pieces = media.bytes
+      ? (function* (bytes: Buffer) {
+          for (let i = 0; i < bytes.length; i += MEDIA_PIECE) yield bytes.subarray(i, i + MEDIA_PIECE);
+        })(media.bytes)
+      : generatedPieces(media.id, media.size);
     for (const piece of pieces) {
       if (res.destroyed) return;
       if (!res.write(piece)) {
@@ -597,7 +805,14 @@ export class ProviderSimulator {
       parser.on('close', () => {
         void (async () => {
           const got = file as { bytes: Buffer; fileName: string; mimeType: string } | null;
-          recorded.body = { type: fields.type, messaging_product: fields.messaging_product, fileName: got?.fileName, mimeType: got?.mimeType, size: got?.bytes.length, sha256: got ? createHash('sha256').update(got.bytes).digest('hex') : undefined };
+          recorded.body = {
+            type: fields.type,
+            messaging_product: fields.messaging_product,
+            fileName: got?.fileName,
+            mimeType: got?.mimeType,
+            size: got?.bytes.length,
+            sha256: got ? createHash('sha256').update(got.bytes).digest('hex') : undefined,
+          };
           if (!got || fields.messaging_product !== 'whatsapp' || !fields.type) {
             send(400, errorBody(400, 'cloud', 'file, type and messaging_product=whatsapp are required', TITLES[400]!));
           } else {
@@ -624,22 +839,44 @@ export class ProviderSimulator {
     if (method === 'POST' && path === '/__sim/inbound') {
       if (input.kind !== undefined && input.kind !== 'text') {
         const parsed = ZInboundKind.safeParse(input);
-        if (!parsed.success) return send(400, { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+        if (!parsed.success)
+          return send(400, { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
         try {
           return send(200, await this.sendInboundKind(parsed.data));
         } catch (error) {
           return send(400, { ok: false, error: (error as Error).message });
         }
       }
-      if (typeof input.from !== 'string' || typeof input.body !== 'string') return send(400, { ok: false, error: 'from and body are required' });
+      if (typeof input.from !== 'string' || typeof input.body !== 'string')
+        return send(400, { ok: false, error: 'from and body are required' });
       return send(200, await this.sendInbound(input.from, input.body, typeof input.name === 'string' ? input.name : undefined));
     }
     if (method === 'POST' && path === '/__sim/media') {
       const parsed = z
-        .object({ bytesBase64: z.string().optional(), size: z.number().int().min(0).max(200 * 1024 * 1024).optional(), mimeType: z.string().min(1), fileName: z.string().optional(), sha256: z.string().refine((v) => readSha256(v) !== null).optional() })
+        .object({
+          bytesBase64: z.string().optional(),
+          size: z
+            .number()
+            .int()
+            .min(0)
+            .max(200 * 1024 * 1024)
+            .optional(),
+          mimeType: z.string().min(1),
+          fileName: z.string().optional(),
+          sha256: z
+            .string()
+            .refine((v) => readSha256(v) !== null)
+            .optional(),
+        })
         .safeParse(input);
       if (!parsed.success) return send(400, { ok: false, error: 'mimeType and bytesBase64 or size are required' });
-      return send(200, await this.addMedia({ ...parsed.data, bytes: parsed.data.bytesBase64 !== undefined ? Buffer.from(parsed.data.bytesBase64, 'base64') : undefined }));
+      return send(
+        200,
+        await this.addMedia({
+          ...parsed.data,
+          bytes: parsed.data.bytesBase64 !== undefined ? Buffer.from(parsed.data.bytesBase64, 'base64') : undefined,
+        }),
+      );
     }
     if (method === 'POST' && path === '/__sim/config') {
       this.configure(input);

@@ -126,8 +126,14 @@ export class ProviderClient {
     const url = answer?.url;
     if (typeof url !== 'string' || !URL.canParse(url)) throw new ProviderError('unexpected', 200, 'no media url in the answer');
     const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
-    const size = typeof answer?.file_size === 'number' ? answer.file_size : typeof answer?.file_size === 'string' ? Number(answer.file_size) : NaN;
-    return { url, mimeType: text(answer?.mime_type), sha256: text(answer?.sha256), fileSize: Number.isSafeInteger(size) && size >= 0 ? size : null };
+    const size =
+      typeof answer?.file_size === 'number' ? answer.file_size : typeof answer?.file_size === 'string' ? Number(answer.file_size) : NaN;
+    return {
+      url,
+      mimeType: text(answer?.mime_type),
+      sha256: text(answer?.sha256),
+      fileSize: Number.isSafeInteger(size) && size >= 0 ? size : null,
+    };
   }
 
   /**
@@ -172,7 +178,10 @@ export class ProviderClient {
    * Uploads a file for sending: `POST /media` (multipart: `file`, `type`, `messaging_product`) → `{id}`.
    * The body is streamed from `source`, never held whole.
    */
-  async uploadMedia(source: AsyncIterable<Uint8Array>, file: { mimeType: string; fileName: string; size: number }): Promise<{ id: string }> {
+  async uploadMedia(
+    source: AsyncIterable<Uint8Array>,
+    file: { mimeType: string; fileName: string; size: number },
+  ): Promise<{ id: string }> {
     if (!this.apiKey) throw new ProviderError('not_configured');
     const boundary = `----firmchat${randomBytes(12).toString('hex')}`;
     const quoted = file.fileName.replace(/["\\\r\n]/g, '_');
@@ -220,7 +229,13 @@ export class ProviderClient {
     try {
       await pipeline(Readable.from(body()), request).catch(async (error: unknown) => {
         // The provider may answer (a 4xx) and close before taking the whole file: its answer wins.
-        if (!(await answered.then(() => true, () => false))) throw error;
+        if (
+          !(await answered.then(
+            () => true,
+            () => false,
+          ))
+        )
+          throw error;
       });
       ({ status, text } = await answered);
     } catch {
@@ -294,7 +309,8 @@ export class ProviderClient {
  */
 function onProviderHost(baseUrl: string, url: string): string {
   const given = URL.canParse(url) ? new URL(url) : null;
-  if (!given || (given.protocol !== 'https:' && given.protocol !== 'http:')) throw new ProviderError('unexpected', 200, 'the provider gave a link that is not http(s)');
+  if (!given || (given.protocol !== 'https:' && given.protocol !== 'http:'))
+    throw new ProviderError('unexpected', 200, 'the provider gave a link that is not http(s)');
   const target = new URL(baseUrl);
   target.pathname = given.pathname;
   target.search = given.search;
@@ -310,7 +326,8 @@ function parseAnswer(status: number, text: string): unknown {
   } catch {
     json = null;
   }
-  if (status < 200 || status >= 300) throw new ProviderError(kindForStatus(status), status, extractProviderDetail(json), extractProviderCode(json));
+  if (status < 200 || status >= 300)
+    throw new ProviderError(kindForStatus(status), status, extractProviderDetail(json), extractProviderCode(json));
   return json;
 }
 
@@ -321,7 +338,10 @@ class IdleAbort {
   fired = false;
   readonly signal = this.controller.signal;
 
-  constructor(firstMs: number, private readonly idleMs: number) {
+  constructor(
+    firstMs: number,
+    private readonly idleMs: number,
+  ) {
     this.timer = this.arm(firstMs);
   }
 

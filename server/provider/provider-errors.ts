@@ -3,20 +3,18 @@ import { messageForProviderCode } from './provider-error-codes';
 // The actionable messages of SPEC §7, one per way a provider call can fail.
 
 export type TProviderErrorKind =
-  | 'not_configured'
-  | 'unauthorized'
-  | 'not_found'
-  | 'rate_limited'
-  | 'bad_request'
-  | 'server_error'
-  | 'network'
-  | 'timeout'
-  | 'unexpected';
+  'not_configured' | 'unauthorized' | 'not_found' | 'rate_limited' | 'bad_request' | 'server_error' | 'network' | 'timeout' | 'unexpected';
 
 const BAD_REQUEST_NOTE =
   'The provider refused the message. The number may be unverified, or the recipient is outside the 24-hour window and a template is required.';
 
-function actionableMessage(kind: TProviderErrorKind, status: number | null, detail: string | null, code: number | null, who: string): string {
+function actionableMessage(
+  kind: TProviderErrorKind,
+  status: number | null,
+  detail: string | null,
+  code: number | null,
+  who: string,
+): string {
   const forCode = messageForProviderCode(code, who);
   if (forCode && (kind === 'bad_request' || kind === 'rate_limited' || kind === 'unexpected')) return forCode;
   switch (kind) {

@@ -3,9 +3,35 @@ import type { TLogger } from '../logger';
 
 /** PostgreSQL's built-in text-search configurations (`SEARCH_LANGUAGE`). */
 export const SEARCH_LANGUAGES = [
-  'simple', 'arabic', 'armenian', 'basque', 'catalan', 'danish', 'dutch', 'english', 'finnish', 'french', 'german', 'greek', 'hindi',
-  'hungarian', 'indonesian', 'irish', 'italian', 'lithuanian', 'nepali', 'norwegian', 'portuguese', 'romanian', 'russian', 'serbian',
-  'spanish', 'swedish', 'tamil', 'turkish', 'yiddish',
+  'simple',
+  'arabic',
+  'armenian',
+  'basque',
+  'catalan',
+  'danish',
+  'dutch',
+  'english',
+  'finnish',
+  'french',
+  'german',
+  'greek',
+  'hindi',
+  'hungarian',
+  'indonesian',
+  'irish',
+  'italian',
+  'lithuanian',
+  'nepali',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'russian',
+  'serbian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
+  'yiddish',
 ] as const;
 export type TSearchLanguage = (typeof SEARCH_LANGUAGES)[number];
 

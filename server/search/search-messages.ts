@@ -13,7 +13,8 @@ export type TSearchHit = TCommunication & { highlight: string; clientName: strin
 // A search cursor holds the last hit's rank (a `real` as PostgreSQL printed it) and id.
 const RANK = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
 /** A rank PostgreSQL's `real` can hold (a rank is never near its limits). */
-const isRank = (value: string) => RANK.test(value) && (Number(value) === 0 || (Math.abs(Number(value)) >= 1e-37 && Math.abs(Number(value)) <= 1e37));
+const isRank = (value: string) =>
+  RANK.test(value) && (Number(value) === 0 || (Math.abs(Number(value)) >= 1e-37 && Math.abs(Number(value)) <= 1e37));
 const REFUSED = { message: 'That page position is not valid: search again.', field: 'Not a cursor from this search.' };
 
 /** How many of the newest matches are ranked: a common word's thousands of older matches are not read. */
@@ -54,9 +55,14 @@ export async function searchMessages(
             ts_headline($3::regconfig, c.body, ${query}, 'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS highlight
      FROM best JOIN communications c ON c.id = best.id LEFT JOIN clients cl ON cl.id = c.client_id
      ORDER BY best.rank DESC, best.id DESC`,
-    { bind: after ? [input.q, limit, input.language, after.value, after.id] : [input.q, limit, input.language], model: Communication, mapToModel: true },
+    {
+      bind: after ? [input.q, limit, input.language, after.value, after.id] : [input.q, limit, input.language],
+      model: Communication,
+      mapToModel: true,
+    },
   );
-  const extrasOf = (row: Communication) => row.get({ plain: true }) as unknown as { highlight: string; clientName: string | null; searchRank: string };
+  const extrasOf = (row: Communication) =>
+    row.get({ plain: true }) as unknown as { highlight: string; clientName: string | null; searchRank: string };
   const page = endPage(rows, limit, (row) => extrasOf(row).searchRank);
   await withDetails(page.rows);
   return {

@@ -34,6 +34,12 @@ export async function getCase(id: number): Promise<TCaseDto> {
 }
 
 export async function listClientCases(clientId: number): Promise<TCaseDto[]> {
-  const rows = await Case.findAll({ where: { clientId }, order: [['createdAt', 'DESC'], ['id', 'DESC']] });
+  const rows = await Case.findAll({
+    where: { clientId },
+    order: [
+      ['createdAt', 'DESC'],
+      ['id', 'DESC'],
+    ],
+  });
   return rows.map(toDto);
 }

@@ -6,7 +6,13 @@ import { AppError } from '../errors';
 import { formatNumber, parseNumberInput, requireNumberInput } from './phone-input';
 
 /** `linked`: linked from the inbox (the conversation offers to unlink it). */
-export type TClientNumberDto = { digits: string; primary: boolean; linked: boolean; addedAt: Date; addedBy: { id: number; name: string } | null };
+export type TClientNumberDto = {
+  digits: string;
+  primary: boolean;
+  linked: boolean;
+  addedAt: Date;
+  addedBy: { id: number; name: string } | null;
+};
 /** `phone` is the primary number, "+<digits>". */
 export type TClientDto = {
   id: number;
@@ -35,7 +41,15 @@ function toDto(c: Client): TClientDto {
       addedBy: n.addedByUser ? { id: n.addedByUser.id, name: n.addedByUser.name } : null,
     }));
   const primary = numbers.find((n) => n.primary) ?? numbers[0];
-  return { id: c.id, name: c.name, phone: primary ? `+${primary.digits}` : '', email: c.email, numbers, optedOutAt: c.optedOutAt ?? null, optOutSource: c.optOutSource ?? null };
+  return {
+    id: c.id,
+    name: c.name,
+    phone: primary ? `+${primary.digits}` : '',
+    email: c.email,
+    numbers,
+    optedOutAt: c.optedOutAt ?? null,
+    optOutSource: c.optOutSource ?? null,
+  };
 }
 
 /** By name, or by any number: typed digits, or the number read as a person typed it (07700 900123). */
@@ -50,7 +64,14 @@ export async function listClients(search?: string, defaultCountry?: CountryCode)
      ORDER BY c.name, c.id LIMIT 200`,
     { bind: [term, `%${term.replace(/[\\%_]/g, '\\$&')}%`, digits, `%${digits}%`], type: QueryTypes.SELECT },
   );
-  const clients = await Client.findAll({ where: { id: rows.map((r) => r.id) }, include: INCLUDE_NUMBERS, order: [['name', 'ASC'], ['id', 'ASC']] });
+  const clients = await Client.findAll({
+    where: { id: rows.map((r) => r.id) },
+    include: INCLUDE_NUMBERS,
+    order: [
+      ['name', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  });
   return clients.map(toDto);
 }
 
@@ -69,7 +90,11 @@ export async function assertClientExists(id: number): Promise<void> {
  * A number is not unique across clients (a family may share one), but giving a client a number
  * another client has must be a person's decision: CONFLICT naming that client unless `confirm`.
  */
-export async function assertNumberFreeOrConfirmed(digits: string, exceptClientId: number | null, confirm: boolean | undefined): Promise<void> {
+export async function assertNumberFreeOrConfirmed(
+  digits: string,
+  exceptClientId: number | null,
+  confirm: boolean | undefined,
+): Promise<void> {
   if (confirm) return;
   const holders = await Client.findAll({
     attributes: ['id', 'name'],
@@ -157,14 +182,31 @@ export async function removeClientNumber(input: { clientId: number; phone: strin
  * Deletes one client_numbers row under the rules above (locks the client's numbers). `onlyLinked`:
  * the undo of a link, which may take away only a number that was linked from the inbox.
  */
-export async function removeNumberRow(clientId: number, digits: string, transaction: Transaction, options: { onlyLinked?: boolean } = {}): Promise<void> {
-  const numbers = await ClientNumber.findAll({ where: { clientId }, order: [['addedAt', 'ASC'], ['id', 'ASC']], lock: transaction.LOCK.UPDATE, transaction });
+export async function removeNumberRow(
+  clientId: number,
+  digits: string,
+  transaction: Transaction,
+  options: { onlyLinked?: boolean } = {},
+): Promise<void> {
+  const numbers = await ClientNumber.findAll({
+    where: { clientId },
+    order: [
+      ['addedAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+    lock: transaction.LOCK.UPDATE,
+    transaction,
+  });
   const target = numbers.find((n) => n.digits === digits);
   if (!target) throw new AppError('NOT_FOUND', `${formatNumber(digits)} is not one of this client's numbers.`);
   if (options.onlyLinked && target.addedVia !== 'link') {
-    throw new AppError('CONFLICT', `${formatNumber(digits)} was not linked from the inbox; remove it on the client page if it is not this client's.`);
+    throw new AppError(
+      'CONFLICT',
+      `${formatNumber(digits)} was not linked from the inbox; remove it on the client page if it is not this client's.`,
+    );
   }
-  if (numbers.length === 1) throw new AppError('CONFLICT', `${formatNumber(digits)} is this client's only number; add another before removing it.`);
+  if (numbers.length === 1)
+    throw new AppError('CONFLICT', `${formatNumber(digits)} is this client's only number; add another before removing it.`);
   await target.destroy({ transaction });
   if (target.primary) await numbers.find((n) => n.id !== target.id)!.update({ primary: true }, { transaction });
 }

@@ -1,7 +1,15 @@
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
 
-export const CONNECTION_STATUSES = ['Live', 'Demo mode', 'Unauthorized', 'Not provisioned', 'Rate-limited', 'Unreachable', 'Error'] as const;
+export const CONNECTION_STATUSES = [
+  'Live',
+  'Demo mode',
+  'Unauthorized',
+  'Not provisioned',
+  'Rate-limited',
+  'Unreachable',
+  'Error',
+] as const;
 export type TConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export type TConnectionResult = { status: TConnectionStatus; detail: string };
 
@@ -23,7 +31,11 @@ export async function checkConnection(provider: ProviderClient | null): Promise<
       case 'unauthorized':
         return { status: 'Unauthorized', detail: `${error.message} (HTTP ${error.status})` };
       case 'not_found':
-        return { status: 'Not provisioned', detail: 'The provider does not know this number or profile (HTTP 404): finish provisioning, display-name approval and verification.' };
+        return {
+          status: 'Not provisioned',
+          detail:
+            'The provider does not know this number or profile (HTTP 404): finish provisioning, display-name approval and verification.',
+        };
       case 'rate_limited':
         return { status: 'Rate-limited', detail: 'The provider is rate-limiting requests (HTTP 429); try again in a few minutes.' };
       case 'network':

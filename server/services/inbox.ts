@@ -27,7 +27,15 @@ export type TThreadSummary = {
   /** Clients sharing the number's last 9 digits: their matching numbers and open cases, to choose from. */
   candidates: TLinkCandidate[];
   /** `kind` and `fileName`: what to call a last message that is a file ("Photo", "contract.pdf"). */
-  last: { id: number; body: string; direction: 'inbound' | 'outbound' | null; status: TCommunication['status']; createdAt: Date; kind: TMessageKind; fileName: string | null };
+  last: {
+    id: number;
+    body: string;
+    direction: 'inbound' | 'outbound' | null;
+    status: TCommunication['status'];
+    createdAt: Date;
+    kind: TMessageKind;
+    fileName: string | null;
+  };
   unread: number;
   lastInboundAt: Date | null;
 };
@@ -65,8 +73,12 @@ export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
  * One page of a thread — the client's chat records, or an unlinked number's: the newest page, or
  * the one before `before`; oldest first within it. `nextBefore` asks for the page before this one.
  */
-export async function getThread(ref: TThreadRef, page: { before?: string; limit?: number } = {}): Promise<{ items: TThreadItem[]; nextBefore: string | null }> {
-  const scope = 'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
+export async function getThread(
+  ref: TThreadRef,
+  page: { before?: string; limit?: number } = {},
+): Promise<{ items: TThreadItem[]; nextBefore: string | null }> {
+  const scope =
+    'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
   const { rows, next } = await readRecordPage(Communication.sequelize!, scope, { cursor: page.before, limit: page.limit ?? THREAD_LIMIT });
   // Records imply their client: only an empty answer needs to know whether the client exists.
   if (rows.length === 0 && 'clientId' in ref) await assertClientExists(ref.clientId);
@@ -108,10 +120,15 @@ export async function linkPhoneToClient(
        WHERE c.type = 'chat' AND c.client_id IS NULL AND c.peer_phone = $2 RETURNING c.id`,
       { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
     );
-    if (rows.length === 0) throw new AppError('CONFLICT', `${formatNumber(digits)} has no unlinked messages: it may just have been linked by someone else.`);
+    if (rows.length === 0)
+      throw new AppError('CONFLICT', `${formatNumber(digits)} has no unlinked messages: it may just have been linked by someone else.`);
     await insertClientNumber(input.clientId, digits, actor, 'link', transaction);
     const ids = rows.map((r) => r.id);
-    await recordAuditEvent(sequelize, { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } }, transaction);
+    await recordAuditEvent(
+      sequelize,
+      { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } },
+      transaction,
+    );
     return ids;
   });
 }
@@ -122,7 +139,11 @@ export async function linkPhoneToClient(
  * (a case file must not show a stranger's conversation); each remembers its case, restored if it is
  * linked back to the same client. Returns the records moved.
  */
-export async function unlinkPhoneFromClient(sequelize: Sequelize, input: { phone: string; clientId: number }, actor: TActor): Promise<number[]> {
+export async function unlinkPhoneFromClient(
+  sequelize: Sequelize,
+  input: { phone: string; clientId: number },
+  actor: TActor,
+): Promise<number[]> {
   await assertClientExists(input.clientId);
   const digits = phoneDigitsOf(input.phone);
   return sequelize.transaction(async (transaction) => {
@@ -135,7 +156,11 @@ export async function unlinkPhoneFromClient(sequelize: Sequelize, input: { phone
       { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
     );
     const ids = rows.map((r) => r.id);
-    await recordAuditEvent(sequelize, { actor, action: 'inbox.unlink', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } }, transaction);
+    await recordAuditEvent(
+      sequelize,
+      { actor, action: 'inbox.unlink', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } },
+      transaction,
+    );
     return ids;
   });
 }

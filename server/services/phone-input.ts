@@ -59,7 +59,11 @@ export const PHONE_INPUT_MAX = 40;
  * depends on the firm's country (configuration, not the schema), so this runs beside the input
  * schema rather than in it; fields the schema refuses on its own (empty, too long) are its to report.
  */
-export function impossibleNumberFields(input: unknown, fields: readonly string[], defaultCountry: CountryCode | undefined): { path: string[]; message: string }[] {
+export function impossibleNumberFields(
+  input: unknown,
+  fields: readonly string[],
+  defaultCountry: CountryCode | undefined,
+): { path: string[]; message: string }[] {
   if (typeof input !== 'object' || input === null) return [];
   return fields.flatMap((field) => {
     const value = (input as Record<string, unknown>)[field];

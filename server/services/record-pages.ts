@@ -14,7 +14,11 @@ export function encodeCursor(value: string, id: number): string {
  * The page out of the rows read for it (one more than `limit`, to know whether another page exists)
  * and the cursor of the page after it: the position of the page's last row, or null at the end.
  */
-export function endPage<T extends { id: number }>(rows: T[], limit: number, valueOf: (row: T) => string): { rows: T[]; next: string | null } {
+export function endPage<T extends { id: number }>(
+  rows: T[],
+  limit: number,
+  valueOf: (row: T) => string,
+): { rows: T[]; next: string | null } {
   const kept = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = kept[kept.length - 1];
   return { rows: kept, next: rows.length > limit && last ? encodeCursor(valueOf(last), last.id) : null };
@@ -24,12 +28,17 @@ export function endPage<T extends { id: number }>(rows: T[], limit: number, valu
 const MAX_ID = 2_147_483_647;
 
 /** The position in a cursor whose value `isValue` accepts; anything else is a clear INVALID_INPUT (never a database error). */
-export function decodeCursor(cursor: string, isValue: (value: string) => boolean, refused: { message: string; field: string }): { value: string; id: number } {
+export function decodeCursor(
+  cursor: string,
+  isValue: (value: string) => boolean,
+  refused: { message: string; field: string },
+): { value: string; id: number } {
   try {
     const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     if (Array.isArray(position) && position.length === 2) {
       const [value, id] = position as [unknown, unknown];
-      if (typeof value === 'string' && isValue(value) && Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= MAX_ID) return { value, id: id as number };
+      if (typeof value === 'string' && isValue(value) && Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= MAX_ID)
+        return { value, id: id as number };
     }
   } catch {
     // fall through: not one of ours
@@ -87,7 +96,11 @@ export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; li
  * One page of the scope's records, newest first, and the cursor of the page after it (null at the
  * oldest). Reads one record more than the page to know whether another page exists.
  */
-export async function readRecordPage(sequelize: Sequelize, scope: TRecordScope, page: { cursor?: string; limit: number }): Promise<{ rows: TCommunicationRecord[]; next: string | null }> {
+export async function readRecordPage(
+  sequelize: Sequelize,
+  scope: TRecordScope,
+  page: { cursor?: string; limit: number },
+): Promise<{ rows: TCommunicationRecord[]; next: string | null }> {
   const { sql, bind } = recordPageQuery(scope, page);
   // Plain rows, not model instances: a page is read-only, and building 50 models costs more than the query.
   const rows = await sequelize.query<TCommunicationRecord & { cursorAt: string }>(sql, { bind, type: QueryTypes.SELECT });

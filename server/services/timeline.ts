@@ -12,8 +12,16 @@ export type TTimelinePage = { cursor?: string; limit?: number };
 export type TTimeline = { items: TCommunication[]; nextCursor: string | null };
 
 /** A page of the scope's records; `assertExists` runs only when the page is empty (records imply their client or case). */
-async function listCommunications(scope: { column: 'client_id' | 'case_id'; id: number }, page: TTimelinePage, assertExists: () => Promise<void>): Promise<TTimeline> {
-  const { rows, next } = await readRecordPage(Communication.sequelize!, { ...scope, chatOnly: false }, { cursor: page.cursor, limit: page.limit ?? TIMELINE_LIMIT });
+async function listCommunications(
+  scope: { column: 'client_id' | 'case_id'; id: number },
+  page: TTimelinePage,
+  assertExists: () => Promise<void>,
+): Promise<TTimeline> {
+  const { rows, next } = await readRecordPage(
+    Communication.sequelize!,
+    { ...scope, chatOnly: false },
+    { cursor: page.cursor, limit: page.limit ?? TIMELINE_LIMIT },
+  );
   if (rows.length === 0) await assertExists();
   return { items: (await withDetails(rows)).map(communicationDtoOf), nextCursor: next };
 }
@@ -33,10 +41,19 @@ export async function getCaseTimeline(caseId: number, page: TTimelinePage = {}):
 }
 
 /** A file on a client's or case's file, with the message it came or went with. */
-export type TDocumentItem = TAttachment & { communicationId: number; direction: 'inbound' | 'outbound'; createdAt: Date; caseId: number | null; clientId: number | null };
+export type TDocumentItem = TAttachment & {
+  communicationId: number;
+  direction: 'inbound' | 'outbound';
+  createdAt: Date;
+  caseId: number | null;
+  clientId: number | null;
+};
 
 /** Every file on the client's (or case's) chat records, newest first. */
-export async function listDocuments(sequelize: Sequelize, where: { clientId: number } | { caseId: number }): Promise<{ items: TDocumentItem[] }> {
+export async function listDocuments(
+  sequelize: Sequelize,
+  where: { clientId: number } | { caseId: number },
+): Promise<{ items: TDocumentItem[] }> {
   if ('clientId' in where) await assertClientExists(where.clientId);
   else await assertCaseExists(where.caseId);
   const items = await sequelize.query<TDocumentItem>(

@@ -10,7 +10,14 @@ import { AppError } from '../errors';
 export type TUserDto = { id: number; name: string; email: string; role: TUserRole; createdAt: Date; deactivatedAt: Date | null };
 
 function userDtoOf(user: User): TUserDto {
-  return { id: user.id, name: user.name, email: user.email, role: user.role, createdAt: user.createdAt, deactivatedAt: user.deactivatedAt ?? null };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    createdAt: user.createdAt,
+    deactivatedAt: user.deactivatedAt ?? null,
+  };
 }
 
 /** Creates an account; recorded in the audit trail (`user.add`) with the same transaction. */
@@ -20,7 +27,11 @@ export async function createUser(input: { email: string; name: string; role: TUs
   try {
     return await User.sequelize!.transaction(async (transaction) => {
       const user = await User.create({ email, name: input.name.trim(), role: input.role, passwordHash }, { transaction });
-      await recordAuditEvent(User.sequelize!, { actor, action: 'user.add', subject: `user:${user.id}`, detail: { email: user.email, role: user.role } }, transaction);
+      await recordAuditEvent(
+        User.sequelize!,
+        { actor, action: 'user.add', subject: `user:${user.id}`, detail: { email: user.email, role: user.role } },
+        transaction,
+      );
       return user;
     });
   } catch (error) {
@@ -32,14 +43,21 @@ export async function createUser(input: { email: string; name: string; role: TUs
           email: ['This email belongs to a deactivated account: reactivate it instead.'],
         });
       }
-      throw new AppError('CONFLICT', `A user with email ${email} already exists.`, { email: ['Someone already signs in with this email.'] });
+      throw new AppError('CONFLICT', `A user with email ${email} already exists.`, {
+        email: ['Someone already signs in with this email.'],
+      });
     }
     throw error;
   }
 }
 
 export async function listUsers(): Promise<TUserDto[]> {
-  const rows = await User.findAll({ order: [['name', 'ASC'], ['id', 'ASC']] });
+  const rows = await User.findAll({
+    order: [
+      ['name', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  });
   return rows.map(userDtoOf);
 }
 
@@ -48,7 +66,9 @@ const PASSWORD_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 /** A first password a director hands over: 4 groups of 4 (about 79 bits), shown once, never stored in clear. */
 export function generateInitialPassword(): string {
-  const groups = Array.from({ length: 4 }, () => Array.from({ length: 4 }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]).join(''));
+  const groups = Array.from({ length: 4 }, () =>
+    Array.from({ length: 4 }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]).join(''),
+  );
   return groups.join('-');
 }
 
@@ -104,10 +124,16 @@ export async function changeUserRole(input: { userId: number; role: TUserRole },
     if (target.deactivatedAt) throw new AppError('PRECONDITION_FAILED', `${target.name} is deactivated: their role cannot be changed.`);
     if (target.role === input.role) return;
     if (target.role === 'director' && activeDirectors <= 1) {
-      throw new AppError('PRECONDITION_FAILED', `${target.name} is the firm's only active director: make someone else a director first.`, { role: ['The firm needs at least one active director.'] });
+      throw new AppError('PRECONDITION_FAILED', `${target.name} is the firm's only active director: make someone else a director first.`, {
+        role: ['The firm needs at least one active director.'],
+      });
     }
     await User.update({ role: input.role }, { where: { id: target.id }, transaction });
-    await recordAuditEvent(User.sequelize!, { actor, action: 'user.role_change', subject: `user:${target.id}`, detail: { from: target.role, to: input.role } }, transaction);
+    await recordAuditEvent(
+      User.sequelize!,
+      { actor, action: 'user.role_change', subject: `user:${target.id}`, detail: { from: target.role, to: input.role } },
+      transaction,
+    );
   });
   return userDtoOf((await User.findByPk(input.userId))!);
 }
@@ -120,18 +146,26 @@ export async function changeUserRole(input: { userId: number; role: TUserRole },
 export async function deactivateUser(input: { userId: number }, actor: TActor): Promise<TUserDto> {
   const ended = await User.sequelize!.transaction(async (transaction) => {
     const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction);
-    if (target.id === actor.userId) throw new AppError('PRECONDITION_FAILED', 'You cannot deactivate your own account: ask another director to do it.');
+    if (target.id === actor.userId)
+      throw new AppError('PRECONDITION_FAILED', 'You cannot deactivate your own account: ask another director to do it.');
     if (target.deactivatedAt) return []; // already done (a double click, two directors at once)
     if (target.role === 'director' && activeDirectors <= 1) {
       throw new AppError('PRECONDITION_FAILED', `${target.name} is the firm's only active director: make someone else a director first.`);
     }
-    await User.sequelize!.query('UPDATE users SET deactivated_at = now(), updated_at = now() WHERE id = $1', { bind: [target.id], transaction });
+    await User.sequelize!.query('UPDATE users SET deactivated_at = now(), updated_at = now() WHERE id = $1', {
+      bind: [target.id],
+      transaction,
+    });
     const sessions = await User.sequelize!.query<{ id: string }>('DELETE FROM sessions WHERE user_id = $1 RETURNING id', {
       bind: [target.id],
       type: QueryTypes.SELECT,
       transaction,
     });
-    await recordAuditEvent(User.sequelize!, { actor, action: 'user.deactivate', subject: `user:${target.id}`, detail: { role: target.role, sessionsEnded: sessions.length } }, transaction);
+    await recordAuditEvent(
+      User.sequelize!,
+      { actor, action: 'user.deactivate', subject: `user:${target.id}`, detail: { role: target.role, sessionsEnded: sessions.length } },
+      transaction,
+    );
     return sessions.map((session) => session.id);
   });
   endWatchedSessionIds(ended);
@@ -146,8 +180,15 @@ export async function reactivateUser(input: { userId: number }, actor: TActor): 
   await User.sequelize!.transaction(async (transaction) => {
     const { target } = await lockUsersForChange(input.userId, actor, transaction);
     if (!target.deactivatedAt) return; // already active (a double click, two directors at once)
-    await User.sequelize!.query('UPDATE users SET deactivated_at = NULL, updated_at = now() WHERE id = $1', { bind: [target.id], transaction });
-    await recordAuditEvent(User.sequelize!, { actor, action: 'user.reactivate', subject: `user:${target.id}`, detail: { role: target.role } }, transaction);
+    await User.sequelize!.query('UPDATE users SET deactivated_at = NULL, updated_at = now() WHERE id = $1', {
+      bind: [target.id],
+      transaction,
+    });
+    await recordAuditEvent(
+      User.sequelize!,
+      { actor, action: 'user.reactivate', subject: `user:${target.id}`, detail: { role: target.role } },
+      transaction,
+    );
   });
   return userDtoOf((await User.findByPk(input.userId))!);
 }

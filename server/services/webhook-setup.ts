@@ -22,7 +22,9 @@ export type TWebhookSetup = {
 function isPrivateIpv4(address: string): boolean {
   const [a = 0, b = 0] = address.split('.').map(Number);
   return (
-    a === 0 || a === 10 || a === 127 || // this network, private, loopback
+    a === 0 ||
+    a === 10 ||
+    a === 127 || // this network, private, loopback
     (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
     (a === 169 && b === 254) || // link-local
     (a === 172 && b >= 16 && b <= 31) ||
@@ -57,14 +59,22 @@ export function describeSiteUrlProblems(siteUrl: string): string[] {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const kind = isIP(host);
   if (host === 'localhost' || host.endsWith('.localhost')) {
-    problems.push(`NEXT_PUBLIC_SITE_URL is ${url.origin}: "localhost" is this computer, which the provider cannot reach. Set it to the firm's public https address.`);
+    problems.push(
+      `NEXT_PUBLIC_SITE_URL is ${url.origin}: "localhost" is this computer, which the provider cannot reach. Set it to the firm's public https address.`,
+    );
   } else if ((kind === 4 && isPrivateIpv4(host)) || (kind === 6 && isPrivateIpv6(host))) {
-    problems.push(`NEXT_PUBLIC_SITE_URL is ${url.origin}: ${host} is a private or loopback address, not reachable from the internet. Set it to the firm's public https address.`);
+    problems.push(
+      `NEXT_PUBLIC_SITE_URL is ${url.origin}: ${host} is a private or loopback address, not reachable from the internet. Set it to the firm's public https address.`,
+    );
   } else if (kind === 0 && (!host.includes('.') || /\.(local|internal|lan|home|corp|intranet)$/.test(host))) {
-    problems.push(`NEXT_PUBLIC_SITE_URL is ${url.origin}: "${host}" is a local network name the provider cannot look up. Set it to the firm's public https address.`);
+    problems.push(
+      `NEXT_PUBLIC_SITE_URL is ${url.origin}: "${host}" is a local network name the provider cannot look up. Set it to the firm's public https address.`,
+    );
   }
   if (url.protocol !== 'https:') {
-    problems.push(`NEXT_PUBLIC_SITE_URL starts with ${url.protocol}// — the provider delivers only to https:// addresses with a valid certificate.`);
+    problems.push(
+      `NEXT_PUBLIC_SITE_URL starts with ${url.protocol}// — the provider delivers only to https:// addresses with a valid certificate.`,
+    );
   }
   return problems;
 }

@@ -3,7 +3,11 @@ import { countParams } from './provider-template';
 
 // Demo mode has no provider to list templates: this approved set stands in, so the whole flow
 // (cold client → template → ticks) works without a key. Shaped like the provider's own listing.
-const BODY = (text: string, examples: string[] = []) => ({ type: 'BODY', text, ...(examples.length ? { example: { body_text: [examples] } } : {}) });
+const BODY = (text: string, examples: string[] = []) => ({
+  type: 'BODY',
+  text,
+  ...(examples.length ? { example: { body_text: [examples] } } : {}),
+});
 
 const DEFINITIONS: { name: string; category: string; text: string; examples?: string[] }[] = [
   { name: 'hello_world', category: 'UTILITY', text: 'Hello World' },

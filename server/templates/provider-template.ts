@@ -20,14 +20,20 @@ const ZComponent = z
   .object({
     type: z.string(),
     text: z.string().optional(),
-    example: z.object({ body_text: z.array(z.array(z.string())).optional() }).partial().optional(),
+    example: z
+      .object({ body_text: z.array(z.array(z.string())).optional() })
+      .partial()
+      .optional(),
   })
   .passthrough();
 
 const ZListedTemplate = z.object({
   name: z.string().min(1).max(512),
   language: z.union([z.string().min(1), z.object({ code: z.string().min(1) }).transform((l) => l.code)]),
-  status: z.string().min(1).transform((s) => s.toUpperCase()),
+  status: z
+    .string()
+    .min(1)
+    .transform((s) => s.toUpperCase()),
   category: z.string().nullish(),
   components: z.array(z.unknown()).default([]),
 });

@@ -29,7 +29,9 @@ export async function listStoredTemplates(sequelize: Sequelize): Promise<TTempla
      FROM provider_templates ORDER BY (status = 'APPROVED') DESC, name, language`,
     { type: QueryTypes.SELECT },
   );
-  const [sync] = await sequelize.query<{ syncedAt: Date }>('SELECT synced_at AS "syncedAt" FROM provider_template_sync', { type: QueryTypes.SELECT });
+  const [sync] = await sequelize.query<{ syncedAt: Date }>('SELECT synced_at AS "syncedAt" FROM provider_template_sync', {
+    type: QueryTypes.SELECT,
+  });
   return { templates: rows.map(({ components: _c, ...t }) => t), syncedAt: sync?.syncedAt ?? null };
 }
 

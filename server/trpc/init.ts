@@ -5,9 +5,7 @@ import { APP_ERROR_CODES, AppError } from '../errors';
 import type { TContext } from './context';
 
 function describeZodError(error: ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
 const t = initTRPC.context<TContext>().create({

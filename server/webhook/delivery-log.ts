@@ -73,7 +73,12 @@ export class DeliveryLog {
                last_status = CASE WHEN EXCLUDED.last_at >= d.last_at THEN EXCLUDED.last_status ELSE d.last_status END,
                last_at = GREATEST(d.last_at, EXCLUDED.last_at)`,
             {
-              bind: [batch.map(([o]) => o), batch.map(([, p]) => p.lastAt), batch.map(([, p]) => p.lastStatus), batch.map(([, p]) => p.count)],
+              bind: [
+                batch.map(([o]) => o),
+                batch.map(([, p]) => p.lastAt),
+                batch.map(([, p]) => p.lastStatus),
+                batch.map(([, p]) => p.count),
+              ],
               type: QueryTypes.INSERT,
             },
           );
@@ -86,7 +91,9 @@ export class DeliveryLog {
           // The error's name and SQLSTATE only: the statement's values are outcomes and counts, but nothing more is needed.
           this.logger.warn(
             { error: (error as Error).name, code: (error as { parent?: { code?: string } }).parent?.code, attempt: failures, retryInMs },
-            retryInMs === null ? 'webhook delivery outcomes not recorded: kept until the next delivery' : 'webhook delivery outcomes not recorded yet: trying again',
+            retryInMs === null
+              ? 'webhook delivery outcomes not recorded: kept until the next delivery'
+              : 'webhook delivery outcomes not recorded yet: trying again',
           );
           if (retryInMs === null) return;
           // Unref'd: a retry waiting must not keep a stopping process alive.

@@ -93,8 +93,6 @@ const ZReceipt = z.object({
     .catch(undefined),
 });
 
-
-
 // Every item has this envelope; what follows `type` is parsed per kind. An echo's `to` is the
 // client's number (its `from` is the firm's).
 const ZEnvelope = z.object({
@@ -135,8 +133,15 @@ const ZLocation = z.object({
   url: z.string().max(2048).optional().catch(undefined),
 });
 const ZContactCard = z.object({
-  name: z.object({ formatted_name: ZText.optional(), first_name: ZText.optional(), last_name: ZText.optional() }).optional().catch(undefined),
-  phones: z.array(z.object({ phone: ZText.optional(), wa_id: z.string().optional() }).catch({})).max(50).optional().catch(undefined),
+  name: z
+    .object({ formatted_name: ZText.optional(), first_name: ZText.optional(), last_name: ZText.optional() })
+    .optional()
+    .catch(undefined),
+  phones: z
+    .array(z.object({ phone: ZText.optional(), wa_id: z.string().optional() }).catch({}))
+    .max(50)
+    .optional()
+    .catch(undefined),
 });
 const ZTextBody = z.object({ body: ZText });
 const ZChoice = z.object({ title: ZText });
@@ -256,8 +261,10 @@ function parseKind(type: string, item: Record<string, unknown>): TKindResult | n
   if (type === 'interactive') {
     const interactive = ZInteractive.safeParse(item.interactive);
     if (!interactive.success) return null;
-    if (interactive.data.type === 'button_reply' && interactive.data.button_reply) return { kind: 'button', body: interactive.data.button_reply.title, attachment: null };
-    if (interactive.data.type === 'list_reply' && interactive.data.list_reply) return { kind: 'list', body: interactive.data.list_reply.title, attachment: null };
+    if (interactive.data.type === 'button_reply' && interactive.data.button_reply)
+      return { kind: 'button', body: interactive.data.button_reply.title, attachment: null };
+    if (interactive.data.type === 'list_reply' && interactive.data.list_reply)
+      return { kind: 'list', body: interactive.data.list_reply.title, attachment: null };
     return null; // flows (nfm_reply) and anything newer: counted, not stored
   }
   return null;
@@ -285,7 +292,14 @@ function parseMessageItem(
     // The reacting number: the client, or for an echo the firm's own number.
     const from = ZSender.safeParse(envelope.data.from);
     if (reaction.success && from.success) {
-      result.updates.push({ type: 'reaction', targetId: reaction.data.message_id, peerPhone, from: from.data, emoji: (reaction.data.emoji ?? '').slice(0, 32), at });
+      result.updates.push({
+        type: 'reaction',
+        targetId: reaction.data.message_id,
+        peerPhone,
+        from: from.data,
+        emoji: (reaction.data.emoji ?? '').slice(0, 32),
+        at,
+      });
     }
     return;
   }
@@ -293,7 +307,15 @@ function parseMessageItem(
     const edit = ZRefersTo.safeParse(item.edit);
     const body = edit.success ? editedBody((item.edit as Record<string, unknown>).message) : null;
     if (edit.success && body !== null) {
-      result.updates.push({ type: 'edit', updateId: id, targetId: edit.data.original_message_id, peerPhone, direction, body: capBody(body).body, at });
+      result.updates.push({
+        type: 'edit',
+        updateId: id,
+        targetId: edit.data.original_message_id,
+        peerPhone,
+        direction,
+        body: capBody(body).body,
+        at,
+      });
     }
     return;
   }
@@ -349,7 +371,11 @@ export function countPayloadItems(payload: unknown): number {
 }
 
 const ZTemplateStatusUpdate = z.object({
-  event: z.string().min(1).max(64).transform((s) => s.toUpperCase()),
+  event: z
+    .string()
+    .min(1)
+    .max(64)
+    .transform((s) => s.toUpperCase()),
   message_template_name: z.string().min(1).max(512),
   message_template_language: z.string().min(1).max(32),
 });
@@ -385,7 +411,11 @@ export function parsePayload(payload: unknown, now = new Date()): TParsedPayload
       for (const item of value.user_preferences) {
         const preference = ZPreference.safeParse(item);
         if (preference.success) {
-          result.preferences.push({ peerPhone: preference.data.wa_id, optedOut: preference.data.value === 'stop', at: toDate(preference.data.timestamp, now) });
+          result.preferences.push({
+            peerPhone: preference.data.wa_id,
+            optedOut: preference.data.value === 'stop',
+            at: toDate(preference.data.timestamp, now),
+          });
         }
       }
     }

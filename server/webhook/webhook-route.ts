@@ -107,7 +107,10 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
           if (payload.templateUpdates.length) await applyTemplateStatusUpdates(deps.sequelize, payload.templateUpdates);
           const optOuts = [
             ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),
-            ...payload.messages.filter((m) => m.direction === 'inbound' && m.kind === 'text').map(optOutChangeOfText).filter((c) => c !== null),
+            ...payload.messages
+              .filter((m) => m.direction === 'inbound' && m.kind === 'text')
+              .map(optOutChangeOfText)
+              .filter((c) => c !== null),
           ];
           if (optOuts.length) await applyOptOutChanges(deps.sequelize, optOuts);
           if (stored.some((row) => row.hasAttachment)) deps.onFilesPending?.();

@@ -7,7 +7,17 @@ import pg from 'pg';
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const SECRET = 'bench-webhook-secret';
 
-export type TFigure = { part: string; name: string; value: number; unit: string; ceiling?: number; ceilingName?: string; ratio?: number; target?: string; pass?: boolean };
+export type TFigure = {
+  part: string;
+  name: string;
+  value: number;
+  unit: string;
+  ceiling?: number;
+  ceilingName?: string;
+  ratio?: number;
+  target?: string;
+  pass?: boolean;
+};
 
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
@@ -28,16 +38,27 @@ export async function createDatabase(adminUrl: string, name: string): Promise<st
 export { sql as query } from '../support/sql';
 
 /** Starts a child process and waits until `url` answers (or the process prints `ready`). */
-export async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<{ child: ChildProcess; stop: () => Promise<void>; ms: number }> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyUrl: string,
+): Promise<{ child: ChildProcess; stop: () => Promise<void>; ms: number }> {
   const started = performance.now();
   let output = '';
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => { output += c.toString(); if (process.env.BENCH_DEBUG) process.stderr.write(c); });
+  child.stderr?.on('data', (c: Buffer) => {
+    output += c.toString();
+    if (process.env.BENCH_DEBUG) process.stderr.write(c);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited:\n${output}`);
-    const up = await fetch(readyUrl).then((r) => r.status < 500, () => false);
+    const up = await fetch(readyUrl).then(
+      (r) => r.status < 500,
+      () => false,
+    );
     if (up) break;
     if (performance.now() - started > 180_000) throw new Error(`${args.join(' ')} did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -73,11 +94,32 @@ export function createDeliveryFactory(duplicateRate: number, mediaRate = MEDIA_R
       // Decided by the id, so a duplicate delivery repeats the same kind of message.
       const isMedia = Number(id.slice(id.lastIndexOf('-') + 1)) % 100 < mediaRate * 100;
       const message = isMedia
-        ? { from, id, timestamp: '1763700000', type: 'image', image: { id: `9${n}`, mime_type: 'image/jpeg', sha256: 'LCa0a2j/xo/5m0U8HTBBNBNCLXBkg7+g+YpeiGJm564=', caption: `Benchmark photo ${n}` } }
+        ? {
+            from,
+            id,
+            timestamp: '1763700000',
+            type: 'image',
+            image: {
+              id: `9${n}`,
+              mime_type: 'image/jpeg',
+              sha256: 'LCa0a2j/xo/5m0U8HTBBNBNCLXBkg7+g+YpeiGJm564=',
+              caption: `Benchmark photo ${n}`,
+            },
+          }
         : { from, id, timestamp: '1763700000', type: 'text', text: { body: `Benchmark message ${n}` } };
       const body = JSON.stringify({
         object: 'whatsapp_business_account',
-        entry: [{ id: 'BENCH', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Bench' }, wa_id: from }], messages: [message] } }] }],
+        entry: [
+          {
+            id: 'BENCH',
+            changes: [
+              {
+                field: 'messages',
+                value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Bench' }, wa_id: from }], messages: [message] },
+              },
+            ],
+          },
+        ],
       });
       return { id, body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
     },
@@ -92,10 +134,28 @@ export function bodyOf(message: { text?: { body: string }; image?: { caption?: s
   return message.text?.body ?? message.image?.caption ?? '';
 }
 
-export type TLoadResult = { rps: number; p50: number; p99: number; non2xx: number; errors: number; total: number; acked: number; ackedIds: string[]; sent: number };
+export type TLoadResult = {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+  acked: number;
+  ackedIds: string[];
+  sent: number;
+};
 
 /** autocannon against a webhook URL with signed deliveries; records which ids were answered 2xx. */
-export async function loadWebhook(url: string, options: { connections: number; seconds: number; duplicateRate: number; receipts?: (count: number) => { body: string; signature: string } | null }): Promise<TLoadResult> {
+export async function loadWebhook(
+  url: string,
+  options: {
+    connections: number;
+    seconds: number;
+    duplicateRate: number;
+    receipts?: (count: number) => { body: string; signature: string } | null;
+  },
+): Promise<TLoadResult> {
   const factory = createDeliveryFactory(options.duplicateRate);
   let receiptsSent = 0;
   const result = await autocannon({
@@ -111,11 +171,19 @@ export async function loadWebhook(url: string, options: { connections: number; s
           if (receipt) {
             receiptsSent++;
             context.id = undefined;
-            return { ...req, body: receipt.body, headers: { 'content-type': 'application/json', 'x-service-signature': receipt.signature } };
+            return {
+              ...req,
+              body: receipt.body,
+              headers: { 'content-type': 'application/json', 'x-service-signature': receipt.signature },
+            };
           }
           const delivery = factory.next();
           context.id = delivery.id;
-          return { ...req, body: delivery.body, headers: { 'content-type': 'application/json', 'x-service-signature': delivery.signature } };
+          return {
+            ...req,
+            body: delivery.body,
+            headers: { 'content-type': 'application/json', 'x-service-signature': delivery.signature },
+          };
         },
         onResponse: (status, _body, ctx: object) => {
           const context = ctx as { id?: string };

@@ -47,7 +47,9 @@ export async function benchLive(adminUrl: string, tools: TLiveTools) {
   const counts = process.env.BENCH_LIVE_SUBSCRIBERS?.split(',').map(Number) ?? (tools.quick ? [20] : [50, 200, 500]);
   const rate = Number(process.env.BENCH_LIVE_RATE ?? (tools.quick ? 50 : 200));
   const seconds = Number(process.env.BENCH_LIVE_SECONDS ?? (tools.quick ? 3 : 10));
-  console.log(`\n== 9. Live updates: ${counts.join(', ')} subscribers (inbox.onChange over SSE, each signed in on its own connection), ${rate} webhook deliveries/s for ${seconds} s; from each delivery's 200 to its arrival at each subscriber`);
+  console.log(
+    `\n== 9. Live updates: ${counts.join(', ')} subscribers (inbox.onChange over SSE, each signed in on its own connection), ${rate} webhook deliveries/s for ${seconds} s; from each delivery's 200 to its arrival at each subscriber`,
+  );
   const largest = Math.max(...counts);
   for (const subscribers of counts) {
     reportLive(await measureLive(adminUrl, { subscribers, rate, seconds }, tools), subscribers === largest, tools.report);
@@ -75,13 +77,18 @@ async function measureLive(adminUrl: string, load: { subscribers: number; rate: 
     const rssBefore = tools.rssMb(app.serverPid);
 
     const connectStarted = performance.now();
-    await streams.ask({ type: 'open', url: `${app.appUrl}/trpc/inbox.onChange`, cookies, prefix: `Live bench ${runId}-`, end: MARKER_END, deliveries }, 'connected', 120_000);
+    await streams.ask(
+      { type: 'open', url: `${app.appUrl}/trpc/inbox.onChange`, cookies, prefix: `Live bench ${runId}-`, end: MARKER_END, deliveries },
+      'connected',
+      120_000,
+    );
     const connectMs = performance.now() - connectStarted;
     await sleep(500);
     const rssConnected = tools.rssMb(app.serverPid);
     // tRPC answers a refused session 200 and `connected`, then an error frame and the end: caught here.
     const settled = await streams.ask({ type: 'count' }, 'count', 10_000);
-    if (settled.drops) throw new Error(`${settled.drops} of ${subscribers} streams ended once connected; the first's last words: ${settled.lastWords}`);
+    if (settled.drops)
+      throw new Error(`${settled.drops} of ${subscribers} streams ended once connected; the first's last words: ${settled.lastWords}`);
 
     // The measured window: from the first delivery until every expected arrival (or the straggler limit).
     let rssPeak = rssConnected;
@@ -127,7 +134,10 @@ async function measureLive(adminUrl: string, load: { subscribers: number; rate: 
  * Latencies of every (answered delivery, subscriber) pair that arrived, from the webhook's 200 and
  * from the send (which includes the wait for the answer); the pairs that did not arrive.
  */
-function summariseArrivals(result: Extract<TFromSubscribers, { type: 'result' }>, sent: { sentAt: Float64Array; answeredAt: Float64Array }) {
+function summariseArrivals(
+  result: Extract<TFromSubscribers, { type: 'result' }>,
+  sent: { sentAt: Float64Array; answeredAt: Float64Array },
+) {
   const deliveries = sent.answeredAt.length;
   const latencies: number[] = [];
   const fromSend: number[] = [];
@@ -174,15 +184,57 @@ function reportLive(run: TLiveRun, isLargest: boolean, report: (figure: TFigure)
   const at = `${run.subscribers} subscribers`;
   const { sent } = run;
   // The answer's own time matters too: a saturated server answers late, and then "from the 200" looks short.
-  report({ part, name: `${at}: webhook deliveries not answered 2xx (of ${run.deliveries}${sent.failed ? `: ${sent.refusals}` : ''}; answered in p50 ${sent.answerP50.toFixed(0)} ms, p99 ${sent.answerP99.toFixed(0)} ms; sends up to ${sent.maxLateMs.toFixed(0)} ms behind schedule)`, value: sent.failed, unit: 'deliveries', target: '= 0', pass: sent.failed === 0 });
-  const p99Target = isLargest ? { ceiling: TARGET_P99_MS, ceilingName: 'target', ratio: run.p99 / TARGET_P99_MS, target: `≤ ${TARGET_P99_MS} ms`, pass: run.p99 <= TARGET_P99_MS } : {};
-  report({ part, name: `${at}: webhook 200 → subscriber p99 (p50 ${run.p50.toFixed(1)} ms, max ${run.max.toFixed(0)} ms; from the send p99 ${run.fromSendP99.toFixed(0)} ms; ${run.beforeAnswer} of ${run.arrivals} arrived before the 200, counted as 0)`, value: run.p99, unit: 'ms', ...p99Target });
+  report({
+    part,
+    name: `${at}: webhook deliveries not answered 2xx (of ${run.deliveries}${sent.failed ? `: ${sent.refusals}` : ''}; answered in p50 ${sent.answerP50.toFixed(0)} ms, p99 ${sent.answerP99.toFixed(0)} ms; sends up to ${sent.maxLateMs.toFixed(0)} ms behind schedule)`,
+    value: sent.failed,
+    unit: 'deliveries',
+    target: '= 0',
+    pass: sent.failed === 0,
+  });
+  const p99Target = isLargest
+    ? {
+        ceiling: TARGET_P99_MS,
+        ceilingName: 'target',
+        ratio: run.p99 / TARGET_P99_MS,
+        target: `≤ ${TARGET_P99_MS} ms`,
+        pass: run.p99 <= TARGET_P99_MS,
+      }
+    : {};
+  report({
+    part,
+    name: `${at}: webhook 200 → subscriber p99 (p50 ${run.p50.toFixed(1)} ms, max ${run.max.toFixed(0)} ms; from the send p99 ${run.fromSendP99.toFixed(0)} ms; ${run.beforeAnswer} of ${run.arrivals} arrived before the 200, counted as 0)`,
+    value: run.p99,
+    unit: 'ms',
+    ...p99Target,
+  });
   const missedTarget = isLargest ? { target: '= 0', pass: run.missed === 0 } : {};
-  report({ part, name: `${at}: events missed (of ${run.arrivals + run.missed}; ${run.subscribersMissing} subscribers missed any; ${run.resyncs} resync frames, ${run.drops} dropped connections)`, value: run.missed, unit: 'events', ...missedTarget });
-  report({ part, name: `${at}: server CPU over ${run.windowSeconds.toFixed(1)} s of deliveries (${((100 * run.cpu) / run.windowSeconds).toFixed(0)}% of one core; the subscribers' process ${((100 * run.subscriberCpu) / run.windowSeconds).toFixed(0)}%, its event-loop delay p99 ${run.subscriberLoopDelay.p99.toFixed(0)} ms, max ${run.subscriberLoopDelay.max.toFixed(0)} ms)`, value: run.cpu, unit: 's' });
-  report({ part, name: `${at}: server RSS peak during the deliveries (before subscribers ${run.rssBefore.toFixed(0)} MB, all connected ${run.rssConnected.toFixed(0)} MB in ${run.connectMs.toFixed(0)} ms)`, value: run.rssPeak, unit: 'MB' });
+  report({
+    part,
+    name: `${at}: events missed (of ${run.arrivals + run.missed}; ${run.subscribersMissing} subscribers missed any; ${run.resyncs} resync frames, ${run.drops} dropped connections)`,
+    value: run.missed,
+    unit: 'events',
+    ...missedTarget,
+  });
+  report({
+    part,
+    name: `${at}: server CPU over ${run.windowSeconds.toFixed(1)} s of deliveries (${((100 * run.cpu) / run.windowSeconds).toFixed(0)}% of one core; the subscribers' process ${((100 * run.subscriberCpu) / run.windowSeconds).toFixed(0)}%, its event-loop delay p99 ${run.subscriberLoopDelay.p99.toFixed(0)} ms, max ${run.subscriberLoopDelay.max.toFixed(0)} ms)`,
+    value: run.cpu,
+    unit: 's',
+  });
+  report({
+    part,
+    name: `${at}: server RSS peak during the deliveries (before subscribers ${run.rssBefore.toFixed(0)} MB, all connected ${run.rssConnected.toFixed(0)} MB in ${run.connectMs.toFixed(0)} ms)`,
+    value: run.rssPeak,
+    unit: 'MB',
+  });
   const growth = run.rssConnected - run.rssBefore;
-  report({ part, name: `${at}: server RSS growth per subscriber (${growth.toFixed(1)} MB in all, ${(growth / run.subscribers).toFixed(3)} MB each)`, value: (growth * 1024) / run.subscribers, unit: 'KB' });
+  report({
+    part,
+    name: `${at}: server RSS growth per subscriber (${growth.toFixed(1)} MB in all, ${(growth / run.subscribers).toFixed(3)} MB each)`,
+    value: (growth * 1024) / run.subscribers,
+    unit: 'KB',
+  });
 }
 
 /** `n` staff, each with a session a day long, made in the database (the sign-in limiter would refuse hundreds of sign-ins); their cookies. */
@@ -195,10 +247,11 @@ async function addSignedInUsers(url: string, n: number): Promise<string[]> {
     [n],
   );
   const tokens = users.map(() => randomBytes(32).toString('base64url'));
-  await query(url, `INSERT INTO sessions (id, user_id, expires_at) SELECT unnest($1::text[]), unnest($2::int[]), now() + interval '1 day'`, [
-    tokens.map((token) => toSessionId(token, SESSION_SECRET)),
-    users.map((user) => user.id),
-  ]);
+  await query(
+    url,
+    `INSERT INTO sessions (id, user_id, expires_at) SELECT unnest($1::text[]), unnest($2::int[]), now() + interval '1 day'`,
+    [tokens.map((token) => toSessionId(token, SESSION_SECRET)), users.map((user) => user.id)],
+  );
   return tokens.map((token) => `${SESSION_COOKIE}=${token}`);
 }
 
@@ -206,7 +259,15 @@ async function addSignedInUsers(url: string, n: number): Promise<string[]> {
 async function startServer(databaseUrl: string) {
   const port = await findFreePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: databaseUrl, PORT: String(port), MESSAGING_WEBHOOK_SECRET: SECRET, SESSION_SECRET, LOG_LEVEL: 'warn', MESSAGING_API_KEY: '', NODE_ENV: 'production' };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    MESSAGING_WEBHOOK_SECRET: SECRET,
+    SESSION_SECRET,
+    LOG_LEVEL: 'warn',
+    MESSAGING_API_KEY: '',
+    NODE_ENV: 'production',
+  };
   const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
   const serverPid = Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
   if (!serverPid) {
@@ -282,16 +343,36 @@ async function sendDeliveries(url: string, options: { prefix: string; count: num
   let maxLateMs = 0;
   const deliver = async (n: number) => {
     const from = `4477008${String(n % 1000).padStart(5, '0')}`;
-    const message = { from, id: `wamid.live-${options.prefix.replace(/\W+/g, '-')}${n}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: `${options.prefix}${n}${MARKER_END}` } };
+    const message = {
+      from,
+      id: `wamid.live-${options.prefix.replace(/\W+/g, '-')}${n}`,
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      type: 'text',
+      text: { body: `${options.prefix}${n}${MARKER_END}` },
+    };
     const body = JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [{ id: 'BENCH', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Live Bench' }, wa_id: from }], messages: [message] } }] }],
+      entry: [
+        {
+          id: 'BENCH',
+          changes: [
+            {
+              field: 'messages',
+              value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Live Bench' }, wa_id: from }], messages: [message] },
+            },
+          ],
+        },
+      ],
     });
     const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
     sentAt[n] = epochNow();
     let outcome: string;
     try {
-      const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+      const res = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-service-signature': signature },
+      });
       const at = epochNow();
       answerMs.push(at - sentAt[n]!);
       await res.arrayBuffer();
@@ -314,7 +395,15 @@ async function sendDeliveries(url: string, options: { prefix: string; count: num
   await Promise.all(inFlight);
   answerMs.sort((a, b) => a - b);
   const failed = [...refusals.values()].reduce((a, b) => a + b, 0);
-  return { sentAt, answeredAt, failed, refusals: [...refusals].map(([what, count]) => `${count}× ${what}`).join(', '), maxLateMs, answerP50: percentile(answerMs, 50), answerP99: percentile(answerMs, 99) };
+  return {
+    sentAt,
+    answeredAt,
+    failed,
+    refusals: [...refusals].map(([what, count]) => `${count}× ${what}`).join(', '),
+    maxLateMs,
+    answerP50: percentile(answerMs, 50),
+    answerP99: percentile(answerMs, 99),
+  };
 }
 
 /** User and system CPU time a process has used, from /proc (Linux), in seconds. */

@@ -20,7 +20,19 @@ import { createContextInner } from '../../server/trpc/context';
 import { PostgresMediaStore } from '../../server/media/media-store';
 import { createCallerFactory } from '../../server/trpc/init';
 import { appRouter } from '../../server/trpc/routers/app-router';
-import { bodyOf, createDatabase, loadWebhook, MEDIA_RATE, percentile, query, ROOT, SECRET, startProcess, type TFigure, type TLoadResult } from './bench-support';
+import {
+  bodyOf,
+  createDatabase,
+  loadWebhook,
+  MEDIA_RATE,
+  percentile,
+  query,
+  ROOT,
+  SECRET,
+  startProcess,
+  type TFigure,
+  type TLoadResult,
+} from './bench-support';
 import { benchLive } from './live-updates';
 
 // npm run bench [-- --quick]: every figure with the ceiling it is compared with and the ratio.
@@ -28,11 +40,21 @@ import { benchLive } from './live-updates';
 
 const QUICK = process.argv.includes('--quick');
 // --only=ingest,receipts,queries,bundle,startup,load,media,export,live runs a subset (for iterating on one part).
-const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const ONLY = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 const SCALE = QUICK
   ? { seconds: 3, connections: 50, receipts: 200, clients: 10_000, communications: 100_000, calls: 100 }
-  : { seconds: Number(process.env.BENCH_SECONDS ?? 20), connections: 50, receipts: 1_000, clients: 100_000, communications: 1_000_000, calls: 500 };
+  : {
+      seconds: Number(process.env.BENCH_SECONDS ?? 20),
+      connections: 50,
+      receipts: 1_000,
+      clients: 100_000,
+      communications: 1_000_000,
+      calls: 500,
+    };
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const figures: TFigure[] = [];
 const logger = createLogger('warn');
@@ -48,7 +70,9 @@ function report(figure: TFigure) {
 const formatNumber = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 async function benchIngest(adminUrl: string) {
-  console.log(`\n== 1. Webhook ingest: ${SCALE.connections} connections, ${SCALE.seconds} s each (two interleaved rounds), 20% duplicate deliveries, ${MEDIA_RATE * 100}% photos`);
+  console.log(
+    `\n== 1. Webhook ingest: ${SCALE.connections} connections, ${SCALE.seconds} s each (two interleaved rounds), 20% duplicate deliveries, ${MEDIA_RATE * 100}% photos`,
+  );
   // (a) db ceiling: bare INSERT … ON CONFLICT DO NOTHING from a pool at the same concurrency.
   const ceilingUrl = await createDatabase(adminUrl, 'bench_ceiling');
   await migrateOnly(ceilingUrl);
@@ -80,7 +104,12 @@ async function benchIngest(adminUrl: string) {
   const minimalUrl = await createDatabase(adminUrl, 'bench_minimal');
   await migrateOnly(minimalUrl);
   const minimalPort = await findFreePort();
-  const minimal = await startProcess(TSX, ['tests/bench/minimal-server.ts'], { DATABASE_URL: minimalUrl, PORT: String(minimalPort), SECRET, POOL: '10' }, `http://127.0.0.1:${minimalPort}/`);
+  const minimal = await startProcess(
+    TSX,
+    ['tests/bench/minimal-server.ts'],
+    { DATABASE_URL: minimalUrl, PORT: String(minimalPort), SECRET, POOL: '10' },
+    `http://127.0.0.1:${minimalPort}/`,
+  );
 
   // The app: the real server process, the real webhook route, on its own database.
   const appUrl = await createDatabase(adminUrl, 'bench_app');
@@ -115,15 +144,82 @@ async function benchIngest(adminUrl: string) {
   report({ part: 'ingest', name: 'db ceiling (pool INSERTs, no HTTP)', value: ceilingRps, unit: 'rows/s' });
   report({ part: 'ingest', name: 'minimal server', value: minimalResult.rps, unit: 'deliveries/s' });
   report({ part: 'ingest', name: 'minimal server p50/p99', value: minimalResult.p99, unit: `ms p99 (p50 ${minimalResult.p50} ms)` });
-  report({ part: 'ingest', name: 'app deliveries/s vs minimal server', value: appResult.rps, unit: 'deliveries/s', ceiling: minimalResult.rps, ceilingName: 'minimal', ratio: appResult.rps / minimalResult.rps, target: '≥ 1.0', pass: appResult.rps >= minimalResult.rps });
-  report({ part: 'ingest', name: 'app deliveries/s vs db ceiling', value: appResult.rps, unit: 'deliveries/s', ceiling: ceilingRps, ceilingName: 'db ceiling', ratio: appResult.rps / ceilingRps, target: '≥ 0.6', pass: appResult.rps >= 0.6 * ceilingRps });
-  report({ part: 'ingest', name: 'app p99 latency', value: appResult.p99, unit: `ms (p50 ${appResult.p50} ms)`, ceiling: minimalResult.p99, ceilingName: 'minimal p99', ratio: appResult.p99 / Math.max(minimalResult.p99, 1), target: '≤ minimal p99', pass: appResult.p99 <= minimalResult.p99 });
-  report({ part: 'ingest', name: 'app non-2xx', value: appResult.non2xx + appResult.errors, unit: 'responses', target: '= 0', pass: appResult.non2xx + appResult.errors === 0 });
+  report({
+    part: 'ingest',
+    name: 'app deliveries/s vs minimal server',
+    value: appResult.rps,
+    unit: 'deliveries/s',
+    ceiling: minimalResult.rps,
+    ceilingName: 'minimal',
+    ratio: appResult.rps / minimalResult.rps,
+    target: '≥ 1.0',
+    pass: appResult.rps >= minimalResult.rps,
+  });
+  report({
+    part: 'ingest',
+    name: 'app deliveries/s vs db ceiling',
+    value: appResult.rps,
+    unit: 'deliveries/s',
+    ceiling: ceilingRps,
+    ceilingName: 'db ceiling',
+    ratio: appResult.rps / ceilingRps,
+    target: '≥ 0.6',
+    pass: appResult.rps >= 0.6 * ceilingRps,
+  });
+  report({
+    part: 'ingest',
+    name: 'app p99 latency',
+    value: appResult.p99,
+    unit: `ms (p50 ${appResult.p50} ms)`,
+    ceiling: minimalResult.p99,
+    ceilingName: 'minimal p99',
+    ratio: appResult.p99 / Math.max(minimalResult.p99, 1),
+    target: '≤ minimal p99',
+    pass: appResult.p99 <= minimalResult.p99,
+  });
+  report({
+    part: 'ingest',
+    name: 'app non-2xx',
+    value: appResult.non2xx + appResult.errors,
+    unit: 'responses',
+    target: '= 0',
+    pass: appResult.non2xx + appResult.errors === 0,
+  });
   // Every id answered 2xx must be stored exactly once (the unique index makes "once" structural);
   // requests still in flight when the load stopped may be stored without their answer being seen.
-  report({ part: 'ingest', name: 'answered ids found stored', value: counts!.acked, unit: 'ids', ceiling: appResult.acked, ceilingName: 'distinct ids answered 2xx', ratio: counts!.acked / Math.max(appResult.acked, 1), target: '= 1.0', pass: counts!.acked === appResult.acked });
-  report({ part: 'ingest', name: 'photos stored with their file recorded', value: counts!.files, unit: 'files', ceiling: counts!.photos, ceilingName: 'photo records', ratio: counts!.files / Math.max(counts!.photos, 1), target: '= 1.0', pass: counts!.files === counts!.photos && counts!.photos > 0 });
-  report({ part: 'ingest', name: 'rows stored vs distinct ids sent', value: counts!.rows, unit: 'rows', ceiling: appResult.sent, ceilingName: 'distinct ids sent', ratio: counts!.rows / Math.max(appResult.sent, 1), target: 'between answered and sent', pass: counts!.rows >= appResult.acked && counts!.rows <= appResult.sent });
+  report({
+    part: 'ingest',
+    name: 'answered ids found stored',
+    value: counts!.acked,
+    unit: 'ids',
+    ceiling: appResult.acked,
+    ceilingName: 'distinct ids answered 2xx',
+    ratio: counts!.acked / Math.max(appResult.acked, 1),
+    target: '= 1.0',
+    pass: counts!.acked === appResult.acked,
+  });
+  report({
+    part: 'ingest',
+    name: 'photos stored with their file recorded',
+    value: counts!.files,
+    unit: 'files',
+    ceiling: counts!.photos,
+    ceilingName: 'photo records',
+    ratio: counts!.files / Math.max(counts!.photos, 1),
+    target: '= 1.0',
+    pass: counts!.files === counts!.photos && counts!.photos > 0,
+  });
+  report({
+    part: 'ingest',
+    name: 'rows stored vs distinct ids sent',
+    value: counts!.rows,
+    unit: 'rows',
+    ceiling: appResult.sent,
+    ceilingName: 'distinct ids sent',
+    ratio: counts!.rows / Math.max(appResult.sent, 1),
+    target: 'between answered and sent',
+    pass: counts!.rows >= appResult.acked && counts!.rows <= appResult.sent,
+  });
 }
 
 function combineRounds(rounds: TLoadResult[]): TLoadResult {
@@ -153,7 +249,14 @@ async function startApp(databaseUrl: string) {
   const running = await startProcess(
     TSX,
     ['server/main.ts'],
-    { DATABASE_URL: databaseUrl, PORT: String(port), MESSAGING_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn', MESSAGING_API_KEY: '', NODE_ENV: 'production' },
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      MESSAGING_WEBHOOK_SECRET: SECRET,
+      LOG_LEVEL: 'warn',
+      MESSAGING_API_KEY: '',
+      NODE_ENV: 'production',
+    },
     `${url}/api/health`,
   );
   return { url, stop: running.stop };
@@ -185,16 +288,37 @@ async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ 
 async function startSignedInApp(url: string, extraEnv: Record<string, string> = {}) {
   const port = await findFreePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, PORT: String(port), MESSAGING_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-session-secret-0123456789abcdef', NODE_ENV: 'production', ...extraEnv };
+  const env = {
+    DATABASE_URL: url,
+    PORT: String(port),
+    MESSAGING_WEBHOOK_SECRET: SECRET,
+    LOG_LEVEL: 'warn',
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+    NODE_ENV: 'production',
+    ...extraEnv,
+  };
   const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
   try {
     const serverPid = Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
     const { runScript } = await import('../support/app-process');
-    await runScript('server/scripts/user-add.ts', { ...process.env, ...env }, ['--email', 'bench@firm.test', '--name', 'Bench', '--role', 'staff', '--password', 'bench-password-123']);
+    await runScript('server/scripts/user-add.ts', { ...process.env, ...env }, [
+      '--email',
+      'bench@firm.test',
+      '--name',
+      'Bench',
+      '--role',
+      'staff',
+      '--password',
+      'bench-password-123',
+    ]);
     await query(url, "INSERT INTO clients (name, created_at, updated_at) VALUES ('Bench Client', now(), now())");
-    await query(url, "INSERT INTO client_numbers (client_id, digits, \"primary\") SELECT id, '447700900123', true FROM clients");
+    await query(url, 'INSERT INTO client_numbers (client_id, digits, "primary") SELECT id, \'447700900123\', true FROM clients');
     const [client] = await query<{ id: number }>(url, 'SELECT id FROM clients LIMIT 1');
-    const signIn = await fetch(`${appUrl}/trpc/auth.signIn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: { email: 'bench@firm.test', password: 'bench-password-123' } }) });
+    const signIn = await fetch(`${appUrl}/trpc/auth.signIn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ json: { email: 'bench@firm.test', password: 'bench-password-123' } }),
+    });
     const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
     return { appUrl, serverPid, cookie, clientId: client!.id, stop: app.stop };
   } catch (error) {
@@ -208,7 +332,9 @@ async function benchMedia(adminUrl: string) {
   // garbage-collected process's RSS also moves with allocation churn (freed buffers wait for a
   // collection), so growth is compared with the file: a process holding the file would grow by it.
   const sizes = QUICK ? [10, 50] : [20, 100];
-  console.log(`\n== 7. Files: ${sizes.join(' MB and ')} MB files streamed in and out of the app process; its resident memory sampled every 50 ms`);
+  console.log(
+    `\n== 7. Files: ${sizes.join(' MB and ')} MB files streamed in and out of the app process; its resident memory sampled every 50 ms`,
+  );
   const { startProviderSimulator } = await import('../../server/provider-sim/provider-simulator');
   const key = 'bench-provider-key';
   const sim = await startProviderSimulator({ apiKey: key, webhookSecret: SECRET, autoReceipts: false });
@@ -235,35 +361,79 @@ async function benchMedia(adminUrl: string) {
       const bytes = mb * 1024 * 1024;
       const media = await sim.addMedia({ size: bytes, mimeType: 'application/pdf', fileName: 'bundle.pdf' });
       let storedId = 0;
-      record('downloaded from the provider into PostgreSQL', await measureOne(async () => {
-        const body = JSON.stringify({ entry: [{ changes: [{ field: 'messages', value: { messages: [{ from: '447700900123', id: `wamid.bench-big-${mb}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'document', document: { id: media.id, mime_type: 'application/pdf', filename: 'bundle.pdf' } }] } }] }] });
-        await fetch(`${appUrl}/api/webhooks/chat`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` } });
-        for (;;) {
-          const [row] = await query<{ state: string; id: number }>(url, 'SELECT id, state FROM attachments ORDER BY id DESC LIMIT 1');
-          if (row?.state === 'failed') throw new Error('the benchmark download failed');
-          if (row?.state === 'stored') return void (storedId = row.id);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }));
-      record('served to a browser (GET /api/media)', await measureOne(async () => {
-        const res = await fetch(`${appUrl}/api/media/${storedId}`, { headers: { cookie } });
-        let got = 0;
-        const reader = res.body!.getReader();
-        for (let part = await reader.read(); !part.done; part = await reader.read()) got += part.value.length;
-        if (got !== bytes) throw new Error(`served ${got} bytes`);
-      }));
+      record(
+        'downloaded from the provider into PostgreSQL',
+        await measureOne(async () => {
+          const body = JSON.stringify({
+            entry: [
+              {
+                changes: [
+                  {
+                    field: 'messages',
+                    value: {
+                      messages: [
+                        {
+                          from: '447700900123',
+                          id: `wamid.bench-big-${mb}`,
+                          timestamp: String(Math.floor(Date.now() / 1000)),
+                          type: 'document',
+                          document: { id: media.id, mime_type: 'application/pdf', filename: 'bundle.pdf' },
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            ],
+          });
+          await fetch(`${appUrl}/api/webhooks/chat`, {
+            method: 'POST',
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'x-service-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+            },
+          });
+          for (;;) {
+            const [row] = await query<{ state: string; id: number }>(url, 'SELECT id, state FROM attachments ORDER BY id DESC LIMIT 1');
+            if (row?.state === 'failed') throw new Error('the benchmark download failed');
+            if (row?.state === 'stored') return void (storedId = row.id);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }),
+      );
+      record(
+        'served to a browser (GET /api/media)',
+        await measureOne(async () => {
+          const res = await fetch(`${appUrl}/api/media/${storedId}`, { headers: { cookie } });
+          let got = 0;
+          const reader = res.body!.getReader();
+          for (let part = await reader.read(); !part.done; part = await reader.read()) got += part.value.length;
+          if (got !== bytes) throw new Error(`served ${got} bytes`);
+        }),
+      );
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'upload.pdf');
       let uploadedId = 0;
-      record('uploaded by a browser (POST /api/media)', await measureOne(async () => {
-        const res = await fetch(`${appUrl}/api/media`, { method: 'POST', body: form, headers: { cookie } });
-        if (res.status !== 200) throw new Error(`upload answered ${res.status}`);
-        uploadedId = ((await res.json()) as { attachmentId: number }).attachmentId;
-      }));
-      record('sent to the provider (chat.send: multipart upload, then send by id)', await measureOne(async () => {
-        const res = await fetch(`${appUrl}/trpc/chat.send`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ json: { clientId, attachmentId: uploadedId } }) });
-        if (res.status !== 200) throw new Error(`send answered ${res.status}: ${await res.text()}`);
-      }));
+      record(
+        'uploaded by a browser (POST /api/media)',
+        await measureOne(async () => {
+          const res = await fetch(`${appUrl}/api/media`, { method: 'POST', body: form, headers: { cookie } });
+          if (res.status !== 200) throw new Error(`upload answered ${res.status}`);
+          uploadedId = ((await res.json()) as { attachmentId: number }).attachmentId;
+        }),
+      );
+      record(
+        'sent to the provider (chat.send: multipart upload, then send by id)',
+        await measureOne(async () => {
+          const res = await fetch(`${appUrl}/trpc/chat.send`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', cookie },
+            body: JSON.stringify({ json: { clientId, attachmentId: uploadedId } }),
+          });
+          if (res.status !== 200) throw new Error(`send answered ${res.status}: ${await res.text()}`);
+        }),
+      );
     }
     const [small, big] = sizes as [number, number];
     for (const [name, [atSmall, atBig]] of Object.entries(growth)) {
@@ -289,17 +459,24 @@ async function benchExport(adminUrl: string) {
   // Two lengths in one process: an export held in memory would grow with the number of messages;
   // a streamed one grows by about the same at both.
   const lengths = QUICK ? [1_000, 5_000] : [1_000, 10_000];
-  console.log(`\n== 8. Evidence export: a client's chat of ${lengths.join(' and ')} messages as PDF and JSON (GET /api/export); the app's resident memory sampled every 50 ms`);
+  console.log(
+    `\n== 8. Evidence export: a client's chat of ${lengths.join(' and ')} messages as PDF and JSON (GET /api/export); the app's resident memory sampled every 50 ms`,
+  );
   const url = await createDatabase(adminUrl, 'bench_export');
   await migrateOnly(url);
   const app = await startSignedInApp(url);
   try {
     const clients: number[] = [];
     for (const length of lengths) {
-      const [row] = await query<{ id: number }>(url, `INSERT INTO clients (name, created_at, updated_at) VALUES ('Export ${length}', now(), now()) RETURNING id`);
+      const [row] = await query<{ id: number }>(
+        url,
+        `INSERT INTO clients (name, created_at, updated_at) VALUES ('Export ${length}', now(), now()) RETURNING id`,
+      );
       clients.push(row!.id);
       // Alternate sides, realistic lengths, receipts on what the firm sent, a file on one in 20.
-      await query(url, `
+      await query(
+        url,
+        `
         INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, receipts, provider_timestamp, sent_by, created_at, updated_at)
         SELECT 'chat', CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN g % 2 = 1 THEN 'read' END,
                'Message ' || g || ': thank you for the documents, we will review the draft agreement and come back to you before the hearing on Friday.',
@@ -307,11 +484,17 @@ async function benchExport(adminUrl: string) {
                CASE WHEN g % 2 = 1 THEN jsonb_build_object('sent', jsonb_build_object('at', now()), 'delivered', jsonb_build_object('at', now()), 'read', jsonb_build_object('at', now())) ELSE '{}'::jsonb END,
                CASE WHEN g % 2 = 0 THEN now() - (${length} - g) * interval '1 minute' END, CASE WHEN g % 2 = 1 THEN 1 END,
                now() - (${length} - g) * interval '1 minute', now()
-        FROM generate_series(1, ${length}) g`, [row!.id]);
-      await query(url, `
+        FROM generate_series(1, ${length}) g`,
+        [row!.id],
+      );
+      await query(
+        url,
+        `
         INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state)
         SELECT id, 'document', 'application/pdf', 'Scan ' || id || '.pdf', 250000, md5(id::text) || md5(id::text), 'stored'
-        FROM communications WHERE client_id = $1 AND id % 20 = 0`, [row!.id]);
+        FROM communications WHERE client_id = $1 AND id % 20 = 0`,
+        [row!.id],
+      );
     }
     await query(url, 'ANALYZE');
     await new Promise((r) => setTimeout(r, 1_000));
@@ -330,7 +513,11 @@ async function benchExport(adminUrl: string) {
             await new Promise((r) => setTimeout(r, 20));
           }
         })();
-        const { peak, seconds, result: bytes } = await peakRssDuring(app.serverPid, async () => {
+        const {
+          peak,
+          seconds,
+          result: bytes,
+        } = await peakRssDuring(app.serverPid, async () => {
           try {
             const res = await fetch(`${app.appUrl}/api/export/client/${clients[i]}.${format}`, { headers: { cookie: app.cookie } });
             if (res.status !== 200) throw new Error(`export answered ${res.status}`);
@@ -344,17 +531,42 @@ async function benchExport(adminUrl: string) {
           }
         });
         (results[format] ??= []).push({ growth: peak - before, seconds, bytes });
-        report({ part: 'export', name: `${format.toUpperCase()} of ${length.toLocaleString('en-GB')} messages (${(bytes / 1024 / 1024).toFixed(1)} MB, ${Math.round(length / seconds)} messages/s; peak RSS growth ${(peak - before).toFixed(0)} MB)`, value: seconds, unit: 's' });
+        report({
+          part: 'export',
+          name: `${format.toUpperCase()} of ${length.toLocaleString('en-GB')} messages (${(bytes / 1024 / 1024).toFixed(1)} MB, ${Math.round(length / seconds)} messages/s; peak RSS growth ${(peak - before).toFixed(0)} MB)`,
+          value: seconds,
+          unit: 's',
+        });
         if (length === lengths[1]) {
           const slowest = Math.max(...healthWaits);
-          report({ part: 'export', name: `slowest /api/health answer during it (${healthWaits.length} asked)`, value: slowest, unit: 'ms', ceiling: 250, ceilingName: 'target', ratio: slowest / 250, target: '≤ 250 ms (the server keeps answering)', pass: slowest <= 250 });
+          report({
+            part: 'export',
+            name: `slowest /api/health answer during it (${healthWaits.length} asked)`,
+            value: slowest,
+            unit: 'ms',
+            ceiling: 250,
+            ceilingName: 'target',
+            ratio: slowest / 250,
+            target: '≤ 250 ms (the server keeps answering)',
+            pass: slowest <= 250,
+          });
         }
       }
     }
     for (const [format, [short, long]] of Object.entries(results)) {
       // The longer export's growth over the shorter's: 1 means memory does not follow the length.
       const ratio = long!.growth / Math.max(short!.growth, 10);
-      report({ part: 'export', name: `${format.toUpperCase()} peak RSS growth at ${lengths[1]!.toLocaleString('en-GB')} messages`, value: long!.growth, unit: 'MB', ceiling: Math.max(short!.growth, 10), ceilingName: `growth at ${lengths[0]!.toLocaleString('en-GB')} (at least 10)`, ratio, target: '≤ 3 (memory does not follow the length)', pass: ratio <= 3 });
+      report({
+        part: 'export',
+        name: `${format.toUpperCase()} peak RSS growth at ${lengths[1]!.toLocaleString('en-GB')} messages`,
+        value: long!.growth,
+        unit: 'MB',
+        ceiling: Math.max(short!.growth, 10),
+        ceilingName: `growth at ${lengths[0]!.toLocaleString('en-GB')} (at least 10)`,
+        ratio,
+        target: '≤ 3 (memory does not follow the length)',
+        pass: ratio <= 3,
+      });
     }
   } finally {
     await app.stop();
@@ -366,18 +578,47 @@ async function benchLoad(adminUrl: string) {
   console.log(`\n== 6. Load: 100 connections, ${seconds} s, mixed traffic (20% status receipts, 20% duplicate deliveries)`);
   const url = await createDatabase(adminUrl, 'bench_load');
   await migrateOnly(url);
-  await query(url, `INSERT INTO communications (type, direction, status, body, peer_phone, metadata)
-    SELECT 'chat', 'outbound', 'sent', 'hello', '447700900123', jsonb_build_object('chat_msg_id', 'wamid.load-out-' || g) FROM generate_series(1, 2000) g`);
+  await query(
+    url,
+    `INSERT INTO communications (type, direction, status, body, peer_phone, metadata)
+    SELECT 'chat', 'outbound', 'sent', 'hello', '447700900123', jsonb_build_object('chat_msg_id', 'wamid.load-out-' || g) FROM generate_series(1, 2000) g`,
+  );
   const statuses = ['sent', 'delivered', 'read'];
   const receipt = () => {
-    const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'L', changes: [{ field: 'messages', value: { statuses: [{ id: `wamid.load-out-${1 + Math.floor(Math.random() * 2000)}`, status: statuses[Math.floor(Math.random() * 3)], timestamp: '1763700000' }] } }] }] });
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'L',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                statuses: [
+                  {
+                    id: `wamid.load-out-${1 + Math.floor(Math.random() * 2000)}`,
+                    status: statuses[Math.floor(Math.random() * 3)],
+                    timestamp: '1763700000',
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
     return { body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
   };
   const app = await startApp(url);
   let result: TLoadResult;
   try {
     // 20% of requests are receipts; a quarter of the rest (20% of all) repeat a delivered id.
-    result = await loadWebhook(`${app.url}/api/webhooks/chat`, { connections: 100, seconds, duplicateRate: 0.25, receipts: () => (Math.random() < 0.2 ? receipt() : null) });
+    result = await loadWebhook(`${app.url}/api/webhooks/chat`, {
+      connections: 100,
+      seconds,
+      duplicateRate: 0.25,
+      receipts: () => (Math.random() < 0.2 ? receipt() : null),
+    });
     await new Promise((r) => setTimeout(r, 500));
   } finally {
     await app.stop();
@@ -392,9 +633,33 @@ async function benchLoad(adminUrl: string) {
   );
   report({ part: 'load', name: `requests/s (p50 ${result.p50} ms)`, value: result.rps, unit: 'req/s' });
   report({ part: 'load', name: 'p99 latency', value: result.p99, unit: 'ms' });
-  report({ part: 'load', name: 'non-2xx or errors (503 would mean pool exhaustion)', value: result.non2xx + result.errors, unit: 'responses', target: '= 0', pass: result.non2xx + result.errors === 0 });
-  report({ part: 'load', name: 'answered message ids found stored', value: counts!.acked, unit: 'ids', ceiling: result.acked, ceilingName: 'answered 2xx', ratio: counts!.acked / Math.max(result.acked, 1), target: '= 1.0', pass: counts!.acked === result.acked && counts!.rows <= result.sent });
-  report({ part: 'load', name: 'records whose status went back below a read receipt', value: counts!.regressed, unit: 'records', target: '= 0', pass: counts!.regressed === 0 });
+  report({
+    part: 'load',
+    name: 'non-2xx or errors (503 would mean pool exhaustion)',
+    value: result.non2xx + result.errors,
+    unit: 'responses',
+    target: '= 0',
+    pass: result.non2xx + result.errors === 0,
+  });
+  report({
+    part: 'load',
+    name: 'answered message ids found stored',
+    value: counts!.acked,
+    unit: 'ids',
+    ceiling: result.acked,
+    ceilingName: 'answered 2xx',
+    ratio: counts!.acked / Math.max(result.acked, 1),
+    target: '= 1.0',
+    pass: counts!.acked === result.acked && counts!.rows <= result.sent,
+  });
+  report({
+    part: 'load',
+    name: 'records whose status went back below a read receipt',
+    value: counts!.regressed,
+    unit: 'records',
+    target: '= 0',
+    pass: counts!.regressed === 0,
+  });
 }
 
 async function benchReceipts(adminUrl: string) {
@@ -407,8 +672,16 @@ async function benchReceipts(adminUrl: string) {
     INSERT INTO communications (type, direction, status, body, peer_phone, metadata)
     SELECT 'chat', 'outbound', 'sent', 'hello', '447700900123', jsonb_build_object('chat_msg_id', 'wamid.warm-' || g) FROM generate_series(1, ${n}) g`;
   await query(url, seed);
-  const statuses = Array.from({ length: n }, (_, i) => ({ id: `wamid.r-${i + 1}`, status: 'delivered', timestamp: '1763700000', recipient_id: '447700900123' }));
-  const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'B', changes: [{ field: 'messages', value: { statuses } }] }] });
+  const statuses = Array.from({ length: n }, (_, i) => ({
+    id: `wamid.r-${i + 1}`,
+    status: 'delivered',
+    timestamp: '1763700000',
+    recipient_id: '447700900123',
+  }));
+  const body = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: 'B', changes: [{ field: 'messages', value: { statuses } }] }],
+  });
   const signature = createHmac('sha256', SECRET).update(body).digest('hex');
   const reset = async () => {
     await query(url, "UPDATE communications SET status = 'sent', receipts = '{}' WHERE metadata->>'chat_msg_id' LIKE 'wamid.r-%'");
@@ -418,24 +691,48 @@ async function benchReceipts(adminUrl: string) {
   let answer = { updated: 0 };
   const app = await startApp(url);
   try {
-  // Steady state, as for the single statements: warm the server's code paths, connections and
-  // PostgreSQL's caches with same-sized batches for other records first.
-  for (const status of ['sent', 'delivered', 'read']) {
-    const warm = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'B', changes: [{ field: 'messages', value: { statuses: Array.from({ length: n }, (_, i) => ({ id: `wamid.warm-${i + 1}`, status, timestamp: '1763700000' })) } }] }] });
-    await fetch(`${app.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', SECRET).update(warm).digest('hex') }, body: warm });
-  }
-  // Median of several rounds: one HTTP round trip is too short to time once on a shared machine.
-  for (let round = 0; round < 7; round++) {
-    await reset();
-    const t0 = performance.now();
-    const res = await fetch(`${app.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': signature }, body });
-    answer = (await res.json()) as { updated: number };
-    batchTimes.push(performance.now() - t0);
-  }
+    // Steady state, as for the single statements: warm the server's code paths, connections and
+    // PostgreSQL's caches with same-sized batches for other records first.
+    for (const status of ['sent', 'delivered', 'read']) {
+      const warm = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: 'B',
+            changes: [
+              {
+                field: 'messages',
+                value: { statuses: Array.from({ length: n }, (_, i) => ({ id: `wamid.warm-${i + 1}`, status, timestamp: '1763700000' })) },
+              },
+            ],
+          },
+        ],
+      });
+      await fetch(`${app.url}/api/webhooks/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', SECRET).update(warm).digest('hex') },
+        body: warm,
+      });
+    }
+    // Median of several rounds: one HTTP round trip is too short to time once on a shared machine.
+    for (let round = 0; round < 7; round++) {
+      await reset();
+      const t0 = performance.now();
+      const res = await fetch(`${app.url}/api/webhooks/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': signature },
+        body,
+      });
+      answer = (await res.json()) as { updated: number };
+      batchTimes.push(performance.now() - t0);
+    }
   } finally {
     await app.stop();
   }
-  const batchMs = percentile(batchTimes.sort((a, b) => a - b), 50);
+  const batchMs = percentile(
+    batchTimes.sort((a, b) => a - b),
+    50,
+  );
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -458,11 +755,26 @@ async function benchReceipts(adminUrl: string) {
     }
     singleTimes.push(performance.now() - t1);
   }
-  const singleMs = percentile(singleTimes.sort((a, b) => a - b), 50);
+  const singleMs = percentile(
+    singleTimes.sort((a, b) => a - b),
+    50,
+  );
   await client.end();
-  report({ part: 'receipts', name: `${n} receipts in one webhook (HTTP included; median of 7), updated ${answer.updated}`, value: batchMs, unit: 'ms' });
+  report({
+    part: 'receipts',
+    name: `${n} receipts in one webhook (HTTP included; median of 7), updated ${answer.updated}`,
+    value: batchMs,
+    unit: 'ms',
+  });
   report({ part: 'receipts', name: `${n} receipts one statement at a time (median of 3)`, value: singleMs, unit: 'ms' });
-  report({ part: 'receipts', name: 'speed-up of the set-based batch', value: singleMs / batchMs, unit: '×', target: '≥ 20', pass: singleMs / batchMs >= 20 && answer.updated === n });
+  report({
+    part: 'receipts',
+    name: 'speed-up of the set-based batch',
+    value: singleMs / batchMs,
+    unit: '×',
+    target: '≥ 20',
+    pass: singleMs / batchMs >= 20 && answer.updated === n,
+  });
 }
 
 async function benchQueries(adminUrl: string) {
@@ -472,7 +784,9 @@ async function benchQueries(adminUrl: string) {
   const sequelize = database.sequelize;
   const t0 = performance.now();
   // A plain connection: the app's pool has a 5 s statement_timeout, meant for requests, not bulk loads.
-  await query(url, `
+  await query(
+    url,
+    `
     INSERT INTO clients (name) SELECT 'Client ' || g FROM generate_series(1, ${SCALE.clients}) g;
     INSERT INTO client_numbers (client_id, digits, "primary") SELECT g, '447' || lpad(g::text, 9, '0'), true FROM generate_series(1, ${SCALE.clients}) g;
     ALTER TABLE communications DISABLE TRIGGER communications_chat_threads_insert;
@@ -502,12 +816,28 @@ async function benchQueries(adminUrl: string) {
     ALTER TABLE communications ENABLE TRIGGER communications_chat_threads_insert;
     ${REBUILD_CHAT_THREADS_SQL}
     ANALYZE;
-  `);
-  report({ part: 'queries', name: 'seeding (multi-row INSERT … SELECT, summary rebuild, ANALYZE)', value: (performance.now() - t0) / 1000, unit: 's' });
+  `,
+  );
+  report({
+    part: 'queries',
+    name: 'seeding (multi-row INSERT … SELECT, summary rebuild, ANALYZE)',
+    value: (performance.now() - t0) / 1000,
+    unit: 's',
+  });
 
   const caller = createCallerFactory(appRouter)(
     createContextInner({
-      deps: { config: loadConfig({ DATABASE_URL: url }), logger, sequelize, events: { publishQuietly: () => undefined } as never, liveStreams: {} as never, provider: null, signInLimiter: new SignInLimiter(sequelize), mediaStore: new PostgresMediaStore(sequelize), now: () => new Date() },
+      deps: {
+        config: loadConfig({ DATABASE_URL: url }),
+        logger,
+        sequelize,
+        events: { publishQuietly: () => undefined } as never,
+        liveStreams: {} as never,
+        provider: null,
+        signInLimiter: new SignInLimiter(sequelize),
+        mediaStore: new PostgresMediaStore(sequelize),
+        now: () => new Date(),
+      },
       user: { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' },
     }),
   );
@@ -522,22 +852,44 @@ async function benchQueries(adminUrl: string) {
     }
     times.sort((a, b) => a - b);
     const p95 = percentile(times, 95);
-    report({ part: 'queries', name: `${name} p95 (p50 ${percentile(times, 50).toFixed(2)} ms)`, value: p95, unit: 'ms', ceiling: targetMs, ceilingName: 'target', ratio: p95 / targetMs, target: `≤ ${targetMs} ms`, pass: p95 <= targetMs });
+    report({
+      part: 'queries',
+      name: `${name} p95 (p50 ${percentile(times, 50).toFixed(2)} ms)`,
+      value: p95,
+      unit: 'ms',
+      ceiling: targetMs,
+      ceilingName: 'target',
+      ratio: p95 / targetMs,
+      target: `≤ ${targetMs} ms`,
+      pass: p95 <= targetMs,
+    });
     if (p95 > targetMs && explain) console.log(await explain());
   };
   const plan = (sql: string, bind: unknown[]) => async () =>
-    (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT })).map((r) => r['QUERY PLAN']).join('\n');
+    (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT }))
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
 
   await measure('inbox.thread (random client)', 5, () => caller.inbox.thread({ clientId: random(SCALE.clients) }));
   const receiptSql = "SELECT id, status FROM communications WHERE metadata->>'chat_msg_id' = $1";
-  await measure('receipt lookup by chat_msg_id', 5, () => sequelize.query(receiptSql, { bind: [`wamid.s-${random(SCALE.communications)}`] }), plan(receiptSql, ['wamid.s-1']));
+  await measure(
+    'receipt lookup by chat_msg_id',
+    5,
+    () => sequelize.query(receiptSql, { bind: [`wamid.s-${random(SCALE.communications)}`] }),
+    plan(receiptSql, ['wamid.s-1']),
+  );
   const matchSql = `SELECT ${matchOneClientSql('$1::text')} AS id`; // the rule the app runs
-  await measure('client match (exact number, else last 9 digits)', 5, () => sequelize.query(matchSql, { bind: [`447${String(random(SCALE.clients)).padStart(9, '0')}`] }), plan(matchSql, ['447000000001']));
+  await measure(
+    'client match (exact number, else last 9 digits)',
+    5,
+    () => sequelize.query(matchSql, { bind: [`447${String(random(SCALE.clients)).padStart(9, '0')}`] }),
+    plan(matchSql, ['447000000001']),
+  );
   await measure('inbox.threads (first page)', 20, () => caller.inbox.threads());
   for (const filter of ['unread', 'unlinked', 'awaiting_reply'] as const) {
     await measure(`inbox.threads filter ${filter} (first page)`, 20, () => caller.inbox.threads({ filter }));
   }
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
   const COMMON = ['invoice', 'hearing', 'contract', 'deposit', 'tenancy', 'landlord', 'mortgage', 'settlement', 'witness', 'court'];
   const SECOND = ['bundle', 'deadline', 'meeting', 'payment', 'lease', 'tribunal', 'survey', 'notice', 'receipt', 'keys'];
   await measure('inbox.search one common word (5% of records)', 20, () => caller.inbox.search({ q: pick(COMMON) }));
@@ -561,12 +913,17 @@ async function benchLongHistory(
   measure: (name: string, targetMs: number, fn: () => Promise<unknown>, explain?: () => Promise<string>) => Promise<void>,
 ) {
   const t0 = performance.now();
-  const [{ id: clientId }] = (await query(url, `
+  const [{ id: clientId }] = (await query(
+    url,
+    `
     WITH c AS (INSERT INTO clients (name) VALUES ('Long History') RETURNING id),
          n AS (INSERT INTO client_numbers (client_id, digits, "primary") SELECT id, '447999000001', true FROM c)
-    SELECT id FROM c`)) as [{ id: number }];
+    SELECT id FROM c`,
+  )) as [{ id: number }];
   // 20,000 messages over the last three years, interleaved with everyone else's; a note every tenth.
-  await query(url, `
+  await query(
+    url,
+    `
     INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, created_at, read_at)
     SELECT 'chat', CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN g % 2 = 1 THEN 'read' END,
            'Long history message ' || g, ${clientId}, '447999000001', jsonb_build_object('chat_msg_id', 'wamid.long-' || g),
@@ -574,8 +931,14 @@ async function benchLongHistory(
     FROM generate_series(1, 20000) g;
     INSERT INTO communications (type, body, client_id, metadata, created_at)
     SELECT 'note', 'Long history note ' || g, ${clientId}, '{}', now() - (2000 - g) * interval '800 minutes' FROM generate_series(1, 2000) g;
-    ANALYZE communications;`);
-  report({ part: 'queries', name: 'long history: one client with 20,000 messages and 2,000 notes added', value: (performance.now() - t0) / 1000, unit: 's' });
+    ANALYZE communications;`,
+  );
+  report({
+    part: 'queries',
+    name: 'long history: one client with 20,000 messages and 2,000 notes added',
+    value: (performance.now() - t0) / 1000,
+    unit: 's',
+  });
 
   /** The cursor of page `n` (1-based), by walking the pages as a reader would. */
   const cursorOfPage = async (n: number, next: (cursor: string | undefined) => Promise<string | null>) => {
@@ -584,19 +947,46 @@ async function benchLongHistory(
     if (!cursor) throw new Error(`no page ${n}`);
     return cursor;
   };
-  const explain = ({ sql, bind }: { sql: string; bind: unknown[] }) => async () =>
-    (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT })).map((r) => r['QUERY PLAN']).join('\n');
+  const explain =
+    ({ sql, bind }: { sql: string; bind: unknown[] }) =>
+    async () =>
+      (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT }))
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
 
   const PAGE = 50; // as the SPA asks (client/src/lib/thread-pages.ts, older-pages.ts)
   const threadScope = { column: 'client_id' as const, id: clientId, chatOnly: true };
   const threadAt50 = await cursorOfPage(50, async (before) => (await caller.inbox.thread({ clientId, before, limit: PAGE })).nextBefore);
-  await measure('long thread, first page (50)', 5, () => caller.inbox.thread({ clientId, limit: PAGE }), explain(recordPageQuery(threadScope, { limit: PAGE })));
-  await measure('long thread, 50th page', 5, () => caller.inbox.thread({ clientId, before: threadAt50, limit: PAGE }), explain(recordPageQuery(threadScope, { cursor: threadAt50, limit: PAGE })));
+  await measure(
+    'long thread, first page (50)',
+    5,
+    () => caller.inbox.thread({ clientId, limit: PAGE }),
+    explain(recordPageQuery(threadScope, { limit: PAGE })),
+  );
+  await measure(
+    'long thread, 50th page',
+    5,
+    () => caller.inbox.thread({ clientId, before: threadAt50, limit: PAGE }),
+    explain(recordPageQuery(threadScope, { cursor: threadAt50, limit: PAGE })),
+  );
 
   const timelineScope = { column: 'client_id' as const, id: clientId, chatOnly: false };
-  const timelineAt50 = await cursorOfPage(50, async (cursor) => (await caller.timeline.client({ clientId, cursor, limit: PAGE })).nextCursor);
-  await measure('long timeline, first page (50)', 5, () => caller.timeline.client({ clientId, limit: PAGE }), explain(recordPageQuery(timelineScope, { limit: PAGE })));
-  await measure('long timeline, 50th page', 5, () => caller.timeline.client({ clientId, cursor: timelineAt50, limit: PAGE }), explain(recordPageQuery(timelineScope, { cursor: timelineAt50, limit: PAGE })));
+  const timelineAt50 = await cursorOfPage(
+    50,
+    async (cursor) => (await caller.timeline.client({ clientId, cursor, limit: PAGE })).nextCursor,
+  );
+  await measure(
+    'long timeline, first page (50)',
+    5,
+    () => caller.timeline.client({ clientId, limit: PAGE }),
+    explain(recordPageQuery(timelineScope, { limit: PAGE })),
+  );
+  await measure(
+    'long timeline, 50th page',
+    5,
+    () => caller.timeline.client({ clientId, cursor: timelineAt50, limit: PAGE }),
+    explain(recordPageQuery(timelineScope, { cursor: timelineAt50, limit: PAGE })),
+  );
 
   const inboxAt50 = await cursorOfPage(50, async (cursor) => (await caller.inbox.threads({ cursor })).nextCursor);
   await measure('inbox, first page (50)', 5, () => caller.inbox.threads(), explain(threadsPageQuery({})));
@@ -617,7 +1007,15 @@ async function benchBundle() {
       raw += content.length;
       gzip += gzipSync(content, { level: 9 }).length;
     }
-    report({ part: 'bundle', name: `initial ${kind.toUpperCase()} (raw ${(raw / 1024).toFixed(1)} KB)`, value: gzip / 1024, unit: 'KB gzip', ...(kind === 'js' ? { ceiling: 120, ceilingName: 'target', ratio: gzip / 1024 / 120, target: '≤ 120 KB gzip', pass: gzip / 1024 <= 120 } : {}) });
+    report({
+      part: 'bundle',
+      name: `initial ${kind.toUpperCase()} (raw ${(raw / 1024).toFixed(1)} KB)`,
+      value: gzip / 1024,
+      unit: 'KB gzip',
+      ...(kind === 'js'
+        ? { ceiling: 120, ceilingName: 'target', ratio: gzip / 1024 / 120, target: '≤ 120 KB gzip', pass: gzip / 1024 <= 120 }
+        : {}),
+    });
   }
 }
 
@@ -638,7 +1036,9 @@ async function benchStartup() {
 
 async function main() {
   const started = performance.now();
-  console.log(`Firm Chat benchmark${QUICK ? ' (quick)' : ''} — ${new Date().toISOString()} — ${os.cpus().length} cores, node ${process.version}`);
+  console.log(
+    `Firm Chat benchmark${QUICK ? ' (quick)' : ''} — ${new Date().toISOString()} — ${os.cpus().length} cores, node ${process.version}`,
+  );
   let stopPg: (() => Promise<void>) | undefined;
   let adminUrl = process.env.DATABASE_URL;
   let dataDir: string | undefined;
@@ -664,7 +1064,9 @@ async function main() {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }
   const missed = figures.filter((f) => f.pass === false);
-  console.log(`\n${figures.filter((f) => f.target).length - missed.length} targets met, ${missed.length} missed; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\n${figures.filter((f) => f.target).length - missed.length} targets met, ${missed.length} missed; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   for (const f of missed) console.log(`  MISSED: ${f.part} | ${f.name}`);
   const dir = path.join(ROOT, 'bench/results');
   await mkdir(dir, { recursive: true });

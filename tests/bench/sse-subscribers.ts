@@ -56,7 +56,15 @@ function countNew(buf: Buffer, pattern: Buffer, seenUpTo: number): number {
 }
 
 /** One stream: its arrivals are its own slice of the shared array. */
-function openSubscriber(options: { url: string; cookie: string; prefix: Buffer; end: number; arrivals: Float64Array; onConnected: () => void; onFailed: (error: string) => void }) {
+function openSubscriber(options: {
+  url: string;
+  cookie: string;
+  prefix: Buffer;
+  end: number;
+  arrivals: Float64Array;
+  onConnected: () => void;
+  onFailed: (error: string) => void;
+}) {
   const { prefix, end, arrivals } = options;
   // Long enough to hold the start of any pattern cut by a chunk boundary.
   const tailBytes = Math.max(prefix.length + 12, CONNECTED.length, RESYNC.length);
@@ -145,10 +153,18 @@ function openAll(message: Extract<TToSubscribers, { type: 'open' }>): Float64Arr
 let arrivals: Float64Array = new Float64Array(0);
 process.on('message', (message: TToSubscribers) => {
   if (message.type === 'open') arrivals = openAll(message);
-  else if (message.type === 'count') send({ type: 'count', arrived, drops: subscribers.reduce((sum, s) => sum + s.state.drops, 0), lastWords: firstLastWords });
+  else if (message.type === 'count')
+    send({ type: 'count', arrived, drops: subscribers.reduce((sum, s) => sum + s.state.drops, 0), lastWords: firstLastWords });
   else if (message.type === 'collect') {
     const [loopDelayP99Ms, loopDelayMaxMs] = [loopDelay.percentile(99) / 1e6, loopDelay.max / 1e6];
-    send({ type: 'result', arrivals, resyncs: subscribers.map((s) => s.state.resyncs), drops: subscribers.map((s) => s.state.drops), loopDelayP99Ms, loopDelayMaxMs });
+    send({
+      type: 'result',
+      arrivals,
+      resyncs: subscribers.map((s) => s.state.resyncs),
+      drops: subscribers.map((s) => s.state.drops),
+      loopDelayP99Ms,
+      loopDelayMaxMs,
+    });
   } else if (message.type === 'close') {
     closing = true;
     for (const s of subscribers) s.destroy();

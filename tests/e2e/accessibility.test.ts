@@ -45,7 +45,10 @@ const SCREENS: TScreen[] = [
     as: 'Staff',
     open: async (page, url) => {
       await page.goto(`${url}/inbox`);
-      await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+      await page
+        .getByRole('link', { name: /Amelia Hart/ })
+        .first()
+        .click();
       await page.getByRole('list', { name: 'Messages' }).waitFor();
       await page.locator('.bubble-row', { hasText: 'Invoice INV-2041' }).waitFor();
     },
@@ -147,7 +150,9 @@ async function findOverflow(page: Page): Promise<string[]> {
     };
     const sticksOut = (el: Element) => el.getBoundingClientRect().right > edge + 1 && !clipped(el);
     const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${[...el.classList].map((c) => `.${c}`).join('')}`;
-    const outermost = [...document.body.querySelectorAll('*')].filter((el) => sticksOut(el) && !(el.parentElement && el.parentElement !== document.body && sticksOut(el.parentElement)));
+    const outermost = [...document.body.querySelectorAll('*')].filter(
+      (el) => sticksOut(el) && !(el.parentElement && el.parentElement !== document.body && sticksOut(el.parentElement)),
+    );
     const widest = outermost.map((el) => `${name(el)} reaches ${Math.round(el.getBoundingClientRect().right)} px`).slice(0, 6);
     return [`the page is ${document.documentElement.scrollWidth} px wide in a ${edge} px window`, ...widest];
   });
@@ -166,7 +171,8 @@ describe.runIf(hasChromium())('every screen meets WCAG 2.1 AA (axe-core: no seri
     const contexts = new Map<TRole | null, BrowserContext>();
 
     beforeAll(async () => {
-      for (const role of ['Director', 'Staff'] as const) contexts.set(role, (await signInDemo(live.browser, live.app.url, role, { width, height, bypassCSP: true })).context);
+      for (const role of ['Director', 'Staff'] as const)
+        contexts.set(role, (await signInDemo(live.browser, live.app.url, role, { width, height, bypassCSP: true })).context);
       contexts.set(null, await live.browser.newContext({ viewport: { width, height }, bypassCSP: true }));
     });
     afterAll(async () => {

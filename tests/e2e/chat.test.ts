@@ -32,10 +32,14 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
 
   it('an inbound message appears in the open thread, and raises the unread count of another thread', async () => {
     const { page, context } = await signIn('Staff');
-    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page
+      .getByRole('link', { name: /Amelia Hart/ })
+      .first()
+      .click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
     const benedict = page.locator('[data-thread]', { hasText: 'Benedict Okafor' });
-    const unreadOf = async () => ((await benedict.locator('.unread-badge').count()) ? Number(await benedict.locator('.unread-badge').textContent()) : 0);
+    const unreadOf = async () =>
+      (await benedict.locator('.unread-badge').count()) ? Number(await benedict.locator('.unread-badge').textContent()) : 0;
     const before = await unreadOf();
     await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
 
@@ -50,9 +54,16 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
 
   it('a provider 400 shows the actionable error next to the message and in a toast, and Retry sends it', async () => {
     const { page, context } = await signIn('Staff');
-    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page
+      .getByRole('link', { name: /Amelia Hart/ })
+      .first()
+      .click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
-    live.sim.queueResponse({ status: 400, shape: 'cloud', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' });
+    live.sim.queueResponse({
+      status: 400,
+      shape: 'cloud',
+      details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+    });
     const text = `Retry me (${Date.now()})`;
     await page.getByRole('textbox', { name: 'Message' }).fill(text);
     await page.getByRole('button', { name: 'Send' }).click();
@@ -69,8 +80,13 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
 
   it('a template fills its placeholders from the client, case and firm', async () => {
     const { page, context } = await signIn('Staff');
-    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
-    await page.getByRole('combobox', { name: 'File on case' }).selectOption({ label: 'HART-2026-001 — Hart v Northwind Lettings (deposit dispute)' });
+    await page
+      .getByRole('link', { name: /Amelia Hart/ })
+      .first()
+      .click();
+    await page
+      .getByRole('combobox', { name: 'File on case' })
+      .selectOption({ label: 'HART-2026-001 — Hart v Northwind Lettings (deposit dispute)' });
     await page.getByRole('combobox', { name: 'Firm wording' }).selectOption({ label: 'Appointment reminder' });
     await page.getByRole('button', { name: 'Insert wording' }).click();
     const body = await page.getByRole('textbox', { name: 'Message' }).inputValue();
@@ -81,7 +97,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
-  it('a stranger linked to Benedict by mistake: the reply goes to the stranger\'s number, never Benedict\'s, and the link is undone in one click', async () => {
+  it("a stranger linked to Benedict by mistake: the reply goes to the stranger's number, never Benedict's, and the link is undone in one click", async () => {
     const { page, context } = await signIn('Staff');
     await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
     const stranger = '447700900888';
@@ -137,7 +153,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
-  it('a new client with another client\'s number gets a warning naming them; changing the number withdraws it', async () => {
+  it("a new client with another client's number gets a warning naming them; changing the number withdraws it", async () => {
     const { page, context } = await signIn('Staff');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
     const form = page.locator('form', { has: page.getByRole('heading', { name: 'New client' }) });
@@ -159,7 +175,10 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     live.sim.configure({ enforceWindow: true }); // the provider's 24-hour rule, as the real one applies it
     try {
       const { page, context } = await signIn('Staff');
-      await page.getByRole('link', { name: /Chloe Martin/ }).first().click();
+      await page
+        .getByRole('link', { name: /Chloe Martin/ })
+        .first()
+        .click();
       const form = page.getByRole('form', { name: 'Send an approved template' });
       await form.waitFor();
       await form.getByRole('combobox', { name: 'Approved template' }).selectOption({ label: 'Appointment reminder (en_GB)' });
@@ -184,7 +203,10 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     live.sim.configure({ enforceWindow: true });
     try {
       const { page, context } = await signIn('Staff');
-      await page.getByRole('link', { name: /Chloe Martin/ }).first().click();
+      await page
+        .getByRole('link', { name: /Chloe Martin/ })
+        .first()
+        .click();
       await page.getByRole('button', { name: 'Write free text anyway' }).click();
       await page.getByText('Outside the 24-hour window: the provider will most likely refuse free text.').waitFor();
       await saveScreenshot(page, 'composer-free-text-outside-window');
@@ -301,7 +323,9 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await page.getByRole('link', { name: /HART-2026-001/ }).click();
     await page.getByRole('heading', { name: 'Export the chat' }).waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PDF' }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^Chat record - HART-2026-001 Hart v Northwind Lettings \(deposit dispute\) - \d{4}-\d\d-\d\d\.pdf$/);
+    expect(download.suggestedFilename()).toMatch(
+      /^Chat record - HART-2026-001 Hart v Northwind Lettings \(deposit dispute\) - \d{4}-\d\d-\d\d\.pdf$/,
+    );
     const bytes = await readFile((await download.path())!);
     const shown = page.getByRole('textbox', { name: 'SHA-256 of the exported PDF' });
     await shown.waitFor();
@@ -322,7 +346,10 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const { page, context } = await signIn('Staff', 360);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await saveScreenshot(page, 'inbox-mobile');
-    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page
+      .getByRole('link', { name: /Amelia Hart/ })
+      .first()
+      .click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await saveScreenshot(page, 'thread-mobile');

@@ -16,7 +16,9 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
   const live = useLiveBrowserSuite({ receiptDelaysMs: [300, 600, 900], outOfOrderRate: 0 });
 
   /** Signed in as demo staff; CSP bypassed so axe-core can be injected; a phone (touch) when asked. */
-  async function signIn(options: { width?: number; height?: number; touch?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  async function signIn(
+    options: { width?: number; height?: number; touch?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await live.browser.newContext({
       viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
       hasTouch: options.touch,
@@ -69,7 +71,9 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
     const options = await casePicker.locator('option').allTextContents();
     expect(options).toContain('HART-2026-002 — Will and lasting power of attorney');
     await casePicker.selectOption({ label: 'HART-2026-002 — Will and lasting power of attorney' });
-    await expect.poll(() => message(page).inputValue()).toContain('the hearing for HART-2026-002 (Will and lasting power of attorney) has been listed');
+    await expect
+      .poll(() => message(page).inputValue())
+      .toContain('the hearing for HART-2026-002 (Will and lasting power of attorney) has been listed');
     expect(await message(page).inputValue()).toMatch(/^Please note:\nHello Amelia/);
 
     // Undo takes the wording out and leaves what was typed.
@@ -116,7 +120,12 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
     expect(await message(page).inputValue()).toBe('Draft for Amelia:\nthe deposit');
     await openThread(page, /Priya Shah/);
     expect(await message(page).inputValue()).toBe(priyaText);
-    const keys = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('firm-chat:draft:')).sort());
+    const keys = () =>
+      page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith('firm-chat:draft:'))
+          .sort(),
+      );
     expect(await keys()).toEqual([expect.stringMatching(/:client-\d+$/), expect.stringMatching(new RegExp(`:phone-${PRIYA}$`))]);
 
     // Sent: the draft is gone, here and after a reload; Amelia's stays.
@@ -155,7 +164,10 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
     await box.focus();
     await page.keyboard.press('ControlOrMeta+V');
     await expect.poll(() => box.inputValue().then((v) => v.length)).toBe(4200);
-    await page.getByRole('alert').filter({ hasText: 'A message can be at most 4,096 characters. Shorten it, or send it as two messages.' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'A message can be at most 4,096 characters. Shorten it, or send it as two messages.' })
+      .waitFor();
     await page.getByText('104 characters over the limit').waitFor();
     expect(await send.isDisabled()).toBe(true);
     await saveScreenshot(page, 'composer-over-limit');
@@ -173,7 +185,10 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
     await box.fill(prose(3700));
     expect(await page.getByText(/characters left/).count()).toBe(0);
 
-    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await box.fill(prose(3884));
       await page.getByText('212 characters left').waitFor();

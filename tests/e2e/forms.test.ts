@@ -22,7 +22,8 @@ async function expectFieldError(field: Locator, expected: string | RegExp): Prom
   await (typeof expected === 'string' ? poll.toBe(expected) : poll.toMatch(expected));
 }
 
-const focusedLabel = (page: Page) => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null);
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null);
 
 describe.runIf(hasChromium())('form errors in Chromium', () => {
   const live = useLiveBrowserSuite();
@@ -84,7 +85,10 @@ describe.runIf(hasChromium())('form errors in Chromium', () => {
 
     await reference.fill('OKAF-2026-002');
     await form.getByRole('button', { name: 'Open case' }).click();
-    await page.getByRole('region', { name: 'Cases' }).getByRole('link', { name: /OKAF-2026-002/ }).waitFor();
+    await page
+      .getByRole('region', { name: 'Cases' })
+      .getByRole('link', { name: /OKAF-2026-002/ })
+      .waitFor();
     expect(await reference.inputValue()).toBe('');
     await context.close();
   });

@@ -29,7 +29,9 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await copy.waitFor();
     expect(await page.locator('.bubble-row', { hasText: text }).count()).toBe(2);
     await failed.getByRole('button', { name: 'show the new copy' }).click();
-    await expect.poll(() => copy.evaluate((el) => el.getBoundingClientRect().top > 0 && el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+    await expect
+      .poll(() => copy.evaluate((el) => el.getBoundingClientRect().top > 0 && el.getBoundingClientRect().bottom <= window.innerHeight))
+      .toBe(true);
     // After a reload too (from the server's record, not the page's memory).
     await page.reload();
     await page.locator('.bubble-row[data-status="failed"]', { hasText: text }).getByText('Resent').waitFor();
@@ -61,7 +63,8 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     expect(await filed.getAttribute('href')).toMatch(/^\/cases\/\d+$/);
     expect(await page.locator('.bubble-row', { hasText: 'Invoice INV-2041' }).getByRole('link', { name: /HART-/ }).count()).toBe(0);
 
-    const spoken = (text: string) => page.locator('.bubble-row', { hasText: text }).evaluate((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
+    const spoken = (text: string) =>
+      page.locator('.bubble-row', { hasText: text }).evaluate((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
     expect(await spoken('did the letting agent reply')).toMatch(/^Amelia Hart, [^:]*\d{1,2}:\d{2}( [AP]M)?: Hi, did the letting agent/);
     expect(await spoken('Not yet, Amelia')).toMatch(/^Sam Staff, .+, read: Not yet/);
     const text = `Spoken as mine (${Date.now()})`;
@@ -126,7 +129,10 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
 
     failures = 2;
-    await page.getByRole('link', { name: /Amelia Hart/ }).first().click();
+    await page
+      .getByRole('link', { name: /Amelia Hart/ })
+      .first()
+      .click();
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
@@ -198,7 +204,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await context.close();
   });
 
-  it('a test send to a client\'s number is marked as a test on that client\'s file and in the conversation', async () => {
+  it("a test send to a client's number is marked as a test on that client's file and in the conversation", async () => {
     const { page, context } = await signInDemo(live.browser, live.app.url, 'Director');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('textbox', { name: 'Number' }).fill('+44 7700 900123');
@@ -211,7 +217,12 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await page.getByRole('link', { name: 'Message' }).click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
     await page.locator('.bubble-row.out').last().getByText('Test message', { exact: true }).waitFor();
-    expect(await page.locator('.bubble-row').filter({ has: page.getByText('Test message', { exact: true }) }).count()).toBe(1);
+    expect(
+      await page
+        .locator('.bubble-row')
+        .filter({ has: page.getByText('Test message', { exact: true }) })
+        .count(),
+    ).toBe(1);
     await context.close();
   });
 
@@ -239,7 +250,10 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
   it('at 390 px the conversation, its case labels and its receipts fit the screen', async () => {
     const { page, context } = await signIn({ width: 390, height: 844 });
     await open(page, /Amelia Hart/);
-    await page.locator('.bubble-row', { hasText: 'Not yet, Amelia' }).getByRole('link', { name: /HART-2026-001/ }).waitFor();
+    await page
+      .locator('.bubble-row', { hasText: 'Not yet, Amelia' })
+      .getByRole('link', { name: /HART-2026-001/ })
+      .waitFor();
     await saveScreenshot(page, 'thread-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 

@@ -34,14 +34,28 @@ describe.runIf(hasChromium())('live updates in Chromium across a server restart'
   it('an open inbox hears a message live, and after the server restarts hears the next one without a reload', async () => {
     const { page, context } = await signInDemo(browser, app.url, 'Staff');
     const stamp = Date.now();
-    expect((await postWebhook(app.url, cloudPayload({ messages: [textMessage(`wamid.live-before-${stamp}`, '447700900771', `Before the restart ${stamp}`)] }))).status).toBe(200);
+    expect(
+      (
+        await postWebhook(
+          app.url,
+          cloudPayload({ messages: [textMessage(`wamid.live-before-${stamp}`, '447700900771', `Before the restart ${stamp}`)] }),
+        )
+      ).status,
+    ).toBe(200);
     await page.getByText(`Before the restart ${stamp}`).first().waitFor();
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
 
     await app.stop();
     app = await startAppProcess({ port, dataDir, env });
     // Stored while the page may not have reconnected yet: it comes either live or by the resync.
-    expect((await postWebhook(app.url, cloudPayload({ messages: [textMessage(`wamid.live-after-${stamp}`, '447700900772', `After the restart ${stamp}`)] }))).status).toBe(200);
+    expect(
+      (
+        await postWebhook(
+          app.url,
+          cloudPayload({ messages: [textMessage(`wamid.live-after-${stamp}`, '447700900772', `After the restart ${stamp}`)] }),
+        )
+      ).status,
+    ).toBe(200);
     await page.getByText(`After the restart ${stamp}`).first().waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     // Still signed in, still on the inbox.

@@ -29,11 +29,22 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     pg = await startEmbeddedPostgres(dataDir, silentLogger);
     // Live mode against the provider simulator, on a PostgreSQL this test can load directly.
     const port = await findFreePort();
-    sim = await startProviderSimulator({ apiKey: E2E_KEY, webhookSecret: E2E_SECRET, webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`, outOfOrderRate: 0 });
+    sim = await startProviderSimulator({
+      apiKey: E2E_KEY,
+      webhookSecret: E2E_SECRET,
+      webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`,
+      outOfOrderRate: 0,
+    });
     app = await startAppProcess({
       port,
       seedDemo: true,
-      env: { DATABASE_URL: pg.url(), MESSAGING_API_KEY: E2E_KEY, MESSAGING_PROVIDER_URL: sim.url, MESSAGING_WEBHOOK_SECRET: E2E_SECRET, SESSION_SECRET: 'e2e-session-secret-0123456789abcdef' },
+      env: {
+        DATABASE_URL: pg.url(),
+        MESSAGING_API_KEY: E2E_KEY,
+        MESSAGING_PROVIDER_URL: sim.url,
+        MESSAGING_WEBHOOK_SECRET: E2E_SECRET,
+        SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
+      },
     });
     // 150 clients who each wrote once, a day and more ago, an hour apart ("Conversation 150" oldest).
     await sql(
@@ -74,7 +85,12 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     await list.getByText('Lorna Long').waitFor();
     expect(await list.locator('a[data-thread]').count()).toBe(50); // the first page
     // A message for a conversation on no loaded page brings it to the top, live.
-    const oldest = (await sql<{ id: number; digits: string }>(pg.url(), `SELECT c.id, n.digits FROM clients c JOIN client_numbers n ON n.client_id = c.id WHERE c.name = 'Conversation 150'`))[0]!;
+    const oldest = (
+      await sql<{ id: number; digits: string }>(
+        pg.url(),
+        `SELECT c.id, n.digits FROM clients c JOIN client_numbers n ON n.client_id = c.id WHERE c.name = 'Conversation 150'`,
+      )
+    )[0]!;
     await sim.sendInbound(oldest.digits, 'Back after a long time');
     await expect.poll(() => list.locator('a[data-thread]').first().textContent(), { timeout: 15_000 }).toContain('Back after a long time');
     await expect(list.locator('a[data-thread]').first().textContent()).resolves.toContain('Conversation 150');
@@ -106,7 +122,10 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     const drawn = () =>
       messages.evaluate((ol) => {
         const box = ol.parentElement!.getBoundingClientRect();
-        const rows = [...ol.querySelectorAll('.bubble-row')].map((row) => ({ n: Number(/message (\d+)/.exec(row.textContent ?? '')?.[1]), top: row.getBoundingClientRect().top - box.top }));
+        const rows = [...ol.querySelectorAll('.bubble-row')].map((row) => ({
+          n: Number(/message (\d+)/.exec(row.textContent ?? '')?.[1]),
+          top: row.getBoundingClientRect().top - box.top,
+        }));
         return rows;
       });
     const numbersIncrease = (rows: { n: number }[]) => rows.every((row, i) => i === 0 || row.n === rows[i - 1]!.n + 1);
@@ -135,11 +154,17 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     const below = page.getByRole('button', { name: 'New message below ↓' });
     await below.waitFor({ timeout: 15_000 });
     await page.waitForTimeout(500);
-    const unreadBefore = (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!.unread;
+    const unreadBefore = (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!
+      .unread;
     expect(unreadBefore).toBe(1);
     await below.click();
     await messages.getByText('Are you there?', { exact: true }).waitFor();
-    await expect.poll(async () => (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!.unread, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(
+        async () => (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!.unread,
+        { timeout: 10_000 },
+      )
+      .toBe(0);
     await expect(below.count()).resolves.toBe(0);
     // The order holds down to the newest again.
     await messages.evaluate((ol) => (ol.parentElement!.scrollTop = ol.parentElement!.scrollHeight));

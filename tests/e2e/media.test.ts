@@ -9,7 +9,10 @@ import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 
 const AMELIA = '447700900123';
 // A 2×2 PNG (red, green / blue, white).
-const PHOTO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+const PHOTO = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -27,17 +30,35 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
 
   it('a photo and a PDF from the client appear in the open thread and download with the bytes sent', async () => {
     const { page, context } = await openAmelia();
-    await live.sim.sendInboundKind({ kind: 'image', from: AMELIA, name: 'Amelia', bytesBase64: PHOTO.toString('base64'), mimeType: 'image/png', caption: 'Photo of the letter' });
-    await live.sim.sendInboundKind({ kind: 'document', from: AMELIA, name: 'Amelia', bytesBase64: PDF.toString('base64'), mimeType: 'application/pdf', fileName: 'Tenancy agreement.pdf', caption: 'Signed' });
+    await live.sim.sendInboundKind({
+      kind: 'image',
+      from: AMELIA,
+      name: 'Amelia',
+      bytesBase64: PHOTO.toString('base64'),
+      mimeType: 'image/png',
+      caption: 'Photo of the letter',
+    });
+    await live.sim.sendInboundKind({
+      kind: 'document',
+      from: AMELIA,
+      name: 'Amelia',
+      bytesBase64: PDF.toString('base64'),
+      mimeType: 'application/pdf',
+      fileName: 'Tenancy agreement.pdf',
+      caption: 'Signed',
+    });
 
     const photo = page.locator('.bubble-row', { hasText: 'Photo of the letter' });
     const img = photo.getByRole('img', { name: 'Photo from the conversation' });
     await img.waitFor({ timeout: 15_000 });
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 10_000 }).toBe(2);
-    const shown = await page.evaluate(async (src) => {
-      const res = await fetch(src);
-      return { status: res.status, bytes: Array.from(new Uint8Array(await res.arrayBuffer())) };
-    }, (await img.getAttribute('src'))!);
+    const shown = await page.evaluate(
+      async (src) => {
+        const res = await fetch(src);
+        return { status: res.status, bytes: Array.from(new Uint8Array(await res.arrayBuffer())) };
+      },
+      (await img.getAttribute('src'))!,
+    );
     expect(shown.status).toBe(200);
     expect(sha256(Buffer.from(shown.bytes))).toBe(sha256(PHOTO));
 
@@ -86,7 +107,14 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
   it('every other kind reads as a person expects: a place, contacts, a reply, a reaction, an edit and a deletion', async () => {
     const { page, context } = await openAmelia();
     const original = await live.sim.sendInboundKind({ kind: 'text', from: AMELIA, body: 'I can come on Tuesday at 10' });
-    await live.sim.sendInboundKind({ kind: 'location', from: AMELIA, latitude: 51.5138, longitude: -0.0984, name: 'Ashdown & Vale', address: '1 Fleet Street, London' });
+    await live.sim.sendInboundKind({
+      kind: 'location',
+      from: AMELIA,
+      latitude: 51.5138,
+      longitude: -0.0984,
+      name: 'Ashdown & Vale',
+      address: '1 Fleet Street, London',
+    });
     await live.sim.sendInboundKind({ kind: 'contacts', from: AMELIA, contacts: [{ name: 'Tom Hart', phones: ['+44 7700 900321'] }] });
     await live.sim.sendInboundKind({ kind: 'reply', from: AMELIA, body: 'Actually, 11 would be better', contextId: original.id });
     await live.sim.sendInboundKind({ kind: 'reaction', from: AMELIA, targetId: original.id, emoji: '👍' });
@@ -101,7 +129,11 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
     await messages.getByRole('list', { name: 'Shared contacts' }).getByText('+44 7700 900321').waitFor();
     const reply = page.locator('.bubble-row', { hasText: 'Actually, 11 would be better' });
     await reply.getByRole('button', { name: /Reply to: I can come on Tuesday at 10/ }).waitFor();
-    await page.locator('.bubble-row', { hasText: 'I can come on Tuesday at 10' }).first().getByRole('list', { name: 'Reactions' }).waitFor();
+    await page
+      .locator('.bubble-row', { hasText: 'I can come on Tuesday at 10' })
+      .first()
+      .getByRole('list', { name: 'Reactions' })
+      .waitFor();
     const edited = page.locator('.bubble-row', { hasText: 'My address is 12 Elm Road' });
     await edited.getByText('edited').click();
     await edited.getByText('My adress is 12 Elm Road').waitFor();
@@ -113,7 +145,14 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
   it('a photo opens full size and closes with Escape; a file dropped on the conversation is attached; the client file shows both directions', async () => {
     const { page, context } = await openAmelia();
     const caption = `Photo of the meter (${Date.now()})`;
-    await live.sim.sendInboundKind({ kind: 'image', from: AMELIA, name: 'Amelia', bytesBase64: PHOTO.toString('base64'), mimeType: 'image/png', caption });
+    await live.sim.sendInboundKind({
+      kind: 'image',
+      from: AMELIA,
+      name: 'Amelia',
+      bytesBase64: PHOTO.toString('base64'),
+      mimeType: 'image/png',
+      caption,
+    });
     const thumbnail = page.locator('.bubble-row', { hasText: caption }).getByRole('link', { name: 'Photo from the conversation' });
     await thumbnail.waitFor({ timeout: 15_000 });
     await thumbnail.click();
@@ -143,10 +182,17 @@ describe.runIf(hasChromium())('files in the thread, in Chromium, live mode again
 
     // The client file: the photo in the timeline as in the thread, and who sent each file.
     await page.getByRole('link', { name: 'Client file' }).click();
-    await page.getByRole('list', { name: 'Timeline' }).locator('.timeline-item', { hasText: caption }).getByRole('img', { name: 'Photo from the conversation' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Timeline' })
+      .locator('.timeline-item', { hasText: caption })
+      .getByRole('img', { name: 'Photo from the conversation' })
+      .waitFor();
     const documents = page.getByRole('region', { name: 'Documents' });
     await documents.getByRole('row', { name: /Meter reading\.pdf.*Sent by firm/ }).waitFor();
-    await documents.getByRole('row', { name: /Photo.*From client/ }).first().waitFor();
+    await documents
+      .getByRole('row', { name: /Photo.*From client/ })
+      .first()
+      .waitFor();
     await saveScreenshot(page, 'client-timeline-files');
     await context.close();
   });

@@ -41,7 +41,11 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     expect(await page.content()).not.toContain('e2e-webhook-secret');
 
     // A forged delivery, then a real one from the provider (the simulator signs with the secret).
-    const forged = await fetch(`${live.app.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-webhook-secret': 'guess' }, body: '{}' });
+    const forged = await fetch(`${live.app.url}/api/webhooks/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-webhook-secret': 'guess' },
+      body: '{}',
+    });
     expect(forged.status).toBe(401);
     await page.reload();
     await page.locator('.last-delivery[data-outcome="unauthorized"]').waitFor();
@@ -54,7 +58,9 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     const last = await page.locator('.last-delivery').textContent();
     expect(last).toContain('Accepted');
     expect(last).toContain('HTTP 200');
-    expect(await page.locator('.last-delivery time').getAttribute('datetime')).toMatch(new RegExp(`^${new Date().toISOString().slice(0, 10)}`));
+    expect(await page.locator('.last-delivery time').getAttribute('datetime')).toMatch(
+      new RegExp(`^${new Date().toISOString().slice(0, 10)}`),
+    );
     await context.close();
   });
 

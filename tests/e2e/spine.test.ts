@@ -30,7 +30,9 @@ describe.runIf(hasChromium())('the runnable spine in Chromium', () => {
     await page.getByRole('heading', { name: 'Clients' }).waitFor();
     await page.locator('.row-title', { hasText: 'Emily Novak' }).waitFor(); // the heading comes before the list's rows
     const names = await page.locator('.row-title').allInnerTexts();
-    expect(names).toEqual(expect.arrayContaining(['Amelia Hart', 'Benedict Okafor', 'Chloe Martin', 'Daniel Reyes', 'Daniela Reyes', 'Emily Novak']));
+    expect(names).toEqual(
+      expect.arrayContaining(['Amelia Hart', 'Benedict Okafor', 'Chloe Martin', 'Daniel Reyes', 'Daniela Reyes', 'Emily Novak']),
+    );
     await saveScreenshot(page, 'clients');
 
     await page.getByRole('link', { name: /Amelia Hart/ }).click();

@@ -41,7 +41,9 @@ describe('clients and cases', () => {
     expect(error).toBeInstanceOf(TRPCClientError);
     const data = (error as TRPCClientError<AppRouter>).data!;
     expect(data.code).toBe('BAD_REQUEST');
-    expect(data.fieldErrors?.phone?.[0]).toMatch(/with its country code, such as \+44 7700 900123, or as a national number \(United Kingdom\)/);
+    expect(data.fieldErrors?.phone?.[0]).toMatch(
+      /with its country code, such as \+44 7700 900123, or as a national number \(United Kingdom\)/,
+    );
   });
 
   it('creates a case for a client and refuses a duplicate reference with CONFLICT', async () => {
@@ -67,13 +69,28 @@ describe('timelines', () => {
     await Communication.bulkCreate([
       { type: 'note', direction: null, status: null, clientId: client.id, caseId: kase.id, body: 'oldest note', createdAt: at(30) },
       { type: 'email', direction: 'outbound', status: null, clientId: client.id, body: 'email', createdAt: at(20) },
-      { type: 'chat', direction: 'inbound', status: null, clientId: client.id, caseId: kase.id, body: 'chat in', peerPhone: '447700900555', metadata: { chat_msg_id: 'wamid.t1' }, createdAt: at(10) },
+      {
+        type: 'chat',
+        direction: 'inbound',
+        status: null,
+        clientId: client.id,
+        caseId: kase.id,
+        body: 'chat in',
+        peerPhone: '447700900555',
+        metadata: { chat_msg_id: 'wamid.t1' },
+        createdAt: at(10),
+      },
       { type: 'call', direction: 'inbound', status: null, clientId: client.id, body: 'call', createdAt: at(5) },
       { type: 'chat', direction: 'outbound', status: 'read', clientId: other.id, body: 'not theirs', createdAt: at(1) },
     ]);
     const timeline = await staff.timeline.client.query({ clientId: client.id });
     expect(timeline.items.map((i) => i.body)).toEqual(['call', 'chat in', 'email', 'oldest note']);
-    expect(timeline.items[1]).toMatchObject({ type: 'chat', direction: 'inbound', peerPhone: '447700900555', metadata: { chat_msg_id: 'wamid.t1' } });
+    expect(timeline.items[1]).toMatchObject({
+      type: 'chat',
+      direction: 'inbound',
+      peerPhone: '447700900555',
+      metadata: { chat_msg_id: 'wamid.t1' },
+    });
     expect(timeline.items[1]?.createdAt).toBeInstanceOf(Date);
     const caseTimeline = await staff.timeline.case.query({ caseId: kase.id });
     expect(caseTimeline.items.map((i) => i.body)).toEqual(['chat in', 'oldest note']);

@@ -25,5 +25,7 @@ it('when the database hangs, the webhook answers 503 within 5 s and stores the r
   expect(during).toEqual({ status: 503, json: { ok: false, error: 'unavailable' } });
   expect(took).toBeLessThan(5_000);
   expect(await postWebhook(server.url, payload)).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
-  expect(await sql(server.databaseUrl, "SELECT body FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.hang'")).toEqual([{ body: 'during a hang' }]);
+  expect(await sql(server.databaseUrl, "SELECT body FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.hang'")).toEqual([
+    { body: 'during a hang' },
+  ]);
 });

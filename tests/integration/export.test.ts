@@ -30,9 +30,18 @@ beforeAll(async () => {
   await live.sim.postReceipt(sent.metadata.chat_msg_id!, 'sent', CLIENT);
   await live.sim.postReceipt(sent.metadata.chat_msg_id!, 'delivered', CLIENT);
   await live.sim.postReceipt(sent.metadata.chat_msg_id!, 'read', CLIENT);
-  const photo = await live.sim.sendInboundKind({ kind: 'image', from: CLIENT, bytesBase64: PNG.toString('base64'), mimeType: 'image/png', caption: 'The check-out report' });
+  const photo = await live.sim.sendInboundKind({
+    kind: 'image',
+    from: CLIENT,
+    bytesBase64: PNG.toString('base64'),
+    mimeType: 'image/png',
+    caption: 'The check-out report',
+  });
   await live.sim.sendInboundKind({ kind: 'edit', from: CLIENT, targetId: inboundId, body: 'Did the letting agent reply yet?' });
-  await vi.waitFor(async () => expect((await sql(live.server.databaseUrl, `SELECT state FROM attachments`))[0]?.state).toBe('stored'), { timeout: 10_000, interval: 50 });
+  await vi.waitFor(async () => expect((await sql(live.server.databaseUrl, `SELECT state FROM attachments`))[0]?.state).toBe('stored'), {
+    timeout: 10_000,
+    interval: 50,
+  });
   // Inbound messages on the case, as a member of staff would file them.
   await sql(live.server.databaseUrl, `UPDATE communications SET case_id = $1 WHERE metadata->>'chat_msg_id' = $2`, [caseId, photo.id]);
 }, 30_000);
@@ -64,21 +73,41 @@ describe('JSON export', () => {
     expect(body.period.from <= body.period.to).toBe(true);
     const [question, answer, photo] = body.messages;
     expect(question).toMatchObject({
-      direction: 'inbound', sentBy: null, body: 'Did the letting agent reply yet?', chatMsgId: inboundId, peerPhone: CLIENT, contactName: 'Amelia',
+      direction: 'inbound',
+      sentBy: null,
+      body: 'Did the letting agent reply yet?',
+      chatMsgId: inboundId,
+      peerPhone: CLIENT,
+      contactName: 'Amelia',
       edits: [{ body: 'Did the letting agent reply?' }],
     });
     expect(question.providerTime).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(question.storedTime).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(answer).toMatchObject({ direction: 'outbound', sentBy: { id: staffId, name: 'Sam Staff' }, body: 'Not yet; their deadline is Friday.', status: 'read' });
+    expect(answer).toMatchObject({
+      direction: 'outbound',
+      sentBy: { id: staffId, name: 'Sam Staff' },
+      body: 'Not yet; their deadline is Friday.',
+      status: 'read',
+    });
     expect(Object.keys(answer.receipts).sort()).toEqual(['delivered', 'read', 'sent']);
-    expect(photo).toMatchObject({ kind: 'image', body: 'The check-out report', attachments: [{ kind: 'image', mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }] });
+    expect(photo).toMatchObject({
+      kind: 'image',
+      body: 'The check-out report',
+      attachments: [{ kind: 'image', mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }],
+    });
   });
 
   it('of a case holds only the messages filed on it', async () => {
     const { res, bytes } = await download(`case/${caseId}.json`);
     expect(res.status).toBe(200);
     const body = JSON.parse(bytes.toString('utf8'));
-    expect(body.subject).toMatchObject({ type: 'case', id: caseId, name: 'Deposit dispute', reference: 'HART-001', clientName: 'Amelia Hart' });
+    expect(body.subject).toMatchObject({
+      type: 'case',
+      id: caseId,
+      name: 'Deposit dispute',
+      reference: 'HART-001',
+      clientName: 'Amelia Hart',
+    });
     expect(body.messages.map((m: { body: string }) => m.body)).toEqual(['Not yet; their deadline is Friday.', 'The check-out report']);
     expect(body.count).toBe(2);
     expect(body.notOnCase).toBe(1); // the question was never filed on the case: the header says so
@@ -126,7 +155,8 @@ describe('PDF export', () => {
       'sent by Sam Staff',
       'The check-out report',
       `sha256 ${sha256(PNG)}`,
-    ]) expect(text).toContain(expected);
+    ])
+      expect(text).toContain(expected);
     expect(text).toMatch(/Period: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     expect(text).toMatch(/receipts: sent .* UTC · delivered .* UTC · read .* UTC/);
   });
@@ -160,7 +190,9 @@ describe('PDF export', () => {
       [edited.id, edits],
     );
     const body = JSON.parse((await download(`client/${edited.id}.json`)).bytes.toString('utf8'));
-    expect(body.messages.map((m: { body: string; edits: unknown[] }) => [m.body, m.edits.length])).toEqual([1, 2, 3, 4].map((g) => [`Edited ${g}`, 300]));
+    expect(body.messages.map((m: { body: string; edits: unknown[] }) => [m.body, m.edits.length])).toEqual(
+      [1, 2, 3, 4].map((g) => [`Edited ${g}`, 300]),
+    );
     const { res } = await download(`client/${edited.id}.pdf`);
     expect(res.status).toBe(200);
   }, 60_000);
@@ -202,14 +234,26 @@ describe('who may export, and the record of it', () => {
     const before = (await live.director.audit.list.query({ action: 'export.create' })).items.length;
     expect((await download(`client/${clientId}.pdf`, null)).res.status).toBe(401);
     expect((await download(`client/${clientId}.pdf`, 'firm_chat_session=forged')).res.status).toBe(401);
-    for (const path of ['client/999999.pdf', 'case/999999.json', `client/${clientId}.html`, `clients/${clientId}.pdf`, 'client/0.pdf', 'client/-1.pdf', 'client/1e3.pdf', 'client/99999999999.pdf', `client/${clientId}`]) {
+    for (const path of [
+      'client/999999.pdf',
+      'case/999999.json',
+      `client/${clientId}.html`,
+      `clients/${clientId}.pdf`,
+      'client/0.pdf',
+      'client/-1.pdf',
+      'client/1e3.pdf',
+      'client/99999999999.pdf',
+      `client/${clientId}`,
+    ]) {
       const { res, bytes } = await download(path);
       expect([path, res.status]).toEqual([path, 404]);
       expect(JSON.parse(bytes.toString()).error).toBe('not_found');
     }
     const head = await fetch(exportUrl(`client/${clientId}.pdf`), { method: 'HEAD', headers: { cookie: live.staffCookie } });
     expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET']);
-    const crossSite = await fetch(exportUrl(`client/${clientId}.pdf`), { headers: { cookie: live.staffCookie, 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await fetch(exportUrl(`client/${clientId}.pdf`), {
+      headers: { cookie: live.staffCookie, 'sec-fetch-site': 'cross-site' },
+    });
     expect(crossSite.status).toBe(403);
     expect((await live.director.audit.list.query({ action: 'export.create' })).items.length).toBe(before);
   });

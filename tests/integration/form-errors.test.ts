@@ -17,7 +17,9 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** The refusal's code and each field's messages (fails the test if the call succeeds). */
-async function refusalOf(call: Promise<unknown>): Promise<{ code: string | undefined; message: string; fieldErrors: Record<string, string[] | undefined> }> {
+async function refusalOf(
+  call: Promise<unknown>,
+): Promise<{ code: string | undefined; message: string; fieldErrors: Record<string, string[] | undefined> }> {
   const error = await call.then(
     () => expect.fail('expected the server to refuse this input'),
     (e: unknown) => e,
@@ -43,7 +45,9 @@ describe('adding a client', () => {
     expect(refused.code).toBe('BAD_REQUEST');
     expect(refused.fieldErrors).toEqual({
       name: ['Name is too long — 200 characters at most'],
-      phone: ['That is not a possible phone number. Enter it with its country code, such as +44 7700 900123, or as a national number (United Kingdom).'],
+      phone: [
+        'That is not a possible phone number. Enter it with its country code, such as +44 7700 900123, or as a national number (United Kingdom).',
+      ],
       email: ['Enter an email address such as name@example.com, or leave it empty'],
     });
     expect(await Client.count()).toBe(before);
@@ -54,7 +58,7 @@ describe('adding a client', () => {
     expect(refused.fieldErrors).toEqual({ name: ["Enter the client's name"], phone: ['Enter a phone number'] });
   });
 
-  it('with a number too long to be one, says so once (not also that it is impossible) beside the name\'s message', async () => {
+  it("with a number too long to be one, says so once (not also that it is impossible) beside the name's message", async () => {
     const refused = await refusalOf(staff.clients.create.mutate({ name: '', phone: '+44 7700 900123 0000 0000 0000 0000 0000 0' }));
     expect(refused.fieldErrors).toEqual({ name: ["Enter the client's name"], phone: ['That number is too long — 40 characters at most'] });
   });
@@ -71,12 +75,17 @@ describe('adding a number to a client', () => {
     const client = await staff.clients.create.mutate({ name: 'Olu Bello', phone: '+44 7700 900611' });
     const refused = await refusalOf(staff.clients.addNumber.mutate({ clientId: client.id, phone: '+44 12' }));
     expect(refused.code).toBe('BAD_REQUEST');
-    expect(refused.fieldErrors).toEqual({ phone: [expect.stringMatching(/^That is not a possible phone number\. Enter it with its country code/)] });
+    expect(refused.fieldErrors).toEqual({
+      phone: [expect.stringMatching(/^That is not a possible phone number\. Enter it with its country code/)],
+    });
   });
 
   it('to a client id no record can have, reports the id and the number together', async () => {
     const refused = await refusalOf(staff.clients.addNumber.mutate({ clientId: 2 ** 31, phone: '12' }));
-    expect(refused.fieldErrors).toEqual({ clientId: ['No record has that id.'], phone: [expect.stringMatching(/not a possible phone number/)] });
+    expect(refused.fieldErrors).toEqual({
+      clientId: ['No record has that id.'],
+      phone: [expect.stringMatching(/not a possible phone number/)],
+    });
   });
 });
 

@@ -72,6 +72,9 @@ it('with every PostgreSQL process stopped, webhooks answer 503 within 5 s, queue
   for (const payload of deliveries.slice(0, 3)) {
     expect(await postWebhook(server.url, payload)).toMatchObject({ status: 200, json: { ok: true, received: 1 } });
   }
-  const rows = await sql<{ body: string }>(pg.url(), "SELECT body FROM communications WHERE metadata->>'chat_msg_id' LIKE 'wamid.frozen-%' ORDER BY body");
+  const rows = await sql<{ body: string }>(
+    pg.url(),
+    "SELECT body FROM communications WHERE metadata->>'chat_msg_id' LIKE 'wamid.frozen-%' ORDER BY body",
+  );
   expect(rows.map((r) => r.body)).toEqual(['during the freeze 1', 'during the freeze 2', 'during the freeze 3']);
 }, 60_000);

@@ -22,13 +22,19 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 const trpcPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${server.url}/trpc/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 const signInBody = (password: string, email = 'sam@firm.test') => ({ json: { email, password } });
 
 describe('sign-in cannot be brute-forced or used to stall the server', () => {
   it('refuses sign-in calls in a batch, whatever else the batch holds', async () => {
     const paths = Array.from({ length: 41 }, () => 'auth.signIn').join(',');
-    const body = Object.fromEntries(Array.from({ length: 41 }, (_, i) => [String(i), signInBody(i === 40 ? 'staff-password' : `wrong-${i}`)]));
+    const body = Object.fromEntries(
+      Array.from({ length: 41 }, (_, i) => [String(i), signInBody(i === 40 ? 'staff-password' : `wrong-${i}`)]),
+    );
     const res = await trpcPost(`${paths}?batch=1`, body, { 'x-forwarded-for': '10.1.0.1' });
     expect(res.status).toBe(400);
     expect(res.headers.getSetCookie()).toEqual([]);
@@ -38,17 +44,23 @@ describe('sign-in cannot be brute-forced or used to stall the server', () => {
   it('counts each attempt before its password is checked: 40 parallel guesses get 8 answers, the rest and the right password 429', async () => {
     await createUser({ email: 'target@firm.test', name: 'Target', role: 'staff', password: 'target-password' });
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => trpcPost('auth.signIn', signInBody(`guess-${i}`, 'target@firm.test'), { 'x-forwarded-for': `10.2.0.${i + 1}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        trpcPost('auth.signIn', signInBody(`guess-${i}`, 'target@firm.test'), { 'x-forwarded-for': `10.2.0.${i + 1}` }),
+      ),
     );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 401)).toHaveLength(8);
     expect(statuses.filter((s) => s === 429)).toHaveLength(32);
-    expect((await trpcPost('auth.signIn', signInBody('target-password', 'target@firm.test'), { 'x-forwarded-for': '10.2.1.1' })).status).toBe(429);
+    expect(
+      (await trpcPost('auth.signIn', signInBody('target-password', 'target@firm.test'), { 'x-forwarded-for': '10.2.1.1' })).status,
+    ).toBe(429);
   });
 
   it('bounds concurrent password hashing: a flood is told to come back, nothing fails, a real sign-in works after', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => trpcPost('auth.signIn', signInBody('nope-nope', `flood${i}@firm.test`), { 'x-forwarded-for': `10.3.0.${i + 1}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        trpcPost('auth.signIn', signInBody('nope-nope', `flood${i}@firm.test`), { 'x-forwarded-for': `10.3.0.${i + 1}` }),
+      ),
     );
     const bodies = await Promise.all(answers.map(async (r) => ({ status: r.status, text: await r.text() })));
     expect(bodies.every((b) => b.status === 401 || b.status === 429)).toBe(true);
@@ -67,7 +79,11 @@ describe('sign-in cannot be brute-forced or used to stall the server', () => {
     const busy = answers.filter((a) => a.busy).map((a) => a.email);
     expect(busy.length).toBeGreaterThan(0);
     const key = (email: string) => `signin_account:${createHash('sha256').update(email).digest('hex')}`;
-    const points = await sql<{ key: string; points: number }>(server.databaseUrl, 'SELECT key, points FROM rate_limits WHERE key = ANY($1::text[])', [busy.map(key)]);
+    const points = await sql<{ key: string; points: number }>(
+      server.databaseUrl,
+      'SELECT key, points FROM rate_limits WHERE key = ANY($1::text[])',
+      [busy.map(key)],
+    );
     expect(points.every((p) => p.points === 0)).toBe(true);
   });
 
@@ -109,13 +125,32 @@ describe('request size and method', () => {
 
 describe('one bad item never fails its delivery', () => {
   it('a message id with NUL is skipped; its sibling is stored and the answer is 200', async () => {
-    const res = await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.bad\u0000id', '447700900123', 'bad id'), textMessage('wamid.good-sibling', '447700900123', 'good sibling')] }));
+    const res = await postWebhook(
+      server.url,
+      cloudPayload({
+        messages: [
+          textMessage('wamid.bad\u0000id', '447700900123', 'bad id'),
+          textMessage('wamid.good-sibling', '447700900123', 'good sibling'),
+        ],
+      }),
+    );
     expect(res).toEqual({ status: 200, json: { ok: true, received: 2, stored: 1 } });
   });
 
   it('a status id with NUL is skipped and a failed receipt with a lone surrogate is applied, readable', async () => {
-    const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'x', clientId: null, peerPhone: '447700900123', metadata: { chat_msg_id: 'wamid.lone-surrogate' } });
-    const failed = { ...statusItem('wamid.lone-surrogate', 'failed'), errors: [{ code: 131000, title: 'Something went wrong', error_data: { details: 'bad \ud800 text' } }] };
+    const record = await Communication.create({
+      type: 'chat',
+      direction: 'outbound',
+      status: 'sent',
+      body: 'x',
+      clientId: null,
+      peerPhone: '447700900123',
+      metadata: { chat_msg_id: 'wamid.lone-surrogate' },
+    });
+    const failed = {
+      ...statusItem('wamid.lone-surrogate', 'failed'),
+      errors: [{ code: 131000, title: 'Something went wrong', error_data: { details: 'bad \ud800 text' } }],
+    };
     const res = await postWebhook(server.url, cloudPayload({ statuses: [statusItem('wamid.nul\u0000status', 'read'), failed] }));
     expect(res).toEqual({ status: 200, json: { ok: true, statuses: 2, updated: 1 } });
     const stored = await Communication.findByPk(record.id);
@@ -124,9 +159,16 @@ describe('one bad item never fails its delivery', () => {
   });
 
   it('a sender written +00… and one written plainly are one conversation; one that starts with 0 is not stored', async () => {
-    const res = await postWebhook(server.url, cloudPayload({
-      messages: [textMessage('wamid.plus00', '+0033612345678', 'plus double zero'), textMessage('wamid.plain', '33612345678', 'plain'), textMessage('wamid.zero', '+07700900456', 'national')],
-    }));
+    const res = await postWebhook(
+      server.url,
+      cloudPayload({
+        messages: [
+          textMessage('wamid.plus00', '+0033612345678', 'plus double zero'),
+          textMessage('wamid.plain', '33612345678', 'plain'),
+          textMessage('wamid.zero', '+07700900456', 'national'),
+        ],
+      }),
+    );
     expect(res).toEqual({ status: 200, json: { ok: true, received: 3, stored: 2 } });
     const threads = (await staff.inbox.threads.query()).threads.filter((t) => t.phone?.endsWith('612345678'));
     expect(threads.map((t) => t.phone)).toEqual(['33612345678']);
@@ -134,11 +176,21 @@ describe('one bad item never fails its delivery', () => {
   });
 
   it('senders that are not 8–15 digits are counted, not stored; a 00-prefixed one is stored as every lookup reads it', async () => {
-    const res = await postWebhook(server.url, cloudPayload({
-      messages: [textMessage('wamid.short', '7', 'too short'), textMessage('wamid.long', '9'.repeat(64), 'too long'), textMessage('wamid.idd', '00447700900999', 'idd prefix')],
-    }));
+    const res = await postWebhook(
+      server.url,
+      cloudPayload({
+        messages: [
+          textMessage('wamid.short', '7', 'too short'),
+          textMessage('wamid.long', '9'.repeat(64), 'too long'),
+          textMessage('wamid.idd', '00447700900999', 'idd prefix'),
+        ],
+      }),
+    );
     expect(res).toEqual({ status: 200, json: { ok: true, received: 3, stored: 1 } });
-    const [row] = await sql<{ peer_phone: string }>(server.databaseUrl, "SELECT peer_phone FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.idd'");
+    const [row] = await sql<{ peer_phone: string }>(
+      server.databaseUrl,
+      "SELECT peer_phone FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.idd'",
+    );
     expect(row?.peer_phone).toBe('447700900999');
     for (const phone of ['447700900999', '00447700900999', '+44 7700 900999']) {
       expect((await staff.inbox.thread.query({ phone })).items.map((i) => i.body)).toContain('idd prefix');
@@ -149,8 +201,14 @@ describe('one bad item never fails its delivery', () => {
 
 describe('provider times and sizes are bounded', () => {
   it('a year-9999 timestamp is not believed (the 24-hour window cannot be held open)', async () => {
-    await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.future', '447700900998', 'from the future', '253402300799')] }));
-    const [row] = await sql<{ provider_timestamp: Date | null }>(server.databaseUrl, "SELECT provider_timestamp FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.future'");
+    await postWebhook(
+      server.url,
+      cloudPayload({ messages: [textMessage('wamid.future', '447700900998', 'from the future', '253402300799')] }),
+    );
+    const [row] = await sql<{ provider_timestamp: Date | null }>(
+      server.databaseUrl,
+      "SELECT provider_timestamp FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.future'",
+    );
     expect(row?.provider_timestamp).toBeNull();
     const thread = (await staff.inbox.threads.query()).threads.find((t) => t.phone === '447700900998');
     expect(thread?.lastInboundAt && thread.lastInboundAt.getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
@@ -180,8 +238,12 @@ describe('provider times and sizes are bounded', () => {
 describe('outbound text is stored exactly as sent', () => {
   it('refuses a body with NUL before anything is written', async () => {
     const before = await Communication.count();
-    await expect(staff.chat.send.mutate({ to: '+44 7700 900123', body: 'a\u0000b' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
-    await expect(staff.settings.sendTest.mutate({ to: '+44 7700 900123', body: 'a\u0000b' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(staff.chat.send.mutate({ to: '+44 7700 900123', body: 'a\u0000b' })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
+    await expect(staff.settings.sendTest.mutate({ to: '+44 7700 900123', body: 'a\u0000b' })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
     expect(await Communication.count()).toBe(before);
   });
 });
@@ -191,17 +253,31 @@ describe('nothing grows without bound', () => {
     await sql(server.databaseUrl, 'DELETE FROM chat_receipts');
     const unknown = Array.from({ length: 600 }, (_, i) => statusItem(`wamid.unknown-${i}`, 'delivered'));
     expect((await postWebhook(server.url, cloudPayload({ statuses: unknown }))).status).toBe(200);
-    const count = async (table: string) => Number((await sql<{ n: number }>(server.databaseUrl, `SELECT count(*)::int AS n FROM ${table}`))[0]!.n);
+    const count = async (table: string) =>
+      Number((await sql<{ n: number }>(server.databaseUrl, `SELECT count(*)::int AS n FROM ${table}`))[0]!.n);
     expect(await count('chat_receipts')).toBe(MAX_KEPT_PER_DELIVERY);
 
-    await sql(server.databaseUrl, "UPDATE chat_receipts SET created_at = now() - interval '25 hours' WHERE chat_msg_id LIKE 'wamid.unknown-1%'");
-    await sql(server.databaseUrl, "INSERT INTO rate_limits (key, points, expire) VALUES ('spent', 3, 1), ('live', 1, (extract(epoch FROM now()) * 1000)::bigint + 600000)");
-    const old = Number((await sql<{ n: number }>(server.databaseUrl, "SELECT count(*)::int AS n FROM chat_receipts WHERE created_at < now() - interval '24 hours'"))[0]!.n);
+    await sql(
+      server.databaseUrl,
+      "UPDATE chat_receipts SET created_at = now() - interval '25 hours' WHERE chat_msg_id LIKE 'wamid.unknown-1%'",
+    );
+    await sql(
+      server.databaseUrl,
+      "INSERT INTO rate_limits (key, points, expire) VALUES ('spent', 3, 1), ('live', 1, (extract(epoch FROM now()) * 1000)::bigint + 600000)",
+    );
+    const old = Number(
+      (
+        await sql<{ n: number }>(
+          server.databaseUrl,
+          "SELECT count(*)::int AS n FROM chat_receipts WHERE created_at < now() - interval '24 hours'",
+        )
+      )[0]!.n,
+    );
     const pruned = await pruneExpiredRows(server.database.sequelize);
     expect(pruned.receipts).toBe(old);
     expect(pruned.rateLimits).toBeGreaterThanOrEqual(1);
     expect(await count('chat_receipts')).toBe(MAX_KEPT_PER_DELIVERY - old);
-    expect((await sql(server.databaseUrl, "SELECT key FROM rate_limits WHERE key IN ('spent', 'live')"))).toEqual([{ key: 'live' }]);
+    expect(await sql(server.databaseUrl, "SELECT key FROM rate_limits WHERE key IN ('spent', 'live')")).toEqual([{ key: 'live' }]);
   });
 });
 

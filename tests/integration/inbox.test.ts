@@ -19,7 +19,13 @@ beforeAll(async () => {
   await createClient({ name: 'Daniela Reyes', phone: '+353 77 0090 0555' });
   await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.i1', '447700900123', 'first from Amelia', '1763700000')] }));
   await staff.chat.send.mutate({ clientId: amelia.id, body: 'reply to Amelia' });
-  await postWebhook(server.url, cloudPayload({ contacts: [{ profile: { name: 'Dan R' }, wa_id: '33700900555' }], messages: [textMessage('wamid.i2', '33700900555', 'which Reyes?', '1763700100')] }));
+  await postWebhook(
+    server.url,
+    cloudPayload({
+      contacts: [{ profile: { name: 'Dan R' }, wa_id: '33700900555' }],
+      messages: [textMessage('wamid.i2', '33700900555', 'which Reyes?', '1763700100')],
+    }),
+  );
   await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.i3', '447700900123', 'second from Amelia', '1763700200')] }));
 });
 afterAll(() => server?.stop());
@@ -29,7 +35,12 @@ describe('inbox', () => {
     const { threads } = await staff.inbox.threads.query();
     expect(threads.map((t) => t.key)).toEqual([`client-${amelia.id}`, 'phone-33700900555']);
     const [ameliaThread, unknown] = threads;
-    expect(ameliaThread).toMatchObject({ clientName: 'Amelia Hart', unread: 2, match: 'linked', last: { body: 'second from Amelia', direction: 'inbound' } });
+    expect(ameliaThread).toMatchObject({
+      clientName: 'Amelia Hart',
+      unread: 2,
+      match: 'linked',
+      last: { body: 'second from Amelia', direction: 'inbound' },
+    });
     expect(ameliaThread?.lastInboundAt?.toISOString()).toBe('2025-11-21T04:43:20.000Z');
     expect(unknown).toMatchObject({ clientId: null, contactName: 'Dan R', match: 'ambiguous', unread: 1 });
     expect(unknown?.candidates.map((c) => c.name)).toEqual(['Daniel Reyes', 'Daniela Reyes']);

@@ -46,7 +46,9 @@ it('after SIGKILL the next start stops the PostgreSQL left running on DATA_DIR a
 
 it('a second server on the same DATA_DIR while the first runs is refused, and the first keeps its database', async () => {
   expect(existsSync(path.join(dataDir, 'embedded-postgres.owner'))).toBe(true);
-  await expect(startAppProcess({ dataDir, port: await findFreePort() })).rejects.toThrow(/Another Firm Chat server \(pid \d+\) is running on/);
+  await expect(startAppProcess({ dataDir, port: await findFreePort() })).rejects.toThrow(
+    /Another Firm Chat server \(pid \d+\) is running on/,
+  );
   expect((await fetch(`${second!.url}/api/health`)).status).toBe(200);
 }, 60_000);
 

@@ -30,7 +30,13 @@ let directorCookie: string;
 beforeAll(async () => {
   server = await startTestServer({ SESSION_SECRET, LOG_LEVEL: 'info' }, createLogger('info', destination), {
     // The test's rule: staff see only unlinked numbers' records, directors everything.
-    liveStreams: { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES, dropGraceMs: 3_000, maxStreamsPerUser: MAX_PER_USER, visibleTo: (viewer, item) => viewer.role === 'director' || item.clientId === null },
+    liveStreams: {
+      heartbeatMs: HEARTBEAT_MS,
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      dropGraceMs: 3_000,
+      maxStreamsPerUser: MAX_PER_USER,
+      visibleTo: (viewer, item) => viewer.role === 'director' || item.clientId === null,
+    },
   });
   const staff = await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
   const director = await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
@@ -39,9 +45,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-const openStream = (cookie: string | null, options: Parameters<typeof openLiveStream>[2] = {}) => openLiveStream(server.url, cookie, options);
+const openStream = (cookie: string | null, options: Parameters<typeof openLiveStream>[2] = {}) =>
+  openLiveStream(server.url, cookie, options);
 
-const changeOf = (frame: TFrame) => superjson.deserialize<{ items?: { id: number; body: string | null }[]; resync?: true }>(JSON.parse(frame.data!));
+const changeOf = (frame: TFrame) =>
+  superjson.deserialize<{ items?: { id: number; body: string | null }[]; resync?: true }>(JSON.parse(frame.data!));
 const isChange = (frame: TFrame) => frame.event === undefined && frame.data !== undefined;
 
 /** `count` unlinked chat records whose bodies are `bodyChars` long; their ids. */
@@ -57,7 +65,7 @@ async function insertRecords(count: number, bodyChars: number, clientId: number 
 }
 
 describe('live streams', () => {
-  it('open with tRPC\'s connected event, an id, and the reconnect-after-silence the heartbeats keep from firing', async () => {
+  it("open with tRPC's connected event, an id, and the reconnect-after-silence the heartbeats keep from firing", async () => {
     const stream = await openStream(staffCookie);
     try {
       expect(stream.res.statusCode).toBe(200);
@@ -95,7 +103,11 @@ describe('live streams', () => {
       openStream(staffCookie, { query: `${input({ json: { lastEventId: '9' } })}&input=x` }), // repeated: the first, as tRPC reads it
     ]);
     // No input at all, as tRPC's link sends it (superjson's undefined), or left empty.
-    const fresh = await Promise.all([openStream(directorCookie), openStream(directorCookie, { query: input(superjson.serialize(undefined)) }), openStream(directorCookie, { query: '?input=' })]);
+    const fresh = await Promise.all([
+      openStream(directorCookie),
+      openStream(directorCookie, { query: input(superjson.serialize(undefined)) }),
+      openStream(directorCookie, { query: '?input=' }),
+    ]);
     try {
       for (const stream of resumed) expect(changeOf(await stream.waitFor(isChange))).toEqual({ resync: true });
       await Promise.all(fresh.map((stream) => stream.waitFor(isConnected)));
@@ -130,7 +142,9 @@ describe('live streams', () => {
       await Promise.all(open.map((stream) => stream.waitFor(isConnected)));
       const refused = await fetch(`${server.url}/trpc/inbox.onChange`, { headers: { cookie, accept: 'text/event-stream' } });
       expect(refused.status).toBe(429);
-      expect((await refused.json()).error.message).toBe(`You have ${MAX_PER_USER} live pages open already; close some tabs and reload this one.`);
+      expect((await refused.json()).error.message).toBe(
+        `You have ${MAX_PER_USER} live pages open already; close some tabs and reload this one.`,
+      );
       const other = await openStream(staffCookie); // someone else is not affected
       await other.waitFor(isConnected);
       other.close();
@@ -169,7 +183,11 @@ describe('live streams', () => {
       await server.events.publish([linked!, unlinked!]);
       const toDirector = await director.waitFor((f) => isChange(f) && changeOf(f).items?.some((i) => i.id === unlinked) === true);
       const toStaff = await staff.waitFor((f) => isChange(f) && changeOf(f).items?.some((i) => i.id === unlinked) === true);
-      expect(changeOf(toDirector).items!.map((i) => i.id).sort()).toEqual([linked, unlinked].sort());
+      expect(
+        changeOf(toDirector)
+          .items!.map((i) => i.id)
+          .sort(),
+      ).toEqual([linked, unlinked].sort());
       expect(changeOf(toStaff).items!.map((i) => i.id)).toEqual([unlinked]);
       expect(toStaff.id).toBe(toDirector.id);
 
@@ -233,8 +251,12 @@ describe('live streams', () => {
 
       // The request log's line for the dropped stream says so, with the server's stream counts.
       await new Promise((r) => setTimeout(r, 100));
-      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request' && l.path === '/trpc/inbox.onChange');
-      expect(logged).toContainEqual(expect.objectContaining({ status: 200, endedBy: 'behind', dropped: droppedBefore + 1, streams: expect.any(Number) }));
+      const logged = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'request' && l.path === '/trpc/inbox.onChange');
+      expect(logged).toContainEqual(
+        expect.objectContaining({ status: 200, endedBy: 'behind', dropped: droppedBefore + 1, streams: expect.any(Number) }),
+      );
       expect(JSON.stringify(lines)).not.toContain('xxxxxxxxxx'); // bodies never reach the log
     } finally {
       fast.close();
@@ -271,13 +293,19 @@ describe('live streams', () => {
     await expect.poll(() => server.liveStreams.stats.streams).toBe(0); // the streams of earlier tests have closed
     const { port } = new URL(server.url);
     await Promise.all(
-      Array.from({ length: 50 }, () => new Promise<void>((done) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => {
-          socket.write(`GET /trpc/inbox.onChange HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: ${staffCookie}\r\n\r\n`);
-          socket.destroy();
-        });
-        socket.once('close', () => done());
-      })),
+      Array.from(
+        { length: 50 },
+        () =>
+          new Promise<void>((done) => {
+            const socket = net.connect(Number(port), '127.0.0.1', () => {
+              socket.write(
+                `GET /trpc/inbox.onChange HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: ${staffCookie}\r\n\r\n`,
+              );
+              socket.destroy();
+            });
+            socket.once('close', () => done());
+          }),
+      ),
     );
     await new Promise((r) => setTimeout(r, 500));
     expect(server.liveStreams.stats.streams).toBe(0);

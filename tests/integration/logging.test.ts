@@ -36,7 +36,15 @@ it('logs one line per request with method, full path, status and time, and no bo
   for (const r of requests) expect(typeof r.ms).toBe('number');
 
   const all = lines.join('\n');
-  for (const secret of ['PRIVILEGED-BODY-TEXT', 'query-secret-value', VERIFY_TOKEN, WEBHOOK_SECRET, 'staff-password-xyz', jar.get('firm_chat_session')!, '447700900123']) {
+  for (const secret of [
+    'PRIVILEGED-BODY-TEXT',
+    'query-secret-value',
+    VERIFY_TOKEN,
+    WEBHOOK_SECRET,
+    'staff-password-xyz',
+    jar.get('firm_chat_session')!,
+    '447700900123',
+  ]) {
     expect(all).not.toContain(secret);
   }
 });

@@ -9,7 +9,11 @@ import { cloudPayload, postWebhook, sql, WEBHOOK_SECRET } from '../support/webho
 // Separate processes on one database: one is killed mid-download, two others share the queue.
 // The in-process server here only owns the database; its own queue is off.
 const CLIENT = '447700900123';
-const LIVE_ENV = { MESSAGING_API_KEY: SIM_API_KEY, MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, SESSION_SECRET: 'test-session-secret-0123456789abcdef' };
+const LIVE_ENV = {
+  MESSAGING_API_KEY: SIM_API_KEY,
+  MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+};
 let sim: ProviderSimulator;
 let db: TTestServer;
 const children: TAppProcess[] = [];
@@ -31,7 +35,20 @@ const startInstance = async () => {
   return child;
 };
 const deliverFile = (url: string, chatMsgId: string, mediaId: string) =>
-  postWebhook(url, cloudPayload({ messages: [{ from: CLIENT, id: chatMsgId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'document', document: { id: mediaId, mime_type: 'application/pdf', filename: `${chatMsgId}.pdf` } }] }));
+  postWebhook(
+    url,
+    cloudPayload({
+      messages: [
+        {
+          from: CLIENT,
+          id: chatMsgId,
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          type: 'document',
+          document: { id: mediaId, mime_type: 'application/pdf', filename: `${chatMsgId}.pdf` },
+        },
+      ],
+    }),
+  );
 const fileOf = async (chatMsgId: string) =>
   (
     await sql<{ id: number; state: string; attempts: number; sha256: string | null; leased: boolean; chunks: number }>(
@@ -42,7 +59,8 @@ const fileOf = async (chatMsgId: string) =>
       [chatMsgId],
     )
   )[0]!;
-const downloadsOf = (mediaId: string) => sim.requests.filter((r) => r.path === '/whatsapp_business/attachments/' && new URLSearchParams(r.query).get('mid') === mediaId).length;
+const downloadsOf = (mediaId: string) =>
+  sim.requests.filter((r) => r.path === '/whatsapp_business/attachments/' && new URLSearchParams(r.query).get('mid') === mediaId).length;
 
 it('a download cut off by a crash keeps nothing, stays leased, and is taken up by another instance once the lease has run out', async () => {
   const first = await startInstance();

@@ -23,17 +23,33 @@ beforeAll(async () => {
 afterAll(() => live?.stop());
 
 const attachmentOf = async (chatMsgId: string) => {
-  const [row] = await sql<{ id: number }>(live.server.databaseUrl, "SELECT a.id FROM attachments a JOIN communications c ON c.id = a.communication_id WHERE c.metadata->>'chat_msg_id' = $1", [chatMsgId]);
+  const [row] = await sql<{ id: number }>(
+    live.server.databaseUrl,
+    "SELECT a.id FROM attachments a JOIN communications c ON c.id = a.communication_id WHERE c.metadata->>'chat_msg_id' = $1",
+    [chatMsgId],
+  );
   return (await Attachment.findByPk(row!.id))!;
 };
-const attachmentsNamed = (id: number) => sql<{ attempts: number; state: string; error: string | null }>(live.server.databaseUrl, 'SELECT attempts, state, error FROM attachments WHERE id = $1', [id]);
+const attachmentsNamed = (id: number) =>
+  sql<{ attempts: number; state: string; error: string | null }>(
+    live.server.databaseUrl,
+    'SELECT attempts, state, error FROM attachments WHERE id = $1',
+    [id],
+  );
 const waitForState = (id: number, state: string, timeout = 10_000) =>
   vi.waitFor(async () => expect((await attachmentsNamed(id))[0]?.state).toBe(state), { timeout, interval: 50 });
-const getMedia = (id: number, cookie: string | null = live.staffCookie) => fetch(`${live.server.url}/api/media/${id}`, { headers: cookie ? { cookie } : {} });
+const getMedia = (id: number, cookie: string | null = live.staffCookie) =>
+  fetch(`${live.server.url}/api/media/${id}`, { headers: cookie ? { cookie } : {} });
 
 describe('inbound files: the webhook answers, the queue downloads', () => {
   it('a photo is recorded pending by the webhook, then downloaded, checked and served inline to signed-in staff', async () => {
-    const sent = await live.sim.sendInboundKind({ kind: 'image', from: CLIENT, bytesBase64: PNG.toString('base64'), mimeType: 'image/png', caption: 'the letter' });
+    const sent = await live.sim.sendInboundKind({
+      kind: 'image',
+      from: CLIENT,
+      bytesBase64: PNG.toString('base64'),
+      mimeType: 'image/png',
+      caption: 'the letter',
+    });
     expect(sent.json).toMatchObject({ ok: true, received: 1, stored: 1 });
     const file = await attachmentOf(sent.id);
     expect(file.kind).toBe('image');
@@ -54,12 +70,26 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     const thread = await live.staff.inbox.thread.query({ clientId });
     const item = thread.items.find((i) => i.metadata.chat_msg_id === sent.id)!;
     expect(item.body).toBe('the letter');
-    expect(item.attachments).toEqual([{ id: file.id, kind: 'image', mimeType: 'image/png', fileName: null, size: PNG.length, state: 'stored', error: null }]);
+    expect(item.attachments).toEqual([
+      { id: file.id, kind: 'image', mimeType: 'image/png', fileName: null, size: PNG.length, state: 'stored', error: null },
+    ]);
   });
 
   it('a PDF is a download with its name; an HTML file is never served as HTML; signed-out is 401 and unknown 404', async () => {
-    const pdf = await live.sim.sendInboundKind({ kind: 'document', from: CLIENT, bytesBase64: PDF.toString('base64'), mimeType: 'application/pdf', fileName: 'Signed contract.pdf' });
-    const html = await live.sim.sendInboundKind({ kind: 'document', from: CLIENT, bytesBase64: Buffer.from('<script>alert(document.cookie)</script>').toString('base64'), mimeType: 'text/html', fileName: 'invoice.html' });
+    const pdf = await live.sim.sendInboundKind({
+      kind: 'document',
+      from: CLIENT,
+      bytesBase64: PDF.toString('base64'),
+      mimeType: 'application/pdf',
+      fileName: 'Signed contract.pdf',
+    });
+    const html = await live.sim.sendInboundKind({
+      kind: 'document',
+      from: CLIENT,
+      bytesBase64: Buffer.from('<script>alert(document.cookie)</script>').toString('base64'),
+      mimeType: 'text/html',
+      fileName: 'invoice.html',
+    });
     const pdfFile = await attachmentOf(pdf.id);
     const htmlFile = await attachmentOf(html.id);
     await waitForState(pdfFile.id, 'stored');
@@ -83,7 +113,12 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
   });
 
   it('a document whose type smuggles HTML after a comma is served as octet-stream, never inline', async () => {
-    const sent = await live.sim.sendInboundKind({ kind: 'image', from: CLIENT, bytesBase64: Buffer.from('<h1>phish</h1><img src="http://evil.example/p">').toString('base64'), mimeType: 'image/png; x=y, text/html' });
+    const sent = await live.sim.sendInboundKind({
+      kind: 'image',
+      from: CLIENT,
+      bytesBase64: Buffer.from('<h1>phish</h1><img src="http://evil.example/p">').toString('base64'),
+      mimeType: 'image/png; x=y, text/html',
+    });
     const file = await attachmentOf(sent.id);
     await waitForState(file.id, 'stored');
     const res = await getMedia(file.id);
@@ -102,38 +137,85 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     const parts: Uint8Array[] = [];
     for await (const part of file.body) parts.push(part);
     expect(Buffer.concat(parts)).toEqual(PNG);
-    expect(live.sim.requests.slice(before)).toEqual([expect.objectContaining({ path: '/whatsapp_business/attachments/', apiKey: SIM_API_KEY })]);
+    expect(live.sim.requests.slice(before)).toEqual([
+      expect.objectContaining({ path: '/whatsapp_business/attachments/', apiKey: SIM_API_KEY }),
+    ]);
   });
 
   it('a file whose bytes do not match the provider checksum is tried five times, then failed with the reason; nothing is served', async () => {
-    const sent = await live.sim.sendInboundKind({ kind: 'image', from: CLIENT, size: 5_000, mimeType: 'image/jpeg', sha256: 'ab'.repeat(32) });
+    const sent = await live.sim.sendInboundKind({
+      kind: 'image',
+      from: CLIENT,
+      size: 5_000,
+      mimeType: 'image/jpeg',
+      sha256: 'ab'.repeat(32),
+    });
     const file = await attachmentOf(sent.id);
     await waitForState(file.id, 'failed');
     const [row] = await attachmentsNamed(file.id);
-    expect(row).toEqual({ attempts: MAX_DOWNLOAD_TRIES, state: 'failed', error: "The file did not match the provider's checksum. Gave up after 5 tries." });
-    expect(await sql(live.server.databaseUrl, 'SELECT count(*)::int AS n FROM attachment_chunks WHERE attachment_id = $1', [file.id])).toEqual([{ n: 0 }]);
+    expect(row).toEqual({
+      attempts: MAX_DOWNLOAD_TRIES,
+      state: 'failed',
+      error: "The file did not match the provider's checksum. Gave up after 5 tries.",
+    });
+    expect(
+      await sql(live.server.databaseUrl, 'SELECT count(*)::int AS n FROM attachment_chunks WHERE attachment_id = $1', [file.id]),
+    ).toEqual([{ n: 0 }]);
     expect((await getMedia(file.id)).status).toBe(409);
     const thread = await live.staff.inbox.thread.query({ clientId });
-    expect(thread.items.find((i) => i.metadata.chat_msg_id === sent.id)?.attachments[0]).toMatchObject({ state: 'failed', error: expect.stringContaining('checksum') });
+    expect(thread.items.find((i) => i.metadata.chat_msg_id === sent.id)?.attachments[0]).toMatchObject({
+      state: 'failed',
+      error: expect.stringContaining('checksum'),
+    });
   });
 
   it('a file the provider no longer has (404) fails at once, without spending the provider’s error budget on retries', async () => {
     const before = live.sim.requests.length;
-    const res = await postWebhook(live.server.url, cloudPayload({ messages: [{ from: CLIENT, id: 'wamid.gone', timestamp: String(Math.floor(Date.now() / 1000)), type: 'image', image: { id: '404404404', mime_type: 'image/jpeg' } }] }));
+    const res = await postWebhook(
+      live.server.url,
+      cloudPayload({
+        messages: [
+          {
+            from: CLIENT,
+            id: 'wamid.gone',
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'image',
+            image: { id: '404404404', mime_type: 'image/jpeg' },
+          },
+        ],
+      }),
+    );
     expect(res.json).toMatchObject({ received: 1, stored: 1 });
     const file = await attachmentOf('wamid.gone');
     await waitForState(file.id, 'failed');
-    expect(await attachmentsNamed(file.id)).toEqual([{ attempts: 1, state: 'failed', error: 'The provider no longer has this file (HTTP 404); ask the client to send it again.' }]);
+    expect(await attachmentsNamed(file.id)).toEqual([
+      { attempts: 1, state: 'failed', error: 'The provider no longer has this file (HTTP 404); ask the client to send it again.' },
+    ]);
     expect(live.sim.requests.slice(before).filter((r) => r.path === '/404404404')).toHaveLength(1);
   });
 
   it('a media id that could walk the provider path is never requested: the caption is kept, the file fails with the reason', async () => {
     const before = live.sim.requests.length;
-    const res = await postWebhook(live.server.url, cloudPayload({ messages: [{ from: CLIENT, id: 'wamid.badid', timestamp: String(Math.floor(Date.now() / 1000)), type: 'image', image: { id: '../whatsapp_business_profile', mime_type: 'image/jpeg', caption: 'my passport' } }] }));
+    const res = await postWebhook(
+      live.server.url,
+      cloudPayload({
+        messages: [
+          {
+            from: CLIENT,
+            id: 'wamid.badid',
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'image',
+            image: { id: '../whatsapp_business_profile', mime_type: 'image/jpeg', caption: 'my passport' },
+          },
+        ],
+      }),
+    );
     expect(res.json).toMatchObject({ received: 1, stored: 1 });
     const file = await attachmentOf('wamid.badid');
     await waitForState(file.id, 'failed');
-    expect(await attachmentsNamed(file.id)).toEqual([{ attempts: 1, state: 'failed', error: 'The provider gave no usable id for this file; ask the client to send it again.' }]);
+    expect(await attachmentsNamed(file.id)).toEqual([
+      { attempts: 1, state: 'failed', error: 'The provider gave no usable id for this file; ask the client to send it again.' },
+    ]);
     expect(live.sim.requests.slice(before)).toEqual([]);
     const thread = await live.staff.inbox.thread.query({ clientId });
     expect(thread.items.find((i) => i.metadata.chat_msg_id === 'wamid.badid')?.body).toBe('my passport');
@@ -143,7 +225,20 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     const media = await live.sim.addMedia({ bytes: PNG, mimeType: 'image/png' });
     live.sim.queueResponse({ status: 500 });
     live.sim.queueResponse({ status: 503 });
-    await postWebhook(live.server.url, cloudPayload({ messages: [{ from: CLIENT, id: 'wamid.flaky', timestamp: String(Math.floor(Date.now() / 1000)), type: 'image', image: { id: media.id, mime_type: 'image/png' } }] }));
+    await postWebhook(
+      live.server.url,
+      cloudPayload({
+        messages: [
+          {
+            from: CLIENT,
+            id: 'wamid.flaky',
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'image',
+            image: { id: media.id, mime_type: 'image/png' },
+          },
+        ],
+      }),
+    );
     const file = await attachmentOf('wamid.flaky');
     await waitForState(file.id, 'stored');
     expect(await attachmentsNamed(file.id)).toEqual([{ attempts: 3, state: 'stored', error: null }]);
@@ -152,10 +247,25 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
   it('five 5xx answers in a row: failed with the reason, tried exactly five times', async () => {
     const media = await live.sim.addMedia({ bytes: PNG, mimeType: 'image/png' });
     for (let i = 0; i < 5; i++) live.sim.queueResponse({ status: 502 });
-    await postWebhook(live.server.url, cloudPayload({ messages: [{ from: CLIENT, id: 'wamid.down', timestamp: String(Math.floor(Date.now() / 1000)), type: 'image', image: { id: media.id, mime_type: 'image/png' } }] }));
+    await postWebhook(
+      live.server.url,
+      cloudPayload({
+        messages: [
+          {
+            from: CLIENT,
+            id: 'wamid.down',
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'image',
+            image: { id: media.id, mime_type: 'image/png' },
+          },
+        ],
+      }),
+    );
     const file = await attachmentOf('wamid.down');
     await waitForState(file.id, 'failed');
-    expect(await attachmentsNamed(file.id)).toEqual([{ attempts: 5, state: 'failed', error: 'The provider could not send the file (HTTP 502). Gave up after 5 tries.' }]);
+    expect(await attachmentsNamed(file.id)).toEqual([
+      { attempts: 5, state: 'failed', error: 'The provider could not send the file (HTTP 502). Gave up after 5 tries.' },
+    ]);
   });
 
   it('the webhook answers before a slow download has even started streaming', async () => {
@@ -188,14 +298,37 @@ describe('sending files', () => {
     const before = live.sim.requests.length;
     const record = await live.staff.chat.send.mutate({ clientId, body: 'Please sign page 2', attachmentId: uploaded.attachmentId });
     expect(record).toMatchObject({ status: 'sent', body: 'Please sign page 2', metadata: { kind: 'document' } });
-    expect(record.attachments).toEqual([{ id: uploaded.attachmentId, kind: 'document', mimeType: 'application/pdf', fileName: 'Engagement letter.pdf', size: PDF.length, state: 'stored', error: null }]);
+    expect(record.attachments).toEqual([
+      {
+        id: uploaded.attachmentId,
+        kind: 'document',
+        mimeType: 'application/pdf',
+        fileName: 'Engagement letter.pdf',
+        size: PDF.length,
+        state: 'stored',
+        error: null,
+      },
+    ]);
 
     const calls = live.sim.requests.slice(before);
     const mediaCall = calls.find((r) => r.path === '/media')!;
-    expect(mediaCall.body).toEqual({ type: 'application/pdf', messaging_product: 'whatsapp', fileName: 'Engagement letter.pdf', mimeType: 'application/pdf', size: PDF.length, sha256: sha256(PDF) });
+    expect(mediaCall.body).toEqual({
+      type: 'application/pdf',
+      messaging_product: 'whatsapp',
+      fileName: 'Engagement letter.pdf',
+      mimeType: 'application/pdf',
+      size: PDF.length,
+      sha256: sha256(PDF),
+    });
     const sendCall = calls.find((r) => r.path === '/messages')!;
     const mediaId = (sendCall.body as { document: { id: string } }).document.id;
-    expect(sendCall.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: CLIENT, type: 'document', document: { id: mediaId, caption: 'Please sign page 2', filename: 'Engagement letter.pdf' } });
+    expect(sendCall.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: CLIENT,
+      type: 'document',
+      document: { id: mediaId, caption: 'Please sign page 2', filename: 'Engagement letter.pdf' },
+    });
     expect(live.sim.mediaBytes(mediaId)).toEqual(PDF);
 
     await live.sim.postReceipt(record.metadata.chat_msg_id!, 'delivered', CLIENT);
@@ -207,11 +340,23 @@ describe('sending files', () => {
   });
 
   it('refuses a photo over 5 MB with 413 and a clear sentence, storing nothing', async () => {
-    const before = await sql(live.server.databaseUrl, 'SELECT (SELECT count(*) FROM attachments)::int AS files, (SELECT count(*) FROM attachment_chunks)::int AS chunks');
+    const before = await sql(
+      live.server.databaseUrl,
+      'SELECT (SELECT count(*) FROM attachments)::int AS files, (SELECT count(*) FROM attachment_chunks)::int AS chunks',
+    );
     const res = await upload(Buffer.alloc(5 * 1024 * 1024 + 1, 1), 'image/jpeg', 'big.jpg');
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ ok: false, error: 'too_large', message: 'A photo (JPEG or PNG) can be at most 5.0 MB. Nothing was uploaded.' });
-    expect(await sql(live.server.databaseUrl, 'SELECT (SELECT count(*) FROM attachments)::int AS files, (SELECT count(*) FROM attachment_chunks)::int AS chunks')).toEqual(before);
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: 'too_large',
+      message: 'A photo (JPEG or PNG) can be at most 5.0 MB. Nothing was uploaded.',
+    });
+    expect(
+      await sql(
+        live.server.databaseUrl,
+        'SELECT (SELECT count(*) FROM attachments)::int AS files, (SELECT count(*) FROM attachment_chunks)::int AS chunks',
+      ),
+    ).toEqual(before);
   });
 
   it('the same 6 MB is fine as a document; audio over 16 MB is refused', async () => {
@@ -224,7 +369,11 @@ describe('sending files', () => {
   it('uploads need a session, a same-site origin, multipart, and a file', async () => {
     expect((await upload(PNG, 'image/png', 'a.png', {})).status).toBe(401);
     expect((await upload(PNG, 'image/png', 'a.png', { cookie: live.staffCookie, origin: 'https://evil.example' })).status).toBe(403);
-    const json = await fetch(`${live.server.url}/api/media`, { method: 'POST', headers: { cookie: live.staffCookie, 'content-type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${live.server.url}/api/media`, {
+      method: 'POST',
+      headers: { cookie: live.staffCookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(415);
     const form = new FormData();
     form.append('note', 'no file');
@@ -237,13 +386,21 @@ describe('sending files', () => {
   it('a caption over 1,024 characters is refused, never sent as a text without its file', async () => {
     const { attachmentId } = (await (await upload(PNG, 'image/png', 'caption.png')).json()) as { attachmentId: number };
     const before = live.sim.requests.length;
-    await expect(live.staff.chat.send.mutate({ clientId, attachmentId, body: 'c'.repeat(1025) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(live.staff.chat.send.mutate({ clientId, attachmentId, body: 'c'.repeat(1025) })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
     expect(live.sim.requests.length).toBe(before);
   });
 
   it('a truncated multipart body or a lying Content-Length is a 400, and the server keeps running', async () => {
-    const truncated = Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\nAAAA');
-    const res = await fetch(`${live.server.url}/api/media`, { method: 'POST', body: truncated, headers: { cookie: live.staffCookie, 'content-type': 'multipart/form-data; boundary=B' } });
+    const truncated = Buffer.from(
+      '--B\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\nAAAA',
+    );
+    const res = await fetch(`${live.server.url}/api/media`, {
+      method: 'POST',
+      body: truncated,
+      headers: { cookie: live.staffCookie, 'content-type': 'multipart/form-data; boundary=B' },
+    });
     expect(res.status).toBe(400);
     expect((await fetch(`${live.server.url}/api/health`)).status).toBe(200);
   });

@@ -46,18 +46,24 @@ describe('migrations', () => {
     expect(await query('SELECT name FROM clients')).toEqual([{ name: 'Kept' }]);
   });
 
-  it('give each existing client its phone as primary number, national formats read in the firm\'s country', async () => {
+  it("give each existing client its phone as primary number, national formats read in the firm's country", async () => {
     const fresh = await createTestDatabase();
     const sequelize = createSequelize(fresh.url, createLogger('silent'));
     try {
       await migrateDatabase(sequelize, fresh.url, { to: '0004-rate-limits' });
-      await sql(fresh.url, `INSERT INTO clients (name, phone, phone_digits, phone_last9) VALUES
+      await sql(
+        fresh.url,
+        `INSERT INTO clients (name, phone, phone_digits, phone_last9) VALUES
         ('International', '+44 7700 900123', '447700900123', '700900123'),
         ('National', '07700 900789', '07700900789', '700900789'),
         ('Double zero', '0044 7700 900456', '447700900456', '700900456'),
-        ('Unreadable', '12345678', '12345678', '12345678')`);
+        ('Unreadable', '12345678', '12345678', '12345678')`,
+      );
       expect(await migrateDatabase(sequelize, fresh.url, { defaultCountry: 'GB' })).toEqual(MIGRATION_NAMES.slice(4));
-      const numbers = await sql(fresh.url, `SELECT c.name, n.digits, n."primary", n.last9 FROM client_numbers n JOIN clients c ON c.id = n.client_id ORDER BY c.id`);
+      const numbers = await sql(
+        fresh.url,
+        `SELECT c.name, n.digits, n."primary", n.last9 FROM client_numbers n JOIN clients c ON c.id = n.client_id ORDER BY c.id`,
+      );
       expect(numbers).toEqual([
         { name: 'International', digits: '447700900123', primary: true, last9: '700900123' },
         { name: 'National', digits: '447700900789', primary: true, last9: '700900789' },

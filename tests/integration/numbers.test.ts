@@ -11,10 +11,14 @@ let seq = 0;
 const inbound = (from: string, body: string, name?: string) =>
   postWebhook(
     live.server.url,
-    cloudPayload({ ...(name ? { contacts: [{ profile: { name }, wa_id: from }] } : {}), messages: [textMessage(`wamid.num-${++seq}`, from, body)] }),
+    cloudPayload({
+      ...(name ? { contacts: [{ profile: { name }, wa_id: from }] } : {}),
+      messages: [textMessage(`wamid.num-${++seq}`, from, body)],
+    }),
   );
 const clientOf = async (body: string) =>
-  (await sql<{ client_id: number | null }>(live.server.databaseUrl, 'SELECT client_id FROM communications WHERE body = $1', [body]))[0]?.client_id;
+  (await sql<{ client_id: number | null }>(live.server.databaseUrl, 'SELECT client_id FROM communications WHERE body = $1', [body]))[0]
+    ?.client_id;
 const audit = (action: string) =>
   sql<{ user_id: number | null; subject: string; detail: Record<string, unknown>; ip: string | null }>(
     live.server.databaseUrl,
@@ -34,7 +38,7 @@ beforeEach(() => {
 describe('numbers are read as people type them', () => {
   it.each([
     ['international', '+44 7700 900201', '447700900201'],
-    ['national, read in the firm\'s country (FIRM_PHONE +44)', '07700 900202', '447700900202'],
+    ["national, read in the firm's country (FIRM_PHONE +44)", '07700 900202', '447700900202'],
     ['00-prefixed', '0044 7700 900203', '447700900203'],
     ['another country', '+353 87 123 4567', '353871234567'],
   ])('%s: %s is stored as E.164 digits', async (_label, typed, digits) => {
@@ -57,13 +61,18 @@ describe('a number another client has', () => {
       data: { code: 'CONFLICT', fieldErrors: { phone: [expect.stringContaining("already Olu Adeyemi's number")] } },
     });
     const second = await live.staff.clients.create.mutate({ name: 'Ada Adeyemi', phone: '07700 900301', confirm: true });
-    await expect(live.staff.clients.addNumber.mutate({ clientId: second.id, phone: '+44 7700 900301' })).resolves.toMatchObject({ id: second.id });
+    await expect(live.staff.clients.addNumber.mutate({ clientId: second.id, phone: '+44 7700 900301' })).resolves.toMatchObject({
+      id: second.id,
+    });
     const other = await live.staff.clients.create.mutate({ name: 'Kemi Adeyemi', phone: '+44 7700 900302' });
-    await expect(live.staff.clients.addNumber.mutate({ clientId: other.id, phone: '+44 7700 900301' })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
-    expect((await live.staff.clients.addNumber.mutate({ clientId: other.id, phone: '+44 7700 900301', confirm: true })).numbers.map((n) => n.digits)).toEqual([
-      '447700900302',
-      '447700900301',
-    ]);
+    await expect(live.staff.clients.addNumber.mutate({ clientId: other.id, phone: '+44 7700 900301' })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+    });
+    expect(
+      (await live.staff.clients.addNumber.mutate({ clientId: other.id, phone: '+44 7700 900301', confirm: true })).numbers.map(
+        (n) => n.digits,
+      ),
+    ).toEqual(['447700900302', '447700900301']);
     expect(first.id).not.toBe(second.id);
 
     // A number three clients share is nobody's in particular: its messages stay unlinked.
@@ -93,7 +102,9 @@ describe('matching inbound messages', () => {
     await inbound('33700900789', 'same last nine, French number');
     expect(await clientOf('same last nine, French number')).toBe(chloe.id); // the spec's rule links it
     expect((await live.staff.chat.send.mutate({ clientId: chloe.id, body: 'Privileged: to Chloe' })).peerPhone).toBe('447700900789');
-    expect((await live.staff.chat.send.mutate({ clientId: chloe.id, to: '33700900789', body: 'chosen on purpose' })).peerPhone).toBe('33700900789');
+    expect((await live.staff.chat.send.mutate({ clientId: chloe.id, to: '33700900789', body: 'chosen on purpose' })).peerPhone).toBe(
+      '33700900789',
+    );
   });
 
   it('an added number files its later messages under the client', async () => {
@@ -117,10 +128,19 @@ describe('the stranger linked to a client', () => {
     const after = await live.staff.clients.get.query({ clientId: benedict.id });
     expect(after.numbers).toEqual([
       expect.objectContaining({ digits: '447700900456', primary: true }),
-      expect.objectContaining({ digits: '447700900999', primary: false, linked: true, addedBy: { id: expect.any(Number), name: 'Sam Staff' } }),
+      expect.objectContaining({
+        digits: '447700900999',
+        primary: false,
+        linked: true,
+        addedBy: { id: expect.any(Number), name: 'Sam Staff' },
+      }),
     ]);
     const [linkEvent] = await audit('inbox.link');
-    expect(linkEvent).toMatchObject({ subject: `client:${benedict.id}`, detail: { digits: '447700900999', moved: 1, ids: [expect.any(Number)] }, user_id: expect.any(Number) });
+    expect(linkEvent).toMatchObject({
+      subject: `client:${benedict.id}`,
+      detail: { digits: '447700900999', moved: 1, ids: [expect.any(Number)] },
+      user_id: expect.any(Number),
+    });
     expect(linkEvent?.ip).toBeTruthy();
 
     // The next message from that number files itself.
@@ -150,7 +170,9 @@ describe('the stranger linked to a client', () => {
     expect(strangers.every((r) => r.client_id === null && r.case_id === null)).toBe(true);
     expect((await live.staff.clients.get.query({ clientId: benedict.id })).numbers.map((n) => n.digits)).toEqual(['447700900456']);
     expect((await live.staff.timeline.case.query({ caseId: openCase.id })).items).toEqual([]);
-    expect(await audit('inbox.unlink')).toEqual([expect.objectContaining({ subject: `client:${benedict.id}`, detail: expect.objectContaining({ digits: '447700900999', moved: 3 }) })]);
+    expect(await audit('inbox.unlink')).toEqual([
+      expect.objectContaining({ subject: `client:${benedict.id}`, detail: expect.objectContaining({ digits: '447700900999', moved: 3 }) }),
+    ]);
     await inbound('447700900999', 'hello again');
     expect(await clientOf('hello again')).toBeNull();
 
@@ -172,7 +194,9 @@ describe('the stranger linked to a client', () => {
     const holders = await sql(live.server.databaseUrl, "SELECT client_id FROM client_numbers WHERE digits = '447700900699'");
     expect(holders).toHaveLength(1);
     // A number with nothing unlinked cannot be linked at all (a client's own number, say).
-    await expect(live.staff.inbox.link.mutate({ phone: '447700900601', clientId: b.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    await expect(live.staff.inbox.link.mutate({ phone: '447700900601', clientId: b.id })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+    });
   });
 
   it('linking a number another client has needs confirmation naming that client', async () => {
@@ -189,8 +213,12 @@ describe('the stranger linked to a client', () => {
   it('unlink takes away only a number linked from the inbox', async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Own Numbers', phone: '+44 7700 900801' });
     await live.staff.clients.addNumber.mutate({ clientId: client.id, phone: '+44 7700 900802' });
-    await expect(live.staff.inbox.unlink.mutate({ phone: '447700900802', clientId: client.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
-    await expect(live.staff.inbox.unlink.mutate({ phone: '447700900801', clientId: client.id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    await expect(live.staff.inbox.unlink.mutate({ phone: '447700900802', clientId: client.id })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+    });
+    await expect(live.staff.inbox.unlink.mutate({ phone: '447700900801', clientId: client.id })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+    });
     expect((await live.staff.clients.get.query({ clientId: client.id })).numbers).toHaveLength(2);
   });
 
@@ -201,7 +229,9 @@ describe('the stranger linked to a client', () => {
     expect((await live.staff.chat.send.mutate({ clientId: client.id, body: 'to the Irish phone' })).peerPhone).toBe('353877654321');
     await live.staff.clients.removeNumber.mutate({ clientId: client.id, phone: '+353 87 765 4321' });
     expect((await live.staff.chat.send.mutate({ clientId: client.id, body: 'to the main phone' })).peerPhone).toBe('447700900901');
-    await expect(live.staff.chat.send.mutate({ clientId: client.id, to: '353877654321', body: 'nope' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(live.staff.chat.send.mutate({ clientId: client.id, to: '353877654321', body: 'nope' })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
   });
 
   it('finds a client by a number typed the national way', async () => {
@@ -212,7 +242,9 @@ describe('the stranger linked to a client', () => {
 
   it('a client keeps at least one number; removing the primary makes the next one primary', async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Two Numbers', phone: '+44 7700 900501' });
-    await expect(live.staff.clients.removeNumber.mutate({ clientId: client.id, phone: '+44 7700 900501' })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    await expect(live.staff.clients.removeNumber.mutate({ clientId: client.id, phone: '+44 7700 900501' })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+    });
     await live.staff.clients.addNumber.mutate({ clientId: client.id, phone: '+44 7700 900502' });
     const after = await live.staff.clients.removeNumber.mutate({ clientId: client.id, phone: '+44 7700 900501' });
     expect(after.numbers).toEqual([expect.objectContaining({ digits: '447700900502', primary: true })]);

@@ -35,9 +35,15 @@ it('in demo mode a file is stored and sent locally: nothing leaves, the thread s
   const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.4 demo letter'))], { type: 'application/pdf' }), 'Demo letter.pdf');
-  const uploaded = (await (await fetch(`${server.url}/api/media`, { method: 'POST', body: form, headers: { cookie } })).json()) as { attachmentId: number };
+  const uploaded = (await (await fetch(`${server.url}/api/media`, { method: 'POST', body: form, headers: { cookie } })).json()) as {
+    attachmentId: number;
+  };
   const sent = await client.chat.send.mutate({ clientId: amelia.id, attachmentId: uploaded.attachmentId, body: 'Here it is' });
-  expect(sent).toMatchObject({ status: 'sent', body: 'Here it is', attachments: [{ id: uploaded.attachmentId, fileName: 'Demo letter.pdf', state: 'stored' }] });
+  expect(sent).toMatchObject({
+    status: 'sent',
+    body: 'Here it is',
+    attachments: [{ id: uploaded.attachmentId, fileName: 'Demo letter.pdf', state: 'stored' }],
+  });
   expect(sent.metadata.chat_msg_id).toMatch(/^demo-/);
   expect(sim.requests).toHaveLength(0);
   const file = await fetch(`${server.url}/api/media/${uploaded.attachmentId}`, { headers: { cookie } });

@@ -19,7 +19,10 @@ beforeEach(() => {
 });
 
 async function failureOf(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TRPCClientError);
   return error as TRPCClientError<AppRouter>;
 }
@@ -37,7 +40,14 @@ describe('sending to the provider', () => {
       type: 'text',
       text: { body: 'Your documents are ready.', preview_url: false },
     });
-    expect(sent).toMatchObject({ type: 'chat', direction: 'outbound', status: 'sent', clientId: amelia.id, peerPhone: '447700900123', error: null });
+    expect(sent).toMatchObject({
+      type: 'chat',
+      direction: 'outbound',
+      status: 'sent',
+      clientId: amelia.id,
+      peerPhone: '447700900123',
+      error: null,
+    });
     expect(sent.metadata.chat_msg_id).toMatch(/^wamid\.SIM/);
   });
 
@@ -76,11 +86,27 @@ describe('provider failures', () => {
     ['403', { status: 403 }, /^The provider rejected the API key; check MESSAGING_API_KEY\.$/],
     ['404', { status: 404 }, /^The number is not found at the provider\.$/],
     ['429', { status: 429 }, /^The provider is rate-limiting messages at present/],
-    ['400 cloud error_data.details', { status: 400, shape: 'cloud', details: 'Recipient phone number not in allowed list' }, /^Recipient phone number not in allowed list$/],
-    ['400 cloud message only', { status: 400, body: { error: { message: '(#131030) Recipient not allowed', code: 131030 } } }, /^\(#131030\) Recipient not allowed$/],
-    ['400 on-prem details', { status: 400, shape: 'onprem', details: 'Message failed: outside support window', title: 'Re-engagement' }, /^Message failed: outside support window$/],
+    [
+      '400 cloud error_data.details',
+      { status: 400, shape: 'cloud', details: 'Recipient phone number not in allowed list' },
+      /^Recipient phone number not in allowed list$/,
+    ],
+    [
+      '400 cloud message only',
+      { status: 400, body: { error: { message: '(#131030) Recipient not allowed', code: 131030 } } },
+      /^\(#131030\) Recipient not allowed$/,
+    ],
+    [
+      '400 on-prem details',
+      { status: 400, shape: 'onprem', details: 'Message failed: outside support window', title: 'Re-engagement' },
+      /^Message failed: outside support window$/,
+    ],
     ['400 on-prem title only', { status: 400, body: { errors: [{ code: 1013, title: 'User is not valid' }] } }, /^User is not valid$/],
-    ['400 without detail', { status: 400, body: {} }, /number may be unverified, or the recipient is outside the 24-hour window and a template is required/],
+    [
+      '400 without detail',
+      { status: 400, body: {} },
+      /number may be unverified, or the recipient is outside the 24-hour window and a template is required/,
+    ],
     ['500', { status: 500 }, /^The messaging service is temporarily unavailable/],
     ['503', { status: 503 }, /^The messaging service is temporarily unavailable/],
     ['418 (other non-OK)', { status: 418, body: {} }, /unexpected response \(HTTP 418\)/],
@@ -113,7 +139,10 @@ describe('provider failures', () => {
     await failureOf(live.staff.chat.send.mutate({ clientId: amelia.id, body: 'Only once, please' }));
     const failed = (await Communication.findOne({ where: { body: 'Only once, please', status: 'failed' } }))!;
     live.sim.requests.length = 0;
-    const outcomes = await Promise.allSettled([live.staff.chat.retry.mutate({ id: failed.id }), live.director.chat.retry.mutate({ id: failed.id })]);
+    const outcomes = await Promise.allSettled([
+      live.staff.chat.retry.mutate({ id: failed.id }),
+      live.director.chat.retry.mutate({ id: failed.id }),
+    ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toMatchObject({ data: { code: 'CONFLICT' }, message: expect.stringMatching(/already been resent/) });

@@ -42,7 +42,9 @@ it('a thread pages backwards without gaps or repeats while messages arrive, each
     const answer = await live.staff.inbox.thread.query({ clientId, before, limit: 40 });
     const bodies = answer.items.map((i) => i.body);
     if (page === 0) expect(bodies.at(-1)).toBe('Message 230'); // the newest page first
-    expect(answer.items.map((i) => i.createdAt.getTime())).toEqual([...answer.items.map((i) => i.createdAt.getTime())].sort((a, b) => a - b));
+    expect(answer.items.map((i) => i.createdAt.getTime())).toEqual(
+      [...answer.items.map((i) => i.createdAt.getTime())].sort((a, b) => a - b),
+    );
     seen.unshift(...bodies);
     // A new message between page loads belongs to the newest page, and shifts nothing here.
     await live.sim.sendInbound(PHONE, `Arrived during page ${page}`);
@@ -76,12 +78,18 @@ it('timelines page newest first over every record type; a case timeline only its
     return { ids, types };
   };
   const client = await collect((cursor) => live.staff.timeline.client.query({ clientId, cursor, limit: 25 }));
-  const count = (await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE client_id = $1', [clientId]))[0]!.count;
+  const count = (
+    await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE client_id = $1', [
+      clientId,
+    ])
+  )[0]!.count;
   expect(client.ids).toHaveLength(count);
   expect(new Set(client.ids).size).toBe(count);
   expect([...client.types].sort()).toEqual(['chat', 'note']);
   const onCase = await collect((cursor) => live.staff.timeline.case.query({ caseId, cursor, limit: 25 }));
-  const caseCount = (await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE case_id = $1', [caseId]))[0]!.count;
+  const caseCount = (
+    await sql<{ count: number }>(live.server.databaseUrl, 'SELECT count(*)::int AS count FROM communications WHERE case_id = $1', [caseId])
+  )[0]!.count;
   expect(onCase.ids).toHaveLength(caseCount);
   expect(new Set(onCase.ids).size).toBe(caseCount);
 });
@@ -96,8 +104,15 @@ it("an unlinked number's thread pages too", async () => {
 });
 
 it('a cursor that is not one of ours is a clear BAD_REQUEST', async () => {
-  for (const before of ['nonsense', Buffer.from('["2024-01-01", 1]').toString('base64url'), Buffer.from('["x\'; DROP TABLE communications; --", 1]').toString('base64url')]) {
-    await expect(live.staff.inbox.thread.query({ clientId, before })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' }, message: 'That page position is not valid: reload the list.' });
+  for (const before of [
+    'nonsense',
+    Buffer.from('["2024-01-01", 1]').toString('base64url'),
+    Buffer.from('["x\'; DROP TABLE communications; --", 1]').toString('base64url'),
+  ]) {
+    await expect(live.staff.inbox.thread.query({ clientId, before })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+      message: 'That page position is not valid: reload the list.',
+    });
   }
   await expect(live.staff.timeline.client.query({ clientId, cursor: 'nonsense' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
   // Shaped right but not a position PostgreSQL could take (the hostile probe's 500s): refused before the query.
@@ -110,17 +125,25 @@ it('a cursor that is not one of ours is a clear BAD_REQUEST', async () => {
     ['2024-01-01 00:00:00+99', 1],
     ['2024-01-01 00:00:00+15:99', 1],
   ] as const) {
-    await expect(live.staff.inbox.thread.query({ clientId, before: cursorOf(value, id) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
-    await expect(live.staff.timeline.case.query({ caseId, cursor: cursorOf(value, id) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(live.staff.inbox.thread.query({ clientId, before: cursorOf(value, id) })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
+    await expect(live.staff.timeline.case.query({ caseId, cursor: cursorOf(value, id) })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
     await expect(live.staff.inbox.threads.query({ cursor: cursorOf(value, id) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
   }
   expect((await live.staff.inbox.thread.query({ clientId, before: cursorOf('2020-02-29 23:59:59.999999+05:30', 1) })).items).toEqual([]); // a real moment: a page
   for (const rank of ['1e50', '1e-50', '1'.repeat(140)]) {
-    await expect(live.staff.inbox.search.query({ q: 'message', cursor: cursorOf(rank, 1) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(live.staff.inbox.search.query({ q: 'message', cursor: cursorOf(rank, 1) })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
   }
   // An id no PostgreSQL integer holds is refused by the input check, not by the database.
   await expect(live.staff.inbox.thread.query({ clientId: 2147483648 })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
-  await expect(live.staff.timeline.case.query({ caseId: Number.MAX_SAFE_INTEGER })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  await expect(live.staff.timeline.case.query({ caseId: Number.MAX_SAFE_INTEGER })).rejects.toMatchObject({
+    data: { code: 'BAD_REQUEST' },
+  });
   // A client that does not exist has no summary either: NOT_FOUND, as for its thread.
   await expect(live.staff.inbox.threadSummary.query({ clientId: 424242 })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
 });
@@ -176,7 +199,10 @@ it('filtered inbox pages too, and the unread badge counts the whole inbox', asyn
   } while (cursor);
   expect(new Set(keys).size).toBe(unread[0]!.conversations);
   expect(keys).toHaveLength(unread[0]!.conversations);
-  await expect(live.staff.inbox.threads.query({ cursor: 'nonsense' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' }, message: 'That page of conversations is not valid: reload the inbox.' });
+  await expect(live.staff.inbox.threads.query({ cursor: 'nonsense' })).rejects.toMatchObject({
+    data: { code: 'BAD_REQUEST' },
+    message: 'That page of conversations is not valid: reload the inbox.',
+  });
   // Without a limit a page is 50 (DESIGN).
   expect((await live.staff.inbox.threads.query()).threads).toHaveLength(50);
 });

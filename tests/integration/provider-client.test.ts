@@ -18,7 +18,10 @@ beforeEach(() => {
 });
 
 async function providerErrorOf(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ProviderError);
   return error as ProviderError;
 }
@@ -79,7 +82,10 @@ describe('connection check', () => {
   });
 
   it('is Live with the verified name and quality rating on success', async () => {
-    expect(await checkConnection(client())).toEqual({ status: 'Live', detail: 'Verified name: Ashdown & Vale Solicitors · Quality rating: GREEN' });
+    expect(await checkConnection(client())).toEqual({
+      status: 'Live',
+      detail: 'Verified name: Ashdown & Vale Solicitors · Quality rating: GREEN',
+    });
   });
 
   it('is Unreachable on a network error and Demo mode without a key', async () => {

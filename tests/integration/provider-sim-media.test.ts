@@ -50,16 +50,33 @@ function sendBody(type: string, media: Record<string, unknown>) {
   return { messaging_product: 'whatsapp', recipient_type: 'individual', to: '447700900123', type, [type]: media };
 }
 const postJson = (path: string, body: unknown, key: string | null = KEY) =>
-  fetch(`${sim.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'PROVIDER-API-KEY': key } : {}) }, body: JSON.stringify(body) });
+  fetch(`${sim.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { 'PROVIDER-API-KEY': key } : {}) },
+    body: JSON.stringify(body),
+  });
 
 describe('provider simulator media', () => {
   it('resolves a media id to a foreign-looking url whose path and query it serves with the key', async () => {
     const bytes = randomBytes(200_000);
     const added = await sim.addMedia({ bytes, mimeType: 'image/png', fileName: 'scan.png' });
-    expect(added).toEqual({ id: expect.stringMatching(/^7\d{15}$/), sha256Hex: sha256(bytes), advertisedSha256Hex: sha256(bytes), sha256Base64: Buffer.from(sha256(bytes), 'hex').toString('base64'), size: bytes.length });
+    expect(added).toEqual({
+      id: expect.stringMatching(/^7\d{15}$/),
+      sha256Hex: sha256(bytes),
+      advertisedSha256Hex: sha256(bytes),
+      sha256Base64: Buffer.from(sha256(bytes), 'hex').toString('base64'),
+      size: bytes.length,
+    });
 
     const { info, res } = await download(added.id);
-    expect(info).toEqual({ messaging_product: 'whatsapp', url: expect.any(String), mime_type: 'image/png', sha256: sha256(bytes), file_size: bytes.length, id: added.id });
+    expect(info).toEqual({
+      messaging_product: 'whatsapp',
+      url: expect.any(String),
+      mime_type: 'image/png',
+      sha256: sha256(bytes),
+      file_size: bytes.length,
+      id: added.id,
+    });
     const url = new URL(info.url as string);
     expect(url.host).toBe('lookaside.example.invalid');
     expect(url.pathname).toBe('/whatsapp_business/attachments/');
@@ -116,8 +133,16 @@ describe('provider simulator media', () => {
     expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(bytes));
 
     // The same over the control route; a malformed hash is refused, not stored.
-    const viaControl = await postJson('/__sim/media', { bytesBase64: bytes.toString('base64'), mimeType: 'text/plain', sha256: Buffer.from(wrong, 'hex').toString('base64') }, null);
-    expect(await viaControl.json()).toMatchObject({ id: expect.stringMatching(/^7\d{15}$/), advertisedSha256Hex: wrong, size: bytes.length });
+    const viaControl = await postJson(
+      '/__sim/media',
+      { bytesBase64: bytes.toString('base64'), mimeType: 'text/plain', sha256: Buffer.from(wrong, 'hex').toString('base64') },
+      null,
+    );
+    expect(await viaControl.json()).toMatchObject({
+      id: expect.stringMatching(/^7\d{15}$/),
+      advertisedSha256Hex: wrong,
+      size: bytes.length,
+    });
     expect((await postJson('/__sim/media', { size: 10, mimeType: 'text/plain', sha256: 'not-a-hash' }, null)).status).toBe(400);
   });
 
@@ -157,7 +182,14 @@ describe('provider simulator media', () => {
         method: 'POST',
         path: '/media',
         apiKey: KEY,
-        body: { type: 'application/pdf', messaging_product: 'whatsapp', fileName: 'letter.pdf', mimeType: 'application/pdf', size: bytes.length, sha256: sha256(bytes) },
+        body: {
+          type: 'application/pdf',
+          messaging_product: 'whatsapp',
+          fileName: 'letter.pdf',
+          mimeType: 'application/pdf',
+          size: bytes.length,
+          sha256: sha256(bytes),
+        },
       }),
     ]);
     expect(sim.mediaBytes(id)).toEqual(bytes);
@@ -198,7 +230,11 @@ describe('provider simulator media', () => {
   });
 
   it('posts inbound photos, locations, reactions and echoes in the cloud webhook shape', async () => {
-    const photo = await postJson('/__sim/inbound', { kind: 'image', from: '447700900123', name: 'Amelia', size: 1000, caption: 'The letter' }, null);
+    const photo = await postJson(
+      '/__sim/inbound',
+      { kind: 'image', from: '447700900123', name: 'Amelia', size: 1000, caption: 'The letter' },
+      null,
+    );
     expect(photo.status).toBe(200);
     const { id, mediaId } = (await photo.json()) as { id: string; mediaId: string };
     const info = (await (await get(`/${mediaId}`)).json()) as { sha256: string };
@@ -215,7 +251,12 @@ describe('provider simulator media', () => {
               id,
               timestamp: expect.stringMatching(/^\d+$/),
               type: 'image',
-              image: { id: mediaId, mime_type: 'image/jpeg', sha256: Buffer.from(info.sha256, 'hex').toString('base64'), caption: 'The letter' },
+              image: {
+                id: mediaId,
+                mime_type: 'image/jpeg',
+                sha256: Buffer.from(info.sha256, 'hex').toString('base64'),
+                caption: 'The letter',
+              },
             },
           ],
         },
@@ -232,12 +273,24 @@ describe('provider simulator media', () => {
       ['messages', expect.objectContaining({ type: 'location', location: { latitude: 51.5, longitude: -0.12, name: 'Office' } })],
       ['messages', expect.objectContaining({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } })],
       ['messages', expect.objectContaining({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '' } })], // both forms are real (tests/fixtures: unreaction_empty, unreaction_no_emoji)
-      ['smb_message_echoes', { from: '442079460000', to: '447700900123', id: expect.any(String), timestamp: expect.any(String), type: 'text', text: { body: 'Sent from the phone' } }],
+      [
+        'smb_message_echoes',
+        {
+          from: '442079460000',
+          to: '447700900123',
+          id: expect.any(String),
+          timestamp: expect.any(String),
+          type: 'text',
+          text: { body: 'Sent from the phone' },
+        },
+      ],
     ]);
 
     const bad = await postJson('/__sim/inbound', { kind: 'location', from: '447700900123', latitude: 'north' }, null);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ ok: false, error: expect.stringContaining('latitude') });
-    expect((await postJson('/__sim/inbound', { kind: 'audio', from: '447700900123', caption: 'no captions on audio' }, null)).status).toBe(400);
+    expect((await postJson('/__sim/inbound', { kind: 'audio', from: '447700900123', caption: 'no captions on audio' }, null)).status).toBe(
+      400,
+    );
   });
 });

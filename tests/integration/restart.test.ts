@@ -23,7 +23,10 @@ it('on start-up, a send left pending by a stopped server is shown as unknown, a 
   await first.close();
 
   const second = await startServer(config, createLogger('silent'));
-  const rows = await sql<{ body: string; status: string; error: string | null }>(database.url, 'SELECT body, status, error FROM communications ORDER BY id');
+  const rows = await sql<{ body: string; status: string; error: string | null }>(
+    database.url,
+    'SELECT body, status, error FROM communications ORDER BY id',
+  );
   await second.close();
   expect(rows).toEqual([
     { body: 'cut off mid-send', status: 'failed', error: INTERRUPTED_SEND_ERROR },

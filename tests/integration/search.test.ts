@@ -38,9 +38,15 @@ it('finds messages by their words across conversations, linked or not, the best 
 });
 
 it('matches stems (invoice finds invoices) and the query syntax people type', async () => {
-  expect((await live.staff.inbox.search.query({ q: 'invoice' })).items.map((i) => marked(i.highlight))).toEqual([expect.stringContaining('[invoices]')]);
-  expect((await live.staff.inbox.search.query({ q: '"letting agent"' })).items.map((i) => i.body)).toEqual(['The letting agent kept my deposit again']);
-  expect((await live.staff.inbox.search.query({ q: 'deposit -stranger -letting' })).items.map((i) => i.body)).toEqual(['Deposit deposit deposit: they still have not returned the deposit']);
+  expect((await live.staff.inbox.search.query({ q: 'invoice' })).items.map((i) => marked(i.highlight))).toEqual([
+    expect.stringContaining('[invoices]'),
+  ]);
+  expect((await live.staff.inbox.search.query({ q: '"letting agent"' })).items.map((i) => i.body)).toEqual([
+    'The letting agent kept my deposit again',
+  ]);
+  expect((await live.staff.inbox.search.query({ q: 'deposit -stranger -letting' })).items.map((i) => i.body)).toEqual([
+    'Deposit deposit deposit: they still have not returned the deposit',
+  ]);
   expect((await live.staff.inbox.search.query({ q: 'nothing-like-this' })).items).toEqual([]);
 });
 
@@ -92,7 +98,9 @@ it(`ranks the newest ${SEARCH_WINDOW} matches of a word: an older best match is 
   expect(common).toHaveLength(5);
   expect(common).not.toContain('probate probate probate probate probate, the old will');
   expect(common[0]).toBe(`probate update ${SEARCH_WINDOW}`); // equal ranks: the newest first
-  expect((await live.staff.inbox.search.query({ q: 'probate old' })).items.map((i) => i.body)).toEqual(['probate probate probate probate probate, the old will']);
+  expect((await live.staff.inbox.search.query({ q: 'probate old' })).items.map((i) => i.body)).toEqual([
+    'probate probate probate probate probate, the old will',
+  ]);
 });
 
 it('pages through the ranked window with a cursor: every hit once, best first, then newest', async () => {
@@ -109,5 +117,7 @@ it('pages through the ranked window with a cursor: every hit once, best first, t
   expect(ids).toHaveLength(SEARCH_WINDOW);
   expect(new Set(ids).size).toBe(SEARCH_WINDOW);
   expect(ids).toEqual([...ids].sort((a, b) => b - a)); // equal ranks here: newest first throughout
-  await expect(live.staff.inbox.search.query({ q: 'probate', cursor: 'nonsense' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  await expect(live.staff.inbox.search.query({ q: 'probate', cursor: 'nonsense' })).rejects.toMatchObject({
+    data: { code: 'BAD_REQUEST' },
+  });
 });

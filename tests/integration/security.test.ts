@@ -26,9 +26,17 @@ describe('cross-site requests to tRPC', () => {
   it('refuses a form-encoded POST (what a cross-site form can send) even with a valid session', async () => {
     const cookie = await signedInCookie();
     const before = await countRows();
-    const res = await fetch(`${server.url}/trpc/chat.send`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `json=${encodeURIComponent(sendBody)}` });
+    const res = await fetch(`${server.url}/trpc/chat.send`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `json=${encodeURIComponent(sendBody)}`,
+    });
     expect(res.status).toBe(415);
-    const plain = await fetch(`${server.url}/trpc/chat.send`, { method: 'POST', headers: { cookie, 'content-type': 'text/plain' }, body: sendBody });
+    const plain = await fetch(`${server.url}/trpc/chat.send`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'text/plain' },
+      body: sendBody,
+    });
     expect(plain.status).toBe(415);
     expect(await countRows()).toBe(before);
   });
@@ -36,7 +44,11 @@ describe('cross-site requests to tRPC', () => {
   it('refuses a JSON POST from another origin, and accepts the same origin or none', async () => {
     const cookie = await signedInCookie();
     const post = (origin?: string) =>
-      fetch(`${server.url}/trpc/chat.send`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body: sendBody });
+      fetch(`${server.url}/trpc/chat.send`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+        body: sendBody,
+      });
     expect((await post('https://evil.example')).status).toBe(403);
     expect((await post(server.url)).status).toBe(200);
     expect((await post()).status).toBe(200);
@@ -46,10 +58,12 @@ describe('cross-site requests to tRPC', () => {
 describe('sign-in brute force', () => {
   it('blocks an account after repeated failures with a clear error, for real and unknown accounts alike', async () => {
     const attempt = (email: string, password = 'wrong-password', ip?: string) =>
-      createHttpClient(server.url, ip ? { 'x-forwarded-for': ip } : {}).client.auth.signIn.mutate({ email, password }).then(
-        () => 'ok',
-        (e: { data?: { code?: string }; message: string }) => `${e.data?.code}: ${e.message}`,
-      );
+      createHttpClient(server.url, ip ? { 'x-forwarded-for': ip } : {})
+        .client.auth.signIn.mutate({ email, password })
+        .then(
+          () => 'ok',
+          (e: { data?: { code?: string }; message: string }) => `${e.data?.code}: ${e.message}`,
+        );
     const real: string[] = [];
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -69,7 +83,10 @@ describe('sign-in brute force', () => {
       results.push(
         await createHttpClient(server.url, { 'x-forwarded-for': '10.9.9.9' })
           .client.auth.signIn.mutate({ email: `user${i}@firm.test`, password: 'nope-nope-nope' })
-          .then(() => 'ok', (e: { data?: { code?: string } }) => e.data?.code ?? 'error'),
+          .then(
+            () => 'ok',
+            (e: { data?: { code?: string } }) => e.data?.code ?? 'error',
+          ),
       );
     }
     expect(results.slice(0, 12).every((r) => r === 'UNAUTHORIZED')).toBe(true);
@@ -116,9 +133,17 @@ describe('headers and hostile bodies', () => {
 
   it('answers an unsupported content encoding with 415, and a wrong or missing body without a 500', async () => {
     const body = '{"messages":[]}';
-    const compress = await fetch(`${server.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'compress', 'x-service-signature': sign(body) }, body });
+    const compress = await fetch(`${server.url}/api/webhooks/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'compress', 'x-service-signature': sign(body) },
+      body,
+    });
     expect(compress.status).toBe(415);
-    const xml = await fetch(`${server.url}/api/webhooks/chat`, { method: 'POST', headers: { 'content-type': 'application/xml', 'x-service-signature': sign('<a/>') }, body: '<a/>' });
+    const xml = await fetch(`${server.url}/api/webhooks/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml', 'x-service-signature': sign('<a/>') },
+      body: '<a/>',
+    });
     expect(xml.status).toBe(400);
     const none = await fetch(`${server.url}/api/webhooks/chat`, { method: 'POST', headers: { 'x-service-signature': sign('') } });
     expect(none.status).toBe(400);

@@ -25,7 +25,11 @@ it('a message, a template and a test message each record who sent them, and the 
   expect(template.sentBy).toEqual({ id: directorId, name: 'Dee Director' });
   expect(test.sentBy).toEqual({ id: directorId, name: 'Dee Director' });
   const thread = await live.staff.inbox.thread.query({ clientId });
-  expect(thread.items.filter((i) => i.direction === 'outbound').map((i) => i.sentBy?.name)).toEqual(['Sam Staff', 'Dee Director', 'Dee Director']);
+  expect(thread.items.filter((i) => i.direction === 'outbound').map((i) => i.sentBy?.name)).toEqual([
+    'Sam Staff',
+    'Dee Director',
+    'Dee Director',
+  ]);
   const timeline = await live.staff.timeline.client.query({ clientId });
   expect(timeline.items.find((i) => i.id === text.id)?.sentBy).toEqual({ id: staffId, name: 'Sam Staff' });
 });
@@ -44,5 +48,9 @@ it("inbound messages and echoes from the firm's phone have no sender", async () 
   const echo = await live.sim.sendInboundKind({ kind: 'echo', to: '447700900123', body: 'Called from the office phone' });
   const thread = await live.staff.inbox.thread.query({ clientId });
   expect(thread.items.find((i) => i.metadata.chat_msg_id === inbound.id)?.sentBy).toBeNull();
-  expect(thread.items.find((i) => i.metadata.chat_msg_id === echo.id)).toMatchObject({ direction: 'outbound', sentBy: null, metadata: { echo: true } });
+  expect(thread.items.find((i) => i.metadata.chat_msg_id === echo.id)).toMatchObject({
+    direction: 'outbound',
+    sentBy: null,
+    metadata: { echo: true },
+  });
 });

@@ -31,7 +31,10 @@ it('on SIGTERM stops accepting, finishes the request in flight, closes the datab
   await new Promise((r) => setTimeout(r, 1_000));
   app.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 300));
-  const refused = await fetch(`${app.url}/api/health`).then(() => 'answered', () => 'refused');
+  const refused = await fetch(`${app.url}/api/health`).then(
+    () => 'answered',
+    () => 'refused',
+  );
 
   expect(await inFlight).toBe('The messaging service timed out; try again.'); // answered, not cut off
   expect(refused).toBe('refused');

@@ -10,7 +10,12 @@ let live: TLiveSetup;
 let amelia: { id: number };
 const messages = () => live.sim.requests.filter((r) => r.path === '/messages');
 const templateGets = () => live.sim.requests.filter((r) => r.path === '/v1/configs/templates');
-const audit = (action: string) => sql<{ user_id: number | null; detail: Record<string, unknown> }>(live.server.databaseUrl, 'SELECT user_id, detail FROM audit_events WHERE action = $1 ORDER BY id', [action]);
+const audit = (action: string) =>
+  sql<{ user_id: number | null; detail: Record<string, unknown> }>(
+    live.server.databaseUrl,
+    'SELECT user_id, detail FROM audit_events WHERE action = $1 ORDER BY id',
+    [action],
+  );
 
 beforeAll(async () => {
   live = await startLiveSetup();
@@ -39,22 +44,34 @@ describe('the template catalogue', () => {
     expect((await audit('templates.refresh')).at(-1)).toMatchObject({ detail: { count: 4 } });
   });
 
-  it('follows the cloud shape\'s paging.next on the provider\'s own host, never another', async () => {
+  it("follows the cloud shape's paging.next on the provider's own host, never another", async () => {
     live.sim.configure({ templateShape: 'cloud', templatePageSize: 1 });
     const catalogue = await live.director.chat.refreshTemplates.mutate();
     expect(catalogue.templates).toHaveLength(4);
     expect(templateGets()).toHaveLength(4);
   });
 
-  it('takes a template\'s new status from a message_template_status_update event', async () => {
+  it("takes a template's new status from a message_template_status_update event", async () => {
     const event = (status: string) => ({
       object: 'whatsapp_business_account',
-      entry: [{ id: 'W', changes: [{ field: 'message_template_status_update', value: { event: status, message_template_name: 'hello_world', message_template_language: 'en_US', reason: 'NONE' } }] }],
+      entry: [
+        {
+          id: 'W',
+          changes: [
+            {
+              field: 'message_template_status_update',
+              value: { event: status, message_template_name: 'hello_world', message_template_language: 'en_US', reason: 'NONE' },
+            },
+          ],
+        },
+      ],
     });
     expect((await postWebhook(live.server.url, event('PAUSED'))).json).toEqual({ ok: true, received: 0, stored: 0 });
     const status = async () => (await live.staff.chat.providerTemplates.query()).templates.find((t) => t.name === 'hello_world')?.status;
     expect(await status()).toBe('PAUSED');
-    await expect(live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, name: 'hello_world', language: 'en_US', params: [] })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(
+      live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, name: 'hello_world', language: 'en_US', params: [] }),
+    ).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
     await postWebhook(live.server.url, event('APPROVED'));
     expect(await status()).toBe('APPROVED');
   });
@@ -62,7 +79,12 @@ describe('the template catalogue', () => {
 
 describe('sending a template', () => {
   it('sends the exact provider body, stores the text the client reads and the template, and takes receipts', async () => {
-    const sent = await live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, name: 'appointment_reminder', language: 'en_GB', params: ['Amelia', 'Ashdown & Vale', 'Tuesday 10:00'] });
+    const sent = await live.staff.chat.sendTemplate.mutate({
+      clientId: amelia.id,
+      name: 'appointment_reminder',
+      language: 'en_GB',
+      params: ['Amelia', 'Ashdown & Vale', 'Tuesday 10:00'],
+    });
     expect(messages()[0]?.body).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
@@ -71,7 +93,16 @@ describe('sending a template', () => {
       template: {
         name: 'appointment_reminder',
         language: { code: 'en_GB' },
-        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Amelia' }, { type: 'text', text: 'Ashdown & Vale' }, { type: 'text', text: 'Tuesday 10:00' }] }],
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Amelia' },
+              { type: 'text', text: 'Ashdown & Vale' },
+              { type: 'text', text: 'Tuesday 10:00' },
+            ],
+          },
+        ],
       },
     });
     expect(sent).toMatchObject({
@@ -96,14 +127,19 @@ describe('sending a template', () => {
     ['a known name in another language', { name: 'hello_world', language: 'fr', params: [] }, /There is no template "hello_world" in fr/],
   ])('refuses %s before any provider call', async (_label, choice, message) => {
     const before = await Communication.count();
-    await expect(live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, ...choice })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' }, message: expect.stringMatching(message) });
+    await expect(live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, ...choice })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+      message: expect.stringMatching(message),
+    });
     expect(messages()).toHaveLength(0);
     expect(await Communication.count()).toBe(before);
   });
 
   it('Retry resends a failed template as a template', async () => {
     live.sim.queueResponse({ status: 503 });
-    await expect(live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, name: 'hello_world', language: 'en_US', params: [] })).rejects.toMatchObject({ data: { code: 'BAD_GATEWAY' } });
+    await expect(
+      live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, name: 'hello_world', language: 'en_US', params: [] }),
+    ).rejects.toMatchObject({ data: { code: 'BAD_GATEWAY' } });
     const failed = await Communication.findOne({ where: { status: 'failed' }, order: [['id', 'DESC']] });
     const retried = await live.staff.chat.retry.mutate({ id: failed!.id });
     expect(retried).toMatchObject({ status: 'sent', metadata: { template: { name: 'hello_world' }, retry_of: failed!.id } });
@@ -111,9 +147,11 @@ describe('sending a template', () => {
   });
 });
 
-describe('the provider\'s error codes', () => {
+describe("the provider's error codes", () => {
   const scripted = (shape: 'cloud' | 'onprem', code: number, words: string) =>
-    shape === 'cloud' ? { error: { message: words, type: 'OAuthException', code, error_data: { details: words } } } : { errors: [{ code, title: words, details: words }] };
+    shape === 'cloud'
+      ? { error: { message: words, type: 'OAuthException', code, error_data: { details: words } } }
+      : { errors: [{ code, title: words, details: words }] };
 
   it.each([
     ['cloud', 131047, /^More than 24 hours have passed since Amelia Hart last wrote: send an approved template\.$/],
@@ -125,9 +163,14 @@ describe('the provider\'s error codes', () => {
     ['cloud', 999999, /^The provider says: odd thing$|^odd thing$/],
   ] as const)('on a send answer (%s %i): %s', async (shape, code, expected) => {
     live.sim.queueResponse({ status: 400, body: scripted(shape, code, 'odd thing') });
-    const error = (await live.staff.chat.send.mutate({ clientId: amelia.id, body: `code ${code}` }).then(() => ({ message: 'sent' }), (e: unknown) => e)) as { message: string };
+    const error = (await live.staff.chat.send.mutate({ clientId: amelia.id, body: `code ${code}` }).then(
+      () => ({ message: 'sent' }),
+      (e: unknown) => e,
+    )) as { message: string };
     expect(error.message).toMatch(expected);
-    const [row] = await sql<{ error: string }>(live.server.databaseUrl, "SELECT error FROM communications WHERE body = $1", [`code ${code}`]);
+    const [row] = await sql<{ error: string }>(live.server.databaseUrl, 'SELECT error FROM communications WHERE body = $1', [
+      `code ${code}`,
+    ]);
     expect(row?.error).toMatch(expected);
   });
 
@@ -140,16 +183,48 @@ describe('the provider\'s error codes', () => {
     [131000, /^The provider could not deliver this message: odd thing \(provider error 131000\)$/],
   ])('on a failed receipt with code %i', async (code, expected) => {
     const id = `wamid.receipt-code-${code}`;
-    const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'x', clientId: amelia.id, peerPhone: '447700900123', metadata: { chat_msg_id: id } });
-    await postWebhook(live.server.url, cloudPayload({ statuses: [{ ...statusItem(id, 'failed'), errors: [{ code, title: 'odd thing', error_data: { details: 'odd thing' } }] }] }));
+    const record = await Communication.create({
+      type: 'chat',
+      direction: 'outbound',
+      status: 'sent',
+      body: 'x',
+      clientId: amelia.id,
+      peerPhone: '447700900123',
+      metadata: { chat_msg_id: id },
+    });
+    await postWebhook(
+      live.server.url,
+      cloudPayload({
+        statuses: [{ ...statusItem(id, 'failed'), errors: [{ code, title: 'odd thing', error_data: { details: 'odd thing' } }] }],
+      }),
+    );
     expect((await Communication.findByPk(record.id))?.error).toMatch(expected);
   });
 
-  it('on a failed receipt, naming the record\'s client', async () => {
-    const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'late', clientId: amelia.id, peerPhone: '447700900123', metadata: { chat_msg_id: 'wamid.window-receipt' } });
-    const failed = { ...statusItem('wamid.window-receipt', 'failed'), errors: [{ code: 131047, title: 'Re-engagement message', error_data: { details: 'Message failed to send because more than 24 hours have passed.' } }] };
+  it("on a failed receipt, naming the record's client", async () => {
+    const record = await Communication.create({
+      type: 'chat',
+      direction: 'outbound',
+      status: 'sent',
+      body: 'late',
+      clientId: amelia.id,
+      peerPhone: '447700900123',
+      metadata: { chat_msg_id: 'wamid.window-receipt' },
+    });
+    const failed = {
+      ...statusItem('wamid.window-receipt', 'failed'),
+      errors: [
+        {
+          code: 131047,
+          title: 'Re-engagement message',
+          error_data: { details: 'Message failed to send because more than 24 hours have passed.' },
+        },
+      ],
+    };
     await postWebhook(live.server.url, cloudPayload({ statuses: [failed] }));
-    expect((await Communication.findByPk(record.id))?.error).toBe('More than 24 hours have passed since Amelia Hart last wrote: send an approved template.');
+    expect((await Communication.findByPk(record.id))?.error).toBe(
+      'More than 24 hours have passed since Amelia Hart last wrote: send an approved template.',
+    );
   });
 
   it('meets the 24-hour rule as the provider applies it: free text to a cold number fails by receipt, a template is delivered', async () => {
@@ -157,9 +232,9 @@ describe('the provider\'s error codes', () => {
     const cold = await live.staff.clients.create.mutate({ name: 'Cold Client', phone: '+44 7700 900444' });
     const text = await live.staff.chat.send.mutate({ clientId: cold.id, body: 'free text, cold' });
     expect(text.status).toBe('sent');
-    await expect.poll(async () => (await Communication.findByPk(text.id))?.error, { timeout: 5_000 }).toBe(
-      'More than 24 hours have passed since Cold Client last wrote: send an approved template.',
-    );
+    await expect
+      .poll(async () => (await Communication.findByPk(text.id))?.error, { timeout: 5_000 })
+      .toBe('More than 24 hours have passed since Cold Client last wrote: send an approved template.');
     const template = await live.staff.chat.sendTemplate.mutate({ clientId: cold.id, name: 'hello_world', language: 'en_US', params: [] });
     await expect.poll(async () => (await Communication.findByPk(template.id))?.status, { timeout: 5_000 }).toBe('read');
     live.sim.configure({ apiMode: 'onprem' });
@@ -174,15 +249,36 @@ describe('the provider\'s error codes', () => {
 describe('opt-outs', () => {
   const preference = (value: string) => ({
     object: 'whatsapp_business_account',
-    entry: [{ id: 'W', changes: [{ field: 'user_preferences', value: { messaging_product: 'whatsapp', user_preferences: [{ wa_id: '447700900555', category: 'marketing_messages', value, timestamp: 1763700000 }] } }] }],
+    entry: [
+      {
+        id: 'W',
+        changes: [
+          {
+            field: 'user_preferences',
+            value: {
+              messaging_product: 'whatsapp',
+              user_preferences: [{ wa_id: '447700900555', category: 'marketing_messages', value, timestamp: 1763700000 }],
+            },
+          },
+        ],
+      },
+    ],
   });
 
   it('a stop event marks the client, sends are refused with no provider call, resume clears it', async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Stop Event', phone: '+44 7700 900555' });
     await postWebhook(live.server.url, preference('stop'));
-    expect(await live.staff.clients.get.query({ clientId: client.id })).toMatchObject({ optedOutAt: expect.any(Date), optOutSource: 'provider: stop' });
-    await expect(live.staff.chat.send.mutate({ clientId: client.id, body: 'hello?' })).rejects.toMatchObject({ data: { code: 'PRECONDITION_FAILED' }, message: expect.stringContaining('Stop Event asked not to receive chat messages') });
-    await expect(live.staff.chat.sendTemplate.mutate({ to: '+44 7700 900555', name: 'hello_world', language: 'en_US', params: [] })).rejects.toMatchObject({ data: { code: 'PRECONDITION_FAILED' } });
+    expect(await live.staff.clients.get.query({ clientId: client.id })).toMatchObject({
+      optedOutAt: expect.any(Date),
+      optOutSource: 'provider: stop',
+    });
+    await expect(live.staff.chat.send.mutate({ clientId: client.id, body: 'hello?' })).rejects.toMatchObject({
+      data: { code: 'PRECONDITION_FAILED' },
+      message: expect.stringContaining('Stop Event asked not to receive chat messages'),
+    });
+    await expect(
+      live.staff.chat.sendTemplate.mutate({ to: '+44 7700 900555', name: 'hello_world', language: 'en_US', params: [] }),
+    ).rejects.toMatchObject({ data: { code: 'PRECONDITION_FAILED' } });
     expect(messages()).toHaveLength(0);
     await postWebhook(live.server.url, preference('resume'));
     expect((await live.staff.clients.get.query({ clientId: client.id })).optedOutAt).toBeNull();
@@ -198,7 +294,14 @@ describe('opt-outs', () => {
     await postWebhook(live.server.url, cloudPayload({ messages: [textMessage('wamid.stop-2', '447700900556', 'UNSUBSCRIBE')] }));
     await expect(live.staff.clients.clearOptOut.mutate({ clientId: client.id })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     expect((await live.director.clients.clearOptOut.mutate({ clientId: client.id })).optedOutAt).toBeNull();
-    expect((await audit('client.opt_in')).at(-1)).toMatchObject({ user_id: expect.any(Number), detail: { source: 'cleared by a director' } });
-    expect((await live.staff.inbox.thread.query({ clientId: client.id })).items.map((i) => i.body)).toEqual([' stop ', 'Start', 'UNSUBSCRIBE']);
+    expect((await audit('client.opt_in')).at(-1)).toMatchObject({
+      user_id: expect.any(Number),
+      detail: { source: 'cleared by a director' },
+    });
+    expect((await live.staff.inbox.thread.query({ clientId: client.id })).items.map((i) => i.body)).toEqual([
+      ' stop ',
+      'Start',
+      'UNSUBSCRIBE',
+    ]);
   });
 });

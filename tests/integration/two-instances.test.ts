@@ -39,7 +39,10 @@ it('a message delivered to instance A reaches a live subscription (SSE) on insta
     expect(stream.res.statusCode).toBe(200);
     expect(stream.res.headers['content-type']).toMatch(/text\/event-stream/);
     await stream.waitFor(isConnected);
-    expect((await postWebhook(a.url, cloudPayload({ messages: [textMessage('wamid.two-1', '447700900123', 'hello through instance A')] }))).status).toBe(200);
+    expect(
+      (await postWebhook(a.url, cloudPayload({ messages: [textMessage('wamid.two-1', '447700900123', 'hello through instance A')] })))
+        .status,
+    ).toBe(200);
     await stream.waitFor((frame) => frame.data?.includes('hello through instance A') === true, 10_000);
   } finally {
     stream.close();
@@ -49,10 +52,20 @@ it('a message delivered to instance A reaches a live subscription (SSE) on insta
 it('concurrent receipts through both instances still end monotonic', async () => {
   for (let round = 0; round < 3; round++) {
     const id = `wamid.two-out-${round}`;
-    const record = await Communication.create({ type: 'chat', direction: 'outbound', status: 'sent', body: 'x', clientId: null, peerPhone: '447700900123', metadata: { chat_msg_id: id } });
+    const record = await Communication.create({
+      type: 'chat',
+      direction: 'outbound',
+      status: 'sent',
+      body: 'x',
+      clientId: null,
+      peerPhone: '447700900123',
+      metadata: { chat_msg_id: id },
+    });
     const statuses = ['read', 'delivered', 'sent', 'delivered', 'read', 'sent'];
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => postWebhook(i % 2 ? b.url : a.url, cloudPayload({ statuses: [statusItem(id, statuses[i % statuses.length]!)] }))),
+      Array.from({ length: 30 }, (_, i) =>
+        postWebhook(i % 2 ? b.url : a.url, cloudPayload({ statuses: [statusItem(id, statuses[i % statuses.length]!)] })),
+      ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const stored = await Communication.findByPk(record.id);

@@ -43,18 +43,33 @@ async function openStream(cookie: string): Promise<TLiveStream> {
 
 describe('adding people', () => {
   it('a director adds someone with a password they set: they can sign in, and the trail says who added them', async () => {
-    const { user, generatedPassword } = await live.director.users.add.mutate({ name: '  Priya Patel ', email: 'Priya@Firm.Test', role: 'staff', password: 'priya-first-pass' });
+    const { user, generatedPassword } = await live.director.users.add.mutate({
+      name: '  Priya Patel ',
+      email: 'Priya@Firm.Test',
+      role: 'staff',
+      password: 'priya-first-pass',
+    });
     expect(user).toMatchObject({ name: 'Priya Patel', email: 'priya@firm.test', role: 'staff', deactivatedAt: null });
     expect(generatedPassword).toBeNull();
     const priya = createHttpClient(live.server.url).client;
-    expect((await priya.auth.signIn.mutate({ email: 'priya@firm.test', password: 'priya-first-pass' })).user).toMatchObject({ id: user.id, role: 'staff' });
+    expect((await priya.auth.signIn.mutate({ email: 'priya@firm.test', password: 'priya-first-pass' })).user).toMatchObject({
+      id: user.id,
+      role: 'staff',
+    });
     const dee = await idOf('dee@firm.test');
-    expect(await auditOf(`user:${user.id}`)).toEqual([{ action: 'user.add', user_id: dee, detail: { email: 'priya@firm.test', role: 'staff' } }]);
+    expect(await auditOf(`user:${user.id}`)).toEqual([
+      { action: 'user.add', user_id: dee, detail: { email: 'priya@firm.test', role: 'staff' } },
+    ]);
     expect((await live.director.users.list.query()).map((u) => u.email)).toContain('priya@firm.test');
   });
 
   it('without a password the server makes one, returns it once and stores only its hash', async () => {
-    const { user, generatedPassword } = await live.director.users.add.mutate({ name: 'Omar Said', email: 'omar@firm.test', role: 'director', password: '' });
+    const { user, generatedPassword } = await live.director.users.add.mutate({
+      name: 'Omar Said',
+      email: 'omar@firm.test',
+      role: 'director',
+      password: '',
+    });
     expect(generatedPassword).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
     const [row] = await sql<{ password_hash: string }>(db(), 'SELECT password_hash FROM users WHERE id = $1', [user.id]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
@@ -68,7 +83,12 @@ describe('adding people', () => {
 
   it('an email already in use (any case) is CONFLICT, said next to the email field, and adds nothing', async () => {
     const before = await sql(db(), 'SELECT count(*)::int AS n FROM users');
-    const error = await live.director.users.add.mutate({ name: 'Sam Again', email: 'SAM@firm.test', role: 'staff', password: 'another-password' }).then(() => null, (e: { data?: { code?: string; fieldErrors?: Record<string, string[]> } }) => e);
+    const error = await live.director.users.add
+      .mutate({ name: 'Sam Again', email: 'SAM@firm.test', role: 'staff', password: 'another-password' })
+      .then(
+        () => null,
+        (e: { data?: { code?: string; fieldErrors?: Record<string, string[]> } }) => e,
+      );
     expect(error?.data?.code).toBe('CONFLICT');
     expect(error?.data?.fieldErrors?.email?.[0]).toMatch(/already/);
     expect(await sql(db(), 'SELECT count(*)::int AS n FROM users')).toEqual(before);
@@ -77,7 +97,10 @@ describe('adding people', () => {
   it('refuses a name too long, an email that is not one and a short password, each said for its field', async () => {
     const error = await live.director.users.add
       .mutate({ name: 'x'.repeat(201), email: 'not-an-email', role: 'staff', password: 'short' })
-      .then(() => null, (e: { data?: { code?: string; fieldErrors?: Record<string, string[]> } }) => e);
+      .then(
+        () => null,
+        (e: { data?: { code?: string; fieldErrors?: Record<string, string[]> } }) => e,
+      );
     expect(error?.data?.code).toBe('BAD_REQUEST');
     expect(error?.data?.fieldErrors).toMatchObject({
       name: ['Name is too long — 200 characters at most'],
@@ -94,7 +117,10 @@ describe('changing a role', () => {
     const rosa = await signIn('rosa@firm.test', 'rosa-first-pass');
     await expect(rosa.client.users.list.query()).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
 
-    expect(await live.director.users.changeRole.mutate({ userId: rosaId, role: 'director' })).toMatchObject({ id: rosaId, role: 'director' });
+    expect(await live.director.users.changeRole.mutate({ userId: rosaId, role: 'director' })).toMatchObject({
+      id: rosaId,
+      role: 'director',
+    });
     expect((await rosa.client.auth.me.query())?.role).toBe('director');
     expect((await rosa.client.users.list.query()).length).toBeGreaterThan(0);
 
@@ -112,7 +138,10 @@ describe('changing a role', () => {
     const omarId = await idOf('omar@firm.test');
     await live.director.users.changeRole.mutate({ userId: omarId, role: 'staff' });
     const deeId = await idOf('dee@firm.test');
-    const error = await live.director.users.changeRole.mutate({ userId: deeId, role: 'staff' }).then(() => null, (e: Error & { data?: { code?: string } }) => e);
+    const error = await live.director.users.changeRole.mutate({ userId: deeId, role: 'staff' }).then(
+      () => null,
+      (e: Error & { data?: { code?: string } }) => e,
+    );
     expect(error?.data?.code).toBe('PRECONDITION_FAILED');
     expect(error?.message).toMatch(/only active director/);
     expect(await sql(db(), 'SELECT role FROM users WHERE id = $1', [deeId])).toEqual([{ role: 'director' }]);
@@ -123,7 +152,10 @@ describe('changing a role', () => {
     await live.director.users.add.mutate({ name: 'Ada One', email: 'ada@firm.test', role: 'director', password: 'ada-first-pass' });
     await live.director.users.add.mutate({ name: 'Bea Two', email: 'bea@firm.test', role: 'director', password: 'bea-first-pass' });
     // Everyone else steps out of the way: only Ada and Bea are active directors.
-    const others = await sql<{ id: number }>(db(), "SELECT id FROM users WHERE role = 'director' AND email NOT IN ('ada@firm.test', 'bea@firm.test', 'dee@firm.test')");
+    const others = await sql<{ id: number }>(
+      db(),
+      "SELECT id FROM users WHERE role = 'director' AND email NOT IN ('ada@firm.test', 'bea@firm.test', 'dee@firm.test')",
+    );
     for (const { id } of others) await live.director.users.changeRole.mutate({ userId: id, role: 'staff' });
     const ada = await signIn('ada@firm.test', 'ada-first-pass');
     const bea = await signIn('bea@firm.test', 'bea-first-pass');
@@ -159,7 +191,9 @@ describe('deactivating', () => {
     await expect(laptop.client.clients.list.query({})).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
     await expect(phone.client.inbox.unreadCount.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
     expect(await laptop.client.auth.me.query()).toBeNull();
-    await expect(createHttpClient(live.server.url).client.auth.signIn.mutate({ email: 'tom@firm.test', password: 'tom-first-pass' })).rejects.toThrow(/deactivated/);
+    await expect(
+      createHttpClient(live.server.url).client.auth.signIn.mutate({ email: 'tom@firm.test', password: 'tom-first-pass' }),
+    ).rejects.toThrow(/deactivated/);
 
     const dee = await idOf('dee@firm.test');
     expect((await auditOf(`user:${tomId}`)).filter((e) => e.action === 'user.deactivate')).toEqual([
@@ -170,7 +204,9 @@ describe('deactivating', () => {
     expect((await auditOf(`user:${tomId}`)).filter((e) => e.action === 'user.deactivate')).toHaveLength(1);
     // The row stays (their name stays on what they did), listed as deactivated.
     expect((await live.director.users.list.query()).find((u) => u.id === tomId)?.deactivatedAt).toBeInstanceOf(Date);
-    await expect(live.director.users.changeRole.mutate({ userId: tomId, role: 'director' })).rejects.toMatchObject({ data: { code: 'PRECONDITION_FAILED' } });
+    await expect(live.director.users.changeRole.mutate({ userId: tomId, role: 'director' })).rejects.toMatchObject({
+      data: { code: 'PRECONDITION_FAILED' },
+    });
   });
 
   it('a session that a sign-in creates while deactivation runs is refused too', async () => {
@@ -184,7 +220,10 @@ describe('deactivating', () => {
 
   it('a director cannot deactivate themselves', async () => {
     const deeId = await idOf('dee@firm.test');
-    const error = await live.director.users.deactivate.mutate({ userId: deeId }).then(() => null, (e: Error & { data?: { code?: string } }) => e);
+    const error = await live.director.users.deactivate.mutate({ userId: deeId }).then(
+      () => null,
+      (e: Error & { data?: { code?: string } }) => e,
+    );
     expect(error?.data?.code).toBe('PRECONDITION_FAILED');
     expect(error?.message).toMatch(/your own account/);
     expect(await sql(db(), 'SELECT deactivated_at FROM users WHERE id = $1', [deeId])).toEqual([{ deactivated_at: null }]);
@@ -195,7 +234,10 @@ describe('deactivating', () => {
     await live.director.users.add.mutate({ name: 'Dot Four', email: 'dot@firm.test', role: 'director', password: 'dot-first-pass' });
     const cal = await signIn('cal@firm.test', 'cal-first-pass');
     const dot = await signIn('dot@firm.test', 'dot-first-pass');
-    const others = await sql<{ id: number }>(db(), "SELECT id FROM users WHERE role = 'director' AND deactivated_at IS NULL AND email NOT IN ('cal@firm.test', 'dot@firm.test')");
+    const others = await sql<{ id: number }>(
+      db(),
+      "SELECT id FROM users WHERE role = 'director' AND deactivated_at IS NULL AND email NOT IN ('cal@firm.test', 'dot@firm.test')",
+    );
     for (const { id } of others) await cal.client.users.changeRole.mutate({ userId: id, role: 'staff' });
 
     const results = await Promise.allSettled([
@@ -217,10 +259,18 @@ describe('two directors acting on each other at the same moment, a third directo
     const pair = [];
     for (const who of ['x', 'y']) {
       const email = `${who}-${round}@firm.test`;
-      const { user } = await live.director.users.add.mutate({ name: `${who.toUpperCase()} ${round}`, email, role: 'director', password: `${who}-first-pass` });
+      const { user } = await live.director.users.add.mutate({
+        name: `${who.toUpperCase()} ${round}`,
+        email,
+        role: 'director',
+        password: `${who}-first-pass`,
+      });
       pair.push({ id: user.id, session: await signIn(email, `${who}-first-pass`) });
     }
-    return pair as [{ id: number; session: Awaited<ReturnType<typeof signIn>> }, { id: number; session: Awaited<ReturnType<typeof signIn>> }];
+    return pair as [
+      { id: number; session: Awaited<ReturnType<typeof signIn>> },
+      { id: number; session: Awaited<ReturnType<typeof signIn>> },
+    ];
   }
   type TRefusal = { data?: { code?: string } };
 
@@ -235,9 +285,15 @@ describe('two directors acting on each other at the same moment, a third directo
       // The loser is refused here, or earlier by the session check if the winner committed first.
       const refusal = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as TRefusal;
       expect(['FORBIDDEN', 'UNAUTHORIZED']).toContain(refusal.data?.code);
-      const rows = await sql<{ id: number }>(db(), 'SELECT id FROM users WHERE id = ANY($1::int[]) AND deactivated_at IS NULL', [[x.id, y.id]]);
+      const rows = await sql<{ id: number }>(db(), 'SELECT id FROM users WHERE id = ANY($1::int[]) AND deactivated_at IS NULL', [
+        [x.id, y.id],
+      ]);
       expect(rows).toHaveLength(1);
-      const events = await sql<{ user_id: number }>(db(), "SELECT user_id FROM audit_events WHERE action = 'user.deactivate' AND subject = ANY($1::text[])", [[`user:${x.id}`, `user:${y.id}`]]);
+      const events = await sql<{ user_id: number }>(
+        db(),
+        "SELECT user_id FROM audit_events WHERE action = 'user.deactivate' AND subject = ANY($1::text[])",
+        [[`user:${x.id}`, `user:${y.id}`]],
+      );
       expect(events).toEqual([{ user_id: rows[0]!.id }]);
     }
   });
@@ -251,9 +307,15 @@ describe('two directors acting on each other at the same moment, a third directo
       ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as TRefusal).data?.code).toBe('FORBIDDEN');
-      const directors = await sql<{ id: number }>(db(), "SELECT id FROM users WHERE id = ANY($1::int[]) AND role = 'director'", [[x.id, y.id]]);
+      const directors = await sql<{ id: number }>(db(), "SELECT id FROM users WHERE id = ANY($1::int[]) AND role = 'director'", [
+        [x.id, y.id],
+      ]);
       expect(directors).toHaveLength(1);
-      const events = await sql<{ user_id: number }>(db(), "SELECT user_id FROM audit_events WHERE action = 'user.role_change' AND subject = ANY($1::text[])", [[`user:${x.id}`, `user:${y.id}`]]);
+      const events = await sql<{ user_id: number }>(
+        db(),
+        "SELECT user_id FROM audit_events WHERE action = 'user.role_change' AND subject = ANY($1::text[])",
+        [[`user:${x.id}`, `user:${y.id}`]],
+      );
       expect(events).toEqual([{ user_id: directors[0]!.id }]);
     }
   });
@@ -269,9 +331,20 @@ describe('two directors acting on each other at the same moment, a third directo
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [x.id]);
-      const attempt = x.session.client.users.deactivate.mutate({ userId: y.id }).then(() => null, (e: Error & TRefusal) => e);
+      const attempt = x.session.client.users.deactivate.mutate({ userId: y.id }).then(
+        () => null,
+        (e: Error & TRefusal) => e,
+      );
       await expect
-        .poll(async () => (await sql<{ n: number }>(db(), "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'"))[0]!.n)
+        .poll(
+          async () =>
+            (
+              await sql<{ n: number }>(
+                db(),
+                "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'",
+              )
+            )[0]!.n,
+        )
         .toBe(1);
       await holder.query(change, [x.id]);
       await holder.query('COMMIT');
@@ -292,7 +365,10 @@ describe('reactivating', () => {
     await live.director.users.deactivate.mutate({ userId: vicId });
     const error = await live.director.users.add
       .mutate({ name: 'Vic Again', email: 'VIC@firm.test', role: 'staff', password: 'another-password' })
-      .then(() => null, (e: Error & { data?: { code?: string; fieldErrors?: Record<string, string[]> } }) => e);
+      .then(
+        () => null,
+        (e: Error & { data?: { code?: string; fieldErrors?: Record<string, string[]> } }) => e,
+      );
     expect(error?.data?.code).toBe('CONFLICT');
     expect(error?.message).toMatch(/belongs to a deactivated account: reactivate it instead/);
     expect(error?.data?.fieldErrors?.email?.[0]).toMatch(/deactivated account: reactivate it instead/);
@@ -302,16 +378,23 @@ describe('reactivating', () => {
     const vicId = await idOf('vic@firm.test');
     const done = await live.director.users.reactivate.mutate({ userId: vicId });
     expect(done).toMatchObject({ id: vicId, role: 'staff', deactivatedAt: null });
-    expect((await createHttpClient(live.server.url).client.auth.signIn.mutate({ email: 'vic@firm.test', password: 'vic-first-pass' })).user.id).toBe(vicId);
+    expect(
+      (await createHttpClient(live.server.url).client.auth.signIn.mutate({ email: 'vic@firm.test', password: 'vic-first-pass' })).user.id,
+    ).toBe(vicId);
     await live.director.users.reactivate.mutate({ userId: vicId });
     const dee = await idOf('dee@firm.test');
-    expect((await auditOf(`user:${vicId}`)).filter((e) => e.action === 'user.reactivate')).toEqual([{ action: 'user.reactivate', user_id: dee, detail: { role: 'staff' } }]);
+    expect((await auditOf(`user:${vicId}`)).filter((e) => e.action === 'user.reactivate')).toEqual([
+      { action: 'user.reactivate', user_id: dee, detail: { role: 'staff' } },
+    ]);
     const { items } = await live.director.audit.list.query({ action: 'user.reactivate' });
     expect(items.map((i) => i.subject)).toContain(`user:${vicId}`);
   });
 
   it('an unknown user is NOT_FOUND', async () => {
-    await expect(live.director.users.reactivate.mutate({ userId: 999_999 })).rejects.toMatchObject({ message: 'That user does not exist.', data: { code: 'NOT_FOUND' } });
+    await expect(live.director.users.reactivate.mutate({ userId: 999_999 })).rejects.toMatchObject({
+      message: 'That user does not exist.',
+      data: { code: 'NOT_FOUND' },
+    });
   });
 });
 
@@ -325,21 +408,34 @@ describe('names and passwords that are refused', () => {
     ['a tab inside', 'tab\tname'],
   ])('a name with %s is refused for its field, and nothing is added', async (_what, name) => {
     const before = await sql(db(), 'SELECT count(*)::int AS n FROM users');
-    const error = await live.director.users.add.mutate({ name, email: 'hidden@firm.test', role: 'staff', password: 'hidden-password' }).then(() => null, (e: TRefusal) => e);
+    const error = await live.director.users.add
+      .mutate({ name, email: 'hidden@firm.test', role: 'staff', password: 'hidden-password' })
+      .then(
+        () => null,
+        (e: TRefusal) => e,
+      );
     expect(error?.data?.code).toBe('BAD_REQUEST');
     expect(error?.data?.fieldErrors?.name).toEqual([expect.stringMatching(/hidden control or text-direction character/)]);
     expect(await sql(db(), 'SELECT count(*)::int AS n FROM users')).toEqual(before);
   });
 
   it('a name with accents, apostrophes and other scripts is kept as typed', async () => {
-    const { user } = await live.director.users.add.mutate({ name: 'Zoë O’Brien-Łukasz 李', email: 'zoe@firm.test', role: 'staff', password: 'zoe-first-pass' });
+    const { user } = await live.director.users.add.mutate({
+      name: 'Zoë O’Brien-Łukasz 李',
+      email: 'zoe@firm.test',
+      role: 'staff',
+      password: 'zoe-first-pass',
+    });
     expect(user.name).toBe('Zoë O’Brien-Łukasz 李');
   });
 
   it('a password with a NUL is refused for its field', async () => {
     const error = await live.director.users.add
       .mutate({ name: 'Nul Pass', email: 'nulpass@firm.test', role: 'staff', password: 'long-enough\u0000pass' })
-      .then(() => null, (e: TRefusal) => e);
+      .then(
+        () => null,
+        (e: TRefusal) => e,
+      );
     expect(error?.data?.code).toBe('BAD_REQUEST');
     expect(error?.data?.fieldErrors?.password).toEqual([expect.stringMatching(/null character/)]);
   });
@@ -348,9 +444,13 @@ describe('names and passwords that are refused', () => {
 describe('when the password queue is full', () => {
   it('adding people is told the server is busy, not that it is checking sign-ins', async () => {
     const answers = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) => live.director.users.add.mutate({ name: `Busy ${i}`, email: `busy-add-${i}@firm.test`, role: 'staff', password: 'busy-first-pass' })),
+      Array.from({ length: 40 }, (_, i) =>
+        live.director.users.add.mutate({ name: `Busy ${i}`, email: `busy-add-${i}@firm.test`, role: 'staff', password: 'busy-first-pass' }),
+      ),
     );
-    const busy = answers.filter((a) => a.status === 'rejected').map((a) => (a as PromiseRejectedResult).reason as Error & { data?: { code?: string } });
+    const busy = answers
+      .filter((a) => a.status === 'rejected')
+      .map((a) => (a as PromiseRejectedResult).reason as Error & { data?: { code?: string } });
     expect(busy.length).toBeGreaterThan(0);
     for (const error of busy) {
       expect(error.data?.code).toBe('TOO_MANY_REQUESTS');
@@ -364,8 +464,12 @@ describe('only directors manage people', () => {
     const before = await sql(db(), 'SELECT id, role, deactivated_at FROM users ORDER BY id');
     const sam = await idOf('sam@firm.test');
     await expect(live.staff.users.list.query()).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
-    await expect(live.staff.users.add.mutate({ name: 'Sneaky', email: 'sneaky@firm.test', role: 'director', password: 'sneaky-password' })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
-    await expect(live.staff.users.changeRole.mutate({ userId: sam, role: 'director' })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
+    await expect(
+      live.staff.users.add.mutate({ name: 'Sneaky', email: 'sneaky@firm.test', role: 'director', password: 'sneaky-password' }),
+    ).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
+    await expect(live.staff.users.changeRole.mutate({ userId: sam, role: 'director' })).rejects.toMatchObject({
+      data: { code: 'FORBIDDEN' },
+    });
     await expect(live.staff.users.deactivate.mutate({ userId: sam })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     await expect(live.staff.users.reactivate.mutate({ userId: sam })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     expect(await sql(db(), 'SELECT id, role, deactivated_at FROM users ORDER BY id')).toEqual(before);
@@ -374,6 +478,8 @@ describe('only directors manage people', () => {
   it('signed-out callers get UNAUTHORIZED', async () => {
     const anonymous = createHttpClient(live.server.url).client;
     await expect(anonymous.users.list.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
-    await expect(anonymous.users.add.mutate({ name: 'Nobody', email: 'nobody@firm.test', role: 'staff', password: 'nobody-password' })).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    await expect(
+      anonymous.users.add.mutate({ name: 'Nobody', email: 'nobody@firm.test', role: 'staff', password: 'nobody-password' }),
+    ).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
   });
 });

@@ -87,7 +87,10 @@ describe('webhook signature', () => {
     const raw = JSON.stringify(cloudPayload({ messages: [textMessage('wamid.unicode-1', '447700900123', 'Grüße 👋🏽 — 你好 ‮')] }));
     const res = await postWebhook(server.url, raw, { headers: { 'x-service-signature': `sha256=${sign(Buffer.from(raw, 'utf8'))}` } });
     expect(res.status).toBe(200);
-    const rows = await sql<{ body: string }>(server.databaseUrl, "SELECT body FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.unicode-1'");
+    const rows = await sql<{ body: string }>(
+      server.databaseUrl,
+      "SELECT body FROM communications WHERE metadata->>'chat_msg_id' = 'wamid.unicode-1'",
+    );
     expect(rows[0]?.body).toBe('Grüße 👋🏽 — 你好 ‮');
   });
 
@@ -96,11 +99,20 @@ describe('webhook signature', () => {
     // body first would leave this without an answer.
     const url = new URL(`${server.url}/api/webhooks/chat`);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 3 * 1024 * 1024 } }, (res) => {
-        resolve(res.statusCode ?? 0);
-        res.resume();
-        req.destroy();
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': 3 * 1024 * 1024 },
+        },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          res.resume();
+          req.destroy();
+        },
+      );
       req.on('error', () => undefined);
       req.write('x'.repeat(1024));
       setTimeout(() => reject(new Error('no answer before the body was sent')), 5_000).unref();

@@ -29,9 +29,22 @@ const STATUS_CASES: Record<string, { statuses: number; updated: number; finalSta
 // flows are counted only. The corpus's echo with a placeholder recipient ("<WHATSAPP_USER_PHONE_NUMBER>")
 // and its deletion notice from a placeholder sender cannot be anyone's conversation: counted, not stored.
 const STORED_MESSAGES = new Set([
-  'text', 'reply', 'forwarded', 'forwarded_many_times', 'referral',
-  'image', 'media_with_url', 'video', 'document', 'audio', 'voice', 'static_sticker', 'animated_sticker',
-  'current_location', 'chosen_location', 'contacts',
+  'text',
+  'reply',
+  'forwarded',
+  'forwarded_many_times',
+  'referral',
+  'image',
+  'media_with_url',
+  'video',
+  'document',
+  'audio',
+  'voice',
+  'static_sticker',
+  'animated_sticker',
+  'current_location',
+  'chosen_location',
+  'contacts',
 ]);
 
 function expectedFor(file: string, name: string): TExpected {
@@ -42,7 +55,16 @@ function expectedFor(file: string, name: string): TExpected {
     return counts;
   }
   if (file === 'call_status.json') return { statuses: 1, updated: 0 };
-  if (['call_permission_update.json', 'deleted_message.json', 'edited_message.json', 'flow_completion.json', 'outgoing_message.json', 'system.json'].includes(file)) {
+  if (
+    [
+      'call_permission_update.json',
+      'deleted_message.json',
+      'edited_message.json',
+      'flow_completion.json',
+      'outgoing_message.json',
+      'system.json',
+    ].includes(file)
+  ) {
     return IGNORED_MESSAGE;
   }
   return NOTHING; // account, call connect/terminate, templates, marketing preferences
@@ -52,9 +74,11 @@ const cases = readdirSync(FIXTURE_DIR)
   .filter((f) => f.endsWith('.json'))
   .sort()
   .flatMap((file) =>
-    Object.entries(JSON.parse(readFileSync(path.join(FIXTURE_DIR, file), 'utf8')) as Record<string, unknown>).map(
-      ([name, payload]) => ({ file, name, payload }),
-    ),
+    Object.entries(JSON.parse(readFileSync(path.join(FIXTURE_DIR, file), 'utf8')) as Record<string, unknown>).map(([name, payload]) => ({
+      file,
+      name,
+      payload,
+    })),
   );
 
 let server: TTestServer;

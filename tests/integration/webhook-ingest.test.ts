@@ -19,11 +19,22 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-type TRow = { client_id: number | null; peer_phone: string; body: string; direction: string; type: string; metadata: Record<string, string>; provider_timestamp: Date | null };
+type TRow = {
+  client_id: number | null;
+  peer_phone: string;
+  body: string;
+  direction: string;
+  type: string;
+  metadata: Record<string, string>;
+  provider_timestamp: Date | null;
+};
 const rowFor = async (id: string) =>
   (await sql<TRow>(server.databaseUrl, "SELECT * FROM communications WHERE metadata->>'chat_msg_id' = $1", [id]))[0];
 const countFor = async (id: string) =>
-  Number((await sql<{ n: string }>(server.databaseUrl, "SELECT count(*) AS n FROM communications WHERE metadata->>'chat_msg_id' = $1", [id]))[0]!.n);
+  Number(
+    (await sql<{ n: string }>(server.databaseUrl, "SELECT count(*) AS n FROM communications WHERE metadata->>'chat_msg_id' = $1", [id]))[0]!
+      .n,
+  );
 
 describe('inbound text messages', () => {
   it('stores a cloud-shape text as an inbound chat record linked by the last 9 digits, keeping time and profile name', async () => {
@@ -33,7 +44,13 @@ describe('inbound text messages', () => {
     });
     expect(await postWebhook(server.url, payload)).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
     const row = await rowFor('wamid.cloud-1');
-    expect(row).toMatchObject({ type: 'chat', direction: 'inbound', body: 'Hello from the cloud', client_id: amelia.id, peer_phone: '447700900123' });
+    expect(row).toMatchObject({
+      type: 'chat',
+      direction: 'inbound',
+      body: 'Hello from the cloud',
+      client_id: amelia.id,
+      peer_phone: '447700900123',
+    });
     expect(row?.metadata).toEqual({ chat_msg_id: 'wamid.cloud-1', contact_name: 'Amelia H' });
     expect(row?.provider_timestamp?.toISOString()).toBe('2025-11-21T04:40:00.000Z');
     // Announced through PostgreSQL NOTIFY, on commit, with the stored record.
@@ -44,7 +61,10 @@ describe('inbound text messages', () => {
   });
 
   it('stores the legacy on-premise shape (root messages)', async () => {
-    const payload = { contacts: [{ profile: { name: 'Legacy' }, wa_id: '447700900123' }], messages: [textMessage('wamid.legacy-1', '447700900123', 'Legacy hello')] };
+    const payload = {
+      contacts: [{ profile: { name: 'Legacy' }, wa_id: '447700900123' }],
+      messages: [textMessage('wamid.legacy-1', '447700900123', 'Legacy hello')],
+    };
     expect(await postWebhook(server.url, payload)).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
     expect((await rowFor('wamid.legacy-1'))?.client_id).toBe(amelia.id);
   });
@@ -70,15 +90,21 @@ describe('inbound text messages', () => {
     await postWebhook(
       server.url,
       cloudPayload({
-        contacts: [{ profile: { name: 'Dan R' }, wa_id: '33700900555' }, { profile: { name: 'Priya Shah' }, wa_id: '447700900999' }],
+        contacts: [
+          { profile: { name: 'Dan R' }, wa_id: '33700900555' },
+          { profile: { name: 'Priya Shah' }, wa_id: '447700900999' },
+        ],
         messages: [textMessage('wamid.ambiguous', '33700900555', 'which Reyes?'), textMessage('wamid.unknown', '447700900999', 'new here')],
       }),
     );
     expect((await rowFor('wamid.ambiguous'))?.client_id).toBeNull();
-    expect((await rowFor('wamid.unknown'))).toMatchObject({ client_id: null, metadata: { chat_msg_id: 'wamid.unknown', contact_name: 'Priya Shah' } });
+    expect(await rowFor('wamid.unknown')).toMatchObject({
+      client_id: null,
+      metadata: { chat_msg_id: 'wamid.unknown', contact_name: 'Priya Shah' },
+    });
   });
 
-  it('links a sender whose full number is exactly one client\'s, although another client shares its last 9 digits', async () => {
+  it("links a sender whose full number is exactly one client's, although another client shares its last 9 digits", async () => {
     await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.exact-daniel', '447700900555', 'Daniel here')] }));
     expect((await rowFor('wamid.exact-daniel'))?.client_id).toBe(reyesA.id);
   });
@@ -121,7 +147,9 @@ describe('inbound text messages', () => {
         {
           id: 'A',
           changes: [
-            change({ messages: [textMessage('wamid.b1', '447700900123', 'one'), { from: '447700900123', type: 'text', text: { body: 'no id' } }] }),
+            change({
+              messages: [textMessage('wamid.b1', '447700900123', 'one'), { from: '447700900123', type: 'text', text: { body: 'no id' } }],
+            }),
             change({ statuses: [statusItem('wamid.unknown-out-1', 'delivered')] }),
             change({ messages: [textMessage('wamid.b2', '447700900123', 'two')], statuses: [statusItem('wamid.unknown-out-2', 'read')] }),
           ],
@@ -136,14 +164,20 @@ describe('inbound text messages', () => {
         },
       ],
     };
-    expect(await postWebhook(server.url, payload)).toEqual({ status: 200, json: { ok: true, received: 5, stored: 4, statuses: 4, updated: 0 } });
+    expect(await postWebhook(server.url, payload)).toEqual({
+      status: 200,
+      json: { ok: true, received: 5, stored: 4, statuses: 4, updated: 0 },
+    });
     for (const id of ['wamid.b1', 'wamid.b2', 'wamid.b3', 'wamid.b4']) expect(await countFor(id)).toBe(1);
   });
 
   it('answers 200 with zero counts to JSON of an unknown shape, storing nothing', async () => {
     expect(await postWebhook(server.url, { hello: 'world' })).toEqual({ status: 200, json: { ok: true, received: 0, stored: 0 } });
     expect(await postWebhook(server.url, [1, 2, 3])).toEqual({ status: 200, json: { ok: true, received: 0, stored: 0 } });
-    expect(await postWebhook(server.url, { entry: 'nope', messages: 'nope' })).toEqual({ status: 200, json: { ok: true, received: 0, stored: 0 } });
+    expect(await postWebhook(server.url, { entry: 'nope', messages: 'nope' })).toEqual({
+      status: 200,
+      json: { ok: true, received: 0, stored: 0 },
+    });
   });
 
   it('prototype-pollution keys change nothing', async () => {

@@ -48,7 +48,16 @@ describe('status receipts', () => {
 
   it('failed is terminal: a later delivered changes nothing; the provider error is kept', async () => {
     const record = await outbound('wamid.fail-1');
-    const errors = [{ code: 131047, title: 'Re-engagement message', message: 'Re-engagement message', error_data: { details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' } }];
+    const errors = [
+      {
+        code: 131047,
+        title: 'Re-engagement message',
+        message: 'Re-engagement message',
+        error_data: {
+          details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+        },
+      },
+    ];
     expect((await receipt('wamid.fail-1', 'failed', { errors })).json).toEqual({ ok: true, statuses: 1, updated: 1 });
     await receipt('wamid.fail-1', 'delivered');
     await receipt('wamid.fail-1', 'read');
@@ -80,7 +89,9 @@ describe('status receipts', () => {
 
   it('keeps a receipt that arrives before its record and applies it when the id is stored', async () => {
     expect((await receipt('wamid.early', 'delivered')).json).toEqual({ ok: true, statuses: 1, updated: 0 });
-    expect(await sql(server.databaseUrl, "SELECT status FROM chat_receipts WHERE chat_msg_id = 'wamid.early'")).toEqual([{ status: 'delivered' }]);
+    expect(await sql(server.databaseUrl, "SELECT status FROM chat_receipts WHERE chat_msg_id = 'wamid.early'")).toEqual([
+      { status: 'delivered' },
+    ]);
     const record = await outbound(null, 'pending');
     expect(await recordProviderMessageId(server.database.sequelize, record.id, 'wamid.early')).toBe('delivered');
     expect(await statusOf(record.id)).toBe('delivered');

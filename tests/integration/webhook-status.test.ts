@@ -39,7 +39,9 @@ describe('settings.webhookStatus', () => {
 
   it('a refused delivery shows as the last one, refused, with nothing accepted yet', async () => {
     const before = Date.now();
-    expect((await postWebhook(live.server.url, cloudPayload({}), { headers: { 'x-service-webhook-secret': 'wrong-secret' } })).status).toBe(401);
+    expect((await postWebhook(live.server.url, cloudPayload({}), { headers: { 'x-service-webhook-secret': 'wrong-secret' } })).status).toBe(
+      401,
+    );
     await expect.poll(async () => (await status()).lastDelivery?.outcome).toBe('unauthorized');
     const s = await status();
     expect(s.lastDelivery).toMatchObject({ httpStatus: 401 });
@@ -48,7 +50,9 @@ describe('settings.webhookStatus', () => {
   });
 
   it('an accepted delivery (secret in the header) becomes the last one, accepted; the refused one stays counted', async () => {
-    const body = cloudPayload({ messages: [textMessage('wamid.status-1', '447700900777', 'A body that must not be stored in the delivery log')] });
+    const body = cloudPayload({
+      messages: [textMessage('wamid.status-1', '447700900777', 'A body that must not be stored in the delivery log')],
+    });
     const answer = await postWebhook(live.server.url, body, { headers: { 'x-service-webhook-secret': WEBHOOK_SECRET } });
     expect(answer).toMatchObject({ status: 200, json: { stored: 1 } });
     await expect.poll(async () => (await status()).lastDelivery?.outcome).toBe('accepted');
@@ -61,7 +65,10 @@ describe('settings.webhookStatus', () => {
       { outcome: 'unauthorized', last_status: 401, count: 1 },
     ]);
     // Times, statuses and counts only: no column could hold a body, a header or a secret.
-    const columns = await sql<{ column_name: string }>(db(), "SELECT column_name FROM information_schema.columns WHERE table_name = 'webhook_deliveries' ORDER BY column_name");
+    const columns = await sql<{ column_name: string }>(
+      db(),
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'webhook_deliveries' ORDER BY column_name",
+    );
     expect(columns.map((c) => c.column_name)).toEqual(['count', 'last_at', 'last_status', 'outcome']);
   });
 
@@ -73,18 +80,26 @@ describe('settings.webhookStatus', () => {
   });
 
   it('a burst of forged deliveries is counted in full, with no write per request held up', async () => {
-    const before = (await sql<{ count: number }>(db(), "SELECT count::int AS count FROM webhook_deliveries WHERE outcome = 'unauthorized'"))[0]!.count;
+    const before = (
+      await sql<{ count: number }>(db(), "SELECT count::int AS count FROM webhook_deliveries WHERE outcome = 'unauthorized'")
+    )[0]!.count;
     const answers = await Promise.all(Array.from({ length: 40 }, () => postWebhook(live.server.url, '{}', { unsigned: true })));
     expect(answers.every((a) => a.status === 401)).toBe(true);
     await expect
-      .poll(async () => (await sql<{ count: number }>(db(), "SELECT count::int AS count FROM webhook_deliveries WHERE outcome = 'unauthorized'"))[0]!.count)
+      .poll(
+        async () =>
+          (await sql<{ count: number }>(db(), "SELECT count::int AS count FROM webhook_deliveries WHERE outcome = 'unauthorized'"))[0]!
+            .count,
+      )
       .toBe(before + 40);
   });
 
   describe('another instance on the same database', () => {
     let other: TAppProcess;
     beforeAll(async () => {
-      other = await startAppProcess({ env: { DATABASE_URL: db(), MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, SESSION_SECRET: 'test-session-secret-0123456789abcdef' } });
+      other = await startAppProcess({
+        env: { DATABASE_URL: db(), MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, SESSION_SECRET: 'test-session-secret-0123456789abcdef' },
+      });
     }, 180_000);
     afterAll(() => other?.stop());
 
@@ -107,16 +122,31 @@ describe('when the database refuses the delivery log’s writes for a while', ()
     // Every write to the table fails (as a statement timeout behind a lock would); a sequence,
     // which a rollback does not undo, counts the refused attempts.
     await sql(db(), 'CREATE SEQUENCE refused_delivery_writes');
-    await sql(db(), "CREATE FUNCTION refuse_delivery_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('refused_delivery_writes'); RAISE EXCEPTION 'refused for the test'; END $$");
-    await sql(db(), 'CREATE TRIGGER refuse_delivery_write BEFORE INSERT OR UPDATE ON webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION refuse_delivery_write()');
+    await sql(
+      db(),
+      "CREATE FUNCTION refuse_delivery_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('refused_delivery_writes'); RAISE EXCEPTION 'refused for the test'; END $$",
+    );
+    await sql(
+      db(),
+      'CREATE TRIGGER refuse_delivery_write BEFORE INSERT OR UPDATE ON webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION refuse_delivery_write()',
+    );
     let acceptedFrom: number;
     try {
       for (let i = 0; i < 3; i++) expect((await postWebhook(live.server.url, '{}', { unsigned: true })).status).toBe(401);
       expect((await postWebhook(live.server.url, 'not json')).status).toBe(400);
       acceptedFrom = Date.now();
-      const body = cloudPayload({ messages: [textMessage('wamid.status-refused-log', '447700900779', 'Stored while the delivery log is refused')] });
+      const body = cloudPayload({
+        messages: [textMessage('wamid.status-refused-log', '447700900779', 'Stored while the delivery log is refused')],
+      });
       expect((await postWebhook(live.server.url, body)).status).toBe(200);
-      await expect.poll(async () => (await sql<{ n: number }>(db(), 'SELECT CASE WHEN is_called THEN last_value ELSE 0 END::int AS n FROM refused_delivery_writes'))[0]!.n).toBeGreaterThan(0);
+      await expect
+        .poll(
+          async () =>
+            (
+              await sql<{ n: number }>(db(), 'SELECT CASE WHEN is_called THEN last_value ELSE 0 END::int AS n FROM refused_delivery_writes')
+            )[0]!.n,
+        )
+        .toBeGreaterThan(0);
       // Every outcome is noted and its first write refused before the table takes writes again.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await rowsOf()).toEqual(before);
@@ -158,9 +188,12 @@ describe('site URL warnings', () => {
     expected.forEach((pattern, i) => expect(problems[i]).toMatch(pattern));
   });
 
-  it.each(['https://chat.firm.example', 'https://203.0.113.10', 'https://172.32.0.1', 'https://[2001:db8::1]'])('%s is not flagged', (url) => {
-    expect(describeSiteUrlProblems(url)).toEqual([]);
-  });
+  it.each(['https://chat.firm.example', 'https://203.0.113.10', 'https://172.32.0.1', 'https://[2001:db8::1]'])(
+    '%s is not flagged',
+    (url) => {
+      expect(describeSiteUrlProblems(url)).toEqual([]);
+    },
+  );
 });
 
 describe('a test send', () => {

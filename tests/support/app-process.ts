@@ -63,7 +63,10 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
   const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the app exited early:\n${output}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`the app did not answer /api/health in time:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -74,7 +77,11 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     exited,
     kill: (signal) => child.kill(signal),
     crash: async () => {
-      const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
       for (const pid of children) process.kill(pid, 'SIGKILL');
       await exited;
     },

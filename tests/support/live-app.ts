@@ -9,13 +9,26 @@ export const E2E_SECRET = 'e2e-webhook-secret';
 export const E2E_KEY = 'e2e-provider-key';
 
 /** `npm start` in live mode (demo data seeded on purpose) against a provider simulator that posts to it. */
-export async function startLiveApp(simOptions: Partial<TSimulatorOptions> = {}): Promise<{ sim: ProviderSimulator; app: TAppProcess; stop: () => Promise<void> }> {
+export async function startLiveApp(
+  simOptions: Partial<TSimulatorOptions> = {},
+): Promise<{ sim: ProviderSimulator; app: TAppProcess; stop: () => Promise<void> }> {
   const port = await findFreePort();
-  const sim = await startProviderSimulator({ apiKey: E2E_KEY, webhookSecret: E2E_SECRET, webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`, outOfOrderRate: 0, ...simOptions });
+  const sim = await startProviderSimulator({
+    apiKey: E2E_KEY,
+    webhookSecret: E2E_SECRET,
+    webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`,
+    outOfOrderRate: 0,
+    ...simOptions,
+  });
   const app = await startAppProcess({
     port,
     seedDemo: true,
-    env: { MESSAGING_API_KEY: E2E_KEY, MESSAGING_PROVIDER_URL: sim.url, MESSAGING_WEBHOOK_SECRET: E2E_SECRET, SESSION_SECRET: 'e2e-session-secret-0123456789abcdef' },
+    env: {
+      MESSAGING_API_KEY: E2E_KEY,
+      MESSAGING_PROVIDER_URL: sim.url,
+      MESSAGING_WEBHOOK_SECRET: E2E_SECRET,
+      SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
+    },
   }).catch(async (error: unknown) => {
     await sim.close();
     throw error;
@@ -34,7 +47,11 @@ export async function startLiveApp(simOptions: Partial<TSimulatorOptions> = {}):
  * One e2e suite's parts: the app in live mode against the simulator (`startLiveApp`) and Chromium,
  * started before the suite's tests and stopped after them. Read its fields inside tests and hooks.
  */
-export function useLiveBrowserSuite(simOptions: Partial<TSimulatorOptions> = {}): { sim: ProviderSimulator; app: TAppProcess; browser: Browser } {
+export function useLiveBrowserSuite(simOptions: Partial<TSimulatorOptions> = {}): {
+  sim: ProviderSimulator;
+  app: TAppProcess;
+  browser: Browser;
+} {
   const suite = {} as { sim: ProviderSimulator; app: TAppProcess; browser: Browser };
   beforeAll(async () => {
     const { sim, app } = await startLiveApp(simOptions);

@@ -16,16 +16,23 @@ export type TLiveSetup = {
 };
 
 /** The app in live mode against a provider simulator on real HTTP, with a staff and a director signed in. */
-export async function startLiveSetup(env: Record<string, string> = {}, options: Parameters<typeof startTestServer>[2] = {}): Promise<TLiveSetup> {
+export async function startLiveSetup(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startTestServer>[2] = {},
+): Promise<TLiveSetup> {
   const sim = await startProviderSimulator({ apiKey: SIM_API_KEY, webhookSecret: WEBHOOK_SECRET, autoReceipts: false });
-  const server = await startTestServer({
-    MESSAGING_API_KEY: SIM_API_KEY,
-    MESSAGING_PROVIDER_URL: sim.url,
-    MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    SESSION_SECRET: 'test-session-secret-0123456789abcdef',
-    NEXT_PUBLIC_SITE_URL: 'https://chat.firm.example',
-    ...env,
-  }, undefined, options);
+  const server = await startTestServer(
+    {
+      MESSAGING_API_KEY: SIM_API_KEY,
+      MESSAGING_PROVIDER_URL: sim.url,
+      MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+      NEXT_PUBLIC_SITE_URL: 'https://chat.firm.example',
+      ...env,
+    },
+    undefined,
+    options,
+  );
   sim.configure({ webhookUrl: `${server.url}/api/webhooks/chat` });
   await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
   await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });

@@ -18,7 +18,11 @@ export type TLiveStream = {
 };
 
 /** Opens inbox.onChange (or `path`) over plain HTTP and parses its SSE frames as they come. */
-export function openLiveStream(baseUrl: string, cookie: string | null, options: { read?: boolean; headers?: Record<string, string>; query?: string; path?: string } = {}): Promise<TLiveStream> {
+export function openLiveStream(
+  baseUrl: string,
+  cookie: string | null,
+  options: { read?: boolean; headers?: Record<string, string>; query?: string; path?: string } = {},
+): Promise<TLiveStream> {
   return new Promise((resolve, reject) => {
     const url = `${baseUrl}${options.path ?? '/trpc/inbox.onChange'}${options.query ?? ''}`;
     const headers = { accept: 'text/event-stream', ...(cookie ? { cookie } : {}), ...options.headers };

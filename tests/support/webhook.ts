@@ -14,7 +14,11 @@ export async function postWebhook(baseUrl: string, body: unknown, options: TPost
   const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (!options.unsigned && !options.headers) headers['x-service-signature'] = `sha256=${sign(raw)}`;
-  const res = await fetch(`${baseUrl}/api/webhooks/chat${options.query ?? ''}`, { method: 'POST', headers, body: typeof raw === 'string' ? raw : new Uint8Array(raw) });
+  const res = await fetch(`${baseUrl}/api/webhooks/chat${options.query ?? ''}`, {
+    method: 'POST',
+    headers,
+    body: typeof raw === 'string' ? raw : new Uint8Array(raw),
+  });
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -26,7 +30,10 @@ export async function postWebhook(baseUrl: string, body: unknown, options: TPost
 }
 
 export function cloudPayload(value: Record<string, unknown>) {
-  return { object: 'whatsapp_business_account', entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', ...value } }] }] };
+  return {
+    object: 'whatsapp_business_account',
+    entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', ...value } }] }],
+  };
 }
 
 export function textMessage(id: string, from: string, body: string, timestamp = '1763700000') {

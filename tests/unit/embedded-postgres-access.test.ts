@@ -17,7 +17,11 @@ describe('findUnreachableDirectory', () => {
 
   it('names the first directory on the way that a stranger cannot enter', async () => {
     await chmod(base, 0o700);
-    expect(findUnreachableDirectory(path.join(base, 'inner', 'deeper'), STRANGER)).toEqual({ dir: base, mode: '700', ownerUid: process.getuid!() });
+    expect(findUnreachableDirectory(path.join(base, 'inner', 'deeper'), STRANGER)).toEqual({
+      dir: base,
+      mode: '700',
+      ownerUid: process.getuid!(),
+    });
   });
 
   it('walks up from a target that does not exist yet', async () => {

@@ -15,7 +15,9 @@ const header = (name: string, type: 'client' | 'case' = 'client', reference: str
 describe('exportFileName', () => {
   it('names the subject and the day', () => {
     expect(exportFileName(header('Amelia Hart'), 'pdf')).toBe('Chat record - Amelia Hart - 2026-11-23.pdf');
-    expect(exportFileName(header('Deposit dispute', 'case', 'HART-001'), 'json')).toBe('Chat record - HART-001 Deposit dispute - 2026-11-23.json');
+    expect(exportFileName(header('Deposit dispute', 'case', 'HART-001'), 'json')).toBe(
+      'Chat record - HART-001 Deposit dispute - 2026-11-23.json',
+    );
   });
 
   it('cuts a long name between characters, never inside one (an emoji at the cut)', () => {

@@ -7,12 +7,38 @@ import { parsePayload } from '../../server/webhook/parse-payload';
 // File names and types come from a client's phone or a browser: hostile input by default.
 const hostileName = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 400 }),
-  fc.constantFrom('../../etc/passwd', '..', '.', '', '   ', 'C:\\Windows\\win.ini', 'invoice\u202Efdp.exe', 'a\u0000b.pdf', 'x\r\nSet-Cookie: a=b', '\uD800.pdf', 'report.pdf\u200F'),
-  fc.array(fc.constantFrom('/', '\\', '\u202E', '\u0000', '\n', '.', 'a', 'é', '😀', '\uDC00'), { maxLength: 300 }).map((parts) => parts.join('')),
+  fc.constantFrom(
+    '../../etc/passwd',
+    '..',
+    '.',
+    '',
+    '   ',
+    'C:\\Windows\\win.ini',
+    'invoice\u202Efdp.exe',
+    'a\u0000b.pdf',
+    'x\r\nSet-Cookie: a=b',
+    '\uD800.pdf',
+    'report.pdf\u200F',
+  ),
+  fc
+    .array(fc.constantFrom('/', '\\', '\u202E', '\u0000', '\n', '.', 'a', 'é', '😀', '\uDC00'), { maxLength: 300 })
+    .map((parts) => parts.join('')),
 );
 const hostileMime = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 300 }),
-  fc.constantFrom('image/png; x=y, text/html', 'text/plain, text/html', 'text/html', 'image/svg+xml', 'TEXT/HTML; charset=utf-8', 'application/xhtml+xml', 'text/javascript', 'image/jpeg\r\nX-Evil: 1', 'image/png', 'audio/ogg; codecs=opus', ''),
+  fc.constantFrom(
+    'image/png; x=y, text/html',
+    'text/plain, text/html',
+    'text/html',
+    'image/svg+xml',
+    'TEXT/HTML; charset=utf-8',
+    'application/xhtml+xml',
+    'text/javascript',
+    'image/jpeg\r\nX-Evil: 1',
+    'image/png',
+    'audio/ogg; codecs=opus',
+    '',
+  ),
 );
 
 describe('file names and MIME types from outside', () => {
@@ -65,7 +91,9 @@ describe('file names and MIME types from outside', () => {
   it('hostile names and types in a webhook item never throw, and what is kept is clean', () => {
     fc.assert(
       fc.property(hostileName, hostileMime, (filename, mime) => {
-        const parsed = parsePayload({ messages: [{ from: '447700900123', id: 'wamid.f', type: 'document', document: { id: '123', filename, mime_type: mime } }] });
+        const parsed = parsePayload({
+          messages: [{ from: '447700900123', id: 'wamid.f', type: 'document', document: { id: '123', filename, mime_type: mime } }],
+        });
         const attachment = parsed.messages[0]?.attachment;
         expect(attachment).toBeDefined();
         expect(attachment?.fileName).toBe(cleanFileName(filename));

@@ -8,7 +8,9 @@ describe('formatWhen: a list\'s short "when"', () => {
     expect(formatWhen(at, now)).toBe(new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(at));
   });
   it('within the last week: the weekday', () => {
-    expect(formatWhen(new Date(2026, 10, 20, 9, 5), now)).toBe(new Intl.DateTimeFormat(undefined, { weekday: 'short' }).format(new Date(2026, 10, 20)));
+    expect(formatWhen(new Date(2026, 10, 20, 9, 5), now)).toBe(
+      new Intl.DateTimeFormat(undefined, { weekday: 'short' }).format(new Date(2026, 10, 20)),
+    );
   });
   it('earlier this year: day and month, no time', () => {
     const at = new Date(2026, 2, 4, 9, 5);

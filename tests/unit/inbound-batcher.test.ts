@@ -49,7 +49,10 @@ describe('group commit of inbound messages', () => {
   it('credits a message new in the batch to exactly one delivery, even when duplicated across deliveries', async () => {
     const { store } = createStore();
     const batcher = new InboundBatcher(store, { maxInFlight: 1 });
-    const results = await Promise.all([batcher.submit([text('warmup')]), ...Array.from({ length: 10 }, () => batcher.submit([text('dup')]))]);
+    const results = await Promise.all([
+      batcher.submit([text('warmup')]),
+      ...Array.from({ length: 10 }, () => batcher.submit([text('dup')])),
+    ]);
     expect(results.slice(1).reduce((n, r) => n + r.length, 0)).toBe(1);
   });
 

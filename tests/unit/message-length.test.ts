@@ -29,6 +29,9 @@ describe('the length of a message against the provider limit', () => {
   it('holds a caption to 1,024 characters', () => {
     expect(describeLength('x'.repeat(899), CAPTION_LIMIT).state).toBe('quiet');
     expect(describeLength('x'.repeat(1000), CAPTION_LIMIT)).toMatchObject({ state: 'near', counter: '24 characters left' });
-    expect(describeLength('x'.repeat(1025), CAPTION_LIMIT)).toMatchObject({ state: 'over', refusal: expect.stringContaining('A caption can be at most 1,024 characters') });
+    expect(describeLength('x'.repeat(1025), CAPTION_LIMIT)).toMatchObject({
+      state: 'over',
+      refusal: expect.stringContaining('A caption can be at most 1,024 characters'),
+    });
   });
 });

@@ -5,7 +5,8 @@ import { parsePayload } from '../../server/webhook/parse-payload';
 
 // The real payloads (tests/fixtures/peer-webhooks, MIT): what each kind becomes.
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/peer-webhooks');
-const corpus = (file: string, name: string) => (JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, unknown>)[name];
+const corpus = (file: string, name: string) =>
+  (JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, unknown>)[name];
 const now = new Date('2026-01-01T00:00:00Z');
 const parse = (file: string, name: string) => parsePayload(corpus(file, name), now);
 
@@ -13,28 +14,56 @@ describe('every kind of message a client sends', () => {
   it('a photo becomes a record with its caption (none here) and a pending file to download', () => {
     const [message] = parse('message.json', 'image').messages;
     expect(message).toMatchObject({ kind: 'image', body: '', direction: 'inbound', peerPhone: '972987654321' });
-    expect(message?.attachment).toEqual({ kind: 'image', providerMediaId: '65463453', mimeType: 'image/jpeg', fileName: null, expectedSha256: '4654+8g=' });
+    expect(message?.attachment).toEqual({
+      kind: 'image',
+      providerMediaId: '65463453',
+      mimeType: 'image/jpeg',
+      fileName: null,
+      expectedSha256: '4654+8g=',
+    });
     expect(message?.extra).toEqual({ kind: 'image' });
   });
 
   it('a document keeps its caption, file name and type; a forwarded one says so', () => {
     const [message] = parse('message.json', 'document').messages;
     expect(message).toMatchObject({ kind: 'document', body: 'caption' });
-    expect(message?.attachment).toMatchObject({ kind: 'document', fileName: 'filename.pdf', mimeType: 'application/pdf', providerMediaId: '1234567890987654321' });
+    expect(message?.attachment).toMatchObject({
+      kind: 'document',
+      fileName: 'filename.pdf',
+      mimeType: 'application/pdf',
+      providerMediaId: '1234567890987654321',
+    });
     expect(message?.extra).toEqual({ kind: 'document', forwarded: true });
   });
 
   it('a voice note is audio marked voice; stickers, video and audio carry their files', () => {
-    expect(parse('message.json', 'voice').messages[0]).toMatchObject({ kind: 'audio', extra: { kind: 'audio', voice: true }, attachment: { kind: 'audio', mimeType: 'audio/ogg; codecs=opus' } });
+    expect(parse('message.json', 'voice').messages[0]).toMatchObject({
+      kind: 'audio',
+      extra: { kind: 'audio', voice: true },
+      attachment: { kind: 'audio', mimeType: 'audio/ogg; codecs=opus' },
+    });
     expect(parse('message.json', 'audio').messages[0]?.extra.voice).toBeUndefined();
-    expect(parse('message.json', 'static_sticker').messages[0]).toMatchObject({ kind: 'sticker', attachment: { kind: 'sticker', mimeType: 'image/webp' } });
-    expect(parse('message.json', 'video').messages[0]).toMatchObject({ kind: 'video', body: 'caption', attachment: { kind: 'video', mimeType: 'video/mp4' } });
+    expect(parse('message.json', 'static_sticker').messages[0]).toMatchObject({
+      kind: 'sticker',
+      attachment: { kind: 'sticker', mimeType: 'image/webp' },
+    });
+    expect(parse('message.json', 'video').messages[0]).toMatchObject({
+      kind: 'video',
+      body: 'caption',
+      attachment: { kind: 'video', mimeType: 'video/mp4' },
+    });
   });
 
   it('a location names the place and its coordinates', () => {
     const [chosen] = parse('message.json', 'chosen_location').messages;
     expect(chosen?.body).toBe('Location: Facebook HQ, 1 Hacker Way, Menlo Park, CA 94025 (37.4611978, -122.2164385)');
-    expect(chosen?.extra.location).toEqual({ latitude: 37.4611978, longitude: -122.2164385, name: 'Facebook HQ', address: '1 Hacker Way, Menlo Park, CA 94025', url: 'https://maps.google.com/?cid=2000000000000000000' });
+    expect(chosen?.extra.location).toEqual({
+      latitude: 37.4611978,
+      longitude: -122.2164385,
+      name: 'Facebook HQ',
+      address: '1 Hacker Way, Menlo Park, CA 94025',
+      url: 'https://maps.google.com/?cid=2000000000000000000',
+    });
     expect(parse('message.json', 'current_location').messages[0]?.body).toBe('Location: 12.25089, 43.90539');
   });
 
@@ -45,20 +74,45 @@ describe('every kind of message a client sends', () => {
   });
 
   it('button and list replies keep the chosen title and the message they answer', () => {
-    expect(parse('callback_button.json', 'button').messages[0]).toMatchObject({ kind: 'button', body: 'title', extra: { kind: 'button', context_id: 'wamid.xyzxyz' } });
-    expect(parse('callback_button.json', 'quick_reply').messages[0]).toMatchObject({ kind: 'button', body: 'title', extra: { context_id: 'wamid.xyzxyz==' } });
+    expect(parse('callback_button.json', 'button').messages[0]).toMatchObject({
+      kind: 'button',
+      body: 'title',
+      extra: { kind: 'button', context_id: 'wamid.xyzxyz' },
+    });
+    expect(parse('callback_button.json', 'quick_reply').messages[0]).toMatchObject({
+      kind: 'button',
+      body: 'title',
+      extra: { context_id: 'wamid.xyzxyz==' },
+    });
     expect(parse('callback_button.json', 'quick_reply_without_context').messages[0]?.extra.context_id).toBeUndefined();
-    expect(parse('callback_selection.json', 'description').messages[0]).toMatchObject({ kind: 'list', body: 'title', extra: { kind: 'list', context_id: 'wamid.xyzxyz' } });
+    expect(parse('callback_selection.json', 'description').messages[0]).toMatchObject({
+      kind: 'list',
+      body: 'title',
+      extra: { kind: 'list', context_id: 'wamid.xyzxyz' },
+    });
   });
 
   it('a reply keeps the id of the message it quotes', () => {
-    expect(parse('message.json', 'reply').messages[0]).toMatchObject({ kind: 'text', body: 'replied text', extra: { context_id: 'wamid.xyzxyz==' } });
+    expect(parse('message.json', 'reply').messages[0]).toMatchObject({
+      kind: 'text',
+      body: 'replied text',
+      extra: { context_id: 'wamid.xyzxyz==' },
+    });
   });
 
   it('reactions, edits and deletions are updates of another record, not new records', () => {
     const reaction = parse('message.json', 'reaction');
     expect(reaction.messages).toEqual([]);
-    expect(reaction.updates).toEqual([{ type: 'reaction', targetId: 'wamid.yzxyzx=', peerPhone: '972987654321', from: '972987654321', emoji: '😮', at: new Date(1697044456_000) }]);
+    expect(reaction.updates).toEqual([
+      {
+        type: 'reaction',
+        targetId: 'wamid.yzxyzx=',
+        peerPhone: '972987654321',
+        from: '972987654321',
+        emoji: '😮',
+        at: new Date(1697044456_000),
+      },
+    ]);
     expect(parse('message.json', 'unreaction_no_emoji').updates[0]).toMatchObject({ type: 'reaction', emoji: '' });
     expect(parse('edited_message.json', 'image').updates).toEqual([
       {
@@ -78,18 +132,71 @@ describe('every kind of message a client sends', () => {
   it("echoes from the firm's phone are outbound records to the recipient; their edits and deletions are the firm's", () => {
     const edit = parse('outgoing_message.json', 'edit');
     expect(edit.received).toBe(1);
-    expect(edit.updates).toEqual([{ type: 'edit', updateId: 'wamid.yyyyyy', targetId: 'wamid.zzzzzz', peerPhone: '972123456789', direction: 'outbound', body: 'Text was edited', at: new Date(1697044968_000) }]);
-    expect(parse('outgoing_message.json', 'delete').updates[0]).toMatchObject({ type: 'revoke', direction: 'outbound', peerPhone: '972123456789' });
-    const echo = parsePayload({ entry: [{ changes: [{ field: 'smb_message_echoes', value: { message_echoes: [{ from: '442079460000', to: '447700900123', id: 'wamid.echo1', timestamp: '1697043223', type: 'text', text: { body: 'From the office phone' } }] } }] }] }, now);
+    expect(edit.updates).toEqual([
+      {
+        type: 'edit',
+        updateId: 'wamid.yyyyyy',
+        targetId: 'wamid.zzzzzz',
+        peerPhone: '972123456789',
+        direction: 'outbound',
+        body: 'Text was edited',
+        at: new Date(1697044968_000),
+      },
+    ]);
+    expect(parse('outgoing_message.json', 'delete').updates[0]).toMatchObject({
+      type: 'revoke',
+      direction: 'outbound',
+      peerPhone: '972123456789',
+    });
+    const echo = parsePayload(
+      {
+        entry: [
+          {
+            changes: [
+              {
+                field: 'smb_message_echoes',
+                value: {
+                  message_echoes: [
+                    {
+                      from: '442079460000',
+                      to: '447700900123',
+                      id: 'wamid.echo1',
+                      timestamp: '1697043223',
+                      type: 'text',
+                      text: { body: 'From the office phone' },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      },
+      now,
+    );
     expect(echo.messages).toEqual([
-      expect.objectContaining({ chatMsgId: 'wamid.echo1', direction: 'outbound', peerPhone: '447700900123', body: 'From the office phone', contactName: null, extra: { echo: true } }),
+      expect.objectContaining({
+        chatMsgId: 'wamid.echo1',
+        direction: 'outbound',
+        peerPhone: '447700900123',
+        body: 'From the office phone',
+        contactName: null,
+        extra: { echo: true },
+      }),
     ]);
   });
 
   it('a media id that could walk the provider path (.., /, ?) is never used; the message and its caption are kept', () => {
     for (const id of ['..', '../profile', 'a/b', 'x?y=1', '.hidden', '', 42]) {
-      const parsed = parsePayload({ messages: [{ from: '447700900123', id: 'wamid.m', type: 'image', image: { id, mime_type: 'image/jpeg', caption: 'the letter' } }] }, now);
-      expect(parsed.messages, String(id)).toEqual([expect.objectContaining({ body: 'the letter', attachment: expect.objectContaining({ providerMediaId: null }) })]);
+      const parsed = parsePayload(
+        {
+          messages: [{ from: '447700900123', id: 'wamid.m', type: 'image', image: { id, mime_type: 'image/jpeg', caption: 'the letter' } }],
+        },
+        now,
+      );
+      expect(parsed.messages, String(id)).toEqual([
+        expect.objectContaining({ body: 'the letter', attachment: expect.objectContaining({ providerMediaId: null }) }),
+      ]);
     }
   });
 

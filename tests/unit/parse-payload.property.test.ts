@@ -9,10 +9,22 @@ const textItem = fc.record({
   timestamp: fc.oneof(fc.integer({ min: 1, max: 2_000_000_000 }).map(String), fc.integer(), fc.constant('nope')),
   text: fc.record({ body: fc.string({ unit: 'grapheme', maxLength: 200 }) }),
 });
-const junk = fc.oneof(fc.anything(), fc.json().map((s) => JSON.parse(s) as unknown));
-const item = fc.oneof(textItem, junk, textItem.map((t) => ({ ...t, text: 5 })), textItem.map((t) => ({ ...t, id: ['x'] })));
+const junk = fc.oneof(
+  fc.anything(),
+  fc.json().map((s) => JSON.parse(s) as unknown),
+);
+const item = fc.oneof(
+  textItem,
+  junk,
+  textItem.map((t) => ({ ...t, text: 5 })),
+  textItem.map((t) => ({ ...t, id: ['x'] })),
+);
 const value = fc.record(
-  { messages: fc.oneof(fc.array(item, { maxLength: 8 }), junk), statuses: fc.oneof(fc.array(junk, { maxLength: 5 }), junk), contacts: junk },
+  {
+    messages: fc.oneof(fc.array(item, { maxLength: 8 }), junk),
+    statuses: fc.oneof(fc.array(junk, { maxLength: 5 }), junk),
+    contacts: junk,
+  },
   { requiredKeys: [] },
 );
 const payload = fc.oneof(
@@ -43,7 +55,11 @@ describe('the webhook parser on arbitrary input', () => {
     let deep: unknown = { messages: [] };
     for (let i = 0; i < 5_000; i++) deep = { entry: [{ changes: [{ value: deep }] }], nested: deep };
     expect(() => parsePayload(deep)).not.toThrow();
-    const huge = { messages: Array.from({ length: 100_000 }, (_, i) => (i % 2 ? 'x' : { id: `m${i}`, from: '447700900123', type: 'text', text: { body: 'hi' } })) };
+    const huge = {
+      messages: Array.from({ length: 100_000 }, (_, i) =>
+        i % 2 ? 'x' : { id: `m${i}`, from: '447700900123', type: 'text', text: { body: 'hi' } },
+      ),
+    };
     const parsed = parsePayload(huge);
     expect(parsed).toMatchObject({ received: 100_000 });
     expect(parsed.messages).toHaveLength(50_000);

@@ -20,14 +20,22 @@ describe('parsePayload on hostile items', () => {
 
   it('keeps the code and the first 1,000 characters of an oversized error detail', () => {
     const parsed = parsePayload({
-      statuses: [{ id: 'wamid.f', status: 'failed', errors: [{ code: 131026, title: 'Undeliverable', error_data: { details: 'x'.repeat(200_000) } }] }],
+      statuses: [
+        {
+          id: 'wamid.f',
+          status: 'failed',
+          errors: [{ code: 131026, title: 'Undeliverable', error_data: { details: 'x'.repeat(200_000) } }],
+        },
+      ],
     });
     expect(parsed.receipts[0]?.error?.code).toBe(131026);
     expect(parsed.receipts[0]?.error?.details).toHaveLength(1000);
   });
 
   it('reads senders written with +00 as every lookup does, and refuses ones that start with 0', () => {
-    const parsed = parsePayload({ messages: [message('a', '+0033612345678'), message('b', '0033612345678'), message('c', '+07700900456')] });
+    const parsed = parsePayload({
+      messages: [message('a', '+0033612345678'), message('b', '0033612345678'), message('c', '+07700900456')],
+    });
     expect(parsed.messages.map((t) => t.peerPhone)).toEqual(['33612345678', '33612345678']);
   });
 });

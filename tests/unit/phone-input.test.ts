@@ -34,14 +34,16 @@ describe('parseNumberInput: a typed number to E.164 digits', () => {
     expect(parseNumberInput(typed, country)).toBeNull();
   });
 
-  it('says which formats are expected, naming the firm\'s country', () => {
-    expect(numberFormatHint('GB')).toBe('Enter it with its country code, such as +44 7700 900123, or as a national number (United Kingdom).');
+  it("says which formats are expected, naming the firm's country", () => {
+    expect(numberFormatHint('GB')).toBe(
+      'Enter it with its country code, such as +44 7700 900123, or as a national number (United Kingdom).',
+    );
     expect(numberFormatHint(undefined)).toBe('Enter it with its country code, such as +44 7700 900123.');
   });
 });
 
 describe('the country national numbers are read in', () => {
-  it('is FIRM_PHONE\'s country by default', () => {
+  it("is FIRM_PHONE's country by default", () => {
     expect(loadConfig({}).defaultCountry).toBe('GB');
     expect(loadConfig({ FIRM_PHONE: '+353 1 234 5678' }).defaultCountry).toBe('IE');
   });

@@ -39,6 +39,8 @@ describe('the tick component', () => {
       ],
     });
     expect(html).toMatch(/title="Sent [^"]+ · Delivered [^"]+ · Read [^"]+"/);
-    expect(render({ status: 'failed', error: 'The number is not found at the provider.' })).toContain('The number is not found at the provider.');
+    expect(render({ status: 'failed', error: 'The number is not found at the provider.' })).toContain(
+      'The number is not found at the provider.',
+    );
   });
 });

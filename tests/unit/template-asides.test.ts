@@ -9,7 +9,11 @@ describe('firm wording with an aside in brackets', () => {
   });
 
   it('with a case the aside names it', () => {
-    const text = renderTemplate(hearing, { client_name: 'Amelia', case_reference: 'HART-2026-002', case_title: 'Will and lasting power of attorney' });
+    const text = renderTemplate(hearing, {
+      client_name: 'Amelia',
+      case_reference: 'HART-2026-002',
+      case_title: 'Will and lasting power of attorney',
+    });
     expect(text).toContain('the hearing for HART-2026-002 (Will and lasting power of attorney) has been listed.');
   });
 });

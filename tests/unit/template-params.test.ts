@@ -39,7 +39,9 @@ describe('approved template prefill', () => {
 describe('contextOf: which blank a template value fills', () => {
   it('quotes the words around it, other blanks as …', async () => {
     const { contextOf } = await import('../../client/src/components/template-composer');
-    expect(contextOf('Hello {{1}}, your appointment with {{2}} is on {{3}}. Reply to confirm.', 3)).toBe('“…with … is on ___. Reply to confirm.”');
+    expect(contextOf('Hello {{1}}, your appointment with {{2}} is on {{3}}. Reply to confirm.', 3)).toBe(
+      '“…with … is on ___. Reply to confirm.”',
+    );
     expect(contextOf('{{1}} wrote to us about the lease today', 1)).toBe('“___ wrote to us about…”');
     expect(contextOf('No blanks', 1)).toBe('');
   });

@@ -6,7 +6,12 @@ export function AlertsToggle() {
   const enabled = useAlertsEnabled();
   const toast = useToast();
   return (
-    <button type="button" className="button ghost small alerts-toggle" aria-pressed={enabled} onClick={() => void toggleAlerts().then((said) => toast('success', said))}>
+    <button
+      type="button"
+      className="button ghost small alerts-toggle"
+      aria-pressed={enabled}
+      onClick={() => void toggleAlerts().then((said) => toast('success', said))}
+    >
       {enabled ? 'Alerts on' : 'Alerts off'}
     </button>
   );

@@ -23,7 +23,13 @@ export function shortType(mimeType: string): string {
   return TYPE_LABEL[base] ?? (base.split('/')[1] ?? base).replace(/^x-/, '').toUpperCase().slice(0, 12);
 }
 
-const KIND_LABEL: Record<TAttachment['kind'], string> = { image: 'Photo', sticker: 'Sticker', audio: 'Audio', video: 'Video', document: 'Document' };
+const KIND_LABEL: Record<TAttachment['kind'], string> = {
+  image: 'Photo',
+  sticker: 'Sticker',
+  audio: 'Audio',
+  video: 'Video',
+  document: 'Document',
+};
 
 /** What a file is, in a word ("Photo"; "Voice note" for a recorded audio message). */
 export function kindLabel(kind: TAttachment['kind'], voice?: boolean): string {

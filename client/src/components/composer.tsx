@@ -1,4 +1,14 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 import { useSearch } from 'wouter';
 import { renderTemplate, type TTemplateValues } from '../../../shared/templates';
 import { draftKeyOf } from '../lib/drafts';
@@ -23,7 +33,12 @@ type TProps = {
   onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
   onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
   /** Uploads the file (reporting progress) and sends it with the caption; false keeps both here. */
-  onSendFile: (file: File, caption: string, caseId: number | undefined, onProgress: (fraction: number) => void) => Promise<{ ok: true } | { ok: false; error: string | null }>;
+  onSendFile: (
+    file: File,
+    caption: string,
+    caseId: number | undefined,
+    onProgress: (fraction: number) => void,
+  ) => Promise<{ ok: true } | { ok: false; error: string | null }>;
   /** The file chosen to send (picked, pasted, or dropped anywhere on the thread). */
   file: File | null;
   onFileChange: (file: File | null) => void;
@@ -42,7 +57,19 @@ type TProps = {
  * line and the button sends. Firm wording goes in at the cursor, follows the case chosen until it
  * is edited, and can be undone.
  */
-export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSendFile, file, onFileChange, recipient, windowOpen, mode, onModeChange }: TProps) {
+export function Composer({
+  threadRef,
+  clientName,
+  onSend,
+  onSendTemplate,
+  onSendFile,
+  file,
+  onFileChange,
+  recipient,
+  windowOpen,
+  mode,
+  onModeChange,
+}: TProps) {
   const formatNumber = usePhoneFormatter();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
   const draftKey = draftKeyOf(me.data?.id ?? 0, threadKeyOfRef(threadRef));
@@ -125,7 +152,13 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
   const [wordingId, setWordingId] = useState('');
   const firstName = clientName?.split(' ')[0];
   const values = useMemo<TTemplateValues>(
-    () => ({ client_name: firstName, case_reference: selectedCase?.reference, case_title: selectedCase?.title, firm_name: settings.data?.firmName, firm_phone: settings.data?.firmPhone }),
+    () => ({
+      client_name: firstName,
+      case_reference: selectedCase?.reference,
+      case_title: selectedCase?.title,
+      firm_name: settings.data?.firmName,
+      firm_phone: settings.data?.firmPhone,
+    }),
     [firstName, selectedCase?.reference, selectedCase?.title, settings.data?.firmName, settings.data?.firmPhone],
   );
   const renderWording = (id: string) => {
@@ -177,76 +210,76 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
   const insertedName = insertion && templates.data?.find((t) => t.id === insertion.templateId)?.name;
 
   const tools = (
-      <div className="composer-tools">
-        {recipient &&
-          (recipient.options.length > 1 ? (
-            <label className="compact-field">
-              <span>To</span>
-              <select value={recipient.value} onChange={(e) => recipient.onChange(e.target.value)} aria-label="Send to number">
-                {recipient.options.map((digits) => (
-                  <option key={digits} value={digits}>
-                    {formatNumber(digits)}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : (
-            <span className="compact-field" data-testid="send-to">
-              To <strong>{formatNumber(recipient.value)}</strong>
-            </span>
-          ))}
-        {recipient?.note && <span className="recipient-note">{recipient.note}</span>}
-        {mode === 'text' && (
-          <span className="wording-picker">
-            <label className="compact-field">
-              <span>Wording</span>
-              <select value={wordingId} onChange={(e) => setWordingId(e.target.value)} aria-label="Firm wording">
-                <option value="">Choose firm wording…</option>
-                {templates.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="button" className="button small ghost" onClick={insertChosenWording} disabled={!wordingId} aria-label="Insert wording">
-              Insert
-            </button>
-          </span>
-        )}
-        {windowOpen && mode === 'text' && (
-          <button type="button" className="link-button" onClick={() => onModeChange('template')}>
-            Approved template…
-          </button>
-        )}
-        {clientId !== null && (
-          <label className="compact-field case-field">
-            <span>Case</span>
-            <select
-              value={caseId ?? ''}
-              onChange={(e) => setCaseId(e.target.value ? Number(e.target.value) : undefined)}
-              aria-label="File on case"
-            >
-              <option value="">No case</option>
-              {cases.data?.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.reference} — {c.title}
-                  {c.status === 'closed' ? ' (closed)' : ''}
+    <div className="composer-tools">
+      {recipient &&
+        (recipient.options.length > 1 ? (
+          <label className="compact-field">
+            <span>To</span>
+            <select value={recipient.value} onChange={(e) => recipient.onChange(e.target.value)} aria-label="Send to number">
+              {recipient.options.map((digits) => (
+                <option key={digits} value={digits}>
+                  {formatNumber(digits)}
                 </option>
               ))}
             </select>
           </label>
-        )}
-        {mode === 'text' && (
-          <FilePicker
-            file={file}
-            onChoose={chooseFile}
-            onClear={() => chooseFile(null)}
-            progress={progress}
-            error={fileError}
-          />
-        )}
-      </div>
+        ) : (
+          <span className="compact-field" data-testid="send-to">
+            To <strong>{formatNumber(recipient.value)}</strong>
+          </span>
+        ))}
+      {recipient?.note && <span className="recipient-note">{recipient.note}</span>}
+      {mode === 'text' && (
+        <span className="wording-picker">
+          <label className="compact-field">
+            <span>Wording</span>
+            <select value={wordingId} onChange={(e) => setWordingId(e.target.value)} aria-label="Firm wording">
+              <option value="">Choose firm wording…</option>
+              {templates.data?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="button small ghost"
+            onClick={insertChosenWording}
+            disabled={!wordingId}
+            aria-label="Insert wording"
+          >
+            Insert
+          </button>
+        </span>
+      )}
+      {windowOpen && mode === 'text' && (
+        <button type="button" className="link-button" onClick={() => onModeChange('template')}>
+          Approved template…
+        </button>
+      )}
+      {clientId !== null && (
+        <label className="compact-field case-field">
+          <span>Case</span>
+          <select
+            value={caseId ?? ''}
+            onChange={(e) => setCaseId(e.target.value ? Number(e.target.value) : undefined)}
+            aria-label="File on case"
+          >
+            <option value="">No case</option>
+            {cases.data?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.reference} — {c.title}
+                {c.status === 'closed' ? ' (closed)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {mode === 'text' && (
+        <FilePicker file={file} onChoose={chooseFile} onClear={() => chooseFile(null)} progress={progress} error={fileError} />
+      )}
+    </div>
   );
 
   if (mode === 'template') {
@@ -255,7 +288,11 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
         {tools}
         <TemplateComposer
           windowOpen={windowOpen}
-          context={{ firstName: firstName ?? null, caseReference: selectedCase?.reference ?? null, firmName: settings.data?.firmName ?? null }}
+          context={{
+            firstName: firstName ?? null,
+            caseReference: selectedCase?.reference ?? null,
+            firmName: settings.data?.firmName ?? null,
+          }}
           onSend={(choice) => onSendTemplate(choice, caseId)}
           onWriteFreeText={() => onModeChange('text')}
         />
@@ -264,11 +301,7 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
   }
 
   return (
-    <form
-      className="composer"
-      onSubmit={submit}
-      aria-label="Write a message"
-    >
+    <form className="composer" onSubmit={submit} aria-label="Write a message">
       {tools}
       {!windowOpen && (
         <p className="composer-note" role="note">
@@ -305,7 +338,11 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           aria-invalid={length.state === 'over' || undefined}
           aria-describedby={length.state === 'quiet' ? undefined : lengthId}
         />
-        <button type="submit" className="button primary" disabled={(!body.trim() && !file) || progress !== null || tooLarge !== null || length.state === 'over'}>
+        <button
+          type="submit"
+          className="button primary"
+          disabled={(!body.trim() && !file) || progress !== null || tooLarge !== null || length.state === 'over'}
+        >
           {progress !== null ? 'Sending…' : file ? 'Send file' : 'Send'}
         </button>
       </div>
@@ -321,7 +358,9 @@ export function Composer({ threadRef, clientName, onSend, onSendTemplate, onSend
           </p>
         </div>
       )}
-      {!draft.kept && <p className="muted composer-count">This draft is not kept on this device: the browser's storage is full or turned off.</p>}
+      {!draft.kept && (
+        <p className="muted composer-count">This draft is not kept on this device: the browser's storage is full or turned off.</p>
+      )}
     </form>
   );
 }

@@ -3,7 +3,11 @@ import { useToast } from './toasts';
 
 type TExportFormat = 'pdf' | 'json';
 type TSaved = { format: TExportFormat; fileName: string; sha256: string; verified: boolean };
-type TExportState = { step: 'idle' } | { step: 'preparing'; format: TExportFormat } | { step: 'done'; format: TExportFormat } | { step: 'failed'; message: string };
+type TExportState =
+  | { step: 'idle' }
+  | { step: 'preparing'; format: TExportFormat }
+  | { step: 'done'; format: TExportFormat }
+  | { step: 'failed'; message: string };
 
 /** The file name the server chose (RFC 6266: `filename*` when it has characters beyond ASCII). */
 function fileNameOf(disposition: string | null, fallback: string): string {
@@ -53,7 +57,8 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
       const res = await fetch(`/api/export/${scope}/${id}.${format}`, { credentials: 'same-origin' });
       if (!res.ok) {
         const problem = (await res.json().catch(() => null)) as { message?: string } | null;
-        const message = problem?.message ?? (res.status === 401 ? 'Your session has ended: sign in again.' : `The export failed (HTTP ${res.status}).`);
+        const message =
+          problem?.message ?? (res.status === 401 ? 'Your session has ended: sign in again.' : `The export failed (HTTP ${res.status}).`);
         return setState({ step: 'failed', message });
       }
       const sha256 = res.headers.get('X-Content-SHA256') ?? '';
@@ -61,7 +66,10 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
       const received = await sha256Hex(blob);
       const fileName = fileNameOf(res.headers.get('Content-Disposition'), `chat-record.${format}`);
       if (received !== null && received !== sha256) {
-        return setState({ step: 'failed', message: 'The file arrived damaged (its SHA-256 does not match the server’s). Nothing was saved: export again.' });
+        return setState({
+          step: 'failed',
+          message: 'The file arrived damaged (its SHA-256 does not match the server’s). Nothing was saved: export again.',
+        });
       }
       saveBlob(blob, fileName);
       setSaved((previous) => ({ ...previous, [format]: { format, fileName, sha256, verified: received !== null } }));
@@ -84,7 +92,8 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
   return (
     <div className="export-chat">
       <p className="muted">
-        Every chat message{scope === 'case' ? ' filed on this case' : ' with this client'}, with its sender, provider id, times, receipts and file fingerprints.
+        Every chat message{scope === 'case' ? ' filed on this case' : ' with this client'}, with its sender, provider id, times, receipts
+        and file fingerprints.
       </p>
       <div className="button-row">
         <button type="button" className="button" disabled={preparing} onClick={() => void download('pdf')}>
@@ -101,8 +110,8 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
           return (
             <div className="export-result" key={format}>
               <p>
-                Saved <strong>{file.fileName}</strong>. Its SHA-256 fingerprint{file.verified ? ', checked against the file received,' : ''} is
-                recorded in the firm&rsquo;s audit trail:
+                Saved <strong>{file.fileName}</strong>. Its SHA-256 fingerprint{file.verified ? ', checked against the file received,' : ''}{' '}
+                is recorded in the firm&rsquo;s audit trail:
               </p>
               <div className="copy-row">
                 <textarea
@@ -123,8 +132,8 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
         })}
         {Object.keys(saved).length > 0 && (
           <p className="muted small">
-            Keep the fingerprint with the file. Anyone can check a copy later: <code>sha256sum</code> (or <code>Get-FileHash</code> on Windows,
-            which prints it in capitals) must give the same 64 characters.
+            Keep the fingerprint with the file. Anyone can check a copy later: <code>sha256sum</code> (or <code>Get-FileHash</code> on
+            Windows, which prints it in capitals) must give the same 64 characters.
           </p>
         )}
       </div>

@@ -8,7 +8,10 @@ type TFormError = { message: string; data?: { fieldErrors?: Record<string, strin
  * the rest (a wrong password, a field this form does not show) in the form's summary. The server
  * is the authority on what is valid; the form only shows what it said, every field at once.
  */
-export function splitFormErrors<TField extends string>(error: TFormError, fields: readonly TField[]): { byField: Partial<Record<TField, string[]>>; summary: string | null } {
+export function splitFormErrors<TField extends string>(
+  error: TFormError,
+  fields: readonly TField[],
+): { byField: Partial<Record<TField, string[]>>; summary: string | null } {
   if (!error) return { byField: {}, summary: null };
   const fieldErrors = error.data?.fieldErrors ?? {};
   const byField: Partial<Record<TField, string[]>> = {};

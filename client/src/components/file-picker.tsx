@@ -51,7 +51,17 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
         aria-describedby={limitsId}
         disabled={progress !== null}
       >
-        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <svg
+          aria-hidden="true"
+          width="16"
+          height="16"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
           <path d="M21.4 11.1l-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" />
         </svg>
         {file ? 'Another file' : 'Attach'}
@@ -62,7 +72,13 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
       </span>
       {file && (
         <div className={`chosen-file ${error ? 'has-error' : ''}`} role="group" aria-label="File to send">
-          {preview ? <img src={preview} alt="" /> : <span className="document-icon" aria-hidden="true">{file.type ? shortType(file.type).slice(0, 4) : 'FILE'}</span>}
+          {preview ? (
+            <img src={preview} alt="" />
+          ) : (
+            <span className="document-icon" aria-hidden="true">
+              {file.type ? shortType(file.type).slice(0, 4) : 'FILE'}
+            </span>
+          )}
           <span className="chosen-text">
             <span className="document-name" title={file.name}>
               {file.name}
@@ -73,7 +89,13 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
             </span>
             {progress !== null && <progress max={1} value={progress} aria-label="Upload progress" />}
           </span>
-          <button type="button" className="button small ghost" onClick={onClear} disabled={progress !== null} aria-label={`Remove ${file.name}`}>
+          <button
+            type="button"
+            className="button small ghost"
+            onClick={onClear}
+            disabled={progress !== null}
+            aria-label={`Remove ${file.name}`}
+          >
             Remove
           </button>
         </div>

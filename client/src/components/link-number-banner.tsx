@@ -55,7 +55,12 @@ export function LinkNumberBanner({ phone, summary }: TProps) {
                   {c.openCases.length ? `Open: ${c.openCases.map((k) => `${k.reference} ${k.title}`).join('; ')}` : 'No open case'}
                 </span>
               </span>
-              <button type="button" className="button small" disabled={link.isPending} onClick={() => link.mutate({ phone, clientId: c.id })}>
+              <button
+                type="button"
+                className="button small"
+                disabled={link.isPending}
+                onClick={() => link.mutate({ phone, clientId: c.id })}
+              >
                 Link to {c.name}
               </button>
             </li>
@@ -92,7 +97,12 @@ export function LinkNumberBanner({ phone, summary }: TProps) {
       {conflict && (
         <p className="field-warning" role="alert">
           {link.error?.message}{' '}
-          <button type="button" className="button small" disabled={link.isPending} onClick={() => link.mutate({ ...conflict, confirm: true })}>
+          <button
+            type="button"
+            className="button small"
+            disabled={link.isPending}
+            onClick={() => link.mutate({ ...conflict, confirm: true })}
+          >
             Link anyway
           </button>
         </p>

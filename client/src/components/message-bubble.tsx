@@ -37,7 +37,19 @@ type TProps = {
   onShowMessage?: (id: number) => void;
 };
 
-export function MessageBubble({ measure, item, speaker, number, contactName, filedOn, onRetry, onUseTemplate, retrying, quoted, onShowMessage }: TProps) {
+export function MessageBubble({
+  measure,
+  item,
+  speaker,
+  number,
+  contactName,
+  filedOn,
+  onRetry,
+  onUseTemplate,
+  retrying,
+  quoted,
+  onShowMessage,
+}: TProps) {
   const windowClosed = item.status === 'failed' && Boolean(item.error?.startsWith(WINDOW_CLOSED_PREFIX));
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
@@ -76,7 +88,14 @@ export function MessageBubble({ measure, item, speaker, number, contactName, fil
             {formatDateTime(when)}
           </time>
           {outbound && item.status && (
-            <ReceiptToggle status={item.status} receipts={item.receipts} error={item.error} open={receiptsOpen} onToggle={() => setReceiptsOpen((o) => !o)} listId={receiptsId} />
+            <ReceiptToggle
+              status={item.status}
+              receipts={item.receipts}
+              error={item.error}
+              open={receiptsOpen}
+              onToggle={() => setReceiptsOpen((o) => !o)}
+              listId={receiptsId}
+            />
           )}
         </span>
         {receiptsOpen && <ReceiptSteps receipts={item.receipts} id={receiptsId} />}
@@ -113,7 +132,15 @@ export function MessageBubble({ measure, item, speaker, number, contactName, fil
 /** Retry; asked twice when the first attempt may have reached them (the server stopped mid-send). */
 function RetryButton({ item, onRetry, retrying }: { item: TThreadItem; onRetry: (id: number) => void; retrying: boolean }) {
   if (item.error?.startsWith(UNKNOWN_OUTCOME_PREFIX)) {
-    return <ConfirmButton label="Retry" question="It may have reached them already. Send it again?" confirmLabel="Send again" pending={retrying} onConfirm={() => onRetry(item.id)} />;
+    return (
+      <ConfirmButton
+        label="Retry"
+        question="It may have reached them already. Send it again?"
+        confirmLabel="Send again"
+        pending={retrying}
+        onConfirm={() => onRetry(item.id)}
+      />
+    );
   }
   return (
     <button type="button" className="button small" onClick={() => onRetry(item.id)} disabled={retrying}>

@@ -46,7 +46,19 @@ export function MessageList({
 }) {
   const scrollerRef = useRef<HTMLDivElement>(null);
   // With every page loaded, the first row says so.
-  const all: TRow[] = older.hasMore ? rows : [{ key: 'start', render: (measure) => <li {...measure} className="thread-start muted">Start of the conversation</li> }, ...rows];
+  const all: TRow[] = older.hasMore
+    ? rows
+    : [
+        {
+          key: 'start',
+          render: (measure) => (
+            <li {...measure} className="thread-start muted">
+              Start of the conversation
+            </li>
+          ),
+        },
+        ...rows,
+      ];
   const virtualizer = useVirtualizer({
     count: all.length,
     getScrollElement: () => scrollerRef.current,
@@ -157,29 +169,39 @@ export function MessageList({
   const last = virtualRows[virtualRows.length - 1];
   return (
     <>
-    <OlderBar older={older} seeking={seeking} />
-    {/* The scroller holds one list whose padding stands for the rows not drawn above and below. */}
-    <div className="messages-box">
-    {/* Focusable, so the keyboard scrolls it (the skip link "Skip to conversation" lands here). Not a
+      <OlderBar older={older} seeking={seeking} />
+      {/* The scroller holds one list whose padding stands for the rows not drawn above and below. */}
+      <div className="messages-box">
+        {/* Focusable, so the keyboard scrolls it (the skip link "Skip to conversation" lands here). Not a
         live region: rows are drawn as they scroll into view; arrivals are announced by the thread. */}
-    <div className="messages" id="conversation" ref={scrollerRef} onScroll={onScroll} tabIndex={0} role="region" aria-label="Message history">
-      <ol
-        className="message-rows"
-        aria-label="Messages"
-        aria-busy={older.loading}
-        style={{ paddingTop: first?.start ?? 0, paddingBottom: last ? virtualizer.getTotalSize() - last.end : 0 }}
-      >
-        {virtualRows.map((row) => (
-          <Fragment key={all[row.index]!.key}>{all[row.index]!.render({ 'data-index': row.index, ref: virtualizer.measureElement })}</Fragment>
-        ))}
-      </ol>
-    </div>
-    {unseenFrom !== null && !atEnd && (
-      <button type="button" className="button small new-below" onClick={holdAtEnd}>
-        New message below ↓
-      </button>
-    )}
-    </div>
+        <div
+          className="messages"
+          id="conversation"
+          ref={scrollerRef}
+          onScroll={onScroll}
+          tabIndex={0}
+          role="region"
+          aria-label="Message history"
+        >
+          <ol
+            className="message-rows"
+            aria-label="Messages"
+            aria-busy={older.loading}
+            style={{ paddingTop: first?.start ?? 0, paddingBottom: last ? virtualizer.getTotalSize() - last.end : 0 }}
+          >
+            {virtualRows.map((row) => (
+              <Fragment key={all[row.index]!.key}>
+                {all[row.index]!.render({ 'data-index': row.index, ref: virtualizer.measureElement })}
+              </Fragment>
+            ))}
+          </ol>
+        </div>
+        {unseenFrom !== null && !atEnd && (
+          <button type="button" className="button small new-below" onClick={holdAtEnd}>
+            New message below ↓
+          </button>
+        )}
+      </div>
     </>
   );
 }
@@ -191,7 +213,12 @@ export function MessageList({
  */
 function OlderBar({ older, seeking }: { older: TOlder; seeking: boolean }) {
   if (!older.hasMore && !older.failed) return null;
-  if (seeking && !older.failed) return <div className="thread-older muted" role="status">Finding the message in earlier pages… (scroll to stop)</div>;
+  if (seeking && !older.failed)
+    return (
+      <div className="thread-older muted" role="status">
+        Finding the message in earlier pages… (scroll to stop)
+      </div>
+    );
   return (
     <div className="thread-older muted" role="status">
       {older.failed ? (

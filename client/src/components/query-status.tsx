@@ -1,6 +1,13 @@
 import type { ReactNode } from 'react';
 
-type TQuery<T> = { isPending: boolean; isError: boolean; error: { message: string } | null; data: T | undefined; refetch?: () => unknown; isFetching?: boolean };
+type TQuery<T> = {
+  isPending: boolean;
+  isError: boolean;
+  error: { message: string } | null;
+  data: T | undefined;
+  refetch?: () => unknown;
+  isFetching?: boolean;
+};
 
 /** Loading and error states for a query (a failed load offers Retry), then its data. */
 export function QueryStatus<T>({ query, loading, children }: { query: TQuery<T>; loading: string; children: (data: T) => ReactNode }) {

@@ -10,7 +10,21 @@ const timedOf = (receipts: TReceipt[]) => receipts.filter((r): r is { status: st
  * The ticks as a button that shows when each receipt came (a tooltip is hover only: a keyboard, a
  * finger and a screen reader need a button). Without a receipt time there is nothing more to tell.
  */
-export function ReceiptToggle({ status, receipts, error, open, onToggle, listId }: { status: TChatStatus; receipts: TReceipt[]; error: string | null; open: boolean; onToggle: () => void; listId: string }) {
+export function ReceiptToggle({
+  status,
+  receipts,
+  error,
+  open,
+  onToggle,
+  listId,
+}: {
+  status: TChatStatus;
+  receipts: TReceipt[];
+  error: string | null;
+  open: boolean;
+  onToggle: () => void;
+  listId: string;
+}) {
   if (!timedOf(receipts).length) return <StatusTicks status={status} receipts={receipts} error={error} />;
   return (
     <button type="button" className="receipt-toggle" aria-expanded={open} aria-controls={listId} onClick={onToggle}>

@@ -1,6 +1,14 @@
 export type TQuoted = { id: number; body: string; direction: string | null; kind: string; fileName?: string | null };
 
-const KIND_NAME: Partial<Record<string, string>> = { image: 'Photo', video: 'Video', audio: 'Audio', document: 'Document', sticker: 'Sticker', location: 'Location', contacts: 'Contact' };
+const KIND_NAME: Partial<Record<string, string>> = {
+  image: 'Photo',
+  video: 'Video',
+  audio: 'Audio',
+  document: 'Document',
+  sticker: 'Sticker',
+  location: 'Location',
+  contacts: 'Contact',
+};
 
 /** The quoted message in a line: what it is when not plain text ("Photo · the caption"), then its text. */
 function quoteText(quoted: TQuoted): string {

@@ -45,17 +45,36 @@ function Snippet({ highlight, body }: { highlight: string; body: string }) {
 /** Messages matching the words typed in the inbox's search box; a hit opens its conversation at that message. */
 export function SearchResults({ q }: { q: string }) {
   const results = trpc.inbox.search.useQuery({ q }, { placeholderData: (previous) => previous });
-  if (results.isPending) return <p className="muted" role="status">Searching…</p>;
-  if (results.isError) return <p className="form-error" role="alert">{results.error.message}</p>;
-  if (!results.data.items.length) return <p className="empty">No chat messages with those words. Search looks in the text of chat messages (not names, notes or e-mails).</p>;
+  if (results.isPending)
+    return (
+      <p className="muted" role="status">
+        Searching…
+      </p>
+    );
+  if (results.isError)
+    return (
+      <p className="form-error" role="alert">
+        {results.error.message}
+      </p>
+    );
+  if (!results.data.items.length)
+    return (
+      <p className="empty">No chat messages with those words. Search looks in the text of chat messages (not names, notes or e-mails).</p>
+    );
   return (
     <ul className="thread-list search-results" aria-label="Search results">
       {results.data.items.map((hit) => (
         <li key={hit.id}>
-          <Link href={`${threadPath({ clientId: hit.clientId, peerPhone: hit.peerPhone })}?message=${hit.id}`} className="thread-row" data-hit={hit.id}>
+          <Link
+            href={`${threadPath({ clientId: hit.clientId, peerPhone: hit.peerPhone })}?message=${hit.id}`}
+            className="thread-row"
+            data-hit={hit.id}
+          >
             <span className="thread-main">
               <span className="thread-top">
-                <span className="thread-name">{hit.clientName ?? (hit.metadata.contact_name ? `~${hit.metadata.contact_name}` : <PhoneNumber value={hit.peerPhone} />)}</span>
+                <span className="thread-name">
+                  {hit.clientName ?? (hit.metadata.contact_name ? `~${hit.metadata.contact_name}` : <PhoneNumber value={hit.peerPhone} />)}
+                </span>
                 <time className="thread-time" dateTime={hit.createdAt.toISOString()}>
                   {formatWhen(hit.createdAt)}
                 </time>

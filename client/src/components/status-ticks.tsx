@@ -16,7 +16,9 @@ type TProps = {
 };
 
 function describe(status: TChatStatus, receipts: TProps['receipts'], error: string | null | undefined): string {
-  const steps = (receipts ?? []).filter((r) => r.at).map((r) => `${STATUS_LABEL[r.status as TChatStatus] ?? r.status} ${formatDateTime(r.at!)}`);
+  const steps = (receipts ?? [])
+    .filter((r) => r.at)
+    .map((r) => `${STATUS_LABEL[r.status as TChatStatus] ?? r.status} ${formatDateTime(r.at!)}`);
   if (status === 'failed' && error) steps.push(error);
   return steps.length ? steps.join(' · ') : STATUS_LABEL[status];
 }
@@ -37,7 +39,16 @@ export function StatusTicks({ status, receipts, error }: TProps) {
             <path d="M9 3.4V6l1.8 1.2" strokeLinecap="round" />
           </g>
         )}
-        {status === 'sent' && <path d="M3 6.5l2.6 2.6L11 3.4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />}
+        {status === 'sent' && (
+          <path
+            d="M3 6.5l2.6 2.6L11 3.4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        )}
         {(status === 'delivered' || status === 'read') && (
           <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M1.5 6.5l2.6 2.6L9.5 3.4" />

@@ -31,13 +31,18 @@ export function mergeParams(prefilled: string[], edited: TEditedValues | undefin
   return prefilled.map((value, i) => edited?.[i] ?? value);
 }
 
-const fill = (body: string, params: string[]) => body.replace(/\{\{\s*(\d+)\s*\}\}/g, (m, n: string) => params[Number(n) - 1] || `[value ${n}]`);
+const fill = (body: string, params: string[]) =>
+  body.replace(/\{\{\s*(\d+)\s*\}\}/g, (m, n: string) => params[Number(n) - 1] || `[value ${n}]`);
 /** The words around placeholder n of a template body: "…appointment on ___ at the office…". */
 export function contextOf(body: string, n: number): string {
   const mark = `{{${n}}}`;
   const at = body.indexOf(mark);
   if (at < 0) return '';
-  const words = (text: string) => text.replace(/\{\{\d+\}\}/g, '…').split(/\s+/).filter(Boolean);
+  const words = (text: string) =>
+    text
+      .replace(/\{\{\d+\}\}/g, '…')
+      .split(/\s+/)
+      .filter(Boolean);
   const before = words(body.slice(0, at));
   const after = words(body.slice(at + mark.length));
   const head = `${before.length > 4 ? '…' : ''}${before.slice(-4).join(' ')}`;

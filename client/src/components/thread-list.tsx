@@ -15,7 +15,17 @@ function threadTitle(thread: TThreadSummary) {
  * Conversations; the next page is asked for as the reader nears the end of the list (or by the
  * button). `linkQuery` keeps the list's filter in the address of the conversation opened.
  */
-export function ThreadList({ threads, activeKey, more, linkQuery = '' }: { threads: TThreadSummary[]; activeKey: string | null; more: TOlder; linkQuery?: string }) {
+export function ThreadList({
+  threads,
+  activeKey,
+  more,
+  linkQuery = '',
+}: {
+  threads: TThreadSummary[];
+  activeKey: string | null;
+  more: TOlder;
+  linkQuery?: string;
+}) {
   const sentinel = useLoadMore<HTMLLIElement>(() => {
     if (more.hasMore && !more.loading && !more.failed) more.load();
   }, more.hasMore);
@@ -41,7 +51,11 @@ export function ThreadList({ threads, activeKey, more, linkQuery = '' }: { threa
               <span className="thread-main">
                 <span className="thread-top">
                   <span className="thread-name">{title ?? <PhoneNumber value={thread.phone} />}</span>
-                  <time className="thread-time" dateTime={thread.last.createdAt.toISOString()} title={formatDateTime(thread.last.createdAt)}>
+                  <time
+                    className="thread-time"
+                    dateTime={thread.last.createdAt.toISOString()}
+                    title={formatDateTime(thread.last.createdAt)}
+                  >
                     {formatWhen(thread.last.createdAt)}
                   </time>
                 </span>
@@ -58,7 +72,9 @@ export function ThreadList({ threads, activeKey, more, linkQuery = '' }: { threa
                 </span>
                 {thread.match !== 'linked' && (
                   <span className={`match-flag ${thread.match}`}>
-                    {thread.match === 'ambiguous' ? `Matches ${thread.candidates.length} clients: link it` : 'Unknown number: link to a client'}
+                    {thread.match === 'ambiguous'
+                      ? `Matches ${thread.candidates.length} clients: link it`
+                      : 'Unknown number: link to a client'}
                   </span>
                 )}
               </span>
@@ -80,7 +96,13 @@ export function ThreadList({ threads, activeKey, more, linkQuery = '' }: { threa
   );
 }
 
-const FILE_KIND: Partial<Record<string, string>> = { image: 'Photo', video: 'Video', audio: 'Audio', sticker: 'Sticker', document: 'Document' };
+const FILE_KIND: Partial<Record<string, string>> = {
+  image: 'Photo',
+  video: 'Video',
+  audio: 'Audio',
+  sticker: 'Sticker',
+  document: 'Document',
+};
 
 /** The last message as a line: a file is named by what it is ("Photo · the letter", "lease.pdf"). */
 function previewOf(last: { body: string; kind: string; fileName: string | null }): string {

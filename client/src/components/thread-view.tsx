@@ -35,9 +35,15 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const focusId = Number(new URLSearchParams(search).get('message')) || null;
   const [seeking, setSeeking] = useState(focusId !== null);
   const thread = useThreadPages(threadRef, seeking);
-  const client = trpc.clients.get.useQuery({ clientId: 'clientId' in threadRef ? threadRef.clientId : 0 }, { enabled: 'clientId' in threadRef });
+  const client = trpc.clients.get.useQuery(
+    { clientId: 'clientId' in threadRef ? threadRef.clientId : 0 },
+    { enabled: 'clientId' in threadRef },
+  );
   // Each bubble says which case it is filed on: the client's cases (the composer's picker asks the same).
-  const cases = trpc.cases.listForClient.useQuery({ clientId: 'clientId' in threadRef ? threadRef.clientId : 0 }, { enabled: 'clientId' in threadRef });
+  const cases = trpc.cases.listForClient.useQuery(
+    { clientId: 'clientId' in threadRef ? threadRef.clientId : 0 },
+    { enabled: 'clientId' in threadRef },
+  );
   const caseById = useMemo(() => new Map((cases.data ?? []).map((c) => [c.id, c])), [cases.data]);
   const formatNumber = usePhoneFormatter();
   const markRead = trpc.inbox.markRead.useMutation();
@@ -54,8 +60,14 @@ export function ThreadView({ threadRef, summary }: TProps) {
   // The numbers a reply may go to and the default, by the server's own rule (shared/phone.ts).
   const reply = useMemo(() => {
     if ('phone' in threadRef) return { numbers: [threadRef.phone], defaultNumber: threadRef.phone };
-    const inboundNewestFirst = items.filter((i) => i.direction === 'inbound' && i.peerPhone).map((i) => i.peerPhone!).reverse();
-    return replyNumbersOf((clientNumbers ?? []).map((n) => n.digits), inboundNewestFirst);
+    const inboundNewestFirst = items
+      .filter((i) => i.direction === 'inbound' && i.peerPhone)
+      .map((i) => i.peerPhone!)
+      .reverse();
+    return replyNumbersOf(
+      (clientNumbers ?? []).map((n) => n.digits),
+      inboundNewestFirst,
+    );
   }, [threadRef, items, clientNumbers]);
   const replyNumbers = reply.numbers;
   // A reply goes to the number that last wrote (else the primary) unless a person chooses another.
@@ -63,7 +75,9 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const to = chosenNumber && replyNumbers.includes(chosenNumber) ? chosenNumber : reply.defaultNumber;
   // The 24-hour window belongs to a number: the one the reply will go to.
   const lastInboundAt = useMemo(() => {
-    const inbound = items.filter((i) => i.direction === 'inbound' && i.peerPhone === to).map((i) => (i.providerTimestamp ?? i.createdAt).getTime());
+    const inbound = items
+      .filter((i) => i.direction === 'inbound' && i.peerPhone === to)
+      .map((i) => (i.providerTimestamp ?? i.createdAt).getTime());
     if (inbound.length) return new Date(Math.max(...inbound));
     // None among the pages loaded: with one number, the conversation's own last inbound (from its summary).
     return replyNumbers.length <= 1 ? (summary?.lastInboundAt ?? null) : null;
@@ -111,9 +125,18 @@ export function ThreadView({ threadRef, summary }: TProps) {
     markRead.mutate(threadRef, {
       onSuccess: () => {
         const now = new Date();
-        updateThreadPages(queryClient, threadRef, (pages) => pages.map((page) => page.map((i) => (i.direction === 'inbound' && !i.readAt ? { ...i, readAt: now } : i))));
+        updateThreadPages(queryClient, threadRef, (pages) =>
+          pages.map((page) => page.map((i) => (i.direction === 'inbound' && !i.readAt ? { ...i, readAt: now } : i))),
+        );
         const key = threadKeyOfRef(threadRef);
-        utils.inbox.threads.setInfiniteData(EVERY_THREAD, (data) => data && { ...data, pages: data.pages.map((page) => ({ ...page, threads: page.threads.map((t) => (t.key === key ? { ...t, unread: 0 } : t)) })) });
+        utils.inbox.threads.setInfiniteData(
+          EVERY_THREAD,
+          (data) =>
+            data && {
+              ...data,
+              pages: data.pages.map((page) => ({ ...page, threads: page.threads.map((t) => (t.key === key ? { ...t, unread: 0 } : t)) })),
+            },
+        );
         utils.inbox.threadSummary.setData(threadRef, (s) => s && { ...s, unread: 0 });
         void utils.inbox.unreadCount.invalidate();
         void utils.inbox.threads.invalidate({ filter: 'unread' });
@@ -159,7 +182,9 @@ export function ThreadView({ threadRef, summary }: TProps) {
     try {
       const sent = await call();
       // The live update may have brought the stored record already: placeInPages replaces it then.
-      updateThreadPages(queryClient, threadRef, (pages, hasOlder) => placeInPages(withoutTemp(pages), { ...sent, readAt: null, receipts: [] }, 'oldest-first', hasOlder));
+      updateThreadPages(queryClient, threadRef, (pages, hasOlder) =>
+        placeInPages(withoutTemp(pages), { ...sent, readAt: null, receipts: [] }, 'oldest-first', hasOlder),
+      );
       return true;
     } catch (error) {
       const message = (error as Error).message;
@@ -178,7 +203,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
   // Always the number shown in the composer: nothing is sent to a number a person did not see.
   const recipientOf = (caseId: number | undefined) =>
     'clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, caseId } : { to: threadRef.phone };
-  const onSend = (body: string, caseId: number | undefined) => sendOptimistically(body, caseId, () => send.mutateAsync({ ...recipientOf(caseId), body }));
+  const onSend = (body: string, caseId: number | undefined) =>
+    sendOptimistically(body, caseId, () => send.mutateAsync({ ...recipientOf(caseId), body }));
   /** Uploads first (the composer shows progress), then sends by the upload's id like any message. */
   const onSendFile = async (file: File, caption: string, caseId: number | undefined, onProgress: (fraction: number) => void) => {
     let uploaded: TUploaded;
@@ -187,15 +213,39 @@ export function ThreadView({ threadRef, summary }: TProps) {
     } catch (error) {
       return { ok: false as const, error: (error as Error).message };
     }
-    const preview = { id: optimisticId--, kind: uploaded.kind, mimeType: uploaded.mimeType, fileName: uploaded.fileName, size: uploaded.size, state: 'stored' as const, error: null };
-    const ok = await sendOptimistically(caption, caseId, () => send.mutateAsync({ ...recipientOf(caseId), body: caption, attachmentId: uploaded.attachmentId }), [preview]);
+    const preview = {
+      id: optimisticId--,
+      kind: uploaded.kind,
+      mimeType: uploaded.mimeType,
+      fileName: uploaded.fileName,
+      size: uploaded.size,
+      state: 'stored' as const,
+      error: null,
+    };
+    const ok = await sendOptimistically(
+      caption,
+      caseId,
+      () => send.mutateAsync({ ...recipientOf(caseId), body: caption, attachmentId: uploaded.attachmentId }),
+      [preview],
+    );
     return ok ? { ok: true as const } : { ok: false as const, error: null };
   };
-  const byProviderId = useMemo(() => new Map(items.filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])), [items]);
+  const byProviderId = useMemo(
+    () => new Map(items.filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])),
+    [items],
+  );
   const quotedOf = (item: TThreadItem) => {
     if (!item.metadata.context_id) return undefined;
     const quoted = byProviderId.get(item.metadata.context_id);
-    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text', fileName: quoted.attachments[0]?.fileName ?? null } : null;
+    return quoted
+      ? {
+          id: quoted.id,
+          body: quoted.body,
+          direction: quoted.direction,
+          kind: quoted.metadata.kind ?? 'text',
+          fileName: quoted.attachments[0]?.fileName ?? null,
+        }
+      : null;
   };
   const showMessage = (id: number) => listRef.current?.show(id);
 
@@ -223,7 +273,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const primary = clientNumbers?.find((n) => n.primary)?.digits ?? null;
   /** Who wrote it, as a screen reader announces each message. */
   const speakerOf = (item: TThreadItem) => {
-    if (item.direction === 'inbound') return (showNumbers ? item.metadata.contact_name : null) ?? name ?? (item.peerPhone ? formatNumber(item.peerPhone) : 'The contact');
+    if (item.direction === 'inbound')
+      return (showNumbers ? item.metadata.contact_name : null) ?? name ?? (item.peerPhone ? formatNumber(item.peerPhone) : 'The contact');
     if (item.sentBy) return item.sentBy.id === me.data?.id ? 'You' : item.sentBy.name;
     return item.metadata.echo ? "The firm's phone" : 'The firm';
   };
@@ -231,7 +282,11 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
 
   return (
-    <section className={`thread ${dragging ? 'dragging' : ''}`} aria-label={`Conversation with ${name ?? phone ?? 'contact'}`} {...dropHandlers}>
+    <section
+      className={`thread ${dragging ? 'dragging' : ''}`}
+      aria-label={`Conversation with ${name ?? phone ?? 'contact'}`}
+      {...dropHandlers}
+    >
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           <strong>Drop the file to attach it</strong>
@@ -245,7 +300,16 @@ export function ThreadView({ threadRef, summary }: TProps) {
         <div className="thread-who">
           <h2>{name ?? <PhoneNumber value={phone} />}</h2>
           <p className="muted">
-            {replyNumbers.length ? replyNumbers.map((n, i) => <Fragment key={n}>{i > 0 && ', '}<PhoneNumber value={n} /></Fragment>) : <PhoneNumber value={phone} />}
+            {replyNumbers.length ? (
+              replyNumbers.map((n, i) => (
+                <Fragment key={n}>
+                  {i > 0 && ', '}
+                  <PhoneNumber value={n} />
+                </Fragment>
+              ))
+            ) : (
+              <PhoneNumber value={phone} />
+            )}
             {'clientId' in threadRef && (
               <>
                 {' · '}
@@ -290,7 +354,11 @@ export function ThreadView({ threadRef, summary }: TProps) {
                   : {
                       key: `joined-${entry.digits}`,
                       render: (measure) =>
-                        'clientId' in threadRef ? <NumberJoined measure={measure} clientId={threadRef.clientId} clientName={name ?? ''} joined={entry} /> : <li {...measure} />,
+                        'clientId' in threadRef ? (
+                          <NumberJoined measure={measure} clientId={threadRef.clientId} clientName={name ?? ''} joined={entry} />
+                        ) : (
+                          <li {...measure} />
+                        ),
                     },
               )}
             />
@@ -302,29 +370,31 @@ export function ThreadView({ threadRef, summary }: TProps) {
       </p>
       {/* Until the conversation has loaded, nothing is known of its window: no warning, no composer. */}
       {conversation.data && <ReplyWindow lastInboundAt={lastInboundAt} />}
-      {conversation.data && <Composer
-        threadRef={threadRef}
-        clientName={name}
-        onSend={onSend}
-        onSendTemplate={onSendTemplate}
-        onSendFile={onSendFile}
-        file={file}
-        onFileChange={setFile}
-        windowOpen={windowOpen}
-        mode={mode}
-        onModeChange={setChosenMode}
-        recipient={
-          to
-            ? {
-                value: to,
-                options: replyNumbers,
-                onChange: setChosenNumber,
-                // Not the client's own main number (a linked number, a second phone): say so.
-                note: 'clientId' in threadRef && primary && to !== primary ? `not ${name ?? 'the client'}'s main number` : null,
-              }
-            : null
-        }
-      />}
+      {conversation.data && (
+        <Composer
+          threadRef={threadRef}
+          clientName={name}
+          onSend={onSend}
+          onSendTemplate={onSendTemplate}
+          onSendFile={onSendFile}
+          file={file}
+          onFileChange={setFile}
+          windowOpen={windowOpen}
+          mode={mode}
+          onModeChange={setChosenMode}
+          recipient={
+            to
+              ? {
+                  value: to,
+                  options: replyNumbers,
+                  onChange: setChosenNumber,
+                  // Not the client's own main number (a linked number, a second phone): say so.
+                  note: 'clientId' in threadRef && primary && to !== primary ? `not ${name ?? 'the client'}'s main number` : null,
+                }
+              : null
+          }
+        />
+      )}
     </section>
   );
 }
@@ -373,14 +443,27 @@ function withDividers(items: TThreadItem[], joined: TJoined[]): ({ item: TThread
 }
 
 /** "+44 7700 900999 added to Benedict Okafor by Sam Staff", with the undo a wrong link needs. */
-function NumberJoined({ measure, clientId, clientName, joined }: { measure: TMeasure; clientId: number; clientName: string; joined: TJoined }) {
+function NumberJoined({
+  measure,
+  clientId,
+  clientName,
+  joined,
+}: {
+  measure: TMeasure;
+  clientId: number;
+  clientName: string;
+  joined: TJoined;
+}) {
   const format = usePhoneFormatter();
   const utils = trpc.useUtils();
   const toast = useToast();
   const [, navigate] = useLocation();
   const unlink = trpc.inbox.unlink.useMutation({
     onSuccess: ({ unlinked }) => {
-      toast('success', `${format(joined.digits)} unlinked from ${clientName}: its ${unlinked} message${unlinked === 1 ? '' : 's'} (replies included) moved back to an unlinked conversation.`);
+      toast(
+        'success',
+        `${format(joined.digits)} unlinked from ${clientName}: its ${unlinked} message${unlinked === 1 ? '' : 's'} (replies included) moved back to an unlinked conversation.`,
+      );
       void utils.inbox.invalidate();
       void utils.clients.invalidate();
       void utils.timeline.invalidate();
@@ -392,7 +475,8 @@ function NumberJoined({ measure, clientId, clientName, joined }: { measure: TMea
     <li {...measure} className="thread-event" data-number={joined.digits}>
       <span>
         {format(joined.digits)} added to {clientName}
-        {joined.addedBy ? ` by ${joined.addedBy.name}` : ''} · <time dateTime={joined.addedAt.toISOString()}>{formatDateTime(joined.addedAt)}</time>
+        {joined.addedBy ? ` by ${joined.addedBy.name}` : ''} ·{' '}
+        <time dateTime={joined.addedAt.toISOString()}>{formatDateTime(joined.addedAt)}</time>
       </span>
       {joined.linked && (
         <ConfirmButton

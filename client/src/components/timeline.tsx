@@ -15,56 +15,87 @@ type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?:
 /** Every record type, newest first, as the server returns them; chat records read as in the thread. */
 export function Timeline({ items, isPending, error, older }: TProps) {
   const listRef = useRef<HTMLOListElement>(null);
-  const byProviderId = useMemo(() => new Map((items ?? []).filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])), [items]);
+  const byProviderId = useMemo(
+    () => new Map((items ?? []).filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])),
+    [items],
+  );
   const quotedOf = (item: TCommunication): TQuoted | null | undefined => {
     if (!item.metadata.context_id) return undefined;
     const quoted = byProviderId.get(item.metadata.context_id);
-    return quoted ? { id: quoted.id, body: quoted.body, direction: quoted.direction, kind: quoted.metadata.kind ?? 'text', fileName: quoted.attachments[0]?.fileName ?? null } : null;
+    return quoted
+      ? {
+          id: quoted.id,
+          body: quoted.body,
+          direction: quoted.direction,
+          kind: quoted.metadata.kind ?? 'text',
+          fileName: quoted.attachments[0]?.fileName ?? null,
+        }
+      : null;
   };
   const showRecord = (id: number) => highlightIn(listRef.current, id);
-  if (isPending) return <p className="muted" role="status">Loading timeline…</p>;
-  if (error) return <p className="form-error" role="alert">{error}</p>;
+  if (isPending)
+    return (
+      <p className="muted" role="status">
+        Loading timeline…
+      </p>
+    );
+  if (error)
+    return (
+      <p className="form-error" role="alert">
+        {error}
+      </p>
+    );
   if (!items?.length) return <p className="empty">Nothing on the timeline yet.</p>;
   return (
     <>
-    <ol className="timeline" aria-label="Timeline" ref={listRef}>
-      {items.map((item) => (
-        <li key={item.id} className={`timeline-item type-${item.type}`} data-id={item.id}>
-          <span className={`type-badge type-${item.type}`}>{TYPE_LABEL[item.type]}</span>
-          <div className="timeline-body">
-            <div className="timeline-meta">
-              {item.direction && <span>{item.direction === 'inbound' ? 'Received' : item.sentBy ? `Sent by ${item.sentBy.name}` : item.metadata.echo ? "Sent from the firm's phone" : 'Sent'}</span>}
-              {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
-              <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
-              {item.metadata.test && <span className="bubble-tag">Test message</span>}
-              {item.status && item.direction === 'outbound' && (
-                <span className={`status status-${item.status}`}>
-                  <StatusTicks status={item.status} error={item.error} /> {STATUS_LABEL[item.status]}
-                </span>
+      <ol className="timeline" aria-label="Timeline" ref={listRef}>
+        {items.map((item) => (
+          <li key={item.id} className={`timeline-item type-${item.type}`} data-id={item.id}>
+            <span className={`type-badge type-${item.type}`}>{TYPE_LABEL[item.type]}</span>
+            <div className="timeline-body">
+              <div className="timeline-meta">
+                {item.direction && (
+                  <span>
+                    {item.direction === 'inbound'
+                      ? 'Received'
+                      : item.sentBy
+                        ? `Sent by ${item.sentBy.name}`
+                        : item.metadata.echo
+                          ? "Sent from the firm's phone"
+                          : 'Sent'}
+                  </span>
+                )}
+                {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
+                <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
+                {item.metadata.test && <span className="bubble-tag">Test message</span>}
+                {item.status && item.direction === 'outbound' && (
+                  <span className={`status status-${item.status}`}>
+                    <StatusTicks status={item.status} error={item.error} /> {STATUS_LABEL[item.status]}
+                  </span>
+                )}
+              </div>
+              {item.subject && <p className="timeline-subject">{item.subject}</p>}
+              {item.type === 'chat' ? (
+                <>
+                  <MessageContent item={item} quoted={quotedOf(item)} onShowMessage={showRecord} echoLabel={false} />
+                  {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={false} />}
+                </>
+              ) : (
+                item.body && <p className="timeline-text">{item.body}</p>
               )}
+              {item.error && <p className="form-error">{item.error}</p>}
             </div>
-            {item.subject && <p className="timeline-subject">{item.subject}</p>}
-            {item.type === 'chat' ? (
-              <>
-                <MessageContent item={item} quoted={quotedOf(item)} onShowMessage={showRecord} echoLabel={false} />
-                {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={false} />}
-              </>
-            ) : (
-              item.body && <p className="timeline-text">{item.body}</p>
-            )}
-            {item.error && <p className="form-error">{item.error}</p>}
-          </div>
-        </li>
-      ))}
-    </ol>
-    {older.hasMore && (
-      <p className="list-more">
-        {older.failed && <span className="form-error">Could not load older records. </span>}
-        <button type="button" className="button ghost small" onClick={older.load} disabled={older.loading}>
-          {older.loading ? 'Loading older records…' : 'Show older'}
-        </button>
-      </p>
-    )}
+          </li>
+        ))}
+      </ol>
+      {older.hasMore && (
+        <p className="list-more">
+          {older.failed && <span className="form-error">Could not load older records. </span>}
+          <button type="button" className="button ghost small" onClick={older.load} disabled={older.loading}>
+            {older.loading ? 'Loading older records…' : 'Show older'}
+          </button>
+        </p>
+      )}
     </>
   );
 }

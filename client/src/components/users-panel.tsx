@@ -18,8 +18,8 @@ export function UsersPanel() {
     <section className="card people" aria-labelledby="people-title">
       <h2 id="people-title">People</h2>
       <p className="muted">
-        Who can sign in. Directors also manage people, check the provider connection and read the audit trail. A deactivated person cannot sign in and is
-        signed out at once; what they did stays on the record. Reactivate them to let them sign in again with their password.
+        Who can sign in. Directors also manage people, check the provider connection and read the audit trail. A deactivated person cannot
+        sign in and is signed out at once; what they did stays on the record. Reactivate them to let them sign in again with their password.
       </p>
       {users.isPending ? (
         <p className="muted" role="status">
@@ -71,7 +71,11 @@ function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; liste
   });
   const active = user.deactivatedAt === null;
   const error = changeRole.error ?? deactivate.error ?? reactivate.error;
-  const errorAt = Math.max(changeRole.failureReason ? changeRole.submittedAt : 0, deactivate.failureReason ? deactivate.submittedAt : 0, reactivate.failureReason ? reactivate.submittedAt : 0);
+  const errorAt = Math.max(
+    changeRole.failureReason ? changeRole.submittedAt : 0,
+    deactivate.failureReason ? deactivate.submittedAt : 0,
+    reactivate.failureReason ? reactivate.submittedAt : 0,
+  );
   const shownError = error && errorAt >= listedAt ? error : null;
   return (
     <li className={`person${active ? '' : ' inactive'}`} data-user-id={user.id} data-status={active ? 'active' : 'deactivated'}>
@@ -181,7 +185,14 @@ function AddPersonForm() {
         </label>
         <label className="field">
           <span>First password</span>
-          <input type="text" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" placeholder="Empty: one is made for you" {...errors.field('password')} />
+          <input
+            type="text"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="new-password"
+            placeholder="Empty: one is made for you"
+            {...errors.field('password')}
+          />
           {errors.message('password')}
         </label>
       </div>

@@ -29,7 +29,8 @@ function parseStored(raw: string | null): TStored | null {
   if (!raw) return null;
   try {
     const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && typeof (value as TStored).text === 'string' && typeof (value as TStored).savedAt === 'number') return value as TStored;
+    if (value && typeof value === 'object' && typeof (value as TStored).text === 'string' && typeof (value as TStored).savedAt === 'number')
+      return value as TStored;
   } catch {
     // not ours, or damaged: treated as no draft
   }

@@ -20,7 +20,15 @@ function patchSummary(thread: TThreadSummary, item: TThreadItem): { updated: TTh
   const updated: TThreadSummary = {
     ...thread,
     last: isLast
-      ? { id: item.id, body: item.body, direction: item.direction, status: item.status, createdAt: item.createdAt, kind: item.metadata.kind ?? 'text', fileName: item.attachments[0]?.fileName ?? null }
+      ? {
+          id: item.id,
+          body: item.body,
+          direction: item.direction,
+          status: item.status,
+          createdAt: item.createdAt,
+          kind: item.metadata.kind ?? 'text',
+          fileName: item.attachments[0]?.fileName ?? null,
+        }
       : thread.last,
     unread: thread.unread + (isNew && item.direction === 'inbound' && !item.readAt ? 1 : 0),
     lastInboundAt:
@@ -36,7 +44,10 @@ function patchThreadPages(pages: TThreadSummary[][], item: TThreadItem): TThread
   const key = threadKeyOf(item);
   const p = pages.findIndex((page) => page.some((t) => t.key === key));
   if (p < 0) return null;
-  const { updated, isNew } = patchSummary(pages[p]!.find((t) => t.key === key)!, item);
+  const { updated, isNew } = patchSummary(
+    pages[p]!.find((t) => t.key === key)!,
+    item,
+  );
   if (!isNew) return pages.map((page) => page.map((t) => (t.key === key ? updated : t)));
   // New activity: the conversation moves to the top of the first page.
   return pages.map((page, i) => {
@@ -52,7 +63,12 @@ function placeInTimeline<TItem extends { id: number; createdAt: Date }, TParam>(
 ): InfiniteData<{ items: TItem[]; nextCursor: string | null }, TParam> | undefined {
   if (!data) return data;
   const hasOlder = data.pages.at(-1)?.nextCursor != null;
-  return mapPages(data, (page) => page.items, (page, items) => ({ ...page, items }), (pages) => placeInPages(pages, item, 'newest-first', hasOlder));
+  return mapPages(
+    data,
+    (page) => page.items,
+    (page, items) => ({ ...page, items }),
+    (pages) => placeInPages(pages, item, 'newest-first', hasOlder),
+  );
 }
 
 /** Applies live changes to the React Query caches in place; fetches only what it cannot patch. */
@@ -62,19 +78,28 @@ export function applyLiveItems(utils: TUtils, queryClient: QueryClient, items: T
     updateThreadPages(queryClient, threadRefOf(item), (pages, hasOlder) => placeInPages(pages, item, 'oldest-first', hasOlder));
     // A record relinked to a client leaves its number's thread.
     if (item.clientId !== null && item.peerPhone) {
-      updateThreadPages(queryClient, { phone: item.peerPhone }, (pages) => pages.map((page) => (page.some((x) => x.id === item.id) ? page.filter((x) => x.id !== item.id) : page)));
+      updateThreadPages(queryClient, { phone: item.peerPhone }, (pages) =>
+        pages.map((page) => (page.some((x) => x.id === item.id) ? page.filter((x) => x.id !== item.id) : page)),
+      );
     }
     utils.inbox.threads.setInfiniteData(EVERY_THREAD, (data) => {
       if (!data) return data;
-      return mapPages(data, (page) => page.threads, (page, threads) => ({ ...page, threads }), (pages) => {
-        const patched = patchThreadPages(pages, item);
-        if (!patched) unloaded.add(threadKeyOf(item));
-        return patched ?? pages;
-      });
+      return mapPages(
+        data,
+        (page) => page.threads,
+        (page, threads) => ({ ...page, threads }),
+        (pages) => {
+          const patched = patchThreadPages(pages, item);
+          if (!patched) unloaded.add(threadKeyOf(item));
+          return patched ?? pages;
+        },
+      );
     });
     utils.inbox.threadSummary.setData(threadRefOf(item), (summary) => (summary ? patchSummary(summary, item).updated : summary));
-    if (item.clientId !== null) utils.timeline.client.setInfiniteData({ clientId: item.clientId, limit: TIMELINE_PAGE }, (data) => placeInTimeline(data, item));
-    if (item.caseId !== null) utils.timeline.case.setInfiniteData({ caseId: item.caseId, limit: TIMELINE_PAGE }, (data) => placeInTimeline(data, item));
+    if (item.clientId !== null)
+      utils.timeline.client.setInfiniteData({ clientId: item.clientId, limit: TIMELINE_PAGE }, (data) => placeInTimeline(data, item));
+    if (item.caseId !== null)
+      utils.timeline.case.setInfiniteData({ caseId: item.caseId, limit: TIMELINE_PAGE }, (data) => placeInTimeline(data, item));
     // A file arrived, or finished (or failed) downloading: the Documents lists it is on change.
     if (item.attachments.length) {
       if (item.clientId !== null) void utils.timeline.documents.invalidate({ clientId: item.clientId });
@@ -85,7 +110,8 @@ export function applyLiveItems(utils: TUtils, queryClient: QueryClient, items: T
   if (items.some((i) => i.direction === 'inbound' && !i.readAt)) void utils.inbox.unreadCount.invalidate();
   // A filtered list (unread, awaiting reply…) cannot be patched in place — a change can move a
   // conversation in or out of it: the one on screen is refetched (the filter runs on the server).
-  if (items.length) void utils.inbox.threads.invalidate(undefined, { predicate: (query) => hasFilter(query.queryKey), refetchType: 'active' });
+  if (items.length)
+    void utils.inbox.threads.invalidate(undefined, { predicate: (query) => hasFilter(query.queryKey), refetchType: 'active' });
 }
 
 /**
@@ -117,7 +143,10 @@ function hasFilter(queryKey: readonly unknown[]): boolean {
 /** A new message's sender as the inbox lists them: the client, the profile name, else the number. */
 function senderNameOf(utils: TUtils, item: TThreadItem): string {
   const key = threadKeyOf(item);
-  const listed = utils.inbox.threads.getInfiniteData(EVERY_THREAD)?.pages.flatMap((page) => page.threads).find((t) => t.key === key);
+  const listed = utils.inbox.threads
+    .getInfiniteData(EVERY_THREAD)
+    ?.pages.flatMap((page) => page.threads)
+    .find((t) => t.key === key);
   return listed?.clientName ?? item.metadata.contact_name ?? (item.peerPhone ? formatPhone(item.peerPhone) : 'a contact');
 }
 

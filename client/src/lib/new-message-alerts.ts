@@ -45,7 +45,8 @@ export async function toggleAlerts(): Promise<string> {
   }
   if (!('Notification' in window)) return 'This browser cannot show notifications.';
   const permission = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
-  if (permission !== 'granted') return 'Notifications are blocked for this site: allow them in the browser’s site settings to turn alerts on.';
+  if (permission !== 'granted')
+    return 'Notifications are blocked for this site: allow them in the browser’s site settings to turn alerts on.';
   setEnabled(true);
   return 'New-message alerts are on: a notification and a sound when a message arrives while you are elsewhere.';
 }
@@ -56,7 +57,9 @@ export async function toggleAlerts(): Promise<string> {
  * the text (it may show on a locked screen).
  */
 export function alertNewMessages(items: TThreadItem[], nameOf: (item: TThreadItem) => string): void {
-  const fresh = items.filter((i) => i.direction === 'inbound' && !i.readAt && !alerted.has(i.id) && Date.now() - i.createdAt.getTime() < 120_000);
+  const fresh = items.filter(
+    (i) => i.direction === 'inbound' && !i.readAt && !alerted.has(i.id) && Date.now() - i.createdAt.getTime() < 120_000,
+  );
   for (const item of fresh) alerted.add(item.id);
   if (!enabled || !fresh.length || document.visibilityState === 'visible') return;
   const names = [...new Set(fresh.map(nameOf))];

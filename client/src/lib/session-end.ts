@@ -22,14 +22,11 @@ export function handleUnauthorized(queryClient: QueryClient, error: unknown): vo
  * page out; otherwise (still signed in, or the server unreachable) `otherwise` runs.
  */
 export function checkStillSignedIn(utils: TUtils, otherwise: () => void = () => undefined): void {
-  utils.client.auth.me.query().then(
-    (me) => {
-      if (me) return otherwise();
-      noteSessionEnded();
-      utils.auth.me.setData(undefined, null);
-    },
-    otherwise,
-  );
+  utils.client.auth.me.query().then((me) => {
+    if (me) return otherwise();
+    noteSessionEnded();
+    utils.auth.me.setData(undefined, null);
+  }, otherwise);
 }
 
 const ENDED_KEY = 'firm-chat:session-ended';

@@ -30,7 +30,10 @@ export function useThreadPages(ref: TThreadRef, seeking: boolean) {
   return useInfiniteQuery({
     queryKey: threadPagesKey(ref),
     queryFn: ({ pageParam, signal }) =>
-      utils.client.inbox.thread.query({ ...ref, before: pageParam, limit: pageParam && seekingNow.current ? SEEK_PAGE : THREAD_PAGE }, { signal }),
+      utils.client.inbox.thread.query(
+        { ...ref, before: pageParam, limit: pageParam && seekingNow.current ? SEEK_PAGE : THREAD_PAGE },
+        { signal },
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextBefore ?? undefined,
   });
@@ -40,11 +43,20 @@ export function useThreadPages(ref: TThreadRef, seeking: boolean) {
  * Changes a loaded thread's pages in the cache (nothing when it is not loaded). `change` gets every
  * page's items and whether older pages remain unloaded.
  */
-export function updateThreadPages(queryClient: QueryClient, ref: TThreadRef, change: (pages: TThreadItem[][], hasOlder: boolean) => TThreadItem[][]): void {
+export function updateThreadPages(
+  queryClient: QueryClient,
+  ref: TThreadRef,
+  change: (pages: TThreadItem[][], hasOlder: boolean) => TThreadItem[][],
+): void {
   queryClient.setQueryData<TThreadPages>(threadPagesKey(ref), (data) => {
     if (!data) return data;
     const hasOlder = data.pages[data.pages.length - 1]?.nextBefore != null;
-    return mapPages(data, (page) => page.items, (page, items) => ({ ...page, items }), (pages) => change(pages, hasOlder));
+    return mapPages(
+      data,
+      (page) => page.items,
+      (page, items) => ({ ...page, items }),
+      (pages) => change(pages, hasOlder),
+    );
   });
 }
 

@@ -1,6 +1,12 @@
 import { tooLargeMessage, UPLOAD_LIMITS, uploadKindOf } from '../../../shared/media-limits';
 
-export type TUploaded = { attachmentId: number; kind: 'image' | 'audio' | 'video' | 'document'; mimeType: string; fileName: string; size: number };
+export type TUploaded = {
+  attachmentId: number;
+  kind: 'image' | 'audio' | 'video' | 'document';
+  mimeType: string;
+  fileName: string;
+  size: number;
+};
 
 /** The sentence for a file over its limit, before anything is uploaded; null when it fits. */
 export function checkUploadSize(file: File): string | null {

@@ -8,7 +8,12 @@ export type TInsertion = { templateId: string; start: number; text: string; lead
  * Adds `text` at `caret` (clamped to the body), on its own line when there is text before or after
  * it. Nothing already typed is replaced or lost.
  */
-export function insertWording(body: string, caret: number, text: string, templateId: string): { body: string; insertion: TInsertion; caret: number } {
+export function insertWording(
+  body: string,
+  caret: number,
+  text: string,
+  templateId: string,
+): { body: string; insertion: TInsertion; caret: number } {
   const at = Math.min(Math.max(caret, 0), body.length);
   const before = body.slice(0, at);
   const after = body.slice(at);

@@ -28,7 +28,10 @@ const ACTION_LABEL: Record<TAction, string> = {
 /** A few words of an event's detail: the numbers, counts and names in it, no raw JSON. */
 function describeDetail(detail: Record<string, unknown>): string {
   return Object.entries(detail)
-    .filter(([key, value]) => key !== 'ids' && key !== 'sha256' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'))
+    .filter(
+      ([key, value]) =>
+        key !== 'ids' && key !== 'sha256' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
+    )
     .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`)
     .join(' · ');
 }
@@ -79,13 +82,20 @@ export function AuditPage() {
     setBefore([]);
   };
 
-  if (first.isError) return <p className="form-error" role="alert">{first.error.message}</p>;
+  if (first.isError)
+    return (
+      <p className="form-error" role="alert">
+        {first.error.message}
+      </p>
+    );
   return (
     <div className="page">
       <div className="page-header">
         <div>
           <h1>Audit trail</h1>
-          <p className="muted">Every sign-in, link, export and setting change: who, when and from which address. Entries cannot be changed or removed.</p>
+          <p className="muted">
+            Every sign-in, link, export and setting change: who, when and from which address. Entries cannot be changed or removed.
+          </p>
         </div>
       </div>
       <section className="card" aria-label="Audit events">
@@ -114,7 +124,9 @@ export function AuditPage() {
           </label>
         </div>
         {first.isPending ? (
-          <p className="muted" role="status">Loading…</p>
+          <p className="muted" role="status">
+            Loading…
+          </p>
         ) : items.length === 0 ? (
           <p className="empty">No events match.</p>
         ) : narrow ? (

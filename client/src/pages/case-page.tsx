@@ -8,9 +8,22 @@ import { trpc } from '../lib/trpc';
 export function CasePage({ caseId }: { caseId: number }) {
   const found = trpc.cases.get.useQuery({ caseId });
   const client = trpc.clients.get.useQuery({ clientId: found.data?.clientId ?? 0 }, { enabled: Boolean(found.data) });
-  const timeline = trpc.timeline.case.useInfiniteQuery({ caseId, limit: TIMELINE_PAGE }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
-  if (found.isPending) return <p className="muted" role="status">Loading case…</p>;
-  if (found.isError) return <p className="form-error" role="alert">{found.error.message}</p>;
+  const timeline = trpc.timeline.case.useInfiniteQuery(
+    { caseId, limit: TIMELINE_PAGE },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined },
+  );
+  if (found.isPending)
+    return (
+      <p className="muted" role="status">
+        Loading case…
+      </p>
+    );
+  if (found.isError)
+    return (
+      <p className="form-error" role="alert">
+        {found.error.message}
+      </p>
+    );
   return (
     <div className="page">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
@@ -31,7 +44,12 @@ export function CasePage({ caseId }: { caseId: number }) {
       </div>
       <section className="card" aria-labelledby="case-timeline-title">
         <h2 id="case-timeline-title">Case timeline</h2>
-        <Timeline items={timeline.data?.pages.flatMap((page) => page.items)} isPending={timeline.isPending} error={timeline.error?.message} older={olderOf(timeline)} />
+        <Timeline
+          items={timeline.data?.pages.flatMap((page) => page.items)}
+          isPending={timeline.isPending}
+          error={timeline.error?.message}
+          older={olderOf(timeline)}
+        />
       </section>
       <section className="card" aria-labelledby="case-documents-title">
         <h2 id="case-documents-title">Documents</h2>

@@ -14,9 +14,22 @@ import { trpc } from '../lib/trpc';
 export function ClientPage({ clientId }: { clientId: number }) {
   const client = trpc.clients.get.useQuery({ clientId });
   const cases = trpc.cases.listForClient.useQuery({ clientId });
-  const timeline = trpc.timeline.client.useInfiniteQuery({ clientId, limit: TIMELINE_PAGE }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
-  if (client.isPending) return <p className="muted" role="status">Loading client…</p>;
-  if (client.isError) return <p className="form-error" role="alert">{client.error.message}</p>;
+  const timeline = trpc.timeline.client.useInfiniteQuery(
+    { clientId, limit: TIMELINE_PAGE },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined },
+  );
+  if (client.isPending)
+    return (
+      <p className="muted" role="status">
+        Loading client…
+      </p>
+    );
+  if (client.isError)
+    return (
+      <p className="form-error" role="alert">
+        {client.error.message}
+      </p>
+    );
   return (
     <div className="page">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
@@ -47,7 +60,12 @@ export function ClientPage({ clientId }: { clientId: number }) {
         <div className="stack">
           <section className="card" aria-labelledby="timeline-title">
             <h2 id="timeline-title">Timeline</h2>
-            <Timeline items={timeline.data?.pages.flatMap((page) => page.items)} isPending={timeline.isPending} error={timeline.error?.message} older={olderOf(timeline)} />
+            <Timeline
+              items={timeline.data?.pages.flatMap((page) => page.items)}
+              isPending={timeline.isPending}
+              error={timeline.error?.message}
+              older={olderOf(timeline)}
+            />
           </section>
           <section className="card" aria-labelledby="documents-title">
             <h2 id="documents-title">Documents</h2>
@@ -191,7 +209,14 @@ function CreateCaseForm({ clientId }: { clientId: number }) {
       <h2 id="new-case-title">Open a case</h2>
       <div className="field">
         <label htmlFor={errors.inputId('reference')}>Reference</label>
-        <input required autoComplete="off" value={reference} onChange={(e) => setReference(e.target.value)} placeholder="HART-2026-003" {...errors.field('reference')} />
+        <input
+          required
+          autoComplete="off"
+          value={reference}
+          onChange={(e) => setReference(e.target.value)}
+          placeholder="HART-2026-003"
+          {...errors.field('reference')}
+        />
         {errors.message('reference')}
       </div>
       <div className="field">

@@ -20,9 +20,13 @@ export function ClientsPage() {
       <div className="two-column">
         <section className="card list-card" aria-label="Client list">
           {clients.isPending ? (
-            <p className="muted" role="status">Loading clients…</p>
+            <p className="muted" role="status">
+              Loading clients…
+            </p>
           ) : clients.isError ? (
-            <p className="form-error" role="alert">{clients.error.message}</p>
+            <p className="form-error" role="alert">
+              {clients.error.message}
+            </p>
           ) : clients.data.length === 0 ? (
             <p className="empty">{deferredSearch ? 'No client matches that search.' : 'No clients yet. Add the first one.'}</p>
           ) : (
@@ -30,10 +34,14 @@ export function ClientsPage() {
               {clients.data.map((client) => (
                 <li key={client.id}>
                   <Link href={`/clients/${client.id}`} className="row-link">
-                    <span className="avatar" aria-hidden="true">{client.name.slice(0, 1)}</span>
+                    <span className="avatar" aria-hidden="true">
+                      {client.name.slice(0, 1)}
+                    </span>
                     <span className="row-main">
                       <span className="row-title">{client.name}</span>
-                      <span className="row-sub"><PhoneNumber value={client.phone} /></span>
+                      <span className="row-sub">
+                        <PhoneNumber value={client.phone} />
+                      </span>
                     </span>
                   </Link>
                 </li>

@@ -37,7 +37,9 @@ export function InboxPage({ threadRef }: TProps) {
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), 300);
   // "All" is patched live in place (live-updates.ts); a filtered list is refetched on a change.
-  const threads = trpc.inbox.threads.useInfiniteQuery(filter === 'all' ? EVERY_THREAD : { filter }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
+  const threads = trpc.inbox.threads.useInfiniteQuery(filter === 'all' ? EVERY_THREAD : { filter }, {
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
   const activeKey = threadRef ? threadKeyOfRef(threadRef) : null;
   // The open conversation's summary, whether or not a loaded page lists it.
   const summary = trpc.inbox.threadSummary.useQuery(threadRef ?? { clientId: 0 }, { enabled: threadRef !== null }).data ?? undefined;
@@ -70,41 +72,64 @@ export function InboxPage({ threadRef }: TProps) {
           <label className="visually-hidden" htmlFor="inbox-search">
             Search messages
           </label>
-          <input id="inbox-search" type="search" className="inbox-search" placeholder="Search messages…" value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={200} />
+          <input
+            id="inbox-search"
+            type="search"
+            className="inbox-search"
+            placeholder="Search messages…"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            maxLength={200}
+          />
           {!q && (
-          <div className="inbox-filters" role="radiogroup" aria-label="Show">
-            {FILTERS.map(([value, label]) => (
-              <button key={value} type="button" role="radio" aria-checked={filter === value} title={value === 'unlinked' ? 'Numbers on no client’s file, or matching several clients' : undefined} className={filter === value ? 'filter-chip active' : 'filter-chip'} onClick={() => setFilter(value)}>
-                {label}
-              </button>
-            ))}
-          </div>
+            <div className="inbox-filters" role="radiogroup" aria-label="Show">
+              {FILTERS.map(([value, label]) => (
+                <button
+                  key={value}
+                  type="button"
+                  role="radio"
+                  aria-checked={filter === value}
+                  title={value === 'unlinked' ? 'Numbers on no client’s file, or matching several clients' : undefined}
+                  className={filter === value ? 'filter-chip active' : 'filter-chip'}
+                  onClick={() => setFilter(value)}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
           )}
         </div>
         {q ? (
           <SearchResults q={q} />
         ) : (
-        <QueryStatus query={threads} loading="Loading conversations…">
-          {({ pages }) => {
-            const list = pages.flatMap((page) => page.threads);
-            return list.length === 0 && filter !== 'all' ? (
-              <p className="empty">{filter === 'unread' ? 'Nothing unread.' : filter === 'unlinked' ? 'Every number belongs to a client.' : 'No one is waiting for a reply.'}</p>
-            ) : (
-              <ThreadList
-                threads={list}
-                activeKey={activeKey}
-                linkQuery={filterQuery}
-                more={olderOf(threads)}
-              />
-            );
-          }}
-        </QueryStatus>
+          <QueryStatus query={threads} loading="Loading conversations…">
+            {({ pages }) => {
+              const list = pages.flatMap((page) => page.threads);
+              return list.length === 0 && filter !== 'all' ? (
+                <p className="empty">
+                  {filter === 'unread'
+                    ? 'Nothing unread.'
+                    : filter === 'unlinked'
+                      ? 'Every number belongs to a client.'
+                      : 'No one is waiting for a reply.'}
+                </p>
+              ) : (
+                <ThreadList threads={list} activeKey={activeKey} linkQuery={filterQuery} more={olderOf(threads)} />
+              );
+            }}
+          </QueryStatus>
         )}
       </aside>
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
       <div className="inbox-thread card">
         {threadRef ? (
-          <Suspense fallback={<p className="muted pad" role="status">Loading conversation…</p>}>
+          <Suspense
+            fallback={
+              <p className="muted pad" role="status">
+                Loading conversation…
+              </p>
+            }
+          >
             <ThreadView key={activeKey} threadRef={threadRef} summary={summary} />
           </Suspense>
         ) : (

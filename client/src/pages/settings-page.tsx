@@ -31,8 +31,18 @@ export function SettingsPage({ role }: { role: 'director' | 'staff' }) {
     }
   };
 
-  if (settings.isPending) return <p className="muted" role="status">Loading settings…</p>;
-  if (settings.isError) return <p className="form-error" role="alert">{settings.error.message}</p>;
+  if (settings.isPending)
+    return (
+      <p className="muted" role="status">
+        Loading settings…
+      </p>
+    );
+  if (settings.isError)
+    return (
+      <p className="form-error" role="alert">
+        {settings.error.message}
+      </p>
+    );
   const s = settings.data;
   const isDirector = role === 'director';
 
@@ -164,7 +174,8 @@ function WebhookFacts({ w }: { w: TWebhookStatus }) {
     <dl className="webhook-facts">
       <dt>Header</dt>
       <dd>
-        In the provider’s custom headers: <code>{w.secretHeader}</code> with the webhook secret as its value. Or have a proxy in front sign each body:{' '}
+        In the provider’s custom headers: <code>{w.secretHeader}</code> with the webhook secret as its value. Or have a proxy in front sign
+        each body:{' '}
         {w.signatureHeaders.map((h, i) => (
           <span key={h}>
             {i > 0 && ' or '}
@@ -188,15 +199,17 @@ function WebhookFacts({ w }: { w: TWebhookStatus }) {
         {w.verifyTokenConfigured ? (
           <span className="setup-state ok">Set (MESSAGING_WEBHOOK_VERIFY_TOKEN)</span>
         ) : (
-          <span className="setup-state muted">Not set: a GET verification handshake is refused (needed only if the provider asks for one)</span>
+          <span className="setup-state muted">
+            Not set: a GET verification handshake is refused (needed only if the provider asks for one)
+          </span>
         )}
       </dd>
       <dt>Last delivery</dt>
       <dd className="last-delivery" data-outcome={last?.outcome ?? 'none'}>
         {last ? (
           <>
-            <time dateTime={last.at.toISOString()}>{formatDateTime(last.at)}</time>{' '}
-            · <span className={`setup-state ${last.outcome === 'accepted' ? 'ok' : 'bad'}`}>{OUTCOME_TEXT[last.outcome]}</span>{' '}
+            <time dateTime={last.at.toISOString()}>{formatDateTime(last.at)}</time> ·{' '}
+            <span className={`setup-state ${last.outcome === 'accepted' ? 'ok' : 'bad'}`}>{OUTCOME_TEXT[last.outcome]}</span>{' '}
             <span className="muted">(HTTP {last.httpStatus})</span>
           </>
         ) : (
@@ -206,7 +219,13 @@ function WebhookFacts({ w }: { w: TWebhookStatus }) {
       {last && last.outcome !== 'accepted' && (
         <>
           <dt>Last accepted</dt>
-          <dd>{w.lastAcceptedAt ? <time dateTime={w.lastAcceptedAt.toISOString()}>{formatDateTime(w.lastAcceptedAt)}</time> : <span className="muted">Never</span>}</dd>
+          <dd>
+            {w.lastAcceptedAt ? (
+              <time dateTime={w.lastAcceptedAt.toISOString()}>{formatDateTime(w.lastAcceptedAt)}</time>
+            ) : (
+              <span className="muted">Never</span>
+            )}
+          </dd>
         </>
       )}
     </dl>
@@ -237,7 +256,14 @@ function TestMessageForm() {
       <h2 id="test-title">Send a test message</h2>
       <label className="field">
         <span>Number</span>
-        <input required inputMode="tel" placeholder="+44 7700 900000" value={to} onChange={(e) => setTo(e.target.value)} aria-invalid={Boolean(fieldErrors?.to)} />
+        <input
+          required
+          inputMode="tel"
+          placeholder="+44 7700 900000"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          aria-invalid={Boolean(fieldErrors?.to)}
+        />
         {fieldErrors?.to && <small className="field-error">{fieldErrors.to.join(' ')}</small>}
       </label>
       <label className="field">
@@ -291,7 +317,11 @@ function TemplatesCard({ role, mode }: { role: 'director' | 'staff'; mode: 'demo
       <p className="muted">
         {catalogue.data
           ? `${approved} approved of ${templates.length} listed${
-              mode === 'demo' ? ' (the built-in demo set: no provider in demo mode)' : catalogue.data.syncedAt ? `, read from the provider ${catalogue.data.syncedAt.toLocaleString()}` : ', not yet read from the provider'
+              mode === 'demo'
+                ? ' (the built-in demo set: no provider in demo mode)'
+                : catalogue.data.syncedAt
+                  ? `, read from the provider ${catalogue.data.syncedAt.toLocaleString()}`
+                  : ', not yet read from the provider'
             }.`
           : 'Loading…'}{' '}
         Outside the 24-hour window only these reach a client.

@@ -37,12 +37,21 @@ export function SignInPage() {
         <h1 id="sign-in-title">Sign in</h1>
         {ended && (
           <p className="notice" role="status">
-            Your session has ended — you were signed out elsewhere, it expired, or a director changed your account. Sign in again to continue.
+            Your session has ended — you were signed out elsewhere, it expired, or a director changed your account. Sign in again to
+            continue.
           </p>
         )}
         <div className="field">
           <label htmlFor={errors.inputId('email')}>Email</label>
-          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} {...errors.field('email')} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            {...errors.field('email')}
+          />
           {errors.message('email')}
         </div>
         <div className="field">

@@ -87,8 +87,6 @@ export const initialSchema: TMigration = {
     `);
   },
   async down({ context: qi }) {
-    await qi.sequelize.query(
-      'DROP TABLE IF EXISTS chat_receipts, communications, cases, clients, sessions, users CASCADE',
-    );
+    await qi.sequelize.query('DROP TABLE IF EXISTS chat_receipts, communications, cases, clients, sessions, users CASCADE');
   },
 };

@@ -8,7 +8,9 @@ import type { TMigration } from '../migrate';
 export const searchStatistics: TMigration = {
   name: '0012-search-statistics',
   async up({ context: qi }) {
-    const [row] = await qi.sequelize.query<{ language: TSearchLanguage }>('SELECT language FROM search_settings', { type: QueryTypes.SELECT });
+    const [row] = await qi.sequelize.query<{ language: TSearchLanguage }>('SELECT language FROM search_settings', {
+      type: QueryTypes.SELECT,
+    });
     await qi.sequelize.transaction((transaction) => rebuildSearchColumn(qi.sequelize, row?.language ?? 'english', transaction));
   },
 };

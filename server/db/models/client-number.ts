@@ -1,8 +1,19 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
 import type { User } from './user';
 
 /** One of a client's chat numbers, E.164 digits; inbound messages are matched on these. */
-export class ClientNumber extends Model<InferAttributes<ClientNumber, { omit: 'addedByUser' }>, InferCreationAttributes<ClientNumber, { omit: 'addedByUser' }>> {
+export class ClientNumber extends Model<
+  InferAttributes<ClientNumber, { omit: 'addedByUser' }>,
+  InferCreationAttributes<ClientNumber, { omit: 'addedByUser' }>
+> {
   declare id: CreationOptional<number>;
   declare clientId: number;
   declare digits: string;

@@ -1,8 +1,19 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
 import type { Attachment } from './attachment';
 import type { TChatStatus, TCommunication, TCommunicationType, TDirection, TReceiptHistory } from '../../../shared/communication';
 
-export class Communication extends Model<InferAttributes<Communication, { omit: 'attachments' | 'sender' }>, InferCreationAttributes<Communication, { omit: 'attachments' | 'sender' }>> {
+export class Communication extends Model<
+  InferAttributes<Communication, { omit: 'attachments' | 'sender' }>,
+  InferCreationAttributes<Communication, { omit: 'attachments' | 'sender' }>
+> {
   declare id: CreationOptional<number>;
   declare type: TCommunicationType;
   declare direction: TDirection | null;
@@ -58,7 +69,8 @@ export class Communication extends Model<InferAttributes<Communication, { omit: 
 }
 
 /** A record's columns as plain values — a model instance, or a row read raw (a page) — with its details when loaded. */
-export type TCommunicationRecord = InferAttributes<Communication, { omit: 'attachments' | 'sender' }> & Pick<Communication, 'attachments' | 'sender'>;
+export type TCommunicationRecord = InferAttributes<Communication, { omit: 'attachments' | 'sender' }> &
+  Pick<Communication, 'attachments' | 'sender'>;
 
 /** The API shape (DESIGN.md `Communication`) of a record. */
 export function communicationDtoOf(record: TCommunicationRecord): TCommunication {

@@ -20,12 +20,16 @@ export function initModels(sequelize: Sequelize) {
 
 /** Every column of a record, for raw SELECTs read back into models (`mapToModel`); not the long `search`. */
 export function communicationColumnsSql(alias: string): string {
-  return Object.values(Communication.getAttributes()).map((attribute) => `${alias}.${attribute.field}`).join(', ');
+  return Object.values(Communication.getAttributes())
+    .map((attribute) => `${alias}.${attribute.field}`)
+    .join(', ');
 }
 
 /** Every column of a record named as its attribute (`client_id AS "clientId"`): raw rows shaped as `TCommunicationRecord`. */
 export function communicationFieldsSql(alias: string): string {
-  return Object.entries(Communication.getAttributes()).map(([name, attribute]) => `${alias}.${attribute.field} AS "${name}"`).join(', ');
+  return Object.entries(Communication.getAttributes())
+    .map(([name, attribute]) => `${alias}.${attribute.field} AS "${name}"`)
+    .join(', ');
 }
 
 const FILE_KINDS = new Set<string>(ATTACHMENT_KINDS);

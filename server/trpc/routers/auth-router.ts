@@ -28,7 +28,12 @@ export const authRouter = router({
         // A checked, wrong attempt goes to the trail (the limiter bounds how many there can be).
         else if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
           const email = input.email.trim().toLowerCase().slice(0, 320);
-          await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: null, ip: ctx.clientIp }, action: 'auth.sign_in_failed', subject: `email:${email}`, detail: { email } });
+          await recordAuditEvent(ctx.deps.sequelize, {
+            actor: { userId: null, ip: ctx.clientIp },
+            action: 'auth.sign_in_failed',
+            subject: `email:${email}`,
+            detail: { email },
+          });
         }
         throw error;
       });
@@ -37,7 +42,11 @@ export const authRouter = router({
       if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
       const { token, expiresAt } = await createSession(user.id, ctx.deps.config.sessionSecret, ctx.deps.now());
       ctx.sessionCookie.set(token, expiresAt);
-      await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: user.id, ip: ctx.clientIp }, action: 'auth.sign_in', subject: `user:${user.id}` });
+      await recordAuditEvent(ctx.deps.sequelize, {
+        actor: { userId: user.id, ip: ctx.clientIp },
+        action: 'auth.sign_in',
+        subject: `user:${user.id}`,
+      });
       return { user };
     }),
 
@@ -47,7 +56,11 @@ export const authRouter = router({
       endWatchedSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
     }
     ctx.sessionCookie.clear();
-    await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: ctx.user.id, ip: ctx.clientIp }, action: 'auth.sign_out', subject: `user:${ctx.user.id}` });
+    await recordAuditEvent(ctx.deps.sequelize, {
+      actor: { userId: ctx.user.id, ip: ctx.clientIp },
+      action: 'auth.sign_out',
+      subject: `user:${ctx.user.id}`,
+    });
     return { ok: true as const };
   }),
 

@@ -17,7 +17,11 @@ export const casesRouter = router({
     .input(
       z.object({
         clientId: ZRecordId,
-        reference: z.string().trim().min(1, 'Enter a reference, such as HART-2026-003').max(64, 'Reference is too long — 64 characters at most'),
+        reference: z
+          .string()
+          .trim()
+          .min(1, 'Enter a reference, such as HART-2026-003')
+          .max(64, 'Reference is too long — 64 characters at most'),
         title: z.string().trim().min(1, 'Enter a title for the case').max(200, 'Title is too long — 200 characters at most'),
       }),
     )

@@ -26,7 +26,13 @@ const ZCaption = z
 
 export const ZSendInput = z.union([
   // A file first: these branches need `attachmentId` (the text-only ones would drop it).
-  z.object({ clientId: ZRecordId, body: ZCaption.optional(), caseId: ZRecordId.optional(), to: z.string().trim().min(1).max(40).optional(), attachmentId: ZRecordId }),
+  z.object({
+    clientId: ZRecordId,
+    body: ZCaption.optional(),
+    caseId: ZRecordId.optional(),
+    to: z.string().trim().min(1).max(40).optional(),
+    attachmentId: ZRecordId,
+  }),
   z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZRecordId }),
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
   // Strict: a file send refused above (a caption too long) must not pass here as a text without its file.
@@ -52,7 +58,14 @@ const ZTemplateCatalogue = z.object({
 export const ZTemplateChoice = {
   name: z.string().trim().min(1, 'Choose a template').max(512),
   language: z.string().trim().min(1).max(32),
-  params: z.array(z.string().max(1024, 'A value can be at most 1024 characters').refine((v) => !v.includes('\u0000'), 'NUL cannot be sent')).max(20),
+  params: z
+    .array(
+      z
+        .string()
+        .max(1024, 'A value can be at most 1024 characters')
+        .refine((v) => !v.includes('\u0000'), 'NUL cannot be sent'),
+    )
+    .max(20),
 };
 
 export const ZSendTemplateInput = z.union([
@@ -78,12 +91,13 @@ export const chatRouter = router({
   providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(({ ctx }) => listStoredTemplates(ctx.deps.sequelize)),
 
   refreshTemplates: directorProcedure.output(ZTemplateCatalogue).mutation(async ({ ctx }) => {
-    const catalogue = await syncTemplates(ctx.deps.sequelize, { provider: ctx.deps.provider, templatesPath: ctx.deps.config.messaging.templatesPath }).catch(
-      (error: unknown) => {
-        if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `The templates could not be read: ${error.message}`);
-        throw error;
-      },
-    );
+    const catalogue = await syncTemplates(ctx.deps.sequelize, {
+      provider: ctx.deps.provider,
+      templatesPath: ctx.deps.config.messaging.templatesPath,
+    }).catch((error: unknown) => {
+      if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `The templates could not be read: ${error.message}`);
+      throw error;
+    });
     await recordAuditEvent(ctx.deps.sequelize, {
       actor: { userId: ctx.user.id, ip: ctx.clientIp },
       action: 'templates.refresh',

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { ZRecordId } from '../record-id';
 import { clearOptOut } from '../../chat/opt-outs';
-import { addClientNumber, assertClientExists, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from '../../services/clients';
+import {
+  addClientNumber,
+  assertClientExists,
+  createClient,
+  getClient,
+  listClients,
+  removeClientNumber,
+  type TNumberContext,
+} from '../../services/clients';
 import type { TContextInner, TSessionUser } from '../context';
 import { impossibleNumberFields, PHONE_INPUT_MAX } from '../../services/phone-input';
 import { authedProcedure, checkInputTogether, directorProcedure, router } from '../init';
@@ -31,7 +39,10 @@ const ZPhone = z
 const ZNewClient = z.object({
   name: z.string().trim().min(1, "Enter the client's name").max(200, 'Name is too long — 200 characters at most'),
   phone: ZPhone,
-  email: z.email('Enter an email address such as name@example.com, or leave it empty').max(320, 'Email is too long — 320 characters at most').nullish(),
+  email: z
+    .email('Enter an email address such as name@example.com, or leave it empty')
+    .max(320, 'Email is too long — 320 characters at most')
+    .nullish(),
   confirm: z.boolean().optional(),
 });
 const ZNewNumber = z.object({ clientId: ZRecordId, phone: ZPhone, confirm: z.boolean().optional() });

@@ -3,16 +3,25 @@ import { z } from 'zod';
 import { ZRecordId } from '../record-id';
 import { searchMessages, type TSearchHit } from '../../search/search-messages';
 import { watchSession } from '../../auth/session-watch';
-import { countUnread, getThread, getThreadSummary, linkPhoneToClient, listThreads, markThreadRead, THREAD_FILTERS, unlinkPhoneFromClient, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../services/inbox';
+import {
+  countUnread,
+  getThread,
+  getThreadSummary,
+  linkPhoneToClient,
+  listThreads,
+  markThreadRead,
+  THREAD_FILTERS,
+  unlinkPhoneFromClient,
+  type TThreadItem,
+  type TThreadRef,
+  type TThreadSummary,
+} from '../../services/inbox';
 import { authedProcedure, router } from '../init';
 import { ZLiveInput } from '../../events/live-streams';
 import { LIVE_PATH } from '../../events/live-stream-route';
 import { AppError } from '../../errors';
 
-export const ZThreadRef = z.union([
-  z.object({ clientId: ZRecordId }),
-  z.object({ phone: z.string().trim().min(1).max(40) }),
-]);
+export const ZThreadRef = z.union([z.object({ clientId: ZRecordId }), z.object({ phone: z.string().trim().min(1).max(40) })]);
 
 /** An opaque page position from a previous answer. */
 export const ZCursor = z.string().min(1).max(200);
@@ -24,7 +33,15 @@ const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
 export const inboxRouter = router({
   /** A page of conversations, newest activity first (DESIGN "Pagination"); `cursor` = a previous `nextCursor`. */
   threads: authedProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(500).optional(), filter: z.enum(THREAD_FILTERS).optional(), cursor: ZCursor.optional() }).optional())
+    .input(
+      z
+        .object({
+          limit: z.number().int().min(1).max(500).optional(),
+          filter: z.enum(THREAD_FILTERS).optional(),
+          cursor: ZCursor.optional(),
+        })
+        .optional(),
+    )
     .query(({ ctx, input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(ctx.deps.sequelize, input)),
 
   /** The summary of one conversation (name, match, candidates to link, unread); null before its first message. */
@@ -39,8 +56,16 @@ export const inboxRouter = router({
 
   /** Messages by their words across every conversation (PostgreSQL full-text search), best match first. */
   search: authedProcedure
-    .input(z.object({ q: z.string().trim().min(1, 'Type a word to search for').max(200), limit: z.number().int().min(1).max(100).optional(), cursor: ZCursor.optional() }))
-    .query(({ ctx, input }): Promise<{ items: TSearchHit[]; nextCursor: string | null }> => searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage })),
+    .input(
+      z.object({
+        q: z.string().trim().min(1, 'Type a word to search for').max(200),
+        limit: z.number().int().min(1).max(100).optional(),
+        cursor: ZCursor.optional(),
+      }),
+    )
+    .query(({ ctx, input }): Promise<{ items: TSearchHit[]; nextCursor: string | null }> =>
+      searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage }),
+    ),
 
   /** A page of a thread (DESIGN "Pagination"): the newest, or the one before `before` (a previous `nextBefore`). */
   thread: authedProcedure
@@ -90,7 +115,11 @@ export const inboxRouter = router({
     const session = ctx.sessionToken ? watchSession(ctx.sessionToken, ctx.deps.config.sessionSecret) : null;
     try {
       const until = [signal, session?.signal].filter((s): s is AbortSignal => s !== undefined);
-      const changes = ctx.deps.liveStreams.changesFor(ctx.user, until.length ? AbortSignal.any(until) : undefined, Boolean(input?.lastEventId));
+      const changes = ctx.deps.liveStreams.changesFor(
+        ctx.user,
+        until.length ? AbortSignal.any(until) : undefined,
+        Boolean(input?.lastEventId),
+      );
       for await (const { id, change } of changes) yield tracked(String(id), change);
     } finally {
       session?.stop();

@@ -61,7 +61,12 @@ export const settingsRouter = router({
     .output(z.object({ status: z.enum(CONNECTION_STATUSES), detail: z.string() }))
     .mutation(async ({ ctx }) => {
       const result = await checkConnection(ctx.deps.provider);
-      await recordAuditEvent(ctx.deps.sequelize, { actor: { userId: ctx.user.id, ip: ctx.clientIp }, action: 'settings.check_connection', subject: 'provider', detail: { status: result.status } });
+      await recordAuditEvent(ctx.deps.sequelize, {
+        actor: { userId: ctx.user.id, ip: ctx.clientIp },
+        action: 'settings.check_connection',
+        subject: 'provider',
+        detail: { status: result.status },
+      });
       return result;
     }),
 });

@@ -5,7 +5,14 @@ import { UNSHOWABLE } from '../../media/file-metadata';
 import { directorProcedure, router } from '../init';
 import { ZRecordId } from '../record-id';
 
-const ZUser = z.object({ id: z.number(), name: z.string(), email: z.string(), role: ZUserRole, createdAt: z.date(), deactivatedAt: z.date().nullable() });
+const ZUser = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  role: ZUserRole,
+  createdAt: z.date(),
+  deactivatedAt: z.date().nullable(),
+});
 
 const ZAddUserInput = z.object({
   name: z
@@ -16,7 +23,10 @@ const ZAddUserInput = z.object({
     // Controls and text-direction marks, as profile and file names are cleaned of (UNSHOWABLE):
     // invisible in a name, they make it read differently on screen, in the audit trail and in
     // exports, and PostgreSQL cannot store a NUL at all. search(), not test(): the pattern is global.
-    .refine((name) => name.search(UNSHOWABLE) === -1, 'The name has a hidden control or text-direction character (often pasted with it): type it again'),
+    .refine(
+      (name) => name.search(UNSHOWABLE) === -1,
+      'The name has a hidden control or text-direction character (often pasted with it): type it again',
+    ),
   email: z
     .string()
     .trim()
