@@ -1,8 +1,8 @@
-import { SEARCH_LANGUAGES, type TSearchLanguage } from './search/search-language';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { SEARCH_LANGUAGES, type TSearchLanguage } from './search/search-language';
 
 // The only module that reads process.env (DESIGN.md "Modes and configuration").
 
@@ -138,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),
     firmPhone: e.FIRM_PHONE,
-    defaultCountry: (e.DEFAULT_COUNTRY as CountryCode | undefined) ?? parsePhoneNumberFromString(e.FIRM_PHONE)?.country,
+    defaultCountry: e.DEFAULT_COUNTRY ?? parsePhoneNumberFromString(e.FIRM_PHONE)?.country,
     firmName: e.FIRM_NAME,
     searchLanguage: e.SEARCH_LANGUAGE,
     mode,

@@ -112,14 +112,14 @@ export async function startServer(
   logger.info({ port }, `listening on http://localhost:${port}`);
   const stopPruning = schedulePruning(database.sequelize, logger);
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
-  mediaQueue!.start();
+  mediaQueue.start();
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
       stopPruning();
-      await mediaQueue!.stop();
+      await mediaQueue.stop();
       liveStreams.close();
       await events.close();
       await new Promise<void>((resolve) => {

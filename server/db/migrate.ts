@@ -2,6 +2,7 @@ import type { CountryCode } from 'libphonenumber-js/min';
 import pg from 'pg';
 import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug, type RunnableMigration } from 'umzug';
+import type { TSearchLanguage } from '../search/search-language';
 import { initialSchema } from './migrations/0001-initial-schema';
 import { readState } from './migrations/0002-read-state';
 import { chatThreads } from './migrations/0003-chat-threads';
@@ -15,7 +16,6 @@ import { threadFilters } from './migrations/0010-thread-filters';
 import { messageSearch } from './migrations/0011-message-search';
 import { searchStatistics } from './migrations/0012-search-statistics';
 import { userAdminAndWebhookDeliveries } from './migrations/0013-user-admin-and-webhook-deliveries';
-import type { TSearchLanguage } from '../search/search-language';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 

@@ -1,9 +1,9 @@
 import type { Sequelize } from 'sequelize';
 import type { TConfig } from '../config';
 import type { TLogger } from '../logger';
+import { ensureSearchLanguage } from '../search/search-language';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from './embedded-postgres';
 import { migrateDatabase } from './migrate';
-import { ensureSearchLanguage } from '../search/search-language';
 import { initModels } from './models';
 import { createSequelize } from './sequelize';
 

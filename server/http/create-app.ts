@@ -3,16 +3,16 @@ import express, { type ErrorRequestHandler } from 'express';
 import { createContextFactory, type TDeps } from '../trpc/context';
 import { appRouter } from '../trpc/routers/app-router';
 import { createWebhookRouter } from '../webhook/webhook-route';
+import { serveMedia } from '../media/media-download-route';
+import { receiveUpload } from '../media/media-upload-route';
+import { serveExport } from '../export/export-route';
+import { serveLiveStream } from '../events/live-stream-route';
 import { handleHealth } from './health-route';
 import { logRequests } from './request-logger';
 import { requireSameOriginJson } from './same-origin';
 import { securityHeaders } from './security-headers';
 import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from './trpc-guards';
 import { serveSpa } from './spa-route';
-import { serveMedia } from '../media/media-download-route';
-import { receiveUpload } from '../media/media-upload-route';
-import { serveExport } from '../export/export-route';
-import { serveLiveStream } from '../events/live-stream-route';
 
 export type TAppOptions = {
   deps: TDeps;

@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import busboy from 'busboy';
-import { sha256Hex as readSha256 } from '../media/sha256-hex';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { sha256Hex as readSha256 } from '../media/sha256-hex';
 
 // A local stand-in for the messaging provider, over real HTTP, for development, e2e tests and
 // benchmarks. It checks PROVIDER-API-KEY, validates the send body, answers like the cloud API,
@@ -804,7 +804,7 @@ export class ProviderSimulator {
       });
       parser.on('close', () => {
         void (async () => {
-          const got = file as { bytes: Buffer; fileName: string; mimeType: string } | null;
+          const got = file;
           recorded.body = {
             type: fields.type,
             messaging_product: fields.messaging_product,

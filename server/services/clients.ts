@@ -157,7 +157,7 @@ export async function insertClientNumber(
      ON CONFLICT (client_id, digits) DO NOTHING RETURNING id`,
     { bind: [clientId, digits, actor.userId, via], transaction },
   );
-  return (rows as unknown[]).length > 0;
+  return rows.length > 0;
 }
 
 /**

@@ -58,7 +58,7 @@ function toThreadItem(row: TCommunicationRecord): TThreadItem {
   const history = row.receipts ?? {};
   const receipts = RECEIPT_ORDER.filter((status) => history[status]).map((status) => ({
     status,
-    at: history[status]?.at ? new Date(history[status]!.at!) : null,
+    at: history[status]?.at ? new Date(history[status].at) : null,
   }));
   return { ...communicationDtoOf(row), readAt: row.readAt ?? null, receipts };
 }

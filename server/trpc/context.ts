@@ -1,7 +1,7 @@
 import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
+import type { Sequelize } from 'sequelize';
 import { findRequestUser } from '../auth/request-user';
 import { SESSION_COOKIE } from '../auth/sessions';
-import type { Sequelize } from 'sequelize';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
 import type { TConfig } from '../config';
 import type { ChatEvents } from '../events/chat-events';

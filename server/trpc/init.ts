@@ -18,7 +18,7 @@ const t = initTRPC.context<TContext>().create({
     let fieldErrors: Record<string, string[]> | undefined;
     if (cause instanceof ZodError) {
       message = describeZodError(cause);
-      fieldErrors = z.flattenError(cause).fieldErrors as Record<string, string[]>;
+      fieldErrors = z.flattenError(cause).fieldErrors;
     } else if (cause instanceof AppError) {
       fieldErrors = cause.fieldErrors;
     } else if (error.code === 'INTERNAL_SERVER_ERROR') {

@@ -105,7 +105,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await page.locator(`[data-thread="phone-${stranger}"]`).click();
     const benedictOption = page.locator('#link-client option', { hasText: 'Benedict Okafor' });
     await benedictOption.waitFor({ state: 'attached' });
-    await page.getByRole('combobox', { name: 'Client' }).selectOption((await benedictOption.getAttribute('value'))!);
+    await page.getByRole('combobox', { name: 'Client' }).selectOption(await benedictOption.getAttribute('value'));
     await page.getByRole('button', { name: 'Link to client' }).click();
 
     // Benedict's conversation: the stranger's message, from its own number, and when it joined.
@@ -326,7 +326,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     expect(download.suggestedFilename()).toMatch(
       /^Chat record - HART-2026-001 Hart v Northwind Lettings \(deposit dispute\) - \d{4}-\d\d-\d\d\.pdf$/,
     );
-    const bytes = await readFile((await download.path())!);
+    const bytes = await readFile(await download.path());
     const shown = page.getByRole('textbox', { name: 'SHA-256 of the exported PDF' });
     await shown.waitFor();
     expect(await shown.inputValue()).toBe(createHash('sha256').update(bytes).digest('hex'));

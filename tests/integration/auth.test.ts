@@ -1,7 +1,7 @@
 import { TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '../../server/trpc/routers/app-router';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { createUser } from '../../server/services/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 

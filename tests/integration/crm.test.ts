@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { Communication } from '../../server/db/models';
 import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 

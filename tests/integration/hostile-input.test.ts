@@ -7,7 +7,8 @@ import { createUser } from '../../server/services/users';
 import { MAX_KEPT_PER_DELIVERY } from '../../server/chat/receipts';
 import { MAX_ITEMS_PER_DELIVERY, MAX_STORED_BODY } from '../../server/webhook/parse-payload';
 import { endsWithin, isConnected, openLiveStream, type TLiveStream } from '../support/live-stream';
-import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
+import type { createHttpClient } from '../support/test-server';
+import { signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
 // What a black-box probe of the running app broke (issue 19), each held at its cause.

@@ -448,9 +448,7 @@ describe('when the password queue is full', () => {
         live.director.users.add.mutate({ name: `Busy ${i}`, email: `busy-add-${i}@firm.test`, role: 'staff', password: 'busy-first-pass' }),
       ),
     );
-    const busy = answers
-      .filter((a) => a.status === 'rejected')
-      .map((a) => (a as PromiseRejectedResult).reason as Error & { data?: { code?: string } });
+    const busy = answers.filter((a) => a.status === 'rejected').map((a) => a.reason as Error & { data?: { code?: string } });
     expect(busy.length).toBeGreaterThan(0);
     for (const error of busy) {
       expect(error.data?.code).toBe('TOO_MANY_REQUESTS');

@@ -6,6 +6,8 @@ import { startEmbeddedPostgres } from '../../server/db/embedded-postgres';
 import { createLogger } from '../../server/logger';
 
 declare module 'vitest' {
+  // Augmenting vitest's ProvidedContext is declaration merging, which only an interface can do.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   export interface ProvidedContext {
     /** A superuser URL (database "postgres"); each test file creates its own database from it. */
     pgAdminUrl: string;

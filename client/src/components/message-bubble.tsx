@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { UNKNOWN_OUTCOME_PREFIX, WINDOW_CLOSED_PREFIX } from '../../../shared/provider-messages';
-import type { TMeasure } from './message-list';
 import { formatDateTime } from '../lib/format';
 import type { TThreadItem } from '../lib/trpc';
+import type { TMeasure } from './message-list';
 import { ConfirmButton } from './confirm-button';
 import { MessageContent, type TQuoted } from './message-content';
 import { PhoneNumber } from './phone-number';

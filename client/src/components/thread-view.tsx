@@ -9,6 +9,7 @@ import { itemsOf, updateThreadPages, useThreadPages } from '../lib/thread-pages'
 import { UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
 import { replyNumbersOf } from '../../../shared/phone';
 import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
+import { uploadFile, type TUploaded } from '../lib/upload-file';
 import { Composer } from './composer';
 import { ConfirmButton } from './confirm-button';
 import { LinkNumberBanner } from './link-number-banner';
@@ -19,7 +20,6 @@ import { PhoneNumber } from './phone-number';
 import { QueryStatus } from './query-status';
 import { ReplyWindow, windowTimeLeft } from './reply-window';
 import type { TTemplateChoice } from './template-composer';
-import { uploadFile, type TUploaded } from '../lib/upload-file';
 import { useToast } from './toasts';
 
 type TProps = { threadRef: TThreadRef; summary: TThreadSummary | undefined };

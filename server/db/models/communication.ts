@@ -7,8 +7,8 @@ import {
   type NonAttribute,
   type Sequelize,
 } from 'sequelize';
-import type { Attachment } from './attachment';
 import type { TChatStatus, TCommunication, TCommunicationType, TDirection, TReceiptHistory } from '../../../shared/communication';
+import type { Attachment } from './attachment';
 
 export class Communication extends Model<
   InferAttributes<Communication, { omit: 'attachments' | 'sender' }>,

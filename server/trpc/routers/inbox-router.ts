@@ -72,7 +72,7 @@ export const inboxRouter = router({
     .input(z.intersection(ZThreadRef, z.object({ before: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() })))
     .query(({ input }): Promise<{ items: TThreadItem[]; nextBefore: string | null }> => {
       const { before, limit, ...ref } = input;
-      return getThread(ref as TThreadRef, { before, limit });
+      return getThread(ref, { before, limit });
     }),
 
   markRead: authedProcedure

@@ -5,8 +5,8 @@ import { recordAuditEvent } from '../../audit/record-audit-event';
 import { checkConnection, CONNECTION_STATUSES } from '../../services/connection-check';
 import { readWebhookSetup } from '../../services/webhook-setup';
 import { DELIVERY_OUTCOMES } from '../../webhook/delivery-log';
-import { ZBody, ZTemplateChoice } from './chat-router';
 import { authedProcedure, directorProcedure, router } from '../init';
+import { ZBody, ZTemplateChoice } from './chat-router';
 
 export const settingsRouter = router({
   chat: authedProcedure
