@@ -13,7 +13,7 @@ export const LIVE_PATH = '/inbox.onChange';
  * `meta` than no input's is left to tRPC). null: it cannot be read.
  */
 function readLastEventId(query: Record<string, unknown>, header: unknown): { lastEventId: string | undefined } | null {
-  const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+  const first = (value: unknown): unknown => (Array.isArray(value) ? (value as unknown[])[0] : value);
   const raw = first(query.input);
   let fromInput: string | null | undefined;
   if (raw !== undefined && raw !== '') {

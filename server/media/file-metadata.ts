@@ -1,8 +1,8 @@
 // A file's name and type come from outside (a client's phone, a browser) and are shown to staff and
 // decide how the file is served: both are cleaned once, here, for every way a file arrives.
 
-/** Control characters and bidirectional overrides (which can make `cod.exe` read as `exe.doc`). */
-export const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Control characters (Unicode's Cc: U+0000–U+001F, U+007F–U+009F) and bidirectional overrides (which can make `cod.exe` read as `exe.doc`). */
+export const UNSHOWABLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 /** Half of a surrogate pair alone: not text (jsonb refuses it, UTF-8 cannot encode it). */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

@@ -105,7 +105,7 @@ export function receiveUpload(deps: {
           resolve,
           (error: unknown) => {
             stream.resume(); // a refused file: the rest of it is read and dropped
-            reject(error);
+            reject(error instanceof Error ? error : new Error('The upload could not be stored.', { cause: error }));
           },
         );
       });

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import busboy from 'busboy';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import { sha256Hex as readSha256 } from '../media/sha256-hex';
 
@@ -540,7 +541,7 @@ export class ProviderSimulator {
     if (this.options.webhookSecret)
       headers['x-service-signature'] = `sha256=${createHmac('sha256', this.options.webhookSecret).update(raw).digest('hex')}`;
     const attempt = fetch(target, { method: 'POST', headers, body: raw }).then(
-      async (res) => ({ status: res.status, json: await res.json().catch(() => null) }),
+      async (res) => ({ status: res.status, json: (await res.json().catch(() => null)) as unknown }),
       () => ({ status: 0, json: null }),
     );
     this.pending.add(attempt);
@@ -741,7 +742,18 @@ export class ProviderSimulator {
     const size = bytes ? bytes.length : Math.max(0, Math.floor(input.size ?? 0));
     const hash = createHash('sha256');
     if (bytes) hash.update(bytes);
-    else for (const piece of generatedPieces(id, size)) hash.update(piece);
+    else {
+      // A generated file may be gigabytes: hash it a megabyte at a time, so the simulator keeps
+      // answering the app (downloads, sends) while a test registers it.
+      let piecesSinceTurn = 0;
+      for (const piece of generatedPieces(id, size)) {
+        hash.update(piece);
+        if (++piecesSinceTurn === 16) {
+          piecesSinceTurn = 0;
+          await nextTurn();
+        }
+      }
+    }
     const sha256Hex = hash.digest('hex');
     const advertisedSha256Hex = input.sha256 !== undefined ? (readSha256(input.sha256) ?? sha256Hex) : sha256Hex;
     this.media.set(id, { id, mimeType: input.mimeType, fileName: input.fileName ?? null, size, sha256Hex, advertisedSha256Hex, bytes });

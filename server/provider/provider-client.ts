@@ -153,7 +153,7 @@ export class ProviderClient {
       throw new ProviderError(idle.fired ? 'timeout' : 'network');
     }
     if (!res.ok || !res.body) {
-      const json = await res.json().catch(() => null);
+      const json: unknown = await res.json().catch(() => null);
       idle.stop();
       throw new ProviderError(kindForStatus(res.status), res.status, extractProviderDetail(json), extractProviderCode(json));
     }

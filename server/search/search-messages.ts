@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { Communication, communicationColumnsSql, withDetails } from '../db/models';
 import { decodeCursor, endPage } from '../services/record-pages';

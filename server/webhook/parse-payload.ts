@@ -48,12 +48,12 @@ const ZProviderId = z
   .string()
   .min(1)
   .max(256)
-  .regex(/^[^\u0000-\u001f\u007f]+$/, 'control characters')
+  .regex(/^\P{Cc}+$/u, 'control characters')
   .refine((id) => !id.match(LONE_SURROGATE), 'lone surrogate');
 const ZTimestamp = z.union([z.string(), z.number()]).optional();
 // PostgreSQL text and jsonb cannot hold NUL, and jsonb refuses a lone surrogate: keep the text
 // readable (U+FFFD in their place) rather than refuse the item or fail the whole delivery.
-const ZText = z.string().transform((s) => s.replace(/\u0000/g, '\uFFFD').replace(LONE_SURROGATE, '\uFFFD'));
+const ZText = z.string().transform((s) => s.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD'));
 // The sender's number, normalised as every lookup normalises it (shared/phone.ts); a sender that is
 // not 8–15 digits cannot be a conversation anyone can open: counted, not stored.
 const ZSender = z

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
+import type { TEmbeddedDatabase } from '../../server/db/embedded-postgres';
 import type { TRunningServer } from '../../server/start-server';
 import { startOnOwnCluster } from '../support/own-cluster';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage } from '../support/webhook';

@@ -50,7 +50,7 @@ it('any mix of valid and broken items: always 200, every valid text stored whole
         [valid.map((v) => v.id)],
       );
       for (const v of valid) {
-        expect(rows).toContainEqual({ id: v.id, body: v.text.body.replace(/\u0000/g, '\uFFFD'), peer: v.from });
+        expect(rows).toContainEqual({ id: v.id, body: v.text.body.replaceAll('\u0000', '\uFFFD'), peer: v.from });
       }
     }),
     { numRuns: 60 },

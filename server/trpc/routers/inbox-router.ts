@@ -13,7 +13,6 @@ import {
   THREAD_FILTERS,
   unlinkPhoneFromClient,
   type TThreadItem,
-  type TThreadRef,
   type TThreadSummary,
 } from '../../services/inbox';
 import { authedProcedure, router } from '../init';
