@@ -1,5 +1,6 @@
 import {
   useEffect,
+  useEffectEvent,
   useId,
   useLayoutEffect,
   useMemo,
@@ -82,9 +83,9 @@ export function Composer({
   useAutoGrow(textarea, body);
   const touch = useCoarsePointer();
   // The case chosen is part of the draft: a text naming a case is not sent off that case's file.
-  const caseDraft = useDraft(`${draftKey}:case`);
-  const caseId = Number(caseDraft.text) || undefined;
-  const setCaseId = (id: number | undefined) => caseDraft.setText(id ? String(id) : '');
+  const { text: caseText, setText: setCaseText } = useDraft(`${draftKey}:case`);
+  const caseId = Number(caseText) || undefined;
+  const setCaseId = (id: number | undefined) => setCaseText(id ? String(id) : '');
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
   const templates = trpc.chat.templates.useQuery(undefined, { staleTime: Infinity });
   const settings = trpc.settings.chat.useQuery(undefined, { staleTime: Infinity });
@@ -93,8 +94,8 @@ export function Composer({
   // Opened from a case (its page's Message: ?case=id): that case is chosen, when it is this client's.
   const askedCase = Number(new URLSearchParams(useSearch()).get('case')) || undefined;
   useEffect(() => {
-    if (askedCase && cases.data?.some((c) => c.id === askedCase)) caseDraft.setText(String(askedCase));
-  }, [askedCase, cases.data, caseDraft.setText]);
+    if (askedCase && cases.data?.some((c) => c.id === askedCase)) setCaseText(String(askedCase));
+  }, [askedCase, cases.data, setCaseText]);
   const length = describeLength(body, file ? CAPTION_LIMIT : TEXT_LIMIT);
   const lengthId = useId();
 
@@ -193,14 +194,16 @@ export function Composer({
   };
   // A case (or the client's or firm's details) chosen after the wording: its values follow, until
   // a person edits the inserted text by hand.
-  useEffect(() => {
+  const followValues = useEffectEvent(() => {
     if (!insertion) return;
     const text = renderWording(insertion.templateId);
     if (text === null || text === insertion.text) return;
     const replaced = replaceWording(body, insertion, text);
     setInsertion(replaced?.insertion ?? null);
     if (replaced) setBody(replaced.body);
-  }, [values]); // eslint-disable-line react-hooks/exhaustive-deps
+  });
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the values also change as the server's answers arrive or change (the case list, the client's name, the firm's details), which no event handler sees
+  useEffect(() => followValues(), [values]);
   const onType = (text: string) => {
     setBody(text);
     if (!insertion) return;
@@ -301,7 +304,7 @@ export function Composer({
   }
 
   return (
-    <form className="composer" onSubmit={submit} aria-label="Write a message">
+    <form className="composer" onSubmit={(event) => void submit(event)} aria-label="Write a message">
       {tools}
       {!windowOpen && (
         <p className="composer-note" role="note">

@@ -32,6 +32,8 @@ export function splitFormErrors<TField extends string>(
  * to, and `summary` is for everything that is not one field's.
  * After a refused submit, focus moves to the first field in error, so its message is read out.
  * `warning`: the field messages are warnings a person may override (aria-invalid stays off).
+ * Take `formRef` out when destructuring (`const { formRef, ...errors }`): React's rules treat an
+ * object holding a ref as a ref, which must not be read while rendering.
  */
 export function useFormErrors<TField extends string>(error: TFormError, fields: readonly TField[], options: { warning?: boolean } = {}) {
   const baseId = useId();

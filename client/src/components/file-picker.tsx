@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef } from 'react';
 import { formatBytes } from '../../../shared/media-limits';
 import { sentAsText, UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
 import { shortType } from './attachment-view';
@@ -12,23 +12,26 @@ type TProps = {
   error: string | null;
 };
 
-/** A thumbnail of a chosen photo; its object URL lives as long as the file is chosen. */
-function useObjectUrl(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file || !/^image\/(jpeg|png|webp|gif)$/.test(file.type)) return setUrl(null);
-    const created = URL.createObjectURL(file);
-    setUrl(created);
-    return () => URL.revokeObjectURL(created);
-  }, [file]);
-  return url;
+const PREVIEWABLE = /^image\/(jpeg|png|webp|gif)$/;
+
+/** A thumbnail of a chosen photo; its object URL lives as long as this image shows that file. */
+function FileThumbnail({ file }: { file: File }) {
+  const showFile = useCallback(
+    (img: HTMLImageElement | null) => {
+      if (!img) return;
+      const url = URL.createObjectURL(file);
+      img.src = url;
+      return () => URL.revokeObjectURL(url);
+    },
+    [file],
+  );
+  return <img ref={showFile} alt="" />;
 }
 
 /** The attach button and the chosen file (name, size, a thumbnail for photos) with a way to remove it. */
 export function FilePicker({ file, onChoose, onClear, progress, error }: TProps) {
   const input = useRef<HTMLInputElement>(null);
   const limitsId = useId();
-  const preview = useObjectUrl(file);
   return (
     <>
       <input
@@ -72,8 +75,8 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
       </span>
       {file && (
         <div className={`chosen-file ${error ? 'has-error' : ''}`} role="group" aria-label="File to send">
-          {preview ? (
-            <img src={preview} alt="" />
+          {PREVIEWABLE.test(file.type) ? (
+            <FileThumbnail file={file} />
           ) : (
             <span className="document-icon" aria-hidden="true">
               {file.type ? shortType(file.type).slice(0, 4) : 'FILE'}

@@ -79,9 +79,12 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
     event.preventDefault();
     if (!template) return;
     setSending(true);
-    const ok = await onSend({ name: template.name, language: template.language, params });
-    setSending(false);
-    if (ok) setEdited(({ [templateKey]: _sent, ...others }) => others);
+    try {
+      const ok = await onSend({ name: template.name, language: template.language, params });
+      if (ok) setEdited(({ [templateKey]: _sent, ...others }) => others);
+    } finally {
+      setSending(false);
+    }
   };
 
   if (catalogue.isPending) return <p className="muted composer-note">Loading approved templates…</p>;
@@ -97,7 +100,7 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
   }
   const missing = params.findIndex((p) => !p.trim());
   return (
-    <form className="template-composer" onSubmit={submit} aria-label="Send an approved template">
+    <form className="template-composer" onSubmit={(event) => void submit(event)} aria-label="Send an approved template">
       {!windowOpen && (
         <p className="composer-note">
           Outside the 24-hour window the provider only delivers approved templates. Choose one, check its text and send.

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Fragment, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { Fragment, useEffect, useEffectEvent, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
 import { EVERY_THREAD } from '../lib/live-updates';
@@ -87,8 +87,6 @@ export function ThreadView({ threadRef, summary }: TProps) {
   // live region: its rows are drawn as they scroll into view).
   const newest = items.at(-1);
   const [announced, setAnnounced] = useState<{ id: number; text: string } | null>(null);
-  const firstNewest = useRef<number | null | undefined>(undefined);
-  if (thread.data && firstNewest.current === undefined) firstNewest.current = newest?.id ?? null;
   const windowOpen = windowTimeLeft(lastInboundAt, new Date()) !== null;
   // Templates first outside the window; a person may switch either way.
   const [chosenMode, setChosenMode] = useState<'template' | 'text' | null>(null);
@@ -120,8 +118,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
   };
 
   // Opening a thread (and new messages arriving in it while open) marks it read.
-  useEffect(() => {
-    if (!thread.data || !unreadInbound || !atEnd || markRead.isPending) return;
+  const markOpenThreadRead = useEffectEvent(() => {
+    if (markRead.isPending) return;
     markRead.mutate(threadRef, {
       onSuccess: () => {
         const now = new Date();
@@ -142,12 +140,10 @@ export function ThreadView({ threadRef, summary }: TProps) {
         void utils.inbox.threads.invalidate({ filter: 'unread' });
       },
     });
-  }, [thread.data, unreadInbound, atEnd]); // eslint-disable-line react-hooks/exhaustive-deps
-
+  });
   useEffect(() => {
-    if (!newest || newest.direction !== 'inbound' || newest.id === firstNewest.current || newest.id === announced?.id) return;
-    setAnnounced({ id: newest.id, text: `New message from ${speakerOf(newest)}: ${newest.body || 'a file'}` });
-  }, [newest?.id]); // eslint-disable-line react-hooks/exhaustive-deps -- once per newest message, not per render
+    if (thread.data && unreadInbound && atEnd) markOpenThreadRead();
+  }, [thread.data, unreadInbound, atEnd]);
 
   /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
   const sendOptimistically = async (
@@ -278,6 +274,19 @@ export function ThreadView({ threadRef, summary }: TProps) {
     if (item.sentBy) return item.sentBy.id === me.data?.id ? 'You' : item.sentBy.name;
     return item.metadata.echo ? "The firm's phone" : 'The firm';
   };
+  // Once per newest message, not per render. The newest when the conversation loaded is not new.
+  const firstNewest = useRef<number | null | undefined>(undefined);
+  const announceNewest = useEffectEvent(() => {
+    if (!thread.data) return;
+    if (firstNewest.current === undefined) {
+      firstNewest.current = newest?.id ?? null;
+      return;
+    }
+    if (!newest || newest.direction !== 'inbound' || newest.id === firstNewest.current || newest.id === announced?.id) return;
+    setAnnounced({ id: newest.id, text: `New message from ${speakerOf(newest)}: ${newest.body || 'a file'}` });
+  });
+  const loaded = thread.data !== undefined;
+  useEffect(() => announceNewest(), [newest?.id, loaded]);
   // Numbers linked to this client after it was created, shown where they joined the conversation.
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
 

@@ -155,14 +155,14 @@ function AddPersonForm() {
       await utils.users.list.invalidate();
     },
   });
-  const errors = useFormErrors(add.error, ['name', 'email', 'role', 'password']);
+  const { formRef, ...errors } = useFormErrors(add.error, ['name', 'email', 'role', 'password']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setAdded(null);
     add.mutate({ name, email, role, password });
   };
   return (
-    <form className="add-person" onSubmit={submit} aria-labelledby="add-person-title" noValidate ref={errors.formRef}>
+    <form className="add-person" onSubmit={submit} aria-labelledby="add-person-title" noValidate ref={formRef}>
       <h3 id="add-person-title">Add a person</h3>
       <div className="add-person-fields">
         <label className="field">

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { mapPages } from './paged-cache';
@@ -25,8 +25,11 @@ export function threadPagesKey(ref: TThreadRef) {
  */
 export function useThreadPages(ref: TThreadRef, seeking: boolean) {
   const utils = trpc.useUtils();
+  // Read when a page is fetched (after this render is on screen), not part of the query's key.
   const seekingNow = useRef(seeking);
-  seekingNow.current = seeking;
+  useLayoutEffect(() => {
+    seekingNow.current = seeking;
+  });
   return useInfiniteQuery({
     queryKey: threadPagesKey(ref),
     queryFn: ({ pageParam, signal }) =>

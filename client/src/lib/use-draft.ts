@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { browserDraftStorage, readDraft, saveDraft } from './drafts';
 
 type TSetText = (next: string | ((current: string) => string)) => void;
@@ -12,11 +12,15 @@ export function useDraft(key: string): { text: string; setText: TSetText; kept: 
   let current = state;
   if (state.key !== key) {
     // Another conversation in the same composer: its own draft.
+    // eslint-disable-next-line react-hooks/purity -- a draft is read when its key first shows (as the initial state above is); it is kept in state, so a second render does not read it again
     current = { key, text: readDraft(browserDraftStorage(), key, Date.now()), kept: true };
     setState(current);
   }
+  // What setText reads: the text on screen, or one set since by a setText not yet rendered.
   const latest = useRef(current);
-  latest.current = current;
+  useLayoutEffect(() => {
+    latest.current = current;
+  });
   // Bound to its key: a send that finishes after the conversation changed updates the draft it began in.
   const setText = useCallback<TSetText>(
     (next) => {

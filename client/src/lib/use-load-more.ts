@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 
 /**
  * A ref for an element at the loading end of a list: when it scrolls into view (or near it), `load`
@@ -6,14 +6,13 @@ import { useEffect, useRef } from 'react';
  */
 export function useLoadMore<T extends Element>(load: () => void, enabled: boolean) {
   const ref = useRef<T>(null);
-  const latest = useRef(load);
-  latest.current = load;
+  const onVisible = useEffectEvent(load);
   useEffect(() => {
     const element = ref.current;
     if (!element || !enabled) return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) latest.current();
+        if (entries.some((entry) => entry.isIntersecting)) onVisible();
       },
       { rootMargin: '300px 0px' },
     );

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 
 /** Keys that act while the person is not typing: the key as `KeyboardEvent.key`, and what it does. */
 export type TShortcuts = Record<string, () => void>;
@@ -14,8 +14,7 @@ function isTyping(target: EventTarget | null): boolean {
  * never taken.
  */
 export function useShortcuts(shortcuts: TShortcuts): void {
-  const current = useRef(shortcuts);
-  current.current = shortcuts;
+  const actionFor = useEffectEvent((key: string) => shortcuts[key]);
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       // Escape leaves a field (the message box, the search), so the keys act again.
@@ -24,7 +23,7 @@ export function useShortcuts(shortcuts: TShortcuts): void {
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || isTyping(event.target)) return;
-      const action = current.current[event.key];
+      const action = actionFor(event.key);
       if (!action) return;
       event.preventDefault();
       action();

@@ -125,7 +125,7 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
   });
   const remove = trpc.clients.removeNumber.useMutation({ onSuccess: refresh, onError: (error) => toast('error', error.message) });
   const conflict = add.error?.data?.code === 'CONFLICT';
-  const errors = useFormErrors(add.error, ['phone'], { warning: conflict });
+  const { formRef, ...errors } = useFormErrors(add.error, ['phone'], { warning: conflict });
   const submit = (event: FormEvent, confirm = false) => {
     event.preventDefault();
     add.mutate({ clientId, phone, confirm });
@@ -155,7 +155,7 @@ function ClientNumbers({ clientId, numbers }: { clientId: number; numbers: TNumb
         ))}
       </ul>
       {/* noValidate: the server decides what a possible number is, and says so beside the field. */}
-      <form className="inline-form" onSubmit={submit} aria-label="Add a number" noValidate ref={errors.formRef}>
+      <form className="inline-form" onSubmit={submit} aria-label="Add a number" noValidate ref={formRef}>
         <div className="field">
           <label htmlFor={errors.inputId('phone')}>Add a number</label>
           <input
@@ -199,13 +199,13 @@ function CreateCaseForm({ clientId }: { clientId: number }) {
       void utils.cases.listForClient.invalidate({ clientId });
     },
   });
-  const errors = useFormErrors(create.error, ['reference', 'title']);
+  const { formRef, ...errors } = useFormErrors(create.error, ['reference', 'title']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate({ clientId, reference, title });
   };
   return (
-    <form className="card form-card" onSubmit={submit} aria-labelledby="new-case-title" noValidate ref={errors.formRef}>
+    <form className="card form-card" onSubmit={submit} aria-labelledby="new-case-title" noValidate ref={formRef}>
       <h2 id="new-case-title">Open a case</h2>
       <div className="field">
         <label htmlFor={errors.inputId('reference')}>Reference</label>

@@ -69,14 +69,14 @@ function CreateClientForm() {
   });
   // Another client has this number: say whose, and let a person decide.
   const conflict = create.error?.data?.code === 'CONFLICT';
-  const errors = useFormErrors(create.error, ['name', 'phone', 'email'], { warning: conflict });
+  const { formRef, ...errors } = useFormErrors(create.error, ['name', 'phone', 'email'], { warning: conflict });
   const submit = (event: FormEvent, confirm = false) => {
     event.preventDefault();
     create.mutate({ name, phone, email: email.trim() || null, confirm });
   };
   // noValidate: the server decides what is valid and answers for every field at once.
   return (
-    <form className="card form-card" onSubmit={submit} aria-labelledby="new-client-title" noValidate ref={errors.formRef}>
+    <form className="card form-card" onSubmit={submit} aria-labelledby="new-client-title" noValidate ref={formRef}>
       <h2 id="new-client-title">New client</h2>
       <div className="field">
         <label htmlFor={errors.inputId('name')}>Name</label>

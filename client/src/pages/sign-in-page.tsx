@@ -21,7 +21,7 @@ export function SignInPage() {
   const signIn = trpc.auth.signIn.useMutation({
     onSuccess: ({ user }) => utils.auth.me.setData(undefined, user),
   });
-  const errors = useFormErrors(signIn.error, ['email', 'password']);
+  const { formRef, ...errors } = useFormErrors(signIn.error, ['email', 'password']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     signIn.mutate({ email, password });
@@ -29,7 +29,7 @@ export function SignInPage() {
   return (
     <div className="sign-in">
       {/* noValidate: the server decides what it accepts and answers for both fields at once. */}
-      <form className="card sign-in-card" onSubmit={submit} aria-labelledby="sign-in-title" noValidate ref={errors.formRef}>
+      <form className="card sign-in-card" onSubmit={submit} aria-labelledby="sign-in-title" noValidate ref={formRef}>
         <div className="brand large">
           <span className="brand-mark" aria-hidden="true" />
           Firm Chat
