@@ -129,8 +129,14 @@ export function createDeliveryFactory(duplicateRate: number, mediaRate = MEDIA_R
 /** Share of new inbound messages that are photos in the ingest and load benchmarks. */
 export const MEDIA_RATE = Number(process.env.BENCH_MEDIA_RATE ?? 0.2);
 
+/** The one message of a delivery from createDeliveryFactory, as far as a minimal INSERT reads it. */
+export type TBenchMessage = { from: string; id: string; text?: { body: string }; image?: { caption?: string } };
+
+/** A delivery's body from createDeliveryFactory: one entry, one change, one message. */
+export type TBenchDelivery = { entry: [{ changes: [{ value: { messages: [TBenchMessage] } }] }] };
+
 /** The text a minimal INSERT keeps of a delivery's message: its text, or a photo's caption. */
-export function bodyOf(message: { text?: { body: string }; image?: { caption?: string } }): string {
+export function bodyOf(message: TBenchMessage): string {
   return message.text?.body ?? message.image?.caption ?? '';
 }
 

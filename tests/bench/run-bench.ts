@@ -30,6 +30,7 @@ import {
   ROOT,
   SECRET,
   startProcess,
+  type TBenchDelivery,
   type TFigure,
   type TLoadResult,
 } from './bench-support';
@@ -86,7 +87,7 @@ async function benchIngest(adminUrl: string) {
     Array.from({ length: SCALE.connections }, async () => {
       while (performance.now() < deadline) {
         const d = factory.next();
-        const message = JSON.parse(d.body).entry[0].changes[0].value.messages[0];
+        const message = (JSON.parse(d.body) as TBenchDelivery).entry[0].changes[0].value.messages[0];
         const t = performance.now();
         await pool.query(
           `INSERT INTO communications (type, direction, body, peer_phone, metadata) VALUES ('chat', 'inbound', $1, $2, jsonb_build_object('chat_msg_id', $3::text)) ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING`,

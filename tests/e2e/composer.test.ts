@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, saveScreenshot } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
+import { match } from '../support/matchers';
 
 const PRIYA = '447700900999'; // an unlinked number in the demo data: its conversation is keyed by phone
 
@@ -126,14 +127,14 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
           .filter((k) => k.startsWith('firm-chat:draft:'))
           .sort(),
       );
-    expect(await keys()).toEqual([expect.stringMatching(/:client-\d+$/), expect.stringMatching(new RegExp(`:phone-${PRIYA}$`))]);
+    expect(await keys()).toEqual([match.stringMatching(/:client-\d+$/), match.stringMatching(new RegExp(`:phone-${PRIYA}$`))]);
 
     // Sent: the draft is gone, here and after a reload; Amelia's stays.
     await message(page).press('Enter');
     // Stored by the server (no longer the optimistic copy) before the reload, which would cut the send short.
     await page.locator('.bubble-row.out:not([data-status="pending"])', { hasText: priyaText }).waitFor();
     expect(await message(page).inputValue()).toBe('');
-    expect(await keys()).toEqual([expect.stringMatching(/:client-\d+$/)]);
+    expect(await keys()).toEqual([match.stringMatching(/:client-\d+$/)]);
     await page.reload();
     await message(page).waitFor();
     expect(await message(page).inputValue()).toBe('');

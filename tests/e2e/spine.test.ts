@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { hasChromium, launchChromium, saveScreenshot } from '../support/browser';
+import { match } from '../support/matchers';
 
 describe.runIf(hasChromium())('the runnable spine in Chromium', () => {
   let app: TAppProcess;
@@ -31,7 +32,7 @@ describe.runIf(hasChromium())('the runnable spine in Chromium', () => {
     await page.locator('.row-title', { hasText: 'Emily Novak' }).waitFor(); // the heading comes before the list's rows
     const names = await page.locator('.row-title').allInnerTexts();
     expect(names).toEqual(
-      expect.arrayContaining(['Amelia Hart', 'Benedict Okafor', 'Chloe Martin', 'Daniel Reyes', 'Daniela Reyes', 'Emily Novak']),
+      match.arrayContaining(['Amelia Hart', 'Benedict Okafor', 'Chloe Martin', 'Daniel Reyes', 'Daniela Reyes', 'Emily Novak']),
     );
     await saveScreenshot(page, 'clients');
 

@@ -3,6 +3,7 @@ import { User } from '../../server/db/models';
 import { createUser } from '../../server/services/users';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { createHttpClient } from '../support/test-server';
+import { match } from '../support/matchers';
 
 // The audit trail (issue 13): who did what, when, from which address; directors read it.
 let live: TLiveSetup;
@@ -23,7 +24,7 @@ it('records sign-ins, failed sign-ins (email only), sign-outs, connection checks
   const dee = (await User.findOne({ where: { email: 'dee@firm.test' } }))!;
   const { items } = await live.director.audit.list.query({ limit: 6 });
   expect(items.map((e) => [e.action, e.user?.name ?? null, e.subject])).toEqual([
-    ['user.add', null, expect.stringMatching(/^user:\d+$/)],
+    ['user.add', null, match.stringMatching(/^user:\d+$/)],
     ['settings.check_connection', 'Dee Director', 'provider'],
     ['auth.sign_out', 'Sam Staff', `user:${sam.id}`],
     ['auth.sign_in', 'Sam Staff', `user:${sam.id}`],

@@ -18,7 +18,7 @@ async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; mess
   try {
     await promise;
   } catch (error) {
-    if (error instanceof TRPCClientError) return { code: error.data?.code, message: error.message };
+    if (error instanceof TRPCClientError) return { code: (error as TRPCClientError<AppRouter>).data?.code, message: error.message };
     throw error;
   }
   throw new Error('expected the call to fail');

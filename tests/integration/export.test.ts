@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { User } from '../../server/db/models';
 import { MAX_EXPORTS_AT_ONCE } from '../../server/export/export-route';
 import { createCase } from '../../server/services/cases';
@@ -13,6 +14,23 @@ import { sql } from '../support/sql';
 const CLIENT = '447700900123';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+// A JSON export, as far as these tests read it by name; loose, so the rest of it is kept for toMatchObject.
+const ZExportedMessage = z.looseObject({
+  body: z.string(),
+  providerTime: z.string().nullable(),
+  storedTime: z.string(),
+  receipts: z.record(z.string(), z.unknown()),
+  edits: z.array(z.unknown()),
+});
+const ZJsonExport = z.looseObject({
+  period: z.looseObject({ from: z.string(), to: z.string() }).nullable(),
+  count: z.number(),
+  notOnCase: z.number().nullable(),
+  exportedAt: z.string(),
+  messages: z.array(ZExportedMessage),
+});
+const readJsonExport = (bytes: Buffer) => ZJsonExport.parse(JSON.parse(bytes.toString('utf8')));
 
 let live: TLiveSetup;
 let clientId: number;
@@ -61,7 +79,7 @@ describe('JSON export', () => {
     expect(res.headers.get('x-content-sha256')).toBe(sha256(bytes));
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Chat record - Amelia Hart - \d{4}-\d\d-\d\d\.json"$/);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const body = JSON.parse(bytes.toString('utf8'));
+    const body = readJsonExport(bytes);
     expect(body).toMatchObject({
       firm: 'Hart & Co Solicitors',
       subject: { type: 'client', id: clientId, name: 'Amelia Hart', numbers: [CLIENT] },
@@ -70,7 +88,7 @@ describe('JSON export', () => {
       exportedBy: { id: staffId, name: 'Sam Staff', email: 'sam@firm.test' },
     });
     expect(Date.parse(body.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(body.period.from <= body.period.to).toBe(true);
+    expect(body.period!.from <= body.period!.to).toBe(true);
     const [question, answer, photo] = body.messages;
     expect(question).toMatchObject({
       direction: 'inbound',
@@ -81,15 +99,15 @@ describe('JSON export', () => {
       contactName: 'Amelia',
       edits: [{ body: 'Did the letting agent reply?' }],
     });
-    expect(question.providerTime).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(question.storedTime).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(question!.providerTime).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(question!.storedTime).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(answer).toMatchObject({
       direction: 'outbound',
       sentBy: { id: staffId, name: 'Sam Staff' },
       body: 'Not yet; their deadline is Friday.',
       status: 'read',
     });
-    expect(Object.keys(answer.receipts).sort()).toEqual(['delivered', 'read', 'sent']);
+    expect(Object.keys(answer!.receipts).sort()).toEqual(['delivered', 'read', 'sent']);
     expect(photo).toMatchObject({
       kind: 'image',
       body: 'The check-out report',
@@ -100,7 +118,7 @@ describe('JSON export', () => {
   it('of a case holds only the messages filed on it', async () => {
     const { res, bytes } = await download(`case/${caseId}.json`);
     expect(res.status).toBe(200);
-    const body = JSON.parse(bytes.toString('utf8'));
+    const body = readJsonExport(bytes);
     expect(body.subject).toMatchObject({
       type: 'case',
       id: caseId,
@@ -108,14 +126,14 @@ describe('JSON export', () => {
       reference: 'HART-001',
       clientName: 'Amelia Hart',
     });
-    expect(body.messages.map((m: { body: string }) => m.body)).toEqual(['Not yet; their deadline is Friday.', 'The check-out report']);
+    expect(body.messages.map((m) => m.body)).toEqual(['Not yet; their deadline is Friday.', 'The check-out report']);
     expect(body.count).toBe(2);
     expect(body.notOnCase).toBe(1); // the question was never filed on the case: the header says so
   });
 
   it('of a chat with no messages is a header and an empty list', async () => {
     const quiet = await createClient({ name: 'Quiet Client', phone: '+447700900999' });
-    const body = JSON.parse((await download(`client/${quiet.id}.json`)).bytes.toString('utf8'));
+    const body = readJsonExport((await download(`client/${quiet.id}.json`)).bytes);
     expect(body).toMatchObject({ count: 0, period: null, messages: [] });
   });
 
@@ -129,9 +147,9 @@ describe('JSON export', () => {
        FROM generate_series(1, 1234) g`,
       [many.id],
     );
-    const body = JSON.parse((await download(`client/${many.id}.json`)).bytes.toString('utf8'));
+    const body = readJsonExport((await download(`client/${many.id}.json`)).bytes);
     expect(body.count).toBe(1234);
-    expect(body.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 1234 }, (_, i) => `Message ${i + 1}`));
+    expect(body.messages.map((m) => m.body)).toEqual(Array.from({ length: 1234 }, (_, i) => `Message ${i + 1}`));
   });
 });
 
@@ -189,10 +207,8 @@ describe('PDF export', () => {
        FROM generate_series(1, 4) g`,
       [edited.id, edits],
     );
-    const body = JSON.parse((await download(`client/${edited.id}.json`)).bytes.toString('utf8'));
-    expect(body.messages.map((m: { body: string; edits: unknown[] }) => [m.body, m.edits.length])).toEqual(
-      [1, 2, 3, 4].map((g) => [`Edited ${g}`, 300]),
-    );
+    const body = readJsonExport((await download(`client/${edited.id}.json`)).bytes);
+    expect(body.messages.map((m) => [m.body, m.edits.length])).toEqual([1, 2, 3, 4].map((g) => [`Edited ${g}`, 300]));
     const { res } = await download(`client/${edited.id}.pdf`);
     expect(res.status).toBe(200);
   }, 60_000);
@@ -247,7 +263,7 @@ describe('who may export, and the record of it', () => {
     ]) {
       const { res, bytes } = await download(path);
       expect([path, res.status]).toEqual([path, 404]);
-      expect(JSON.parse(bytes.toString()).error).toBe('not_found');
+      expect((JSON.parse(bytes.toString()) as { error: string }).error).toBe('not_found');
     }
     const head = await fetch(exportUrl(`client/${clientId}.pdf`), { method: 'HEAD', headers: { cookie: live.staffCookie } });
     expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET']);

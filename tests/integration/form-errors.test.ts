@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Case, Client } from '../../server/db/models';
 import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
+import { match } from '../support/matchers';
 
 // Issue 18, item 13: a refused form comes back with every field's message at once, each written for
 // people, so the form can show them all beside their fields in one go.
@@ -76,7 +77,7 @@ describe('adding a number to a client', () => {
     const refused = await refusalOf(staff.clients.addNumber.mutate({ clientId: client.id, phone: '+44 12' }));
     expect(refused.code).toBe('BAD_REQUEST');
     expect(refused.fieldErrors).toEqual({
-      phone: [expect.stringMatching(/^That is not a possible phone number\. Enter it with its country code/)],
+      phone: [match.stringMatching(/^That is not a possible phone number\. Enter it with its country code/)],
     });
   });
 
@@ -84,7 +85,7 @@ describe('adding a number to a client', () => {
     const refused = await refusalOf(staff.clients.addNumber.mutate({ clientId: 2 ** 31, phone: '12' }));
     expect(refused.fieldErrors).toEqual({
       clientId: ['No record has that id.'],
-      phone: [expect.stringMatching(/not a possible phone number/)],
+      phone: [match.stringMatching(/not a possible phone number/)],
     });
   });
 });

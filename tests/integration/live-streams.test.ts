@@ -1,8 +1,8 @@
 import net from 'node:net';
-import superjson from 'superjson';
+import superjson, { type SuperJSONResult } from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
-import { LiveStreams } from '../../server/events/live-streams';
+import { LiveStreams, type TChange } from '../../server/events/live-streams';
 import { createLogger } from '../../server/logger';
 import { createClient } from '../../server/services/clients';
 import { createUser } from '../../server/services/users';
@@ -10,6 +10,7 @@ import { isConnected, openLiveStream, type TFrame } from '../support/live-stream
 import { captureLogLines } from '../support/log-capture';
 import { sql } from '../support/sql';
 import { startTestServer, type TTestServer } from '../support/test-server';
+import { match } from '../support/matchers';
 
 // inbox.onChange for many open browsers (issue 14): one fan-out writes each change's bytes to every
 // stream; a stream that cannot keep up is told to resync and dropped instead of holding memory or
@@ -48,8 +49,9 @@ afterAll(() => server?.stop());
 const openStream = (cookie: string | null, options: Parameters<typeof openLiveStream>[2] = {}) =>
   openLiveStream(server.url, cookie, options);
 
-const changeOf = (frame: TFrame) =>
-  superjson.deserialize<{ items?: { id: number; body: string | null }[]; resync?: true }>(JSON.parse(frame.data!));
+/** An SSE frame's data: superjson's wire form, as tRPC writes it. */
+const wireOf = (frame: TFrame) => JSON.parse(frame.data!) as SuperJSONResult;
+const changeOf = (frame: TFrame) => superjson.deserialize<{ items?: { id: number; body: string | null }[]; resync?: true }>(wireOf(frame));
 const isChange = (frame: TFrame) => frame.event === undefined && frame.data !== undefined;
 
 /** `count` unlinked chat records whose bodies are `bodyChars` long; their ids. */
@@ -124,7 +126,7 @@ describe('live streams', () => {
     const odd = await openStream(staffCookie, { path: '/trpc/inbox%2EonChange' });
     try {
       const refused = await odd.waitFor((f) => f.event === 'serialized-error');
-      expect(JSON.stringify(superjson.deserialize(JSON.parse(refused.data!)))).toContain('Open live updates at GET /trpc/inbox.onChange');
+      expect(JSON.stringify(superjson.deserialize(wireOf(refused)))).toContain('Open live updates at GET /trpc/inbox.onChange');
       expect(server.liveStreams.stats.streams).toBe(0);
     } finally {
       odd.close();
@@ -142,7 +144,7 @@ describe('live streams', () => {
       await Promise.all(open.map((stream) => stream.waitFor(isConnected)));
       const refused = await fetch(`${server.url}/trpc/inbox.onChange`, { headers: { cookie, accept: 'text/event-stream' } });
       expect(refused.status).toBe(429);
-      expect((await refused.json()).error.message).toBe(
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
         `You have ${MAX_PER_USER} live pages open already; close some tabs and reload this one.`,
       );
       const other = await openStream(staffCookie); // someone else is not affected
@@ -163,9 +165,9 @@ describe('live streams', () => {
     const badInput = await openStream(staffCookie, { query: '?input=%7Bnot-json' });
     try {
       const unauthorized = await anonymous.waitFor((f) => f.event === 'serialized-error');
-      expect(JSON.stringify(superjson.deserialize(JSON.parse(unauthorized.data!)))).toMatch(/UNAUTHORIZED/);
+      expect(JSON.stringify(superjson.deserialize(wireOf(unauthorized)))).toMatch(/UNAUTHORIZED/);
       const refused = await badInput.waitFor((f) => f.event === 'serialized-error');
-      expect(JSON.stringify(superjson.deserialize(JSON.parse(refused.data!)))).toMatch(/BAD_REQUEST|PARSE_ERROR/);
+      expect(JSON.stringify(superjson.deserialize(wireOf(refused)))).toMatch(/BAD_REQUEST|PARSE_ERROR/);
     } finally {
       anonymous.close();
       badInput.close();
@@ -255,7 +257,7 @@ describe('live streams', () => {
         .map((l) => JSON.parse(l) as Record<string, unknown>)
         .filter((l) => l.msg === 'request' && l.path === '/trpc/inbox.onChange');
       expect(logged).toContainEqual(
-        expect.objectContaining({ status: 200, endedBy: 'behind', dropped: droppedBefore + 1, streams: expect.any(Number) }),
+        match.objectContaining({ status: 200, endedBy: 'behind', dropped: droppedBefore + 1, streams: match.any(Number) }),
       );
       expect(JSON.stringify(lines)).not.toContain('xxxxxxxxxx'); // bodies never reach the log
     } finally {
@@ -273,7 +275,8 @@ describe('live streams', () => {
     const [unlinked] = await insertRecords(1, 10);
     const next = changes.next();
     await server.events.publish([linked!, unlinked!]);
-    const { value } = await next;
+    // A change, or undefined once it has stopped (it returns nothing: checked below).
+    const { value } = (await next) as IteratorResult<{ id: number; change: TChange }, undefined>;
     expect(value!.change).toMatchObject({ items: [{ id: unlinked }] });
     expect(value!.id).toBe(server.liveStreams.stats.sequence);
     const after = changes.next();

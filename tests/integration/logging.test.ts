@@ -4,6 +4,7 @@ import { captureLogLines } from '../support/log-capture';
 import { createUser } from '../../server/services/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, textMessage, VERIFY_TOKEN, WEBHOOK_SECRET } from '../support/webhook';
+import { match } from '../support/matchers';
 
 const { lines, destination } = captureLogLines();
 
@@ -29,10 +30,10 @@ it('logs one line per request with method, full path, status and time, and no bo
   await client.clients.list.query();
 
   const requests = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
-  expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/webhooks/chat', status: 200 }));
-  expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/webhooks/chat', status: 401 }));
-  expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/api/webhooks/chat', status: 200 }));
-  expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/trpc/auth.signIn', status: 200 }));
+  expect(requests).toContainEqual(match.objectContaining({ method: 'POST', path: '/api/webhooks/chat', status: 200 }));
+  expect(requests).toContainEqual(match.objectContaining({ method: 'POST', path: '/api/webhooks/chat', status: 401 }));
+  expect(requests).toContainEqual(match.objectContaining({ method: 'GET', path: '/api/webhooks/chat', status: 200 }));
+  expect(requests).toContainEqual(match.objectContaining({ method: 'POST', path: '/trpc/auth.signIn', status: 200 }));
   for (const r of requests) expect(typeof r.ms).toBe('number');
 
   const all = lines.join('\n');

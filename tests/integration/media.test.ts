@@ -6,6 +6,7 @@ import { createClient } from '../../server/services/clients';
 import { ProviderClient } from '../../server/provider/provider-client';
 import { SIM_API_KEY, startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql } from '../support/webhook';
+import { match } from '../support/matchers';
 
 const CLIENT = '447700900123';
 // A 1×1 PNG.
@@ -138,7 +139,7 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     for await (const part of file.body) parts.push(part);
     expect(Buffer.concat(parts)).toEqual(PNG);
     expect(live.sim.requests.slice(before)).toEqual([
-      expect.objectContaining({ path: '/whatsapp_business/attachments/', apiKey: SIM_API_KEY }),
+      match.objectContaining({ path: '/whatsapp_business/attachments/', apiKey: SIM_API_KEY }),
     ]);
   });
 
@@ -165,7 +166,7 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     const thread = await live.staff.inbox.thread.query({ clientId });
     expect(thread.items.find((i) => i.metadata.chat_msg_id === sent.id)?.attachments[0]).toMatchObject({
       state: 'failed',
-      error: expect.stringContaining('checksum'),
+      error: match.stringContaining('checksum'),
     });
   });
 

@@ -5,6 +5,7 @@ import { createSequelize } from '../../server/db/sequelize';
 import { createLogger } from '../../server/logger';
 import { sql } from '../support/sql';
 import { createTestDatabase } from '../support/test-database';
+import { match } from '../support/matchers';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ describe('migrations', () => {
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.map((t) => t.table_name)).toEqual(
-      expect.arrayContaining(['cases', 'chat_receipts', 'clients', 'communications', 'schema_migrations', 'sessions', 'users']),
+      match.arrayContaining(['cases', 'chat_receipts', 'clients', 'communications', 'schema_migrations', 'sessions', 'users']),
     );
     const indexes = await query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'communications_chat_msg_id_key'");
     expect(indexes[0]?.indexdef).toMatch(/UNIQUE INDEX .*\(\(metadata ->> 'chat_msg_id'::text\)\)/);

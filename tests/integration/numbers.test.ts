@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Case } from '../../server/db/models';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
+import { match } from '../support/matchers';
 
 // DESIGN "Numbers and contacts": a client has several numbers; exact beats last-9; link adds the
 // number and moves its messages (undo: unlink); a reply goes to the number the conversation is with.
@@ -43,13 +44,13 @@ describe('numbers are read as people type them', () => {
     ['another country', '+353 87 123 4567', '353871234567'],
   ])('%s: %s is stored as E.164 digits', async (_label, typed, digits) => {
     const client = await live.staff.clients.create.mutate({ name: `Typed ${digits}`, phone: typed });
-    expect(client.numbers).toEqual([expect.objectContaining({ digits, primary: true })]);
+    expect(client.numbers).toEqual([match.objectContaining({ digits, primary: true })]);
     expect(client.phone).toBe(`+${digits}`);
   });
 
   it.each(['12-34', '+44 12', 'call me', '+99 1234 5678'])('refuses %s with a message naming the format expected', async (typed) => {
     await expect(live.staff.clients.create.mutate({ name: 'Nobody', phone: typed })).rejects.toMatchObject({
-      data: { code: 'BAD_REQUEST', fieldErrors: { phone: [expect.stringMatching(/country code, such as \+44 7700 900123/)] } },
+      data: { code: 'BAD_REQUEST', fieldErrors: { phone: [match.stringMatching(/country code, such as \+44 7700 900123/)] } },
     });
   });
 });
@@ -58,7 +59,7 @@ describe('a number another client has', () => {
   it('is refused with CONFLICT naming that client, and added when a person confirms', async () => {
     const first = await live.staff.clients.create.mutate({ name: 'Olu Adeyemi', phone: '+44 7700 900301' });
     await expect(live.staff.clients.create.mutate({ name: 'Ada Adeyemi', phone: '07700 900301' })).rejects.toMatchObject({
-      data: { code: 'CONFLICT', fieldErrors: { phone: [expect.stringContaining("already Olu Adeyemi's number")] } },
+      data: { code: 'CONFLICT', fieldErrors: { phone: [match.stringContaining("already Olu Adeyemi's number")] } },
     });
     const second = await live.staff.clients.create.mutate({ name: 'Ada Adeyemi', phone: '07700 900301', confirm: true });
     await expect(live.staff.clients.addNumber.mutate({ clientId: second.id, phone: '+44 7700 900301' })).resolves.toMatchObject({
@@ -127,19 +128,19 @@ describe('the stranger linked to a client', () => {
     expect(await clientOf('I need advice on my divorce')).toBe(benedict.id);
     const after = await live.staff.clients.get.query({ clientId: benedict.id });
     expect(after.numbers).toEqual([
-      expect.objectContaining({ digits: '447700900456', primary: true }),
-      expect.objectContaining({
+      match.objectContaining({ digits: '447700900456', primary: true }),
+      match.objectContaining({
         digits: '447700900999',
         primary: false,
         linked: true,
-        addedBy: { id: expect.any(Number), name: 'Sam Staff' },
+        addedBy: { id: match.any(Number), name: 'Sam Staff' },
       }),
     ]);
     const [linkEvent] = await audit('inbox.link');
     expect(linkEvent).toMatchObject({
       subject: `client:${benedict.id}`,
-      detail: { digits: '447700900999', moved: 1, ids: [expect.any(Number)] },
-      user_id: expect.any(Number),
+      detail: { digits: '447700900999', moved: 1, ids: [match.any(Number)] },
+      user_id: match.any(Number),
     });
     expect(linkEvent?.ip).toBeTruthy();
 
@@ -171,7 +172,7 @@ describe('the stranger linked to a client', () => {
     expect((await live.staff.clients.get.query({ clientId: benedict.id })).numbers.map((n) => n.digits)).toEqual(['447700900456']);
     expect((await live.staff.timeline.case.query({ caseId: openCase.id })).items).toEqual([]);
     expect(await audit('inbox.unlink')).toEqual([
-      expect.objectContaining({ subject: `client:${benedict.id}`, detail: expect.objectContaining({ digits: '447700900999', moved: 3 }) }),
+      match.objectContaining({ subject: `client:${benedict.id}`, detail: match.objectContaining({ digits: '447700900999', moved: 3 }) }),
     ]);
     await inbound('447700900999', 'hello again');
     expect(await clientOf('hello again')).toBeNull();
@@ -205,7 +206,7 @@ describe('the stranger linked to a client', () => {
     const other = await live.staff.clients.create.mutate({ name: 'Other Person', phone: '+44 7700 900702' });
     await expect(live.staff.inbox.link.mutate({ phone: '447700900701', clientId: other.id })).rejects.toMatchObject({
       data: { code: 'CONFLICT' },
-      message: expect.stringContaining("already Late Owner's number"),
+      message: match.stringContaining("already Late Owner's number"),
     });
     expect(await live.staff.inbox.link.mutate({ phone: '447700900701', clientId: owner.id })).toEqual({ linked: 1 });
   });
@@ -247,7 +248,7 @@ describe('the stranger linked to a client', () => {
     });
     await live.staff.clients.addNumber.mutate({ clientId: client.id, phone: '+44 7700 900502' });
     const after = await live.staff.clients.removeNumber.mutate({ clientId: client.id, phone: '+44 7700 900501' });
-    expect(after.numbers).toEqual([expect.objectContaining({ digits: '447700900502', primary: true })]);
+    expect(after.numbers).toEqual([match.objectContaining({ digits: '447700900502', primary: true })]);
     expect(after.phone).toBe('+447700900502');
   });
 });

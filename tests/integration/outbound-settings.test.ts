@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Communication } from '../../server/db/models';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { match } from '../support/matchers';
 
 let live: TLiveSetup;
 beforeAll(async () => {
@@ -33,7 +34,7 @@ describe('chat settings', () => {
   it('lists the firm templates with placeholders', async () => {
     const templates = await live.staff.chat.templates.query();
     expect(templates.map((t) => t.id)).toEqual(
-      expect.arrayContaining(['appointment-reminder', 'document-request', 'hearing-date', 'payment-reminder', 'please-call-us']),
+      match.arrayContaining(['appointment-reminder', 'document-request', 'hearing-date', 'payment-reminder', 'please-call-us']),
     );
     expect(templates.every((t) => /\{\{client_name\}\}/.test(t.body))).toBe(true);
   });

@@ -4,6 +4,7 @@ import { Client, Communication } from '../../server/db/models';
 import { createClient } from '../../server/services/clients';
 import type { AppRouter } from '../../server/trpc/routers/app-router';
 import { startLiveSetup, SIM_API_KEY, type TLiveSetup } from '../support/live-setup';
+import { match } from '../support/matchers';
 
 let live: TLiveSetup;
 let amelia: { id: number };
@@ -145,7 +146,7 @@ describe('provider failures', () => {
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
-    expect(refused.reason).toMatchObject({ data: { code: 'CONFLICT' }, message: expect.stringMatching(/already been resent/) });
+    expect(refused.reason).toMatchObject({ data: { code: 'CONFLICT' }, message: match.stringMatching(/already been resent/) });
     expect(live.sim.requests.filter((r) => r.path === '/messages')).toHaveLength(1);
     expect(await Communication.count({ where: { body: 'Only once, please' } })).toBe(2);
     const attempt = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ id: number }>).value;

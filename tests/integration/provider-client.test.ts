@@ -3,6 +3,7 @@ import { ProviderClient } from '../../server/provider/provider-client';
 import { ProviderError } from '../../server/provider/provider-errors';
 import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
 import { checkConnection } from '../../server/services/connection-check';
+import { match } from '../support/matchers';
 
 const KEY = 'client-test-key';
 let sim: ProviderSimulator;
@@ -60,7 +61,7 @@ describe('provider client', () => {
   it('reads the profile with a GET that sends nothing', async () => {
     const profile = await client().getProfile();
     expect(profile).toMatchObject({ verifiedName: 'Ashdown & Vale Solicitors', qualityRating: 'GREEN' });
-    expect(sim.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/whatsapp_business_profile', apiKey: KEY })]);
+    expect(sim.requests).toEqual([match.objectContaining({ method: 'GET', path: '/whatsapp_business_profile', apiKey: KEY })]);
   });
 });
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import { match } from '../support/matchers';
 
 // The simulator's media over real HTTP: ids → url → bytes, generated files, multipart uploads,
 // media sends, and inbound messages of every kind as posted to a webhook.
@@ -61,7 +62,7 @@ describe('provider simulator media', () => {
     const bytes = randomBytes(200_000);
     const added = await sim.addMedia({ bytes, mimeType: 'image/png', fileName: 'scan.png' });
     expect(added).toEqual({
-      id: expect.stringMatching(/^7\d{15}$/),
+      id: match.stringMatching(/^7\d{15}$/),
       sha256Hex: sha256(bytes),
       advertisedSha256Hex: sha256(bytes),
       sha256Base64: Buffer.from(sha256(bytes), 'hex').toString('base64'),
@@ -71,7 +72,7 @@ describe('provider simulator media', () => {
     const { info, res } = await download(added.id);
     expect(info).toEqual({
       messaging_product: 'whatsapp',
-      url: expect.any(String),
+      url: match.any(String),
       mime_type: 'image/png',
       sha256: sha256(bytes),
       file_size: bytes.length,
@@ -102,7 +103,7 @@ describe('provider simulator media', () => {
   it('answers 404 in the cloud error shape for an unknown id or url', async () => {
     const res = await get('/7000000000000000');
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: { code: 100, type: 'OAuthException', fbtrace_id: expect.any(String) } });
+    expect(await res.json()).toMatchObject({ error: { code: 100, type: 'OAuthException', fbtrace_id: match.any(String) } });
     expect((await get('/whatsapp_business/attachments/?mid=7999999999999999&ext=1&hash=x')).status).toBe(404);
   });
 
@@ -139,7 +140,7 @@ describe('provider simulator media', () => {
       null,
     );
     expect(await viaControl.json()).toMatchObject({
-      id: expect.stringMatching(/^7\d{15}$/),
+      id: match.stringMatching(/^7\d{15}$/),
       advertisedSha256Hex: wrong,
       size: bytes.length,
     });
@@ -178,7 +179,7 @@ describe('provider simulator media', () => {
     const { id } = (await res.json()) as { id: string };
     expect(id).toMatch(/^7\d{15}$/);
     expect(sim.requests).toEqual([
-      expect.objectContaining({
+      match.objectContaining({
         method: 'POST',
         path: '/media',
         apiKey: KEY,
@@ -208,7 +209,7 @@ describe('provider simulator media', () => {
     };
     const noFile = await upload({ messaging_product: 'whatsapp', type: 'image/jpeg' }, false);
     expect(noFile.status).toBe(400);
-    expect(await noFile.json()).toMatchObject({ error: { error_data: { details: expect.stringContaining('file') } } });
+    expect(await noFile.json()).toMatchObject({ error: { error_data: { details: match.stringContaining('file') } } });
     expect((await upload({ type: 'image/jpeg' }, true)).status).toBe(400);
     expect((await upload({ messaging_product: 'whatsapp', type: 'image/jpeg' }, true, null)).status).toBe(401);
     expect((await postJson('/media', { file: 'not multipart' })).status).toBe(400);
@@ -218,7 +219,7 @@ describe('provider simulator media', () => {
     const { id } = await sim.addMedia({ bytes: Buffer.from('%PDF-1.4 tiny'), mimeType: 'application/pdf' });
     const ok = await postJson('/messages', sendBody('document', { id, caption: 'Your letter', filename: 'letter.pdf' }));
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ messages: [{ id: expect.stringMatching(/^wamid\.SIM/) }] });
+    expect(await ok.json()).toMatchObject({ messages: [{ id: match.stringMatching(/^wamid\.SIM/) }] });
     expect((await postJson('/messages', sendBody('image', { id, caption: 'A photo' }))).status).toBe(200);
 
     const unknown = await postJson('/messages', sendBody('image', { id: '7123456789012345' }));
@@ -249,7 +250,7 @@ describe('provider simulator media', () => {
             {
               from: '447700900123',
               id,
-              timestamp: expect.stringMatching(/^\d+$/),
+              timestamp: match.stringMatching(/^\d+$/),
               type: 'image',
               image: {
                 id: mediaId,
@@ -270,16 +271,16 @@ describe('provider simulator media', () => {
     await postJson('/__sim/inbound', { kind: 'echo', to: '447700900123', body: 'Sent from the phone' }, null);
     const items = posted.map((p) => [p.field, ((p.value.messages ?? p.value.message_echoes) as Record<string, unknown>[])[0]]);
     expect(items).toEqual([
-      ['messages', expect.objectContaining({ type: 'location', location: { latitude: 51.5, longitude: -0.12, name: 'Office' } })],
-      ['messages', expect.objectContaining({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } })],
-      ['messages', expect.objectContaining({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '' } })], // both forms are real (tests/fixtures: unreaction_empty, unreaction_no_emoji)
+      ['messages', match.objectContaining({ type: 'location', location: { latitude: 51.5, longitude: -0.12, name: 'Office' } })],
+      ['messages', match.objectContaining({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } })],
+      ['messages', match.objectContaining({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '' } })], // both forms are real (tests/fixtures: unreaction_empty, unreaction_no_emoji)
       [
         'smb_message_echoes',
         {
           from: '442079460000',
           to: '447700900123',
-          id: expect.any(String),
-          timestamp: expect.any(String),
+          id: match.any(String),
+          timestamp: match.any(String),
           type: 'text',
           text: { body: 'Sent from the phone' },
         },
@@ -288,7 +289,7 @@ describe('provider simulator media', () => {
 
     const bad = await postJson('/__sim/inbound', { kind: 'location', from: '447700900123', latitude: 'north' }, null);
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ ok: false, error: expect.stringContaining('latitude') });
+    expect(await bad.json()).toMatchObject({ ok: false, error: match.stringContaining('latitude') });
     expect((await postJson('/__sim/inbound', { kind: 'audio', from: '447700900123', caption: 'no captions on audio' }, null)).status).toBe(
       400,
     );

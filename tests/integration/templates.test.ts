@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Communication } from '../../server/db/models';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage } from '../support/webhook';
+import { match } from '../support/matchers';
 
 // DESIGN "Approved templates": the catalogue, sending a template, the provider's error codes on a
 // send answer and on a failed receipt, and opt-outs. Live mode against the provider simulator.
@@ -129,7 +130,7 @@ describe('sending a template', () => {
     const before = await Communication.count();
     await expect(live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, ...choice })).rejects.toMatchObject({
       data: { code: 'BAD_REQUEST' },
-      message: expect.stringMatching(message),
+      message: match.stringMatching(message),
     });
     expect(messages()).toHaveLength(0);
     expect(await Communication.count()).toBe(before);
@@ -269,12 +270,12 @@ describe('opt-outs', () => {
     const client = await live.staff.clients.create.mutate({ name: 'Stop Event', phone: '+44 7700 900555' });
     await postWebhook(live.server.url, preference('stop'));
     expect(await live.staff.clients.get.query({ clientId: client.id })).toMatchObject({
-      optedOutAt: expect.any(Date),
+      optedOutAt: match.any(Date),
       optOutSource: 'provider: stop',
     });
     await expect(live.staff.chat.send.mutate({ clientId: client.id, body: 'hello?' })).rejects.toMatchObject({
       data: { code: 'PRECONDITION_FAILED' },
-      message: expect.stringContaining('Stop Event asked not to receive chat messages'),
+      message: match.stringContaining('Stop Event asked not to receive chat messages'),
     });
     await expect(
       live.staff.chat.sendTemplate.mutate({ to: '+44 7700 900555', name: 'hello_world', language: 'en_US', params: [] }),
@@ -295,7 +296,7 @@ describe('opt-outs', () => {
     await expect(live.staff.clients.clearOptOut.mutate({ clientId: client.id })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     expect((await live.director.clients.clearOptOut.mutate({ clientId: client.id })).optedOutAt).toBeNull();
     expect((await audit('client.opt_in')).at(-1)).toMatchObject({
-      user_id: expect.any(Number),
+      user_id: match.any(Number),
       detail: { source: 'cleared by a director' },
     });
     expect((await live.staff.inbox.thread.query({ clientId: client.id })).items.map((i) => i.body)).toEqual([

@@ -4,6 +4,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { endsWithin, isConnected, openLiveStream, type TLiveStream } from '../support/live-stream';
 import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
+import { match } from '../support/matchers';
 
 // Issue 18 item 11: directors manage people in the app (add, change a role, deactivate); the
 // server enforces who may, and keeps the firm from losing its last director.
@@ -104,7 +105,7 @@ describe('adding people', () => {
     expect(error?.data?.code).toBe('BAD_REQUEST');
     expect(error?.data?.fieldErrors).toMatchObject({
       name: ['Name is too long — 200 characters at most'],
-      email: [expect.stringMatching(/email address/)],
+      email: [match.stringMatching(/email address/)],
       password: ['Password is too short — 10 characters at least'],
     });
   });
@@ -415,7 +416,7 @@ describe('names and passwords that are refused', () => {
         (e: TRefusal) => e,
       );
     expect(error?.data?.code).toBe('BAD_REQUEST');
-    expect(error?.data?.fieldErrors?.name).toEqual([expect.stringMatching(/hidden control or text-direction character/)]);
+    expect(error?.data?.fieldErrors?.name).toEqual([match.stringMatching(/hidden control or text-direction character/)]);
     expect(await sql(db(), 'SELECT count(*)::int AS n FROM users')).toEqual(before);
   });
 
@@ -437,7 +438,7 @@ describe('names and passwords that are refused', () => {
         (e: TRefusal) => e,
       );
     expect(error?.data?.code).toBe('BAD_REQUEST');
-    expect(error?.data?.fieldErrors?.password).toEqual([expect.stringMatching(/null character/)]);
+    expect(error?.data?.fieldErrors?.password).toEqual([match.stringMatching(/null character/)]);
   });
 });
 

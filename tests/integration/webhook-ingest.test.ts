@@ -4,6 +4,7 @@ import type { TThreadItem } from '../../server/services/inbox';
 import { createClient } from '../../server/services/clients';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, VERIFY_TOKEN, WEBHOOK_SECRET } from '../support/webhook';
+import { match } from '../support/matchers';
 
 let server: TTestServer;
 let amelia: { id: number };
@@ -56,7 +57,7 @@ describe('inbound text messages', () => {
     // Announced through PostgreSQL NOTIFY, on commit, with the stored record.
     await vi.waitFor(() => {
       const items = changes.flatMap((c) => ('items' in c ? c.items : []));
-      expect(items).toContainEqual(expect.objectContaining({ body: 'Hello from the cloud', clientId: amelia.id, direction: 'inbound' }));
+      expect(items).toContainEqual(match.objectContaining({ body: 'Hello from the cloud', clientId: amelia.id, direction: 'inbound' }));
     });
   });
 

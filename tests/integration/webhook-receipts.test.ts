@@ -5,6 +5,7 @@ import { createClient } from '../../server/services/clients';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem } from '../support/webhook';
 import { WEBHOOK_SECRET } from '../support/webhook';
+import { match } from '../support/matchers';
 
 let server: TTestServer;
 let clientId: number;
@@ -67,7 +68,7 @@ describe('status receipts', () => {
     expect(row?.error).toMatch(/^More than 24 hours have passed since .+ last wrote: send an approved template\.$/);
     // The history on the record: the failure with the provider's code and details, and the later reports.
     expect(Object.keys(row!.receipts).sort()).toEqual(['delivered', 'failed', 'read']);
-    expect(row!.receipts.failed).toMatchObject({ code: 131047, details: expect.stringMatching(/24 hours/) });
+    expect(row!.receipts.failed).toMatchObject({ code: 131047, details: match.stringMatching(/24 hours/) });
     expect(await sql(server.databaseUrl, "SELECT 1 FROM chat_receipts WHERE chat_msg_id = 'wamid.fail-1'")).toEqual([]);
   });
 

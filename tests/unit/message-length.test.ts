@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTION_LIMIT, describeLength, TEXT_LIMIT } from '../../client/src/lib/message-length';
+import { match } from '../support/matchers';
 
 describe('the length of a message against the provider limit', () => {
   it('says nothing well under the limit', () => {
@@ -31,7 +32,7 @@ describe('the length of a message against the provider limit', () => {
     expect(describeLength('x'.repeat(1000), CAPTION_LIMIT)).toMatchObject({ state: 'near', counter: '24 characters left' });
     expect(describeLength('x'.repeat(1025), CAPTION_LIMIT)).toMatchObject({
       state: 'over',
-      refusal: expect.stringContaining('A caption can be at most 1,024 characters'),
+      refusal: match.stringContaining('A caption can be at most 1,024 characters'),
     });
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePayload } from '../../server/webhook/parse-payload';
+import { match } from '../support/matchers';
 
 // The real payloads (tests/fixtures/peer-webhooks, MIT): what each kind becomes.
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/peer-webhooks');
@@ -175,7 +176,7 @@ describe('every kind of message a client sends', () => {
       now,
     );
     expect(echo.messages).toEqual([
-      expect.objectContaining({
+      match.objectContaining({
         chatMsgId: 'wamid.echo1',
         direction: 'outbound',
         peerPhone: '447700900123',
@@ -195,7 +196,7 @@ describe('every kind of message a client sends', () => {
         now,
       );
       expect(parsed.messages, String(id)).toEqual([
-        expect.objectContaining({ body: 'the letter', attachment: expect.objectContaining({ providerMediaId: null }) }),
+        match.objectContaining({ body: 'the letter', attachment: match.objectContaining({ providerMediaId: null }) }),
       ]);
     }
   });

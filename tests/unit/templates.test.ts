@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { renderTemplate, WHATSAPP_TEMPLATES } from '../../shared/templates';
+import { match } from '../support/matchers';
 
 describe('message templates', () => {
   it('include the firm-useful set', () => {
     expect(WHATSAPP_TEMPLATES.map((t) => t.id)).toEqual(
-      expect.arrayContaining(['appointment-reminder', 'document-request', 'hearing-date', 'payment-reminder', 'please-call-us']),
+      match.arrayContaining(['appointment-reminder', 'document-request', 'hearing-date', 'payment-reminder', 'please-call-us']),
     );
   });
 
