@@ -116,6 +116,13 @@ export type TInboundKindInput = {
 };
 
 const MEDIA_PIECE = 64 * 1024;
+/** A generated file's size (its bytes are made on the fly): up to 200 MB. */
+const ZSimMediaSize = z
+  .number()
+  .int()
+  .min(0)
+  .max(200 * 1024 * 1024)
+  .optional();
 const DEFAULT_MIME: Record<string, string> = {
   image: 'image/jpeg',
   video: 'video/mp4',
@@ -182,12 +189,7 @@ const ZInboundKind = z
     name: z.string().optional(),
     body: z.string().optional(),
     bytesBase64: z.string().optional(),
-    size: z
-      .number()
-      .int()
-      .min(0)
-      .max(200 * 1024 * 1024)
-      .optional(),
+    size: ZSimMediaSize,
     mimeType: z.string().optional(),
     fileName: z.string().optional(),
     caption: z.string().optional(),
@@ -867,12 +869,7 @@ export class ProviderSimulator {
       const parsed = z
         .object({
           bytesBase64: z.string().optional(),
-          size: z
-            .number()
-            .int()
-            .min(0)
-            .max(200 * 1024 * 1024)
-            .optional(),
+          size: ZSimMediaSize,
           mimeType: z.string().min(1),
           fileName: z.string().optional(),
           sha256: z

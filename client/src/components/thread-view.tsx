@@ -7,6 +7,7 @@ import { olderOf } from '../lib/older-pages';
 import { placeInPages } from '../lib/paged-cache';
 import { itemsOf, updateThreadPages, useThreadPages } from '../lib/thread-pages';
 import { UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
+import { useQuotedOf } from '../lib/use-quoted-of';
 import { replyNumbersOf } from '../../../shared/phone';
 import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
 import { uploadFile, type TUploaded } from '../lib/upload-file';
@@ -226,23 +227,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
     );
     return ok ? { ok: true as const } : { ok: false as const, error: null };
   };
-  const byProviderId = useMemo(
-    () => new Map(items.filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])),
-    [items],
-  );
-  const quotedOf = (item: TThreadItem) => {
-    if (!item.metadata.context_id) return undefined;
-    const quoted = byProviderId.get(item.metadata.context_id);
-    return quoted
-      ? {
-          id: quoted.id,
-          body: quoted.body,
-          direction: quoted.direction,
-          kind: quoted.metadata.kind ?? 'text',
-          fileName: quoted.attachments[0]?.fileName ?? null,
-        }
-      : null;
-  };
+  const quotedOf = useQuotedOf(items);
   const showMessage = (id: number) => listRef.current?.show(id);
 
   const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>

@@ -1,9 +1,10 @@
-import { useMemo, useRef } from 'react';
+import { useRef } from 'react';
 import type { TCommunication } from '../../../shared/communication';
 import { formatDateTime } from '../lib/format';
 import { highlightIn } from '../lib/highlight';
 import type { TOlder } from '../lib/older-pages';
-import { MessageContent, type TQuoted } from './message-content';
+import { useQuotedOf } from '../lib/use-quoted-of';
+import { MessageContent } from './message-content';
 import { PhoneNumber } from './phone-number';
 import { ReactionChips } from './reaction-chips';
 import { STATUS_LABEL, StatusTicks } from './status-ticks';
@@ -15,23 +16,7 @@ type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?:
 /** Every record type, newest first, as the server returns them; chat records read as in the thread. */
 export function Timeline({ items, isPending, error, older }: TProps) {
   const listRef = useRef<HTMLOListElement>(null);
-  const byProviderId = useMemo(
-    () => new Map((items ?? []).filter((i) => i.metadata.chat_msg_id).map((i) => [i.metadata.chat_msg_id!, i])),
-    [items],
-  );
-  const quotedOf = (item: TCommunication): TQuoted | null | undefined => {
-    if (!item.metadata.context_id) return undefined;
-    const quoted = byProviderId.get(item.metadata.context_id);
-    return quoted
-      ? {
-          id: quoted.id,
-          body: quoted.body,
-          direction: quoted.direction,
-          kind: quoted.metadata.kind ?? 'text',
-          fileName: quoted.attachments[0]?.fileName ?? null,
-        }
-      : null;
-  };
+  const quotedOf = useQuotedOf(items);
   const showRecord = (id: number) => highlightIn(listRef.current, id);
   if (isPending)
     return (
