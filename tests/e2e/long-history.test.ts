@@ -174,4 +174,19 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     expect(bottom.at(-1)?.n).toBe(20000);
     await page.context().close();
   });
+
+  it('opens a search hit 5,000 messages back: earlier pages load until it is there, then it is shown, marked and focused', async () => {
+    const [hit] = await sql<{ id: number }>(pg.url(), `SELECT id FROM communications WHERE body = 'Long history message 15000'`);
+    const page = await signIn();
+    await page.goto(`${app.url}/inbox/client/${longId}?message=${hit!.id}`);
+    const messages = page.getByRole('list', { name: 'Messages' });
+    const shown = messages.locator(`[data-id="${hit!.id}"]`);
+    await shown.and(page.locator('.highlight')).waitFor({ timeout: 30_000 });
+    await expect(shown.isVisible()).resolves.toBe(true);
+    await expect.poll(() => shown.evaluate((row) => row.contains(document.activeElement))).toBe(true);
+    // Found: the status line no longer says it is looking.
+    await expect.poll(() => page.getByText('Finding the message in earlier pages').count()).toBe(0);
+    await saveScreenshot(page, 'thread-long-history-search-hit');
+    await page.context().close();
+  });
 });

@@ -1,5 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import {
+  Fragment,
+  useEffect,
+  useEffectEvent,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import { highlightIn } from '../lib/highlight';
 import type { TOlder } from '../lib/older-pages';
 
@@ -59,8 +69,7 @@ export function MessageList({
         },
         ...rows,
       ];
-  // eslint-disable-next-line react-hooks/incompatible-library -- a note for React Compiler, which this app is not built with: nothing here memoises the virtualizer's functions
-  const virtualizer = useVirtualizer({
+  const virtualizer = useRowVirtualizer({
     count: all.length,
     getScrollElement: () => scrollerRef.current,
     estimateSize: () => 58, // a one-line bubble with its time; measured once drawn
@@ -113,38 +122,40 @@ export function MessageList({
   const [atEnd, setAtEnd] = useState(true);
   const lastKey = all[all.length - 1]?.key;
   const [unseenFrom, setUnseenFrom] = useState<string | null>(null);
-  const seenLastKey = useRef(lastKey);
-  useEffect(() => {
-    if (lastKey === seenLastKey.current) return;
-    seenLastKey.current = lastKey;
+  const [seenLastKey, setSeenLastKey] = useState(lastKey);
+  if (lastKey !== seenLastKey) {
+    setSeenLastKey(lastKey);
     if (!atEnd && unseenFrom === null) setUnseenFrom(lastKey ?? null);
-  }, [lastKey, atEnd, unseenFrom]);
-  useEffect(() => {
-    onAtEnd(atEnd);
-    if (atEnd) setUnseenFrom(null);
-  }, [atEnd, onAtEnd]);
+  }
+  useEffect(() => onAtEnd(atEnd), [atEnd, onAtEnd]);
 
   // A search hit: earlier pages until it is loaded, then brought into view once. The reader
   // scrolling meanwhile calls the search off.
-  const shownFocus = useRef<number | null>(null);
-  const seeking = Boolean(focusId && shownFocus.current !== focusId);
+  const [shownFocus, setShownFocus] = useState<number | null>(null);
+  const seeking = Boolean(focusId && shownFocus !== focusId);
   useEffect(() => {
     const scroller = scrollerRef.current;
-    if (!focusId || shownFocus.current === focusId || !scroller) return;
-    return onReaderInput(scroller, ['wheel', 'touchstart', 'keydown'], () => (shownFocus.current = focusId));
-  }, [focusId]);
-  useEffect(() => {
-    if (!focusId || shownFocus.current === focusId) return;
-    if (show(focusId)) shownFocus.current = focusId;
+    if (!focusId || !seeking || !scroller) return;
+    return onReaderInput(scroller, ['wheel', 'touchstart', 'keydown'], () => setShownFocus(focusId));
+  }, [focusId, seeking]);
+  // Tried after every render while seeking: a page that arrived may hold the message. show()
+  // scrolls the virtualizer, outside React; the state records that it has, once per search hit.
+  const seekFocus = useEffectEvent(() => {
+    if (!focusId || !seeking) return;
+    if (show(focusId)) setShownFocus(focusId);
     else if (older.hasMore && !older.loading && !older.failed) older.load();
   });
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- it records what show() did outside React (see above), once per search hit
+  useEffect(() => seekFocus());
 
   // Near the top: the earlier page.
   const onScroll = () => {
     const scroller = scrollerRef.current;
     if (!scroller) return;
     if (scroller.scrollTop < LOAD_WITHIN_PX && older.hasMore && !older.loading && !older.failed) older.load();
-    setAtEnd(scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48);
+    const nowAtEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
+    setAtEnd(nowAtEnd);
+    if (nowAtEnd) setUnseenFrom(null);
   };
 
   // A photo or video that loads after the thread opened makes its row taller: stay at the end if
@@ -236,4 +247,13 @@ function OlderBar({ older, seeking }: { older: TOlder; seeking: boolean }) {
       )}
     </div>
   );
+}
+
+/**
+ * TanStack Virtual's hook, on its own: React's lint skips a component that calls it (the React
+ * Compiler cannot memoise what it returns), so called here the rest of MessageList is still checked.
+ */
+function useRowVirtualizer(options: Parameters<typeof useVirtualizer<HTMLDivElement, HTMLLIElement>>[0]) {
+  // eslint-disable-next-line react-hooks/incompatible-library -- a note for React Compiler, which this app is not built with: nothing memoises the virtualizer's functions
+  return useVirtualizer(options);
 }
