@@ -119,7 +119,10 @@ describe.runIf(hasChromium())('form errors in Chromium', () => {
     await email.fill('staff@demo.firm');
     await password.fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
+    const summary = page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' });
+    await summary.waitFor();
+    // No field is in error: focus goes to the summary (the Sign in button was disabled while it ran).
+    await expect.poll(() => summary.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await email.getAttribute('aria-invalid')).toBeNull();
     expect(await password.getAttribute('aria-invalid')).toBeNull();
     await saveScreenshot(page, 'form-sign-in-wrong-password');

@@ -30,7 +30,8 @@ export function splitFormErrors<TField extends string>(
  * (its label takes `htmlFor={inputId(name)}` and holds only the field's name: a message inside the
  * label would become part of the field's name), `message(name)` is the text aria-describedby points
  * to, and `summary` is for everything that is not one field's.
- * After a refused submit, focus moves to the first field in error, so its message is read out.
+ * After a refused submit, focus moves to the first field in error, so its message is read out, or
+ * to the summary when no field is in error.
  * `warning`: the field messages are warnings a person may override (aria-invalid stays off).
  * Take `formRef` out when destructuring (`const { formRef, ...errors }`): React's rules treat an
  * object holding a ref as a ref, which must not be read while rendering.
@@ -42,16 +43,20 @@ export function useFormErrors<TField extends string>(error: TFormError, fields: 
   const idOf = (field: TField) => `${baseId}-${field}-error`;
   const inputId = (field: TField) => `${baseId}-${field}`;
 
+  const summaryId = `${baseId}-summary`;
   useEffect(() => {
     if (!error) return;
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-field-warning="true"]');
+    // No field in error (a wrong password): the summary, so focus is not left on a disabled button.
+    const first =
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-field-warning="true"]') ??
+      document.getElementById(summaryId);
     first?.focus();
-  }, [error]);
+  }, [error, summaryId]);
 
   return {
     formRef,
     summary,
-    summaryId: `${baseId}-summary`,
+    summaryId,
     inputId,
     field: (name: TField) => {
       const messages = byField[name];
@@ -80,7 +85,7 @@ export function FieldMessage({ id, messages, warning }: { id: string; messages: 
 export function FormSummary({ id, summary }: { id: string; summary: string | null }) {
   if (!summary) return null;
   return (
-    <p id={id} className="form-error" role="alert">
+    <p id={id} className="form-error" role="alert" tabIndex={-1}>
       {summary}
     </p>
   );
