@@ -9,6 +9,7 @@ import { LiveStreams, type TLiveStreamOptions } from './events/live-streams';
 import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
 import { schedulePruning } from './maintenance/prune-expired';
+import { scheduleSendSweeps } from './maintenance/sweep-abandoned-sends';
 import { syncTemplates } from './templates/template-catalogue';
 import { ProviderClient } from './provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from './media/media-download-queue';
@@ -111,6 +112,7 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, `listening on http://localhost:${port}`);
   const stopPruning = schedulePruning(database.sequelize, logger);
+  const stopSendSweeps = scheduleSendSweeps(database.sequelize, logger, (ids) => events.publishQuietly(ids));
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
   mediaQueue.start();
 
@@ -119,6 +121,7 @@ export async function startServer(
     closing ??= (async () => {
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
       stopPruning();
+      stopSendSweeps();
       await mediaQueue.stop();
       liveStreams.close();
       await events.close();

@@ -91,8 +91,15 @@ export type TCommunication = {
     /** An audio attachment recorded as a voice note. */
     voice?: boolean;
     reactions?: TReaction[];
-    /** Earlier texts, oldest first: the current text is `body`. */
+    /** Earlier texts, oldest first: the current text is `body`. At most the newest 20 are kept. */
     edits?: TEdit[];
+    /** How many older edits were not kept (or not sent in a live frame, to bound its size). */
+    edits_dropped?: number;
+    /**
+     * `unknown`: the provider's answer to this send was lost (it may have gone); the record stays
+     * `pending` until a receipt adopts it, and a Retry needs confirmation.
+     */
+    outcome?: 'unknown';
     /** When the sender deleted it for everyone; the content stays on the firm's record. */
     revoked_at?: string;
     /** Sent from the firm's phone app (an echo), not from this app. */

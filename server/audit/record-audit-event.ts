@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'templates.refresh',
   'client.opt_out',
   'client.opt_in',
+  'chat.reconciled',
   'user.add',
   'user.role_change',
   'user.deactivate',

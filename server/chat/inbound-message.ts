@@ -71,5 +71,7 @@ export type TReceipt = {
   chatMsgId: string;
   status: TReceiptStatus;
   providerTimestamp: Date | null;
+  /** Whom the message went to (`recipient_id`): how a receipt finds a send whose answer was lost. */
+  recipientDigits?: string | null;
   error: TReceiptError | null;
 };

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TReceiptHistory } from '../../shared/communication';
+import { recordAuditEvent, SYSTEM_ACTOR } from '../audit/record-audit-event';
 import { NOTIFY_CTE } from '../events/chat-events';
 import { CLIENT_NAME_SLOT, messageForProviderCode } from '../provider/provider-error-codes';
 import type { TReceipt, TReceiptError } from './inbound-message';
@@ -67,7 +68,14 @@ SELECT count(*) FILTER (WHERE upgrade)::int AS updated,
        (SELECT count(*) FROM announced)::int AS notified
 FROM changed`;
 
-type TApplyRow = { chatMsgId: string; status: TReceipt['status']; errorText: string | null; history: TReceiptHistory };
+type TApplyRow = {
+  chatMsgId: string;
+  status: TReceipt['status'];
+  errorText: string | null;
+  history: TReceiptHistory;
+  recipientDigits: string | null;
+  at: Date | null;
+};
 
 /** Per id: the best receipt (failed > read > delivered > sent) and every receipt's time. */
 function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
@@ -84,10 +92,14 @@ function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
         status: r.status,
         errorText: r.status === 'failed' ? describeReceiptError(r.error) : null,
         history: { [r.status]: entry },
+        recipientDigits: r.recipientDigits ?? null,
+        at: r.providerTimestamp,
       });
       continue;
     }
     row.history[r.status] ??= entry;
+    row.recipientDigits ??= r.recipientDigits ?? null;
+    if (r.providerTimestamp && (!row.at || r.providerTimestamp < row.at)) row.at = r.providerTimestamp;
     if (RANK[r.status] > RANK[row.status]) {
       row.status = r.status;
       row.errorText = r.status === 'failed' ? describeReceiptError(r.error) : null;
@@ -147,7 +159,9 @@ export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]):
   const rows = reduceReceipts(receipts);
   const { updated, kept } = await applyRows(sequelize, rows);
   if (kept === 0) return updated;
-  // Some ids had no record: their send may have committed meanwhile (see applyKeptReceipts).
+  // Some ids had no record: their send may have committed meanwhile (see applyKeptReceipts), or
+  // be one whose answer was lost, which the receipt now names.
+  await adoptUnknownOutcomeSends(sequelize, rows);
   return (
     updated +
     (await applyKeptReceipts(
@@ -155,6 +169,60 @@ export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]):
       rows.map((r) => r.chatMsgId),
     ))
   );
+}
+
+/** How far back a receipt looks for the send it may belong to. */
+const ADOPT_WINDOW = '10 minutes';
+
+/**
+ * A send whose answer was lost has no provider id, so its receipts match nothing. A `sent`,
+ * `delivered` or `read` receipt for an id no record has, whose recipient had exactly one
+ * unknown-outcome send in the ten minutes before it (and that send no other such receipt), is
+ * that send: the record adopts the id (its kept receipts then apply as usual) and the trail says
+ * so. Two candidates either way: nothing is guessed.
+ */
+async function adoptUnknownOutcomeSends(sequelize: Sequelize, rows: TApplyRow[]): Promise<void> {
+  const candidates = rows.filter((r) => r.status !== 'failed' && r.recipientDigits);
+  if (candidates.length === 0) return;
+  await sequelize.transaction(async (transaction) => {
+    const adopted = await sequelize.query<{ id: number; chatMsgId: string }>(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS i(chat_msg_id, digits, at)
+         WHERE NOT EXISTS (SELECT 1 FROM communications x WHERE x.metadata->>'chat_msg_id' = i.chat_msg_id)
+       ), pairs AS (
+         SELECT i.chat_msg_id, c.id
+         FROM input i JOIN communications c
+           ON c.direction = 'outbound' AND c.status = 'pending' AND c.peer_phone = i.digits
+          AND c.metadata->>'outcome' = 'unknown' AND NOT c.metadata ? 'chat_msg_id'
+          AND c.created_at BETWEEN coalesce(i.at, now()) - interval '${ADOPT_WINDOW}' AND coalesce(i.at, now()) + interval '1 minute'
+       ), single AS (
+         SELECT p.* FROM pairs p
+         WHERE (SELECT count(*) FROM pairs q WHERE q.chat_msg_id = p.chat_msg_id) = 1
+           AND (SELECT count(*) FROM pairs q WHERE q.id = p.id) = 1
+       )
+       UPDATE communications c
+       SET metadata = (c.metadata - 'outcome') || jsonb_build_object('chat_msg_id', s.chat_msg_id), error = NULL, updated_at = now()
+       FROM single s
+       WHERE c.id = s.id AND c.status = 'pending' AND NOT c.metadata ? 'chat_msg_id'
+       RETURNING c.id, s.chat_msg_id AS "chatMsgId"`,
+      {
+        bind: [
+          candidates.map((r) => r.chatMsgId),
+          candidates.map((r) => r.recipientDigits),
+          candidates.map((r) => r.at?.toISOString() ?? null),
+        ],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+    for (const row of adopted) {
+      await recordAuditEvent(
+        sequelize,
+        { actor: SYSTEM_ACTOR, action: 'chat.reconciled', subject: `communication:${row.id}`, detail: { chatMsgId: row.chatMsgId } },
+        transaction,
+      );
+    }
+  });
 }
 
 /**
@@ -165,8 +233,9 @@ export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]):
 export async function recordProviderMessageId(sequelize: Sequelize, communicationId: number, chatMsgId: string): Promise<string> {
   const [stored] = await sequelize.query<{ status: string }>(
     `UPDATE communications
-     SET metadata = metadata || jsonb_build_object('chat_msg_id', $2::text),
+     SET metadata = (metadata - 'outcome') || jsonb_build_object('chat_msg_id', $2::text),
          status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
+         error = CASE WHEN status = 'pending' THEN NULL ELSE error END,
          updated_at = now()
      WHERE id = $1
      RETURNING status`,

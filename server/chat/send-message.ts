@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { TCommunication } from '../../shared/communication';
 import { Attachment, Case, Client, Communication, withDetails } from '../db/models';
 import type { TMediaStore } from '../media/media-store';
@@ -12,7 +13,12 @@ import type { ProviderClient } from '../provider/provider-client';
 import { renderTemplateBody } from '../templates/provider-template';
 import { findTemplate } from '../templates/template-catalogue';
 import { ProviderError } from '../provider/provider-errors';
+import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
+import { isDatabaseUnavailable } from '../db/database-errors';
+import type { TLogger } from '../logger';
 import { matchOneClientSql } from './client-match';
+import { markOutcomeUnknown } from './interrupted-sends';
+import { findNumberOptOut } from './opt-outs';
 import { recordProviderMessageId } from './receipts';
 
 export type TSendDeps = {
@@ -22,7 +28,14 @@ export type TSendDeps = {
   provider: ProviderClient | null;
   config: Pick<TConfig, 'defaultCountry'>;
   mediaStore: TMediaStore;
+  logger?: Pick<TLogger, 'warn'>;
 };
+
+/** How often a send in flight renews its lease (the sweeper waits two minutes). */
+const SEND_LEASE_TOUCH_MS = 30_000;
+const ACCEPTED_ID_TRIES_IN_REQUEST = 3;
+const ACCEPTED_ID_RETRY_MS = 1_000;
+const ACCEPTED_ID_GIVE_UP_MS = 10 * 60_000;
 
 /** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
 /** `userId`: the member of staff sending (recorded as the sender; null for the server itself). */
@@ -52,21 +65,26 @@ export async function listReplyNumbers(
   return replyNumbersOf(row?.own ?? [], row?.wrote ?? []);
 }
 
-/** A client who asked to receive no more messages is not sent any: refused before anything is written. */
-function assertNotOptedOut(client: { name: string; optedOutAt: Date | null }): void {
-  if (client.optedOutAt) {
-    throw new AppError(
-      'PRECONDITION_FAILED',
-      `${client.name} asked not to receive chat messages (opted out ${client.optedOutAt.toISOString().slice(0, 10)}): nothing was sent. Contact them another way, or a director can clear the opt-out if they ask to resume.`,
-    );
-  }
+/**
+ * A number that asked to receive no more messages is sent none, whoever it belongs to (README
+ * "Opt-outs"). Checked when the recipient is resolved, before anything is written, and again
+ * immediately before the provider call (a STOP may land while a file uploads).
+ */
+async function assertNumberMayReceive(sequelize: Sequelize, recipient: Pick<TRecipient, 'digits' | 'name'>): Promise<void> {
+  const optOut = await findNumberOptOut(sequelize, recipient.digits);
+  if (!optOut) return;
+  const who = recipient.name ?? formatNumber(recipient.digits);
+  const number = recipient.name ? ` from ${formatNumber(recipient.digits)}` : '';
+  throw new AppError(
+    'PRECONDITION_FAILED',
+    `${who} asked not to receive chat messages (opted out${number} ${optOut.at.toISOString().slice(0, 10)}): nothing was sent. Contact them another way; sends resume when they send START, or a director can clear the opt-out if they ask to resume.`,
+  );
 }
 
 async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promise<TRecipient> {
   if (input.clientId !== undefined) {
-    const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name', 'optedOutAt'] });
+    const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name'] });
     if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
-    assertNotOptedOut(client);
     const { numbers, defaultNumber } = await listReplyNumbers(deps.sequelize, client.id);
     let digits = defaultNumber;
     if (input.to !== undefined) {
@@ -80,6 +98,7 @@ async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promis
       }
     }
     if (!digits) throw new AppError('INVALID_INPUT', `${client.name} has no number to send to; add one on the client first.`);
+    await assertNumberMayReceive(deps.sequelize, { digits, name: client.name });
     let caseId: number | null = null;
     if (input.caseId !== undefined) {
       const found = await Case.findByPk(input.caseId);
@@ -97,9 +116,10 @@ async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promis
     bind: [digits],
     type: QueryTypes.SELECT,
   });
-  const client = match?.id ? await Client.findByPk(match.id, { attributes: ['id', 'name', 'optedOutAt'] }) : null;
-  if (client) assertNotOptedOut(client);
-  return { digits, clientId: client?.id ?? null, caseId: null, name: client?.name ?? null };
+  const client = match?.id ? await Client.findByPk(match.id, { attributes: ['id', 'name'] }) : null;
+  const recipient = { digits, clientId: client?.id ?? null, caseId: null, name: client?.name ?? null };
+  await assertNumberMayReceive(deps.sequelize, recipient);
+  return recipient;
 }
 
 /**
@@ -111,13 +131,17 @@ type TOutgoing = {
   sentBy: number | null;
   metadata: TCommunication['metadata'];
   attach?: (recordId: number, transaction: Transaction) => Promise<void>;
-  send: (provider: ProviderClient, to: string) => Promise<{ id: string }>;
+  /** `checkpoint`: the last checks, to run again right before the message itself is sent (after an upload). */
+  send: (provider: ProviderClient, to: string, checkpoint: () => Promise<void>) => Promise<{ id: string }>;
 };
 
 /**
  * Writes the record `pending`, then calls the provider (live) or not (demo), then records `sent`
  * with the provider id (applying any receipt that came early) — or `failed` with the actionable
  * error, which is also thrown so the caller sees it. Nothing typed is lost either way.
+ * A call whose answer was lost leaves the record `pending` with an unknown outcome and returns it:
+ * the message may have gone, so it is neither failed nor offered for a plain resend (README
+ * "Unknown outcome").
  */
 async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: TOutgoing): Promise<TCommunication> {
   const record = await deps.sequelize.transaction(async (transaction) => {
@@ -144,19 +168,107 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
   });
   deps.events.publishQuietly(outgoing.metadata.retry_of !== undefined ? [record.id, outgoing.metadata.retry_of] : [record.id]);
 
+  const checkpoint = () => assertNumberMayReceive(deps.sequelize, recipient);
   let providerId: string;
+  const lease = holdSendLease(deps.sequelize, record.id);
   try {
-    providerId = deps.provider ? (await outgoing.send(deps.provider, recipient.digits)).id : `demo-${randomUUID()}`;
+    await checkpoint();
+    providerId = deps.provider ? (await outgoing.send(deps.provider, recipient.digits, checkpoint)).id : `demo-${randomUUID()}`;
   } catch (error) {
-    const message = error instanceof ProviderError ? error.messageFor(recipient.name ?? 'this contact') : 'The message could not be sent.';
+    if (error instanceof ProviderError && error.outcomeUnknown) return keepOutcomeUnknown(deps, record.id, error);
+    const refusal = error instanceof AppError ? error : null;
+    const message =
+      refusal?.message ??
+      (error instanceof ProviderError ? error.messageFor(recipient.name ?? 'this contact') : 'The message could not be sent.');
     await record.update({ status: 'failed', error: message });
     deps.events.publishQuietly([record.id]);
-    throw new AppError('PROVIDER_ERROR', message);
+    throw refusal ?? new AppError('PROVIDER_ERROR', message);
+  } finally {
+    lease.release();
   }
-  await recordProviderMessageId(deps.sequelize, record.id, providerId);
+  await writeAcceptedId(deps, record.id, providerId);
   deps.events.publishQuietly([record.id]);
   await record.reload();
   return (await withDetails([record]))[0]!.toDto();
+}
+
+/**
+ * A send in flight touches its record every half minute, so the sweeper of abandoned sends (which
+ * takes a `pending` record untouched for two minutes as having no live owner) leaves a long upload
+ * to a slow provider alone.
+ */
+function holdSendLease(sequelize: Sequelize, recordId: number): { release: () => void } {
+  const timer = setInterval(() => {
+    sequelize
+      .query(`UPDATE communications SET updated_at = now() WHERE id = $1 AND status = 'pending'`, { bind: [recordId] })
+      .catch(() => undefined); // a missed touch only lets the sweeper mark it unknown, which is still true
+  }, SEND_LEASE_TOUCH_MS);
+  timer.unref();
+  return { release: () => clearInterval(timer) };
+}
+
+/** The record stays `pending`, marked as of unknown outcome with why; returned, not thrown. */
+async function keepOutcomeUnknown(deps: TSendDeps, recordId: number, error: ProviderError): Promise<TCommunication> {
+  const reason =
+    error.kind === 'timeout'
+      ? 'it did not answer in time'
+      : error.kind === 'network'
+        ? 'the connection broke'
+        : 'its answer had no message id';
+  const marked = await markOutcomeUnknown(
+    deps.sequelize,
+    [recordId],
+    `${UNKNOWN_OUTCOME_PREFIX} the messaging service may have sent this message (${reason}). It shows as sent if the provider reports it; check with them before sending it again.`,
+  ).catch((dbError: unknown) => {
+    if (isDatabaseUnavailable(dbError)) return [];
+    throw dbError;
+  });
+  if (marked.length === 0) throw new AppError('SERVICE_UNAVAILABLE', MAY_HAVE_GONE);
+  deps.events.publishQuietly([recordId]);
+  const [stored] = await withDetails(await Communication.findAll({ where: { id: recordId } }));
+  return stored!.toDto();
+}
+
+const MAY_HAVE_GONE =
+  'The message may have been sent, but it could not be recorded: the database is not answering. Do not send it again; it will show in the thread when the database is back.';
+
+/**
+ * The provider accepted the message: its id must be stored, or its receipts would find nothing
+ * and a Retry would send it twice. Tried a few times within the request; when the database stays
+ * away, the caller is told it was accepted and the write goes on in the background (bounded — it
+ * cannot wait in a PostgreSQL-backed queue while PostgreSQL is the thing missing). If it never
+ * lands the record stays `pending`, the sweeper marks it unknown and the first receipt adopts it.
+ */
+async function writeAcceptedId(deps: TSendDeps, recordId: number, providerId: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await recordProviderMessageId(deps.sequelize, recordId, providerId);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      if (attempt >= ACCEPTED_ID_TRIES_IN_REQUEST) break;
+      await delay(ACCEPTED_ID_RETRY_MS);
+    }
+  }
+  void keepWritingAcceptedId(deps, recordId, providerId);
+  throw new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The provider accepted the message, but the database is not answering, so it is not recorded yet. Do not send it again: it will show as sent when the database is back.',
+  );
+}
+
+async function keepWritingAcceptedId(deps: TSendDeps, recordId: number, providerId: string): Promise<void> {
+  for (let wait = ACCEPTED_ID_RETRY_MS, waited = 0; waited < ACCEPTED_ID_GIVE_UP_MS; waited += wait, wait = Math.min(wait * 2, 30_000)) {
+    await delay(wait);
+    try {
+      await recordProviderMessageId(deps.sequelize, recordId, providerId);
+      deps.events.publishQuietly([recordId]);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) break;
+    }
+  }
+  deps.logger?.warn({ recordId }, 'an accepted send could not be recorded; it is left to the sweeper and its receipts');
 }
 
 export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
@@ -215,13 +327,14 @@ async function sendFileMessage(
       );
       if (!claimed) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
     },
-    send: async (provider, to) => {
+    send: async (provider, to, checkpoint) => {
       const uploaded = await provider.uploadMedia(deps.mediaStore.read(sentId), {
         mimeType: file.mimeType,
         fileName,
         size: Number(file.size ?? 0),
       });
       await Attachment.update({ providerMediaId: uploaded.id }, { where: { id: sentId } });
+      await checkpoint();
       return provider.sendMedia(to, { kind, id: uploaded.id, caption: caption || undefined, fileName });
     },
   });
@@ -306,18 +419,28 @@ const ALREADY_RESENT = 'This message has already been resent: see the newer copy
 async function claimRetry(sequelize: Sequelize, failedId: number, attemptId: number, transaction: Transaction): Promise<void> {
   const [claimed] = await sequelize.query<{ id: number }>(
     `UPDATE communications SET metadata = metadata || jsonb_build_object('resent_as', $2::int), updated_at = now()
-     WHERE id = $1 AND status = 'failed' AND NOT metadata ? 'resent_as' RETURNING id`,
+     WHERE id = $1 AND NOT metadata ? 'resent_as'
+       AND (status = 'failed' OR (status = 'pending' AND metadata->>'outcome' = 'unknown'))
+     RETURNING id`,
     { bind: [failedId, attemptId], type: QueryTypes.SELECT, transaction },
   );
   if (!claimed) throw new AppError('CONFLICT', ALREADY_RESENT);
 }
 
-/** Resends a failed record (text or template) as a new attempt, once; the failed one stays in the thread. */
-export async function retryChatMessage(deps: TSendDeps, id: number, userId?: number): Promise<TCommunication> {
+export const MAY_HAVE_REACHED_THEM =
+  'It may have reached them already: the provider’s answer to this message was lost. Check with them, then confirm to send it again.';
+
+/**
+ * Resends a failed record (text, template or file) as a new attempt, once; the failed one stays in
+ * the thread. A record of unknown outcome may already have gone: resending it needs `confirm`.
+ */
+export async function retryChatMessage(deps: TSendDeps, id: number, userId?: number, confirm = false): Promise<TCommunication> {
   const failed = await Communication.findByPk(id);
   if (!failed || failed.type !== 'chat' || failed.direction !== 'outbound') throw new AppError('NOT_FOUND', 'Message not found.');
-  if (failed.status !== 'failed') throw new AppError('CONFLICT', 'Only a failed message can be retried.');
+  const unknownOutcome = failed.status === 'pending' && failed.metadata.outcome === 'unknown';
+  if (failed.status !== 'failed' && !unknownOutcome) throw new AppError('CONFLICT', 'Only a failed message can be retried.');
   if (failed.metadata.resent_as !== undefined) throw new AppError('CONFLICT', ALREADY_RESENT);
+  if (unknownOutcome && !confirm) throw new AppError('CONFLICT', MAY_HAVE_REACHED_THEM);
   if (!failed.peerPhone) throw new AppError('INVALID_INPUT', 'This message has no recipient number.');
   // The same number as the failed attempt, on the same file.
   const recipient: TRecipientInput = {

@@ -16,6 +16,7 @@ import { threadFilters } from './migrations/0010-thread-filters';
 import { messageSearch } from './migrations/0011-message-search';
 import { searchStatistics } from './migrations/0012-search-statistics';
 import { userAdminAndWebhookDeliveries } from './migrations/0013-user-admin-and-webhook-deliveries';
+import { numberOptOuts } from './migrations/0014-number-opt-outs';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -44,6 +45,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     messageSearch(options.searchLanguage),
     searchStatistics,
     userAdminAndWebhookDeliveries,
+    numberOptOuts,
   ];
 }
 

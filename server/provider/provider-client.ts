@@ -59,7 +59,8 @@ export class ProviderClient {
 
   private messageIdOf(answer: unknown): { id: string } {
     const id = (answer as { messages?: { id?: unknown }[] } | null)?.messages?.[0]?.id;
-    if (typeof id !== 'string' || !id) throw new ProviderError('unexpected', 200, 'no messages[0].id in the answer');
+    // Accepted (2xx) without an id: the message may well go, so its outcome is unknown, not failed.
+    if (typeof id !== 'string' || !id) throw new ProviderError('unexpected', 200, 'no messages[0].id in the answer', null, true);
     return { id };
   }
 
@@ -147,10 +148,15 @@ export class ProviderClient {
     const idle = new IdleAbort(this.timeoutMs, MEDIA_IDLE_TIMEOUT_MS);
     let res: Response;
     try {
-      res = await fetch(target, { headers: { 'PROVIDER-API-KEY': this.apiKey }, signal: idle.signal });
-    } catch (error) {
+      res = await fetch(target, { headers: { 'PROVIDER-API-KEY': this.apiKey }, signal: idle.signal, redirect: 'manual' });
+    } catch {
       idle.stop();
       throw new ProviderError(idle.fired ? 'timeout' : 'network');
+    }
+    if (isRedirect(res.status)) {
+      idle.stop();
+      await res.body?.cancel();
+      throw redirectError(res);
     }
     if (!res.ok || !res.body) {
       const json: unknown = await res.json().catch(() => null);
@@ -209,6 +215,7 @@ export class ProviderClient {
       },
     });
     let timedOut = false;
+    // node:http follows no redirect; a 3xx answer is refused below like any other non-2xx.
     request.setTimeout(MEDIA_IDLE_TIMEOUT_MS, () => {
       timedOut = true;
       request.destroy();
@@ -274,8 +281,15 @@ export class ProviderClient {
     return this.requestUrl(method, `${this.baseUrl}${path}`, body);
   }
 
+  /**
+   * One JSON request. Redirects are never followed (the key header would go with them). A POST
+   * whose answer is lost after it may have been written — a timeout, a reset connection, a 2xx
+   * whose body broke off — is an error with `outcomeUnknown`: the provider may have acted on it.
+   * Only a connection that was never made proves nothing was sent.
+   */
   private async requestUrl(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
     if (!this.apiKey) throw new ProviderError('not_configured');
+    const mayHaveActed = method === 'POST';
     let res: Response;
     try {
       res = await fetch(url, {
@@ -287,19 +301,45 @@ export class ProviderClient {
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'manual',
       });
     } catch (error) {
       const name = (error as Error).name;
-      throw new ProviderError(name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network');
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
+      throw new ProviderError(timedOut ? 'timeout' : 'network', null, null, null, mayHaveActed && (timedOut || !neverConnected(error)));
+    }
+    if (isRedirect(res.status)) {
+      await res.body?.cancel();
+      throw redirectError(res);
     }
     let text: string;
     try {
       text = await res.text();
     } catch (error) {
-      throw new ProviderError((error as Error).name === 'TimeoutError' ? 'timeout' : 'network', res.status);
+      const kind = (error as Error).name === 'TimeoutError' ? 'timeout' : 'network';
+      throw new ProviderError(kind, res.status, null, null, mayHaveActed && res.ok);
     }
     return parseAnswer(res.status, text);
   }
+}
+
+// Errors that happen before a connection exists: the request cannot have reached the provider.
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function neverConnected(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return typeof cause?.code === 'string' && NEVER_CONNECTED.has(cause.code);
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+/** A redirect is a failure with its reason: where it pointed (host only, never a query that may carry a token). */
+function redirectError(res: Response): ProviderError {
+  const location = res.headers.get('location');
+  const where = location && URL.canParse(location, res.url) ? new URL(location, res.url).host : null;
+  return new ProviderError('redirect', res.status, where);
 }
 
 /**

@@ -3,7 +3,16 @@ import { messageForProviderCode } from './provider-error-codes';
 // The actionable messages of SPEC §7, one per way a provider call can fail.
 
 export type TProviderErrorKind =
-  'not_configured' | 'unauthorized' | 'not_found' | 'rate_limited' | 'bad_request' | 'server_error' | 'network' | 'timeout' | 'unexpected';
+  | 'not_configured'
+  | 'unauthorized'
+  | 'not_found'
+  | 'rate_limited'
+  | 'bad_request'
+  | 'server_error'
+  | 'network'
+  | 'timeout'
+  | 'redirect'
+  | 'unexpected';
 
 const BAD_REQUEST_NOTE =
   'The provider refused the message. The number may be unverified, or the recipient is outside the 24-hour window and a template is required.';
@@ -34,6 +43,9 @@ function actionableMessage(
       return 'The messaging service could not be reached.';
     case 'timeout':
       return 'The messaging service timed out; try again.';
+    case 'redirect':
+      // The key header would go wherever a redirect points: never followed (README "Promises kept").
+      return `The messaging service answered with a redirect${status !== null ? ` (HTTP ${status})` : ''}${detail ? ` to ${detail}` : ''}, which is not followed: check MESSAGING_PROVIDER_URL.`;
     case 'unexpected':
       return status !== null
         ? `The messaging service answered with an unexpected response (HTTP ${status}).`
@@ -50,6 +62,12 @@ export class ProviderError extends Error {
     readonly detail: string | null = null,
     /** The provider's error code (cloud `error.code`, on-premise `errors[].code`). */
     readonly code: number | null = null,
+    /**
+     * The request may have reached the provider and been acted on (its answer was lost: a timeout
+     * after the request was written, a reset connection, an accepted send without its id). A send
+     * that fails so is not "failed": it may have gone (README "Unknown outcome").
+     */
+    readonly outcomeUnknown = false,
   ) {
     super(actionableMessage(kind, status, detail, code, 'this contact'));
   }
@@ -70,6 +88,7 @@ export function extractProviderCode(body: unknown): number | null {
 }
 
 export function kindForStatus(status: number): TProviderErrorKind {
+  if (status >= 300 && status < 400) return 'redirect';
   if (status === 401 || status === 403) return 'unauthorized';
   if (status === 404) return 'not_found';
   if (status === 429) return 'rate_limited';

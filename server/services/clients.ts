@@ -1,5 +1,5 @@
 import type { CountryCode } from 'libphonenumber-js/min';
-import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
 import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
 import { Client, ClientNumber, User } from '../db/models';
 import { AppError } from '../errors';
@@ -30,6 +30,13 @@ export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
 
 const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
 
+// An opt-out belongs to a number (README "Opt-outs"): a client shows as opted out when any of its
+// numbers has, with the earliest such stop and how it came.
+const OPTED_OUT_OF = (column: 'at' | 'source') =>
+  literal(`(SELECT o.${column} FROM client_numbers n JOIN number_opt_outs o ON o.digits = n.digits
+            WHERE n.client_id = "Client".id ORDER BY o.at, o.digits LIMIT 1)`);
+const WITH_OPT_OUT = { include: [[OPTED_OUT_OF('at'), 'optedOutAt'] as const, [OPTED_OUT_OF('source'), 'optOutSource'] as const] };
+
 function toDto(c: Client): TClientDto {
   const numbers = [...(c.numbers ?? [])]
     .sort((a, b) => Number(b.primary) - Number(a.primary) || a.addedAt.getTime() - b.addedAt.getTime() || a.id - b.id)
@@ -47,8 +54,8 @@ function toDto(c: Client): TClientDto {
     phone: primary ? `+${primary.digits}` : '',
     email: c.email,
     numbers,
-    optedOutAt: c.optedOutAt ?? null,
-    optOutSource: c.optOutSource ?? null,
+    optedOutAt: (c.get('optedOutAt') as Date | null | undefined) ?? null,
+    optOutSource: (c.get('optOutSource') as string | null | undefined) ?? null,
   };
 }
 
@@ -66,6 +73,7 @@ export async function listClients(search?: string, defaultCountry?: CountryCode)
   );
   const clients = await Client.findAll({
     where: { id: rows.map((r) => r.id) },
+    attributes: WITH_OPT_OUT,
     include: INCLUDE_NUMBERS,
     order: [
       ['name', 'ASC'],
@@ -76,7 +84,7 @@ export async function listClients(search?: string, defaultCountry?: CountryCode)
 }
 
 export async function getClient(id: number): Promise<TClientDto> {
-  const client = await Client.findByPk(id, { include: INCLUDE_NUMBERS });
+  const client = await Client.findByPk(id, { attributes: WITH_OPT_OUT, include: INCLUDE_NUMBERS });
   if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
   return toDto(client);
 }

@@ -80,6 +80,7 @@ const ZReceipt = z.object({
   id: ZProviderId,
   status: z.enum(RECEIPT_STATUSES),
   timestamp: ZTimestamp,
+  recipient_id: z.unknown().optional(),
   errors: z
     .array(
       z.object({
@@ -449,6 +450,7 @@ export function parsePayload(payload: unknown, now = new Date()): TParsedPayload
           chatMsgId: receipt.data.id,
           status: receipt.data.status,
           providerTimestamp: toDate(receipt.data.timestamp, now),
+          recipientDigits: typeof receipt.data.recipient_id === 'string' ? parsePhoneDigits(receipt.data.recipient_id) : null,
           error:
             receipt.data.status === 'failed'
               ? {

@@ -160,11 +160,11 @@ describe('provider failures', () => {
     live.sim.queueResponse({ status: 500 });
     await failureOf(live.staff.chat.send.mutate({ clientId: amelia.id, body: 'Opted out in between' }));
     const failed = (await Communication.findOne({ where: { body: 'Opted out in between', status: 'failed' } }))!;
-    await Client.update({ optedOutAt: new Date() }, { where: { id: amelia.id } });
+    await Client.sequelize!.query(`INSERT INTO number_opt_outs (digits, at, source) VALUES ('447700900123', now(), 'test')`);
     try {
       await expect(live.staff.chat.retry.mutate({ id: failed.id })).rejects.toBeInstanceOf(TRPCClientError);
     } finally {
-      await Client.update({ optedOutAt: null }, { where: { id: amelia.id } });
+      await Client.sequelize!.query(`DELETE FROM number_opt_outs WHERE digits = '447700900123'`);
     }
     expect((await Communication.findByPk(failed.id))?.metadata.resent_as).toBeUndefined();
     expect(await live.staff.chat.retry.mutate({ id: failed.id })).toMatchObject({ status: 'sent', metadata: { retry_of: failed.id } });

@@ -13,9 +13,6 @@ export class Client extends Model<InferAttributes<Client, { omit: 'numbers' }>, 
   declare id: CreationOptional<number>;
   declare name: string;
   declare email: string | null;
-  /** When the client asked to receive no more chat messages (STOP, or the provider's event). */
-  declare optedOutAt: CreationOptional<Date | null>;
-  declare optOutSource: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   /** Loaded with `include: 'numbers'`. */
@@ -27,8 +24,6 @@ export class Client extends Model<InferAttributes<Client, { omit: 'numbers' }>, 
         id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
         name: { type: DataTypes.TEXT, allowNull: false },
         email: { type: DataTypes.TEXT, allowNull: true },
-        optedOutAt: { type: DataTypes.DATE, allowNull: true, field: 'opted_out_at' },
-        optOutSource: { type: DataTypes.TEXT, allowNull: true, field: 'opt_out_source' },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

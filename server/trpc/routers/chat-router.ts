@@ -78,9 +78,10 @@ export const chatRouter = router({
     .input(ZSendInput)
     .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id })),
 
+  /** `confirm`: resend one whose outcome is unknown (it may have reached them already). */
   retry: authedProcedure
-    .input(z.object({ id: ZRecordId }))
-    .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id, ctx.user.id)),
+    .input(z.object({ id: ZRecordId, confirm: z.boolean().optional() }))
+    .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id, ctx.user.id, input.confirm ?? false)),
 
   /** Sends an approved template: the way to reach a client outside the 24-hour window. */
   sendTemplate: authedProcedure

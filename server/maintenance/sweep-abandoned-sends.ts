@@ -1,0 +1,28 @@
+import type { Sequelize } from 'sequelize';
+import { markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../chat/interrupted-sends';
+import type { TLogger } from '../logger';
+
+/**
+ * Every minute, on every instance, marks sends that lost their sender as of unknown outcome
+ * (README "Unknown outcome"). The statement is idempotent and touches only the few pending rows
+ * through a partial index, so instances need no election and a missed round costs one minute; a
+ * queue job would add nothing but a row per minute. Failures are logged, never fatal.
+ */
+export function scheduleSendSweeps(
+  sequelize: Sequelize,
+  logger: TLogger,
+  announce: (ids: number[]) => void,
+  options: { everyMs?: number; abandonedMs?: number } = {},
+): () => void {
+  const run = () =>
+    markInterruptedSends(sequelize, options.abandonedMs).then(
+      (ids) => {
+        if (!ids.length) return;
+        logger.warn({ count: ids.length }, 'abandoned sends marked as of unknown outcome');
+        announce(ids);
+      },
+      (error: unknown) => logger.warn({ error: (error as Error).name }, 'sweeping abandoned sends failed'),
+    );
+  const timer = setInterval(() => void run(), options.everyMs ?? SWEEP_SENDS_EVERY_MS).unref();
+  return () => clearInterval(timer);
+}
