@@ -32,7 +32,14 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(
   config: TConfig,
   logger: TLogger,
-  options: { spaDir?: string; signInLimits?: TSignInLimits; mediaQueue?: TMediaQueueOptions; liveStreams?: TLiveStreamOptions } = {},
+  options: {
+    spaDir?: string;
+    signInLimits?: TSignInLimits;
+    mediaQueue?: TMediaQueueOptions;
+    liveStreams?: TLiveStreamOptions;
+    /** How long a provider call may take (10 s); tests of a slow provider shorten it. */
+    providerTimeoutMs?: number;
+  } = {},
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
   const events: ChatEvents<TThreadItem> = new ChatEvents({
@@ -66,6 +73,7 @@ export async function startServer(
           baseUrl: config.messaging.providerUrl,
           apiKey: config.messaging.apiKey,
           profilePath: config.messaging.profilePath,
+          timeoutMs: options.providerTimeoutMs,
         })
       : null;
     // The template catalogue: read from the provider at start-up in live mode (in the background:

@@ -22,15 +22,34 @@ const REACTION_SQL = announced(`
   WHERE c.metadata->>'chat_msg_id' = $1 AND c.type = 'chat' AND c.peer_phone = $2
   RETURNING c.id`);
 
-/** The new body; the one it replaces goes to `metadata.edits` (once per edit id). */
+/** Earlier texts kept per message: the newest; `metadata.edits_dropped` counts the rest (README "Bounded records"). */
+export const MAX_KEPT_EDITS = 20;
+
+/**
+ * The new body; the one it replaces goes to `metadata.edits` (once per edit id), of which the newest
+ * MAX_KEPT_EDITS stay. Once some were dropped, an edit older than the oldest kept one is a retried
+ * delivery of a dropped one (its id is no longer there to recognise it) and changes nothing.
+ */
 const EDIT_SQL = announced(`
   UPDATE communications c
   SET body = $5,
-      metadata = jsonb_set(c.metadata, '{edits}',
-        coalesce(c.metadata->'edits', '[]'::jsonb) || jsonb_build_array(jsonb_build_object('id', $4::text, 'body', c.body, 'at', $6::timestamptz))),
+      metadata = c.metadata
+        || jsonb_build_object('edits', (SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.edits) WITH ORDINALITY AS x(e, i)
+                                         WHERE i > jsonb_array_length(t.edits) - ${MAX_KEPT_EDITS}))
+        || CASE WHEN jsonb_array_length(t.edits) > ${MAX_KEPT_EDITS}
+             THEN jsonb_build_object('edits_dropped', coalesce((c.metadata->>'edits_dropped')::int, 0) + jsonb_array_length(t.edits) - ${MAX_KEPT_EDITS})
+             ELSE '{}'::jsonb END,
       updated_at = now()
-  WHERE c.metadata->>'chat_msg_id' = $1 AND c.type = 'chat' AND c.peer_phone = $2 AND c.direction = $3
-    AND NOT coalesce(c.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', $4::text))
+  FROM (
+    SELECT o.id, coalesce(o.metadata->'edits', '[]'::jsonb)
+             || jsonb_build_array(jsonb_build_object('id', $4::text, 'body', o.body, 'at', $6::timestamptz)) AS edits
+    FROM communications o
+    WHERE o.metadata->>'chat_msg_id' = $1 AND o.type = 'chat' AND o.peer_phone = $2 AND o.direction = $3
+      AND NOT coalesce(o.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', $4::text))
+      AND NOT (o.metadata ? 'edits_dropped' AND $6::timestamptz < (o.metadata->'edits'->0->>'at')::timestamptz)
+    FOR UPDATE
+  ) t
+  WHERE c.id = t.id
   RETURNING c.id`);
 
 /** Marks it deleted by its sender; the content stays on the firm's record. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { canSeeChat, type TViewer } from '../chat/chat-visibility';
 import type { TLogger } from '../logger';
 import type { TThreadItem } from '../services/inbox';
+import { boundItemHistory } from './bound-frame';
 import type { ChatEvents, TChatChange } from './chat-events';
 
 // Every open inbox holds one server-sent-event stream (inbox.onChange), hundreds in a firm. This is
@@ -212,8 +213,9 @@ export class LiveStreams {
     return items.length ? { items } : null;
   }
 
-  private broadcast(change: TChange): void {
+  private broadcast(whole: TChange): void {
     const id = ++this.sequence;
+    const change: TChange = 'resync' in whole ? whole : { ...whole, items: whole.items.map(boundItemHistory) };
     const frames = new Map<string, Buffer>(); // by the records a viewer may see ('' = all of them)
     for (const stream of [...this.streams]) {
       const part = this.visiblePart(change, stream.viewer);

@@ -1,3 +1,9 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { MAX_MEDIA_BYTES } from '../../shared/media-limits';
 import type { TLogger } from '../logger';
@@ -26,9 +32,25 @@ export type TMediaQueueOptions = {
   pollMs?: number;
   /** Downloads at once per instance. */
   concurrency?: number;
+  /**
+   * The most one download may take: this much, plus a second per `minBytesPerSecond` of the file's
+   * announced size. A provider trickling bytes cannot hold a worker for longer.
+   */
+  deadlineBaseMs?: number;
+  minBytesPerSecond?: number;
 };
 
-const DEFAULTS = { backoffMs: [30_000, 120_000, 600_000, 1_800_000], leaseMs: 120_000, pollMs: 5_000, concurrency: 2 };
+const DEFAULTS = {
+  backoffMs: [30_000, 120_000, 600_000, 1_800_000],
+  leaseMs: 120_000,
+  pollMs: 5_000,
+  concurrency: 2,
+  deadlineBaseMs: 60_000,
+  minBytesPerSecond: 64 * 1024,
+};
+
+/** Where a download is spooled before it is stored (swept at start-up by this prefix). */
+export const DOWNLOAD_SPOOL_PREFIX = 'firm-chat-download-';
 
 type TJob = {
   id: number;
@@ -64,6 +86,25 @@ function failureOf(error: unknown): DownloadFailure {
     return new DownloadFailure(`The provider could not send the file (HTTP ${error.status ?? '?'}).`, false);
   }
   return new DownloadFailure('The download failed.', false);
+}
+
+/** Writes a download to `file`, hashing and counting as it goes; past `maxBytes` it stops. */
+async function spoolDownload(body: AsyncIterable<Uint8Array>, file: string, maxBytes: number): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  await pipeline(
+    body,
+    async function* (source: AsyncIterable<Uint8Array>) {
+      for await (const piece of source) {
+        size += piece.byteLength;
+        if (size > maxBytes) throw new FileTooLargeError(maxBytes);
+        hash.update(piece);
+        yield piece;
+      }
+    },
+    createWriteStream(file),
+  );
+  return { size, sha256: hash.digest('hex') };
 }
 
 /** Downloads inbound files in the background, never inside a webhook request. */
@@ -201,13 +242,35 @@ export class MediaDownloadQueue {
     const info = await provider.getMediaInfo(job.providerMediaId);
     if (info.fileSize !== null && info.fileSize > MAX_MEDIA_BYTES) throw new FileTooLargeError(MAX_MEDIA_BYTES);
     const expected = sha256Hex(info.sha256) ?? sha256Hex(job.expectedSha256);
-    const file = await provider.downloadMedia(info.url);
     const limit = Math.min(MAX_MEDIA_BYTES, info.fileSize ?? MAX_MEDIA_BYTES);
+    // The bytes go to a spool file first, with no database connection held: a slow provider
+    // must not keep a transaction open (and a pool connection busy) for as long as it trickles.
+    const deadlineMs = this.options.deadlineBaseMs + Math.ceil(((info.fileSize ?? limit) / this.options.minBytesPerSecond) * 1000);
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const spool = await mkdtemp(path.join(os.tmpdir(), DOWNLOAD_SPOOL_PREFIX));
+    try {
+      const file = await provider.downloadMedia(info.url, { deadline });
+      const spooled = await spoolDownload(file.body, path.join(spool, 'file'), limit).catch((error: unknown) => {
+        if (deadline.aborted)
+          throw new DownloadFailure(
+            `The provider sent the file too slowly: not finished within ${Math.round(deadlineMs / 1000)} s.`,
+            false,
+          );
+        throw error;
+      });
+      if (expected && spooled.sha256 !== expected) throw new DownloadFailure("The file did not match the provider's checksum.", false);
+      if (info.fileSize !== null && spooled.size !== info.fileSize) throw new DownloadFailure('The file arrived incomplete.', false);
+      await this.storeSpooled(job, path.join(spool, 'file'), spooled.size, info.mimeType);
+    } finally {
+      await rm(spool, { recursive: true, force: true });
+    }
+  }
+
+  /** Moves a checked spool file into the store and marks the job done, in one short transaction. */
+  private async storeSpooled(job: TJob, file: string, size: number, mimeType: string | null): Promise<void> {
     const { sequelize, store } = this.deps;
     await sequelize.transaction(async (transaction) => {
-      const { size, sha256 } = await store.write(job.id, file.body, { maxBytes: limit, transaction });
-      if (expected && sha256 !== expected) throw new DownloadFailure("The file did not match the provider's checksum.", false);
-      if (info.fileSize !== null && size !== info.fileSize) throw new DownloadFailure('The file arrived incomplete.', false);
+      const { sha256 } = await store.write(job.id, createReadStream(file), { maxBytes: size, transaction });
       const updated = await sequelize.query<{ id: number }>(
         `UPDATE attachments
          SET state = 'stored', size = $3, sha256 = $4, error = NULL, locked_until = NULL, next_attempt_at = NULL,
@@ -216,7 +279,7 @@ export class MediaDownloadQueue {
          WHERE id = $1 AND attempts = $2 AND state = 'pending'
          RETURNING id`,
         {
-          bind: [job.id, job.attempts, size, sha256, info.mimeType ? cleanMimeType(info.mimeType) : null],
+          bind: [job.id, job.attempts, size, sha256, mimeType ? cleanMimeType(mimeType) : null],
           transaction,
           type: QueryTypes.SELECT,
         },

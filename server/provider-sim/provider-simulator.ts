@@ -11,8 +11,10 @@ import { sha256Hex as readSha256 } from '../media/sha256-hex';
 // serves the business profile, and posts signed receipts (and inbound texts) to the app's webhook,
 // like the real provider: a little later, and sometimes out of order.
 
+/** `headers`: e.g. a `location` for a redirect the app must not follow. */
 export type TScriptedResponse =
-  { status: number; shape?: 'cloud' | 'onprem'; details?: string; title?: string; body?: unknown } | { hang: true };
+  | { status: number; shape?: 'cloud' | 'onprem'; details?: string; title?: string; body?: unknown; headers?: Record<string, string> }
+  | { hang: true };
 
 export type TRecordedRequest = {
   method: string;
@@ -306,6 +308,11 @@ const TITLES: Record<number, string> = {
 
 export class ProviderSimulator {
   readonly requests: TRecordedRequest[] = [];
+  /** Every message the simulator accepted (whether or not its answer reached the app). */
+  readonly accepted: { id: string; to: string }[] = [];
+  private readonly requestWaiters = new Set<{ test: (r: TRecordedRequest) => boolean; resolve: (r: TRecordedRequest) => void }>();
+  /** While set, `POST /media` answers only when it resolves (an upload the app is still waiting on). */
+  private uploadGate: Promise<void> | null = null;
   private readonly queue: TScriptedResponse[] = [];
   private readonly pending = new Set<Promise<unknown>>();
   private readonly hanging = new Set<ServerResponse>();
@@ -341,6 +348,32 @@ export class ProviderSimulator {
   /** The next provider call (send or profile) answers this instead. */
   queueResponse(response: TScriptedResponse): void {
     this.queue.push(response);
+  }
+
+  /** Resolves with the first recorded request (one already made, or the next) that `test` accepts. */
+  waitForRequest(test: (request: TRecordedRequest) => boolean): Promise<TRecordedRequest> {
+    const made = this.requests.find(test);
+    if (made) return Promise.resolve(made);
+    return new Promise((resolve) => this.requestWaiters.add({ test, resolve }));
+  }
+
+  /** Holds the answers to media uploads until the returned function is called. */
+  holdUploads(): () => void {
+    let release!: () => void;
+    this.uploadGate = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.uploadGate = null;
+      release();
+    };
+  }
+
+  private record(request: TRecordedRequest): void {
+    this.requests.push(request);
+    for (const waiter of [...this.requestWaiters]) {
+      if (!waiter.test(request)) continue;
+      this.requestWaiters.delete(waiter);
+      waiter.resolve(request);
+    }
   }
 
   configure(
@@ -584,8 +617,10 @@ export class ProviderSimulator {
       body = text;
     }
     const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
-    const send = (status: number, json: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
+      // The app may have given up waiting (its timeout): nothing to answer.
+      if (res.destroyed || res.headersSent) return;
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(json));
     };
 
@@ -600,7 +635,7 @@ export class ProviderSimulator {
       contentType: req.headers['content-type'],
       body,
     };
-    this.requests.push(recorded);
+    this.record(recorded);
 
     const scripted = this.queue.shift();
     if (scripted) {
@@ -611,7 +646,11 @@ export class ProviderSimulator {
       }
       const title = scripted.title ?? TITLES[scripted.status] ?? 'Error';
       if (isUpload) req.resume();
-      return send(scripted.status, scripted.body ?? errorBody(scripted.status, scripted.shape ?? 'cloud', scripted.details, title));
+      return send(
+        scripted.status,
+        scripted.body ?? errorBody(scripted.status, scripted.shape ?? 'cloud', scripted.details, title),
+        scripted.headers,
+      );
     }
     if (apiKey !== this.options.apiKey) {
       if (isUpload) req.resume();
@@ -704,6 +743,9 @@ export class ProviderSimulator {
           );
       }
       const id = `wamid.SIM${Date.now().toString(36)}${(++this.sequence).toString(36)}${randomBytes(4).toString('hex')}`;
+      // Accepted from here on: a slow answer (answerDelayMs) may reach an app that stopped waiting,
+      // but the message goes and its receipts follow, as with the real provider.
+      this.accepted.push({ id, to: parsed.data.to });
       if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
       if (windowClosed) {
         // The cloud API accepts it, then reports the failure as a receipt.
@@ -808,16 +850,30 @@ export class ProviderSimulator {
         send(400, errorBody(400, 'cloud', 'Expected multipart/form-data', TITLES[400]!));
         return resolve();
       }
+      // An upload cut off mid-body fails that request only: the stream errors are all handled here.
+      let settled = false;
+      const fail = () => {
+        if (settled) return;
+        settled = true;
+        send(400, errorBody(400, 'cloud', 'Malformed or incomplete multipart body', TITLES[400]!));
+        resolve();
+      };
+      req.on('error', fail);
+      req.on('aborted', fail);
       parser.on('field', (name, value) => (fields[name] = value));
       parser.on('file', (name, stream, info) => {
         const parts: Buffer[] = [];
+        stream.on('error', fail);
         stream.on('data', (part: Buffer) => parts.push(part));
         stream.on('end', () => {
           if (name === 'file') file = { bytes: Buffer.concat(parts), fileName: info.filename ?? '', mimeType: info.mimeType };
         });
       });
       parser.on('close', () => {
+        if (settled) return;
+        settled = true;
         void (async () => {
+          await this.uploadGate;
           const got = file;
           recorded.body = {
             type: fields.type,
@@ -836,10 +892,7 @@ export class ProviderSimulator {
           resolve();
         })();
       });
-      parser.on('error', () => {
-        send(400, errorBody(400, 'cloud', 'Malformed multipart body', TITLES[400]!));
-        resolve();
-      });
+      parser.on('error', fail);
       req.pipe(parser);
     });
   }

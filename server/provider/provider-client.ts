@@ -140,18 +140,19 @@ export class ProviderClient {
   /**
    * Streams a media file. The url's scheme and host are replaced by the provider's (DESIGN "Media"):
    * the key is sent to the provider only, whatever host the answer named. Fails when no byte has
-   * arrived for MEDIA_IDLE_TIMEOUT_MS; the caller consumes the body.
+   * arrived for MEDIA_IDLE_TIMEOUT_MS, or when `deadline` aborts; the caller consumes the body.
    */
-  async downloadMedia(url: string): Promise<TMediaDownload> {
+  async downloadMedia(url: string, options: { deadline?: AbortSignal } = {}): Promise<TMediaDownload> {
     if (!this.apiKey) throw new ProviderError('not_configured');
     const target = onProviderHost(this.baseUrl, url);
     const idle = new IdleAbort(this.timeoutMs, MEDIA_IDLE_TIMEOUT_MS);
+    const signal = options.deadline ? AbortSignal.any([idle.signal, options.deadline]) : idle.signal;
     let res: Response;
     try {
-      res = await fetch(target, { headers: { 'PROVIDER-API-KEY': this.apiKey }, signal: idle.signal, redirect: 'manual' });
+      res = await fetch(target, { headers: { 'PROVIDER-API-KEY': this.apiKey }, signal, redirect: 'manual' });
     } catch {
       idle.stop();
-      throw new ProviderError(idle.fired ? 'timeout' : 'network');
+      throw new ProviderError(idle.fired || options.deadline?.aborted ? 'timeout' : 'network');
     }
     if (isRedirect(res.status)) {
       idle.stop();
@@ -172,7 +173,7 @@ export class ProviderClient {
           yield chunk;
         }
       } catch {
-        throw new ProviderError(idle.fired ? 'timeout' : 'network', res.status);
+        throw new ProviderError(idle.fired || options.deadline?.aborted ? 'timeout' : 'network', res.status);
       } finally {
         idle.stop();
       }
