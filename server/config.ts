@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import metadata from 'libphonenumber-js/min/metadata';
 import { z } from 'zod';
 import { SEARCH_LANGUAGES, type TSearchLanguage } from './search/search-language';
 
@@ -90,8 +91,13 @@ export type TConfig = {
   siteUrl: string;
   secureCookies: boolean;
   firmPhone: string;
-  /** Where a national number (07700 900123) is read: DEFAULT_COUNTRY, else FIRM_PHONE's country. */
+  /**
+   * Where a national number (07700 900123) is read: DEFAULT_COUNTRY, else FIRM_PHONE's country, else
+   * (a range the phone library does not place) the main country of FIRM_PHONE's calling code.
+   */
   defaultCountry: CountryCode | undefined;
+  /** How defaultCountry was found, for the start-up log. */
+  defaultCountryFrom: 'DEFAULT_COUNTRY' | 'FIRM_PHONE' | 'calling code' | null;
   firmName: string;
   /** PostgreSQL text-search configuration of message search (stemming, stop words). */
   searchLanguage: TSearchLanguage;
@@ -138,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),
     firmPhone: e.FIRM_PHONE,
-    defaultCountry: e.DEFAULT_COUNTRY ?? parsePhoneNumberFromString(e.FIRM_PHONE)?.country,
+    ...findDefaultCountry(e.DEFAULT_COUNTRY as CountryCode | undefined, e.FIRM_PHONE),
     firmName: e.FIRM_NAME,
     searchLanguage: e.SEARCH_LANGUAGE,
     mode,
@@ -154,4 +160,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * The country national numbers are read in. FIRM_PHONE in a range the phone library cannot place
+ * (+44 7700 900xxx is reserved for drama) still has a calling code: its main country is the one
+ * meant (the library's metadata lists it first), rather than no country at all.
+ */
+function findDefaultCountry(
+  setting: CountryCode | undefined,
+  firmPhone: string,
+): Pick<TConfig, 'defaultCountry' | 'defaultCountryFrom'> {
+  if (setting) return { defaultCountry: setting, defaultCountryFrom: 'DEFAULT_COUNTRY' };
+  const parsed = parsePhoneNumberFromString(firmPhone);
+  if (parsed?.country) return { defaultCountry: parsed.country, defaultCountryFrom: 'FIRM_PHONE' };
+  const main = parsed ? (metadata.country_calling_codes[parsed.countryCallingCode]?.[0] as CountryCode | undefined) : undefined;
+  return main ? { defaultCountry: main, defaultCountryFrom: 'calling code' } : { defaultCountry: undefined, defaultCountryFrom: null };
 }

@@ -60,6 +60,11 @@ export async function startServer(
       logger.info('seeded demo data');
     }
     if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
+    if (config.defaultCountryFrom === 'calling code')
+      logger.warn(
+        { defaultCountry: config.defaultCountry },
+        `FIRM_PHONE is in a range the phone library does not place: national numbers are read in ${config.defaultCountry}, its calling code's main country (set DEFAULT_COUNTRY to choose)`,
+      );
     if (config.messaging.allowUnauthenticatedWebhooks) {
       logger.warn('ALLOW_UNAUTHENTICATED_WEBHOOKS=true: webhook POSTs are accepted WITHOUT authentication. Local development only.');
     } else if (!config.messaging.webhookSecret) {

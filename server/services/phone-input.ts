@@ -19,17 +19,32 @@ function isAcceptable(parsed: PhoneNumber): boolean {
   return parsed.isPossible() && !parsed.nationalNumber.startsWith('0');
 }
 
+/**
+ * A number read in the firm's country: valid there, or typed with its national prefix ("07700
+ * 900123", a reserved drama number, is possible but not valid). Without the prefix and not valid
+ * ("(415) 555-0199" in the UK), it is most likely another country's number typed without its code:
+ * storing it under the firm's code would send to a stranger, so it is refused.
+ */
+function isAcceptableNational(parsed: PhoneNumber, typed: string): boolean {
+  if (parsed.isValid()) return true;
+  return isAcceptable(parsed) && typed.replace(/\D/g, '').startsWith('0');
+}
+
 /** E.164 digits of an acceptable number, or null. */
 export function parseNumberInput(input: string, defaultCountry: CountryCode | undefined): string | null {
   const text = input.trim().replace(/^00/, '+');
   if (!/^\+?[\d\s\-().\u00a0]+$/.test(text)) return null;
+  const international = (candidate: string) => {
+    const parsed = parsePhoneNumberFromString(candidate);
+    return parsed && isAcceptable(parsed) ? parsed : null;
+  };
+  const national = (candidate: string) => {
+    const parsed = parsePhoneNumberFromString(candidate, defaultCountry);
+    return parsed && isAcceptableNational(parsed, candidate) ? parsed : null;
+  };
   const digitsOnly = !text.startsWith('+') && !text.startsWith('0');
-  const candidates = text.startsWith('+') ? [text] : digitsOnly ? [`+${text}`, text] : [text];
-  for (const candidate of candidates) {
-    const parsed = parsePhoneNumberFromString(candidate, candidate.startsWith('+') ? undefined : defaultCountry);
-    if (parsed && isAcceptable(parsed)) return parsed.number.slice(1);
-  }
-  return null;
+  const parsed = text.startsWith('+') ? international(text) : digitsOnly ? (international(`+${text}`) ?? national(text)) : national(text);
+  return parsed ? parsed.number.slice(1) : null;
 }
 
 /** What a person should type, naming the firm's country when national numbers are read in it. */

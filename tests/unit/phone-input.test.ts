@@ -28,6 +28,9 @@ describe('parseNumberInput: a typed number to E.164 digits', () => {
     // A national number too short for the country: the 0 could not be taken off (was +44 0770012).
     ['07700 12', 'GB'],
     ['07700 1234', 'GB'],
+    // Another country's number typed without its code is not stored under the firm's (was +44 4155550199).
+    ['(415) 555-0199', 'GB'],
+    ['415 555 0199', 'GB'],
     ['9'.repeat(64), 'GB'],
     ['', 'GB'],
   ] as const)('refuses %j in %s', (typed, country) => {
@@ -46,6 +49,12 @@ describe('the country national numbers are read in', () => {
   it("is FIRM_PHONE's country by default", () => {
     expect(loadConfig({}).defaultCountry).toBe('GB');
     expect(loadConfig({ FIRM_PHONE: '+353 1 234 5678' }).defaultCountry).toBe('IE');
+  });
+
+  it("falls back to the calling code's main country when FIRM_PHONE is in a range the library cannot place", () => {
+    expect(loadConfig({ FIRM_PHONE: '+447700900001' })).toMatchObject({ defaultCountry: 'GB', defaultCountryFrom: 'calling code' });
+    expect(loadConfig({ FIRM_PHONE: '+1 555 0100' })).toMatchObject({ defaultCountry: 'US', defaultCountryFrom: 'calling code' });
+    expect(loadConfig({})).toMatchObject({ defaultCountryFrom: 'FIRM_PHONE' });
   });
 
   it('is DEFAULT_COUNTRY when set (any case), and a bad code stops start-up naming the variable', () => {
