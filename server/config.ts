@@ -144,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),
     firmPhone: e.FIRM_PHONE,
-    ...findDefaultCountry(e.DEFAULT_COUNTRY as CountryCode | undefined, e.FIRM_PHONE),
+    ...findDefaultCountry(e.DEFAULT_COUNTRY, e.FIRM_PHONE),
     firmName: e.FIRM_NAME,
     searchLanguage: e.SEARCH_LANGUAGE,
     mode,
@@ -167,13 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
  * (+44 7700 900xxx is reserved for drama) still has a calling code: its main country is the one
  * meant (the library's metadata lists it first), rather than no country at all.
  */
-function findDefaultCountry(
-  setting: CountryCode | undefined,
-  firmPhone: string,
-): Pick<TConfig, 'defaultCountry' | 'defaultCountryFrom'> {
+function findDefaultCountry(setting: CountryCode | undefined, firmPhone: string): Pick<TConfig, 'defaultCountry' | 'defaultCountryFrom'> {
   if (setting) return { defaultCountry: setting, defaultCountryFrom: 'DEFAULT_COUNTRY' };
   const parsed = parsePhoneNumberFromString(firmPhone);
   if (parsed?.country) return { defaultCountry: parsed.country, defaultCountryFrom: 'FIRM_PHONE' };
-  const main = parsed ? (metadata.country_calling_codes[parsed.countryCallingCode]?.[0] as CountryCode | undefined) : undefined;
+  const main = parsed ? metadata.country_calling_codes[parsed.countryCallingCode]?.[0] : undefined;
   return main ? { defaultCountry: main, defaultCountryFrom: 'calling code' } : { defaultCountry: undefined, defaultCountryFrom: null };
 }
