@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../server/provider/provider-client';
 import { ProviderError } from '../../server/provider/provider-errors';
@@ -92,5 +94,77 @@ describe('connection check', () => {
   it('is Unreachable on a network error and Demo mode without a key', async () => {
     expect((await checkConnection(client({ baseUrl: 'http://127.0.0.1:9' }))).status).toBe('Unreachable');
     expect((await checkConnection(null)).status).toBe('Demo mode');
+  });
+});
+
+describe('what a lost answer means (README "Unknown outcome")', () => {
+  it('a send that times out, or whose connection breaks after the request went, may have been acted on', async () => {
+    sim.queueResponse({ hang: true });
+    expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ kind: 'timeout', outcomeUnknown: true });
+
+    const reset = http.createServer((req) => req.on('end', () => req.socket.destroy()).resume());
+    await new Promise<void>((resolve) => reset.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(reset.address() as AddressInfo).port}`;
+      expect(await providerErrorOf(client({ baseUrl: url }).sendText('447700900123', 'hi'))).toMatchObject({
+        kind: 'network',
+        outcomeUnknown: true,
+      });
+    } finally {
+      await new Promise((resolve) => reset.close(resolve));
+    }
+  });
+
+  it('a connection never made, a refusal and a read that fails are not: nothing was sent', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await providerErrorOf(client({ baseUrl: url }).sendText('447700900123', 'hi'))).toMatchObject({
+      kind: 'network',
+      outcomeUnknown: false,
+    });
+    sim.queueResponse({ status: 500 });
+    expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ kind: 'server_error', outcomeUnknown: false });
+    sim.queueResponse({ hang: true });
+    expect(await providerErrorOf(client().getProfile())).toMatchObject({ kind: 'timeout', outcomeUnknown: false });
+  });
+
+  it('an accepted send without a message id is of unknown outcome', async () => {
+    sim.queueResponse({ status: 200, body: { messages: [] } });
+    expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ kind: 'unexpected', outcomeUnknown: true });
+  });
+
+  it('follows no redirect, and says where it pointed', async () => {
+    sim.queueResponse({ status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere?token=secret' }, body: {} });
+    const error = await providerErrorOf(client().sendText('447700900123', 'hi'));
+    expect(error).toMatchObject({ kind: 'redirect', outcomeUnknown: false });
+    expect(error.message).toBe(
+      'The messaging service answered with a redirect (HTTP 307) to 127.0.0.1:9, which is not followed: check MESSAGING_PROVIDER_URL.',
+    );
+  });
+});
+
+describe('the simulator', () => {
+  it('survives an upload cut off mid-body and keeps answering', async () => {
+    const { port } = new URL(sim.url);
+    await new Promise<void>((resolve) => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/media',
+        headers: { 'PROVIDER-API-KEY': KEY, 'content-type': 'multipart/form-data; boundary=cut', 'content-length': '100000' },
+      });
+      req.on('error', () => resolve());
+      req.write('--cut\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF');
+      void sim
+        .waitForRequest((r) => r.path === '/media')
+        .then(() => {
+          req.destroy();
+          resolve();
+        });
+    });
+    expect((await client().getProfile()).verifiedName).toBeTruthy();
   });
 });
