@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'client.opt_out',
   'client.opt_in',
   'chat.reconciled',
+  'communication.refile',
   'user.add',
   'user.role_change',
   'user.deactivate',

@@ -20,6 +20,7 @@ const ACTION_LABEL: Record<TAction, string> = {
   'client.opt_out': 'Client opted out',
   'client.opt_in': 'Client opted back in',
   'chat.reconciled': 'A send of unknown outcome matched its receipt',
+  'communication.refile': 'Moved messages to another case',
   'user.add': 'Added a user',
   'user.role_change': 'Changed a role',
   'user.deactivate': 'Deactivated a user',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZRecordId } from '../record-id';
+import { MAX_REFILED, refileRecords } from '../../chat/refile-records';
 import { getCaseTimeline, getClientTimeline, listDocuments, type TDocumentItem, type TTimeline } from '../../services/timeline';
 import { authedProcedure, router } from '../init';
 import { ZCursor } from './inbox-router';
@@ -15,6 +16,11 @@ export const timelineRouter = router({
   case: authedProcedure
     .input(z.object({ caseId: ZRecordId, ...ZPage }))
     .query(({ input }): Promise<TTimeline> => getCaseTimeline(input.caseId, input)),
+
+  /** Moves some of a client's records to one of their cases (or to none), audited. */
+  refile: authedProcedure
+    .input(z.object({ clientId: ZRecordId, ids: z.array(ZRecordId).min(1).max(MAX_REFILED), caseId: ZRecordId.nullable() }))
+    .mutation(({ ctx, input }) => refileRecords(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp })),
 
   /** Every file on a client's or a case's chat records (the Documents list). */
   documents: authedProcedure
