@@ -35,6 +35,8 @@ export type TAttachment = {
   state: TAttachmentState;
   /** Why a download failed, for people to read. */
   error: string | null;
+  /** A download that failed and will be tried again: when (null otherwise). */
+  nextAttemptAt: Date | null;
 };
 
 /** What kind of chat message a record is (absent on older records: text). */

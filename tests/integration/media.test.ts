@@ -72,7 +72,16 @@ describe('inbound files: the webhook answers, the queue downloads', () => {
     const item = thread.items.find((i) => i.metadata.chat_msg_id === sent.id)!;
     expect(item.body).toBe('the letter');
     expect(item.attachments).toEqual([
-      { id: file.id, kind: 'image', mimeType: 'image/png', fileName: null, size: PNG.length, state: 'stored', error: null },
+      {
+        id: file.id,
+        kind: 'image',
+        mimeType: 'image/png',
+        fileName: null,
+        size: PNG.length,
+        state: 'stored',
+        error: null,
+        nextAttemptAt: null,
+      },
     ]);
   });
 
@@ -308,6 +317,7 @@ describe('sending files', () => {
         size: PDF.length,
         state: 'stored',
         error: null,
+        nextAttemptAt: null,
       },
     ]);
 

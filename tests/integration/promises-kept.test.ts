@@ -168,6 +168,9 @@ describe("the key never leaves the provider's host", () => {
     const file = (await Attachment.findOne({ where: { communicationId: record.id } }))!;
     expect(file.state).not.toBe('stored');
     expect(trapped).toHaveLength(0);
+    // The thread says why, and when it is tried again (not "Downloading…" for ever).
+    const [shown] = (await live.staff.inbox.thread.query({ phone: '447700900605' })).items.at(-1)!.attachments;
+    expect(shown).toMatchObject({ state: 'pending', error: match.stringContaining('HTTP 302'), nextAttemptAt: match.any(Date) });
   });
 });
 

@@ -218,6 +218,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
       size: uploaded.size,
       state: 'stored' as const,
       error: null,
+      nextAttemptAt: null,
     };
     const ok = await sendOptimistically(
       caption,

@@ -14,6 +14,7 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
   declare state: TAttachmentState;
   declare error: CreationOptional<string | null>;
   declare uploadedBy: CreationOptional<number | null>;
+  declare nextAttemptAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
@@ -31,6 +32,7 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
         state: { type: DataTypes.TEXT, allowNull: false },
         error: { type: DataTypes.TEXT, allowNull: true },
         uploadedBy: { type: DataTypes.INTEGER, allowNull: true },
+        nextAttemptAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
       },
       { sequelize, tableName: 'attachments', updatedAt: false },
@@ -46,6 +48,7 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
       size: this.size === null || this.size === undefined ? null : Number(this.size),
       state: this.state,
       error: this.error ?? null,
+      nextAttemptAt: this.state === 'pending' && this.error ? (this.nextAttemptAt ?? null) : null,
     };
   }
 }
