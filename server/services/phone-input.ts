@@ -53,8 +53,17 @@ export function numberFormatHint(defaultCountry: CountryCode | undefined): strin
   return `Enter it with its country code, such as +44 7700 900123${national}.`;
 }
 
-/** What a person reads when a number cannot be a phone number, with the format expected. */
-export function impossibleNumberMessage(defaultCountry: CountryCode | undefined): string {
+/**
+ * What a person reads when a number cannot be a phone number, with the format expected. A national
+ * number long enough to be a phone number but not one of the firm's country is most likely another
+ * country's typed without its code: the sentence says so.
+ */
+export function impossibleNumberMessage(defaultCountry: CountryCode | undefined, input?: string): string {
+  const text = input?.trim() ?? '';
+  const national = text !== '' && !text.startsWith('+') && !text.startsWith('00') && text.replace(/\D/g, '').length >= 7;
+  if (defaultCountry && national) {
+    return `That is not a valid number in ${regionNames.of(defaultCountry) ?? defaultCountry}. Enter it with its country code, such as +1 415 555 0199.`;
+  }
   return `That is not a possible phone number. ${numberFormatHint(defaultCountry)}`;
 }
 
@@ -62,7 +71,7 @@ export function impossibleNumberMessage(defaultCountry: CountryCode | undefined)
 export function requireNumberInput(input: string, defaultCountry: CountryCode | undefined, field = 'phone'): string {
   const digits = parseNumberInput(input, defaultCountry);
   if (digits) return digits;
-  const hint = impossibleNumberMessage(defaultCountry);
+  const hint = impossibleNumberMessage(defaultCountry, input);
   throw new AppError('INVALID_INPUT', hint, { [field]: [hint] });
 }
 
@@ -83,7 +92,7 @@ export function impossibleNumberFields(
   return fields.flatMap((field) => {
     const value = (input as Record<string, unknown>)[field];
     if (typeof value !== 'string' || value.trim() === '' || value.trim().length > PHONE_INPUT_MAX) return [];
-    return parseNumberInput(value, defaultCountry) ? [] : [{ path: [field], message: impossibleNumberMessage(defaultCountry) }];
+    return parseNumberInput(value, defaultCountry) ? [] : [{ path: [field], message: impossibleNumberMessage(defaultCountry, value) }];
   });
 }
 
