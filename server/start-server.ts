@@ -10,6 +10,7 @@ import { createApp } from './http/create-app';
 import type { TLogger } from './logger';
 import { schedulePruning } from './maintenance/prune-expired';
 import { scheduleSendSweeps } from './maintenance/sweep-abandoned-sends';
+import { scheduleTempFileSweeps } from './maintenance/sweep-temp-files';
 import { syncTemplates } from './templates/template-catalogue';
 import { ProviderClient } from './provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from './media/media-download-queue';
@@ -126,6 +127,8 @@ export async function startServer(
   logger.info({ port }, `listening on http://localhost:${port}`);
   const stopPruning = schedulePruning(database.sequelize, logger);
   const stopSendSweeps = scheduleSendSweeps(database.sequelize, logger, (ids) => events.publishQuietly(ids));
+  // What a killed server left in the temporary directory (README "Files").
+  const stopTempFileSweeps = scheduleTempFileSweeps(logger);
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
   mediaQueue.start();
 
@@ -135,6 +138,7 @@ export async function startServer(
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
       stopPruning();
       stopSendSweeps();
+      stopTempFileSweeps();
       await mediaQueue.stop();
       liveStreams.close();
       await events.close();

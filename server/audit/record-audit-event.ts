@@ -4,6 +4,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 export const AUDIT_ACTIONS = [
   'auth.sign_in',
   'auth.sign_in_failed',
+  'auth.sign_in_limited',
   'auth.sign_out',
   'inbox.link',
   'inbox.unlink',

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Sequelize } from 'sequelize';
+import { escapeUnstorableCharacters } from '../../shared/visible-text';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { AppError } from '../errors';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -33,6 +35,15 @@ export function ipKey(ip: string): string {
     .join(':')}::/64`;
 }
 
+/**
+ * A typed email as the trail keeps it: as the account is counted (trimmed, lower case), and only
+ * what PostgreSQL cannot store (a NUL, half a surrogate pair) written as its code.
+ */
+export const formatEmailForTrail = (email: string) => escapeUnstorableCharacters(email.trim().toLowerCase().slice(0, 320));
+
+/** A key that has just become limited: which one, its limit, and how long its block lasts. */
+type TLimitedKey = { by: 'address' | 'account'; limit: number; msBeforeNext: number };
+
 function tooMany(seconds: number): AppError {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   return new AppError('TOO_MANY_REQUESTS', `Too many sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
@@ -49,7 +60,10 @@ export class SignInLimiter {
   private readonly perIp: RateLimiterPostgres;
   private readonly perAccount: RateLimiterPostgres;
 
-  constructor(sequelize: Sequelize, limits: TSignInLimits = DEFAULT_SIGN_IN_LIMITS) {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly limits: TSignInLimits = DEFAULT_SIGN_IN_LIMITS,
+  ) {
     const common = {
       storeClient: sequelize,
       storeType: 'sequelize',
@@ -63,16 +77,44 @@ export class SignInLimiter {
     this.perAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_account', points: limits.perAccount });
   }
 
-  /** Counts one attempt for the IP and the account; throws TOO_MANY_REQUESTS when either is over its limit. */
+  /**
+   * Counts one attempt for the IP and the account; throws TOO_MANY_REQUESTS when either is over its
+   * limit. The attempt that makes a key limited is written to the audit trail, once per burst.
+   */
   async consume(ip: string, email: string): Promise<void> {
     const results = await Promise.allSettled([this.perIp.consume(ipKey(ip)), this.perAccount.consume(accountKey(email))]);
     let waitMs = 0;
-    for (const result of results) {
+    const limited: TLimitedKey[] = [];
+    for (const [index, result] of results.entries()) {
       if (result.status === 'fulfilled') continue;
       if (!(result.reason instanceof RateLimiterRes)) throw result.reason; // a store error is not a "no"
       waitMs = Math.max(waitMs, result.reason.msBeforeNext);
+      const by = index === 0 ? 'address' : 'account';
+      // The count is one atomic upsert per attempt, so exactly one attempt of a burst sees the
+      // first point over the limit, however many arrive at once; the refusals after it, until the
+      // block runs out, see more. The trail is append-only, so a burst is this one row (with how
+      // long the block lasts), not a row per refusal nor a count kept up to date.
+      const limit = by === 'address' ? this.limits.perIp : this.limits.perAccount;
+      if (result.reason.consumedPoints === limit + 1) limited.push({ by, limit, msBeforeNext: result.reason.msBeforeNext });
     }
+    for (const key of limited) await this.recordLimited(key, ip, email);
     if (waitMs > 0) throw tooMany(waitMs / 1000);
+  }
+
+  private async recordLimited(key: TLimitedKey, ip: string, email: string): Promise<void> {
+    const counted = key.by === 'address' ? { address: ipKey(ip) } : { email: formatEmailForTrail(email) };
+    await recordAuditEvent(this.sequelize, {
+      actor: { userId: null, ip },
+      action: 'auth.sign_in_limited',
+      subject: key.by === 'address' ? `ip:${counted.address}` : `email:${counted.email}`,
+      detail: {
+        limited: key.by,
+        ...counted,
+        attempts: key.limit,
+        window_minutes: WINDOW_SECONDS / 60,
+        blocked_until: new Date(Date.now() + key.msBeforeNext).toISOString(),
+      },
+    });
   }
 
   async recordSuccess(ip: string, email: string): Promise<void> {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +9,7 @@ import type { RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { findRequestUser } from '../auth/request-user';
+import { makeTempDir } from '../maintenance/sweep-temp-files';
 import { cleanFileName } from '../media/file-metadata';
 import type { TLogger } from '../logger';
 import { readExport, type TExportHeader, type TExportMessage, type TExportScope } from './read-export';
@@ -90,7 +90,8 @@ export function serveExport(deps: {
     };
     let dir: string | null = null;
     try {
-      dir = await mkdtemp(join(tmpdir(), 'firm-chat-export-'));
+      // Tagged with this process, so a sweep after a crash knows it is nobody's any more.
+      dir = await makeTempDir('export');
       const path = join(dir, `export.${request.format}`);
       const hash = createHash('sha256');
       let size = 0;

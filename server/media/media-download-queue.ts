@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { QueryTypes, type Sequelize } from 'sequelize';
@@ -10,6 +9,7 @@ import type { TLogger } from '../logger';
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
 import { NO_DOWNLOADS_IN_DEMO } from '../chat/store-inbound';
+import { makeTempDir } from '../maintenance/sweep-temp-files';
 import { cleanMimeType } from './file-metadata';
 import { sha256Hex } from './sha256-hex';
 import { FileTooLargeError, type TMediaStore } from './media-store';
@@ -247,7 +247,7 @@ export class MediaDownloadQueue {
     // must not keep a transaction open (and a pool connection busy) for as long as it trickles.
     const deadlineMs = this.options.deadlineBaseMs + Math.ceil(((info.fileSize ?? limit) / this.options.minBytesPerSecond) * 1000);
     const deadline = AbortSignal.timeout(deadlineMs);
-    const spool = await mkdtemp(path.join(os.tmpdir(), DOWNLOAD_SPOOL_PREFIX));
+    const spool = await makeTempDir('download');
     try {
       const file = await provider.downloadMedia(info.url, { deadline });
       const spooled = await spoolDownload(file.body, path.join(spool, 'file'), limit).catch((error: unknown) => {

@@ -2,6 +2,7 @@ import 'dotenv/config';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { hasHiddenCharacters } from '../../shared/visible-text';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/open-database';
 import { AppError } from '../errors';
@@ -11,7 +12,11 @@ import { createUser } from '../services/users';
 // npm run user:add -- --email E --name N --role director|staff [--password P]
 const ZArgs = z.object({
   email: z.email('--email must be an email address'),
-  name: z.string().trim().min(1, '--name is required'),
+  name: z
+    .string()
+    .trim()
+    .min(1, '--name is required')
+    .refine((name) => !hasHiddenCharacters(name), '--name has a hidden control or text-direction character: type it again'),
   role: z.enum(['director', 'staff'], { message: '--role must be director or staff' }),
   password: z.string().min(10, 'the password needs at least 10 characters'),
 });

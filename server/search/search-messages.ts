@@ -4,9 +4,14 @@ import { Communication, communicationColumnsSql, withDetails } from '../db/model
 import { decodeCursor, endPage } from '../services/record-pages';
 import type { TSearchLanguage } from './search-language';
 
-/** Marks around the matching words in `highlight`: control characters no stored text shows, split by the client into <mark>. */
+/** Marks around the matching words in `highlight`: control characters no text shows, split by the client into <mark>. */
 export const HIGHLIGHT_START = '\u0002';
 export const HIGHLIGHT_STOP = '\u0003';
+/**
+ * The body ts_headline marks up, with any of the marks it already holds (a client's phone can send
+ * them) replaced by U+FFFD: a message must not mark words of its own. The record keeps them.
+ */
+const BODY_WITHOUT_MARKS = `translate(c.body, chr(${HIGHLIGHT_START.charCodeAt(0)}) || chr(${HIGHLIGHT_STOP.charCodeAt(0)}), chr(65533) || chr(65533))`;
 
 export type TSearchHit = TCommunication & { highlight: string; clientName: string | null };
 
@@ -23,7 +28,8 @@ export const SEARCH_WINDOW = 300;
 /**
  * Chat records by their words, best match first (then the newest stored): PostgreSQL full-text search with the
  * person's own query syntax (`websearch_to_tsquery`: "a phrase", -without, or), across every
- * conversation, linked or not (only chat records have words in `search`). `highlight` is the body with the matching words marked.
+ * conversation, linked or not (only chat records have words in `search`). `highlight` is the body with the matching words marked
+ * (and only them).
  *
  * Ranking reads each match's words, so only the newest SEARCH_WINDOW matches are ranked: a rare
  * word's matches come from the GIN index, a common word's by walking back from the newest record
@@ -52,7 +58,7 @@ export async function searchMessages(
        LIMIT $2 + 1
      )
      SELECT ${communicationColumnsSql('c')}, cl.name AS "clientName", best.rank::text AS "searchRank",
-            ts_headline($3::regconfig, c.body, ${query}, 'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS highlight
+            ts_headline($3::regconfig, ${BODY_WITHOUT_MARKS}, ${query}, 'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS highlight
      FROM best JOIN communications c ON c.id = best.id LEFT JOIN clients cl ON cl.id = c.client_id
      ORDER BY best.rank DESC, best.id DESC`,
     {

@@ -28,7 +28,7 @@ it('moves several records to another case in one go, audited with where each was
   ];
   const foreign = await record(other.id, null, 'not this client');
 
-  expect(await live.staff.timeline.refile.mutate({ clientId: client.id, ids: [one!.id, two!.id], caseId: caseB.id })).toEqual({ moved: 2 });
+  expect(await live.staff.timeline.refile.mutate({ clientId: client.id, ids: [one.id, two.id], caseId: caseB.id })).toEqual({ moved: 2 });
   const onB = await live.staff.timeline.case.query({ caseId: caseB.id });
   expect(onB.items.map((i) => i.body).sort()).toEqual(['one', 'two']);
   const [event] = await sql<{ user_id: number; subject: string; detail: unknown }>(
@@ -40,23 +40,23 @@ it('moves several records to another case in one go, audited with where each was
     detail: {
       caseId: caseB.id,
       records: [
-        { id: one!.id, fromCaseId: caseA.id },
-        { id: two!.id, fromCaseId: null },
+        { id: one.id, fromCaseId: caseA.id },
+        { id: two.id, fromCaseId: null },
       ],
     },
   });
 
   await expect(
-    live.staff.timeline.refile.mutate({ clientId: client.id, ids: [three!.id, foreign.id], caseId: caseB.id }),
+    live.staff.timeline.refile.mutate({ clientId: client.id, ids: [three.id, foreign.id], caseId: caseB.id }),
   ).rejects.toMatchObject({
     data: { code: 'NOT_FOUND' },
   });
-  await expect(live.staff.timeline.refile.mutate({ clientId: client.id, ids: [three!.id], caseId: foreignCase.id })).rejects.toMatchObject({
+  await expect(live.staff.timeline.refile.mutate({ clientId: client.id, ids: [three.id], caseId: foreignCase.id })).rejects.toMatchObject({
     data: { code: 'BAD_REQUEST' },
   });
-  expect((await Communication.findByPk(three!.id))?.caseId).toBe(caseA.id);
+  expect((await Communication.findByPk(three.id))?.caseId).toBe(caseA.id);
   expect((await Communication.findByPk(foreign.id))?.caseId).toBeNull();
 
-  expect(await live.staff.timeline.refile.mutate({ clientId: client.id, ids: [three!.id], caseId: null })).toEqual({ moved: 1 });
-  expect((await Communication.findByPk(three!.id))?.caseId).toBeNull();
+  expect(await live.staff.timeline.refile.mutate({ clientId: client.id, ids: [three.id], caseId: null })).toEqual({ moved: 1 });
+  expect((await Communication.findByPk(three.id))?.caseId).toBeNull();
 });

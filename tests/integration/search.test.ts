@@ -58,6 +58,18 @@ it('hostile queries are just words: no error, no injection', async () => {
   await expect(live.staff.inbox.search.query({ q: '   ' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
 });
 
+it('a message holding the highlight marks themselves cannot mark words of its own', async () => {
+  const forged = `Pay the ${HIGHLIGHT_START}URGENT FEE${HIGHLIGHT_STOP} today, then the garnishee ${HIGHLIGHT_STOP}order${HIGHLIGHT_START} is lifted`;
+  await live.sim.sendInboundKind({ kind: 'text', from: '447700900123', body: forged });
+  const { items } = await live.staff.inbox.search.query({ q: 'garnishee' });
+  expect(items.map((i) => i.body)).toEqual([forged]); // the record itself is kept as it came
+  const highlight = items[0]!.highlight;
+  // One mark, around the word searched for: as many starts as stops, each start before its stop.
+  expect(marked(highlight).replace(/[^[\]]/g, '')).toBe('[]');
+  expect(marked(highlight)).toContain('[garnishee]');
+  expect(highlight).toContain('URGENT FEE\uFFFD today'); // the marks it held, shown as U+FFFD
+});
+
 it('a change of SEARCH_LANGUAGE rebuilds the search column once, for that language', async () => {
   const { sequelize } = live.server.database;
   const logger = { warn: () => undefined } as never;

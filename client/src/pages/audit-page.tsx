@@ -1,5 +1,6 @@
 import { useState, useSyncExternalStore } from 'react';
 import { Link } from 'wouter';
+import { showInvisibleCharacters } from '../../../shared/visible-text';
 import { formatDateTime } from '../lib/format';
 import { trpc, type TOutputs } from '../lib/trpc';
 
@@ -9,6 +10,7 @@ type TAction = TAuditItem['action'];
 const ACTION_LABEL: Record<TAction, string> = {
   'auth.sign_in': 'Signed in',
   'auth.sign_in_failed': 'Failed sign-in',
+  'auth.sign_in_limited': 'Sign-ins blocked (too many attempts)',
   'auth.sign_out': 'Signed out',
   'inbox.link': 'Linked a number to a client',
   'inbox.unlink': 'Unlinked a number',
@@ -27,6 +29,11 @@ const ACTION_LABEL: Record<TAction, string> = {
   'user.reactivate': 'Reactivated a user',
 };
 
+// What the trail shows comes from outside too (a typed email, a client's name, a file's name): a
+// right-to-left override or a zero-width character in it would make an entry read as something it
+// is not, so each is shown by its code.
+const visible = showInvisibleCharacters;
+
 /** A few words of an event's detail: the numbers, counts and names in it, no raw JSON. */
 function describeDetail(detail: Record<string, unknown>): string {
   return Object.entries(detail)
@@ -34,15 +41,15 @@ function describeDetail(detail: Record<string, unknown>): string {
       ([key, value]) =>
         key !== 'ids' && key !== 'sha256' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
     )
-    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`)
+    .map(([key, value]) => `${visible(key.replace(/_/g, ' '))}: ${visible(String(value))}`)
     .join(' · ');
 }
 
 /** What an event was about: a client or a case links to its page, a person is named. */
 function AuditSubject({ subject, userNames }: { subject: string; userNames: Map<number, string> }) {
   const [, kind, id] = /^(client|case|user):(\d+)$/.exec(subject) ?? [];
-  if (!kind) return <>{subject}</>;
-  if (kind === 'user') return <>{userNames.get(Number(id)) ?? `User ${id}`}</>;
+  if (!kind) return <>{visible(subject)}</>;
+  if (kind === 'user') return <>{visible(userNames.get(Number(id)) ?? `User ${id}`)}</>;
   return <Link href={`/${kind === 'client' ? 'clients' : 'cases'}/${id}`}>{`${kind === 'client' ? 'Client' : 'Case'} ${id}`}</Link>;
 }
 
@@ -60,7 +67,7 @@ function AuditHash({ detail }: { detail: Record<string, unknown> }) {
   if (typeof detail.sha256 !== 'string') return null;
   return (
     <code className="audit-hash" title="SHA-256 of the exported file">
-      SHA-256 {detail.sha256}
+      SHA-256 {visible(detail.sha256)}
     </code>
   );
 }
@@ -119,7 +126,7 @@ export function AuditPage() {
               <option value="">Everyone</option>
               {users.data?.map((u) => (
                 <option key={u.id} value={u.id}>
-                  {u.name}
+                  {visible(u.name)}
                 </option>
               ))}
             </select>
@@ -144,8 +151,8 @@ export function AuditPage() {
                     <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
                   </div>
                   <div className="audit-list-line">
-                    {event.user?.name ?? <span className="muted">System</span>}
-                    {event.ip && <span className="muted"> · from {event.ip.replace(/^::ffff:/, '')}</span>}
+                    {event.user ? visible(event.user.name) : <span className="muted">System</span>}
+                    {event.ip && <span className="muted"> · from {visible(event.ip.replace(/^::ffff:/, ''))}</span>}
                   </div>
                   {(subject || detail) && (
                     <div className="audit-list-line muted">
@@ -177,7 +184,7 @@ export function AuditPage() {
                   <td>
                     <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
                   </td>
-                  <td>{event.user?.name ?? <span className="muted">System</span>}</td>
+                  <td>{event.user ? visible(event.user.name) : <span className="muted">System</span>}</td>
                   <td>{ACTION_LABEL[event.action]}</td>
                   <td className="audit-subject">
                     <AuditSubject subject={event.subject} userNames={userNames} />
@@ -186,7 +193,7 @@ export function AuditPage() {
                     {describeDetail(event.detail)}
                     <AuditHash detail={event.detail} />
                   </td>
-                  <td className="audit-ip">{event.ip?.replace(/^::ffff:/, '') ?? '—'}</td>
+                  <td className="audit-ip">{event.ip ? visible(event.ip.replace(/^::ffff:/, '')) : '—'}</td>
                 </tr>
               ))}
             </tbody>

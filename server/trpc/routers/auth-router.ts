@@ -1,11 +1,18 @@
 import { z } from 'zod';
+import { hasUnstorableCharacters } from '../../../shared/visible-text';
 import { HashingBusyError } from '../../auth/password';
+import { formatEmailForTrail } from '../../auth/sign-in-limiter';
 import { endWatchedSession } from '../../auth/session-watch';
 import { createSession, deleteSession } from '../../auth/sessions';
 import { recordAuditEvent } from '../../audit/record-audit-event';
 import { AppError } from '../../errors';
 import { authenticateUser } from '../../services/auth';
 import { authedProcedure, publicProcedure, router } from '../init';
+
+// No account's email has one (users.add takes only well-formed addresses), and PostgreSQL could not
+// look one up or record it: refused as a mistake, not checked as a wrong password.
+const UNSTORABLE_EMAIL =
+  'The email has a character no email address can have (a null or a broken character, often pasted with it): type it again.';
 
 const ZSessionUser = z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.enum(['director', 'staff']) });
 
@@ -22,12 +29,22 @@ export const authRouter = router({
       const limiter = ctx.deps.signInLimiter;
       // Counted before the (deliberately slow) password check, never after.
       await limiter.consume(ctx.clientIp, input.email);
+      if (hasUnstorableCharacters(input.email)) {
+        const email = formatEmailForTrail(input.email);
+        await recordAuditEvent(ctx.deps.sequelize, {
+          actor: { userId: null, ip: ctx.clientIp },
+          action: 'auth.sign_in_failed',
+          subject: `email:${email}`,
+          detail: { email, reason: 'invalid_email' },
+        });
+        throw new AppError('INVALID_INPUT', UNSTORABLE_EMAIL, { email: [UNSTORABLE_EMAIL] });
+      }
       const user = await authenticateUser(input.email, input.password).catch(async (error: unknown) => {
         // Refused unchecked (the server was busy): that attempt must not lock the account.
         if (error instanceof HashingBusyError) await limiter.refund(ctx.clientIp, input.email);
         // A checked, wrong attempt goes to the trail (the limiter bounds how many there can be).
         else if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
-          const email = input.email.trim().toLowerCase().slice(0, 320);
+          const email = formatEmailForTrail(input.email);
           await recordAuditEvent(ctx.deps.sequelize, {
             actor: { userId: null, ip: ctx.clientIp },
             action: 'auth.sign_in_failed',

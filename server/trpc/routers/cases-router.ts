@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasHiddenCharacters, hiddenCharacterMessage } from '../../../shared/visible-text';
 import { ZRecordId } from '../record-id';
 import { createCase, getCase, listClientCases } from '../../services/cases';
 import { authedProcedure, router } from '../init';
@@ -21,8 +22,15 @@ export const casesRouter = router({
           .string()
           .trim()
           .min(1, 'Enter a reference, such as HART-2026-003')
-          .max(64, 'Reference is too long — 64 characters at most'),
-        title: z.string().trim().min(1, 'Enter a title for the case').max(200, 'Title is too long — 200 characters at most'),
+          .max(64, 'Reference is too long — 64 characters at most')
+          // A reference is unique as stored: an unseen character would make a second "HART-2026-003".
+          .refine((reference) => !hasHiddenCharacters(reference), hiddenCharacterMessage('the reference')),
+        title: z
+          .string()
+          .trim()
+          .min(1, 'Enter a title for the case')
+          .max(200, 'Title is too long — 200 characters at most')
+          .refine((title) => !hasHiddenCharacters(title), hiddenCharacterMessage('the title')),
       }),
     )
     .output(ZCase)

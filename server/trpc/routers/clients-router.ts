@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasHiddenCharacters, hiddenCharacterMessage } from '../../../shared/visible-text';
 import { ZRecordId } from '../record-id';
 import { clearOptOut } from '../../chat/opt-outs';
 import {
@@ -37,7 +38,14 @@ const ZPhone = z
   .max(PHONE_INPUT_MAX, `That number is too long — ${PHONE_INPUT_MAX} characters at most`);
 
 const ZNewClient = z.object({
-  name: z.string().trim().min(1, "Enter the client's name").max(200, 'Name is too long — 200 characters at most'),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Enter the client's name")
+    .max(200, 'Name is too long — 200 characters at most')
+    // A character nobody sees makes two clients that look alike differ, or turns a name around; and
+    // PostgreSQL cannot hold a NUL at all (it was stored as the two characters `\0`).
+    .refine((name) => !hasHiddenCharacters(name), hiddenCharacterMessage('the name')),
   phone: ZPhone,
   email: z
     .email('Enter an email address such as name@example.com, or leave it empty')

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZUserRole } from '../../../shared/communication';
+import { hasHiddenCharacters, hiddenCharacterMessage } from '../../../shared/visible-text';
 import { addUser, changeUserRole, deactivateUser, listUsers, reactivateUser } from '../../services/users';
-import { UNSHOWABLE } from '../../media/file-metadata';
 import { directorProcedure, router } from '../init';
 import { ZRecordId } from '../record-id';
 
@@ -20,13 +20,9 @@ const ZAddUserInput = z.object({
     .trim()
     .min(1, 'Enter a name')
     .max(200, 'Name is too long — 200 characters at most')
-    // Controls and text-direction marks, as profile and file names are cleaned of (UNSHOWABLE):
-    // invisible in a name, they make it read differently on screen, in the audit trail and in
-    // exports, and PostgreSQL cannot store a NUL at all. search(), not test(): the pattern is global.
-    .refine(
-      (name) => name.search(UNSHOWABLE) === -1,
-      'The name has a hidden control or text-direction character (often pasted with it): type it again',
-    ),
+    // Controls, zero-width and text-direction characters: invisible in a name, they make it read
+    // differently on screen, in the audit trail and in exports, and PostgreSQL cannot store a NUL at all.
+    .refine((name) => !hasHiddenCharacters(name), hiddenCharacterMessage('the name')),
   email: z
     .string()
     .trim()
