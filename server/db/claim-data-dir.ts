@@ -15,18 +15,20 @@ export class DataDirInUseError extends Error {
   override name = 'DataDirInUseError';
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid runs (on this machine): signal 0 checks without sending anything. */
+export function isProcessRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
+    // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
 /** Whether `pid` is a live Node process (a recycled pid now running something else is not a server). */
 function isLiveServer(pid: number): boolean {
-  if (!isAlive(pid)) return false;
+  if (!isProcessRunning(pid)) return false;
   try {
     return /node|tsx/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
   } catch {
@@ -92,11 +94,11 @@ export function releaseDataDir(dataDir: string): void {
 /** With the claim held: a postmaster still running on `databaseDir` was left by a dead server. Stops it. */
 export async function stopLeftoverPostgres(databaseDir: string, logger: TLogger): Promise<void> {
   const postmaster = readPid(path.join(databaseDir, 'postmaster.pid'));
-  if (!postmaster || !isAlive(postmaster)) return; // none, or a stale file PostgreSQL handles itself
+  if (!postmaster || !isProcessRunning(postmaster)) return; // none, or a stale file PostgreSQL handles itself
   logger.warn({ pid: postmaster, databaseDir }, 'stopping a PostgreSQL left running by a server that did not shut down');
   process.kill(postmaster, 'SIGINT');
   const deadline = Date.now() + STOP_WAIT_MS;
-  while (isAlive(postmaster)) {
+  while (isProcessRunning(postmaster)) {
     if (Date.now() > deadline)
       throw new Error(`The PostgreSQL left running on ${databaseDir} (pid ${postmaster}) did not stop within ${STOP_WAIT_MS / 1000} s.`);
     await new Promise((resolve) => setTimeout(resolve, 100));

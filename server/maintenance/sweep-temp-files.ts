@@ -4,6 +4,7 @@ import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { isProcessRunning } from '../db/claim-data-dir';
 import type { TLogger } from '../logger';
 
 // Uploads, downloads from the provider and exports are spooled to a directory of their own under
@@ -55,17 +56,6 @@ export type TSweepOptions = {
   startedAt?: number;
   isRunning?: (pid: number) => boolean;
 };
-
-/** Whether a process with this pid runs (on this machine): signal 0 checks without sending anything. */
-function isProcessRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The newest change to the directory or to anything directly in it (the app's spool directories are flat). */
 async function lastChangeOf(dir: string, stats: Stats): Promise<number> {
