@@ -7,6 +7,7 @@ import { markInterruptedSends } from './chat/interrupted-sends';
 import { ChatEvents } from './events/chat-events';
 import { LiveStreams, type TLiveStreamOptions } from './events/live-streams';
 import { createApp } from './http/create-app';
+import { applyHttpTimeouts, HTTP_TIMEOUTS, type THttpTimeouts } from './http/http-timeouts';
 import type { TLogger } from './logger';
 import { schedulePruning } from './maintenance/prune-expired';
 import { scheduleSendSweeps } from './maintenance/sweep-abandoned-sends';
@@ -40,6 +41,8 @@ export async function startServer(
     liveStreams?: TLiveStreamOptions;
     /** How long a provider call may take (10 s); tests of a slow provider shorten it. */
     providerTimeoutMs?: number;
+    /** How long a request may take to arrive, and an upload sit idle; tests shorten them. */
+    timeouts?: Partial<THttpTimeouts>;
   } = {},
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
@@ -107,9 +110,11 @@ export async function startServer(
       { sequelize: database.sequelize, provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
       options.mediaQueue,
     );
-    const app = createApp({ deps, spaDir: options.spaDir, mediaQueue });
+    const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
+    const app = createApp({ deps, spaDir: options.spaDir, mediaQueue, timeouts });
     server = await new Promise((resolve, reject) => {
       const s = http.createServer(app);
+      applyHttpTimeouts(s, timeouts);
       s.once('error', reject);
       s.listen(config.port, () => resolve(s));
     });

@@ -31,6 +31,14 @@ export function uploadKindOf(mimeType: string): 'image' | 'audio' | 'video' | 'd
   return 'document';
 }
 
+/**
+ * How a file is sent: as `uploadKindOf` says, or as a document when the person chose that (a photo
+ * or video over its own limit can still go as a document, up to the document limit).
+ */
+export function sendKindOf(mimeType: string, options: { asDocument?: boolean } = {}): 'image' | 'audio' | 'video' | 'document' {
+  return options.asDocument ? 'document' : uploadKindOf(mimeType);
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < MB) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;

@@ -17,6 +17,7 @@ import { messageSearch } from './migrations/0011-message-search';
 import { searchStatistics } from './migrations/0012-search-statistics';
 import { userAdminAndWebhookDeliveries } from './migrations/0013-user-admin-and-webhook-deliveries';
 import { numberOptOuts } from './migrations/0014-number-opt-outs';
+import { resumableUploads } from './migrations/0015-resumable-uploads';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -46,6 +47,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     searchStatistics,
     userAdminAndWebhookDeliveries,
     numberOptOuts,
+    resumableUploads,
   ];
 }
 

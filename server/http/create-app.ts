@@ -1,5 +1,5 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import express, { type ErrorRequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request } from 'express';
 import { createContextFactory, type TDeps } from '../trpc/context';
 import { appRouter } from '../trpc/routers/app-router';
 import { createWebhookRouter } from '../webhook/webhook-route';
@@ -7,7 +7,10 @@ import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
 import { serveExport } from '../export/export-route';
 import { serveLiveStream } from '../events/live-stream-route';
+import { RESUMABLE_UPLOADS_PATH, receiveResumableUploads } from '../uploads/resumable-upload-route';
 import { handleHealth } from './health-route';
+import { HTTP_TIMEOUTS, type THttpTimeouts } from './http-timeouts';
+import { enforceRequestDeadline } from './request-deadline';
 import { logRequests } from './request-logger';
 import { requireSameOriginJson } from './same-origin';
 import { securityHeaders } from './security-headers';
@@ -19,10 +22,21 @@ export type TAppOptions = {
   spaDir?: string;
   /** Woken when the webhook records files to download. */
   mediaQueue?: { wake(): void };
+  /** How long a request may take to arrive (uploads: how long they may sit idle). */
+  timeouts?: THttpTimeouts;
 };
 
+/** Uploads have no total time limit, only an idle one (see the upload routes). */
+function isUpload(req: Request): boolean {
+  // As Express routes: case-insensitive, a trailing slash allowed.
+  const path = req.path.toLowerCase().replace(/\/+$/, '');
+  return (
+    (req.method === 'POST' && path === '/api/media') || path === RESUMABLE_UPLOADS_PATH || path.startsWith(`${RESUMABLE_UPLOADS_PATH}/`)
+  );
+}
+
 // No global body parser: the webhook route reads its own raw body, and tRPC parses its own.
-export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
+export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }: TAppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // API answers are never conditional; hashing every body costs CPU
@@ -30,6 +44,17 @@ export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
   // attempts are counted together, so a client that reaches the server directly cannot choose it.
   app.set('trust proxy', deps.config.trustProxy);
   app.use(logRequests(deps.logger));
+  app.use(enforceRequestDeadline(timeouts.requestMs, isUpload));
+  const media = {
+    store: deps.mediaStore,
+    sequelize: deps.sequelize,
+    logger: deps.logger,
+    sessionSecret: deps.config.sessionSecret,
+    siteUrl: deps.config.siteUrl,
+    now: deps.now,
+  };
+  // Before the method filter: tus needs PATCH, DELETE and OPTIONS.
+  app.use(RESUMABLE_UPLOADS_PATH, securityHeaders(deps.config), receiveResumableUploads({ ...media, idleMs: timeouts.uploadIdleMs }));
   app.use(refuseUnknownMethods);
 
   // The provider's route first: the busiest path walks the fewest layers.
@@ -47,16 +72,8 @@ export function createApp({ deps, spaDir, mediaQueue }: TAppOptions) {
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
   app.use(securityHeaders(deps.config));
   app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
-  const media = {
-    store: deps.mediaStore,
-    sequelize: deps.sequelize,
-    logger: deps.logger,
-    sessionSecret: deps.config.sessionSecret,
-    siteUrl: deps.config.siteUrl,
-    now: deps.now,
-  };
   app.get('/api/media/:attachmentId', serveMedia(media));
-  app.post('/api/media', receiveUpload(media));
+  app.post('/api/media', receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
   app.get('/api/export/:scope/:file', serveExport({ ...media, firmName: deps.config.firmName }));
 
   app.use(

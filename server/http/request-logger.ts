@@ -5,6 +5,10 @@ import type { TLogger } from '../logger';
  * One line per request: method, path (never the query string: it may carry tokens), status, ms.
  * A live stream's line, written when it ends, adds how it ended and the server's open and dropped
  * stream counts then (`res.locals.liveStream`, set by LiveStreams).
+ *
+ * A request whose connection closed before its answer was complete says so (`aborted`), with the
+ * status only if one was sent: an answer never sent is not a 200. When the server itself cut it
+ * (an idle upload, a body past its deadline), `cut` says why (`res.locals.cut`).
  */
 export function logRequests(logger: TLogger): RequestHandler {
   return (req, res, next) => {
@@ -17,8 +21,21 @@ export function logRequests(logger: TLogger): RequestHandler {
     const log = () => {
       if (logged) return;
       logged = true;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ...res.locals.liveStream }, 'request');
+      const ms = Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 10) / 10;
+      const finished = res.writableFinished;
+      const cut = res.locals.cut as string | undefined;
+      logger.info(
+        {
+          method: req.method,
+          path,
+          status: finished || res.headersSent ? res.statusCode : null,
+          ms,
+          ...(finished ? {} : { aborted: true }),
+          ...(cut ? { cut } : {}),
+          ...res.locals.liveStream,
+        },
+        'request',
+      );
     };
     res.on('finish', log);
     res.on('close', () => process.nextTick(log)); // after the stream's own close handler has said how it ended

@@ -1,8 +1,10 @@
 import type { Sequelize } from 'sequelize';
 import type { TLogger } from '../logger';
+import { RESUMABLE_UPLOAD_TTL_MS } from '../uploads/resumable-store';
 
 // Rows that only ever grow unless someone removes them: receipts kept for ids that never arrived,
-// sign-in counters whose window has passed, expired sessions, files uploaded and never sent. Deleting them is idempotent, so every
+// sign-in counters whose window has passed, expired sessions, files uploaded and never sent,
+// resumable uploads never finished (their parts go with them). Deleting them is idempotent, so every
 // instance may run this; it is cheap (indexed or small tables) and runs hourly.
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const KEEP_UNMATCHED_RECEIPTS = '24 hours';
@@ -10,15 +12,17 @@ const KEEP_UNSENT_UPLOADS = '24 hours';
 
 export async function pruneExpiredRows(
   sequelize: Sequelize,
-): Promise<{ receipts: number; rateLimits: number; sessions: number; uploads: number }> {
+): Promise<{ receipts: number; rateLimits: number; sessions: number; uploads: number; resumableUploads: number }> {
   const [rows] = await sequelize.query(`
     WITH receipts AS (DELETE FROM chat_receipts WHERE created_at < now() - interval '${KEEP_UNMATCHED_RECEIPTS}' RETURNING 1),
          limits AS (DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < (extract(epoch FROM now()) * 1000)::bigint RETURNING 1),
          sessions AS (DELETE FROM sessions WHERE expires_at < now() RETURNING 1),
-         uploads AS (DELETE FROM attachments WHERE communication_id IS NULL AND created_at < now() - interval '${KEEP_UNSENT_UPLOADS}' RETURNING 1)
+         uploads AS (DELETE FROM attachments WHERE communication_id IS NULL AND created_at < now() - interval '${KEEP_UNSENT_UPLOADS}' RETURNING 1),
+         resumable AS (DELETE FROM resumable_uploads WHERE created_at < now() - ${RESUMABLE_UPLOAD_TTL_MS} * interval '1 millisecond' RETURNING 1)
     SELECT (SELECT count(*) FROM receipts)::int AS receipts, (SELECT count(*) FROM limits)::int AS "rateLimits",
-           (SELECT count(*) FROM sessions)::int AS sessions, (SELECT count(*) FROM uploads)::int AS uploads`);
-  return (rows as { receipts: number; rateLimits: number; sessions: number; uploads: number }[])[0]!;
+           (SELECT count(*) FROM sessions)::int AS sessions, (SELECT count(*) FROM uploads)::int AS uploads,
+           (SELECT count(*) FROM resumable)::int AS "resumableUploads"`);
+  return (rows as { receipts: number; rateLimits: number; sessions: number; uploads: number; resumableUploads: number }[])[0]!;
 }
 
 /** Prunes now and every hour until the returned stop is called; failures are logged, never fatal. */

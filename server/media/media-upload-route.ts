@@ -7,11 +7,13 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Sequelize } from 'sequelize';
-import { MAX_MEDIA_BYTES, tooLargeMessage, UPLOAD_LIMITS, uploadKindOf } from '../../shared/media-limits';
+import { MAX_MEDIA_BYTES, sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../shared/media-limits';
 import { findRequestUser } from '../auth/request-user';
 import { Attachment } from '../db/models';
 import { isCrossSite } from '../http/same-origin';
 import type { TLogger } from '../logger';
+import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from '../uploads/upload-slots';
+import { idleMessage, watchIdleUpload } from '../uploads/watch-idle-upload';
 import { cleanFileName, cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
@@ -49,9 +51,13 @@ function refuse(req: Request, res: Response, status: number, error: string, mess
 }
 
 /**
- * `POST /api/media` (DESIGN "Media"): one file in multipart field `file`, spooled to a temporary file
- * and then stored in one transaction, so a refused or broken upload keeps nothing. Limits per kind (a photo 5 MB,
- * audio and video 16 MB, a document 100 MB) are enforced on the bytes as they arrive.
+ * `POST /api/media`: one file in multipart field `file`, spooled to a temporary file and then
+ * stored in one transaction, so a refused or broken upload keeps nothing. Limits per kind (a photo
+ * 5 MB, audio and video 16 MB, a document 100 MB) are enforced on the bytes as they arrive. A field
+ * `as=document` sent before the file sends a photo, video or audio file as a document (its limit).
+ *
+ * There is no limit on the total time: an upload that keeps moving may take as long as the link
+ * needs. One that sends nothing for `idleMs` is answered 408 and its slot is given back at once.
  */
 export function receiveUpload(deps: {
   sequelize: Sequelize;
@@ -60,6 +66,7 @@ export function receiveUpload(deps: {
   sessionSecret: string;
   logger: TLogger;
   now: () => Date;
+  idleMs: number;
 }): RequestHandler {
   const site = new URL(deps.siteUrl).origin;
   return async (req, res) => {
@@ -85,7 +92,18 @@ export function receiveUpload(deps: {
       return refuse(req, res, 400, 'bad_request', 'The upload is not valid multipart/form-data.');
     }
     let fileStream: Readable | null = null;
+    let asDocument = false;
+    let stopWatching = () => {};
     const stored = new Promise<TUploadedFile>((resolve, reject) => {
+      // A stalled browser: the spooling stops (its slot is given back as it unwinds) and it gets 408.
+      stopWatching = watchIdleUpload(req, deps.idleMs, () => {
+        res.locals.cut = 'idle';
+        reject(new UploadRefused(408, 'idle', idleMessage(deps.idleMs)));
+        fileStream?.destroy(new Error('upload idle'));
+      });
+      parser.on('field', (name, value) => {
+        if (name === 'as' && value === 'document') asDocument = true;
+      });
       parser.on('file', (field, stream, info) => {
         // Every file stream gets an error listener at once: a body that ends mid-file makes busboy
         // emit 'error' on it, and an unheard 'error' event would end the whole process.
@@ -99,15 +117,13 @@ export function receiveUpload(deps: {
         const slot = uploadSlots.take(user.id);
         if (!slot) {
           stream.resume();
-          return reject(new UploadRefused(429, 'busy', 'Other uploads are under way: try again in a moment.'));
+          return reject(new UploadRefused(429, 'busy', BUSY_MESSAGE));
         }
-        storeUpload(deps, stream, { mimeType: info.mimeType, fileName: info.filename, userId: user.id }, slot, refusal).then(
-          resolve,
-          (error: unknown) => {
-            stream.resume(); // a refused file: the rest of it is read and dropped
-            reject(error instanceof Error ? error : new Error('The upload could not be stored.', { cause: error }));
-          },
-        );
+        const file = { mimeType: info.mimeType, fileName: info.filename, userId: user.id, asDocument };
+        storeUpload(deps, stream, file, slot, refusal).then(resolve, (error: unknown) => {
+          stream.resume(); // a refused file: the rest of it is read and dropped
+          reject(error instanceof Error ? error : new Error('The upload could not be stored.', { cause: error }));
+        });
       });
       parser.on('close', () => {
         if (!fileStream) reject(new UploadRefused(400, 'no_file', 'Choose a file to upload (multipart field "file").'));
@@ -128,6 +144,8 @@ export function receiveUpload(deps: {
       if (error instanceof UploadRefused) return refuse(req, res, error.status, error.code, error.message);
       deps.logger.error({ error: (error as Error).name }, 'upload not stored');
       refuse(req, res, 500, 'internal_error', 'The file could not be stored; try again.');
+    } finally {
+      stopWatching();
     }
   };
 }
@@ -140,12 +158,12 @@ export function receiveUpload(deps: {
 async function storeUpload(
   deps: { sequelize: Sequelize; store: TMediaStore },
   stream: Readable,
-  file: { mimeType: string; fileName: string | undefined; userId: number },
-  slot: { release: () => void; databaseTurn: () => Promise<() => void> },
+  file: { mimeType: string; fileName: string | undefined; userId: number; asDocument: boolean },
+  slot: TUploadSlot,
   refusal: { byUs: boolean },
 ): Promise<TUploadedFile> {
   const mimeType = cleanMimeType(file.mimeType);
-  const kind = uploadKindOf(mimeType);
+  const kind = sendKindOf(mimeType, { asDocument: file.asDocument });
   const limit = UPLOAD_LIMITS[kind];
   const fileName = cleanFileName(file.fileName) ?? 'file';
   const dir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-upload-'));
@@ -190,46 +208,3 @@ async function storeUpload(
     await rm(dir, { recursive: true, force: true });
   }
 }
-
-/**
- * Uploads in progress: at most MAX_PER_USER per user and MAX_UPLOADS in all (more is refused with
- * 429, nothing read), and at most MAX_DB_COPIES copying into the database at once (the others wait
- * their turn with their file spooled): many large uploads cannot take the connections the webhook
- * needs, nor fill the disk.
- */
-const MAX_UPLOADS = 8;
-const MAX_PER_USER = 3;
-const MAX_DB_COPIES = 2;
-class UploadSlots {
-  private total = 0;
-  private readonly perUser = new Map<number, number>();
-  private copying = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  take(userId: number): { release: () => void; databaseTurn: () => Promise<() => void> } | null {
-    const mine = this.perUser.get(userId) ?? 0;
-    if (this.total >= MAX_UPLOADS || mine >= MAX_PER_USER) return null;
-    this.total++;
-    this.perUser.set(userId, mine + 1);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.total--;
-        const left = (this.perUser.get(userId) ?? 1) - 1;
-        if (left > 0) this.perUser.set(userId, left);
-        else this.perUser.delete(userId);
-      },
-      databaseTurn: async () => {
-        if (this.copying >= MAX_DB_COPIES) await new Promise<void>((resolve) => this.waiting.push(resolve));
-        this.copying++;
-        return () => {
-          this.copying--;
-          this.waiting.shift()?.();
-        };
-      },
-    };
-  }
-}
-const uploadSlots = new UploadSlots();

@@ -25,7 +25,7 @@ it('on SIGTERM stops accepting, finishes the request in flight, closes the datab
   await client.auth.signIn.mutate({ email: 'staff@demo.firm', password: 'demo-staff-pass' });
   sim.queueResponse({ hang: true }); // the send will take the full 10 s provider timeout
   const inFlight = client.chat.send.mutate({ to: '+44 7700 900123', body: 'Sent as the server stops' }).then(
-    () => 'sent',
+    (record) => record.metadata.outcome ?? record.status,
     (e: Error) => e.message,
   );
   await new Promise((r) => setTimeout(r, 1_000));
@@ -36,7 +36,7 @@ it('on SIGTERM stops accepting, finishes the request in flight, closes the datab
     () => 'refused',
   );
 
-  expect(await inFlight).toBe('The messaging service timed out; try again.'); // answered, not cut off
+  expect(await inFlight).toBe('unknown'); // answered (the provider may have it), not cut off
   expect(refused).toBe('refused');
   expect(await app.exited).toBe(0);
   expect(app.output()).not.toMatch(/unhandled|ECONNRESET|Error:/i);

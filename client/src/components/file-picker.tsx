@@ -1,5 +1,6 @@
 import { useCallback, useId, useRef } from 'react';
-import { formatBytes } from '../../../shared/media-limits';
+import { formatBytes, UPLOAD_LIMITS } from '../../../shared/media-limits';
+import { acceptRisk, asDocument, canSendAsDocument, isSentAsDocument, pendingRisk } from '../lib/upload-file';
 import { sentAsText, UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
 import { shortType } from './attachment-view';
 
@@ -28,10 +29,16 @@ function FileThumbnail({ file }: { file: File }) {
   return <img ref={showFile} alt="" />;
 }
 
-/** The attach button and the chosen file (name, size, a thumbnail for photos) with a way to remove it. */
+/**
+ * The attach button and the chosen file (name, size, a thumbnail for photos) with a way to remove it.
+ * Before a program or a web page can be sent the person is warned and asked (the composer will not
+ * send it until then: see checkUploadSize); a photo or video over its limit may go as a document.
+ */
 export function FilePicker({ file, onChoose, onClear, progress, error }: TProps) {
   const input = useRef<HTMLInputElement>(null);
   const limitsId = useId();
+  const risk = file ? pendingRisk(file) : null;
+  const offerDocument = file !== null && !risk && canSendAsDocument(file);
   return (
     <>
       <input
@@ -87,7 +94,8 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
               {file.name}
             </span>
             <span className="document-meta">
-              {formatBytes(file.size)}, {sentAsText(file)}
+              {formatBytes(file.size)},{' '}
+              {isSentAsDocument(file) ? `sent as a document, up to ${formatBytes(UPLOAD_LIMITS.document)}` : sentAsText(file)}
               {progress !== null && ` · uploading ${Math.round(progress * 100)}%`}
             </span>
             {progress !== null && <progress max={1} value={progress} aria-label="Upload progress" />}
@@ -103,10 +111,27 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
           </button>
         </div>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
+      {file && risk ? (
+        <div className="form-error file-question" role="alert">
+          <p>{risk}</p>
+          <button type="button" className="button small ghost" onClick={() => onChoose(acceptRisk(file))}>
+            Send anyway
+          </button>{' '}
+          <button type="button" className="button small ghost" onClick={onClear}>
+            Don’t send it
+          </button>
+        </div>
+      ) : (
+        error && (
+          <div className="form-error" role="alert">
+            <p>{error}</p>
+            {offerDocument && (
+              <button type="button" className="button small ghost" onClick={() => onChoose(asDocument(file))}>
+                Send as a document instead
+              </button>
+            )}
+          </div>
+        )
       )}
     </>
   );
