@@ -102,6 +102,8 @@ export type TCommunication = {
      * `pending` until a receipt adopts it, and a Retry needs confirmation.
      */
     outcome?: 'unknown';
+    /** The browser's id for the send that made this record (a send tried again is answered with this record). */
+    echo_id?: string;
     /** When the sender deleted it for everyone; the content stays on the firm's record. */
     revoked_at?: string;
     /** Sent from the firm's phone app (an echo), not from this app. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { TCommunication } from '../../shared/communication';
 import { Attachment, Case, Client, Communication, withDetails } from '../db/models';
@@ -40,7 +40,16 @@ const ACCEPTED_ID_GIVE_UP_MS = 10 * 60_000;
 /** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
 /** `userId`: the member of staff sending (recorded as the sender; null for the server itself). */
 /** `test`: sent from Settings as a test (`metadata.test`), so a client's file shows it for what it is. */
-export type TRecipientInput = { clientId?: number; caseId?: number; to?: string; retryOf?: number; userId?: number; test?: boolean };
+/** `echoId`: the browser's id for this send (a queued send tried again finds its first record, README "Durable client"). */
+export type TRecipientInput = {
+  clientId?: number;
+  caseId?: number;
+  to?: string;
+  retryOf?: number;
+  userId?: number;
+  test?: boolean;
+  echoId?: string;
+};
 /** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
 export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number };
 export type TSendTemplateInput = TRecipientInput & { name: string; language: string; params: string[] };
@@ -144,7 +153,7 @@ type TOutgoing = {
  * "Unknown outcome").
  */
 async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: TOutgoing): Promise<TCommunication> {
-  const record = await deps.sequelize.transaction(async (transaction) => {
+  const creating = deps.sequelize.transaction(async (transaction) => {
     const created = await Communication.create(
       {
         type: 'chat',
@@ -165,6 +174,13 @@ async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: T
     if (retryOf !== undefined) await claimRetry(deps.sequelize, retryOf, created.id, transaction);
     await outgoing.attach?.(created.id, transaction);
     return created;
+  });
+  const record = await creating.catch(async (error: unknown) => {
+    // The same queued send, tried twice at once: the other attempt's record is the answer.
+    const echoId = outgoing.metadata.echo_id;
+    const earlier = error instanceof UniqueConstraintError && echoId ? await findEchoedSend(outgoing.sentBy, echoId) : null;
+    if (earlier) throw new EchoedSend(earlier);
+    throw error;
   });
   deps.events.publishQuietly(outgoing.metadata.retry_of !== undefined ? [record.id, outgoing.metadata.retry_of] : [record.id]);
 
@@ -271,15 +287,53 @@ async function keepWritingAcceptedId(deps: TSendDeps, recordId: number, provider
   deps.logger?.warn({ recordId }, 'an accepted send could not be recorded; it is left to the sweeper and its receipts');
 }
 
+/** A send whose echo id was seen before: its first record stands in for it. */
+class EchoedSend extends Error {
+  constructor(readonly record: TCommunication) {
+    super('echoed send');
+  }
+}
+
+/** The record an earlier send with this echo id by this person made, if any. */
+async function findEchoedSend(userId: number | null | undefined, echoId: string): Promise<TCommunication | null> {
+  if (userId === null || userId === undefined) return null;
+  const [found] = await Communication.findAll({
+    where: { sentBy: userId, direction: 'outbound', type: 'chat', metadata: { echo_id: echoId } },
+    limit: 1,
+  });
+  return found ? (await withDetails([found]))[0]!.toDto() : null;
+}
+
+/**
+ * Runs a send once per echo id: a queued send the browser tries again (its tab closed mid-request,
+ * the answer lost) gets the first record back, whatever became of it, and nothing is sent again.
+ */
+async function sendOnce(
+  input: TRecipientInput,
+  send: (metadata: { echo_id?: string }) => Promise<TCommunication>,
+): Promise<TCommunication> {
+  if (!input.echoId) return send({});
+  const earlier = await findEchoedSend(input.userId, input.echoId);
+  if (earlier) return earlier;
+  return send({ echo_id: input.echoId }).catch((error: unknown) => {
+    if (error instanceof EchoedSend) return error.record;
+    throw error;
+  });
+}
+
 export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
+  return sendOnce(input, (echo) => sendChatMessageOnce(deps, input, echo));
+}
+
+async function sendChatMessageOnce(deps: TSendDeps, input: TSendInput, echo: { echo_id?: string }): Promise<TCommunication> {
   const body = (input.body ?? '').trim();
-  if (input.attachmentId !== undefined) return sendFileMessage(deps, input, input.attachmentId, body);
+  if (input.attachmentId !== undefined) return sendFileMessage(deps, input, input.attachmentId, body, false, echo);
   if (!body) throw new AppError('INVALID_INPUT', 'Type a message first.', { body: ['Type a message first.'] });
   const recipient = await resolveRecipient(deps, input);
   return recordAndSend(deps, recipient, {
     body,
     sentBy: input.userId ?? null,
-    metadata: { ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...(input.test ? { test: true } : {}) },
+    metadata: { ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...(input.test ? { test: true } : {}), ...echo },
     send: (provider, to) => provider.sendText(to, body),
   });
 }
@@ -297,6 +351,7 @@ async function sendFileMessage(
   attachmentId: number,
   caption: string,
   resend = false,
+  echo: { echo_id?: string } = {},
 ): Promise<TCommunication> {
   const file = await Attachment.findByPk(attachmentId);
   if (resend) {
@@ -315,7 +370,7 @@ async function sendFileMessage(
   return recordAndSend(deps, recipient, {
     body: kind === 'audio' ? '' : caption,
     sentBy: input.userId ?? null,
-    metadata: { kind, ...(input.retryOf ? { retry_of: input.retryOf } : {}) },
+    metadata: { kind, ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...echo },
     attach: async (recordId, transaction) => {
       if (resend) {
         sentId = await copyUpload(deps.sequelize, file.id, recordId, input.userId, transaction);
@@ -371,6 +426,10 @@ async function copyUpload(
  * parameter is given and not empty. The record keeps the text the client reads and the template.
  */
 export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateInput): Promise<TCommunication> {
+  return sendOnce(input, (echo) => sendTemplateMessageOnce(deps, input, echo));
+}
+
+async function sendTemplateMessageOnce(deps: TSendDeps, input: TSendTemplateInput, echo: { echo_id?: string }): Promise<TCommunication> {
   const template = await findTemplate(deps.sequelize, input.name, input.language);
   if (!template)
     throw new AppError(
@@ -404,6 +463,7 @@ export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateI
       template: { name: template.name, language: template.language, params },
       ...(input.retryOf ? { retry_of: input.retryOf } : {}),
       ...(input.test ? { test: true } : {}),
+      ...echo,
     },
     send: (provider, to) => provider.sendTemplate(to, { name: template.name, language: template.language, params }),
   });

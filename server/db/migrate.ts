@@ -18,6 +18,7 @@ import { searchStatistics } from './migrations/0012-search-statistics';
 import { userAdminAndWebhookDeliveries } from './migrations/0013-user-admin-and-webhook-deliveries';
 import { numberOptOuts } from './migrations/0014-number-opt-outs';
 import { resumableUploads } from './migrations/0015-resumable-uploads';
+import { sendEchoIds } from './migrations/0016-send-echo-ids';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -48,6 +49,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     userAdminAndWebhookDeliveries,
     numberOptOuts,
     resumableUploads,
+    sendEchoIds,
   ];
 }
 

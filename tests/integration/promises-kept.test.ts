@@ -213,6 +213,37 @@ describe('nothing is sent twice', () => {
     expect((await refusal(live.staff.chat.retry.mutate({ id: record.id, confirm: true }))).data).toMatchObject({ code: 'CONFLICT' });
   });
 
+  it('a queued send tried again with its echo id gets its first record back, also when both tries race', async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Echoed Send', phone: '+44 7700 900611' });
+    const first = await live.staff.chat.send.mutate({
+      clientId: client.id,
+      body: 'Queued while offline',
+      echoId: 'a1b2c3d4-0000-4000-8000-000000000001',
+    });
+    const again = await live.staff.chat.send.mutate({
+      clientId: client.id,
+      body: 'Queued while offline',
+      echoId: 'a1b2c3d4-0000-4000-8000-000000000001',
+    });
+    expect(again.id).toBe(first.id);
+    const racing = await Promise.all(
+      [1, 2, 3].map(() =>
+        live.staff.chat.sendTemplate.mutate({
+          clientId: client.id,
+          name: 'hello_world',
+          language: 'en_US',
+          params: [],
+          echoId: 'a1b2c3d4-0000-4000-8000-000000000002',
+        }),
+      ),
+    );
+    expect(new Set(racing.map((r) => r.id)).size).toBe(1);
+    expect(live.sim.requests.filter((r) => r.path === '/messages')).toHaveLength(2);
+    expect((await refusal(live.staff.chat.send.mutate({ clientId: client.id, body: 'x', echoId: 'not an id!' }))).data).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+
   it('two unknown sends to one number: a receipt adopts neither (nothing is guessed)', async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Two Unknowns', phone: '+44 7700 900608' });
     live.sim.queueResponse({ hang: true });

@@ -24,6 +24,12 @@ const ZCaption = z
   .max(1024, 'A caption can be at most 1024 characters')
   .refine((body) => !body.includes('\u0000'), 'The caption contains a NUL character, which cannot be sent');
 
+/** The browser's id for one send (a UUID): a send tried again with it is answered with the first record. */
+const ZEchoId = z
+  .string()
+  .regex(/^[0-9A-Za-z-]{8,64}$/, 'An echo id is 8 to 64 letters, digits or dashes')
+  .optional();
+
 export const ZSendInput = z.union([
   // A file first: these branches need `attachmentId` (the text-only ones would drop it).
   z.object({
@@ -32,12 +38,21 @@ export const ZSendInput = z.union([
     caseId: ZRecordId.optional(),
     to: z.string().trim().min(1).max(40).optional(),
     attachmentId: ZRecordId,
+    echoId: ZEchoId,
   }),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZRecordId }),
+  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZRecordId, echoId: ZEchoId }),
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
   // Strict: a file send refused above (a caption too long) must not pass here as a text without its file.
-  z.object({ clientId: ZRecordId, body: ZBody, caseId: ZRecordId.optional(), to: z.string().trim().min(1).max(40).optional() }).strict(),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody }).strict(),
+  z
+    .object({
+      clientId: ZRecordId,
+      body: ZBody,
+      caseId: ZRecordId.optional(),
+      to: z.string().trim().min(1).max(40).optional(),
+      echoId: ZEchoId,
+    })
+    .strict(),
+  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody, echoId: ZEchoId }).strict(),
 ]);
 
 const ZTemplateCatalogue = z.object({
@@ -69,8 +84,14 @@ export const ZTemplateChoice = {
 };
 
 export const ZSendTemplateInput = z.union([
-  z.object({ clientId: ZRecordId, caseId: ZRecordId.optional(), to: z.string().trim().min(1).max(40).optional(), ...ZTemplateChoice }),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), ...ZTemplateChoice }),
+  z.object({
+    clientId: ZRecordId,
+    caseId: ZRecordId.optional(),
+    to: z.string().trim().min(1).max(40).optional(),
+    ...ZTemplateChoice,
+    echoId: ZEchoId,
+  }),
+  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), ...ZTemplateChoice, echoId: ZEchoId }),
 ]);
 
 export const chatRouter = router({
