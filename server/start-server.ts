@@ -4,6 +4,7 @@ import { SignInLimiter, type TSignInLimits } from './auth/sign-in-limiter';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/open-database';
 import { markInterruptedSends } from './chat/interrupted-sends';
+import { adoptKeptReceipts } from './chat/receipts';
 import { ChatEvents } from './events/chat-events';
 import { LiveStreams, type TLiveStreamOptions } from './events/live-streams';
 import { createApp } from './http/create-app';
@@ -58,6 +59,7 @@ export async function startServer(
   try {
     const interrupted = await markInterruptedSends(database.sequelize);
     if (interrupted.length) logger.warn({ count: interrupted.length }, 'sends interrupted by a stop marked as unknown');
+    await adoptKeptReceipts(database.sequelize, interrupted);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData({ defaultCountry: config.defaultCountry });

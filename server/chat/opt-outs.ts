@@ -7,12 +7,29 @@ import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-aud
 
 export type TOptOutChange = { peerPhone: string; optedOut: boolean; at: Date | null; source: string };
 
-const STOP_WORDS = new Set(['STOP', 'UNSUBSCRIBE']);
+// "Stop promotions" is the quick-reply button marketing templates carry.
+const STOP_WORDS = new Set(['STOP', 'UNSUBSCRIBE', 'STOP PROMOTIONS']);
 const START_WORDS = new Set(['START']);
 
-/** The opt-out change an inbound text asks for, if it is exactly one of the keywords. */
+/**
+ * The keyword a text is, if any: compared as a person reads it — compatibility forms folded
+ * (fullwidth ＳＴＯＰ), invisible characters and surrounding punctuation or quotes dropped ("STOP.",
+ * "Stop!"), letters spaced out joined (S T O P). A text saying more than the keyword is not one.
+ */
+function keywordOf(body: string): string {
+  const text = body
+    .normalize('NFKC')
+    .replace(/[\p{Cf}]/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .toUpperCase()
+    .replace(/^[\p{P}\p{S} ]+|[\p{P}\p{S} ]+$/gu, '');
+  return /^(\p{L} )+\p{L}$/u.test(text) ? text.replace(/ /g, '') : text;
+}
+
+/** The opt-out change an inbound text (or a button's text) asks for, if it is exactly one of the keywords. */
 export function optOutChangeOfText(text: { peerPhone: string; body: string; providerTimestamp: Date | null }): TOptOutChange | null {
-  const word = text.body.trim().toUpperCase();
+  const word = keywordOf(text.body);
   if (STOP_WORDS.has(word)) return { peerPhone: text.peerPhone, optedOut: true, at: text.providerTimestamp, source: `message "${word}"` };
   if (START_WORDS.has(word)) return { peerPhone: text.peerPhone, optedOut: false, at: text.providerTimestamp, source: `message "${word}"` };
   return null;
@@ -21,11 +38,15 @@ export function optOutChangeOfText(text: { peerPhone: string; body: string; prov
 /**
  * Stores the changes against the numbers themselves (README "Opt-outs"): a STOP is kept for the
  * number whatever clients have it — one, several (a shared phone) or none yet (a number linked
- * later is opted out already) — and START removes it. The last change per number wins. One audit
- * event per client holding the number, or one for the number when no client has it.
+ * later is opted out already) — and START removes it. Per number the newest change by the
+ * provider's time wins, whatever order the deliveries came in; a START older than the STOP it
+ * would remove changes nothing (a late START must never reopen a number, where a late STOP only
+ * keeps one closed). One audit event per client holding the number, or one for the number when no
+ * client has it.
  */
 export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutChange[]): Promise<number> {
-  const last = [...new Map(changes.map((c) => [c.peerPhone, c])).values()].filter((c) => /^[0-9]{1,20}$/.test(c.peerPhone));
+  const byTime = [...changes].sort((a, b) => (a.at?.getTime() ?? Infinity) - (b.at?.getTime() ?? Infinity));
+  const last = [...new Map(byTime.map((c) => [c.peerPhone, c])).values()].filter((c) => /^[0-9]{1,20}$/.test(c.peerPhone));
   if (last.length === 0) return 0;
   return sequelize.transaction(async (transaction) => {
     const rows = await sequelize.query<{ digits: string; optedOut: boolean; source: string; clientIds: number[] }>(
@@ -38,11 +59,11 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
          RETURNING digits, true AS opted_out, source
        ), resumed AS (
          DELETE FROM number_opt_outs o USING input i
-         WHERE o.digits = i.digits AND NOT i.opted_out
+         WHERE o.digits = i.digits AND NOT i.opted_out AND (i.at IS NULL OR i.at >= o.at)
          RETURNING o.digits, false AS opted_out, i.source
        ), changed AS (SELECT * FROM stopped UNION ALL SELECT * FROM resumed)
        SELECT ch.digits, ch.opted_out AS "optedOut", ch.source,
-              coalesce((SELECT array_agg(DISTINCT n.client_id ORDER BY n.client_id) FROM client_numbers n WHERE n.digits = ch.digits), '{}') AS "clientIds"
+              coalesce((SELECT array_agg(DISTINCT n.client_id ORDER BY n.client_id) FROM client_numbers n WHERE n.last9 = right(ch.digits, 9)), '{}') AS "clientIds"
        FROM changed ch`,
       {
         bind: [
@@ -74,17 +95,24 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
   });
 }
 
-/** The opt-out stored for a number, if it has one. */
+/**
+ * The opt-out that stops sends to a number, if any: its own, or one from another spelling of it (the
+ * same last 9 digits, as inbound messages are matched: +54 9 11… and +54 11… are one phone). Erring
+ * this way refuses a send that might have gone; erring the other way sends to someone who said STOP.
+ */
 export async function findNumberOptOut(
   sequelize: Sequelize,
   digits: string,
   transaction?: Transaction,
 ): Promise<{ at: Date; source: string } | null> {
-  const [row] = await sequelize.query<{ at: Date; source: string }>('SELECT at, source FROM number_opt_outs WHERE digits = $1', {
-    bind: [digits],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const [row] = await sequelize.query<{ at: Date; source: string }>(
+    'SELECT at, source FROM number_opt_outs WHERE last9 = right($1, 9) ORDER BY digits = $1 DESC, at LIMIT 1',
+    {
+      bind: [digits],
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
   return row ?? null;
 }
 
@@ -92,7 +120,7 @@ export async function findNumberOptOut(
 export async function clearOptOut(sequelize: Sequelize, clientId: number, actor: TActor): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
     const rows = await sequelize.query<{ digits: string }>(
-      `DELETE FROM number_opt_outs o USING client_numbers n WHERE n.client_id = $1 AND o.digits = n.digits RETURNING o.digits`,
+      `DELETE FROM number_opt_outs o USING client_numbers n WHERE n.client_id = $1 AND o.last9 = n.last9 RETURNING o.digits`,
       { bind: [clientId], type: QueryTypes.SELECT, transaction },
     );
     if (rows.length)

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import type { TReceiptHistory } from '../../shared/communication';
 import { recordAuditEvent, SYSTEM_ACTOR } from '../audit/record-audit-event';
 import { NOTIFY_CTE } from '../events/chat-events';
@@ -30,7 +31,7 @@ export const MAX_KEPT_PER_DELIVERY = 200;
 // Ids with no record yet are kept in chat_receipts until the send that stores them.
 const APPLY_SQL = `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[]) AS i(chat_msg_id, status, error_text, history)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::text[]) AS i(chat_msg_id, status, error_text, history, recipient_digits)
 ), matched AS (
   SELECT c.id, i.*,
     c.status IS DISTINCT FROM 'failed' AND (i.status = 'failed'
@@ -52,11 +53,11 @@ WITH input AS (
   WHERE c.id = m.id
   RETURNING c.id, m.upgrade
 ), kept AS (
-  INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error)
-  SELECT u.chat_msg_id, e.key, (e.value->>'at')::timestamptz, e.value
+  INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error, recipient_digits)
+  SELECT u.chat_msg_id, e.key, (e.value->>'at')::timestamptz, e.value, u.recipient_digits
   FROM (
     -- row_number, not LIMIT: a LIMIT here turns the anti-join into a slow fast-start plan (6× slower batches).
-    SELECT i.chat_msg_id, i.history, row_number() OVER () AS n
+    SELECT i.chat_msg_id, i.history, i.recipient_digits, row_number() OVER () AS n
     FROM input i WHERE NOT EXISTS (SELECT 1 FROM matched m WHERE m.chat_msg_id = i.chat_msg_id)
   ) u CROSS JOIN LATERAL jsonb_each(u.history) AS e
   WHERE u.n <= ${MAX_KEPT_PER_DELIVERY}
@@ -115,6 +116,7 @@ async function applyRows(sequelize: Sequelize, rows: TApplyRow[]): Promise<{ upd
       rows.map((r) => r.status),
       rows.map((r) => r.errorText),
       rows.map((r) => JSON.stringify(r.history)),
+      rows.map((r) => r.recipientDigits),
     ],
     type: QueryTypes.SELECT,
   });
@@ -176,10 +178,11 @@ const ADOPT_WINDOW = '10 minutes';
 
 /**
  * A send whose answer was lost has no provider id, so its receipts match nothing. A `sent`,
- * `delivered` or `read` receipt for an id no record has, whose recipient had exactly one
- * unknown-outcome send in the ten minutes before it (and that send no other such receipt), is
- * that send: the record adopts the id (its kept receipts then apply as usual) and the trail says
- * so. Two candidates either way: nothing is guessed.
+ * `delivered` or `read` receipt for an id no record has is that send's when its recipient had, in
+ * the ten minutes before it, exactly one send without a provider id — and that one of unknown
+ * outcome (a send still waiting for its answer may own the receipt instead) — and no other such
+ * receipt claims it. The record adopts the id (its kept receipts then apply as usual), marked
+ * `reconciled`, and the trail says so. Anything less certain: nothing is guessed.
  */
 async function adoptUnknownOutcomeSends(sequelize: Sequelize, rows: TApplyRow[]): Promise<void> {
   const candidates = rows.filter((r) => r.status !== 'failed' && r.recipientDigits);
@@ -187,21 +190,23 @@ async function adoptUnknownOutcomeSends(sequelize: Sequelize, rows: TApplyRow[])
   await sequelize.transaction(async (transaction) => {
     const adopted = await sequelize.query<{ id: number; chatMsgId: string }>(
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS i(chat_msg_id, digits, at)
+         SELECT i.chat_msg_id, i.digits, coalesce(i.at, now()) AS at
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS i(chat_msg_id, digits, at)
          WHERE NOT EXISTS (SELECT 1 FROM communications x WHERE x.metadata->>'chat_msg_id' = i.chat_msg_id)
-       ), pairs AS (
-         SELECT i.chat_msg_id, c.id
+       ), waiting AS (
+         SELECT i.chat_msg_id, c.id, c.metadata->>'outcome' AS outcome
          FROM input i JOIN communications c
-           ON c.direction = 'outbound' AND c.status = 'pending' AND c.peer_phone = i.digits
-          AND c.metadata->>'outcome' = 'unknown' AND NOT c.metadata ? 'chat_msg_id'
-          AND c.created_at BETWEEN coalesce(i.at, now()) - interval '${ADOPT_WINDOW}' AND coalesce(i.at, now()) + interval '1 minute'
+           ON c.direction = 'outbound' AND c.status = 'pending' AND c.peer_phone = i.digits AND NOT c.metadata ? 'chat_msg_id'
+          AND c.created_at BETWEEN i.at - interval '${ADOPT_WINDOW}' AND i.at + interval '1 minute'
        ), single AS (
-         SELECT p.* FROM pairs p
-         WHERE (SELECT count(*) FROM pairs q WHERE q.chat_msg_id = p.chat_msg_id) = 1
-           AND (SELECT count(*) FROM pairs q WHERE q.id = p.id) = 1
+         SELECT w.chat_msg_id, w.id FROM waiting w
+         WHERE w.outcome = 'unknown'
+           AND (SELECT count(*) FROM waiting q WHERE q.chat_msg_id = w.chat_msg_id) = 1
+           AND (SELECT count(*) FROM waiting q WHERE q.id = w.id) = 1
        )
        UPDATE communications c
-       SET metadata = (c.metadata - 'outcome') || jsonb_build_object('chat_msg_id', s.chat_msg_id), error = NULL, updated_at = now()
+       SET metadata = (c.metadata - 'outcome') || jsonb_build_object('chat_msg_id', s.chat_msg_id, 'reconciled', true),
+           error = NULL, updated_at = now()
        FROM single s
        WHERE c.id = s.id AND c.status = 'pending' AND NOT c.metadata ? 'chat_msg_id'
        RETURNING c.id, s.chat_msg_id AS "chatMsgId"`,
@@ -223,6 +228,79 @@ async function adoptUnknownOutcomeSends(sequelize: Sequelize, rows: TApplyRow[])
       );
     }
   });
+}
+
+/**
+ * Sends just marked of unknown outcome whose receipts came before their answer was lost (they wait
+ * in chat_receipts under an id no record has): the same rule as a receipt arriving now decides
+ * whether a send adopts one, then the kept receipts apply.
+ */
+export async function adoptKeptReceipts(sequelize: Sequelize, recordIds: number[]): Promise<void> {
+  if (recordIds.length === 0) return;
+  const kept = await sequelize.query<{ chatMsgId: string; recipientDigits: string; at: Date | null }>(
+    `SELECT r.chat_msg_id AS "chatMsgId", min(r.recipient_digits) AS "recipientDigits", min(r.provider_timestamp) AS at
+     FROM chat_receipts r
+     WHERE r.status <> 'failed'
+       AND r.recipient_digits IN (SELECT peer_phone FROM communications WHERE id = ANY($1::int[]))
+     GROUP BY r.chat_msg_id`,
+    { bind: [recordIds], type: QueryTypes.SELECT },
+  );
+  if (kept.length === 0) return;
+  await adoptUnknownOutcomeSends(
+    sequelize,
+    kept.map((k) => ({
+      chatMsgId: k.chatMsgId,
+      status: 'sent',
+      errorText: null,
+      history: {},
+      recipientDigits: k.recipientDigits,
+      at: k.at,
+    })),
+  );
+  await applyKeptReceipts(
+    sequelize,
+    kept.map((k) => k.chatMsgId),
+  );
+}
+
+export const RELEASED_ADOPTION_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the provider's answer to this send was lost, and the receipt first matched to it turned out to be a message sent from the firm's phone. Check with them before sending it again.`;
+
+/**
+ * An echo (a message sent from the firm's phone app) whose id a send of unknown outcome adopted:
+ * the receipt was the phone's message, not the send's. The send gives the id back and is of unknown
+ * outcome again, so the echo is stored as the record it is (nothing of it is lost) — in the
+ * transaction of the statement that stores it.
+ */
+export async function releaseAdoptedIds(sequelize: Sequelize, echoIds: string[], transaction?: Transaction): Promise<number[]> {
+  if (echoIds.length === 0) return [];
+  const released = await sequelize.query<{ id: number; chatMsgId: string }>(
+    `WITH released AS (
+       SELECT id, metadata->>'chat_msg_id' AS chat_msg_id FROM communications
+       WHERE metadata->>'chat_msg_id' = ANY($1::text[]) AND direction = 'outbound' AND metadata ? 'reconciled'
+       FOR UPDATE
+     ), changed AS (
+       UPDATE communications c
+       SET metadata = (c.metadata - 'chat_msg_id' - 'reconciled') || '{"outcome":"unknown"}'::jsonb,
+           status = 'pending', error = $2, receipts = '{}'::jsonb, updated_at = now()
+       FROM released r WHERE c.id = r.id
+       RETURNING c.id, r.chat_msg_id
+     ), ${NOTIFY_CTE('changed')}
+     SELECT id, chat_msg_id AS "chatMsgId" FROM changed`,
+    { bind: [echoIds, RELEASED_ADOPTION_ERROR], type: QueryTypes.SELECT, transaction },
+  );
+  for (const row of released) {
+    await recordAuditEvent(
+      sequelize,
+      {
+        actor: SYSTEM_ACTOR,
+        action: 'chat.reconciled',
+        subject: `communication:${row.id}`,
+        detail: { chatMsgId: row.chatMsgId, undone: "the id was a message sent from the firm's phone" },
+      },
+      transaction,
+    );
+  }
+  return released.map((r) => r.id);
 }
 
 /**

@@ -19,7 +19,7 @@ import type { TLogger } from '../logger';
 import { matchOneClientSql } from './client-match';
 import { markOutcomeUnknown } from './interrupted-sends';
 import { findNumberOptOut } from './opt-outs';
-import { recordProviderMessageId } from './receipts';
+import { adoptKeptReceipts, recordProviderMessageId } from './receipts';
 
 export type TSendDeps = {
   sequelize: Sequelize;
@@ -240,6 +240,10 @@ async function keepOutcomeUnknown(deps: TSendDeps, recordId: number, error: Prov
     throw dbError;
   });
   if (marked.length === 0) throw new AppError('SERVICE_UNAVAILABLE', MAY_HAVE_GONE);
+  // Its receipts may have come before the answer was lost.
+  await adoptKeptReceipts(deps.sequelize, marked).catch((dbError: unknown) =>
+    deps.logger?.warn({ error: (dbError as Error).name }, 'kept receipts not matched'),
+  );
   deps.events.publishQuietly([recordId]);
   const [stored] = await withDetails(await Communication.findAll({ where: { id: recordId } }));
   return stored!.toDto();

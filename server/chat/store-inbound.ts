@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { NOTIFY_CTE } from '../events/chat-events';
 import { matchOneClientSql } from './client-match';
 import type { TInboundMessage } from './inbound-message';
+import { releaseAdoptedIds } from './receipts';
 
 export const NO_DOWNLOADS_IN_DEMO = 'Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).';
 
@@ -56,6 +57,9 @@ export async function storeInboundMessages(
   canDownload = true,
 ): Promise<TStoredInbound[]> {
   if (messages.length === 0) return [];
+  // An echo whose id a send of unknown outcome took from its receipt is that echo's, not the send's.
+  const echoes = messages.filter((m) => m.direction === 'outbound').map((m) => m.chatMsgId);
+  if (echoes.length) await releaseAdoptedIds(sequelize, echoes);
   // Column arrays (unnest) parse faster than one JSON document of rows.
   const bind = [
     messages.map((m) => m.chatMsgId),

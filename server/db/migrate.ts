@@ -19,6 +19,7 @@ import { userAdminAndWebhookDeliveries } from './migrations/0013-user-admin-and-
 import { numberOptOuts } from './migrations/0014-number-opt-outs';
 import { resumableUploads } from './migrations/0015-resumable-uploads';
 import { sendEchoIds } from './migrations/0016-send-echo-ids';
+import { keptReceiptRecipients } from './migrations/0017-kept-receipt-recipients';
 
 export type TMigration = RunnableMigration<QueryInterface>;
 
@@ -50,6 +51,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     numberOptOuts,
     resumableUploads,
     sendEchoIds,
+    keptReceiptRecipients,
   ];
 }
 

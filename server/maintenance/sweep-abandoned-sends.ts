@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../chat/interrupted-sends';
+import { adoptKeptReceipts } from '../chat/receipts';
 import type { TLogger } from '../logger';
 
 /**
@@ -14,15 +15,18 @@ export function scheduleSendSweeps(
   announce: (ids: number[]) => void,
   options: { everyMs?: number; abandonedMs?: number } = {},
 ): () => void {
-  const run = () =>
-    markInterruptedSends(sequelize, options.abandonedMs).then(
-      (ids) => {
-        if (!ids.length) return;
-        logger.warn({ count: ids.length }, 'abandoned sends marked as of unknown outcome');
-        announce(ids);
-      },
-      (error: unknown) => logger.warn({ error: (error as Error).name }, 'sweeping abandoned sends failed'),
-    );
+  const run = async () => {
+    try {
+      const ids = await markInterruptedSends(sequelize, options.abandonedMs);
+      if (!ids.length) return;
+      logger.warn({ count: ids.length }, 'abandoned sends marked as of unknown outcome');
+      // Their receipts may be waiting already (the answer was lost, not the message).
+      await adoptKeptReceipts(sequelize, ids);
+      announce(ids);
+    } catch (error) {
+      logger.warn({ error: (error as Error).name }, 'sweeping abandoned sends failed');
+    }
+  };
   const timer = setInterval(() => void run(), options.everyMs ?? SWEEP_SENDS_EVERY_MS).unref();
   return () => clearInterval(timer);
 }

@@ -746,6 +746,9 @@ export class ProviderSimulator {
       // Accepted from here on: a slow answer (answerDelayMs) may reach an app that stopped waiting,
       // but the message goes and its receipts follow, as with the real provider.
       this.accepted.push({ id, to: parsed.data.to });
+      // Receipts that beat the answer (the race of SPEC §3) go first; a slow answer comes after them.
+      const early = new Set(windowClosed ? [] : (this.options.receiptsBeforeAnswer ?? []));
+      for (const status of early) await this.postReceipt(id, status, parsed.data.to);
       if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
       if (windowClosed) {
         // The cloud API accepts it, then reports the failure as a receipt.
@@ -760,8 +763,6 @@ export class ProviderSimulator {
           messages: [{ id }],
         });
       }
-      const early = new Set(this.options.receiptsBeforeAnswer ?? []);
-      for (const status of early) await this.postReceipt(id, status, parsed.data.to);
       if (this.options.autoReceipts ?? true) this.scheduleReceipts(id, parsed.data.to, early);
       return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
     }

@@ -285,7 +285,8 @@ export class ProviderClient {
   /**
    * One JSON request. Redirects are never followed (the key header would go with them). A POST
    * whose answer is lost after it may have been written — a timeout, a reset connection, a 2xx
-   * whose body broke off — is an error with `outcomeUnknown`: the provider may have acted on it.
+   * whose body broke off, a gateway's 502 or 504 — is an error with `outcomeUnknown`: the provider
+   * may have acted on it.
    * Only a connection that was never made proves nothing was sent.
    */
   private async requestUrl(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
@@ -320,7 +321,14 @@ export class ProviderClient {
       const kind = (error as Error).name === 'TimeoutError' ? 'timeout' : 'network';
       throw new ProviderError(kind, res.status, null, null, mayHaveActed && res.ok);
     }
-    return parseAnswer(res.status, text);
+    try {
+      return parseAnswer(res.status, text);
+    } catch (error) {
+      // A gateway's 502/504 is a lost answer, not a refusal: the provider behind it may have acted.
+      if (error instanceof ProviderError && mayHaveActed && (res.status === 502 || res.status === 504))
+        throw new ProviderError(error.kind, error.status, error.detail, error.code, true);
+      throw error;
+    }
   }
 }
 

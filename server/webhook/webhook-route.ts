@@ -105,10 +105,13 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
           if (payload.updates.length) await applyMessageUpdates(deps.sequelize, payload.updates);
           const changed = payload.receipts.length ? await applyReceipts(deps.sequelize, payload.receipts) : 0;
           if (payload.templateUpdates.length) await applyTemplateStatusUpdates(deps.sequelize, payload.templateUpdates);
+          // Only a text stored just now asks anything: a retried delivery of an old START must not
+          // undo a STOP sent since (README "Opt-outs").
+          const storedNow = new Set(stored.map((row) => row.chatMsgId));
           const optOuts = [
             ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),
             ...payload.messages
-              .filter((m) => m.direction === 'inbound' && m.kind === 'text')
+              .filter((m) => m.direction === 'inbound' && (m.kind === 'text' || m.kind === 'button') && storedNow.has(m.chatMsgId))
               .map(optOutChangeOfText)
               .filter((c) => c !== null),
           ];

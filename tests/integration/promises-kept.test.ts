@@ -138,6 +138,49 @@ describe('a STOP belongs to the number', () => {
   });
 });
 
+describe('a STOP is not undone by an older START', () => {
+  const text = (id: string, from: string, body: string, at: number) => textMessage(id, from, body, String(at));
+
+  it('a START delivered again, or an older START arriving later or beside a newer STOP, never reopens the number', async () => {
+    const deliver = (messages: unknown[]) => postWebhook(live.server.url, cloudPayload({ messages }));
+    const client = await live.staff.clients.create.mutate({ name: 'Changed Mind', phone: '+44 7700 900621' });
+    await deliver([text('wamid.om-1', '447700900621', 'STOP', 1763700000)]);
+    await deliver([text('wamid.om-2', '447700900621', 'START', 1763700010)]);
+    await deliver([text('wamid.om-3', '447700900621', 'STOP', 1763700020)]);
+    expect((await deliver([text('wamid.om-2', '447700900621', 'START', 1763700010)])).json).toMatchObject({ stored: 0 });
+    await deliver([text('wamid.om-4', '447700900621', 'START', 1763700015)]);
+    expect((await live.staff.clients.get.query({ clientId: client.id })).optedOutAt).toEqual(match.any(Date));
+
+    // In one delivery the provider's times decide, not the order of the items.
+    await deliver([text('wamid.om-5', '447700900622', 'STOP', 1763700100), text('wamid.om-6', '447700900622', 'START', 1763700090)]);
+    const preference = {
+      messaging_product: 'whatsapp',
+      user_preferences: [{ wa_id: '447700900623', category: 'marketing_messages', value: 'stop', timestamp: 1763700200 }],
+      messages: [text('wamid.om-7', '447700900623', 'START', 1763700190)],
+    };
+    await postWebhook(live.server.url, {
+      object: 'whatsapp_business_account',
+      entry: [{ id: 'W', changes: [{ field: 'messages', value: preference }] }],
+    });
+    for (const to of ['+44 7700 900621', '+44 7700 900622', '+44 7700 900623']) {
+      expect((await refusal(live.staff.chat.send.mutate({ to, body: 'Still there?' }))).data).toMatchObject({
+        code: 'PRECONDITION_FAILED',
+      });
+    }
+    expect(sends()).toHaveLength(0);
+  });
+
+  it("a STOP from another spelling of a client's number (same last 9 digits) stops sends to the client", async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Buenos Aires', phone: '+54 9 11 1234 5678' });
+    await live.sim.sendInbound('541112345678', 'Stop!');
+    expect((await live.staff.clients.get.query({ clientId: client.id })).optedOutAt).toEqual(match.any(Date));
+    expect((await refusal(live.staff.chat.send.mutate({ clientId: client.id, body: 'Hola' }))).data).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+    });
+    expect(sends()).toHaveLength(0);
+  });
+});
+
 describe("the key never leaves the provider's host", () => {
   it('a send answered with a redirect fails with its reason and the redirect is not followed', async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Redirected', phone: '+44 7700 900604' });
@@ -242,6 +285,72 @@ describe('nothing is sent twice', () => {
     expect((await refusal(live.staff.chat.send.mutate({ clientId: client.id, body: 'x', echoId: 'not an id!' }))).data).toMatchObject({
       code: 'BAD_REQUEST',
     });
+  });
+
+  it('a receipt for another send still waiting for its answer is not taken by a send of unknown outcome', async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Two In Flight', phone: '+44 7700 900612' });
+    live.sim.queueResponse({ hang: true });
+    const lost = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Lost answer' });
+    expect(lost.metadata.outcome).toBe('unknown');
+    live.sim.configure({ receiptsBeforeAnswer: ['sent'] });
+    const next = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Answered, receipt first' });
+    expect(next).toMatchObject({ status: 'sent', metadata: { chat_msg_id: live.sim.accepted.at(-1)!.id } });
+    expect((await Communication.findByPk(lost.id))?.metadata).toMatchObject({ outcome: 'unknown' });
+  });
+
+  it('receipts that came before the answer was lost are matched when the send is marked unknown', async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Receipts First', phone: '+44 7700 900613' });
+    live.sim.configure({ receiptsBeforeAnswer: ['sent', 'delivered'], answerDelayMs: 1_500 });
+    const record = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Delivered, answer lost' });
+    expect(record).toMatchObject({ status: 'delivered', error: null, metadata: { chat_msg_id: live.sim.accepted.at(-1)!.id } });
+    expect(record.metadata.outcome).toBeUndefined();
+  });
+
+  it("a receipt taken by a send of unknown outcome is given back when it turns out to be the firm's phone's message", async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Phone App Too', phone: '+44 7700 900614' });
+    live.sim.queueResponse({ hang: true });
+    const lost = await live.staff.chat.send.mutate({ clientId: client.id, body: 'From the app' });
+    const receipt = {
+      id: 'wamid.from-the-phone',
+      status: 'delivered',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: '447700900614',
+    };
+    await postWebhook(live.server.url, cloudPayload({ statuses: [receipt] }));
+    expect((await Communication.findByPk(lost.id))?.metadata.chat_msg_id).toBe('wamid.from-the-phone');
+    const echo = {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: '442079460000', phone_number_id: 'SIM' },
+      message_echoes: [
+        {
+          from: '442079460000',
+          to: '447700900614',
+          id: 'wamid.from-the-phone',
+          timestamp: receipt.timestamp,
+          type: 'text',
+          text: { body: 'Typed on the phone' },
+        },
+      ],
+    };
+    const answer = await postWebhook(live.server.url, {
+      object: 'whatsapp_business_account',
+      entry: [{ id: 'W', changes: [{ field: 'smb_message_echoes', value: echo }] }],
+    });
+    expect(answer.json).toMatchObject({ stored: 1 });
+    expect(await Communication.findOne({ where: { metadata: { chat_msg_id: 'wamid.from-the-phone' } } })).toMatchObject({
+      body: 'Typed on the phone',
+    });
+    expect(await Communication.findByPk(lost.id)).toMatchObject({ status: 'pending', metadata: { outcome: 'unknown' } });
+  });
+
+  it("a gateway's 502 or 504 is a lost answer, not a refusal: unknown outcome, and a plain Retry is refused", async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Gateway Timeout', phone: '+44 7700 900615' });
+    for (const status of [502, 504]) {
+      live.sim.queueResponse({ status });
+      const record = await live.staff.chat.send.mutate({ clientId: client.id, body: `Behind a gateway ${status}` });
+      expect(record).toMatchObject({ status: 'pending', metadata: { outcome: 'unknown' } });
+      expect((await refusal(live.staff.chat.retry.mutate({ id: record.id }))).data).toMatchObject({ code: 'CONFLICT' });
+    }
   });
 
   it('two unknown sends to one number: a receipt adopts neither (nothing is guessed)', async () => {
