@@ -68,6 +68,13 @@ const REFUSED = { message: 'That page position is not valid: reload the list.', 
 /** Which records: a client's, a case's, or an unlinked number's; chat only or every type. */
 export type TRecordScope = { column: 'client_id' | 'case_id'; id: number; chatOnly: boolean } | { unlinkedPhone: string };
 
+/**
+ * The most a page's records may weigh (their bodies and metadata), whatever its `limit`: a page
+ * ends early rather than carry, say, 500 records each edited twenty times over (README "Bounded
+ * records"). A record heavier than this alone still comes, on a page of its own.
+ */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
 /** The statement that reads one page (and one record more): also what the benchmark EXPLAINs. */
 export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; limit: number }): { sql: string; bind: unknown[] } {
   const bind: unknown[] = [];
@@ -85,10 +92,20 @@ export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; li
     bind.push(after.value, after.id);
     where.push(`(c.created_at, c.id) < ($${bind.length - 1}::timestamptz, $${bind.length})`);
   }
-  const sql = `SELECT ${communicationFieldsSql('c')}, c.created_at::text AS "cursorAt" FROM communications c
+  // The running weight of the records before each one, and whether another record follows it, are
+  // read as the rows stream (the window only ever looks one row ahead), so the page can end at the
+  // byte budget and still say whether more exist.
+  const weight = 'octet_length(c.body) + octet_length(c.metadata::text)';
+  const sql = `SELECT * FROM (
+     SELECT ${communicationFieldsSql('c')}, c.created_at::text AS "cursorAt",
+            coalesce(sum(${weight}) OVER w, 0) - (${weight}) AS "bytesBefore",
+            lead(c.id) OVER w IS NOT NULL AS "hasNext"
+     FROM communications c
      WHERE ${where.join(' AND ')}
+     WINDOW w AS (ORDER BY c.created_at DESC, c.id DESC ROWS UNBOUNDED PRECEDING)
      ORDER BY c.created_at DESC, c.id DESC
-     LIMIT ${page.limit + 1}`;
+     LIMIT ${page.limit + 1}
+   ) page WHERE page."bytesBefore" < ${MAX_PAGE_BYTES}`;
   return { sql, bind };
 }
 
@@ -103,6 +120,18 @@ export async function readRecordPage(
 ): Promise<{ rows: TCommunicationRecord[]; next: string | null }> {
   const { sql, bind } = recordPageQuery(scope, page);
   // Plain rows, not model instances: a page is read-only, and building 50 models costs more than the query.
-  const rows = await sequelize.query<TCommunicationRecord & { cursorAt: string }>(sql, { bind, type: QueryTypes.SELECT });
-  return endPage(rows, page.limit, (row) => row.cursorAt);
+  const rows = await sequelize.query<TCommunicationRecord & { cursorAt: string; bytesBefore: string; hasNext: boolean }>(sql, {
+    bind,
+    type: QueryTypes.SELECT,
+  });
+  const last = rows[rows.length - 1];
+  // Ended by the byte budget: the page is what fit, and the next one starts after it.
+  if (rows.length <= page.limit && last?.hasNext) return { rows: rows.map(withoutPaging), next: encodeCursor(last.cursorAt, last.id) };
+  const ended = endPage(rows, page.limit, (row) => row.cursorAt);
+  return { rows: ended.rows.map(withoutPaging), next: ended.next };
+}
+
+function withoutPaging<T extends { bytesBefore?: unknown; hasNext?: unknown }>(row: T): Omit<T, 'bytesBefore' | 'hasNext'> {
+  const { bytesBefore: _bytes, hasNext: _next, ...record } = row;
+  return record;
 }

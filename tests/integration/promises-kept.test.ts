@@ -415,6 +415,36 @@ describe('bounded records', () => {
   });
 });
 
+describe('bounded pages', () => {
+  it('a page of heavy records ends at its byte budget and the next page carries on, nothing lost or repeated', async () => {
+    const client = await live.staff.clients.create.mutate({ name: 'Heavy History', phone: '+44 7700 900631' });
+    // 40 records each carrying twenty 10 KB earlier texts (about 200 KB each, 8 MB in all).
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, created_at)
+       SELECT 'chat', 'inbound', 'heavy ' || n, $1, '447700900631',
+              jsonb_build_object('edits', (SELECT jsonb_agg(jsonb_build_object('body', repeat(md5(n::text || k::text), 320), 'at', now()))
+                                           FROM generate_series(1, 20) k)),
+              now() - make_interval(secs => n)
+       FROM generate_series(1, 40) n`,
+      [client.id],
+    );
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await live.staff.timeline.client.query({ clientId: client.id, ...(cursor ? { cursor } : {}) });
+      expect(Buffer.byteLength(JSON.stringify(page.items))).toBeLessThan(5 * 1024 * 1024);
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(seen).size).toBe(40);
+    expect(seen).toHaveLength(40);
+  });
+});
+
 describe('a trickling provider', () => {
   it('a download slower than its deadline fails with the reason, and holds no transaction open while bytes trickle', async () => {
     live.sim.configure({ mediaChunkDelayMs: 250 });
