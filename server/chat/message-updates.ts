@@ -12,14 +12,26 @@ const announced = (update: string) => `
 WITH changed AS (${update}), ${NOTIFY_CTE('changed')}
 SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
 
-/** Replaces the reacting number's reaction (an empty emoji removes it). */
+/** Reactions kept per message: the newest (one a number; echoes from the firm's phone may name many numbers). */
+export const MAX_KEPT_REACTIONS = 20;
+
+/** Replaces the reacting number's reaction (an empty emoji removes it); the newest MAX_KEPT_REACTIONS stay. */
 const REACTION_SQL = announced(`
   UPDATE communications c
   SET metadata = jsonb_set(c.metadata, '{reactions}',
-        coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(c.metadata->'reactions') r WHERE r->>'from' <> $3), '[]'::jsonb)
-        || CASE WHEN $4 = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', $3::text, 'emoji', $4::text, 'at', $5::timestamptz)) END),
+        coalesce((SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.reactions) WITH ORDINALITY AS x(e, i)
+                  WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS}), '[]'::jsonb)),
       updated_at = now()
-  WHERE c.metadata->>'chat_msg_id' = $1 AND c.type = 'chat' AND c.peer_phone = $2
+  FROM (
+    SELECT o.id,
+      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions') r WHERE r->>'from' <> $3), '[]'::jsonb)
+      || CASE WHEN $4 = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', $3::text, 'emoji', $4::text, 'at', $5::timestamptz)) END
+      AS reactions
+    FROM communications o
+    WHERE o.metadata->>'chat_msg_id' = $1 AND o.type = 'chat' AND o.peer_phone = $2
+    FOR UPDATE
+  ) t
+  WHERE c.id = t.id
   RETURNING c.id`);
 
 /** Earlier texts kept per message: the newest; `metadata.edits_dropped` counts the rest (README "Bounded records"). */

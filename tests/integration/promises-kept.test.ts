@@ -415,6 +415,32 @@ describe('bounded records', () => {
   });
 });
 
+describe('bounded reactions', () => {
+  it('reactions on one message keep the newest 20, however many numbers an echo names', async () => {
+    await postWebhook(live.server.url, cloudPayload({ messages: [textMessage('wamid.reacted-a-lot', '447700900632', 'react to me')] }));
+    const echoes = Array.from({ length: 30 }, (_, k) => ({
+      from: `4477009007${String(k).padStart(2, '0')}`,
+      to: '447700900632',
+      id: `wamid.echo-reaction-${k}`,
+      timestamp: String(1763700000 + k),
+      type: 'reaction',
+      reaction: { message_id: 'wamid.reacted-a-lot', emoji: '👍' },
+    }));
+    const value = {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: '442079460000', phone_number_id: 'SIM' },
+      message_echoes: echoes,
+    };
+    await postWebhook(live.server.url, {
+      object: 'whatsapp_business_account',
+      entry: [{ id: 'W', changes: [{ field: 'smb_message_echoes', value }] }],
+    });
+    const record = (await Communication.findOne({ where: { metadata: { chat_msg_id: 'wamid.reacted-a-lot' } } }))!;
+    expect(record.metadata.reactions!.length).toBeGreaterThan(0);
+    expect(record.metadata.reactions!.length).toBeLessThanOrEqual(20);
+  });
+});
+
 describe('bounded pages', () => {
   it('a page of heavy records ends at its byte budget and the next page carries on, nothing lost or repeated', async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Heavy History', phone: '+44 7700 900631' });
