@@ -361,7 +361,9 @@ function onProviderHost(baseUrl: string, url: string): string {
   if (!given || (given.protocol !== 'https:' && given.protocol !== 'http:'))
     throw new ProviderError('unexpected', 200, 'the provider gave a link that is not http(s)');
   const target = new URL(baseUrl);
-  target.pathname = given.pathname;
+  // A request path starting "//" is, to a proxy that resolves it as a reference, "//host/x": another
+  // host. The path is already normalised (no dot segments), so one leading slash stays one.
+  target.pathname = given.pathname.replace(/^\/+/, '/');
   target.search = given.search;
   target.hash = '';
   return target.toString();

@@ -145,6 +145,28 @@ describe('what a lost answer means (README "Unknown outcome")', () => {
   });
 });
 
+describe("a media link on the provider's host", () => {
+  it('collapses leading slashes, so no proxy in front of the provider reads the path as another host', async () => {
+    const targets: (string | undefined)[] = [];
+    const provider = http.createServer((req, res) => {
+      targets.push(req.url);
+      res.end('file');
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = provider.address() as AddressInfo;
+      const media = client({ baseUrl: `http://127.0.0.1:${port}` });
+      for (const link of [`http://x//127.0.0.1:${port}/x?y=1`, 'https://cdn.example///evil.example/p', 'https://cdn.example/m/1']) {
+        const file = await media.downloadMedia(link);
+        for await (const chunk of file.body) expect(chunk).toBeTruthy();
+      }
+      expect(targets).toEqual([`/127.0.0.1:${port}/x?y=1`, '/evil.example/p', '/m/1']);
+    } finally {
+      await new Promise<void>((resolve) => provider.close(() => resolve()));
+    }
+  });
+});
+
 describe('the simulator', () => {
   it('survives an upload cut off mid-body and keeps answering', async () => {
     const { port } = new URL(sim.url);

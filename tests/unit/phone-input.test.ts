@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
-import { numberFormatHint, parseNumberInput } from '../../server/services/phone-input';
+import { impossibleNumberMessage, numberFormatHint, parseNumberInput } from '../../server/services/phone-input';
 
 describe('parseNumberInput: a typed number to E.164 digits', () => {
   it.each([
@@ -15,6 +15,22 @@ describe('parseNumberInput: a typed number to E.164 digits', () => {
     ['33700900555', undefined, '33700900555'],
     ['020 7946 0000', 'GB', '442079460000'],
     ['06 1234 5678', 'IT', '390612345678'],
+    // Ofcom's drama ranges that libphonenumber already finds valid, and those it does not.
+    ['020 7946 0999', 'GB', '442079460999'],
+    ['0161 496 0000', 'GB', '441614960000'],
+    ['07700 900000', 'GB', '447700900000'],
+    ['07700 900999', 'GB', '447700900999'],
+    ['01632 960000', 'GB', '441632960000'],
+    ['0115 496 0999', 'GB', '441154960999'],
+    // Each kind of UK number a client is reached on, typed nationally.
+    ['07911 123456', 'GB', '447911123456'],
+    ['056 1234 5678', 'GB', '445612345678'],
+    ['070 1234 5678', 'GB', '447012345678'],
+    ['0300 123 4567', 'GB', '443001234567'],
+    // A UK service number is still taken with its country code.
+    ['+44 800 123 4567', 'GB', '448001234567'],
+    // Bare digits that are a valid number read internationally keep that reading (Egypt, not London).
+    ['2034567890', 'GB', '2034567890'],
   ] as const)('%s in %s → %s', (typed, country, digits) => {
     expect(parseNumberInput(typed, country)).toBe(digits);
   });
@@ -33,8 +49,57 @@ describe('parseNumberInput: a typed number to E.164 digits', () => {
     ['415 555 0199', 'GB'],
     ['9'.repeat(64), 'GB'],
     ['', 'GB'],
+    // Not Mexico's legacy mobile form: what follows "52 1" is no Mexican number.
+    ['5211234567890', 'GB'],
   ] as const)('refuses %j in %s', (typed, country) => {
     expect(parseNumberInput(typed, country)).toBeNull();
+  });
+
+  it.each([
+    ['0412 345 678', 'Australian mobile'],
+    ['06 12 34 56 78', 'French mobile'],
+    ['06-12345678', 'Dutch mobile'],
+    ['030 1234567', 'Berlin'],
+    ['087 123 4567', 'Irish mobile'],
+    ['0 415 555 0199', 'US number behind a 0'],
+    ['07700 901000', 'just past the drama range 07700 900xxx'],
+    ['01632 961000', 'just past the drama range 01632 960xxx'],
+    ['0115 496 1000', 'just past the drama range 0115 496 0xxx'],
+  ])("refuses %j in GB (%s): a national number must be valid in the firm's country", (typed) => {
+    expect(parseNumberInput(typed, 'GB')).toBeNull();
+  });
+
+  it.each([
+    ['0909 879 0000', 'premium rate'],
+    ['0845 464 6464', 'shared cost'],
+    ['0800 123 4567', 'freephone'],
+    ['07640 123456', 'pager'],
+  ])('refuses %j in GB typed nationally (%s): no client is reached on a service number', (typed) => {
+    expect(parseNumberInput(typed, 'GB')).toBeNull();
+  });
+
+  it.each([
+    ['2079460001', '442079460001'],
+    ['2082123456', '442082123456'],
+    ['7700900123', '447700900123'],
+  ])("reads bare %s as a number of the firm's country when internationally it is no known number", (typed, digits) => {
+    expect(parseNumberInput(typed, 'GB')).toBe(digits);
+  });
+
+  it.each([
+    ['5215512345678', '5215512345678'],
+    ['+52 1 55 1234 5678', '5215512345678'],
+    ['00 52 1 222 123 4567', '5212221234567'],
+  ])('takes %s, a Mexican mobile as WhatsApp writes it (52 1 + ten digits), as it is', (typed, digits) => {
+    expect(parseNumberInput(typed, 'GB')).toBe(digits);
+  });
+
+  it("says a refused national number is not one of the firm's country, naming it as a sentence would", () => {
+    const asks = 'Enter it with its country code, such as +1 415 555 0199.';
+    expect(impossibleNumberMessage('GB', '06 12 34 56 78')).toBe(`That is not a valid number in the United Kingdom. ${asks}`);
+    expect(impossibleNumberMessage('US', '555 0199 123')).toBe(`That is not a valid number in the United States. ${asks}`);
+    expect(impossibleNumberMessage('NL', '0412 345 678')).toBe(`That is not a valid number in the Netherlands. ${asks}`);
+    expect(impossibleNumberMessage('FR', '0412 345 678')).toBe(`That is not a valid number in France. ${asks}`);
   });
 
   it("says which formats are expected, naming the firm's country", () => {
