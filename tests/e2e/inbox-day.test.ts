@@ -38,18 +38,36 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await context.close();
   });
 
-  it('a send whose outcome is unknown asks before it is retried', async () => {
+  it('a send whose answer was lost says it may not have been sent, and is resent only once confirmed', async () => {
     const { page, context } = await signIn();
-    await open(page, /Chloe Martin/);
-    // Seeded pending and older than a send can take: marked unknown when the server started.
-    const unknown = page.locator('.bubble-row[data-status="failed"]', { hasText: 'Searches are back and clear' });
-    await unknown.getByText(/may or may not have reached/).waitFor();
+    await open(page, /Amelia Hart/);
+    // The provider never answers: after its 10 s the server keeps the record pending, outcome unknown.
+    live.sim.queueResponse({ hang: true });
+    const text = `Did this reach them? (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(text);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const unknown = page.locator('.bubble-row[data-outcome="unknown"]', { hasText: text });
+    await unknown.waitFor({ timeout: 30_000 });
+    await unknown.getByText(/May not have been sent — the provider.s answer was lost/).waitFor();
+    // Neither a clock (still sending) nor a failure: a mark of its own.
+    expect(await unknown.getByRole('img', { name: 'Sending' }).count()).toBe(0);
+    await unknown.getByRole('img', { name: 'May not have been sent' }).waitFor();
+    await saveScreenshot(page, 'thread-unknown-outcome');
     await unknown.getByRole('button', { name: 'Retry' }).click();
     await unknown.getByText('It may have reached them already. Send it again?').waitFor();
     await unknown.getByRole('button', { name: 'Keep' }).click();
     await unknown.getByRole('button', { name: 'Retry' }).waitFor();
-    expect(await page.locator('.bubble-row', { hasText: 'Searches are back and clear' }).count()).toBe(1);
-    // Opening a conversation with failed messages interrupts no one: no alert per message.
+    expect(await page.locator('.bubble-row', { hasText: text }).count()).toBe(1);
+    // Confirmed: a new copy goes (chat.retry with confirm), once.
+    await unknown.getByRole('button', { name: 'Retry' }).click();
+    await unknown.getByRole('button', { name: 'Send again' }).click();
+    await unknown.getByText('Resent').waitFor();
+    await page
+      .locator('.bubble-row:not([data-outcome])', { hasText: text })
+      .getByRole('img', { name: /Sent|Delivered|Read/ })
+      .waitFor();
+    expect(await page.locator('.bubble-row', { hasText: text }).count()).toBe(2);
+    // Opening a conversation with such messages interrupts no one: no alert per message.
     expect(await page.getByRole('list', { name: 'Messages' }).getByRole('alert').count()).toBe(0);
     await context.close();
   });
@@ -209,7 +227,10 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('textbox', { name: 'Number' }).fill('+44 7700 900123');
     await page.getByRole('button', { name: 'Send test' }).click();
-    await page.getByText(/Sent\. Provider id/).waitFor();
+    await page
+      .locator('.test-result')
+      .getByText(/Provider id/)
+      .waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
     await page.getByRole('link', { name: /Amelia Hart/ }).click();
     const newest = page.getByRole('list', { name: 'Timeline' }).locator('.timeline-item').first();

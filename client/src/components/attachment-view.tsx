@@ -1,5 +1,6 @@
 import type { TAttachment } from '../../../shared/communication';
 import { formatBytes } from '../../../shared/media-limits';
+import { formatTime } from '../lib/format';
 import { PhotoThumbnail } from './photo-thumbnail';
 
 export const mediaUrl = (id: number) => `/api/media/${id}`;
@@ -55,6 +56,16 @@ type TProps = { attachment: TAttachment; voice?: boolean; outbound: boolean; cap
  */
 export function AttachmentView({ attachment, voice, outbound, caption }: TProps) {
   if (attachment.id < 0) return <p className="attachment-state">Sending {fileLabel(attachment)}…</p>;
+  if (attachment.state === 'pending' && attachment.error) {
+    // A try failed (a cut connection, a checksum that did not match): said, with the next try.
+    const next = attachment.nextAttemptAt ? new Date(attachment.nextAttemptAt) : null;
+    return (
+      <p className="attachment-state retrying" data-state="retrying">
+        {outbound ? 'Preparing' : 'Downloading'} {fileInSentence(attachment, voice)} failed: {attachment.error}{' '}
+        <span className="attachment-retry">It will be tried again{next ? ` at ${formatTime(next)}` : ' shortly'}.</span>
+      </p>
+    );
+  }
   if (attachment.state === 'pending') {
     return (
       <p className="attachment-state" role="status">
@@ -63,9 +74,10 @@ export function AttachmentView({ attachment, voice, outbound, caption }: TProps)
     );
   }
   if (attachment.state === 'failed') {
+    // Not an alert: opening a conversation must not interrupt once per old failure.
     return (
-      <p className="attachment-state failed" role="alert">
-        Could not download {fileInSentence(attachment, voice)}: {attachment.error ?? 'the provider did not send it.'}
+      <p className="attachment-state failed" data-state="failed">
+        Failed: {fileInSentence(attachment, voice)} could not be downloaded — {attachment.error ?? 'the provider did not send it.'}
       </p>
     );
   }

@@ -21,6 +21,8 @@ import { checkUploadSize } from '../lib/upload-file';
 import { useAutoGrow } from '../lib/use-auto-grow';
 import { useCoarsePointer } from '../lib/use-coarse-pointer';
 import { useDraft } from '../lib/use-draft';
+import { useNarrowScreen } from '../lib/use-narrow-screen';
+import { noteUploadStarted, useUploading } from '../lib/unsent-work';
 import { insertWording, locateWording, removeWording, replaceWording, type TInsertion } from '../lib/wording-insertion';
 import { FilePicker } from './file-picker';
 import { TemplateComposer, type TTemplateChoice } from './template-composer';
@@ -31,6 +33,7 @@ type TRecipient = { value: string; options: string[]; onChange: (digits: string)
 type TProps = {
   threadRef: TThreadRef;
   clientName: string | null;
+  /** Keeps the message to send (it is sent as soon as it can be; a refusal puts its text back in the draft). */
   onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
   onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
   /** Uploads the file (reporting progress) and sends it with the caption; false keeps both here. */
@@ -50,6 +53,19 @@ type TProps = {
   mode: 'template' | 'text';
   onModeChange: (mode: 'template' | 'text') => void;
 };
+
+/** The file a caption was written for, kept with the draft: a reload must not leave a caption that would go alone. */
+type TFileNote = { name: string; size: number };
+
+function parseFileNote(text: string): TFileNote | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as Partial<TFileNote>;
+    return typeof value.name === 'string' && typeof value.size === 'number' ? { name: value.name, size: value.size } : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Recipient number, optional case, then free text or an approved provider template — first outside
@@ -96,7 +112,17 @@ export function Composer({
   useEffect(() => {
     if (askedCase && cases.data?.some((c) => c.id === askedCase)) setCaseText(String(askedCase));
   }, [askedCase, cases.data, setCaseText]);
-  const length = describeLength(body, file ? CAPTION_LIMIT : TEXT_LIMIT);
+  // The file this caption belongs to, while one is chosen: after a reload (or coming back to the
+  // conversation) the file itself is gone, and the caption must not be sent without it.
+  const fileNoteDraft = useDraft(`${draftKey}:file`);
+  const setFileNote = fileNoteDraft.setText;
+  const fileNote = parseFileNote(fileNoteDraft.text);
+  const uploadingElsewhere = useUploading(draftKey);
+  useEffect(() => {
+    if (file) setFileNote(JSON.stringify({ name: file.name, size: file.size } satisfies TFileNote));
+  }, [file, setFileNote]);
+  const fileLost = !file && fileNote !== null && !uploadingElsewhere;
+  const length = describeLength(body, file || fileNote ? CAPTION_LIMIT : TEXT_LIMIT);
   const lengthId = useId();
 
   const [progress, setProgress] = useState<number | null>(null);
@@ -107,16 +133,20 @@ export function Composer({
   const fileError = tooLarge ?? (uploadError && uploadError.file === file ? uploadError.message : null);
   const chooseFile = (chosen: File | null) => {
     setUploadError(null);
+    if (!chosen) setFileNote('');
     onFileChange(chosen);
   };
   const sendFile = async (chosen: File) => {
     if (checkUploadSize(chosen)) return;
     setUploadError(null);
     setProgress(0);
-    const result = await onSendFile(chosen, body.trim(), caseId, setProgress);
+    // Leaving the page now would lose the upload: it asks first (unsent-work.ts).
+    const uploaded = noteUploadStarted(draftKey, chosen.name);
+    const result = await onSendFile(chosen, body.trim(), caseId, setProgress).finally(uploaded);
     setProgress(null);
     if (result.ok) {
       onFileChange(null);
+      setFileNote('');
       setBody('');
       setInsertion(null);
     } else if (result.error) {
@@ -135,12 +165,13 @@ export function Composer({
     event?.preventDefault();
     if (progress !== null || length.state === 'over') return; // refused, with the reason shown under the text
     if (file) return void (await sendFile(file));
+    if (fileNote) return; // a caption whose file is not here: never sent alone (said beside it)
     const text = body.trim();
     if (!text) return;
     setBody('');
     setInsertion(null);
-    const ok = await onSend(text, caseId);
-    if (!ok) setBody((current) => current || text); // never lose what was typed
+    // Kept in the outbox from here on; a refusal by the server puts the text back (use-outbox-runner.ts).
+    await onSend(text, caseId);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (sendsOnEnter({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing }, touch)) {
@@ -211,6 +242,8 @@ export function Composer({
     setInsertion(at === null ? null : { ...insertion, start: at }); // edited by hand: it is the person's text now
   };
   const insertedName = insertion && templates.data?.find((t) => t.id === insertion.templateId)?.name;
+  const narrow = useNarrowScreen();
+  const [templateOpen, setTemplateOpen] = useState(false);
 
   const tools = (
     <div className="composer-tools">
@@ -256,11 +289,6 @@ export function Composer({
           </button>
         </span>
       )}
-      {windowOpen && mode === 'text' && (
-        <button type="button" className="link-button" onClick={() => onModeChange('template')}>
-          Approved template…
-        </button>
-      )}
       {clientId !== null && (
         <label className="compact-field case-field">
           <span>Case</span>
@@ -286,8 +314,28 @@ export function Composer({
   );
 
   if (mode === 'template') {
+    // On a small screen the form would take the whole conversation: it waits behind one line.
+    if (narrow && !templateOpen) {
+      return (
+        <div className="composer">
+          <div className="template-summary">
+            <button type="button" className="button primary small" aria-expanded={false} onClick={() => setTemplateOpen(true)}>
+              Send a template…
+            </button>
+            <button type="button" className="link-button" onClick={() => onModeChange('text')}>
+              {windowOpen ? 'Write a message instead' : 'Write free text anyway'}
+            </button>
+          </div>
+        </div>
+      );
+    }
     return (
       <div className="composer">
+        {narrow && (
+          <button type="button" className="link-button template-hide" aria-expanded={true} onClick={() => setTemplateOpen(false)}>
+            Hide the template form
+          </button>
+        )}
         {tools}
         <TemplateComposer
           windowOpen={windowOpen}
@@ -306,12 +354,19 @@ export function Composer({
   return (
     <form className="composer" onSubmit={(event) => void submit(event)} aria-label="Write a message">
       {tools}
-      {!windowOpen && (
-        <p className="composer-note" role="note">
-          Outside the 24-hour window: the provider will most likely refuse free text.{' '}
-          <button type="button" className="link-button" onClick={() => onModeChange('template')}>
-            Send an approved template
+      {fileLost && fileNote && (
+        <p className="file-lost" role="note">
+          <span>
+            <strong>{fileNote.name}</strong> — not sent: attach again
+          </span>
+          <button type="button" className="link-button" onClick={() => setFileNote('')}>
+            Send the text without it
           </button>
+        </p>
+      )}
+      {!file && fileNote && uploadingElsewhere && (
+        <p className="file-lost" role="status">
+          <strong>{fileNote.name}</strong> is still uploading; it is sent when done.
         </p>
       )}
       {insertion && (
@@ -325,14 +380,14 @@ export function Composer({
       )}
       <div className="composer-row">
         <label className="visually-hidden" htmlFor="composer-text">
-          {file ? 'Caption' : 'Message'}
+          {file || fileNote ? 'Caption' : 'Message'}
         </label>
         {/* No maxLength: a long paste is kept whole and refused with the reason, never cut short. */}
         <textarea
           ref={textarea}
           id="composer-text"
-          rows={2}
-          placeholder={composerHint({ touch, caption: file !== null })}
+          rows={1}
+          placeholder={composerHint({ touch, caption: file !== null || fileNote !== null })}
           enterKeyHint={touch ? 'enter' : 'send'}
           value={body}
           onChange={(e) => onType(e.target.value)}
@@ -344,7 +399,9 @@ export function Composer({
         <button
           type="submit"
           className="button primary"
-          disabled={(!body.trim() && !file) || progress !== null || tooLarge !== null || length.state === 'over'}
+          disabled={
+            (!body.trim() && !file) || progress !== null || tooLarge !== null || length.state === 'over' || (!file && fileNote !== null)
+          }
         >
           {progress !== null ? 'Sending…' : file ? 'Send file' : 'Send'}
         </button>

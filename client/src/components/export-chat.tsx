@@ -114,10 +114,11 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
                 is recorded in the firm&rsquo;s audit trail:
               </p>
               <div className="copy-row">
+                {/* Sized to its 64 characters at any width (wrapped, never cut), and selectable. */}
                 <textarea
                   ref={state.step === 'done' && state.format === format ? latest : undefined}
                   readOnly
-                  rows={2}
+                  rows={4}
                   value={file.sha256}
                   aria-label={`SHA-256 of the exported ${format.toUpperCase()}`}
                   className="sha256"

@@ -1,10 +1,12 @@
-import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useLiveUpdates } from '../lib/live-updates';
 import { trpc } from '../lib/trpc';
+import { forgetUnsentWork, useLeaveGuard } from '../lib/unsent-work';
 import { useOnline } from '../lib/use-online';
+import { useOutboxRunner } from '../lib/use-outbox-runner';
 
-type TProps = { user: { name: string; role: 'director' | 'staff' }; children: ReactNode };
+type TProps = { user: { id: number; name: string; role: 'director' | 'staff' }; children: ReactNode };
 
 const NAV = [
   { href: '/inbox', label: 'Inbox', directorOnly: false },
@@ -25,8 +27,13 @@ export function Layout({ user, children }: TProps) {
   }, [unread]);
   const online = useOnline();
   const threadOpen = /^\/inbox\/(client|phone)\//.test(location);
+  // Messages written offline (or whose answer was lost) are sent from here, whichever page is open.
+  useOutboxRunner(user);
+  const unsent = useLeaveGuard();
   // A full page load after sign-out drops every cached record from memory.
   const signOut = trpc.auth.signOut.useMutation({ onSettled: () => window.location.assign('/') });
+  // The person's drafts and unsent messages leave with them: the next person at this browser sees none.
+  const signOutNow = () => void forgetUnsentWork({ leaving: true }).then(() => signOut.mutate());
   return (
     <div className="app-shell">
       <nav className="skip-links" aria-label="Skip links">
@@ -70,9 +77,7 @@ export function Layout({ user, children }: TProps) {
           <span className="user-name">
             {user.name} <span className="role-badge">{user.role}</span>
           </span>
-          <button type="button" className="button ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-            Sign out
-          </button>
+          <SignOutButton unsent={unsent} pending={signOut.isPending} onSignOut={signOutNow} />
         </div>
       </header>
       {!online && (
@@ -95,4 +100,38 @@ function focusTarget(id: string) {
     event.preventDefault();
     target.focus();
   };
+}
+
+/** Sign out; with messages or a file not sent yet, it says they will be lost and asks first. */
+function SignOutButton({ unsent, pending, onSignOut }: { unsent: number; pending: boolean; onSignOut: () => void }) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <span className="sign-out">
+      <button
+        type="button"
+        className="button ghost"
+        onClick={() => (unsent > 0 ? setAsking(true) : onSignOut())}
+        disabled={pending}
+        aria-expanded={unsent > 0 ? asking : undefined}
+      >
+        Sign out
+      </button>
+      {asking && unsent > 0 && (
+        <span className="sign-out-confirm" role="group" aria-label="Sign out with unsent work">
+          <span>
+            {unsent === 1 ? 'A message (or file) not sent yet' : `${unsent} messages or files not sent yet`} will be deleted from this
+            browser.
+          </span>
+          <span className="button-row">
+            <button type="button" className="button small danger" onClick={onSignOut} disabled={pending}>
+              Delete and sign out
+            </button>
+            <button type="button" className="button small ghost" onClick={() => setAsking(false)}>
+              Keep
+            </button>
+          </span>
+        </span>
+      )}
+    </span>
+  );
 }

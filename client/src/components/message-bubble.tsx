@@ -28,7 +28,8 @@ type TProps = {
   contactName?: string | null;
   /** The case it is filed on (null: none, or not one of this client's cases loaded). */
   filedOn?: TFiledCase | null;
-  onRetry?: (id: number) => void;
+  /** `confirm`: resending one that may already have reached them, as the person agreed. */
+  onRetry?: (id: number, confirm: boolean) => void;
   /** Refused for the 24-hour window: offer an approved template right there. */
   onUseTemplate?: () => void;
   retrying?: boolean;
@@ -51,18 +52,26 @@ export function MessageBubble({
   onShowMessage,
 }: TProps) {
   const windowClosed = item.status === 'failed' && Boolean(item.error?.startsWith(WINDOW_CLOSED_PREFIX));
+  // The provider's answer was lost: it may have gone, so it shows neither a clock nor a failure.
+  const unknownOutcome = item.status === 'pending' && item.metadata.outcome === 'unknown';
   const outbound = item.direction === 'outbound';
   const when = item.providerTimestamp ?? item.createdAt;
   const resentAs = item.metadata.resent_as;
   const [receiptsOpen, setReceiptsOpen] = useState(false);
   const receiptsId = useId();
   return (
-    <li {...measure} className={`bubble-row ${outbound ? 'out' : 'in'}`} data-id={item.id} data-status={item.status ?? undefined}>
-      <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''}`}>
+    <li
+      {...measure}
+      className={`bubble-row ${outbound ? 'out' : 'in'}`}
+      data-id={item.id}
+      data-status={item.status ?? undefined}
+      data-outcome={unknownOutcome ? 'unknown' : undefined}
+    >
+      <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''} ${unknownOutcome ? 'unknown' : ''}`}>
         {/* Read first by a screen reader: who, when and (for the firm's) how far it got. */}
         <span className="visually-hidden">
           {speaker}, {formatDateTime(when)}
-          {outbound && item.status ? `, ${STATUS_LABEL[item.status].toLowerCase()}` : ''}:{' '}
+          {outbound && item.status ? `, ${(unknownOutcome ? UNKNOWN_LABEL : STATUS_LABEL[item.status]).toLowerCase()}` : ''}:{' '}
         </span>
         {item.metadata.test && <span className="bubble-tag">Test message</span>}
         <MessageContent item={item} quoted={quoted} onShowMessage={onShowMessage} />
@@ -87,32 +96,50 @@ export function MessageBubble({
           <time dateTime={when.toISOString()} aria-hidden="true">
             {formatDateTime(when)}
           </time>
-          {outbound && item.status && (
-            <ReceiptToggle
-              status={item.status}
-              receipts={item.receipts}
-              error={item.error}
-              open={receiptsOpen}
-              onToggle={() => setReceiptsOpen((o) => !o)}
-              listId={receiptsId}
-            />
+          {unknownOutcome ? (
+            <UnknownMark />
+          ) : (
+            outbound &&
+            item.status && (
+              <ReceiptToggle
+                status={item.status}
+                receipts={item.receipts}
+                error={item.error}
+                open={receiptsOpen}
+                onToggle={() => setReceiptsOpen((o) => !o)}
+                listId={receiptsId}
+              />
+            )
           )}
         </span>
         {receiptsOpen && <ReceiptSteps receipts={item.receipts} id={receiptsId} />}
       </div>
       {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={Boolean(number)} />}
+      {unknownOutcome && (
+        <div className="bubble-error unknown">
+          <span>May not have been sent — the provider&rsquo;s answer was lost</span>
+          {resentAs !== undefined ? (
+            <ResentNote resentAs={resentAs} onShowMessage={onShowMessage} />
+          ) : (
+            onRetry && (
+              <ConfirmButton
+                label="Retry"
+                question="It may have reached them already. Send it again?"
+                confirmLabel="Send again"
+                pending={Boolean(retrying)}
+                onConfirm={() => onRetry(item.id, true)}
+              />
+            )
+          )}
+        </div>
+      )}
       {item.status === 'failed' && (
         // Not an alert: opening a thread with failed messages must not interrupt once per message
         // (a failure as it happens is announced by its toast).
         <div className="bubble-error">
           <span>{item.error ?? 'Not delivered.'}</span>
           {resentAs !== undefined ? (
-            <span className="bubble-resent">
-              Resent ·{' '}
-              <button type="button" className="link-button" onClick={() => onShowMessage?.(resentAs)}>
-                show the new copy
-              </button>
-            </span>
+            <ResentNote resentAs={resentAs} onShowMessage={onShowMessage} />
           ) : (
             <>
               {windowClosed && onUseTemplate && (
@@ -129,8 +156,46 @@ export function MessageBubble({
   );
 }
 
-/** Retry; asked twice when the first attempt may have reached them (the server stopped mid-send). */
-function RetryButton({ item, onRetry, retrying }: { item: TThreadItem; onRetry: (id: number) => void; retrying: boolean }) {
+const UNKNOWN_LABEL = 'May not have been sent';
+
+/** In place of the ticks: neither sent nor failed, as far as anyone knows. */
+function UnknownMark() {
+  return (
+    <span className="ticks ticks-unknown" role="img" aria-label={UNKNOWN_LABEL} title={UNKNOWN_LABEL} data-status="unknown">
+      <svg viewBox="0 0 18 12" width="18" height="12" aria-hidden="true" focusable="false">
+        <g fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+          <circle cx="9" cy="6" r="4.6" />
+          <path d="M7.6 4.6a1.5 1.5 0 1 1 1.9 1.5c-.4.1-.5.4-.5.8M9 8.6v.1" />
+        </g>
+      </svg>
+    </span>
+  );
+}
+
+function ResentNote({ resentAs, onShowMessage }: { resentAs: number; onShowMessage?: (id: number) => void }) {
+  return (
+    <span className="bubble-resent">
+      Resent ·{' '}
+      <button type="button" className="link-button" onClick={() => onShowMessage?.(resentAs)}>
+        show the new copy
+      </button>
+    </span>
+  );
+}
+
+/**
+ * Retry; asked twice when the first attempt may have reached them (a failed record from before
+ * unknown outcomes were kept pending says so in its error).
+ */
+function RetryButton({
+  item,
+  onRetry,
+  retrying,
+}: {
+  item: TThreadItem;
+  onRetry: (id: number, confirm: boolean) => void;
+  retrying: boolean;
+}) {
   if (item.error?.startsWith(UNKNOWN_OUTCOME_PREFIX)) {
     return (
       <ConfirmButton
@@ -138,12 +203,12 @@ function RetryButton({ item, onRetry, retrying }: { item: TThreadItem; onRetry: 
         question="It may have reached them already. Send it again?"
         confirmLabel="Send again"
         pending={retrying}
-        onConfirm={() => onRetry(item.id)}
+        onConfirm={() => onRetry(item.id, true)}
       />
     );
   }
   return (
-    <button type="button" className="button small" onClick={() => onRetry(item.id)} disabled={retrying}>
+    <button type="button" className="button small" onClick={() => onRetry(item.id, false)} disabled={retrying}>
       {retrying ? 'Retrying…' : 'Retry'}
     </button>
   );

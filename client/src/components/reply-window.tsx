@@ -15,11 +15,15 @@ export function formatDuration(ms: number): string {
   return hours ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
 }
 
+/** A link beside the window's line: the composer's way to or from the approved templates. */
+type TAction = { label: string; onClick: () => void };
+
 /**
- * The 24-hour window (SPEC §8): free text outside it may be refused by the provider. Not a live
- * region: a countdown that changes every 30 s must not be read out each time.
+ * The 24-hour window: free text outside it may be refused by the provider. One line, said once
+ * (the composer below does not repeat it). Not a live region: a countdown that changes every 30 s
+ * must not be read out each time.
  */
-export function ReplyWindow({ lastInboundAt, now: fixedNow }: { lastInboundAt: Date | null; now?: Date }) {
+export function ReplyWindow({ lastInboundAt, now: fixedNow, action }: { lastInboundAt: Date | null; now?: Date; action?: TAction | null }) {
   const [tick, setTick] = useState(() => new Date());
   useEffect(() => {
     if (fixedNow) return;
@@ -27,18 +31,33 @@ export function ReplyWindow({ lastInboundAt, now: fixedNow }: { lastInboundAt: D
     return () => clearInterval(timer);
   }, [fixedNow]);
   const left = windowTimeLeft(lastInboundAt, fixedNow ?? tick);
+  const link = action && (
+    <>
+      {' '}
+      <button type="button" className="link-button" onClick={action.onClick}>
+        {action.label}
+      </button>
+    </>
+  );
   if (left !== null) {
     return (
       <p className="reply-window open">
-        <span className="dot" aria-hidden="true" /> Reply window open: {formatDuration(left)} left
+        <span className="dot" aria-hidden="true" />
+        <span>
+          Reply window open: {formatDuration(left)} left{link && ' ·'}
+          {link}
+        </span>
       </p>
     );
   }
   return (
     <p className="reply-window closed">
       <span className="dot" aria-hidden="true" />
-      {lastInboundAt ? 'Outside the 24-hour window' : 'No message from this contact yet'}: free text may be rejected by the provider; a
-      pre-approved template is needed to start the conversation.
+      <span>
+        {lastInboundAt ? 'Outside the 24-hour window' : 'No message from this contact yet'}: free text may be refused; an approved template
+        reaches them.
+        {link}
+      </span>
     </p>
   );
 }

@@ -42,51 +42,78 @@ function Snippet({ highlight, body }: { highlight: string; body: string }) {
   );
 }
 
-/** Messages matching the words typed in the inbox's search box; a hit opens its conversation at that message. */
+/**
+ * Messages matching the words typed in the inbox's search box; a hit opens its conversation at that
+ * message. The best 30 first, then 30 more at a time: how many are shown is always said.
+ */
 export function SearchResults({ q }: { q: string }) {
-  const results = trpc.inbox.search.useQuery({ q }, { placeholderData: (previous) => previous });
+  const results = trpc.inbox.search.useInfiniteQuery(
+    { q },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined, placeholderData: (previous) => previous },
+  );
   if (results.isPending)
     return (
       <p className="muted" role="status">
         Searching…
       </p>
     );
-  if (results.isError)
+  if (results.isError && !results.data)
     return (
       <p className="form-error" role="alert">
         {results.error.message}
       </p>
     );
-  if (!results.data.items.length)
+  const hits = results.data.pages.flatMap((page) => page.items);
+  if (!hits.length)
     return (
       <p className="empty">No chat messages with those words. Search looks in the text of chat messages (not names, notes or e-mails).</p>
     );
+  const more = results.hasNextPage;
   return (
-    <ul className="thread-list search-results" aria-label="Search results">
-      {results.data.items.map((hit) => (
-        <li key={hit.id}>
-          <Link
-            href={`${threadPath({ clientId: hit.clientId, peerPhone: hit.peerPhone })}?message=${hit.id}`}
-            className="thread-row"
-            data-hit={hit.id}
-          >
-            <span className="thread-main">
-              <span className="thread-top">
-                <span className="thread-name">
-                  {hit.clientName ?? (hit.metadata.contact_name ? `~${hit.metadata.contact_name}` : <PhoneNumber value={hit.peerPhone} />)}
+    <div className="search-results-box">
+      <p className="search-count muted" role="status">
+        {more ? `The best ${hits.length} matches shown` : `${hits.length} ${hits.length === 1 ? 'match' : 'matches'}, all shown`}
+      </p>
+      <ul className="thread-list search-results" aria-label="Search results">
+        {hits.map((hit) => (
+          <li key={hit.id}>
+            <Link
+              href={`${threadPath({ clientId: hit.clientId, peerPhone: hit.peerPhone })}?message=${hit.id}`}
+              className="thread-row"
+              data-hit={hit.id}
+            >
+              <span className="thread-main">
+                <span className="thread-top">
+                  <span className="thread-name">
+                    {hit.clientName ??
+                      (hit.metadata.contact_name ? `~${hit.metadata.contact_name}` : <PhoneNumber value={hit.peerPhone} />)}
+                  </span>
+                  <time className="thread-time" dateTime={hit.createdAt.toISOString()}>
+                    {formatWhen(hit.createdAt)}
+                  </time>
                 </span>
-                <time className="thread-time" dateTime={hit.createdAt.toISOString()}>
-                  {formatWhen(hit.createdAt)}
-                </time>
+                <span className="search-snippet">
+                  {hit.direction === 'outbound' ? 'You: ' : ''}
+                  <Snippet highlight={hit.highlight} body={hit.body} />
+                </span>
               </span>
-              <span className="search-snippet">
-                {hit.direction === 'outbound' ? 'You: ' : ''}
-                <Snippet highlight={hit.highlight} body={hit.body} />
-              </span>
-            </span>
-          </Link>
-        </li>
-      ))}
-    </ul>
+            </Link>
+          </li>
+        ))}
+        {(more || results.isFetchNextPageError) && (
+          <li className="list-more">
+            {results.isFetchNextPageError && <span className="form-error">Could not load more matches. </span>}
+            <button
+              type="button"
+              className="button ghost small"
+              onClick={() => void results.fetchNextPage()}
+              disabled={results.isFetchingNextPage}
+            >
+              {results.isFetchingNextPage ? 'Loading more matches…' : 'Show more'}
+            </button>
+          </li>
+        )}
+      </ul>
+    </div>
   );
 }

@@ -101,11 +101,6 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
   const missing = params.findIndex((p) => !p.trim());
   return (
     <form className="template-composer" onSubmit={(event) => void submit(event)} aria-label="Send an approved template">
-      {!windowOpen && (
-        <p className="composer-note">
-          Outside the 24-hour window the provider only delivers approved templates. Choose one, check its text and send.
-        </p>
-      )}
       <label className="compact-field">
         <span>Approved template</span>
         <select value={templateKey} onChange={(e) => setKey(e.target.value)} aria-label="Approved template">

@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { formatDateTime, formatWhen } from '../lib/format';
+import { clipPreview } from '../lib/preview-text';
 import type { TOlder } from '../lib/older-pages';
 import { useLoadMore } from '../lib/use-load-more';
 import { threadPath, type TThreadSummary } from '../lib/trpc';
@@ -62,7 +63,7 @@ export function ThreadList({
                 <span className="thread-bottom">
                   <span className="thread-preview">
                     {thread.last.direction === 'outbound' && thread.last.status && <StatusTicks status={thread.last.status} />}
-                    {previewOf(thread.last)}
+                    <span className="preview-text">{previewOf(thread.last)}</span>
                   </span>
                   {thread.unread > 0 && (
                     <span className="unread-badge" aria-label={`${thread.unread} unread`}>
@@ -107,6 +108,6 @@ const FILE_KIND: Partial<Record<string, string>> = {
 /** The last message as a line: a file is named by what it is ("Photo · the letter", "lease.pdf"). */
 function previewOf(last: { body: string; kind: string; fileName: string | null }): string {
   const file = FILE_KIND[last.kind] ? (last.fileName ?? FILE_KIND[last.kind]) : null;
-  if (!file) return last.body;
-  return last.body ? `${file} · ${last.body}` : file;
+  if (!file) return clipPreview(last.body);
+  return clipPreview(last.body ? `${file} · ${last.body}` : file);
 }

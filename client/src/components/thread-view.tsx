@@ -3,10 +3,14 @@ import { Fragment, useEffect, useEffectEvent, useMemo, useRef, useState, type Dr
 import { Link, useLocation, useSearch } from 'wouter';
 import { formatDateTime, usePhoneFormatter } from '../lib/format';
 import { EVERY_THREAD } from '../lib/live-updates';
+import { newEchoId } from '../lib/echo-id';
 import { olderOf } from '../lib/older-pages';
+import { enqueueSend, useQueuedSends } from '../lib/outbox';
 import { placeInPages } from '../lib/paged-cache';
+import { queuedItemOf, queuedToShow, type TQueuedCall, type TQueuedSend } from '../lib/queued-sends';
 import { itemsOf, updateThreadPages, useThreadPages } from '../lib/thread-pages';
 import { UPLOAD_LIMITS_TEXT } from '../lib/upload-limits-text';
+import { useComposerHeight } from '../lib/use-composer-height';
 import { useQuotedOf } from '../lib/use-quoted-of';
 import { replyNumbersOf } from '../../../shared/phone';
 import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../lib/trpc';
@@ -50,10 +54,15 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const markRead = trpc.inbox.markRead.useMutation();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
   const send = trpc.chat.send.useMutation();
+  const threadKey = threadKeyOfRef(threadRef);
+  const queued = useQueuedSends(threadKey);
   const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message) });
   const listRef = useRef<TMessageListApi>(null);
+  const measureCompose = useComposerHeight();
 
   const items = useMemo(() => itemsOf(thread.data), [thread.data]);
+  // What waits in the outbox comes after what the server has, until the server has it too.
+  const shownItems = useMemo(() => [...withoutArrivedTemps(items), ...queuedToShow(items, queued).map(queuedItemOf)], [items, queued]);
   if (seeking && (!focusId || items.some((i) => i.id === focusId) || (thread.data && !thread.hasNextPage))) setSeeking(false);
   // Read when the newest message has been in view, not while the reader is further up.
   const [atEnd, setAtEnd] = useState(true);
@@ -92,7 +101,6 @@ export function ThreadView({ threadRef, summary }: TProps) {
   // Templates first outside the window; a person may switch either way.
   const [chosenMode, setChosenMode] = useState<'template' | 'text' | null>(null);
   const mode = chosenMode ?? (windowOpen ? 'text' : 'template');
-  const sendTemplate = trpc.chat.sendTemplate.useMutation();
   // A file to send: picked or pasted in the composer, or dropped anywhere on the conversation.
   const [file, setFile] = useState<File | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -127,13 +135,15 @@ export function ThreadView({ threadRef, summary }: TProps) {
         updateThreadPages(queryClient, threadRef, (pages) =>
           pages.map((page) => page.map((i) => (i.direction === 'inbound' && !i.readAt ? { ...i, readAt: now } : i))),
         );
-        const key = threadKeyOfRef(threadRef);
         utils.inbox.threads.setInfiniteData(
           EVERY_THREAD,
           (data) =>
             data && {
               ...data,
-              pages: data.pages.map((page) => ({ ...page, threads: page.threads.map((t) => (t.key === key ? { ...t, unread: 0 } : t)) })),
+              pages: data.pages.map((page) => ({
+                ...page,
+                threads: page.threads.map((t) => (t.key === threadKey ? { ...t, unread: 0 } : t)),
+              })),
             },
         );
         utils.inbox.threadSummary.setData(threadRef, (s) => s && { ...s, unread: 0 });
@@ -146,7 +156,10 @@ export function ThreadView({ threadRef, summary }: TProps) {
     if (thread.data && unreadInbound && atEnd) markOpenThreadRead();
   }, [thread.data, unreadInbound, atEnd]);
 
-  /** Shows the message at once, sends it, then puts the stored record in its place (or its failure). */
+  /**
+   * A file's message: shown at once, sent once its upload is done, then the stored record takes its
+   * place (or its failure). A file is not queued: it lives in the page's memory only.
+   */
   const sendOptimistically = async (
     body: string,
     caseId: number | undefined,
@@ -193,15 +206,42 @@ export function ThreadView({ threadRef, summary }: TProps) {
         void utils.inbox.thread.invalidate(threadRef);
         return true;
       }
-      return false; // nothing was stored: the composer gets the text back
+      return false; // nothing was stored: the composer keeps the file and its caption
     }
+  };
+
+  /**
+   * A text or a template: kept in the outbox first (in this browser, so neither a lost connection
+   * nor a closed tab loses it), shown at once with its clock, and sent as soon as it can be.
+   */
+  const sendQueued = async (call: TQueuedCall, shown: Pick<TQueuedSend['shown'], 'body' | 'caseId' | 'template'>): Promise<boolean> => {
+    if (!me.data) return false;
+    const queuedAt = Date.now();
+    await enqueueSend({
+      echoId: newEchoId(),
+      userId: me.data.id,
+      threadKey,
+      threadRef,
+      tempId: -(queuedAt * 1000 + Math.floor(Math.random() * 1000)),
+      queuedAt,
+      call,
+      shown: {
+        ...shown,
+        clientId: 'clientId' in threadRef ? threadRef.clientId : null,
+        peerPhone: to,
+        sentBy: { id: me.data.id, name: me.data.name },
+      },
+      attempts: 0,
+    });
+    requestAnimationFrame(() => listRef.current?.toEnd()); // what one sends is shown, wherever one was reading
+    return true;
   };
 
   // Always the number shown in the composer: nothing is sent to a number a person did not see.
   const recipientOf = (caseId: number | undefined) =>
     'clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, caseId } : { to: threadRef.phone };
   const onSend = (body: string, caseId: number | undefined) =>
-    sendOptimistically(body, caseId, () => send.mutateAsync({ ...recipientOf(caseId), body }));
+    sendQueued({ procedure: 'send', input: { ...recipientOf(caseId), body } }, { body, caseId: caseId ?? null, template: null });
   /** Uploads first (the composer shows progress), then sends by the upload's id like any message. */
   const onSendFile = async (file: File, caption: string, caseId: number | undefined, onProgress: (fraction: number) => void) => {
     let uploaded: TUploaded;
@@ -232,10 +272,14 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const showMessage = (id: number) => listRef.current?.show(id);
 
   const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>
-    sendOptimistically(`Template: ${choice.name}`, caseId, () => sendTemplate.mutateAsync({ ...recipientOf(caseId), ...choice }));
+    sendQueued(
+      { procedure: 'sendTemplate', input: { ...recipientOf(caseId), ...choice } },
+      { body: `Template: ${choice.name}`, caseId: caseId ?? null, template: choice },
+    );
 
-  const onRetry = (id: number) => {
-    retry.mutate({ id }, { onSuccess: () => void utils.inbox.thread.invalidate(threadRef) });
+  /** `confirm`: a send whose outcome is unknown, resent after the person said it may go twice. */
+  const onRetry = (id: number, confirm: boolean) => {
+    retry.mutate(confirm ? { id, confirm } : { id }, { onSuccess: () => void utils.inbox.thread.invalidate(threadRef) });
   };
 
   // The conversation has loaded when its messages and (for a client) the client's numbers have: a
@@ -249,10 +293,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
     isFetching: thread.isFetching || client.isFetching,
     refetch: () => Promise.all([thread.isError ? thread.refetch() : null, clientFailed ? client.refetch() : null]),
   };
-  const name = client.data?.name ?? summary?.clientName ?? summary?.contactName ?? null;
+  // An empty profile name is no name: the number stands for the contact then.
+  const name = client.data?.name || summary?.clientName || summary?.contactName || null;
   const phone = 'phone' in threadRef ? threadRef.phone : client.data?.phone;
   const showNumbers = replyNumbers.length > 1 || items.some((i) => i.peerPhone && i.peerPhone !== to);
   const primary = clientNumbers?.find((n) => n.primary)?.digits ?? null;
+  // Under the name, the numbers; a number with no name is the heading itself, and is not said twice.
+  const headerNumbers = name ? replyNumbers : replyNumbers.filter((n) => n !== phone);
   /** Who wrote it, as a screen reader announces each message. */
   const speakerOf = (item: TThreadItem) => {
     if (item.direction === 'inbound')
@@ -294,31 +341,33 @@ export function ThreadView({ threadRef, summary }: TProps) {
         </Link>
         <div className="thread-who">
           <h2>{name ?? <PhoneNumber value={phone} />}</h2>
-          <p className="muted">
-            {replyNumbers.length ? (
-              replyNumbers.map((n, i) => (
-                <Fragment key={n}>
-                  {i > 0 && ', '}
-                  <PhoneNumber value={n} />
-                </Fragment>
-              ))
-            ) : (
-              <PhoneNumber value={phone} />
-            )}
-            {'clientId' in threadRef && (
-              <>
-                {' · '}
-                <Link href={`/clients/${threadRef.clientId}`}>Client file</Link>
-              </>
-            )}
-          </p>
+          {(name || headerNumbers.length > 0 || 'clientId' in threadRef) && (
+            <p className="muted">
+              {headerNumbers.length ? (
+                headerNumbers.map((n, i) => (
+                  <Fragment key={n}>
+                    {i > 0 && ', '}
+                    <PhoneNumber value={n} />
+                  </Fragment>
+                ))
+              ) : (
+                <PhoneNumber value={phone} />
+              )}
+              {'clientId' in threadRef && (
+                <>
+                  {' · '}
+                  <Link href={`/clients/${threadRef.clientId}`}>Client file</Link>
+                </>
+              )}
+            </p>
+          )}
         </div>
       </header>
       {'phone' in threadRef && summary && <LinkNumberBanner phone={threadRef.phone} summary={summary} />}
       {client.data && <OptOutBanner client={client.data} />}
       <QueryStatus query={conversation} loading="Loading conversation…">
         {() =>
-          items.length === 0 ? (
+          shownItems.length === 0 ? (
             <p className="empty">No messages yet. Say hello below.</p>
           ) : (
             <MessageList
@@ -326,7 +375,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
               focusId={focusId}
               onAtEnd={setAtEnd}
               older={olderOf(thread)}
-              rows={withDividers(withoutArrivedTemps(items), joined).map((entry): TRow =>
+              rows={withDividers(shownItems, joined).map((entry): TRow =>
                 'item' in entry
                   ? {
                       key: `m${entry.item.id}`,
@@ -364,31 +413,40 @@ export function ThreadView({ threadRef, summary }: TProps) {
         {announced?.text}
       </p>
       {/* Until the conversation has loaded, nothing is known of its window: no warning, no composer. */}
-      {conversation.data && <ReplyWindow lastInboundAt={lastInboundAt} />}
       {conversation.data && (
-        <Composer
-          threadRef={threadRef}
-          clientName={name}
-          onSend={onSend}
-          onSendTemplate={onSendTemplate}
-          onSendFile={onSendFile}
-          file={file}
-          onFileChange={setFile}
-          windowOpen={windowOpen}
-          mode={mode}
-          onModeChange={setChosenMode}
-          recipient={
-            to
-              ? {
-                  value: to,
-                  options: replyNumbers,
-                  onChange: setChosenNumber,
-                  // Not the client's own main number (a linked number, a second phone): say so.
-                  note: 'clientId' in threadRef && primary && to !== primary ? `not ${name ?? 'the client'}'s main number` : null,
-                }
-              : null
-          }
-        />
+        <div className="thread-compose" ref={measureCompose}>
+          <ReplyWindow
+            lastInboundAt={lastInboundAt}
+            action={
+              mode === 'text'
+                ? { label: windowOpen ? 'Approved template…' : 'Send an approved template', onClick: () => setChosenMode('template') }
+                : null
+            }
+          />
+          <Composer
+            threadRef={threadRef}
+            clientName={name}
+            onSend={onSend}
+            onSendTemplate={onSendTemplate}
+            onSendFile={onSendFile}
+            file={file}
+            onFileChange={setFile}
+            windowOpen={windowOpen}
+            mode={mode}
+            onModeChange={setChosenMode}
+            recipient={
+              to
+                ? {
+                    value: to,
+                    options: replyNumbers,
+                    onChange: setChosenNumber,
+                    // Not the client's own main number (a linked number, a second phone): say so.
+                    note: 'clientId' in threadRef && primary && to !== primary ? `not ${name ?? 'the client'}'s main number` : null,
+                  }
+                : null
+            }
+          />
+        </div>
       )}
     </section>
   );

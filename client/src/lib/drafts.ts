@@ -94,3 +94,30 @@ export function saveDraft(storage: TDraftStorage | null, key: string, text: stri
     return false;
   }
 }
+
+/** The person a draft key belongs to (null: not a draft key). */
+export function draftOwnerOf(key: string): number | null {
+  if (!key.startsWith(PREFIX)) return null;
+  const owner = Number(key.slice(PREFIX.length).split(':')[0]);
+  return Number.isInteger(owner) ? owner : null;
+}
+
+/**
+ * Removes every draft in this browser, or (with `keepOwner`) every draft but that person's: what a
+ * person typed does not outlive their session here, and is never shown to the next person.
+ */
+export function forgetDrafts(storage: TDraftStorage | null, keepOwner?: number): void {
+  if (!storage) return;
+  try {
+    const keys: string[] = [];
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i);
+      const owner = key ? draftOwnerOf(key) : null;
+      if (key && owner !== null && owner !== keepOwner) keys.push(key);
+      else if (key?.startsWith(PREFIX) && owner === null) keys.push(key);
+    }
+    for (const key of keys) storage.removeItem(key);
+  } catch {
+    // storage refused: nothing of ours could have been kept in it either
+  }
+}

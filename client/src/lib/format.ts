@@ -42,6 +42,11 @@ export function formatDateTime(date: Date): string {
   return dateTime.format(date);
 }
 
+/** The time of day alone ("14:05"): for something later today. */
+export function formatTime(date: Date): string {
+  return timeOnly.format(date);
+}
+
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** A day, without its time ("23 Nov 2026"): for lists of files, where a weekday alone is vague. */

@@ -1,5 +1,5 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { formatPhone } from './format';
 import { alertNewMessages } from './new-message-alerts';
 import { checkStillSignedIn } from './session-end';
@@ -71,8 +71,35 @@ function placeInTimeline<TItem extends { id: number; createdAt: Date }, TParam>(
   );
 }
 
+// The latest version of records changed lately, for screens that follow one record outside any
+// list (Settings' test send): its receipt may come before the screen has the record's id.
+const LATEST_KEPT = 200;
+const latestById = new Map<number, TThreadItem>();
+const recordListeners = new Set<() => void>();
+
+function noteLatest(items: TThreadItem[]): void {
+  for (const item of items) {
+    latestById.delete(item.id);
+    latestById.set(item.id, item);
+  }
+  while (latestById.size > LATEST_KEPT) latestById.delete(latestById.keys().next().value!);
+  for (const listener of recordListeners) listener();
+}
+
+/** The newest version of record `id` that a live update brought, or undefined. */
+export function useLiveRecord(id: number | null): TThreadItem | undefined {
+  return useSyncExternalStore(
+    (listener) => {
+      recordListeners.add(listener);
+      return () => recordListeners.delete(listener);
+    },
+    () => (id === null ? undefined : latestById.get(id)),
+  );
+}
+
 /** Applies live changes to the React Query caches in place; fetches only what it cannot patch. */
 export function applyLiveItems(utils: TUtils, queryClient: QueryClient, items: TThreadItem[]): void {
+  noteLatest(items);
   const unloaded = new Set<string>();
   for (const item of items) {
     updateThreadPages(queryClient, threadRefOf(item), (pages, hasOlder) => placeInPages(pages, item, 'oldest-first', hasOlder));

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { trpc } from './trpc';
+import { forgetUnsentWork } from './unsent-work';
 
 type TUtils = ReturnType<typeof trpc.useUtils>;
 
@@ -31,8 +32,13 @@ export function checkStillSignedIn(utils: TUtils, otherwise: () => void = () => 
 
 const ENDED_KEY = 'firm-chat:session-ended';
 
-/** Remembered for the sign-in page, which says why the person is there (a reload keeps it once). */
+/**
+ * Remembered for the sign-in page, which says why the person is there (a reload keeps it once).
+ * The person's drafts and unsent messages go with the session: they are not left for whoever signs
+ * in next at this browser.
+ */
 function noteSessionEnded(): void {
+  void forgetUnsentWork();
   try {
     sessionStorage.setItem(ENDED_KEY, '1');
   } catch {

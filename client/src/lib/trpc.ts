@@ -1,12 +1,13 @@
 import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { AppRouter } from '../../../server/trpc/routers/app-router';
 
 export const trpc = createTRPCReact<AppRouter>();
 
 export type TOutputs = inferRouterOutputs<AppRouter>;
+export type TInputs = inferRouterInputs<AppRouter>;
 export type TThreadItem = TOutputs['inbox']['thread']['items'][number];
 export type TThreadSummary = TOutputs['inbox']['threads']['threads'][number];
 export type TThreadRef = { clientId: number } | { phone: string };

@@ -214,7 +214,7 @@ function CreateCaseForm({ clientId }: { clientId: number }) {
           autoComplete="off"
           value={reference}
           onChange={(e) => setReference(e.target.value)}
-          placeholder="HART-2026-003"
+          placeholder="e.g. ABC-2026-001"
           {...errors.field('reference')}
         />
         {errors.message('reference')}

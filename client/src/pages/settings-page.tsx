@@ -3,6 +3,7 @@ import { StatusTicks } from '../components/status-ticks';
 import { useToast } from '../components/toasts';
 import { UsersPanel } from '../components/users-panel';
 import { formatDateTime } from '../lib/format';
+import { useLiveRecord } from '../lib/live-updates';
 import { trpc, type TOutputs } from '../lib/trpc';
 
 const STATUS_TONE: Record<string, string> = {
@@ -290,17 +291,60 @@ function TestMessageForm() {
       <button type="submit" className="button primary" disabled={sendTest.isPending}>
         {sendTest.isPending ? 'Sending…' : 'Send test'}
       </button>
-      {sendTest.data && (
-        <p className="test-result ok" role="status">
-          <StatusTicks status={sendTest.data.status ?? 'sent'} /> Sent. Provider id <code>{sendTest.data.metadata.chat_msg_id}</code>
-        </p>
-      )}
+      {sendTest.data && <TestResult key={sendTest.data.id} sent={sendTest.data} />}
       {sendTest.error && !fieldErrors && (
         <p className="form-error" role="alert">
           {sendTest.error.message}
         </p>
       )}
     </form>
+  );
+}
+
+type TSentTest = TOutputs['settings']['sendTest'];
+
+const PROGRESS: Record<string, number> = { pending: 0, sent: 1, delivered: 2, read: 3, failed: 4 };
+
+/**
+ * How far the test message got, followed as its receipts arrive (live updates): the send's answer
+ * says only that the provider took it, and a failed receipt may come a second later.
+ */
+function TestResult({ sent }: { sent: TSentTest }) {
+  const live = useLiveRecord(sent.id);
+  // A live copy may be older than the send's own answer (published while it was still pending).
+  const record = live && (PROGRESS[live.status ?? 'pending'] ?? 0) >= (PROGRESS[sent.status ?? 'pending'] ?? 0) ? live : sent;
+  const status = record.status ?? 'pending';
+  const providerId = record.metadata.chat_msg_id;
+  if (status === 'failed') {
+    return (
+      <p className="test-result bad" role="alert" data-status="failed">
+        <StatusTicks status="failed" /> Failed: {record.error ?? 'the provider reported it was not delivered.'}
+      </p>
+    );
+  }
+  if (status === 'pending' && record.metadata.outcome === 'unknown') {
+    return (
+      <p className="test-result warn" role="status" data-status="unknown">
+        May not have been sent — the provider&rsquo;s answer was lost. Check with the recipient before sending another.
+      </p>
+    );
+  }
+  const said: Record<string, string> = {
+    pending: 'Sending…',
+    sent: 'Sent: the provider accepted it. Waiting for its delivery receipt…',
+    delivered: 'Delivered to the phone.',
+    read: 'Delivered and read.',
+  };
+  return (
+    <p className="test-result ok" role="status" data-status={status}>
+      <StatusTicks status={status} /> {said[status]}
+      {providerId && (
+        <>
+          {' '}
+          Provider id <code>{providerId}</code>
+        </>
+      )}
+    </p>
   );
 }
 

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { DEMO_ACCOUNTS } from '../../../shared/demo';
 import { FormSummary, useFormErrors } from '../components/field-error';
 import { takeSessionEnded } from '../lib/session-end';
 import { trpc } from '../lib/trpc';
+import { forgetUnsentWork } from '../lib/unsent-work';
 
 async function fetchMode(): Promise<'demo' | 'live' | null> {
   const res = await fetch('/api/health');
@@ -16,6 +17,9 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   // Sent here by the server (signed out elsewhere, expired, deactivated): said, not left to guess.
   const [ended] = useState(takeSessionEnded);
+  // Nobody is signed in: whatever session wrote the drafts and queued messages kept here has ended
+  // (it may have expired while the browser was closed), and they are not kept for the next person.
+  useEffect(() => void forgetUnsentWork(), []);
   const utils = trpc.useUtils();
   const mode = useQuery({ queryKey: ['health-mode'], queryFn: fetchMode, staleTime: Infinity });
   const signIn = trpc.auth.signIn.useMutation({
