@@ -52,6 +52,8 @@ type TProps = {
   /** 'template': an approved template (first choice outside the window); 'text': free text. */
   mode: 'template' | 'text';
   onModeChange: (mode: 'template' | 'text') => void;
+  /** The case the conversation's recent messages are on: offered when no case was chosen for this message. */
+  proposedCaseId?: number;
 };
 
 /** The file a caption was written for, kept with the draft: a reload must not leave a caption that would go alone. */
@@ -86,6 +88,7 @@ export function Composer({
   windowOpen,
   mode,
   onModeChange,
+  proposedCaseId,
 }: TProps) {
   const formatNumber = usePhoneFormatter();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -99,18 +102,31 @@ export function Composer({
   useAutoGrow(textarea, body);
   const touch = useCoarsePointer();
   // The case chosen is part of the draft: a text naming a case is not sent off that case's file.
+  // '' = none chosen (the case the conversation's recent messages are on is offered), 'none' = no
+  // case on purpose, else a case id. A choice lasts for one message unless it is pinned: a client
+  // with two open matters must not have every later message filed on the first one picked.
   const { text: caseText, setText: setCaseText } = useDraft(`${draftKey}:case`);
-  const caseId = Number(caseText) || undefined;
-  const setCaseId = (id: number | undefined) => setCaseText(id ? String(id) : '');
+  const { text: pinText, setText: setPinText } = useDraft(`${draftKey}:case-pin`);
+  const pinned = pinText === '1';
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
   const templates = trpc.chat.templates.useQuery(undefined, { staleTime: Infinity });
   const settings = trpc.settings.chat.useQuery(undefined, { staleTime: Infinity });
   const cases = trpc.cases.listForClient.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
+  const proposed = cases.data?.some((c) => c.id === proposedCaseId && c.status === 'open') ? proposedCaseId : undefined;
+  const caseId = caseText === 'none' ? undefined : Number(caseText) || proposed;
+  const caseIsProposed = caseText === '' && proposed !== undefined;
+  const setCaseId = (id: number | undefined) => setCaseText(id ? String(id) : 'none');
+  const afterSend = () => {
+    if (!pinned) setCaseText('');
+  };
   const selectedCase = cases.data?.find((c) => c.id === caseId);
-  // Opened from a case (its page's Message: ?case=id): that case is chosen, when it is this client's.
+  // Opened from a case (its page's Message: ?case=id): that case is chosen, once, when it is this client's.
   const askedCase = Number(new URLSearchParams(useSearch()).get('case')) || undefined;
+  const askedApplied = useRef(false);
   useEffect(() => {
-    if (askedCase && cases.data?.some((c) => c.id === askedCase)) setCaseText(String(askedCase));
+    if (askedApplied.current || !askedCase || !cases.data?.some((c) => c.id === askedCase)) return;
+    askedApplied.current = true;
+    setCaseText(String(askedCase));
   }, [askedCase, cases.data, setCaseText]);
   // The file this caption belongs to, while one is chosen: after a reload (or coming back to the
   // conversation) the file itself is gone, and the caption must not be sent without it.
@@ -149,6 +165,7 @@ export function Composer({
       setFileNote('');
       setBody('');
       setInsertion(null);
+      afterSend();
     } else if (result.error) {
       setUploadError({ file: chosen, message: result.error }); // the file and the caption stay, to send again
     }
@@ -171,6 +188,7 @@ export function Composer({
     setBody('');
     setInsertion(null);
     // Kept in the outbox from here on; a refusal by the server puts the text back (use-outbox-runner.ts).
+    afterSend();
     await onSend(text, caseId);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -302,9 +320,21 @@ export function Composer({
               <option key={c.id} value={c.id}>
                 {c.reference} — {c.title}
                 {c.status === 'closed' ? ' (closed)' : ''}
+                {caseIsProposed && c.id === caseId ? ' · as the last messages' : ''}
               </option>
             ))}
           </select>
+        </label>
+      )}
+      {clientId !== null && caseId !== undefined && (
+        <label className="compact-field case-pin" title="Keep this case for the next messages too">
+          <input
+            type="checkbox"
+            checked={pinned}
+            onChange={(e) => setPinText(e.target.checked ? '1' : '')}
+            aria-label="Keep for next messages"
+          />
+          <span>Keep</span>
         </label>
       )}
       {mode === 'text' && (
@@ -344,7 +374,11 @@ export function Composer({
             caseReference: selectedCase?.reference ?? null,
             firmName: settings.data?.firmName ?? null,
           }}
-          onSend={(choice) => onSendTemplate(choice, caseId)}
+          onSend={async (choice) => {
+            const sent = await onSendTemplate(choice, caseId);
+            if (sent) afterSend();
+            return sent;
+          }}
           onWriteFreeText={() => onModeChange('text')}
         />
       </div>

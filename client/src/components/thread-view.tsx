@@ -269,6 +269,9 @@ export function ThreadView({ threadRef, summary }: TProps) {
     return ok ? { ok: true as const } : { ok: false as const, error: null };
   };
   const quotedOf = useQuotedOf(items);
+  // The case the conversation's recent messages are on (the newest of the last 20 that has one):
+  // what the composer offers for the next message.
+  const proposedCaseId = useMemo(() => items.slice(-20).findLast((item) => item.caseId !== null)?.caseId ?? undefined, [items]);
   const showMessage = (id: number) => listRef.current?.show(id);
 
   const onSendTemplate = (choice: TTemplateChoice, caseId: number | undefined) =>
@@ -434,6 +437,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
             windowOpen={windowOpen}
             mode={mode}
             onModeChange={setChosenMode}
+            proposedCaseId={proposedCaseId}
             recipient={
               to
                 ? {

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { TCommunication } from '../../../shared/communication';
 import { formatDateTime } from '../lib/format';
 import { highlightIn } from '../lib/highlight';
@@ -7,15 +7,31 @@ import { useQuotedOf } from '../lib/use-quoted-of';
 import { MessageContent } from './message-content';
 import { PhoneNumber } from './phone-number';
 import { ReactionChips } from './reaction-chips';
+import { RefileBar } from './refile-bar';
 import { STATUS_LABEL, StatusTicks } from './status-ticks';
 
 const TYPE_LABEL: Record<TCommunication['type'], string> = { chat: 'Chat', note: 'Note', call: 'Call', email: 'Email' };
 
-type TProps = { items: TCommunication[] | undefined; isPending: boolean; error?: string | null; older: TOlder };
+type TCase = { id: number; reference: string; title: string; status: 'open' | 'closed' };
+
+/**
+ * `filing`: a client's timeline says each record's case, and records can be chosen and moved to
+ * another case (or to none) together.
+ */
+type TProps = {
+  items: TCommunication[] | undefined;
+  isPending: boolean;
+  error?: string | null;
+  older: TOlder;
+  filing?: { clientId: number; cases: TCase[] };
+};
 
 /** Every record type, newest first, as the server returns them; chat records read as in the thread. */
-export function Timeline({ items, isPending, error, older }: TProps) {
+export function Timeline({ items, isPending, error, older, filing }: TProps) {
   const listRef = useRef<HTMLOListElement>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const toggle = (id: number) => setSelected((now) => (now.includes(id) ? now.filter((x) => x !== id) : [...now, id]));
+  const caseOf = (item: TCommunication) => (item.caseId === null ? null : (filing?.cases.find((c) => c.id === item.caseId) ?? null));
   const quotedOf = useQuotedOf(items);
   const showRecord = (id: number) => highlightIn(listRef.current, id);
   if (isPending)
@@ -33,12 +49,27 @@ export function Timeline({ items, isPending, error, older }: TProps) {
   if (!items?.length) return <p className="empty">Nothing on the timeline yet.</p>;
   return (
     <>
+      {filing && <RefileBar clientId={filing.clientId} cases={filing.cases} selected={selected} onDone={() => setSelected([])} />}
       <ol className="timeline" aria-label="Timeline" ref={listRef}>
         {items.map((item) => (
           <li key={item.id} className={`timeline-item type-${item.type}`} data-id={item.id}>
             <span className={`type-badge type-${item.type}`}>{TYPE_LABEL[item.type]}</span>
             <div className="timeline-body">
               <div className="timeline-meta">
+                {filing && (
+                  <input
+                    type="checkbox"
+                    className="timeline-select"
+                    checked={selected.includes(item.id)}
+                    onChange={() => toggle(item.id)}
+                    aria-label={`Select the ${TYPE_LABEL[item.type].toLowerCase()} of ${formatDateTime(item.createdAt)}`}
+                  />
+                )}
+                {filing && (
+                  <span className="case-tag" title={caseOf(item)?.title}>
+                    {caseOf(item)?.reference ?? 'No case'}
+                  </span>
+                )}
                 {item.direction && (
                   <span>
                     {item.direction === 'inbound'

@@ -65,6 +65,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
               isPending={timeline.isPending}
               error={timeline.error?.message}
               older={olderOf(timeline)}
+              filing={{ clientId, cases: cases.data ?? [] }}
             />
           </section>
           <section className="card" aria-labelledby="documents-title">
