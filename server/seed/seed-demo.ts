@@ -5,6 +5,7 @@ import { DEMO_ACCOUNTS } from '../../shared/demo';
 import type { TAttachmentKind } from '../../shared/communication';
 import { Attachment, Communication, User } from '../db/models';
 import { PostgresMediaStore } from '../media/media-store';
+import { INTERRUPTED_SEND_ERROR } from '../chat/interrupted-sends';
 import { createCase } from '../services/cases';
 import { createClient } from '../services/clients';
 import { createUser } from '../services/users';
@@ -173,6 +174,9 @@ export async function seedDemoData(options: { defaultCountry?: CountryCode; now?
       direction: 'outbound',
       status: 'pending',
       body: 'Searches are back and clear. Call us when convenient.',
+      // A send whose provider answer was lost: the demo shows what staff then see.
+      metadata: { outcome: 'unknown' },
+      error: INTERRUPTED_SEND_ERROR,
       createdAt: at(1 * MINUTE),
     },
     {

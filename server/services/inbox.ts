@@ -32,6 +32,8 @@ export type TThreadSummary = {
     body: string;
     direction: 'inbound' | 'outbound' | null;
     status: TCommunication['status'];
+    /** 'unknown': a send whose provider answer was lost (it may have gone); shown as such, not as a clock. */
+    outcome: 'unknown' | null;
     createdAt: Date;
     kind: TMessageKind;
     fileName: string | null;
@@ -170,7 +172,7 @@ export async function unlinkPhoneFromClient(
 // last record for its current text and status.
 const threadsSql = (where: string) => `
 SELECT t.last_id AS id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
-  l.body, l.direction, l.status, l.created_at AS "createdAt", cl.name AS "clientName",
+  l.body, l.direction, l.status, l.metadata->>'outcome' AS outcome, l.created_at AS "createdAt", cl.name AS "clientName",
   coalesce(l.metadata->>'kind', 'text') AS kind,
   (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
   t.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
@@ -211,6 +213,7 @@ type TThreadRow = {
   body: string;
   direction: 'inbound' | 'outbound' | null;
   status: TCommunication['status'];
+  outcome: 'unknown' | null;
   createdAt: Date;
   kind: TMessageKind;
   fileName: string | null;
@@ -272,7 +275,16 @@ function toThreadSummary(r: TThreadRow): TThreadSummary {
     contactName: r.contactName,
     match: r.clientId !== null ? 'linked' : candidates.length > 1 ? 'ambiguous' : 'unknown',
     candidates,
-    last: { id: r.id, body: r.body, direction: r.direction, status: r.status, createdAt: r.createdAt, kind: r.kind, fileName: r.fileName },
+    last: {
+      id: r.id,
+      body: r.body,
+      direction: r.direction,
+      status: r.status,
+      outcome: r.outcome === 'unknown' ? 'unknown' : null,
+      createdAt: r.createdAt,
+      kind: r.kind,
+      fileName: r.fileName,
+    },
     unread: r.unread,
     lastInboundAt: r.lastInboundAt,
   };

@@ -72,7 +72,7 @@ describe.runIf(hasChromium())('form errors in Chromium', () => {
 
     await title.fill('T'.repeat(201));
     await form.getByRole('button', { name: 'Open case' }).click();
-    await expectFieldError(reference, 'Enter a reference, such as HART-2026-003');
+    await expectFieldError(reference, 'Enter a reference, such as ABC-2026-001');
     await expectFieldError(title, 'Title is too long — 200 characters at most');
     expect(await focusedLabel(page)).toBe('Reference');
 

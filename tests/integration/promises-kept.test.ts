@@ -225,6 +225,9 @@ describe('nothing is sent twice', () => {
     expect(record).toMatchObject({ status: 'pending', error: match.stringMatching(`^${UNKNOWN_OUTCOME_PREFIX}`) });
     expect(record.metadata).toMatchObject({ outcome: 'unknown' });
     expect(record.metadata.chat_msg_id).toBeUndefined();
+    // The inbox list says so too, not a clock.
+    const { threads } = await live.staff.inbox.threads.query({});
+    expect(threads.find((t) => t.clientId === client.id)?.last).toMatchObject({ id: record.id, outcome: 'unknown' });
 
     const unconfirmed = await refusal(live.staff.chat.retry.mutate({ id: record.id }));
     expect(unconfirmed.data).toMatchObject({ code: 'CONFLICT' });

@@ -9,7 +9,7 @@ import { MessageContent, type TQuoted } from './message-content';
 import { PhoneNumber } from './phone-number';
 import { ReactionChips } from './reaction-chips';
 import { ReceiptSteps, ReceiptToggle } from './receipt-details';
-import { STATUS_LABEL } from './status-ticks';
+import { STATUS_LABEL, UNKNOWN_LABEL, UnknownMark } from './status-ticks';
 
 /** The case a record is filed on, as its picker shows it. */
 export type TFiledCase = { id: number; reference: string; title: string };
@@ -153,22 +153,6 @@ export function MessageBubble({
         </div>
       )}
     </li>
-  );
-}
-
-const UNKNOWN_LABEL = 'May not have been sent';
-
-/** In place of the ticks: neither sent nor failed, as far as anyone knows. */
-function UnknownMark() {
-  return (
-    <span className="ticks ticks-unknown" role="img" aria-label={UNKNOWN_LABEL} title={UNKNOWN_LABEL} data-status="unknown">
-      <svg viewBox="0 0 18 12" width="18" height="12" aria-hidden="true" focusable="false">
-        <g fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
-          <circle cx="9" cy="6" r="4.6" />
-          <path d="M7.6 4.6a1.5 1.5 0 1 1 1.9 1.5c-.4.1-.5.4-.5.8M9 8.6v.1" />
-        </g>
-      </svg>
-    </span>
   );
 }
 

@@ -65,3 +65,19 @@ export function StatusTicks({ status, receipts, error }: TProps) {
     </span>
   );
 }
+
+export const UNKNOWN_LABEL = 'May not have been sent';
+
+/** In place of the ticks: neither sent nor failed, as far as anyone knows (the provider's answer was lost). */
+export function UnknownMark() {
+  return (
+    <span className="ticks ticks-unknown" role="img" aria-label={UNKNOWN_LABEL} title={UNKNOWN_LABEL} data-status="unknown">
+      <svg viewBox="0 0 18 12" width="18" height="12" aria-hidden="true" focusable="false">
+        <g fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+          <circle cx="9" cy="6" r="4.6" />
+          <path d="M7.6 4.6a1.5 1.5 0 1 1 1.9 1.5c-.4.1-.5.4-.5.8M9 8.6v.1" />
+        </g>
+      </svg>
+    </span>
+  );
+}

@@ -5,7 +5,7 @@ import type { TOlder } from '../lib/older-pages';
 import { useLoadMore } from '../lib/use-load-more';
 import { threadPath, type TThreadSummary } from '../lib/trpc';
 import { PhoneNumber } from './phone-number';
-import { StatusTicks } from './status-ticks';
+import { StatusTicks, UnknownMark } from './status-ticks';
 
 function threadTitle(thread: TThreadSummary) {
   if (thread.clientName) return thread.clientName;
@@ -62,7 +62,9 @@ export function ThreadList({
                 </span>
                 <span className="thread-bottom">
                   <span className="thread-preview">
-                    {thread.last.direction === 'outbound' && thread.last.status && <StatusTicks status={thread.last.status} />}
+                    {thread.last.direction === 'outbound' &&
+                      thread.last.status &&
+                      (thread.last.outcome === 'unknown' ? <UnknownMark /> : <StatusTicks status={thread.last.status} />)}
                     <span className="preview-text">{previewOf(thread.last)}</span>
                   </span>
                   {thread.unread > 0 && (

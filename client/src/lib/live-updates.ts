@@ -25,6 +25,7 @@ function patchSummary(thread: TThreadSummary, item: TThreadItem): { updated: TTh
           body: item.body,
           direction: item.direction,
           status: item.status,
+          outcome: item.metadata.outcome ?? null,
           createdAt: item.createdAt,
           kind: item.metadata.kind ?? 'text',
           fileName: item.attachments[0]?.fileName ?? null,

@@ -21,7 +21,7 @@ export const casesRouter = router({
         reference: z
           .string()
           .trim()
-          .min(1, 'Enter a reference, such as HART-2026-003')
+          .min(1, 'Enter a reference, such as ABC-2026-001')
           .max(64, 'Reference is too long — 64 characters at most')
           // A reference is unique as stored: an unseen character would make a second "HART-2026-003".
           .refine((reference) => !hasHiddenCharacters(reference), hiddenCharacterMessage('the reference')),
