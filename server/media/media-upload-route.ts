@@ -59,7 +59,8 @@ function refuse(req: Request, res: Response, status: number, error: string, mess
  * There is no limit on the total time: an upload that keeps moving may take as long as the link
  * needs. One that sends nothing for `idleMs` is answered 408 and its slot is given back at once.
  */
-export function receiveUpload(deps: {
+/** What both upload routes (this one and the resumable one) need. */
+export type TUploadRouteDeps = {
   sequelize: Sequelize;
   store: TMediaStore;
   siteUrl: string;
@@ -67,7 +68,9 @@ export function receiveUpload(deps: {
   logger: TLogger;
   now: () => Date;
   idleMs: number;
-}): RequestHandler {
+};
+
+export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
   const site = new URL(deps.siteUrl).origin;
   return async (req, res) => {
     if (isCrossSite(req, site)) return refuse(req, res, 403, 'cross_site', 'Cross-site uploads are not allowed.');

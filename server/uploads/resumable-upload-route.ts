@@ -1,12 +1,11 @@
 import { Server as TusServer } from '@tus/server';
 import { ERRORS } from '@tus/utils';
 import express, { type Request, type Response, type Router } from 'express';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { MAX_MEDIA_BYTES, tooLargeMessage } from '../../shared/media-limits';
 import { findRequestUser } from '../auth/request-user';
 import { isCrossSite } from '../http/same-origin';
-import type { TLogger } from '../logger';
-import type { TMediaStore } from '../media/media-store';
+import type { TUploadRouteDeps } from '../media/media-upload-route';
 import { finishResumableUpload } from './finish-upload';
 import { describeUpload, PostgresUploadStore, UploadRefusal, uploaderContext, uploadNotFound } from './resumable-store';
 import { BUSY_MESSAGE, uploadSlots } from './upload-slots';
@@ -18,15 +17,7 @@ export const ATTACHMENT_ID_HEADER = 'Upload-Attachment-Id';
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
-type TDeps = {
-  sequelize: Sequelize;
-  store: TMediaStore;
-  siteUrl: string;
-  sessionSecret: string;
-  logger: TLogger;
-  now: () => Date;
-  idleMs: number;
-};
+type TDeps = TUploadRouteDeps;
 
 /**
  * `/api/uploads`: resumable uploads, tus 1.0 (creation, creation-with-upload, termination,
