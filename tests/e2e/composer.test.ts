@@ -62,7 +62,10 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
 
     await page.getByRole('button', { name: 'Insert wording' }).click();
     const inserted = await message(page).inputValue();
-    expect(inserted).toMatch(/^Please note:\nHello Amelia, the hearing for your matter has been listed\./);
+    // The case the conversation's recent messages are on is offered, so the wording names it.
+    expect(inserted).toMatch(
+      /^Please note:\nHello Amelia, the hearing for HART-2026-001 \(Hart v Northwind Lettings \(deposit dispute\)\) has been listed\./,
+    );
     await page.getByText('“Hearing date” inserted').waitFor();
     await saveScreenshot(page, 'composer-wording-inserted');
     expect(await composerViolations(page)).toEqual([]);

@@ -22,7 +22,10 @@ describe.runIf(hasChromium())('filing messages on cases, in Chromium', () => {
       const casePicker = page.getByRole('combobox', { name: 'File on case' });
       const chosen = async () => (await casePicker.locator('option:checked').textContent()) ?? '';
       await expect.poll(chosen).toContain('HART-2026-001');
-      expect(await chosen()).toContain('as the last messages');
+      // Said as offered, not chosen (beside the picker; on a phone to screen readers only).
+      const described = () =>
+        casePicker.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+      expect(await described()).toBe('as the last messages');
       await saveScreenshot(page, `filing-proposed-${viewport.width}`);
 
       // No case on purpose, for this message only.

@@ -140,6 +140,7 @@ export function Composer({
   const fileLost = !file && fileNote !== null && !uploadingElsewhere;
   const length = describeLength(body, file || fileNote ? CAPTION_LIMIT : TEXT_LIMIT);
   const lengthId = useId();
+  const caseNoteId = useId();
 
   const [progress, setProgress] = useState<number | null>(null);
   // Over its limit: said before anything is uploaded. Refused by the server: its sentence, until
@@ -314,16 +315,21 @@ export function Composer({
             value={caseId ?? ''}
             onChange={(e) => setCaseId(e.target.value ? Number(e.target.value) : undefined)}
             aria-label="File on case"
+            aria-describedby={caseIsProposed ? caseNoteId : undefined}
           >
             <option value="">No case</option>
             {cases.data?.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.reference} — {c.title}
                 {c.status === 'closed' ? ' (closed)' : ''}
-                {caseIsProposed && c.id === caseId ? ' · as the last messages' : ''}
               </option>
             ))}
           </select>
+          {caseIsProposed && (
+            <span className="case-note" id={caseNoteId}>
+              as the last messages
+            </span>
+          )}
         </label>
       )}
       {clientId !== null && caseId !== undefined && (
