@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
 
@@ -44,6 +45,21 @@ export function optOutChangeOfText(text: { peerPhone: string; body: string; prov
  * keeps one closed). One audit event per client holding the number, or one for the number when no
  * client has it.
  */
+/**
+ * SQL: whether the opt-out row `optOut` stops sends to the digits `digits`: its own number, or
+ * another spelling of it in the same country (the same calling code and last 9 digits: +54 9 11… and
+ * +54 11… are one phone). Never across countries: +34 612 345 678 is not +33 612 345 678.
+ */
+export function stopsNumberSql(optOut: string, digits: string): string {
+  return `(${optOut}.digits = ${digits} OR (${optOut}.last9 = right(${digits}, 9) AND ${optOut}.calling_code IS NOT NULL
+           AND left(${digits}, length(${optOut}.calling_code)) = ${optOut}.calling_code))`;
+}
+
+/** The country calling code of stored digits ("54" for 5491112345678), or null when unknown. */
+function callingCodeOf(digits: string): string | null {
+  return parsePhoneNumberFromString(`+${digits}`)?.countryCallingCode ?? null;
+}
+
 export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutChange[]): Promise<number> {
   const byTime = [...changes].sort((a, b) => (a.at?.getTime() ?? Infinity) - (b.at?.getTime() ?? Infinity));
   const last = [...new Map(byTime.map((c) => [c.peerPhone, c])).values()].filter((c) => /^[0-9]{1,20}$/.test(c.peerPhone));
@@ -51,19 +67,22 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
   return sequelize.transaction(async (transaction) => {
     const rows = await sequelize.query<{ digits: string; optedOut: boolean; source: string; clientIds: number[] }>(
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::boolean[], $3::timestamptz[], $4::text[]) AS u(digits, opted_out, at, source)
+         SELECT * FROM unnest($1::text[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[]) AS u(digits, opted_out, at, source, calling_code)
        ), stopped AS (
-         INSERT INTO number_opt_outs (digits, at, source)
-         SELECT digits, coalesce(at, now()), source FROM input WHERE opted_out
-         ON CONFLICT (digits) DO NOTHING
-         RETURNING digits, true AS opted_out, source
+         -- A later STOP moves the time on (a START must be newer than the newest STOP to clear it).
+         INSERT INTO number_opt_outs AS o (digits, calling_code, at, source)
+         SELECT digits, calling_code, coalesce(at, now()), source FROM input WHERE opted_out
+         ON CONFLICT (digits) DO UPDATE SET at = excluded.at, source = excluded.source WHERE excluded.at > o.at
+         RETURNING o.digits, o.last9, o.calling_code, true AS opted_out, o.source, (xmax = 0) AS is_new
        ), resumed AS (
+         -- Provider times have whole seconds: within the same second, the one that came last stands.
          DELETE FROM number_opt_outs o USING input i
-         WHERE o.digits = i.digits AND NOT i.opted_out AND (i.at IS NULL OR i.at >= o.at)
-         RETURNING o.digits, false AS opted_out, i.source
-       ), changed AS (SELECT * FROM stopped UNION ALL SELECT * FROM resumed)
+         WHERE o.digits = i.digits AND NOT i.opted_out AND coalesce(i.at, now()) >= o.at
+         RETURNING o.digits, o.last9, o.calling_code, false AS opted_out, i.source, true AS is_new
+       ), changed AS (SELECT * FROM stopped WHERE is_new UNION ALL SELECT * FROM resumed)
        SELECT ch.digits, ch.opted_out AS "optedOut", ch.source,
-              coalesce((SELECT array_agg(DISTINCT n.client_id ORDER BY n.client_id) FROM client_numbers n WHERE n.last9 = right(ch.digits, 9)), '{}') AS "clientIds"
+              coalesce((SELECT array_agg(DISTINCT n.client_id ORDER BY n.client_id) FROM client_numbers n
+                        WHERE ${stopsNumberSql('ch', 'n.digits')}), '{}') AS "clientIds"
        FROM changed ch`,
       {
         bind: [
@@ -71,6 +90,7 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
           last.map((c) => c.optedOut),
           last.map((c) => c.at?.toISOString() ?? null),
           last.map((c) => c.source),
+          last.map((c) => callingCodeOf(c.peerPhone)),
         ],
         type: QueryTypes.SELECT,
         transaction,
@@ -96,9 +116,9 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
 }
 
 /**
- * The opt-out that stops sends to a number, if any: its own, or one from another spelling of it (the
- * same last 9 digits, as inbound messages are matched: +54 9 11… and +54 11… are one phone). Erring
- * this way refuses a send that might have gone; erring the other way sends to someone who said STOP.
+ * The opt-out that stops sends to a number, if any: its own, or one from another spelling of it in
+ * its country (stopsNumberSql). Erring this way refuses a send that might have gone; erring the
+ * other way sends to someone who said STOP.
  */
 export async function findNumberOptOut(
   sequelize: Sequelize,
@@ -106,7 +126,7 @@ export async function findNumberOptOut(
   transaction?: Transaction,
 ): Promise<{ at: Date; source: string } | null> {
   const [row] = await sequelize.query<{ at: Date; source: string }>(
-    'SELECT at, source FROM number_opt_outs WHERE last9 = right($1, 9) ORDER BY digits = $1 DESC, at LIMIT 1',
+    `SELECT at, source FROM number_opt_outs o WHERE o.last9 = right($1, 9) AND ${stopsNumberSql('o', '$1')} ORDER BY o.digits = $1 DESC, o.at LIMIT 1`,
     {
       bind: [digits],
       type: QueryTypes.SELECT,
@@ -120,7 +140,7 @@ export async function findNumberOptOut(
 export async function clearOptOut(sequelize: Sequelize, clientId: number, actor: TActor): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
     const rows = await sequelize.query<{ digits: string }>(
-      `DELETE FROM number_opt_outs o USING client_numbers n WHERE n.client_id = $1 AND o.last9 = n.last9 RETURNING o.digits`,
+      `DELETE FROM number_opt_outs o USING client_numbers n WHERE n.client_id = $1 AND ${stopsNumberSql('o', 'n.digits')} RETURNING o.digits`,
       { bind: [clientId], type: QueryTypes.SELECT, transaction },
     );
     if (rows.length)

@@ -2,6 +2,7 @@ import type { CountryCode } from 'libphonenumber-js/min';
 import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
 import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
 import { Client, ClientNumber, User } from '../db/models';
+import { stopsNumberSql } from '../chat/opt-outs';
 import { AppError } from '../errors';
 import { formatNumber, parseNumberInput, requireNumberInput } from './phone-input';
 
@@ -31,9 +32,9 @@ export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
 const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
 
 // An opt-out belongs to a number (README "Opt-outs"): a client shows as opted out when any of its
-// numbers has (in any spelling with the same last 9 digits), with the earliest such stop and how it came.
+// numbers has (in any spelling of it in its country), with the earliest such stop and how it came.
 const OPTED_OUT_OF = (column: 'at' | 'source') =>
-  literal(`(SELECT o.${column} FROM client_numbers n JOIN number_opt_outs o ON o.last9 = n.last9
+  literal(`(SELECT o.${column} FROM client_numbers n JOIN number_opt_outs o ON o.last9 = n.last9 AND ${stopsNumberSql('o', 'n.digits')}
             WHERE n.client_id = "Client".id ORDER BY o.at, o.digits LIMIT 1)`);
 const WITH_OPT_OUT = { include: [[OPTED_OUT_OF('at'), 'optedOutAt'] as const, [OPTED_OUT_OF('source'), 'optOutSource'] as const] };
 

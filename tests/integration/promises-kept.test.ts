@@ -170,6 +170,30 @@ describe('a STOP is not undone by an older START', () => {
     expect(sends()).toHaveLength(0);
   });
 
+  it('a START newer than the first STOP but older than a second one does not reopen', async () => {
+    const deliver = (messages: unknown[]) => postWebhook(live.server.url, cloudPayload({ messages }));
+    await deliver([text('wamid.tw-1', '447700900624', 'STOP', 1763700000)]);
+    await deliver([text('wamid.tw-2', '447700900624', 'STOP', 1763700090)]);
+    await deliver([text('wamid.tw-3', '447700900624', 'START', 1763700050)]);
+    for (const to of ['+44 7700 900624']) {
+      expect((await refusal(live.staff.chat.send.mutate({ to, body: 'Still there?' }))).data).toMatchObject({
+        code: 'PRECONDITION_FAILED',
+      });
+    }
+    expect(sends()).toHaveLength(0);
+  });
+
+  it("another country's number with the same last 9 digits is not the client's: its STOP neither stops nor can be cleared from the client", async () => {
+    const madrid = await live.staff.clients.create.mutate({ name: 'Madrid Client', phone: '+34 612 345 678' });
+    await live.sim.sendInbound('33612345678', 'STOP');
+    expect((await live.staff.clients.get.query({ clientId: madrid.id })).optedOutAt).toBeNull();
+    await live.director.clients.clearOptOut.mutate({ clientId: madrid.id });
+    expect((await refusal(live.staff.chat.send.mutate({ to: '+33 6 12 34 56 78', body: 'Bonjour' }))).data).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+    });
+    expect(await live.staff.chat.send.mutate({ clientId: madrid.id, body: 'Hola' })).toMatchObject({ status: 'sent' });
+  });
+
   it("a STOP from another spelling of a client's number (same last 9 digits) stops sends to the client", async () => {
     const client = await live.staff.clients.create.mutate({ name: 'Buenos Aires', phone: '+54 9 11 1234 5678' });
     await live.sim.sendInbound('541112345678', 'Stop!');

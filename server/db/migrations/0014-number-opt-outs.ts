@@ -2,8 +2,8 @@ import type { TMigration } from '../migrate';
 
 // An opt-out belongs to the number that asked, not to a client: a number may be shared by a family
 // (several clients) or belong to no client yet, and a STOP from it must stop every send to it either
-// way. It also covers the other spellings of that number the inbound rule files together (the same
-// last 9 digits: WhatsApp writes some countries' mobiles with or without a 9 or a 1 after the code). Opt-outs already recorded on clients move to each of that client's numbers.
+// way. It also covers the other spellings of that number in its own country (the same calling code
+// and last 9 digits: WhatsApp writes some countries' mobiles with or without a 9 or a 1 after it). Opt-outs already recorded on clients move to each of that client's numbers.
 // Pending outbound records are looked up by number (a receipt adopting an unknown-outcome send) and
 // by age (the sweeper of abandoned sends): a partial index keeps both to the few pending rows.
 export const numberOptOuts: TMigration = {
@@ -13,6 +13,8 @@ export const numberOptOuts: TMigration = {
       CREATE TABLE number_opt_outs (
         digits text PRIMARY KEY CHECK (digits ~ '^[0-9]{1,20}$'),
         last9 text GENERATED ALWAYS AS (right(digits, 9)) STORED,
+        -- The country calling code (read by the app): other spellings are matched only within it.
+        calling_code text,
         at timestamptz NOT NULL,
         source text NOT NULL
       );
