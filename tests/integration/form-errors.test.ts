@@ -97,7 +97,7 @@ describe('opening a case', () => {
     const refused = await refusalOf(staff.cases.create.mutate({ clientId: client.id, reference: ' ', title: 'T'.repeat(201) }));
     expect(refused.code).toBe('BAD_REQUEST');
     expect(refused.fieldErrors).toEqual({
-      reference: ['Enter a reference, such as HART-2026-003'],
+      reference: ['Enter a reference, such as ABC-2026-001'],
       title: ['Title is too long — 200 characters at most'],
     });
     expect(await Case.count()).toBe(before);
