@@ -261,3 +261,25 @@ describe('the audit trail', () => {
     await expect(sql(live.server.databaseUrl, 'TRUNCATE audit_events')).rejects.toThrow(/append-only/);
   });
 });
+
+// A number as the provider writes it (E.164 digits without "+") is a number the firm can answer,
+// even where libphonenumber does not place it: WhatsApp still writes Mexican mobiles as 52 1 + ten
+// digits, which the number plan dropped.
+describe('a reply to an unlinked number as the provider wrote it', () => {
+  it('goes to a Mexican mobile that wrote as 52 1 + ten digits, filed with its messages', async () => {
+    const from = '5215512345678';
+    await postWebhook(live.server.url, cloudPayload({ messages: [textMessage('wamid.mx-legacy-1', from, 'Hola, ¿me pueden llamar?')] }));
+    const sent = await live.staff.chat.send.mutate({ to: from, body: 'Le llamamos a las 3.' });
+    expect(sent).toMatchObject({ status: 'sent' });
+    expect(sentTo()).toEqual([from]);
+    const rows = await sql<{ direction: string; peer_phone: string | null }>(
+      live.server.databaseUrl,
+      'SELECT direction, peer_phone FROM communications WHERE body IN ($1, $2) ORDER BY id',
+      ['Hola, ¿me pueden llamar?', 'Le llamamos a las 3.'],
+    );
+    expect(rows).toEqual([
+      { direction: 'inbound', peer_phone: from },
+      { direction: 'outbound', peer_phone: from },
+    ]);
+  });
+});

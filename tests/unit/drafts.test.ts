@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DRAFT_MAX_AGE_MS, draftKeyOf, readDraft, saveDraft, type TDraftStorage } from '../../client/src/lib/drafts';
+import {
+  DRAFT_MAX_AGE_MS,
+  draftKeyOf,
+  draftOwnerOf,
+  forgetDrafts,
+  readDraft,
+  saveDraft,
+  type TDraftStorage,
+} from '../../client/src/lib/drafts';
 
 /** Web Storage in memory; `quota` (characters of values) makes setItem throw as a full browser store does. */
 class MemoryStorage implements TDraftStorage {
@@ -90,5 +98,44 @@ describe('drafts kept per person and conversation', () => {
     storage.setItem(draftKeyOf(7, 'client-2'), JSON.stringify({ text: 42 }));
     expect(readDraft(storage, draftKeyOf(7, 'client-1'), now)).toBe('');
     expect(readDraft(storage, draftKeyOf(7, 'client-2'), now)).toBe('');
+  });
+});
+
+describe('drafts removed when their session ends', () => {
+  it('every draft goes at sign-out; what is not a draft stays', () => {
+    const storage = new MemoryStorage();
+    saveDraft(storage, draftKeyOf(7, 'client-1'), 'Dear Amelia', now);
+    saveDraft(storage, `${draftKeyOf(7, 'client-1')}:file`, '{"name":"lease.pdf","size":12}', now);
+    saveDraft(storage, draftKeyOf(8, 'phone-447700900999'), 'Hello', now);
+    storage.setItem('tus::firm-chat/document/lease.pdf', '{}');
+    forgetDrafts(storage);
+    expect([...storage.items.keys()]).toEqual(['tus::firm-chat/document/lease.pdf']);
+  });
+
+  it("another person's drafts go when someone else signs in, the person's own stay", () => {
+    const storage = new MemoryStorage();
+    saveDraft(storage, draftKeyOf(7, 'client-1'), 'Mine', now);
+    saveDraft(storage, draftKeyOf(8, 'client-1'), 'Theirs', now);
+    forgetDrafts(storage, 7);
+    expect([...storage.items.keys()]).toEqual([draftKeyOf(7, 'client-1')]);
+  });
+
+  it('reads whose a draft key is', () => {
+    expect(draftOwnerOf(draftKeyOf(7, 'client-1'))).toBe(7);
+    expect(draftOwnerOf('firm-chat:session-ended')).toBeNull();
+  });
+
+  it('storage that refuses to list its keys, or none, breaks nothing', () => {
+    const unlisting: TDraftStorage = {
+      length: 1,
+      key: () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+      getItem: () => null,
+      setItem: () => undefined,
+      removeItem: () => undefined,
+    };
+    expect(() => forgetDrafts(unlisting)).not.toThrow();
+    expect(() => forgetDrafts(null)).not.toThrow();
   });
 });
