@@ -3,15 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { SignInLimiter, type TSignInLimits } from './auth/sign-in-limiter';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/open-database';
-import { markInterruptedSends } from './chat/interrupted-sends';
-import { adoptKeptReceipts } from './chat/receipts';
 import { ChatEvents } from './events/chat-events';
 import { LiveStreams, type TLiveStreamOptions } from './events/live-streams';
 import { createApp } from './http/create-app';
 import { applyHttpTimeouts, HTTP_TIMEOUTS, type THttpTimeouts } from './http/http-timeouts';
 import type { TLogger } from './logger';
 import { schedulePruning } from './maintenance/prune-expired';
-import { scheduleSendSweeps } from './maintenance/sweep-abandoned-sends';
+import { scheduleSendSweeps, sweepAbandonedSends } from './maintenance/sweep-abandoned-sends';
 import { scheduleTempFileSweeps } from './maintenance/sweep-temp-files';
 import { syncTemplates } from './templates/template-catalogue';
 import { ProviderClient } from './provider/provider-client';
@@ -57,9 +55,7 @@ export async function startServer(
   let server: Server;
   let mediaQueue: MediaDownloadQueue | undefined;
   try {
-    const interrupted = await markInterruptedSends(database.sequelize);
-    if (interrupted.length) logger.warn({ count: interrupted.length }, 'sends interrupted by a stop marked as unknown');
-    await adoptKeptReceipts(database.sequelize, interrupted);
+    await sweepAbandonedSends(database.sequelize, logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData({ defaultCountry: config.defaultCountry });

@@ -4,10 +4,23 @@ import { adoptKeptReceipts } from '../chat/receipts';
 import type { TLogger } from '../logger';
 
 /**
- * Every minute, on every instance, marks sends that lost their sender as of unknown outcome
- * (README "Unknown outcome"). The statement is idempotent and touches only the few pending rows
- * through a partial index, so instances need no election and a missed round costs one minute; a
- * queue job would add nothing but a row per minute. Failures are logged, never fatal.
+ * Marks sends that lost their sender as of unknown outcome (README "Unknown outcome") and matches
+ * the receipts already waiting for them (the answer was lost, not the message). Run at start-up and
+ * by the schedule below; returns the records marked.
+ */
+export async function sweepAbandonedSends(sequelize: Sequelize, logger: TLogger, abandonedMs?: number): Promise<number[]> {
+  const ids = await markInterruptedSends(sequelize, abandonedMs);
+  if (!ids.length) return ids;
+  logger.warn({ count: ids.length }, 'abandoned sends marked as of unknown outcome');
+  await adoptKeptReceipts(sequelize, ids);
+  return ids;
+}
+
+/**
+ * Every minute, on every instance, sweeps abandoned sends. The statement is idempotent and touches
+ * only the few pending rows through a partial index, so instances need no election and a missed
+ * round costs one minute; a queue job would add nothing but a row per minute. Failures are logged,
+ * never fatal.
  */
 export function scheduleSendSweeps(
   sequelize: Sequelize,
@@ -17,12 +30,8 @@ export function scheduleSendSweeps(
 ): () => void {
   const run = async () => {
     try {
-      const ids = await markInterruptedSends(sequelize, options.abandonedMs);
-      if (!ids.length) return;
-      logger.warn({ count: ids.length }, 'abandoned sends marked as of unknown outcome');
-      // Their receipts may be waiting already (the answer was lost, not the message).
-      await adoptKeptReceipts(sequelize, ids);
-      announce(ids);
+      const ids = await sweepAbandonedSends(sequelize, logger, options.abandonedMs);
+      if (ids.length) announce(ids);
     } catch (error) {
       logger.warn({ error: (error as Error).name }, 'sweeping abandoned sends failed');
     }
