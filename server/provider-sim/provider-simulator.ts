@@ -746,7 +746,7 @@ export class ProviderSimulator {
       // Accepted from here on: a slow answer (answerDelayMs) may reach an app that stopped waiting,
       // but the message goes and its receipts follow, as with the real provider.
       this.accepted.push({ id, to: parsed.data.to });
-      // Receipts that beat the answer (the race of SPEC §3) go first; a slow answer comes after them.
+      // Receipts that beat the answer (README "Sending messages": early receipts) go first; a slow answer comes after them.
       const early = new Set(windowClosed ? [] : (this.options.receiptsBeforeAnswer ?? []));
       for (const status of early) await this.postReceipt(id, status, parsed.data.to);
       if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
