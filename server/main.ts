@@ -1,8 +1,8 @@
 import 'dotenv/config';
-import { ConfigError, loadConfig } from './config';
-import { takeOverShutdownSignals } from './db/embedded-postgres';
-import { createLogger } from './logger';
-import { startServer } from './start-server';
+import { ConfigError, loadConfig } from './core/config';
+import { takeOverShutdownSignals } from './core/db/embedded-postgres';
+import { createLogger } from './core/logger';
+import { startServer } from './app/start-server';
 
 async function main() {
   let config;

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { AppError } from '../errors';
+import { AppError } from '../core/errors';
 
 // scrypt with one of OWASP's listed minimum settings (N=2^15, r=8, p=3: 32 MiB per hash).
 const PARAMS = { N: 32768, r: 8, p: 3 } as const;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseCookies } from 'cookie';
-import type { User } from '../db/models';
+import type { User } from '../core/db/models/index';
 import { findSessionUser, SESSION_COOKIE } from './sessions';
 
 /** The signed-in user of a request, from its session cookie (tRPC and the plain HTTP routes alike). */

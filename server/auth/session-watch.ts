@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { Session } from '../db/models';
+import { Session } from '../core/db/models/index';
 import { toSessionId } from './sessions';
 
 // A live stream (inbox.onChange) is opened with a session and must end with it: signed out here,

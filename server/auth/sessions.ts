@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Op } from 'sequelize';
-import { Session, User } from '../db/models';
+import { Session, User } from '../core/db/models/index';
 
 export const SESSION_COOKIE = 'firm_chat_session';
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

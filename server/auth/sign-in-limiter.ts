@@ -3,7 +3,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Sequelize } from 'sequelize';
 import { escapeUnstorableCharacters } from '../../shared/visible-text';
 import { recordAuditEvent } from '../audit/record-audit-event';
-import { AppError } from '../errors';
+import { AppError } from '../core/errors';
 
 const WINDOW_SECONDS = 15 * 60;
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Sequelize } from 'sequelize';
-import type { TLogger } from '../logger';
+import type { TLogger } from '../core/logger';
 
 // The one place that announces chat changes. Writers publish the ids of the records they changed
 // through PostgreSQL NOTIFY (often inside the writing statement itself, so it is delivered exactly

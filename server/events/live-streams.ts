@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import superjson from 'superjson';
 import { z } from 'zod';
-import { canSeeChat, type TViewer } from '../chat/chat-visibility';
-import type { TLogger } from '../logger';
-import type { TThreadItem } from '../services/inbox';
+import { canSeeChat, type TViewer } from '../inbox/chat-visibility';
+import type { TLogger } from '../core/logger';
+import type { TThreadItem } from '../inbox/inbox';
 import { boundItemHistory } from './bound-frame';
 import type { ChatEvents, TChatChange } from './chat-events';
 

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { create as openFont } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { TReceiptHistory } from '../../shared/communication';
-import { formatNumber as formatStoredNumber } from '../services/phone-input';
+import { formatNumber as formatStoredNumber } from '../core/phone-input';
 import type { TExportHeader, TExportMessage } from './read-export';
 
 // DejaVu Sans (free licence, in the dejavu-fonts-ttf package): Latin, Greek, Cyrillic, Hebrew,

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
-import type { TMode } from '../config';
+import type { TMode } from '../core/config';
 
 export function handleHealth(sequelize: Sequelize, mode: TMode): RequestHandler {
   return async (_req, res) => {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { TLogger } from '../logger';
+import type { TLogger } from '../core/logger';
 
 /**
  * One line per request: method, path (never the query string: it may carry tokens), status, ms.

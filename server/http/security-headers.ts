@@ -1,5 +1,5 @@
 import helmet from 'helmet';
-import type { TConfig } from '../config';
+import type { TConfig } from '../core/config';
 
 /** helmet's headers with a CSP the SPA runs under: its own scripts, styles, images and SSE only. */
 export function securityHeaders(config: TConfig) {

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
-import { markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../chat/interrupted-sends';
-import { adoptKeptReceipts } from '../chat/receipts';
-import type { TLogger } from '../logger';
+import { markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../messaging/interrupted-sends';
+import { adoptKeptReceipts } from '../messaging/receipts';
+import type { TLogger } from '../core/logger';
 
 /**
  * Marks sends that lost their sender as of unknown outcome (README "Unknown outcome") and matches

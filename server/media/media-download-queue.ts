@@ -5,13 +5,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { MAX_MEDIA_BYTES } from '../../shared/media-limits';
-import type { TLogger } from '../logger';
+import type { TLogger } from '../core/logger';
 import type { ProviderClient } from '../provider/provider-client';
 import { ProviderError } from '../provider/provider-errors';
-import { NO_DOWNLOADS_IN_DEMO } from '../chat/store-inbound';
-import { makeTempDir } from '../maintenance/sweep-temp-files';
+import { NO_DOWNLOADS_IN_DEMO } from '../messaging/store-inbound';
+import { makeTempDir } from '../core/temp-files';
+import { sha256Hex } from '../core/sha256-hex';
 import { cleanMimeType } from './file-metadata';
-import { sha256Hex } from './sha256-hex';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
 // The queue is the attachments table itself (a `pending` row due at `next_attempt_at`), claimed

@@ -2,8 +2,8 @@ import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { Request, RequestHandler } from 'express';
 import { findRequestUser } from '../auth/request-user';
-import { Attachment } from '../db/models';
-import type { TLogger } from '../logger';
+import { Attachment } from '../core/db/models/index';
+import type { TLogger } from '../core/logger';
 import { fallbackFileName, isShownInline, servedContentType } from './file-metadata';
 import type { TByteRange, TMediaStore } from './media-store';
 

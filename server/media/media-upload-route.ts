@@ -9,11 +9,11 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { MAX_MEDIA_BYTES, sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../shared/media-limits';
 import { findRequestUser } from '../auth/request-user';
-import { Attachment } from '../db/models';
+import { Attachment } from '../core/db/models/index';
 import { isCrossSite } from '../http/same-origin';
-import type { TLogger } from '../logger';
-import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from '../uploads/upload-slots';
-import { idleMessage, watchIdleUpload } from '../uploads/watch-idle-upload';
+import type { TLogger } from '../core/logger';
+import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from './uploads/upload-slots';
+import { idleMessage, watchIdleUpload } from './uploads/watch-idle-upload';
 import { cleanFileName, cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 

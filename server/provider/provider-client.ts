@@ -4,7 +4,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { parseProviderTemplate, type TProviderTemplate } from '../templates/provider-template';
+import { parseProviderTemplate, type TProviderTemplate } from './provider-template';
 import { extractProviderCode, extractProviderDetail, kindForStatus, ProviderError } from './provider-errors';
 
 export const PROVIDER_TIMEOUT_MS = 10_000;

@@ -1,7 +1,7 @@
 import 'dotenv/config';
-import { loadConfig } from '../config';
-import { openDatabase } from '../db/open-database';
-import { createLogger } from '../logger';
+import { loadConfig } from '../core/config';
+import { openDatabase } from '../core/db/open-database';
+import { createLogger } from '../core/logger';
 import { isDatabaseEmpty, seedDemoData } from '../seed/seed-demo';
 
 // npm run seed:demo — seeds demo users and data on purpose (e.g. on a DATABASE_URL server), once.

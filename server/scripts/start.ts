@@ -1,8 +1,8 @@
 import 'dotenv/config';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config';
-import { assertEmbeddedPostgresReachable, EmbeddedPostgresAccessError } from '../db/embedded-postgres-access';
+import { loadConfig } from '../core/config';
+import { assertEmbeddedPostgresReachable, EmbeddedPostgresAccessError } from '../core/db/embedded-postgres-access';
 import { CLIENT_DIST_DIR } from '../http/spa-route';
 
 // `npm start`: build the SPA when a source file is newer than the last build, then run the server.

@@ -3,11 +3,11 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { hasHiddenCharacters } from '../../shared/visible-text';
-import { ConfigError, loadConfig } from '../config';
-import { openDatabase } from '../db/open-database';
-import { AppError } from '../errors';
-import { createLogger } from '../logger';
-import { createUser } from '../services/users';
+import { ConfigError, loadConfig } from '../core/config';
+import { openDatabase } from '../core/db/open-database';
+import { AppError } from '../core/errors';
+import { createLogger } from '../core/logger';
+import { createUser } from '../auth/users';
 
 // npm run user:add -- --email E --name N --role director|staff [--password P]
 const ZArgs = z.object({

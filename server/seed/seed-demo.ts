@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { CountryCode } from 'libphonenumber-js/min';
 import { DEMO_ACCOUNTS } from '../../shared/demo';
 import type { TAttachmentKind } from '../../shared/communication';
-import { Attachment, Communication, User } from '../db/models';
+import { Attachment, Communication, User } from '../core/db/models/index';
 import { PostgresMediaStore } from '../media/media-store';
-import { INTERRUPTED_SEND_ERROR } from '../chat/interrupted-sends';
-import { createCase } from '../services/cases';
-import { createClient } from '../services/clients';
-import { createUser } from '../services/users';
+import { INTERRUPTED_SEND_ERROR } from '../messaging/interrupted-sends';
+import { createCase } from '../crm/cases';
+import { createClient } from '../crm/clients';
+import { createUser } from '../auth/users';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

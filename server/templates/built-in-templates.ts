@@ -1,5 +1,5 @@
-import type { TProviderTemplate } from './provider-template';
-import { countParams } from './provider-template';
+import type { TProviderTemplate } from '../provider/provider-template';
+import { countParams } from '../provider/provider-template';
 
 // Demo mode has no provider to list templates: this approved set stands in, so the whole flow
 // (cold client → template → ticks) works without a key. Shaped like the provider's own listing.

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { ProviderClient } from '../provider/provider-client';
+import type { TProviderTemplate } from '../provider/provider-template';
 import { BUILT_IN_TEMPLATES } from './built-in-templates';
-import type { TProviderTemplate } from './provider-template';
 
 // The catalogue lives in PostgreSQL with the time of its last sync, so every instance offers the
 // same templates; a sync replaces it whole (templates deleted at the provider disappear).

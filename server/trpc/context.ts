@@ -3,13 +3,13 @@ import type { Sequelize } from 'sequelize';
 import { findRequestUser } from '../auth/request-user';
 import { SESSION_COOKIE } from '../auth/sessions';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
-import type { TConfig } from '../config';
+import type { TConfig } from '../core/config';
 import type { ChatEvents } from '../events/chat-events';
 import type { LiveStreams } from '../events/live-streams';
-import type { TLogger } from '../logger';
+import type { TLogger } from '../core/logger';
 import type { TMediaStore } from '../media/media-store';
 import type { ProviderClient } from '../provider/provider-client';
-import type { TThreadItem } from '../services/inbox';
+import type { TThreadItem } from '../inbox/inbox';
 
 /** What procedures need from the outside world; tests pass their own. */
 export type TDeps = {

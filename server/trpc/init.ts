@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z, ZodError, ZodRealError } from 'zod';
-import { APP_ERROR_CODES, AppError } from '../errors';
+import { APP_ERROR_CODES, AppError } from '../core/errors';
 import type { TContext } from './context';
 
 function describeZodError(error: ZodError): string {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { TLogger } from '../logger';
+import type { TLogger } from '../core/logger';
 
 /** What became of a POST to the webhook, as Settings tells a director. */
 export const DELIVERY_OUTCOMES = ['accepted', 'unauthorized', 'rejected', 'failed'] as const;

@@ -10,7 +10,7 @@ import {
   type TMessageExtra,
   type TMessageUpdate,
   type TReceipt,
-} from '../chat/inbound-message';
+} from '../messaging/inbound-message';
 
 // Both shapes of SPEC §4.2: cloud `entry[].changes[].value.{messages,statuses,contacts}` and the
 // legacy on-premise root `messages` (root `statuses` too). Every entry, change and item is walked;

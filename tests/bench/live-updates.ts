@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_COOKIE, toSessionId } from '../../server/auth/sessions';
-import { findFreePort } from '../../server/db/embedded-postgres';
+import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { createDatabase, percentile, query, ROOT, SECRET, startProcess, type TFigure } from './bench-support';
 import type { TFromSubscribers, TToSubscribers } from './sse-subscribers';
 

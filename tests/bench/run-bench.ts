@@ -8,18 +8,18 @@ import pg from 'pg';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { build } from 'vite';
 import { SignInLimiter } from '../../server/auth/sign-in-limiter';
-import { loadConfig } from '../../server/config';
-import { findFreePort, startEmbeddedPostgres } from '../../server/db/embedded-postgres';
-import { matchOneClientSql } from '../../server/chat/client-match';
-import { REBUILD_CHAT_THREADS_SQL } from '../../server/db/migrations/0003-chat-threads';
-import { openDatabase } from '../../server/db/open-database';
-import { createLogger } from '../../server/logger';
-import { threadsPageQuery } from '../../server/services/inbox';
-import { recordPageQuery } from '../../server/services/record-pages';
+import { loadConfig } from '../../server/core/config';
+import { findFreePort, startEmbeddedPostgres } from '../../server/core/db/embedded-postgres';
+import { matchOneClientSql } from '../../server/crm/client-match';
+import { REBUILD_CHAT_THREADS_SQL } from '../../server/core/db/migrations/0003-chat-threads';
+import { openDatabase } from '../../server/core/db/open-database';
+import { createLogger } from '../../server/core/logger';
+import { threadsPageQuery } from '../../server/inbox/inbox';
+import { recordPageQuery } from '../../server/core/record-pages';
 import { createContextInner } from '../../server/trpc/context';
 import { PostgresMediaStore } from '../../server/media/media-store';
 import { createCallerFactory } from '../../server/trpc/init';
-import { appRouter } from '../../server/trpc/routers/app-router';
+import { appRouter } from '../../server/trpc/app-router';
 import {
   bodyOf,
   createDatabase,
@@ -336,7 +336,7 @@ async function benchMedia(adminUrl: string) {
   console.log(
     `\n== 7. Files: ${sizes.join(' MB and ')} MB files streamed in and out of the app process; its resident memory sampled every 50 ms`,
   );
-  const { startProviderSimulator } = await import('../../server/provider-sim/provider-simulator');
+  const { startProviderSimulator } = await import('../../server/dev/provider-sim/provider-simulator');
   const key = 'bench-provider-key';
   const sim = await startProviderSimulator({ apiKey: key, webhookSecret: SECRET, autoReceipts: false });
   const url = await createDatabase(adminUrl, 'bench_media');

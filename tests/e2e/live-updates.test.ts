@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../server/db/embedded-postgres';
+import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { hasChromium, launchChromium, signInDemo } from '../support/browser';
 import { cloudPayload, postWebhook, textMessage, WEBHOOK_SECRET } from '../support/webhook';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { User } from '../../server/db/models';
-import { createUser } from '../../server/services/users';
+import { User } from '../../server/core/db/models/index';
+import { createUser } from '../../server/auth/users';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { createHttpClient } from '../support/test-server';
 import { match } from '../support/matchers';

@@ -1,8 +1,8 @@
 import { TRPCClientError } from '@trpc/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../server/trpc/routers/app-router';
-import { createUser } from '../../server/services/users';
+import type { AppRouter } from '../../server/trpc/app-router';
+import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 
 let server: TTestServer;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { User } from '../../server/db/models';
+import { User } from '../../server/core/db/models/index';
 import { MAX_EXPORTS_AT_ONCE } from '../../server/export/export-route';
-import { createCase } from '../../server/services/cases';
-import { createClient } from '../../server/services/clients';
+import { createCase } from '../../server/crm/cases';
+import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { readPdfText } from '../support/pdf-text';
 import { sql } from '../support/sql';

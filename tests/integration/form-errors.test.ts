@@ -1,7 +1,7 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Case, Client } from '../../server/db/models';
-import type { AppRouter } from '../../server/trpc/routers/app-router';
+import { Case, Client } from '../../server/core/db/models/index';
+import type { AppRouter } from '../../server/trpc/app-router';
 import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 import { match } from '../support/matchers';
 

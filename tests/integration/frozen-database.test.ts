@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TEmbeddedDatabase } from '../../server/db/embedded-postgres';
-import type { TRunningServer } from '../../server/start-server';
+import type { TEmbeddedDatabase } from '../../server/core/db/embedded-postgres';
+import type { TRunningServer } from '../../server/app/start-server';
 import { startOnOwnCluster } from '../support/own-cluster';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage } from '../support/webhook';
 

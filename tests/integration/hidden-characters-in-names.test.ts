@@ -1,8 +1,8 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../server/trpc/routers/app-router';
-import { createClient } from '../../server/services/clients';
-import { createUser } from '../../server/services/users';
+import type { AppRouter } from '../../server/trpc/app-router';
+import { createClient } from '../../server/crm/clients';
+import { createUser } from '../../server/auth/users';
 import { sql } from '../support/sql';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Communication } from '../../server/db/models';
+import { Communication } from '../../server/core/db/models/index';
 import { pruneExpiredRows } from '../../server/maintenance/prune-expired';
-import { createUser } from '../../server/services/users';
-import { MAX_KEPT_PER_DELIVERY } from '../../server/chat/receipts';
+import { createUser } from '../../server/auth/users';
+import { MAX_KEPT_PER_DELIVERY } from '../../server/messaging/receipts';
 import { MAX_ITEMS_PER_DELIVERY, MAX_STORED_BODY } from '../../server/webhook/parse-payload';
 import { endsWithin, isConnected, openLiveStream, type TLiveStream } from '../support/live-stream';
 import type { createHttpClient } from '../support/test-server';

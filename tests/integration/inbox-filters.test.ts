@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createClient } from '../../server/services/clients';
+import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 
 // Inbox filters (issue 13): all, unread, unknown or ambiguous number, awaiting our reply.

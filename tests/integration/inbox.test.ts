@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../server/services/clients';
-import { createUser } from '../../server/services/users';
+import { createClient } from '../../server/crm/clients';
+import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 

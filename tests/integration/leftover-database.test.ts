@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { findFreePort } from '../../server/db/embedded-postgres';
+import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 
 // A server killed outright (SIGKILL) leaves its embedded PostgreSQL running; the next start must

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/core/logger';
 import { captureLogLines } from '../support/log-capture';
-import { createUser } from '../../server/services/users';
+import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, textMessage, VERIFY_TOKEN, WEBHOOK_SECRET } from '../support/webhook';
 import { match } from '../support/matchers';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createClient } from '../../server/services/clients';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import { createClient } from '../../server/crm/clients';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { SIM_API_KEY } from '../support/live-setup';
 import { startTestServer, type TTestServer } from '../support/test-server';

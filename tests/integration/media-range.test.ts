@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHUNK_BYTES, PostgresMediaStore } from '../../server/media/media-store';
-import { createUser } from '../../server/services/users';
+import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 
 // A player seeks, a download resumes: both ask for part of a file with `Range`.

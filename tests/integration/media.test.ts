@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Attachment } from '../../server/db/models';
+import { Attachment } from '../../server/core/db/models/index';
 import { MAX_DOWNLOAD_TRIES } from '../../server/media/media-download-queue';
-import { createClient } from '../../server/services/clients';
+import { createClient } from '../../server/crm/clients';
 import { ProviderClient } from '../../server/provider/provider-client';
 import { SIM_API_KEY, startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql } from '../support/webhook';

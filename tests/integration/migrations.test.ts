@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATION_NAMES, migrateDatabase } from '../../server/db/migrate';
-import { createSequelize } from '../../server/db/sequelize';
-import { createLogger } from '../../server/logger';
+import { MIGRATION_NAMES, migrateDatabase } from '../../server/core/db/migrate';
+import { createSequelize } from '../../server/core/db/sequelize';
+import { createLogger } from '../../server/core/logger';
 import { sql } from '../support/sql';
 import { createTestDatabase } from '../support/test-database';
 import { match } from '../support/matchers';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Case } from '../../server/db/models';
+import { Case } from '../../server/core/db/models/index';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 import { match } from '../support/matchers';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import { createClient } from '../../server/services/clients';
-import { createUser } from '../../server/services/users';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
+import { createClient } from '../../server/crm/clients';
+import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 
 let sim: ProviderSimulator;

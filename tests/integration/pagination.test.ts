@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCase } from '../../server/services/cases';
-import { createClient } from '../../server/services/clients';
+import { createCase } from '../../server/crm/cases';
+import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
-import { Attachment, Communication } from '../../server/db/models';
+import { Attachment, Communication } from '../../server/core/db/models/index';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { openLiveStream } from '../support/live-stream';
 import { match } from '../support/matchers';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../server/provider/provider-client';
 import { ProviderError } from '../../server/provider/provider-errors';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
-import { checkConnection } from '../../server/services/connection-check';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
+import { checkConnection } from '../../server/settings/connection-check';
 import { match } from '../support/matchers';
 
 const KEY = 'client-test-key';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
 import { match } from '../support/matchers';
 
 // The simulator's media over real HTTP: ids → url → bytes, generated files, multipart uploads,

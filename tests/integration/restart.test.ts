@@ -1,9 +1,9 @@
 import { afterAll, expect, it } from 'vitest';
-import { INTERRUPTED_SEND_ERROR } from '../../server/chat/interrupted-sends';
-import { loadConfig } from '../../server/config';
-import { createLogger } from '../../server/logger';
+import { INTERRUPTED_SEND_ERROR } from '../../server/messaging/interrupted-sends';
+import { loadConfig } from '../../server/core/config';
+import { createLogger } from '../../server/core/logger';
 import { scheduleSendSweeps } from '../../server/maintenance/sweep-abandoned-sends';
-import { startServer } from '../../server/start-server';
+import { startServer } from '../../server/app/start-server';
 import { createTestDatabase } from '../support/test-database';
 import { sql } from '../support/sql';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createClient } from '../../server/services/clients';
-import { ensureSearchLanguage } from '../../server/search/search-language';
-import { HIGHLIGHT_START, HIGHLIGHT_STOP, SEARCH_WINDOW, searchMessages } from '../../server/search/search-messages';
+import { createClient } from '../../server/crm/clients';
+import { ensureSearchLanguage } from '../../server/core/search-language';
+import { HIGHLIGHT_START, HIGHLIGHT_STOP, SEARCH_WINDOW, searchMessages } from '../../server/inbox/search-messages';
 import { sql } from '../support/sql';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../server/services/users';
+import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { sign, sql, WEBHOOK_SECRET } from '../support/webhook';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { User } from '../../server/db/models';
-import { createClient } from '../../server/services/clients';
+import { User } from '../../server/core/db/models/index';
+import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 
 // Every outbound record says which member of staff sent it (issue 13, DESIGN "Accountability").

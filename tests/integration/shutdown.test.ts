@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { findFreePort } from '../../server/db/embedded-postgres';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import { findFreePort } from '../../server/core/db/embedded-postgres';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { createHttpClient } from '../support/test-server';
 

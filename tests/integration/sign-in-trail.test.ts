@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../server/services/users';
+import { createUser } from '../../server/auth/users';
 import { sql } from '../support/sql';
 import { startTestServer, type TTestServer } from '../support/test-server';
 

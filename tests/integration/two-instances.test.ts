@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Communication } from '../../server/db/models';
-import { createClient } from '../../server/services/clients';
-import { createUser } from '../../server/services/users';
+import { Communication } from '../../server/core/db/models/index';
+import { createClient } from '../../server/crm/clients';
+import { createUser } from '../../server/auth/users';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { isConnected, openLiveStream } from '../support/live-stream';
 import { startTestServer, type TTestServer } from '../support/test-server';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Communication } from '../../server/db/models';
-import { createClient } from '../../server/services/clients';
-import { getThread } from '../../server/services/inbox';
+import { Communication } from '../../server/core/db/models/index';
+import { createClient } from '../../server/crm/clients';
+import { getThread } from '../../server/inbox/inbox';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Communication } from '../../server/db/models';
+import { Communication } from '../../server/core/db/models/index';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { postWebhook, sql, WEBHOOK_SECRET } from '../support/webhook';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TChatChange } from '../../server/events/chat-events';
-import type { TThreadItem } from '../../server/services/inbox';
-import { createClient } from '../../server/services/clients';
+import type { TThreadItem } from '../../server/inbox/inbox';
+import { createClient } from '../../server/crm/clients';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, VERIFY_TOKEN, WEBHOOK_SECRET } from '../support/webhook';
 import { match } from '../support/matchers';

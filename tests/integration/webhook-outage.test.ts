@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
-import type { TRunningServer } from '../../server/start-server';
+import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/core/db/embedded-postgres';
+import type { TRunningServer } from '../../server/app/start-server';
 import { silentLogger, startOnOwnCluster } from '../support/own-cluster';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 

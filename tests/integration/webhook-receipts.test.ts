@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordProviderMessageId } from '../../server/chat/receipts';
-import { Communication } from '../../server/db/models';
-import { createClient } from '../../server/services/clients';
+import { recordProviderMessageId } from '../../server/messaging/receipts';
+import { Communication } from '../../server/core/db/models/index';
+import { createClient } from '../../server/crm/clients';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem } from '../support/webhook';
 import { WEBHOOK_SECRET } from '../support/webhook';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeSiteUrlProblems } from '../../server/services/webhook-setup';
+import { describeSiteUrlProblems } from '../../server/webhook/webhook-setup';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';

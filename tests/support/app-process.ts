@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findFreePort } from '../../server/db/embedded-postgres';
+import { findFreePort } from '../../server/core/db/embedded-postgres';
 
 export type TAppProcess = {
   url: string;

@@ -2,8 +2,8 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../server/db/embedded-postgres';
-import { createLogger } from '../../server/logger';
+import { startEmbeddedPostgres } from '../../server/core/db/embedded-postgres';
+import { createLogger } from '../../server/core/logger';
 
 declare module 'vitest' {
   // Augmenting vitest's ProvidedContext is declaration merging, which only an interface can do.

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { findFreePort } from '../../server/db/embedded-postgres';
-import { startProviderSimulator, type ProviderSimulator, type TSimulatorOptions } from '../../server/provider-sim/provider-simulator';
+import { findFreePort } from '../../server/core/db/embedded-postgres';
+import { startProviderSimulator, type ProviderSimulator, type TSimulatorOptions } from '../../server/dev/provider-sim/provider-simulator';
 import { startAppProcess, type TAppProcess } from './app-process';
 import { launchChromium } from './browser';
 

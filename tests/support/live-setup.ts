@@ -1,5 +1,5 @@
-import { createUser } from '../../server/services/users';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/provider-sim/provider-simulator';
+import { createUser } from '../../server/auth/users';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
 import { createHttpClient, startTestServer, type TTestServer } from './test-server';
 import { WEBHOOK_SECRET } from './webhook';
 

@@ -1,10 +1,10 @@
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../server/config';
-import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/db/embedded-postgres';
-import { createLogger } from '../../server/logger';
-import { startServer, type TRunningServer } from '../../server/start-server';
+import { loadConfig } from '../../server/core/config';
+import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/core/db/embedded-postgres';
+import { createLogger } from '../../server/core/logger';
+import { startServer, type TRunningServer } from '../../server/app/start-server';
 import { WEBHOOK_SECRET } from './webhook';
 
 export const silentLogger = createLogger('silent');

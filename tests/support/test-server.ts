@@ -1,10 +1,10 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
-import { loadConfig } from '../../server/config';
-import { createLogger, type TLogger } from '../../server/logger';
-import { createUser } from '../../server/services/users';
-import { startServer, type TRunningServer } from '../../server/start-server';
-import type { AppRouter } from '../../server/trpc/routers/app-router';
+import { loadConfig } from '../../server/core/config';
+import { createLogger, type TLogger } from '../../server/core/logger';
+import { createUser } from '../../server/auth/users';
+import { startServer, type TRunningServer } from '../../server/app/start-server';
+import type { AppRouter } from '../../server/trpc/app-router';
 import { createTestDatabase } from './test-database';
 
 export type TTestServer = TRunningServer & { databaseUrl: string; stop: () => Promise<void> };

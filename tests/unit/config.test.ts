@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, loadConfig } from '../../server/core/config';
 
 describe('configuration', () => {
   it('defaults to demo mode on port 3000 with the site URL derived from the port', () => {

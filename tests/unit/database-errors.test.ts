@@ -1,6 +1,6 @@
 import { ConnectionError, ConnectionRefusedError, DatabaseError, TimeoutError, UniqueConstraintError } from 'sequelize';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../server/db/database-errors';
+import { isDatabaseUnavailable } from '../../server/core/db/database-errors';
 
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code, sql: 'SELECT 1' }) as never;
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUnreachableDirectory } from '../../server/db/embedded-postgres-access';
+import { findUnreachableDirectory } from '../../server/core/db/embedded-postgres-access';
 
 // A uid and gid that own nothing here: only the "other" permission bits apply to them.
 const STRANGER = { uid: 4242, gid: 4242 };

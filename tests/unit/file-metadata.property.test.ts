@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleanFileName, cleanMimeType, isShownInline, servedContentType } from '../../server/media/file-metadata';
-import { sha256Hex } from '../../server/media/sha256-hex';
+import { sha256Hex } from '../../server/core/sha256-hex';
 import { parsePayload } from '../../server/webhook/parse-payload';
 
 // File names and types come from a client's phone or a browser: hostile input by default.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InboundBatcher } from '../../server/chat/inbound-batcher';
-import type { TStoredInbound } from '../../server/chat/store-inbound';
-import type { TInboundMessage } from '../../server/chat/inbound-message';
+import { InboundBatcher } from '../../server/messaging/inbound-batcher';
+import type { TStoredInbound } from '../../server/messaging/store-inbound';
+import type { TInboundMessage } from '../../server/messaging/inbound-message';
 
 const text = (id: string, body = 'hi'): TInboundMessage => ({
   chatMsgId: id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
-import { impossibleNumberMessage, numberFormatHint, parseNumberInput } from '../../server/services/phone-input';
+import { loadConfig } from '../../server/core/config';
+import { impossibleNumberMessage, numberFormatHint, parseNumberInput } from '../../server/core/phone-input';
 
 describe('parseNumberInput: a typed number to E.164 digits', () => {
   it.each([

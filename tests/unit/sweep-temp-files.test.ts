@@ -4,13 +4,7 @@ import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  LIVE_PID_STALE_MS,
-  makeTempDir,
-  sweepTempFiles,
-  TEMP_DIR_PREFIXES,
-  UNTAGGED_STALE_MS,
-} from '../../server/maintenance/sweep-temp-files';
+import { LIVE_PID_STALE_MS, makeTempDir, sweepTempFiles, TEMP_DIR_PREFIXES, UNTAGGED_STALE_MS } from '../../server/core/temp-files';
 import { DOWNLOAD_SPOOL_PREFIX } from '../../server/media/media-download-queue';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -59,7 +53,7 @@ const exporterPids: number[] = [];
 async function startExporter(): Promise<{ child: ChildProcess; dir: string; pid: number }> {
   const script = `
     import { writeFileSync } from 'node:fs';
-    import { makeTempDir } from './server/maintenance/sweep-temp-files';
+    import { makeTempDir } from './server/core/temp-files';
     void makeTempDir('export').then((dir) => {
       writeFileSync(dir + '/export.pdf', 'half an export');
       console.log(JSON.stringify({ dir, pid: process.pid }));

@@ -4,7 +4,7 @@ import { formatWhen } from '../lib/format';
 import { threadPath, trpc } from '../lib/trpc';
 import { PhoneNumber } from './phone-number';
 
-// The server marks matching words with these two characters (server/search/search-messages.ts).
+// The server marks matching words with these two characters (server/inbox/search-messages.ts).
 const START = '\u0002';
 const STOP = '\u0003';
 

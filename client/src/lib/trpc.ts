@@ -2,7 +2,7 @@ import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from '@trpc/
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
-import type { AppRouter } from '../../../server/trpc/routers/app-router';
+import type { AppRouter } from '../../../server/trpc/app-router';
 
 export const trpc = createTRPCReact<AppRouter>();
 

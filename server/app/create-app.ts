@@ -1,0 +1,110 @@
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import express, { type ErrorRequestHandler, type Request } from 'express';
+import { createContextFactory, type TDeps } from '../trpc/context';
+import { appRouter } from '../trpc/app-router';
+import { createWebhookRouter } from '../webhook/webhook-route';
+import { serveMedia } from '../media/media-download-route';
+import { receiveUpload } from '../media/media-upload-route';
+import { serveExport } from '../export/export-route';
+import { serveLiveStream } from '../events/live-stream-route';
+import { RESUMABLE_UPLOADS_PATH, receiveResumableUploads } from '../media/uploads/resumable-upload-route';
+import { handleHealth } from '../http/health-route';
+import { HTTP_TIMEOUTS, type THttpTimeouts } from '../http/http-timeouts';
+import { enforceRequestDeadline } from '../http/request-deadline';
+import { logRequests } from '../http/request-logger';
+import { requireSameOriginJson } from '../http/same-origin';
+import { securityHeaders } from '../http/security-headers';
+import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from '../http/trpc-guards';
+import { serveSpa } from '../http/spa-route';
+
+export type TAppOptions = {
+  deps: TDeps;
+  spaDir?: string;
+  /** Woken when the webhook records files to download. */
+  mediaQueue?: { wake(): void };
+  /** How long a request may take to arrive (uploads: how long they may sit idle). */
+  timeouts?: THttpTimeouts;
+};
+
+/** Uploads have no total time limit, only an idle one (see the upload routes). */
+function isUpload(req: Request): boolean {
+  // As Express routes: case-insensitive, a trailing slash allowed.
+  const path = req.path.toLowerCase().replace(/\/+$/, '');
+  return (
+    (req.method === 'POST' && path === '/api/media') || path === RESUMABLE_UPLOADS_PATH || path.startsWith(`${RESUMABLE_UPLOADS_PATH}/`)
+  );
+}
+
+// No global body parser: the webhook route reads its own raw body, and tRPC parses its own.
+export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }: TAppOptions) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // API answers are never conditional; hashing every body costs CPU
+  // X-Forwarded-For is believed only from these peers (TRUST_PROXY): it decides whose sign-in
+  // attempts are counted together, so a client that reaches the server directly cannot choose it.
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(logRequests(deps.logger));
+  app.use(enforceRequestDeadline(timeouts.requestMs, isUpload));
+  const media = {
+    store: deps.mediaStore,
+    sequelize: deps.sequelize,
+    logger: deps.logger,
+    sessionSecret: deps.config.sessionSecret,
+    siteUrl: deps.config.siteUrl,
+    now: deps.now,
+  };
+  // Before the method filter: tus needs PATCH, DELETE and OPTIONS.
+  app.use(RESUMABLE_UPLOADS_PATH, securityHeaders(deps.config), receiveResumableUploads({ ...media, idleMs: timeouts.uploadIdleMs }));
+  app.use(refuseUnknownMethods);
+
+  // The provider's route first: the busiest path walks the fewest layers.
+  app.use(
+    '/api/webhooks/chat',
+    createWebhookRouter({
+      sequelize: deps.sequelize,
+      logger: deps.logger,
+      auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
+      verifyToken: deps.config.messaging.verifyToken,
+      onFilesPending: () => mediaQueue?.wake(),
+      canDownloadFiles: deps.provider !== null,
+    }),
+  );
+  // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
+  app.use(securityHeaders(deps.config));
+  app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
+  app.get('/api/media/:attachmentId', serveMedia(media));
+  app.post('/api/media', receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
+  app.get('/api/export/:scope/:file', serveExport({ ...media, firmName: deps.config.firmName }));
+
+  app.use(
+    '/trpc',
+    guardTrpcRequests(),
+    requireSameOriginJson(deps.config.siteUrl),
+    serveLiveStream(deps.liveStreams, deps.config.sessionSecret, deps.now),
+    createExpressMiddleware({
+      router: appRouter,
+      maxBodySize: TRPC_MAX_BODY_BYTES,
+      maxBatchSize: TRPC_MAX_BATCH,
+      createContext: createContextFactory(deps),
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') {
+          // Name and driver code only: driver messages can quote SQL parameters (bodies, phones).
+          const cause = error.cause as { name?: string; parent?: { code?: string } } | undefined;
+          deps.logger.error({ path, error: cause?.name ?? error.name, sqlState: cause?.parent?.code }, 'procedure failed');
+        }
+      },
+    }),
+  );
+  app.use('/api', (_req, res) => res.status(404).json({ ok: false, error: 'not_found' }));
+  app.use(serveSpa(spaDir));
+  // What nothing above answered (a POST to a page, say): JSON, never Express's HTML page.
+  app.use((_req, res) => res.status(404).json({ ok: false, error: 'not_found' }));
+
+  const handleError: ErrorRequestHandler = (err: { status?: number; type?: string; name?: string }, _req, res, _next) => {
+    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500) deps.logger.error({ error: err.name }, 'unhandled request error');
+    res.status(status).json({ ok: false, error: status === 500 ? 'internal_error' : (err.type ?? 'bad_request') });
+  };
+  app.use(handleError);
+  return app;
+}

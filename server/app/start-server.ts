@@ -1,0 +1,165 @@
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignInLimiter, type TSignInLimits } from '../auth/sign-in-limiter';
+import type { TConfig } from '../core/config';
+import { openDatabase, type TDatabase } from '../core/db/open-database';
+import { ChatEvents } from '../events/chat-events';
+import { LiveStreams, type TLiveStreamOptions } from '../events/live-streams';
+import { applyHttpTimeouts, HTTP_TIMEOUTS, type THttpTimeouts } from '../http/http-timeouts';
+import type { TLogger } from '../core/logger';
+import { schedulePruning } from '../maintenance/prune-expired';
+import { scheduleSendSweeps, sweepAbandonedSends } from '../maintenance/sweep-abandoned-sends';
+import { scheduleTempFileSweeps } from '../core/temp-files';
+import { syncTemplates } from '../templates/template-catalogue';
+import { ProviderClient } from '../provider/provider-client';
+import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';
+import { PostgresMediaStore } from '../media/media-store';
+import { loadThreadItems, type TThreadItem } from '../inbox/inbox';
+import { isDatabaseEmpty, seedDemoData } from '../seed/seed-demo';
+import { createApp } from './create-app';
+
+export type TRunningServer = {
+  url: string;
+  events: ChatEvents<TThreadItem>;
+  liveStreams: LiveStreams;
+  port: number;
+  database: TDatabase;
+  close: () => Promise<void>;
+};
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Opens the database (embedded or DATABASE_URL), migrates, seeds a fresh demo database, and listens. */
+export async function startServer(
+  config: TConfig,
+  logger: TLogger,
+  options: {
+    spaDir?: string;
+    signInLimits?: TSignInLimits;
+    mediaQueue?: TMediaQueueOptions;
+    liveStreams?: TLiveStreamOptions;
+    /** How long a provider call may take (10 s); tests of a slow provider shorten it. */
+    providerTimeoutMs?: number;
+    /** How long a request may take to arrive, and an upload sit idle; tests shorten them. */
+    timeouts?: Partial<THttpTimeouts>;
+  } = {},
+): Promise<TRunningServer> {
+  const database = await openDatabase(config, logger);
+  const events: ChatEvents<TThreadItem> = new ChatEvents({
+    sequelize: database.sequelize,
+    databaseUrl: database.url,
+    logger,
+    loadItems: loadThreadItems,
+  });
+  const liveStreams = new LiveStreams(events, logger, options.liveStreams);
+  let server: Server;
+  let mediaQueue: MediaDownloadQueue | undefined;
+  try {
+    await sweepAbandonedSends(database.sequelize, logger);
+    // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
+    if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
+      await seedDemoData({ defaultCountry: config.defaultCountry });
+      logger.info('seeded demo data');
+    }
+    if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
+    if (config.defaultCountryFrom === 'calling code')
+      logger.warn(
+        { defaultCountry: config.defaultCountry },
+        `FIRM_PHONE is in a range the phone library does not place: national numbers are read in ${config.defaultCountry}, its calling code's main country (set DEFAULT_COUNTRY to choose)`,
+      );
+    if (config.messaging.allowUnauthenticatedWebhooks) {
+      logger.warn('ALLOW_UNAUTHENTICATED_WEBHOOKS=true: webhook POSTs are accepted WITHOUT authentication. Local development only.');
+    } else if (!config.messaging.webhookSecret) {
+      logger.warn('MESSAGING_WEBHOOK_SECRET is not set: every webhook POST will be refused (401).');
+    }
+
+    await events.start();
+    liveStreams.start();
+    const provider = config.messaging.apiKey
+      ? new ProviderClient({
+          baseUrl: config.messaging.providerUrl,
+          apiKey: config.messaging.apiKey,
+          profilePath: config.messaging.profilePath,
+          timeoutMs: options.providerTimeoutMs,
+        })
+      : null;
+    // The template catalogue: read from the provider at start-up in live mode (in the background:
+    // an unreachable provider must not hold the server; the last stored catalogue is offered), the
+    // built-in approved set in demo mode.
+    const templateSync = syncTemplates(database.sequelize, { provider, templatesPath: config.messaging.templatesPath }).then(
+      (catalogue) => logger.info({ templates: catalogue.templates.length }, 'template catalogue synced'),
+      (error: unknown) => logger.warn({ error: (error as Error).message }, 'template catalogue not synced; the last stored one is offered'),
+    );
+    if (!provider) await templateSync;
+    const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
+    const mediaStore = new PostgresMediaStore(database.sequelize);
+    const deps = {
+      config,
+      logger,
+      sequelize: database.sequelize,
+      events,
+      liveStreams,
+      provider,
+      signInLimiter,
+      mediaStore,
+      now: () => new Date(),
+    };
+    mediaQueue = new MediaDownloadQueue(
+      { sequelize: database.sequelize, provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
+      options.mediaQueue,
+    );
+    const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
+    const app = createApp({ deps, spaDir: options.spaDir, mediaQueue, timeouts });
+    server = await new Promise((resolve, reject) => {
+      const s = http.createServer(app);
+      applyHttpTimeouts(s, timeouts);
+      s.once('error', reject);
+      s.listen(config.port, () => resolve(s));
+    });
+  } catch (error) {
+    // One way out of a failed start: nothing left running, the embedded database stopped.
+    liveStreams.close();
+    await events.close();
+    await database.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${config.port} is already in use: stop the other server or set PORT to a free port.`);
+    }
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, `listening on http://localhost:${port}`);
+  const stopPruning = schedulePruning(database.sequelize, logger);
+  const stopSendSweeps = scheduleSendSweeps(database.sequelize, logger, (ids) => events.publishQuietly(ids));
+  // What a killed server left in the temporary directory (README "Files").
+  const stopTempFileSweeps = scheduleTempFileSweeps(logger);
+  // Files left pending by a stop (or a crash) are taken up again as their leases run out.
+  mediaQueue.start();
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
+      stopPruning();
+      stopSendSweeps();
+      stopTempFileSweeps();
+      await mediaQueue.stop();
+      liveStreams.close();
+      await events.close();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+          resolve();
+        }, SHUTDOWN_GRACE_MS);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      await database.close();
+    })();
+    return closing;
+  };
+  return { url: `http://127.0.0.1:${port}`, port, database, events, liveStreams, close };
+}

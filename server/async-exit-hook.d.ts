@@ -1,5 +1,0 @@
-// async-exit-hook ships no types; only what server/db/embedded-postgres.ts uses.
-declare module 'async-exit-hook' {
-  const asyncExitHook: { unhookEvent(event: string): void };
-  export default asyncExitHook;
-}

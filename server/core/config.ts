@@ -1,0 +1,176 @@
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import metadata from 'libphonenumber-js/min/metadata';
+import { z } from 'zod';
+import { SEARCH_LANGUAGES, type TSearchLanguage } from './search-language';
+
+// The only module that reads process.env (DESIGN.md "Modes and configuration").
+
+const DEMO_SESSION_SECRET = 'demo-session-secret-not-for-production-use';
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const booleanFlag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false'], { message: 'must be "true" or "false"' })
+    .default('false')
+    .transform((v) => v === 'true'),
+);
+
+function isTrustedPeer(part: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(part)) return true;
+  const [address = '', prefix] = part.split('/');
+  return isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
+}
+
+const ZEnv = z.object({
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  NEXT_PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
+  FIRM_PHONE: z.preprocess(emptyToUndefined, z.string().default('+44 20 7946 0000')),
+  DEFAULT_COUNTRY: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() ? value.trim().toUpperCase() : undefined),
+    z
+      .string()
+      .refine((code) => isSupportedCountry(code), 'must be a two-letter ISO country code, such as GB or IE')
+      .optional(),
+  ),
+  FIRM_NAME: z.preprocess(emptyToUndefined, z.string().max(120).default('Ashdown & Vale Solicitors')),
+  SEARCH_LANGUAGE: z.preprocess(
+    emptyToUndefined,
+    z.enum(SEARCH_LANGUAGES, { message: `must be one of ${SEARCH_LANGUAGES.join(', ')}` }).default('english'),
+  ),
+  MESSAGING_API_KEY: optionalString,
+  MESSAGING_PROVIDER_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ message: 'must be an absolute URL' }).default('https://waba-v2.360dialog.io'),
+  ),
+  MESSAGING_PROFILE_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith('/', 'must start with "/"').default('/whatsapp_business_profile'),
+  ),
+  MESSAGING_TEMPLATES_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith('/', 'must start with "/"').default('/v1/configs/templates'),
+  ),
+  MESSAGING_WEBHOOK_SECRET: optionalString,
+  MESSAGING_WEBHOOK_VERIFY_TOKEN: optionalString,
+  ALLOW_UNAUTHENTICATED_WEBHOOKS: booleanFlag,
+  // Which direct peers may say who the client is (X-Forwarded-For): the address sign-in limits count.
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('loopback')
+      .refine(
+        (value) => value === 'false' || /^\d+$/.test(value) || value.split(',').every((part) => isTrustedPeer(part.trim())),
+        'must be false, a number of proxy hops, or a comma list of loopback, linklocal, uniquelocal and addresses (CIDR allowed)',
+      )
+      .transform((value): false | number | string => (value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
+  ),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+});
+
+export type TMode = 'demo' | 'live';
+
+export type TConfig = {
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  sessionSecret: string;
+  siteUrl: string;
+  secureCookies: boolean;
+  firmPhone: string;
+  /**
+   * Where a national number (07700 900123) is read: DEFAULT_COUNTRY, else FIRM_PHONE's country, else
+   * (a range the phone library does not place) the main country of FIRM_PHONE's calling code.
+   */
+  defaultCountry: CountryCode | undefined;
+  /** How defaultCountry was found, for the start-up log. */
+  defaultCountryFrom: 'DEFAULT_COUNTRY' | 'FIRM_PHONE' | 'calling code' | null;
+  firmName: string;
+  /** PostgreSQL text-search configuration of message search (stemming, stop words). */
+  searchLanguage: TSearchLanguage;
+  mode: TMode;
+  messaging: {
+    apiKey: string | undefined;
+    providerUrl: string;
+    profilePath: string;
+    /** The provider's template catalogue (both list shapes, paged). */
+    templatesPath: string;
+    webhookSecret: string | undefined;
+    verifyToken: string | undefined;
+    allowUnauthenticatedWebhooks: boolean;
+  };
+  /** Express's `trust proxy`: false, a hop count, or named ranges and addresses. */
+  trustProxy: false | number | string;
+  logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates the environment once; a bad value throws naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const mode: TMode = e.MESSAGING_API_KEY ? 'live' : 'demo';
+  if (mode === 'live' && !e.SESSION_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SESSION_SECRET: required in live mode (MESSAGING_API_KEY is set); use 32+ random characters',
+    );
+  }
+  const siteUrl = (e.NEXT_PUBLIC_SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    sessionSecret: e.SESSION_SECRET ?? DEMO_SESSION_SECRET,
+    siteUrl,
+    secureCookies: siteUrl.startsWith('https://'),
+    firmPhone: e.FIRM_PHONE,
+    ...findDefaultCountry(e.DEFAULT_COUNTRY, e.FIRM_PHONE),
+    firmName: e.FIRM_NAME,
+    searchLanguage: e.SEARCH_LANGUAGE,
+    mode,
+    messaging: {
+      apiKey: e.MESSAGING_API_KEY,
+      providerUrl: e.MESSAGING_PROVIDER_URL.replace(/\/+$/, ''),
+      profilePath: e.MESSAGING_PROFILE_PATH,
+      templatesPath: e.MESSAGING_TEMPLATES_PATH,
+      webhookSecret: e.MESSAGING_WEBHOOK_SECRET,
+      verifyToken: e.MESSAGING_WEBHOOK_VERIFY_TOKEN,
+      allowUnauthenticatedWebhooks: e.ALLOW_UNAUTHENTICATED_WEBHOOKS,
+    },
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/**
+ * The country national numbers are read in. FIRM_PHONE in a range the phone library cannot place
+ * (+44 7700 900xxx is reserved for drama) still has a calling code: its main country is the one
+ * meant (the library's metadata lists it first), rather than no country at all.
+ */
+function findDefaultCountry(setting: CountryCode | undefined, firmPhone: string): Pick<TConfig, 'defaultCountry' | 'defaultCountryFrom'> {
+  if (setting) return { defaultCountry: setting, defaultCountryFrom: 'DEFAULT_COUNTRY' };
+  const parsed = parsePhoneNumberFromString(firmPhone);
+  if (parsed?.country) return { defaultCountry: parsed.country, defaultCountryFrom: 'FIRM_PHONE' };
+  const main = parsed ? metadata.country_calling_codes[parsed.countryCallingCode]?.[0] : undefined;
+  return main ? { defaultCountry: main, defaultCountryFrom: 'calling code' } : { defaultCountry: undefined, defaultCountryFrom: null };
+}

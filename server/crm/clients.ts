@@ -1,0 +1,221 @@
+import type { CountryCode } from 'libphonenumber-js/min';
+import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
+import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
+import { Client, ClientNumber, User } from '../core/db/models/index';
+import { AppError } from '../core/errors';
+import { formatNumber, parseNumberInput, requireNumberInput } from '../core/phone-input';
+import { stopsNumberSql } from './opt-outs';
+
+/** `linked`: linked from the inbox (the conversation offers to unlink it). */
+export type TClientNumberDto = {
+  digits: string;
+  primary: boolean;
+  linked: boolean;
+  addedAt: Date;
+  addedBy: { id: number; name: string } | null;
+};
+/** `phone` is the primary number, "+<digits>". */
+export type TClientDto = {
+  id: number;
+  name: string;
+  phone: string;
+  email: string | null;
+  numbers: TClientNumberDto[];
+  /** Asked to receive no more chat messages (sends are refused), with how. */
+  optedOutAt: Date | null;
+  optOutSource: string | null;
+};
+
+/** What number-taking operations need: where national numbers are read, and who is acting. */
+export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
+
+const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
+
+// An opt-out belongs to a number (README "Opt-outs"): a client shows as opted out when any of its
+// numbers has (in any spelling of it in its country), with the earliest such stop and how it came.
+const OPTED_OUT_OF = (column: 'at' | 'source') =>
+  literal(`(SELECT o.${column} FROM client_numbers n JOIN number_opt_outs o ON o.last9 = n.last9 AND ${stopsNumberSql('o', 'n.digits')}
+            WHERE n.client_id = "Client".id ORDER BY o.at, o.digits LIMIT 1)`);
+const WITH_OPT_OUT = { include: [[OPTED_OUT_OF('at'), 'optedOutAt'] as const, [OPTED_OUT_OF('source'), 'optOutSource'] as const] };
+
+function toDto(c: Client): TClientDto {
+  const numbers = [...(c.numbers ?? [])]
+    .sort((a, b) => Number(b.primary) - Number(a.primary) || a.addedAt.getTime() - b.addedAt.getTime() || a.id - b.id)
+    .map((n) => ({
+      digits: n.digits,
+      primary: n.primary,
+      linked: n.addedVia === 'link',
+      addedAt: n.addedAt,
+      addedBy: n.addedByUser ? { id: n.addedByUser.id, name: n.addedByUser.name } : null,
+    }));
+  const primary = numbers.find((n) => n.primary) ?? numbers[0];
+  return {
+    id: c.id,
+    name: c.name,
+    phone: primary ? `+${primary.digits}` : '',
+    email: c.email,
+    numbers,
+    optedOutAt: (c.get('optedOutAt') as Date | null | undefined) ?? null,
+    optOutSource: (c.get('optOutSource') as string | null | undefined) ?? null,
+  };
+}
+
+/** By name, or by any number: typed digits, or the number read as a person typed it (07700 900123). */
+export async function listClients(search?: string, defaultCountry?: CountryCode): Promise<TClientDto[]> {
+  const term = search?.trim() ?? '';
+  const digits = parseNumberInput(term, defaultCountry) ?? term.replace(/\D/g, '');
+  // Ids first (name or any number), then the page with its numbers.
+  const rows = await Client.sequelize!.query<{ id: number }>(
+    `SELECT c.id FROM clients c
+     WHERE $1 = '' OR c.name ILIKE $2
+        OR (length($3) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE $4))
+     ORDER BY c.name, c.id LIMIT 200`,
+    { bind: [term, `%${term.replace(/[\\%_]/g, '\\$&')}%`, digits, `%${digits}%`], type: QueryTypes.SELECT },
+  );
+  const clients = await Client.findAll({
+    where: { id: rows.map((r) => r.id) },
+    attributes: WITH_OPT_OUT,
+    include: INCLUDE_NUMBERS,
+    order: [
+      ['name', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  });
+  return clients.map(toDto);
+}
+
+export async function getClient(id: number): Promise<TClientDto> {
+  const client = await Client.findByPk(id, { attributes: WITH_OPT_OUT, include: INCLUDE_NUMBERS });
+  if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
+  return toDto(client);
+}
+
+/** Throws NOT_FOUND unless the client exists (reads only its id). */
+export async function assertClientExists(id: number): Promise<void> {
+  if (!(await Client.findByPk(id, { attributes: ['id'] }))) throw new AppError('NOT_FOUND', 'Client not found.');
+}
+
+/**
+ * A number is not unique across clients (a family may share one), but giving a client a number
+ * another client has must be a person's decision: CONFLICT naming that client unless `confirm`.
+ */
+export async function assertNumberFreeOrConfirmed(
+  digits: string,
+  exceptClientId: number | null,
+  confirm: boolean | undefined,
+): Promise<void> {
+  if (confirm) return;
+  const holders = await Client.findAll({
+    attributes: ['id', 'name'],
+    where: { id: { [Op.ne]: exceptClientId ?? 0 } },
+    include: [{ model: ClientNumber, as: 'numbers', attributes: [], where: { digits }, required: true }],
+    order: [['name', 'ASC']],
+  });
+  if (holders.length === 0) return;
+  const names = holders.map((h) => h.name).join(' and ');
+  const message = `${formatNumber(digits)} is already ${names}'s number. Add it here as well only if they share this phone: messages from a shared number are not filed automatically.`;
+  throw new AppError('CONFLICT', message, { phone: [message] });
+}
+
+export async function createClient(
+  input: { name: string; phone: string; email?: string | null; confirm?: boolean },
+  context: TNumberContext = {},
+): Promise<TClientDto> {
+  const digits = requireNumberInput(input.phone, context.defaultCountry);
+  await assertNumberFreeOrConfirmed(digits, null, input.confirm);
+  const actor = context.actor ?? SYSTEM_ACTOR;
+  const id = await Client.sequelize!.transaction(async (transaction) => {
+    const client = await Client.create({ name: input.name.trim(), email: input.email?.trim() || null }, { transaction });
+    await ClientNumber.create({ clientId: client.id, digits, primary: true, addedBy: actor.userId }, { transaction });
+    return client.id;
+  });
+  return getClient(id);
+}
+
+/** Adds a number to a client (not primary); adding one it already has changes nothing. */
+export async function addClientNumber(
+  input: { clientId: number; phone: string; confirm?: boolean },
+  context: TNumberContext = {},
+): Promise<TClientDto> {
+  await assertClientExists(input.clientId);
+  const digits = requireNumberInput(input.phone, context.defaultCountry);
+  if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return getClient(input.clientId);
+  await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
+  await Client.sequelize!.transaction(async (transaction) => {
+    if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM_ACTOR, 'client', transaction)) {
+      await recordAuditEvent(
+        Client.sequelize!,
+        { actor: context.actor ?? SYSTEM_ACTOR, action: 'client.number_add', subject: `client:${input.clientId}`, detail: { digits } },
+        transaction,
+      );
+    }
+  });
+  return getClient(input.clientId);
+}
+
+/** Inserts the number unless the client has it; true when it was added. */
+export async function insertClientNumber(
+  clientId: number,
+  digits: string,
+  actor: TActor,
+  via: 'client' | 'link',
+  transaction: Transaction,
+): Promise<boolean> {
+  const [rows] = await Client.sequelize!.query(
+    `INSERT INTO client_numbers (client_id, digits, "primary", added_by, added_via) VALUES ($1, $2, false, $3, $4)
+     ON CONFLICT (client_id, digits) DO NOTHING RETURNING id`,
+    { bind: [clientId, digits, actor.userId, via], transaction },
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Removes a number from a client; its messages stay where they are (inbox.unlink moves them).
+ * The last number cannot go; when the primary goes, the oldest other number becomes primary.
+ */
+export async function removeClientNumber(input: { clientId: number; phone: string }, context: TNumberContext = {}): Promise<TClientDto> {
+  await assertClientExists(input.clientId);
+  const digits = requireNumberInput(input.phone, context.defaultCountry);
+  await Client.sequelize!.transaction(async (transaction) => {
+    await removeNumberRow(input.clientId, digits, transaction);
+    await recordAuditEvent(
+      Client.sequelize!,
+      { actor: context.actor ?? SYSTEM_ACTOR, action: 'client.number_remove', subject: `client:${input.clientId}`, detail: { digits } },
+      transaction,
+    );
+  });
+  return getClient(input.clientId);
+}
+
+/**
+ * Deletes one client_numbers row under the rules above (locks the client's numbers). `onlyLinked`:
+ * the undo of a link, which may take away only a number that was linked from the inbox.
+ */
+export async function removeNumberRow(
+  clientId: number,
+  digits: string,
+  transaction: Transaction,
+  options: { onlyLinked?: boolean } = {},
+): Promise<void> {
+  const numbers = await ClientNumber.findAll({
+    where: { clientId },
+    order: [
+      ['addedAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+    lock: transaction.LOCK.UPDATE,
+    transaction,
+  });
+  const target = numbers.find((n) => n.digits === digits);
+  if (!target) throw new AppError('NOT_FOUND', `${formatNumber(digits)} is not one of this client's numbers.`);
+  if (options.onlyLinked && target.addedVia !== 'link') {
+    throw new AppError(
+      'CONFLICT',
+      `${formatNumber(digits)} was not linked from the inbox; remove it on the client page if it is not this client's.`,
+    );
+  }
+  if (numbers.length === 1)
+    throw new AppError('CONFLICT', `${formatNumber(digits)} is this client's only number; add another before removing it.`);
+  await target.destroy({ transaction });
+  if (target.primary) await numbers.find((n) => n.id !== target.id)!.update({ primary: true }, { transaction });
+}

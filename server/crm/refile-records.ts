@@ -1,0 +1,63 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
+import { AppError } from '../core/errors';
+import { NOTIFY_CTE } from '../events/chat-events';
+
+/** The most records one refile moves (a page of the timeline). */
+export const MAX_REFILED = 500;
+
+/**
+ * Moves some of a client's records to one of their cases, or to none: a person's correction of
+ * where messages were filed. One statement moves them all (locked, so two people refiling at once
+ * apply one after the other), announces them to live views and is audited with where each came
+ * from. Every id must be this client's record and the case this client's: otherwise nothing moves.
+ */
+export async function refileRecords(
+  sequelize: Sequelize,
+  input: { clientId: number; ids: number[]; caseId: number | null },
+  actor: TActor,
+): Promise<{ moved: number }> {
+  const ids = [...new Set(input.ids)];
+  return sequelize.transaction(async (transaction) => {
+    if (input.caseId !== null) {
+      const [found] = await sequelize.query<{ id: number }>('SELECT id FROM cases WHERE id = $1 AND client_id = $2', {
+        bind: [input.caseId, input.clientId],
+        type: QueryTypes.SELECT,
+        transaction,
+      });
+      if (!found)
+        throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', {
+          caseId: ["Choose one of this client's cases."],
+        });
+    }
+    const own = await sequelize.query<{ id: number }>(
+      'SELECT id FROM communications WHERE id = ANY($1::int[]) AND client_id = $2 ORDER BY id FOR UPDATE',
+      { bind: [ids, input.clientId], type: QueryTypes.SELECT, transaction },
+    );
+    // A record that is not this client's is NOT_FOUND, exactly like one that does not exist.
+    if (own.length !== ids.length)
+      throw new AppError('NOT_FOUND', 'Some of those records were not found on this client; nothing was moved.');
+    const records = await sequelize.query<{ id: number; was: number | null }>(
+      `WITH changed AS (
+         UPDATE communications c SET case_id = $2, updated_at = now()
+         FROM (SELECT id, case_id AS was FROM communications WHERE id = ANY($1::int[])) o
+         WHERE c.id = o.id AND c.case_id IS DISTINCT FROM $2::int
+         RETURNING c.id, o.was
+       ), ${NOTIFY_CTE('changed')}
+       SELECT id, was FROM changed`,
+      { bind: [ids, input.caseId], type: QueryTypes.SELECT, transaction },
+    );
+    if (records.length)
+      await recordAuditEvent(
+        sequelize,
+        {
+          actor,
+          action: 'communication.refile',
+          subject: `client:${input.clientId}`,
+          detail: { caseId: input.caseId, records: records.map((r) => ({ id: r.id, fromCaseId: r.was })) },
+        },
+        transaction,
+      );
+    return { moved: records.length };
+  });
+}

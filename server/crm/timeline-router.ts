@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { ZRecordId } from '../trpc/record-id';
+import { authedProcedure, router } from '../trpc/init';
+import { ZCursor } from '../inbox/inbox-router';
+import { MAX_REFILED, refileRecords } from './refile-records';
+import { getCaseTimeline, getClientTimeline, listDocuments, type TDocumentItem, type TTimeline } from './timeline';
+
+/** A timeline page (DESIGN "Pagination"): the newest, or the one after `cursor` (a previous `nextCursor`). */
+const ZPage = { cursor: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() };
+
+export const timelineRouter = router({
+  client: authedProcedure
+    .input(z.object({ clientId: ZRecordId, ...ZPage }))
+    .query(({ input }): Promise<TTimeline> => getClientTimeline(input.clientId, input)),
+
+  case: authedProcedure
+    .input(z.object({ caseId: ZRecordId, ...ZPage }))
+    .query(({ input }): Promise<TTimeline> => getCaseTimeline(input.caseId, input)),
+
+  /** Moves some of a client's records to one of their cases (or to none), audited. */
+  refile: authedProcedure
+    .input(z.object({ clientId: ZRecordId, ids: z.array(ZRecordId).min(1).max(MAX_REFILED), caseId: ZRecordId.nullable() }))
+    .mutation(({ ctx, input }) => refileRecords(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp })),
+
+  /** Every file on a client's or a case's chat records (the Documents list). */
+  documents: authedProcedure
+    .input(z.union([z.object({ clientId: ZRecordId }), z.object({ caseId: ZRecordId })]))
+    .query(({ ctx, input }): Promise<{ items: TDocumentItem[] }> => listDocuments(ctx.deps.sequelize, input)),
+});

@@ -1,0 +1,127 @@
+import { tracked } from '@trpc/server';
+import { z } from 'zod';
+import { ZRecordId } from '../trpc/record-id';
+import { watchSession } from '../auth/session-watch';
+import { authedProcedure, router } from '../trpc/init';
+import { ZLiveInput } from '../events/live-streams';
+import { LIVE_PATH } from '../events/live-stream-route';
+import { AppError } from '../core/errors';
+import { searchMessages, type TSearchHit } from './search-messages';
+import {
+  countUnread,
+  getThread,
+  getThreadSummary,
+  linkPhoneToClient,
+  listThreads,
+  markThreadRead,
+  THREAD_FILTERS,
+  unlinkPhoneFromClient,
+  type TThreadItem,
+  type TThreadSummary,
+} from './inbox';
+
+export const ZThreadRef = z.union([z.object({ clientId: ZRecordId }), z.object({ phone: z.string().trim().min(1).max(40) })]);
+
+/** An opaque page position from a previous answer. */
+export const ZCursor = z.string().min(1).max(200);
+
+const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId: ZRecordId });
+/** `confirm`: a person has seen that another client has this number and links it anyway. */
+const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
+
+export const inboxRouter = router({
+  /** A page of conversations, newest activity first (DESIGN "Pagination"); `cursor` = a previous `nextCursor`. */
+  threads: authedProcedure
+    .input(
+      z
+        .object({
+          limit: z.number().int().min(1).max(500).optional(),
+          filter: z.enum(THREAD_FILTERS).optional(),
+          cursor: ZCursor.optional(),
+        })
+        .optional(),
+    )
+    .query(({ ctx, input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(ctx.deps.sequelize, input)),
+
+  /** The summary of one conversation (name, match, candidates to link, unread); null before its first message. */
+  threadSummary: authedProcedure
+    .input(ZThreadRef)
+    .query(({ ctx, input }): Promise<TThreadSummary | null> => getThreadSummary(ctx.deps.sequelize, input)),
+
+  /** Conversations with unread messages and the messages unread in them, over the whole inbox. */
+  unreadCount: authedProcedure
+    .output(z.object({ conversations: z.number(), messages: z.number() }))
+    .query(({ ctx }) => countUnread(ctx.deps.sequelize)),
+
+  /** Messages by their words across every conversation (PostgreSQL full-text search), best match first. */
+  search: authedProcedure
+    .input(
+      z.object({
+        q: z.string().trim().min(1, 'Type a word to search for').max(200),
+        limit: z.number().int().min(1).max(100).optional(),
+        cursor: ZCursor.optional(),
+      }),
+    )
+    .query(({ ctx, input }): Promise<{ items: TSearchHit[]; nextCursor: string | null }> =>
+      searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage }),
+    ),
+
+  /** A page of a thread (DESIGN "Pagination"): the newest, or the one before `before` (a previous `nextBefore`). */
+  thread: authedProcedure
+    .input(z.intersection(ZThreadRef, z.object({ before: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() })))
+    .query(({ input }): Promise<{ items: TThreadItem[]; nextBefore: string | null }> => {
+      const { before, limit, ...ref } = input;
+      return getThread(ref, { before, limit });
+    }),
+
+  markRead: authedProcedure
+    .input(ZThreadRef)
+    .output(z.object({ updated: z.number() }))
+    .mutation(async ({ ctx, input }) => ({ updated: await markThreadRead(input, ctx.deps.now()) })),
+
+  /** Files an unlinked number's records under a client and adds the number to it: a person's decision, never a guess. */
+  link: authedProcedure
+    .input(ZLinkWithConfirm)
+    .output(z.object({ linked: z.number() }))
+    .mutation(async ({ ctx, input }) => {
+      const ids = await linkPhoneToClient(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp });
+      ctx.deps.events.publishQuietly(ids);
+      return { linked: ids.length };
+    }),
+
+  /** Undoes a link: the number leaves the client and its messages go back to unlinked. */
+  unlink: authedProcedure
+    .input(ZLinkInput)
+    .output(z.object({ unlinked: z.number() }))
+    .mutation(async ({ ctx, input }) => {
+      const ids = await unlinkPhoneFromClient(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp });
+      ctx.deps.events.publishQuietly(ids);
+      return { unlinked: ids.length };
+    }),
+
+  /** Live changes (SSE): every stored message and changed status, as thread items. */
+  /**
+   * Live changes to chat records the user may see (`canSeeChat`), each with an event id. Over HTTP
+   * the fan-out serves every signed-in stream (`server/events/live-stream-route.ts`) with these same
+   * events; this body serves callers inside the process. `lastEventId` (a reconnect): the first
+   * event is a resync.
+   */
+  onChange: authedProcedure.input(ZLiveInput).subscription(async function* ({ ctx, input, signal }) {
+    // Only another spelling of the path (inbox%2EonChange) gets here over HTTP: it would be a stream
+    // without the fan-out's limits, counts and shutdown.
+    if (ctx.viaHttp) throw new AppError('INVALID_INPUT', `Open live updates at GET /trpc${LIVE_PATH}.`);
+    // The stream ends with the session it was opened with (sign-out anywhere, or expiry).
+    const session = ctx.sessionToken ? watchSession(ctx.sessionToken, ctx.deps.config.sessionSecret) : null;
+    try {
+      const until = [signal, session?.signal].filter((s): s is AbortSignal => s !== undefined);
+      const changes = ctx.deps.liveStreams.changesFor(
+        ctx.user,
+        until.length ? AbortSignal.any(until) : undefined,
+        Boolean(input?.lastEventId),
+      );
+      for await (const { id, change } of changes) yield tracked(String(id), change);
+    } finally {
+      session?.stop();
+    }
+  }),
+});

@@ -1,0 +1,291 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { TCommunication, TMessageKind } from '../../shared/communication';
+import { parsePhoneDigits } from '../../shared/phone';
+import { threadKeyOf, threadKeyOfRef } from '../../shared/thread-key';
+import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../core/db/models/index';
+import { AppError } from '../core/errors';
+import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
+import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm/clients';
+import { formatNumber } from '../core/phone-input';
+import { decodeCursor, endPage, isTimestampText, readRecordPage } from '../core/record-pages';
+
+export type TThreadRef = { clientId: number } | { phone: string };
+export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
+/** A chat record as the thread shows it: with when each receipt said what. */
+export type TThreadItem = TCommunication & { receipts: TReceiptStep[]; readAt: Date | null };
+
+export type TLinkCandidate = { id: number; name: string; numbers: string[]; openCases: { reference: string; title: string }[] };
+
+export type TThreadSummary = {
+  key: string;
+  clientId: number | null;
+  clientName: string | null;
+  phone: string | null;
+  contactName: string | null;
+  /** linked: a client's thread; unknown: no client has this number; ambiguous: several do. */
+  match: 'linked' | 'unknown' | 'ambiguous';
+  /** Clients sharing the number's last 9 digits: their matching numbers and open cases, to choose from. */
+  candidates: TLinkCandidate[];
+  /** `kind` and `fileName`: what to call a last message that is a file ("Photo", "contract.pdf"). */
+  last: {
+    id: number;
+    body: string;
+    direction: 'inbound' | 'outbound' | null;
+    status: TCommunication['status'];
+    /** 'unknown': a send whose provider answer was lost (it may have gone); shown as such, not as a clock. */
+    outcome: 'unknown' | null;
+    createdAt: Date;
+    kind: TMessageKind;
+    fileName: string | null;
+  };
+  unread: number;
+  lastInboundAt: Date | null;
+};
+
+const THREAD_LIMIT = 500;
+
+function phoneDigitsOf(phone: string): string {
+  const digits = parsePhoneDigits(phone);
+  if (!digits) throw new AppError('INVALID_INPUT', 'That is not a valid number.');
+  return digits;
+}
+
+function whereForThread(ref: TThreadRef): { clientId: number } | { clientId: null; peerPhone: string } {
+  return 'clientId' in ref ? { clientId: ref.clientId } : { clientId: null, peerPhone: phoneDigitsOf(ref.phone) };
+}
+
+const RECEIPT_ORDER = ['sent', 'delivered', 'read', 'failed'] as const;
+
+function toThreadItem(row: TCommunicationRecord): TThreadItem {
+  const history = row.receipts ?? {};
+  const receipts = RECEIPT_ORDER.filter((status) => history[status]).map((status) => ({
+    status,
+    at: history[status]?.at ? new Date(history[status].at) : null,
+  }));
+  return { ...communicationDtoOf(row), readAt: row.readAt ?? null, receipts };
+}
+
+/** The records with these ids, as thread items (what live views receive). */
+export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
+  const rows = await Communication.findAll({ where: { id: ids, type: 'chat' }, order: [['id', 'ASC']] });
+  return (await withDetails(rows)).map(toThreadItem);
+}
+
+/**
+ * One page of a thread — the client's chat records, or an unlinked number's: the newest page, or
+ * the one before `before`; oldest first within it. `nextBefore` asks for the page before this one.
+ */
+export async function getThread(
+  ref: TThreadRef,
+  page: { before?: string; limit?: number } = {},
+): Promise<{ items: TThreadItem[]; nextBefore: string | null }> {
+  const scope =
+    'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
+  const { rows, next } = await readRecordPage(Communication.sequelize!, scope, { cursor: page.before, limit: page.limit ?? THREAD_LIMIT });
+  // Records imply their client: only an empty answer needs to know whether the client exists.
+  if (rows.length === 0 && 'clientId' in ref) await assertClientExists(ref.clientId);
+  return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextBefore: next };
+}
+
+/** Marks the thread's inbound records read; returns how many were unread. */
+export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number> {
+  const [count] = await Communication.update(
+    { readAt: now },
+    { where: { type: 'chat', direction: 'inbound', readAt: null, ...whereForThread(ref) } },
+  );
+  return count;
+}
+
+/**
+ * Files an unlinked number's records under a client and adds the number to the client, so its
+ * later messages file themselves: an explicit person's decision, the only way an ambiguous number
+ * is ever linked. A number another client has needs `confirm` (CONFLICT naming that client). The
+ * records' UPDATE comes first and locks them: of two people linking the same number at once, the
+ * second finds nothing left to link (CONFLICT) and adds nothing. Records unlinked earlier get their
+ * case back when they return to the same client. Recorded in the audit trail.
+ */
+export async function linkPhoneToClient(
+  sequelize: Sequelize,
+  input: { phone: string; clientId: number; confirm?: boolean },
+  actor: TActor,
+): Promise<number[]> {
+  await assertClientExists(input.clientId);
+  const digits = phoneDigitsOf(input.phone);
+  await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
+  return sequelize.transaction(async (transaction) => {
+    const rows = await sequelize.query<{ id: number }>(
+      `UPDATE communications c
+       SET client_id = $1,
+           case_id = coalesce(c.case_id, (SELECT k.id FROM cases k WHERE k.id = (c.metadata->>'unlinked_case_id')::int AND k.client_id = $1)),
+           metadata = c.metadata - 'unlinked_case_id',
+           updated_at = now()
+       WHERE c.type = 'chat' AND c.client_id IS NULL AND c.peer_phone = $2 RETURNING c.id`,
+      { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
+    );
+    if (rows.length === 0)
+      throw new AppError('CONFLICT', `${formatNumber(digits)} has no unlinked messages: it may just have been linked by someone else.`);
+    await insertClientNumber(input.clientId, digits, actor, 'link', transaction);
+    const ids = rows.map((r) => r.id);
+    await recordAuditEvent(
+      sequelize,
+      { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } },
+      transaction,
+    );
+    return ids;
+  });
+}
+
+/**
+ * Undoes a link: the number (only one linked from the inbox) leaves the client and that number's
+ * chat records, the firm's replies to it included, go back to unlinked and off the client's cases
+ * (a case file must not show a stranger's conversation); each remembers its case, restored if it is
+ * linked back to the same client. Returns the records moved.
+ */
+export async function unlinkPhoneFromClient(
+  sequelize: Sequelize,
+  input: { phone: string; clientId: number },
+  actor: TActor,
+): Promise<number[]> {
+  await assertClientExists(input.clientId);
+  const digits = phoneDigitsOf(input.phone);
+  return sequelize.transaction(async (transaction) => {
+    await removeNumberRow(input.clientId, digits, transaction, { onlyLinked: true });
+    const rows = await sequelize.query<{ id: number }>(
+      `UPDATE communications
+       SET client_id = NULL, case_id = NULL, updated_at = now(),
+           metadata = CASE WHEN case_id IS NULL THEN metadata ELSE metadata || jsonb_build_object('unlinked_case_id', case_id) END
+       WHERE type = 'chat' AND client_id = $1 AND peer_phone = $2 RETURNING id`,
+      { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
+    );
+    const ids = rows.map((r) => r.id);
+    await recordAuditEvent(
+      sequelize,
+      { actor, action: 'inbox.unlink', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } },
+      transaction,
+    );
+    return ids;
+  });
+}
+
+// Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, from a
+// keyset position ($2, $3: the last row shown, or NULL for the first page), and joins each row's
+// last record for its current text and status.
+const threadsSql = (where: string) => `
+SELECT t.last_id AS id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
+  l.body, l.direction, l.status, l.metadata->>'outcome' AS outcome, l.created_at AS "createdAt", cl.name AS "clientName",
+  coalesce(l.metadata->>'kind', 'text') AS kind,
+  (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
+  t.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
+  CASE WHEN t.client_id IS NULL THEN
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', m.id, 'name', m.name,
+        'numbers', (SELECT json_agg(n.digits ORDER BY n.digits) FROM client_numbers n WHERE n.client_id = m.id AND n.last9 = right(t.peer_phone, 9)),
+        'openCases', (SELECT coalesce(json_agg(json_build_object('reference', k.reference, 'title', k.title) ORDER BY k.reference), '[]'::json)
+                      FROM cases k WHERE k.client_id = m.id AND k.status = 'open')
+      ) ORDER BY m.name), '[]'::json)
+     FROM clients m WHERE m.id IN (SELECT n.client_id FROM client_numbers n WHERE n.last9 = right(t.peer_phone, 9)))
+  END AS candidates
+FROM chat_threads t
+JOIN communications l ON l.id = t.last_id
+LEFT JOIN clients cl ON cl.id = t.client_id
+WHERE ${where} AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
+ORDER BY t.last_at DESC, t.last_id DESC
+LIMIT $1`;
+
+export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply'] as const;
+/** all; with unread messages; numbers no client (or several) has; the client wrote last (awaiting our reply). */
+export type TThreadFilter = (typeof THREAD_FILTERS)[number];
+// Literal predicates (not a parameter) so the planner can use the partial indexes of 0010.
+const THREADS_SQL: Record<TThreadFilter, string> = {
+  all: threadsSql('true'),
+  unread: threadsSql('t.unread > 0'),
+  unlinked: threadsSql('t.client_id IS NULL'),
+  awaiting_reply: threadsSql("l.direction = 'inbound'"),
+};
+// One conversation's row by its key ($4), with the same (unused) page parameters.
+const THREAD_BY_KEY_SQL = threadsSql('t.thread_key = $4');
+
+type TThreadRow = {
+  id: number;
+  cursorAt: string;
+  clientId: number | null;
+  peerPhone: string | null;
+  body: string;
+  direction: 'inbound' | 'outbound' | null;
+  status: TCommunication['status'];
+  outcome: 'unknown' | null;
+  createdAt: Date;
+  kind: TMessageKind;
+  fileName: string | null;
+  clientName: string | null;
+  unread: number;
+  lastInboundAt: Date | null;
+  contactName: string | null;
+  candidates: TLinkCandidate[] | null;
+};
+
+const THREADS_PAGE = 50;
+const THREADS_REFUSED = { message: 'That page of conversations is not valid: reload the inbox.', field: 'Not a cursor from the inbox.' };
+
+/** The statement that reads a page of conversations (and one more): also what the benchmark EXPLAINs. */
+export function threadsPageQuery(page: { limit?: number; filter?: TThreadFilter; cursor?: string }): { sql: string; bind: unknown[] } {
+  const after = page.cursor ? decodeCursor(page.cursor, isTimestampText, THREADS_REFUSED) : null;
+  return { sql: THREADS_SQL[page.filter ?? 'all'], bind: [(page.limit ?? THREADS_PAGE) + 1, after?.value ?? null, after?.id ?? null] };
+}
+
+/**
+ * A page of threads, newest activity first: one per client, plus one per unlinked number. The
+ * cursor is the last conversation's activity time (as PostgreSQL printed it) and last record id:
+ * a conversation that moves to the top meanwhile is not listed twice.
+ */
+export async function listThreads(
+  sequelize: Sequelize,
+  page: { limit?: number; filter?: TThreadFilter; cursor?: string } = {},
+): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
+  const limit = page.limit ?? THREADS_PAGE;
+  const { sql, bind } = threadsPageQuery(page);
+  const { rows, next } = endPage(await sequelize.query<TThreadRow>(sql, { bind, type: QueryTypes.SELECT }), limit, (row) => row.cursorAt);
+  return { threads: rows.map(toThreadSummary), nextCursor: next };
+}
+
+/** One conversation's summary (the open thread's, whether or not a loaded page lists it); null before its first message. */
+export async function getThreadSummary(sequelize: Sequelize, ref: TThreadRef): Promise<TThreadSummary | null> {
+  const key = threadKeyOfRef('clientId' in ref ? ref : { phone: phoneDigitsOf(ref.phone) });
+  const [row] = await sequelize.query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, key], type: QueryTypes.SELECT });
+  if (!row && 'clientId' in ref) await assertClientExists(ref.clientId); // no such client: NOT_FOUND, as for its thread
+  return row ? toThreadSummary(row) : null;
+}
+
+/** How many conversations have unread messages, and how many messages that is (the top bar's badge). */
+export async function countUnread(sequelize: Sequelize): Promise<{ conversations: number; messages: number }> {
+  const [row] = await sequelize.query<{ conversations: string; messages: string | null }>(
+    'SELECT count(*) AS conversations, sum(unread) AS messages FROM chat_threads WHERE unread > 0',
+    { type: QueryTypes.SELECT },
+  );
+  return { conversations: Number(row?.conversations ?? 0), messages: Number(row?.messages ?? 0) };
+}
+
+function toThreadSummary(r: TThreadRow): TThreadSummary {
+  const candidates = r.candidates ?? [];
+  return {
+    key: threadKeyOf(r),
+    clientId: r.clientId,
+    clientName: r.clientName,
+    phone: r.peerPhone,
+    contactName: r.contactName,
+    match: r.clientId !== null ? 'linked' : candidates.length > 1 ? 'ambiguous' : 'unknown',
+    candidates,
+    last: {
+      id: r.id,
+      body: r.body,
+      direction: r.direction,
+      status: r.status,
+      outcome: r.outcome === 'unknown' ? 'unknown' : null,
+      createdAt: r.createdAt,
+      kind: r.kind,
+      fileName: r.fileName,
+    },
+    unread: r.unread,
+    lastInboundAt: r.lastInboundAt,
+  };
+}

@@ -1,0 +1,24 @@
+import { auditRouter } from '../audit/audit-router';
+import { authRouter } from '../auth/auth-router';
+import { casesRouter } from '../crm/cases-router';
+import { chatRouter } from '../messaging/chat-router';
+import { clientsRouter } from '../crm/clients-router';
+import { inboxRouter } from '../inbox/inbox-router';
+import { settingsRouter } from '../settings/settings-router';
+import { timelineRouter } from '../crm/timeline-router';
+import { usersRouter } from '../auth/users-router';
+import { router } from './init';
+
+export const appRouter = router({
+  auth: authRouter,
+  audit: auditRouter,
+  clients: clientsRouter,
+  cases: casesRouter,
+  timeline: timelineRouter,
+  users: usersRouter,
+  chat: chatRouter,
+  inbox: inboxRouter,
+  settings: settingsRouter,
+});
+
+export type AppRouter = typeof appRouter;
