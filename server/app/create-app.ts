@@ -6,7 +6,7 @@ import { createWebhookRouter } from '../webhook/webhook-route';
 import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
 import { serveExport } from '../export/export-route';
-import { serveLiveStream } from '../events/live-stream-route';
+import { serveLiveStream } from '../live/live-stream-route';
 import { RESUMABLE_UPLOADS_PATH, receiveResumableUploads } from '../media/uploads/resumable-upload-route';
 import { handleHealth } from '../http/health-route';
 import { HTTP_TIMEOUTS, type THttpTimeouts } from '../http/http-timeouts';

@@ -4,7 +4,7 @@ import { SignInLimiter, type TSignInLimits } from '../auth/sign-in-limiter';
 import type { TConfig } from '../core/config';
 import { openDatabase, type TDatabase } from '../core/db/open-database';
 import { ChatEvents } from '../events/chat-events';
-import { LiveStreams, type TLiveStreamOptions } from '../events/live-streams';
+import { LiveStreams, type TLiveStreamOptions } from '../live/live-streams';
 import { applyHttpTimeouts, HTTP_TIMEOUTS, type THttpTimeouts } from '../http/http-timeouts';
 import type { TLogger } from '../core/logger';
 import { schedulePruning } from '../maintenance/prune-expired';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasUnstorableCharacters } from '../../shared/visible-text';
-import { recordAuditEvent } from '../audit/record-audit-event';
+import { recordAuditEvent } from '../audit';
 import { AppError } from '../core/errors';
 import { authedProcedure, publicProcedure, router } from '../trpc/init';
 import { HashingBusyError } from './password';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Sequelize } from 'sequelize';
 import { escapeUnstorableCharacters } from '../../shared/visible-text';
-import { recordAuditEvent } from '../audit/record-audit-event';
+import { recordAuditEvent } from '../audit';
 import { AppError } from '../core/errors';
 
 const WINDOW_SECONDS = 15 * 60;

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { TUserRole } from '../../shared/communication';
-import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
+import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { hashPassword } from './password';

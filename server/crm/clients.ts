@@ -1,6 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js/min';
 import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
-import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
+import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { Client, ClientNumber, User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { formatNumber, parseNumberInput, requireNumberInput } from '../core/phone-input';

@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit/record-audit-event';
+import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 
 // A client may ask to receive no more messages: the provider's user_preferences event (`stop`,
 // then `resume`) or a text that is exactly STOP / UNSUBSCRIBE (START resumes). The number is marked

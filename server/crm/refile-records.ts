@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
+import { recordAuditEvent, type TActor } from '../audit';
+import { NOTIFY_CTE } from '../events';
 import { AppError } from '../core/errors';
-import { NOTIFY_CTE } from '../events/chat-events';
 
 /** The most records one refile moves (a page of the timeline). */
 export const MAX_REFILED = 500;

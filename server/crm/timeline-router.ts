@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
 import { authedProcedure, router } from '../trpc/init';
-import { ZCursor } from '../inbox/inbox-router';
+import { ZCursor } from '../trpc/cursor-input';
 import { MAX_REFILED, refileRecords } from './refile-records';
 import { getCaseTimeline, getClientTimeline, listDocuments, type TDocumentItem, type TTimeline } from './timeline';
 

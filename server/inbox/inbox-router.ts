@@ -1,10 +1,10 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
-import { watchSession } from '../auth/session-watch';
+import { watchSession } from '../auth';
+import { LIVE_PATH, ZLiveInput } from '../live';
 import { authedProcedure, router } from '../trpc/init';
-import { ZLiveInput } from '../events/live-streams';
-import { LIVE_PATH } from '../events/live-stream-route';
+import { ZCursor } from '../trpc/cursor-input';
 import { AppError } from '../core/errors';
 import { searchMessages, type TSearchHit } from './search-messages';
 import {
@@ -23,7 +23,6 @@ import {
 export const ZThreadRef = z.union([z.object({ clientId: ZRecordId }), z.object({ phone: z.string().trim().min(1).max(40) })]);
 
 /** An opaque page position from a previous answer. */
-export const ZCursor = z.string().min(1).max(200);
 
 const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId: ZRecordId });
 /** `confirm`: a person has seen that another client has this number and links it anyway. */
@@ -66,12 +65,12 @@ export const inboxRouter = router({
       searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage }),
     ),
 
-  /** A page of a thread (DESIGN "Pagination"): the newest, or the one before `before` (a previous `nextBefore`). */
+  /** A page of a thread (README "Pagination"): the newest, or the one older than `cursor` (a previous `nextCursor`). */
   thread: authedProcedure
-    .input(z.intersection(ZThreadRef, z.object({ before: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() })))
-    .query(({ input }): Promise<{ items: TThreadItem[]; nextBefore: string | null }> => {
-      const { before, limit, ...ref } = input;
-      return getThread(ref, { before, limit });
+    .input(z.intersection(ZThreadRef, z.object({ cursor: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() })))
+    .query(({ input }): Promise<{ items: TThreadItem[]; nextCursor: string | null }> => {
+      const { cursor, limit, ...ref } = input;
+      return getThread(ref, { cursor, limit });
     }),
 
   markRead: authedProcedure
@@ -102,7 +101,7 @@ export const inboxRouter = router({
   /** Live changes (SSE): every stored message and changed status, as thread items. */
   /**
    * Live changes to chat records the user may see (`canSeeChat`), each with an event id. Over HTTP
-   * the fan-out serves every signed-in stream (`server/events/live-stream-route.ts`) with these same
+   * the fan-out serves every signed-in stream (`server/live/live-stream-route.ts`) with these same
    * events; this body serves callers inside the process. `lastEventId` (a reconnect): the first
    * event is a resync.
    */

@@ -4,8 +4,8 @@ import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf, threadKeyOfRef } from '../../shared/thread-key';
 import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../core/db/models/index';
 import { AppError } from '../core/errors';
-import { recordAuditEvent, type TActor } from '../audit/record-audit-event';
-import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm/clients';
+import { recordAuditEvent, type TActor } from '../audit';
+import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm';
 import { formatNumber } from '../core/phone-input';
 import { decodeCursor, endPage, isTimestampText, readRecordPage } from '../core/record-pages';
 
@@ -73,18 +73,18 @@ export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
 
 /**
  * One page of a thread — the client's chat records, or an unlinked number's: the newest page, or
- * the one before `before`; oldest first within it. `nextBefore` asks for the page before this one.
+ * the one older than `cursor`; oldest first within it. `nextCursor` asks for the page older than this one.
  */
 export async function getThread(
   ref: TThreadRef,
-  page: { before?: string; limit?: number } = {},
-): Promise<{ items: TThreadItem[]; nextBefore: string | null }> {
+  page: { cursor?: string; limit?: number } = {},
+): Promise<{ items: TThreadItem[]; nextCursor: string | null }> {
   const scope =
     'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
-  const { rows, next } = await readRecordPage(Communication.sequelize!, scope, { cursor: page.before, limit: page.limit ?? THREAD_LIMIT });
+  const { rows, next } = await readRecordPage(Communication.sequelize!, scope, { cursor: page.cursor, limit: page.limit ?? THREAD_LIMIT });
   // Records imply their client: only an empty answer needs to know whether the client exists.
   if (rows.length === 0 && 'clientId' in ref) await assertClientExists(ref.clientId);
-  return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextBefore: next };
+  return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextCursor: next };
 }
 
 /** Marks the thread's inbound records read; returns how many were unread. */

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { TLogger } from '../core/logger';
-import { RESUMABLE_UPLOAD_TTL_MS } from '../media/uploads/resumable-store';
+import { RESUMABLE_UPLOAD_TTL_MS } from '../media';
 
 // Rows that only ever grow unless someone removes them: receipts kept for ids that never arrived,
 // sign-in counters whose window has passed, expired sessions, files uploaded and never sent,

@@ -1,6 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../messaging/interrupted-sends';
-import { adoptKeptReceipts } from '../messaging/receipts';
+import { adoptKeptReceipts, markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../messaging';
 import type { TLogger } from '../core/logger';
 
 /**

@@ -6,13 +6,15 @@ import { pipeline } from 'node:stream/promises';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { MAX_MEDIA_BYTES } from '../../shared/media-limits';
 import type { TLogger } from '../core/logger';
-import type { ProviderClient } from '../provider/provider-client';
-import { ProviderError } from '../provider/provider-errors';
-import { NO_DOWNLOADS_IN_DEMO } from '../messaging/store-inbound';
+import { ProviderError } from '../provider';
+import type { ProviderClient } from '../provider';
 import { makeTempDir } from '../core/temp-files';
 import { sha256Hex } from '../core/sha256-hex';
 import { cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
+
+/** Said of an inbound file while no provider key is set: kept as the file's error. */
+export const NO_DOWNLOADS_IN_DEMO = 'Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).';
 
 // The queue is the attachments table itself (a `pending` row due at `next_attempt_at`), claimed
 // with FOR UPDATE SKIP LOCKED and a lease (`locked_until`) rather than a queue library: the job and

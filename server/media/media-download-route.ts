@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { Request, RequestHandler } from 'express';
-import { findRequestUser } from '../auth/request-user';
+import { findRequestUser } from '../auth';
 import { Attachment } from '../core/db/models/index';
 import type { TLogger } from '../core/logger';
 import { fallbackFileName, isShownInline, servedContentType } from './file-metadata';

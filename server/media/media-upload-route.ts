@@ -5,25 +5,17 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import type { Request, RequestHandler, Response } from 'express';
 import type { Sequelize } from 'sequelize';
+import type { Request, RequestHandler, Response } from 'express';
 import { MAX_MEDIA_BYTES, sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../shared/media-limits';
-import { findRequestUser } from '../auth/request-user';
+import { findRequestUser } from '../auth';
 import { Attachment } from '../core/db/models/index';
 import { isCrossSite } from '../http/same-origin';
-import type { TLogger } from '../core/logger';
 import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from './uploads/upload-slots';
 import { idleMessage, watchIdleUpload } from './uploads/watch-idle-upload';
 import { cleanFileName, cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
-
-export type TUploadedFile = {
-  attachmentId: number;
-  kind: 'image' | 'audio' | 'video' | 'document';
-  mimeType: string;
-  fileName: string;
-  size: number;
-};
+import type { TUploadedFile, TUploadRouteDeps } from './upload-types';
 
 /** Room for the multipart framing around the file itself. */
 const FRAMING_BYTES = 64 * 1024;
@@ -59,17 +51,6 @@ function refuse(req: Request, res: Response, status: number, error: string, mess
  * There is no limit on the total time: an upload that keeps moving may take as long as the link
  * needs. One that sends nothing for `idleMs` is answered 408 and its slot is given back at once.
  */
-/** What both upload routes (this one and the resumable one) need. */
-export type TUploadRouteDeps = {
-  sequelize: Sequelize;
-  store: TMediaStore;
-  siteUrl: string;
-  sessionSecret: string;
-  logger: TLogger;
-  now: () => Date;
-  idleMs: number;
-};
-
 export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
   const site = new URL(deps.siteUrl).origin;
   return async (req, res) => {

@@ -2,33 +2,13 @@ import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
 import type { TCommunication } from '../../shared/communication';
 import { WHATSAPP_TEMPLATES } from '../../shared/templates';
-import { recordAuditEvent } from '../audit/record-audit-event';
-import { listStoredTemplates, syncTemplates } from '../templates/template-catalogue';
+import { recordAuditEvent } from '../audit';
+import { ProviderError } from '../provider';
+import { listStoredTemplates, syncTemplates } from '../templates';
 import { AppError } from '../core/errors';
-import { ProviderError } from '../provider/provider-errors';
 import { authedProcedure, directorProcedure, router } from '../trpc/init';
 import { retryChatMessage, sendChatMessage, sendTemplateMessage } from './send-message';
-
-// NUL cannot be stored and would reach the provider as something other than what is kept: refused.
-export const ZBody = z
-  .string()
-  .trim()
-  .min(1, 'Type a message first')
-  .max(4096, 'A chat message can be at most 4096 characters')
-  .refine((body) => !body.includes('\u0000'), 'The message contains a NUL character, which cannot be sent');
-
-// With a file the body is its caption (the provider's caption limit is 1,024 characters), or empty.
-const ZCaption = z
-  .string()
-  .trim()
-  .max(1024, 'A caption can be at most 1024 characters')
-  .refine((body) => !body.includes('\u0000'), 'The caption contains a NUL character, which cannot be sent');
-
-/** The browser's id for one send (a UUID): a send tried again with it is answered with the first record. */
-const ZEchoId = z
-  .string()
-  .regex(/^[0-9A-Za-z-]{8,64}$/, 'An echo id is 8 to 64 letters, digits or dashes')
-  .optional();
+import { ZBody, ZCaption, ZEchoId, ZTemplateChoice } from './send-inputs';
 
 export const ZSendInput = z.union([
   // A file first: these branches need `attachmentId` (the text-only ones would drop it).
@@ -69,19 +49,6 @@ const ZTemplateCatalogue = z.object({
   ),
   syncedAt: z.date().nullable(),
 });
-
-export const ZTemplateChoice = {
-  name: z.string().trim().min(1, 'Choose a template').max(512),
-  language: z.string().trim().min(1).max(32),
-  params: z
-    .array(
-      z
-        .string()
-        .max(1024, 'A value can be at most 1024 characters')
-        .refine((v) => !v.includes('\u0000'), 'NUL cannot be sent'),
-    )
-    .max(20),
-};
 
 export const ZSendTemplateInput = z.union([
   z.object({

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { NOTIFY_CTE } from '../events/chat-events';
+import { NOTIFY_CTE } from '../events';
 import type { TMessageUpdate } from './inbound-message';
 
 // Reactions, edits and deletions change the record they refer to; they never make a new one. Each

@@ -1,9 +1,9 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import type { TReceiptHistory } from '../../shared/communication';
-import { recordAuditEvent, SYSTEM_ACTOR } from '../audit/record-audit-event';
-import { NOTIFY_CTE } from '../events/chat-events';
-import { CLIENT_NAME_SLOT, messageForProviderCode } from '../provider/provider-error-codes';
+import { recordAuditEvent, SYSTEM_ACTOR } from '../audit';
+import { NOTIFY_CTE } from '../events';
+import { CLIENT_NAME_SLOT, messageForProviderCode } from '../provider';
 import type { TReceipt, TReceiptError } from './inbound-message';
 
 /** The text a failed record shows: the provider's own words, with its error code. */

@@ -3,21 +3,19 @@ import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } f
 import { setTimeout as delay } from 'node:timers/promises';
 import type { TCommunication } from '../../shared/communication';
 import { Attachment, Case, Client, Communication, withDetails } from '../core/db/models/index';
-import type { TMediaStore } from '../media/media-store';
+import { findNumberOptOut, matchOneClientSql } from '../crm';
+import type { ChatEvents } from '../events';
+import type { TMediaStore } from '../media';
+import { ProviderError, renderTemplateBody } from '../provider';
+import type { ProviderClient } from '../provider';
+import { findTemplate } from '../templates';
 import type { TConfig } from '../core/config';
 import { AppError } from '../core/errors';
 import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
 import { formatNumber, requireNumberInput } from '../core/phone-input';
-import type { ChatEvents } from '../events/chat-events';
-import type { ProviderClient } from '../provider/provider-client';
-import { renderTemplateBody } from '../provider/provider-template';
-import { findTemplate } from '../templates/template-catalogue';
-import { ProviderError } from '../provider/provider-errors';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import { isDatabaseUnavailable } from '../core/db/database-errors';
 import type { TLogger } from '../core/logger';
-import { matchOneClientSql } from '../crm/client-match';
-import { findNumberOptOut } from '../crm/opt-outs';
 import { markOutcomeUnknown } from './interrupted-sends';
 import { adoptKeptReceipts, recordProviderMessageId } from './receipts';
 

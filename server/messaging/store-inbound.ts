@@ -1,10 +1,9 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { NOTIFY_CTE } from '../events/chat-events';
-import { matchOneClientSql } from '../crm/client-match';
+import { matchOneClientSql } from '../crm';
+import { NOTIFY_CTE } from '../events';
+import { NO_DOWNLOADS_IN_DEMO } from '../media';
 import type { TInboundMessage } from './inbound-message';
 import { releaseAdoptedIds } from './receipts';
-
-export const NO_DOWNLOADS_IN_DEMO = 'Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).';
 
 export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string; hasAttachment: boolean };
 

@@ -4,11 +4,10 @@ import type { CountryCode } from 'libphonenumber-js/min';
 import { DEMO_ACCOUNTS } from '../../shared/demo';
 import type { TAttachmentKind } from '../../shared/communication';
 import { Attachment, Communication, User } from '../core/db/models/index';
-import { PostgresMediaStore } from '../media/media-store';
-import { INTERRUPTED_SEND_ERROR } from '../messaging/interrupted-sends';
-import { createCase } from '../crm/cases';
-import { createClient } from '../crm/clients';
-import { createUser } from '../auth/users';
+import { createUser } from '../auth';
+import { createCase, createClient } from '../crm';
+import { PostgresMediaStore } from '../media';
+import { INTERRUPTED_SEND_ERROR } from '../messaging';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

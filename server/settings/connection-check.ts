@@ -1,5 +1,5 @@
-import type { ProviderClient } from '../provider/provider-client';
-import { ProviderError } from '../provider/provider-errors';
+import { ProviderError } from '../provider';
+import type { ProviderClient } from '../provider';
 
 export const CONNECTION_STATUSES = [
   'Live',

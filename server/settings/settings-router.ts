@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { TCommunication } from '../../shared/communication';
-import { sendChatMessage, sendTemplateMessage } from '../messaging/send-message';
-import { recordAuditEvent } from '../audit/record-audit-event';
-import { readWebhookSetup } from '../webhook/webhook-setup';
-import { DELIVERY_OUTCOMES } from '../webhook/delivery-log';
+import { recordAuditEvent } from '../audit';
+import { sendChatMessage, sendTemplateMessage, ZBody, ZTemplateChoice } from '../messaging';
+import { DELIVERY_OUTCOMES, readWebhookSetup } from '../webhook';
 import { authedProcedure, directorProcedure, router } from '../trpc/init';
-import { ZBody, ZTemplateChoice } from '../messaging/chat-router';
 import { checkConnection, CONNECTION_STATUSES } from './connection-check';
 
 export const settingsRouter = router({

@@ -1,5 +1,5 @@
-import type { TProviderTemplate } from '../provider/provider-template';
-import { countParams } from '../provider/provider-template';
+import { countParams } from '../provider';
+import type { TProviderTemplate } from '../provider';
 
 // Demo mode has no provider to list templates: this approved set stands in, so the whole flow
 // (cold client → template → ticks) works without a key. Shaped like the provider's own listing.

@@ -1,6 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { ProviderClient } from '../provider/provider-client';
-import type { TProviderTemplate } from '../provider/provider-template';
+import type { ProviderClient, TProviderTemplate } from '../provider';
 import { BUILT_IN_TEMPLATES } from './built-in-templates';
 
 // The catalogue lives in PostgreSQL with the time of its last sync, so every instance offers the

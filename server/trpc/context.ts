@@ -5,7 +5,7 @@ import { SESSION_COOKIE } from '../auth/sessions';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
 import type { TConfig } from '../core/config';
 import type { ChatEvents } from '../events/chat-events';
-import type { LiveStreams } from '../events/live-streams';
+import type { LiveStreams } from '../live/live-streams';
 import type { TLogger } from '../core/logger';
 import type { TMediaStore } from '../media/media-store';
 import type { ProviderClient } from '../provider/provider-client';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { TAttachmentKind, TLocation, TSharedContact } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
-import { cleanFileName, cleanMimeType, LONE_SURROGATE, UNSHOWABLE } from '../media/file-metadata';
+import { cleanFileName, cleanMimeType, LONE_SURROGATE, UNSHOWABLE } from '../media';
 import {
   RECEIPT_STATUSES,
   type TInboundAttachment,
@@ -10,7 +10,7 @@ import {
   type TMessageExtra,
   type TMessageUpdate,
   type TReceipt,
-} from '../messaging/inbound-message';
+} from '../messaging';
 
 // Both shapes of SPEC §4.2: cloud `entry[].changes[].value.{messages,statuses,contacts}` and the
 // legacy on-premise root `messages` (root `statuses` too). Every entry, change and item is walked;

@@ -1,11 +1,8 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Sequelize } from 'sequelize';
-import { applyOptOutChanges, optOutChangeOfText } from '../crm/opt-outs';
-import { applyReceipts } from '../messaging/receipts';
-import { applyTemplateStatusUpdates } from '../templates/template-catalogue';
-import { InboundBatcher } from '../messaging/inbound-batcher';
-import { applyMessageUpdates } from '../messaging/message-updates';
-import { storeInboundMessages } from '../messaging/store-inbound';
+import { applyOptOutChanges, optOutChangeOfText } from '../crm';
+import { applyMessageUpdates, applyReceipts, InboundBatcher, storeInboundMessages } from '../messaging';
+import { applyTemplateStatusUpdates } from '../templates';
 import type { TLogger } from '../core/logger';
 import { isDatabaseUnavailable } from '../core/db/database-errors';
 import { DeliveryLog } from './delivery-log';

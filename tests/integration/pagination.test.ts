@@ -36,10 +36,10 @@ afterAll(() => live?.stop());
 
 it('a thread pages backwards without gaps or repeats while messages arrive, each page oldest first', async () => {
   const seen: string[] = [];
-  let before: string | undefined;
+  let cursor: string | undefined;
   let page = 0;
   for (;;) {
-    const answer = await live.staff.inbox.thread.query({ clientId, before, limit: 40 });
+    const answer = await live.staff.inbox.thread.query({ clientId, cursor, limit: 40 });
     const bodies = answer.items.map((i) => i.body);
     if (page === 0) expect(bodies.at(-1)).toBe('Message 230'); // the newest page first
     expect(answer.items.map((i) => i.createdAt.getTime())).toEqual(
@@ -49,8 +49,8 @@ it('a thread pages backwards without gaps or repeats while messages arrive, each
     // A new message between page loads belongs to the newest page, and shifts nothing here.
     await live.sim.sendInbound(PHONE, `Arrived during page ${page}`);
     page += 1;
-    if (!answer.nextBefore) break;
-    before = answer.nextBefore;
+    if (!answer.nextCursor) break;
+    cursor = answer.nextCursor;
   }
   expect(page).toBe(6); // 230 = 5 pages of 40 and one of 30
   expect(seen).toEqual(Array.from({ length: 230 }, (_, i) => `Message ${i + 1}`));
@@ -61,7 +61,7 @@ it('a thread pages backwards without gaps or repeats while messages arrive, each
 it('without a page asked for, a thread is its newest page as before', async () => {
   const answer = await live.staff.inbox.thread.query({ clientId });
   expect(answer.items).toHaveLength(236);
-  expect(answer.nextBefore).toBeNull();
+  expect(answer.nextCursor).toBeNull();
 });
 
 it('timelines page newest first over every record type; a case timeline only its own records', async () => {
@@ -98,18 +98,18 @@ it("an unlinked number's thread pages too", async () => {
   for (let i = 0; i < 7; i++) await live.sim.sendInbound('447700900999', `Stranger ${i}`);
   const first = await live.staff.inbox.thread.query({ phone: '+447700900999', limit: 4 });
   expect(first.items.map((i) => i.body)).toEqual(['Stranger 3', 'Stranger 4', 'Stranger 5', 'Stranger 6']);
-  const second = await live.staff.inbox.thread.query({ phone: '+447700900999', limit: 4, before: first.nextBefore! });
+  const second = await live.staff.inbox.thread.query({ phone: '+447700900999', limit: 4, cursor: first.nextCursor! });
   expect(second.items.map((i) => i.body)).toEqual(['Stranger 0', 'Stranger 1', 'Stranger 2']);
-  expect(second.nextBefore).toBeNull();
+  expect(second.nextCursor).toBeNull();
 });
 
 it('a cursor that is not one of ours is a clear BAD_REQUEST', async () => {
-  for (const before of [
+  for (const cursor of [
     'nonsense',
     Buffer.from('["2024-01-01", 1]').toString('base64url'),
     Buffer.from('["x\'; DROP TABLE communications; --", 1]').toString('base64url'),
   ]) {
-    await expect(live.staff.inbox.thread.query({ clientId, before })).rejects.toMatchObject({
+    await expect(live.staff.inbox.thread.query({ clientId, cursor })).rejects.toMatchObject({
       data: { code: 'BAD_REQUEST' },
       message: 'That page position is not valid: reload the list.',
     });
@@ -125,7 +125,7 @@ it('a cursor that is not one of ours is a clear BAD_REQUEST', async () => {
     ['2024-01-01 00:00:00+99', 1],
     ['2024-01-01 00:00:00+15:99', 1],
   ] as const) {
-    await expect(live.staff.inbox.thread.query({ clientId, before: cursorOf(value, id) })).rejects.toMatchObject({
+    await expect(live.staff.inbox.thread.query({ clientId, cursor: cursorOf(value, id) })).rejects.toMatchObject({
       data: { code: 'BAD_REQUEST' },
     });
     await expect(live.staff.timeline.case.query({ caseId, cursor: cursorOf(value, id) })).rejects.toMatchObject({
@@ -133,7 +133,7 @@ it('a cursor that is not one of ours is a clear BAD_REQUEST', async () => {
     });
     await expect(live.staff.inbox.threads.query({ cursor: cursorOf(value, id) })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
   }
-  expect((await live.staff.inbox.thread.query({ clientId, before: cursorOf('2020-02-29 23:59:59.999999+05:30', 1) })).items).toEqual([]); // a real moment: a page
+  expect((await live.staff.inbox.thread.query({ clientId, cursor: cursorOf('2020-02-29 23:59:59.999999+05:30', 1) })).items).toEqual([]); // a real moment: a page
   for (const rank of ['1e50', '1e-50', '1'.repeat(140)]) {
     await expect(live.staff.inbox.search.query({ q: 'message', cursor: cursorOf(rank, 1) })).rejects.toMatchObject({
       data: { code: 'BAD_REQUEST' },

@@ -1,8 +1,9 @@
 import type { CountryCode } from 'libphonenumber-js/min';
 import pg from 'pg';
-import type { QueryInterface, Sequelize } from 'sequelize';
-import { SequelizeStorage, Umzug, type RunnableMigration } from 'umzug';
+import type { Sequelize } from 'sequelize';
+import { SequelizeStorage, Umzug } from 'umzug';
 import type { TSearchLanguage } from '../search-language';
+import type { TMigration } from './migration-type';
 import { initialSchema } from './migrations/0001-initial-schema';
 import { readState } from './migrations/0002-read-state';
 import { chatThreads } from './migrations/0003-chat-threads';
@@ -20,8 +21,6 @@ import { numberOptOuts } from './migrations/0014-number-opt-outs';
 import { resumableUploads } from './migrations/0015-resumable-uploads';
 import { sendEchoIds } from './migrations/0016-send-echo-ids';
 import { keptReceiptRecipients } from './migrations/0017-kept-receipt-recipients';
-
-export type TMigration = RunnableMigration<QueryInterface>;
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */

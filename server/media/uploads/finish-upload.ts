@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { UPLOAD_LIMITS } from '../../../shared/media-limits';
 import { Attachment } from '../../core/db/models/index';
 import type { TMediaStore } from '../media-store';
-import type { TUploadedFile } from '../media-upload-route';
+import type { TUploadedFile } from '../upload-types';
 import { readUploadParts, UploadRefusal } from './resumable-store';
 import { uploadSlots } from './upload-slots';
 

@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 export const initialSchema: TMigration = {
   name: '0001-initial-schema',

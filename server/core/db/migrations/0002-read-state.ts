@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // Unread counts: an inbound chat record is unread until someone opens its thread.
 export const readState: TMigration = {

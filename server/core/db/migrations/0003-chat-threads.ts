@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 /** Rebuilds every summary row from communications (the backfill; also after bulk loads). */
 export const REBUILD_CHAT_THREADS_SQL = `

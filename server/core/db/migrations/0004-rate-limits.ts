@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // rate-limiter-flexible's PostgreSQL store: limits hold across every instance on the database.
 export const rateLimits: TMigration = {

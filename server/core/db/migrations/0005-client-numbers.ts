@@ -1,12 +1,18 @@
-import type { CountryCode } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { QueryTypes } from 'sequelize';
-import { parseNumberInput } from '../../phone-input';
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // A client has any number of chat numbers (E.164 digits), one primary. Inbound messages match on
-// them: an exact number first, then the spec's last 9 digits. Each client's phone becomes its
+// them: an exact number first, then the last 9 digits. Each client's phone becomes its
 // primary number, read with libphonenumber in the firm's country (a national "07700 900789" was
 // stored as 07700900789, which no provider can deliver to); one that cannot be read keeps its digits.
+/** The number as this step read it (frozen here: the live reader has grown stricter since). */
+function readStoredPhone(phone: string, defaultCountry: CountryCode | undefined): string | null {
+  const text = phone.trim().replace(/^00/, '+');
+  const parsed = text.startsWith('+') ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, defaultCountry);
+  return parsed?.isValid() ? parsed.number.slice(1) : null;
+}
+
 export const clientNumbers = (defaultCountry: CountryCode | undefined): TMigration => ({
   name: '0005-client-numbers',
   async up({ context: qi }) {
@@ -38,7 +44,7 @@ export const clientNumbers = (defaultCountry: CountryCode | undefined): TMigrati
       {
         bind: [
           clients.map((c) => c.id),
-          clients.map((c) => parseNumberInput(c.phone, defaultCountry) ?? c.phone_digits),
+          clients.map((c) => readStoredPhone(c.phone, defaultCountry) ?? c.phone_digits),
           clients.map((c) => c.created_at),
         ],
       },

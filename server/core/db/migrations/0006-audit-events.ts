@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // Who did what, when and from where. Append-only is enforced by the database, not by convention:
 // UPDATE, DELETE and TRUNCATE raise. user_id has no foreign key on purpose: a cascading SET NULL

@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // The provider's approved templates, shared by every instance (synced from the provider, or the
 // built-in set in demo mode), with the time of the last sync; and a client's opt-out.

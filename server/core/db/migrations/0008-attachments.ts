@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // Files on chat records (DESIGN "Media"). The attachment row is also its download job: `pending`
 // rows due at `next_attempt_at` are claimed with FOR UPDATE SKIP LOCKED and a lease

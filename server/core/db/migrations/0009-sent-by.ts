@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // Who sent each outbound record (issue 13, DESIGN "Accountability and evidence"). NULL for records
 // no person of the firm sent from this app: echoes from the firm's phone, inbound messages, and

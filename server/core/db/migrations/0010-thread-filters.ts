@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // The inbox filters' first pages (issue 13): conversations with unread messages, and those of
 // numbers no client (or several) has, newest first, without walking every conversation.

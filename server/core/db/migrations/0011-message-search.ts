@@ -1,10 +1,9 @@
-import type { TSearchLanguage } from '../../search-language';
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
-// Full-text search over every record's words (issue 13): a generated tsvector kept by PostgreSQL on
+// Full-text search over every record's words: a generated tsvector kept by PostgreSQL on
 // every insert and edit, with a GIN index; the language it was built for is remembered so a change
 // of SEARCH_LANGUAGE rebuilds it (server/core/search-language.ts).
-export const messageSearch = (language: TSearchLanguage = 'english'): TMigration => ({
+export const messageSearch = (language: string = 'english'): TMigration => ({
   name: '0011-message-search',
   async up({ context: qi }) {
     await qi.sequelize.query(`

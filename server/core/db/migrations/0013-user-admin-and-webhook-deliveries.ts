@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // Issue 18. Directors deactivate accounts in the app: a deactivated user keeps their row (their
 // name stays on what they sent and on the audit trail) but cannot sign in.

@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // An opt-out belongs to the number that asked, not to a client: a number may be shared by a family
 // (several clients) or belong to no client yet, and a STOP from it must stop every send to it either

@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // Resumable uploads (tus, `/api/uploads`). The offset and the bytes received so far live in
 // PostgreSQL, not on one instance's disk: an upload cut by a dropped link or a restart resumes on

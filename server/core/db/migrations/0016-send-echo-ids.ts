@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // A browser that queued a send while offline sends it when it is back, perhaps after the tab was
 // closed mid-request: its echo id (one per queued send, chosen by the browser) makes the second

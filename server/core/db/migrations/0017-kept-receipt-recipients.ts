@@ -1,4 +1,4 @@
-import type { TMigration } from '../migrate';
+import type { TMigration } from '../migration-type';
 
 // A receipt kept for an id no record has yet also keeps whom the message went to: when a send's
 // answer is lost after its receipts came, the receipts waiting here are how it learns its id.

@@ -1,9 +1,7 @@
 import type { RequestHandler } from 'express';
-import { findRequestUser } from '../auth/request-user';
-import { watchSession } from '../auth/session-watch';
+import { findRequestUser, watchSession } from '../auth';
 import { ZLiveInput, type LiveStreams } from './live-streams';
-
-export const LIVE_PATH = '/inbox.onChange';
+import { LIVE_PATH } from './live-path';
 
 /**
  * The last event id a reconnecting client sent, read where tRPC reads it: the `Last-Event-ID`

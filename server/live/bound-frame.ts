@@ -1,4 +1,4 @@
-import type { TThreadItem } from '../inbox/inbox';
+import type { TThreadItem } from '../inbox';
 
 /** The most of one record's history (earlier texts) a live frame carries (README "Bounded records"). */
 export const MAX_FRAME_HISTORY_BYTES = 64 * 1024;

@@ -1,11 +1,11 @@
 import type { Response } from 'express';
 import superjson from 'superjson';
 import { z } from 'zod';
-import { canSeeChat, type TViewer } from '../inbox/chat-visibility';
+import type { ChatEvents, TChatChange } from '../events';
+import { canSeeChat, type TViewer } from '../inbox';
+import type { TThreadItem } from '../inbox';
 import type { TLogger } from '../core/logger';
-import type { TThreadItem } from '../inbox/inbox';
 import { boundItemHistory } from './bound-frame';
-import type { ChatEvents, TChatChange } from './chat-events';
 
 // Every open inbox holds one server-sent-event stream (inbox.onChange), hundreds in a firm. This is
 // their fan-out: a change is turned into bytes once — one frame per distinct set of records its

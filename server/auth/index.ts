@@ -1,0 +1,3 @@
+export { findRequestUser } from './request-user';
+export { watchSession } from './session-watch';
+export { createUser } from './users';

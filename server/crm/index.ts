@@ -1,0 +1,4 @@
+export { createCase } from './cases';
+export { matchOneClientSql } from './client-match';
+export { assertClientExists, assertNumberFreeOrConfirmed, createClient, insertClientNumber, removeNumberRow } from './clients';
+export { applyOptOutChanges, findNumberOptOut, optOutChangeOfText } from './opt-outs';

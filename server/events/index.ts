@@ -1,0 +1,2 @@
+export { NOTIFY_CTE } from './chat-events';
+export type { ChatEvents, TChatChange } from './chat-events';

@@ -1,0 +1,3 @@
+export { canSeeChat } from './chat-visibility';
+export type { TViewer } from './chat-visibility';
+export type { TThreadItem } from './inbox';

@@ -1,0 +1,22 @@
+import type { Sequelize } from 'sequelize';
+import type { TLogger } from '../core/logger';
+import type { TMediaStore } from './media-store';
+
+export type TUploadedFile = {
+  attachmentId: number;
+  kind: 'image' | 'audio' | 'video' | 'document';
+  mimeType: string;
+  fileName: string;
+  size: number;
+};
+
+/** What both upload routes (this one and the resumable one) need. */
+export type TUploadRouteDeps = {
+  sequelize: Sequelize;
+  store: TMediaStore;
+  siteUrl: string;
+  sessionSecret: string;
+  logger: TLogger;
+  now: () => Date;
+  idleMs: number;
+};

@@ -1,0 +1,1 @@
+export { applyTemplateStatusUpdates, findTemplate, listStoredTemplates, syncTemplates } from './template-catalogue';

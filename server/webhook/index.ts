@@ -1,0 +1,2 @@
+export { DELIVERY_OUTCOMES } from './delivery-log';
+export { readWebhookSetup } from './webhook-setup';

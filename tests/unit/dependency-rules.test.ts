@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The map in server/ARCHITECTURE.md is kept by dependency-cruiser (.dependency-cruiser.cjs, run by
+// `npm run lint:deps`). These tests plant one violation of each rule in a throwaway tree and check
+// the same configuration names it, so a rule that silently stopped matching would fail here.
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+const DEPCRUISE = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const run = promisify(execFile);
+
+type TViolation = { from: string; to: string; rule: { name: string } };
+
+async function cruise(cwd: string, paths: string[]): Promise<TViolation[]> {
+  // Exit code 1 just means "violations found"; the JSON is on stdout either way.
+  const result = await run(process.execPath, [DEPCRUISE, ...paths, '--config', CONFIG, '--output-type', 'json'], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  return (JSON.parse(result.stdout) as { summary: { violations: TViolation[] } }).summary.violations;
+}
+
+describe('the dependency rule', () => {
+  let tree = '';
+  const planted: Record<string, string> = {
+    // The core reaching up into a feature.
+    'server/core/config.ts': "import { sendChatMessage } from '../messaging/send-message';\nexport const config = sendChatMessage;\n",
+    'server/messaging/send-message.ts': "import { a } from './cycle-a';\nexport const sendChatMessage = a;\n",
+    // A cycle inside one feature.
+    'server/messaging/cycle-a.ts': "import { b } from './cycle-b';\nexport const a = () => b;\n",
+    'server/messaging/cycle-b.ts': "import { a } from './cycle-a';\nexport const b = () => a;\n",
+    // A feature reaching past another's index.ts, and one going through it (allowed).
+    'server/webhook/ingest.ts':
+      "import { sendChatMessage } from '../messaging/send-message';\nimport { ok } from '../crm';\nexport const ingest = [sendChatMessage, ok];\n",
+    'server/crm/index.ts': 'export const ok = 1;\n',
+    // A router imported by something other than the app.
+    'server/inbox/inbox-router.ts': 'export const inboxRouter = 1;\n',
+    'server/inbox/threads.ts': "import { inboxRouter } from './inbox-router';\nexport const threads = inboxRouter;\n",
+    // An applied migration calling live code.
+    'server/core/db/migration-type.ts': 'export type TMigration = { name: string };\n',
+    'server/core/db/migrations/0001-first.ts':
+      "import { config } from '../../config';\nimport type { TMigration } from '../migration-type';\nexport const first: TMigration = { name: String(config) };\n",
+    // The SPA bundling server code.
+    'client/src/app.ts': "import { threads } from '../../server/inbox/threads';\nexport const app = threads;\n",
+    // Product code loading the simulator.
+    'server/dev/provider-sim/sim.ts': 'export const sim = 1;\n',
+    'server/media/store.ts': "import { sim } from '../dev/provider-sim/sim';\nexport const store = sim;\n",
+  };
+
+  beforeAll(async () => {
+    tree = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-deps-'));
+    await writeFile(path.join(tree, 'tsconfig.json'), '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "bundler" } }\n');
+    for (const [file, text] of Object.entries(planted)) {
+      await mkdir(path.dirname(path.join(tree, file)), { recursive: true });
+      await writeFile(path.join(tree, file), text);
+    }
+  });
+  afterAll(async () => {
+    if (tree) await rm(tree, { recursive: true, force: true });
+  });
+
+  it('names each planted violation by its rule, and nothing that is allowed', async () => {
+    const found = (await cruise(tree, ['server', 'client'])).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'core-imports-no-feature: server/core/config.ts → server/messaging/send-message.ts',
+        expect.stringMatching(/^no-circular: server\/messaging\/cycle-[ab]\.ts → server\/messaging\/cycle-[ab]\.ts$/),
+        'feature-through-its-index: server/webhook/ingest.ts → server/messaging/send-message.ts',
+        'only-the-app-imports-routes: server/inbox/threads.ts → server/inbox/inbox-router.ts',
+        'migrations-are-frozen: server/core/db/migrations/0001-first.ts → server/core/config.ts',
+        'client-reads-only-router-types: client/src/app.ts → server/inbox/threads.ts',
+        'product-imports-no-dev-tool: server/media/store.ts → server/dev/provider-sim/sim.ts',
+      ]),
+    );
+    expect(found.filter((v) => v.includes('→ server/crm/index.ts') || v.includes('→ server/core/db/migration-type.ts'))).toEqual([]);
+  });
+
+  it('finds no violation in the repository itself', async () => {
+    expect(await cruise(ROOT, ['server', 'client/src', 'shared'])).toEqual([]);
+  });
+});
