@@ -10,7 +10,7 @@ import type { TMigration } from '../migration-type';
 function readStoredPhone(phone: string, defaultCountry: CountryCode | undefined): string | null {
   const text = phone.trim().replace(/^00/, '+');
   const parsed = text.startsWith('+') ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, defaultCountry);
-  return parsed?.isValid() ? parsed.number.slice(1) : null;
+  return parsed?.isPossible() ? parsed.number.slice(1) : null;
 }
 
 export const clientNumbers = (defaultCountry: CountryCode | undefined): TMigration => ({
