@@ -41,6 +41,21 @@ export default defineConfig(
     },
   },
   {
+    // One way to the database (server/ARCHITECTURE.md "One database handle"): `db()`, never a
+    // model's `.sequelize!` or a pool handed along. Only server/core/db opens and migrates pools.
+    files: ['server/**/*.ts'],
+    ignores: ['server/core/db/**', 'server/core/search-language.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='sequelize']",
+          message: "Use db() from server/core/db/db.ts: one handle, not a model's or a parameter's pool.",
+        },
+      ],
+    },
+  },
+  {
     files: ['client/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat.recommended,
     languageOptions: { globals: globals.browser },

@@ -47,7 +47,6 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   app.use(enforceRequestDeadline(timeouts.requestMs, isUpload));
   const media = {
     store: deps.mediaStore,
-    sequelize: deps.sequelize,
     logger: deps.logger,
     sessionSecret: deps.config.sessionSecret,
     siteUrl: deps.config.siteUrl,
@@ -61,7 +60,6 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   app.use(
     '/api/webhooks/chat',
     createWebhookRouter({
-      sequelize: deps.sequelize,
       logger: deps.logger,
       auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
       verifyToken: deps.config.messaging.verifyToken,
@@ -71,7 +69,7 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   );
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
   app.use(securityHeaders(deps.config));
-  app.get('/api/health', handleHealth(deps.sequelize, deps.config.mode));
+  app.get('/api/health', handleHealth(deps.config.mode));
   app.get('/api/media/:attachmentId', serveMedia(media));
   app.post('/api/media', receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
   app.get('/api/export/:scope/:file', serveExport({ ...media, firmName: deps.config.firmName }));

@@ -46,7 +46,6 @@ export async function startServer(
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
   const events: ChatEvents<TThreadItem> = new ChatEvents({
-    sequelize: database.sequelize,
     databaseUrl: database.url,
     logger,
     loadItems: loadThreadItems,
@@ -55,7 +54,7 @@ export async function startServer(
   let server: Server;
   let mediaQueue: MediaDownloadQueue | undefined;
   try {
-    await sweepAbandonedSends(database.sequelize, logger);
+    await sweepAbandonedSends(logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData({ defaultCountry: config.defaultCountry });
@@ -86,17 +85,16 @@ export async function startServer(
     // The template catalogue: read from the provider at start-up in live mode (in the background:
     // an unreachable provider must not hold the server; the last stored catalogue is offered), the
     // built-in approved set in demo mode.
-    const templateSync = syncTemplates(database.sequelize, { provider, templatesPath: config.messaging.templatesPath }).then(
+    const templateSync = syncTemplates({ provider, templatesPath: config.messaging.templatesPath }).then(
       (catalogue) => logger.info({ templates: catalogue.templates.length }, 'template catalogue synced'),
       (error: unknown) => logger.warn({ error: (error as Error).message }, 'template catalogue not synced; the last stored one is offered'),
     );
     if (!provider) await templateSync;
-    const signInLimiter = new SignInLimiter(database.sequelize, options.signInLimits);
-    const mediaStore = new PostgresMediaStore(database.sequelize);
+    const signInLimiter = new SignInLimiter(options.signInLimits);
+    const mediaStore = new PostgresMediaStore();
     const deps = {
       config,
       logger,
-      sequelize: database.sequelize,
       events,
       liveStreams,
       provider,
@@ -105,7 +103,7 @@ export async function startServer(
       now: () => new Date(),
     };
     mediaQueue = new MediaDownloadQueue(
-      { sequelize: database.sequelize, provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
+      { provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
       options.mediaQueue,
     );
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
@@ -128,8 +126,8 @@ export async function startServer(
   }
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, `listening on http://localhost:${port}`);
-  const stopPruning = schedulePruning(database.sequelize, logger);
-  const stopSendSweeps = scheduleSendSweeps(database.sequelize, logger, (ids) => events.publishQuietly(ids));
+  const stopPruning = schedulePruning(logger);
+  const stopSendSweeps = scheduleSendSweeps(logger, (ids) => events.publishQuietly(ids));
   // What a killed server left in the temporary directory (README "Files").
   const stopTempFileSweeps = scheduleTempFileSweeps(logger);
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.

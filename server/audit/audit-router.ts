@@ -28,5 +28,5 @@ export const auditRouter = router({
         .optional(),
     )
     .output(z.object({ items: z.array(ZAuditItem), nextBefore: z.number().nullable() }))
-    .query(({ ctx, input }) => listAuditEvents(ctx.deps.sequelize, input ?? {})),
+    .query(({ input }) => listAuditEvents(input ?? {})),
 });

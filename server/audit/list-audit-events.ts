@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
+import { db } from '../core/db/db';
 import type { TAuditAction } from './record-audit-event';
 
 export type TAuditItem = {
@@ -15,12 +16,14 @@ export type TAuditItem = {
  * The trail, newest first, one page at a time: `before` is the id of the last event of the previous
  * page (ids only grow, so this is a keyset, never an OFFSET). Filters by action and by user.
  */
-export async function listAuditEvents(
-  sequelize: Sequelize,
-  filter: { action?: TAuditAction; userId?: number; before?: number; limit?: number },
-): Promise<{ items: TAuditItem[]; nextBefore: number | null }> {
+export async function listAuditEvents(filter: {
+  action?: TAuditAction;
+  userId?: number;
+  before?: number;
+  limit?: number;
+}): Promise<{ items: TAuditItem[]; nextBefore: number | null }> {
   const limit = filter.limit ?? 50;
-  const rows = await sequelize.query<TAuditItem & { userName: string | null; userId: number | null }>(
+  const rows = await db().query<TAuditItem & { userName: string | null; userId: number | null }>(
     `SELECT e.id, e.at, e.action, e.subject, e.detail, e.ip, e.user_id AS "userId", u.name AS "userName"
      FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
      WHERE ($1::text IS NULL OR e.action = $1) AND ($2::int IS NULL OR e.user_id = $2) AND ($3::bigint IS NULL OR e.id < $3)

@@ -1,4 +1,5 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
+import { db } from '../core/db/db';
 
 /** The actions the trail records (DESIGN.md "Accountability and evidence"). */
 export const AUDIT_ACTIONS = [
@@ -35,11 +36,10 @@ export const SYSTEM_ACTOR: TActor = { userId: null, ip: null };
  * record commit together or not at all.
  */
 export async function recordAuditEvent(
-  sequelize: Sequelize,
   event: { actor: TActor; action: TAuditAction; subject: string; detail?: Record<string, unknown> },
   transaction?: Transaction,
 ): Promise<void> {
-  await sequelize.query('INSERT INTO audit_events (user_id, action, subject, detail, ip) VALUES ($1, $2, $3, $4::jsonb, $5)', {
+  await db().query('INSERT INTO audit_events (user_id, action, subject, detail, ip) VALUES ($1, $2, $3, $4::jsonb, $5)', {
     bind: [event.actor.userId, event.action, event.subject, JSON.stringify(event.detail ?? {}), event.actor.ip],
     transaction,
   });

@@ -31,7 +31,7 @@ export const authRouter = router({
       await limiter.consume(ctx.clientIp, input.email);
       if (hasUnstorableCharacters(input.email)) {
         const email = formatEmailForTrail(input.email);
-        await recordAuditEvent(ctx.deps.sequelize, {
+        await recordAuditEvent({
           actor: { userId: null, ip: ctx.clientIp },
           action: 'auth.sign_in_failed',
           subject: `email:${email}`,
@@ -45,7 +45,7 @@ export const authRouter = router({
         // A checked, wrong attempt goes to the trail (the limiter bounds how many there can be).
         else if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
           const email = formatEmailForTrail(input.email);
-          await recordAuditEvent(ctx.deps.sequelize, {
+          await recordAuditEvent({
             actor: { userId: null, ip: ctx.clientIp },
             action: 'auth.sign_in_failed',
             subject: `email:${email}`,
@@ -59,7 +59,7 @@ export const authRouter = router({
       if (ctx.sessionToken) await deleteSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
       const { token, expiresAt } = await createSession(user.id, ctx.deps.config.sessionSecret, ctx.deps.now());
       ctx.sessionCookie.set(token, expiresAt);
-      await recordAuditEvent(ctx.deps.sequelize, {
+      await recordAuditEvent({
         actor: { userId: user.id, ip: ctx.clientIp },
         action: 'auth.sign_in',
         subject: `user:${user.id}`,
@@ -73,7 +73,7 @@ export const authRouter = router({
       endWatchedSession(ctx.sessionToken, ctx.deps.config.sessionSecret);
     }
     ctx.sessionCookie.clear();
-    await recordAuditEvent(ctx.deps.sequelize, {
+    await recordAuditEvent({
       actor: { userId: ctx.user.id, ip: ctx.clientIp },
       action: 'auth.sign_out',
       subject: `user:${ctx.user.id}`,

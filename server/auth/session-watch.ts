@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { Session } from '../core/db/models/index';
+import { db } from '../core/db/db';
 import { toSessionId } from './sessions';
 
 // A live stream (inbox.onChange) is opened with a session and must end with it: signed out here,
@@ -16,7 +16,7 @@ async function checkSessions(): Promise<void> {
   let alive: Set<string>;
   try {
     // A deactivated user's session is over even if a row survived (created while deactivation ran).
-    const rows = await Session.sequelize!.query<{ id: string }>(
+    const rows = await db().query<{ id: string }>(
       `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.id = ANY($1::text[]) AND s.expires_at > $2 AND u.deactivated_at IS NULL`,
       { bind: [ids, new Date()], type: QueryTypes.SELECT },

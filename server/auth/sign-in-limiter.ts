@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Sequelize } from 'sequelize';
 import { escapeUnstorableCharacters } from '../../shared/visible-text';
 import { recordAuditEvent } from '../audit';
 import { AppError } from '../core/errors';
+import { db } from '../core/db/db';
 
 const WINDOW_SECONDS = 15 * 60;
 
@@ -60,12 +60,9 @@ export class SignInLimiter {
   private readonly perIp: RateLimiterPostgres;
   private readonly perAccount: RateLimiterPostgres;
 
-  constructor(
-    private readonly sequelize: Sequelize,
-    private readonly limits: TSignInLimits = DEFAULT_SIGN_IN_LIMITS,
-  ) {
+  constructor(private readonly limits: TSignInLimits = DEFAULT_SIGN_IN_LIMITS) {
     const common = {
-      storeClient: sequelize,
+      storeClient: db(),
       storeType: 'sequelize',
       tableName: 'rate_limits',
       tableCreated: true,
@@ -103,7 +100,7 @@ export class SignInLimiter {
 
   private async recordLimited(key: TLimitedKey, ip: string, email: string): Promise<void> {
     const counted = key.by === 'address' ? { address: ipKey(ip) } : { email: formatEmailForTrail(email) };
-    await recordAuditEvent(this.sequelize, {
+    await recordAuditEvent({
       actor: { userId: null, ip },
       action: 'auth.sign_in_limited',
       subject: key.by === 'address' ? `ip:${counted.address}` : `email:${counted.email}`,

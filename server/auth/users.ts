@@ -4,6 +4,7 @@ import type { TUserRole } from '../../shared/communication';
 import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
+import { db } from '../core/db/db';
 import { hashPassword } from './password';
 import { endWatchedSessionIds } from './session-watch';
 
@@ -25,10 +26,9 @@ export async function createUser(input: { email: string; name: string; role: TUs
   const passwordHash = await hashPassword(input.password);
   const email = input.email.trim().toLowerCase();
   try {
-    return await User.sequelize!.transaction(async (transaction) => {
+    return await db().transaction(async (transaction) => {
       const user = await User.create({ email, name: input.name.trim(), role: input.role, passwordHash }, { transaction });
       await recordAuditEvent(
-        User.sequelize!,
         { actor, action: 'user.add', subject: `user:${user.id}`, detail: { email: user.email, role: user.role } },
         transaction,
       );
@@ -97,7 +97,7 @@ type TLockedUsers = { target: TLockedUser; activeDirectors: number };
  * without an active director.
  */
 async function lockUsersForChange(userId: number, actor: TActor, transaction: Transaction): Promise<TLockedUsers> {
-  const rows = await User.sequelize!.query<{ id: number; name: string; role: TUserRole; deactivated_at: Date | null }>(
+  const rows = await db().query<{ id: number; name: string; role: TUserRole; deactivated_at: Date | null }>(
     `SELECT id, name, role, deactivated_at FROM users
      WHERE id = $1 OR id = $2 OR (role = 'director' AND deactivated_at IS NULL)
      ORDER BY id FOR UPDATE`,
@@ -119,7 +119,7 @@ async function lockUsersForChange(userId: number, actor: TActor, transaction: Tr
 
 /** Takes effect on the user's next request: every request reads the user afresh from its session. */
 export async function changeUserRole(input: { userId: number; role: TUserRole }, actor: TActor): Promise<TUserDto> {
-  await User.sequelize!.transaction(async (transaction) => {
+  await db().transaction(async (transaction) => {
     const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction);
     if (target.deactivatedAt) throw new AppError('PRECONDITION_FAILED', `${target.name} is deactivated: their role cannot be changed.`);
     if (target.role === input.role) return;
@@ -130,7 +130,6 @@ export async function changeUserRole(input: { userId: number; role: TUserRole },
     }
     await User.update({ role: input.role }, { where: { id: target.id }, transaction });
     await recordAuditEvent(
-      User.sequelize!,
       { actor, action: 'user.role_change', subject: `user:${target.id}`, detail: { from: target.role, to: input.role } },
       transaction,
     );
@@ -144,7 +143,7 @@ export async function changeUserRole(input: { userId: number; role: TUserRole },
  * instance's open live streams end as soon as it commits.
  */
 export async function deactivateUser(input: { userId: number }, actor: TActor): Promise<TUserDto> {
-  const ended = await User.sequelize!.transaction(async (transaction) => {
+  const ended = await db().transaction(async (transaction) => {
     const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction);
     if (target.id === actor.userId)
       throw new AppError('PRECONDITION_FAILED', 'You cannot deactivate your own account: ask another director to do it.');
@@ -152,17 +151,16 @@ export async function deactivateUser(input: { userId: number }, actor: TActor): 
     if (target.role === 'director' && activeDirectors <= 1) {
       throw new AppError('PRECONDITION_FAILED', `${target.name} is the firm's only active director: make someone else a director first.`);
     }
-    await User.sequelize!.query('UPDATE users SET deactivated_at = now(), updated_at = now() WHERE id = $1', {
+    await db().query('UPDATE users SET deactivated_at = now(), updated_at = now() WHERE id = $1', {
       bind: [target.id],
       transaction,
     });
-    const sessions = await User.sequelize!.query<{ id: string }>('DELETE FROM sessions WHERE user_id = $1 RETURNING id', {
+    const sessions = await db().query<{ id: string }>('DELETE FROM sessions WHERE user_id = $1 RETURNING id', {
       bind: [target.id],
       type: QueryTypes.SELECT,
       transaction,
     });
     await recordAuditEvent(
-      User.sequelize!,
       { actor, action: 'user.deactivate', subject: `user:${target.id}`, detail: { role: target.role, sessionsEnded: sessions.length } },
       transaction,
     );
@@ -177,18 +175,14 @@ export async function deactivateUser(input: { userId: number }, actor: TActor): 
  * out, not forgotten), in the role they had. Recorded as `user.reactivate`.
  */
 export async function reactivateUser(input: { userId: number }, actor: TActor): Promise<TUserDto> {
-  await User.sequelize!.transaction(async (transaction) => {
+  await db().transaction(async (transaction) => {
     const { target } = await lockUsersForChange(input.userId, actor, transaction);
     if (!target.deactivatedAt) return; // already active (a double click, two directors at once)
-    await User.sequelize!.query('UPDATE users SET deactivated_at = NULL, updated_at = now() WHERE id = $1', {
+    await db().query('UPDATE users SET deactivated_at = NULL, updated_at = now() WHERE id = $1', {
       bind: [target.id],
       transaction,
     });
-    await recordAuditEvent(
-      User.sequelize!,
-      { actor, action: 'user.reactivate', subject: `user:${target.id}`, detail: { role: target.role } },
-      transaction,
-    );
+    await recordAuditEvent({ actor, action: 'user.reactivate', subject: `user:${target.id}`, detail: { role: target.role } }, transaction);
   });
   return userDtoOf((await User.findByPk(input.userId))!);
 }

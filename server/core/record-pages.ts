@@ -1,6 +1,7 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { communicationFieldsSql, type TCommunicationRecord } from './db/models/index';
 import { AppError } from './errors';
+import { db } from './db/db';
 
 /**
  * An opaque page position (DESIGN "Pagination"): the sort value of the last item shown, as
@@ -114,13 +115,12 @@ export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; li
  * oldest). Reads one record more than the page to know whether another page exists.
  */
 export async function readRecordPage(
-  sequelize: Sequelize,
   scope: TRecordScope,
   page: { cursor?: string; limit: number },
 ): Promise<{ rows: TCommunicationRecord[]; next: string | null }> {
   const { sql, bind } = recordPageQuery(scope, page);
   // Plain rows, not model instances: a page is read-only, and building 50 models costs more than the query.
-  const rows = await sequelize.query<TCommunicationRecord & { cursorAt: string; bytesBefore: string; hasNext: boolean }>(sql, {
+  const rows = await db().query<TCommunicationRecord & { cursorAt: string; bytesBefore: string; hasNext: boolean }>(sql, {
     bind,
     type: QueryTypes.SELECT,
   });

@@ -95,7 +95,7 @@ export const clientsRouter = router({
     .output(ZClient)
     .mutation(async ({ ctx, input }) => {
       await assertClientExists(input.clientId);
-      await clearOptOut(ctx.deps.sequelize, input.clientId, { userId: ctx.user.id, ip: ctx.clientIp });
+      await clearOptOut(input.clientId, { userId: ctx.user.id, ip: ctx.clientIp });
       return getClient(input.clientId);
     }),
 

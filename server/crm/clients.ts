@@ -4,6 +4,7 @@ import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { Client, ClientNumber, User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { formatNumber, parseNumberInput, requireNumberInput } from '../core/phone-input';
+import { db } from '../core/db/db';
 import { stopsNumberSql } from './opt-outs';
 
 /** `linked`: linked from the inbox (the conversation offers to unlink it). */
@@ -65,7 +66,7 @@ export async function listClients(search?: string, defaultCountry?: CountryCode)
   const term = search?.trim() ?? '';
   const digits = parseNumberInput(term, defaultCountry) ?? term.replace(/\D/g, '');
   // Ids first (name or any number), then the page with its numbers.
-  const rows = await Client.sequelize!.query<{ id: number }>(
+  const rows = await db().query<{ id: number }>(
     `SELECT c.id FROM clients c
      WHERE $1 = '' OR c.name ILIKE $2
         OR (length($3) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE $4))
@@ -124,7 +125,7 @@ export async function createClient(
   const digits = requireNumberInput(input.phone, context.defaultCountry);
   await assertNumberFreeOrConfirmed(digits, null, input.confirm);
   const actor = context.actor ?? SYSTEM_ACTOR;
-  const id = await Client.sequelize!.transaction(async (transaction) => {
+  const id = await db().transaction(async (transaction) => {
     const client = await Client.create({ name: input.name.trim(), email: input.email?.trim() || null }, { transaction });
     await ClientNumber.create({ clientId: client.id, digits, primary: true, addedBy: actor.userId }, { transaction });
     return client.id;
@@ -141,10 +142,9 @@ export async function addClientNumber(
   const digits = requireNumberInput(input.phone, context.defaultCountry);
   if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return getClient(input.clientId);
   await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
-  await Client.sequelize!.transaction(async (transaction) => {
+  await db().transaction(async (transaction) => {
     if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM_ACTOR, 'client', transaction)) {
       await recordAuditEvent(
-        Client.sequelize!,
         { actor: context.actor ?? SYSTEM_ACTOR, action: 'client.number_add', subject: `client:${input.clientId}`, detail: { digits } },
         transaction,
       );
@@ -161,7 +161,7 @@ export async function insertClientNumber(
   via: 'client' | 'link',
   transaction: Transaction,
 ): Promise<boolean> {
-  const [rows] = await Client.sequelize!.query(
+  const [rows] = await db().query(
     `INSERT INTO client_numbers (client_id, digits, "primary", added_by, added_via) VALUES ($1, $2, false, $3, $4)
      ON CONFLICT (client_id, digits) DO NOTHING RETURNING id`,
     { bind: [clientId, digits, actor.userId, via], transaction },
@@ -176,10 +176,9 @@ export async function insertClientNumber(
 export async function removeClientNumber(input: { clientId: number; phone: string }, context: TNumberContext = {}): Promise<TClientDto> {
   await assertClientExists(input.clientId);
   const digits = requireNumberInput(input.phone, context.defaultCountry);
-  await Client.sequelize!.transaction(async (transaction) => {
+  await db().transaction(async (transaction) => {
     await removeNumberRow(input.clientId, digits, transaction);
     await recordAuditEvent(
-      Client.sequelize!,
       { actor: context.actor ?? SYSTEM_ACTOR, action: 'client.number_remove', subject: `client:${input.clientId}`, detail: { digits } },
       transaction,
     );

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
+import { db } from '../core/db/db';
 
 // A client may ask to receive no more messages: the provider's user_preferences event (`stop`,
 // then `resume`) or a text that is exactly STOP / UNSUBSCRIBE (START resumes). The number is marked
@@ -60,12 +61,12 @@ function callingCodeOf(digits: string): string | null {
   return parsePhoneNumberFromString(`+${digits}`)?.countryCallingCode ?? null;
 }
 
-export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutChange[]): Promise<number> {
+export async function applyOptOutChanges(changes: TOptOutChange[]): Promise<number> {
   const byTime = [...changes].sort((a, b) => (a.at?.getTime() ?? Infinity) - (b.at?.getTime() ?? Infinity));
   const last = [...new Map(byTime.map((c) => [c.peerPhone, c])).values()].filter((c) => /^[0-9]{1,20}$/.test(c.peerPhone));
   if (last.length === 0) return 0;
-  return sequelize.transaction(async (transaction) => {
-    const rows = await sequelize.query<{ digits: string; optedOut: boolean; source: string; clientIds: number[] }>(
+  return db().transaction(async (transaction) => {
+    const rows = await db().query<{ digits: string; optedOut: boolean; source: string; clientIds: number[] }>(
       `WITH input AS (
          SELECT * FROM unnest($1::text[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[]) AS u(digits, opted_out, at, source, calling_code)
        ), stopped AS (
@@ -100,7 +101,6 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
       const subjects = row.clientIds.length ? row.clientIds.map((id) => `client:${id}`) : [`number:${row.digits}`];
       for (const subject of subjects) {
         await recordAuditEvent(
-          sequelize,
           {
             actor: SYSTEM_ACTOR,
             action: row.optedOut ? 'client.opt_out' : 'client.opt_in',
@@ -120,12 +120,8 @@ export async function applyOptOutChanges(sequelize: Sequelize, changes: TOptOutC
  * its country (stopsNumberSql). Erring this way refuses a send that might have gone; erring the
  * other way sends to someone who said STOP.
  */
-export async function findNumberOptOut(
-  sequelize: Sequelize,
-  digits: string,
-  transaction?: Transaction,
-): Promise<{ at: Date; source: string } | null> {
-  const [row] = await sequelize.query<{ at: Date; source: string }>(
+export async function findNumberOptOut(digits: string, transaction?: Transaction): Promise<{ at: Date; source: string } | null> {
+  const [row] = await db().query<{ at: Date; source: string }>(
     `SELECT at, source FROM number_opt_outs o WHERE o.last9 = right($1, 9) AND ${stopsNumberSql('o', '$1')} ORDER BY o.digits = $1 DESC, o.at LIMIT 1`,
     {
       bind: [digits],
@@ -137,15 +133,14 @@ export async function findNumberOptOut(
 }
 
 /** A director clears an opt-out by hand (the client asked to resume another way): every one of the client's numbers. */
-export async function clearOptOut(sequelize: Sequelize, clientId: number, actor: TActor): Promise<boolean> {
-  return sequelize.transaction(async (transaction) => {
-    const rows = await sequelize.query<{ digits: string }>(
+export async function clearOptOut(clientId: number, actor: TActor): Promise<boolean> {
+  return db().transaction(async (transaction) => {
+    const rows = await db().query<{ digits: string }>(
       `DELETE FROM number_opt_outs o USING client_numbers n WHERE n.client_id = $1 AND ${stopsNumberSql('o', 'n.digits')} RETURNING o.digits`,
       { bind: [clientId], type: QueryTypes.SELECT, transaction },
     );
     if (rows.length)
       await recordAuditEvent(
-        sequelize,
         {
           actor,
           action: 'client.opt_in',

@@ -1,7 +1,8 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { recordAuditEvent, type TActor } from '../audit';
 import { NOTIFY_CTE } from '../events';
 import { AppError } from '../core/errors';
+import { db } from '../core/db/db';
 
 /** The most records one refile moves (a page of the timeline). */
 export const MAX_REFILED = 500;
@@ -13,14 +14,13 @@ export const MAX_REFILED = 500;
  * from. Every id must be this client's record and the case this client's: otherwise nothing moves.
  */
 export async function refileRecords(
-  sequelize: Sequelize,
   input: { clientId: number; ids: number[]; caseId: number | null },
   actor: TActor,
 ): Promise<{ moved: number }> {
   const ids = [...new Set(input.ids)];
-  return sequelize.transaction(async (transaction) => {
+  return db().transaction(async (transaction) => {
     if (input.caseId !== null) {
-      const [found] = await sequelize.query<{ id: number }>('SELECT id FROM cases WHERE id = $1 AND client_id = $2', {
+      const [found] = await db().query<{ id: number }>('SELECT id FROM cases WHERE id = $1 AND client_id = $2', {
         bind: [input.caseId, input.clientId],
         type: QueryTypes.SELECT,
         transaction,
@@ -30,14 +30,14 @@ export async function refileRecords(
           caseId: ["Choose one of this client's cases."],
         });
     }
-    const own = await sequelize.query<{ id: number }>(
+    const own = await db().query<{ id: number }>(
       'SELECT id FROM communications WHERE id = ANY($1::int[]) AND client_id = $2 ORDER BY id FOR UPDATE',
       { bind: [ids, input.clientId], type: QueryTypes.SELECT, transaction },
     );
     // A record that is not this client's is NOT_FOUND, exactly like one that does not exist.
     if (own.length !== ids.length)
       throw new AppError('NOT_FOUND', 'Some of those records were not found on this client; nothing was moved.');
-    const records = await sequelize.query<{ id: number; was: number | null }>(
+    const records = await db().query<{ id: number; was: number | null }>(
       `WITH changed AS (
          UPDATE communications c SET case_id = $2, updated_at = now()
          FROM (SELECT id, case_id AS was FROM communications WHERE id = ANY($1::int[])) o
@@ -49,7 +49,6 @@ export async function refileRecords(
     );
     if (records.length)
       await recordAuditEvent(
-        sequelize,
         {
           actor,
           action: 'communication.refile',

@@ -20,10 +20,10 @@ export const timelineRouter = router({
   /** Moves some of a client's records to one of their cases (or to none), audited. */
   refile: authedProcedure
     .input(z.object({ clientId: ZRecordId, ids: z.array(ZRecordId).min(1).max(MAX_REFILED), caseId: ZRecordId.nullable() }))
-    .mutation(({ ctx, input }) => refileRecords(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp })),
+    .mutation(({ ctx, input }) => refileRecords(input, { userId: ctx.user.id, ip: ctx.clientIp })),
 
   /** Every file on a client's or a case's chat records (the Documents list). */
   documents: authedProcedure
     .input(z.union([z.object({ clientId: ZRecordId }), z.object({ caseId: ZRecordId })]))
-    .query(({ ctx, input }): Promise<{ items: TDocumentItem[] }> => listDocuments(ctx.deps.sequelize, input)),
+    .query(({ input }): Promise<{ items: TDocumentItem[] }> => listDocuments(input)),
 });

@@ -1,8 +1,9 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import type { TAttachment, TCommunication } from '../../shared/communication';
-import { Case, Communication, communicationDtoOf, withDetails } from '../core/db/models/index';
+import { Case, communicationDtoOf, withDetails } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { readRecordPage } from '../core/record-pages';
+import { db } from '../core/db/db';
 import { assertClientExists } from './clients';
 
 const TIMELINE_LIMIT = 500;
@@ -17,11 +18,7 @@ async function listCommunications(
   page: TTimelinePage,
   assertExists: () => Promise<void>,
 ): Promise<TTimeline> {
-  const { rows, next } = await readRecordPage(
-    Communication.sequelize!,
-    { ...scope, chatOnly: false },
-    { cursor: page.cursor, limit: page.limit ?? TIMELINE_LIMIT },
-  );
+  const { rows, next } = await readRecordPage({ ...scope, chatOnly: false }, { cursor: page.cursor, limit: page.limit ?? TIMELINE_LIMIT });
   if (rows.length === 0) await assertExists();
   return { items: (await withDetails(rows)).map(communicationDtoOf), nextCursor: next };
 }
@@ -50,13 +47,10 @@ export type TDocumentItem = TAttachment & {
 };
 
 /** Every file on the client's (or case's) chat records, newest first. */
-export async function listDocuments(
-  sequelize: Sequelize,
-  where: { clientId: number } | { caseId: number },
-): Promise<{ items: TDocumentItem[] }> {
+export async function listDocuments(where: { clientId: number } | { caseId: number }): Promise<{ items: TDocumentItem[] }> {
   if ('clientId' in where) await assertClientExists(where.clientId);
   else await assertCaseExists(where.caseId);
-  const items = await sequelize.query<TDocumentItem>(
+  const items = await db().query<TDocumentItem>(
     `SELECT a.id, a.kind, a.mime_type AS "mimeType", a.file_name AS "fileName", a.size, a.state, a.error,
             c.id AS "communicationId", c.direction, coalesce(c.provider_timestamp, c.created_at) AS "createdAt", c.case_id AS "caseId", c.client_id AS "clientId"
      FROM attachments a JOIN communications c ON c.id = a.communication_id

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { Sequelize } from 'sequelize';
 import type { TLogger } from '../core/logger';
+import { db } from '../core/db/db';
 
 // The one place that announces chat changes. Writers publish the ids of the records they changed
 // through PostgreSQL NOTIFY (often inside the writing statement itself, so it is delivered exactly
@@ -35,7 +35,6 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
 
   constructor(
     private readonly options: {
-      sequelize: Sequelize;
       databaseUrl: string;
       logger: TLogger;
       loadItems: (ids: number[]) => Promise<TItem[]>;
@@ -59,7 +58,7 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
   async publish(ids: number[]): Promise<void> {
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_NOTIFY) {
       const payload = JSON.stringify(ids.slice(i, i + MAX_IDS_PER_NOTIFY));
-      await this.options.sequelize.query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, payload] });
+      await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, payload] });
     }
   }
 

@@ -6,7 +6,6 @@ import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { RequestHandler } from 'express';
-import type { Sequelize } from 'sequelize';
 import { recordAuditEvent } from '../audit';
 import { findRequestUser } from '../auth';
 import { cleanFileName } from '../media';
@@ -55,13 +54,7 @@ export const EXPORT_SEND_IDLE_MS = 60_000;
  * SHA-256 is computed (it must head the response, before the body), recorded in the audit trail
  * with the hash, then streamed and deleted: never in memory whole, whatever its length.
  */
-export function serveExport(deps: {
-  sequelize: Sequelize;
-  sessionSecret: string;
-  firmName: string;
-  logger: TLogger;
-  now: () => Date;
-}): RequestHandler {
+export function serveExport(deps: { sessionSecret: string; firmName: string; logger: TLogger; now: () => Date }): RequestHandler {
   let preparing = 0;
   return async (req, res) => {
     const gone = new AbortController(); // from the start: a reader gone before the export exists stops it too
@@ -106,7 +99,6 @@ export function serveExport(deps: {
       let header: TExportHeader | null;
       try {
         header = await readExport(
-          deps.sequelize,
           {
             scope: request.scope,
             firm: deps.firmName,
@@ -128,7 +120,7 @@ export function serveExport(deps: {
       if (gone.signal.aborted) return; // nobody is waiting for it: not sent, so not recorded
       const sha256 = hash.digest('hex');
       const fileName = exportFileName(header, request.format);
-      await recordAuditEvent(deps.sequelize, {
+      await recordAuditEvent({
         actor: { userId: user.id, ip: req.ip ?? null },
         action: 'export.create',
         subject: `${request.scope.type}:${request.scope.id}`,

@@ -1,5 +1,6 @@
-import { QueryTypes, Transaction, type Sequelize } from 'sequelize';
+import { QueryTypes, Transaction } from 'sequelize';
 import type { TDirection, TEdit, TReaction, TReceiptHistory, TMessageKind } from '../../shared/communication';
+import { db } from '../core/db/db';
 
 /** What an export covers: one client's chat, or the chat filed on one case. */
 export type TExportScope = { type: 'client' | 'case'; id: number };
@@ -71,14 +72,13 @@ type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByF
  * an export of any length holds one page in memory.
  */
 export async function readExport(
-  sequelize: Sequelize,
   request: { scope: TExportScope; firm: string; user: { id: number; name: string; email: string }; now: Date; signal?: AbortSignal },
   write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>) => Promise<void>,
 ): Promise<TExportHeader | null> {
-  return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }, async (transaction) => {
-    await sequelize.query('SET TRANSACTION READ ONLY', { transaction });
+  return db().transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }, async (transaction) => {
+    await db().query('SET TRANSACTION READ ONLY', { transaction });
     const column = request.scope.type === 'client' ? 'client_id' : 'case_id';
-    const [subject] = await sequelize.query<Omit<TExportHeader['subject'], 'type'>>(
+    const [subject] = await db().query<Omit<TExportHeader['subject'], 'type'>>(
       request.scope.type === 'client'
         ? `SELECT c.id, c.name, NULL AS reference, c.name AS "clientName",
                   coalesce((SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.digits) FROM client_numbers n WHERE n.client_id = c.id), '{}') AS numbers
@@ -89,14 +89,14 @@ export async function readExport(
       { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
     );
     if (!subject) return null;
-    const [span] = await sequelize.query<{ count: number; from: Date | null; to: Date | null }>(
+    const [span] = await db().query<{ count: number; from: Date | null; to: Date | null }>(
       `SELECT count(*)::int AS count, min(created_at) AS "from", max(created_at) AS "to"
        FROM communications WHERE ${column} = $1 AND type = 'chat'`,
       { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
     );
     const [elsewhere] =
       request.scope.type === 'case'
-        ? await sequelize.query<{ count: number }>(
+        ? await db().query<{ count: number }>(
             `SELECT count(*)::int AS count FROM communications m JOIN cases k ON k.id = $1
              WHERE m.client_id = k.client_id AND m.type = 'chat' AND m.case_id IS DISTINCT FROM k.id`,
             { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
@@ -111,19 +111,21 @@ export async function readExport(
       exportedAt: request.now.toISOString(),
       exportedBy: request.user,
     };
-    await write(header, readPages(sequelize, { column, id: request.scope.id, transaction, signal: request.signal }));
+    await write(header, readPages({ column, id: request.scope.id, transaction, signal: request.signal }));
     return header;
   });
 }
 
-async function* readPages(
-  sequelize: Sequelize,
-  query: { column: 'client_id' | 'case_id'; id: number; transaction: Transaction; signal?: AbortSignal },
-): AsyncIterable<TExportMessage[]> {
+async function* readPages(query: {
+  column: 'client_id' | 'case_id';
+  id: number;
+  transaction: Transaction;
+  signal?: AbortSignal;
+}): AsyncIterable<TExportMessage[]> {
   let after: { at: string; id: number } | null = null;
   for (;;) {
     query.signal?.throwIfAborted();
-    const rows: TMessageRow[] = await sequelize.query<TMessageRow>(
+    const rows: TMessageRow[] = await db().query<TMessageRow>(
       `SELECT * FROM (
          SELECT page.*, sum(page.bytes) OVER w AS "pageBytes", row_number() OVER w AS "pageRow", count(*) OVER () AS reached
          FROM (

@@ -40,17 +40,13 @@ export const inboxRouter = router({
         })
         .optional(),
     )
-    .query(({ ctx, input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(ctx.deps.sequelize, input)),
+    .query(({ input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(input)),
 
   /** The summary of one conversation (name, match, candidates to link, unread); null before its first message. */
-  threadSummary: authedProcedure
-    .input(ZThreadRef)
-    .query(({ ctx, input }): Promise<TThreadSummary | null> => getThreadSummary(ctx.deps.sequelize, input)),
+  threadSummary: authedProcedure.input(ZThreadRef).query(({ input }): Promise<TThreadSummary | null> => getThreadSummary(input)),
 
   /** Conversations with unread messages and the messages unread in them, over the whole inbox. */
-  unreadCount: authedProcedure
-    .output(z.object({ conversations: z.number(), messages: z.number() }))
-    .query(({ ctx }) => countUnread(ctx.deps.sequelize)),
+  unreadCount: authedProcedure.output(z.object({ conversations: z.number(), messages: z.number() })).query(() => countUnread()),
 
   /** Messages by their words across every conversation (PostgreSQL full-text search), best match first. */
   search: authedProcedure
@@ -62,7 +58,7 @@ export const inboxRouter = router({
       }),
     )
     .query(({ ctx, input }): Promise<{ items: TSearchHit[]; nextCursor: string | null }> =>
-      searchMessages(ctx.deps.sequelize, { ...input, language: ctx.deps.config.searchLanguage }),
+      searchMessages({ ...input, language: ctx.deps.config.searchLanguage }),
     ),
 
   /** A page of a thread (README "Pagination"): the newest, or the one older than `cursor` (a previous `nextCursor`). */
@@ -83,7 +79,7 @@ export const inboxRouter = router({
     .input(ZLinkWithConfirm)
     .output(z.object({ linked: z.number() }))
     .mutation(async ({ ctx, input }) => {
-      const ids = await linkPhoneToClient(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp });
+      const ids = await linkPhoneToClient(input, { userId: ctx.user.id, ip: ctx.clientIp });
       ctx.deps.events.publishQuietly(ids);
       return { linked: ids.length };
     }),
@@ -93,7 +89,7 @@ export const inboxRouter = router({
     .input(ZLinkInput)
     .output(z.object({ unlinked: z.number() }))
     .mutation(async ({ ctx, input }) => {
-      const ids = await unlinkPhoneFromClient(ctx.deps.sequelize, input, { userId: ctx.user.id, ip: ctx.clientIp });
+      const ids = await unlinkPhoneFromClient(input, { userId: ctx.user.id, ip: ctx.clientIp });
       ctx.deps.events.publishQuietly(ids);
       return { unlinked: ids.length };
     }),

@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import type { TCommunication, TMessageKind } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf, threadKeyOfRef } from '../../shared/thread-key';
@@ -8,6 +8,7 @@ import { recordAuditEvent, type TActor } from '../audit';
 import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm';
 import { formatNumber } from '../core/phone-input';
 import { decodeCursor, endPage, isTimestampText, readRecordPage } from '../core/record-pages';
+import { db } from '../core/db/db';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
@@ -81,7 +82,7 @@ export async function getThread(
 ): Promise<{ items: TThreadItem[]; nextCursor: string | null }> {
   const scope =
     'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
-  const { rows, next } = await readRecordPage(Communication.sequelize!, scope, { cursor: page.cursor, limit: page.limit ?? THREAD_LIMIT });
+  const { rows, next } = await readRecordPage(scope, { cursor: page.cursor, limit: page.limit ?? THREAD_LIMIT });
   // Records imply their client: only an empty answer needs to know whether the client exists.
   if (rows.length === 0 && 'clientId' in ref) await assertClientExists(ref.clientId);
   return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextCursor: next };
@@ -104,16 +105,12 @@ export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number
  * second finds nothing left to link (CONFLICT) and adds nothing. Records unlinked earlier get their
  * case back when they return to the same client. Recorded in the audit trail.
  */
-export async function linkPhoneToClient(
-  sequelize: Sequelize,
-  input: { phone: string; clientId: number; confirm?: boolean },
-  actor: TActor,
-): Promise<number[]> {
+export async function linkPhoneToClient(input: { phone: string; clientId: number; confirm?: boolean }, actor: TActor): Promise<number[]> {
   await assertClientExists(input.clientId);
   const digits = phoneDigitsOf(input.phone);
   await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
-  return sequelize.transaction(async (transaction) => {
-    const rows = await sequelize.query<{ id: number }>(
+  return db().transaction(async (transaction) => {
+    const rows = await db().query<{ id: number }>(
       `UPDATE communications c
        SET client_id = $1,
            case_id = coalesce(c.case_id, (SELECT k.id FROM cases k WHERE k.id = (c.metadata->>'unlinked_case_id')::int AND k.client_id = $1)),
@@ -127,7 +124,6 @@ export async function linkPhoneToClient(
     await insertClientNumber(input.clientId, digits, actor, 'link', transaction);
     const ids = rows.map((r) => r.id);
     await recordAuditEvent(
-      sequelize,
       { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } },
       transaction,
     );
@@ -141,16 +137,12 @@ export async function linkPhoneToClient(
  * (a case file must not show a stranger's conversation); each remembers its case, restored if it is
  * linked back to the same client. Returns the records moved.
  */
-export async function unlinkPhoneFromClient(
-  sequelize: Sequelize,
-  input: { phone: string; clientId: number },
-  actor: TActor,
-): Promise<number[]> {
+export async function unlinkPhoneFromClient(input: { phone: string; clientId: number }, actor: TActor): Promise<number[]> {
   await assertClientExists(input.clientId);
   const digits = phoneDigitsOf(input.phone);
-  return sequelize.transaction(async (transaction) => {
+  return db().transaction(async (transaction) => {
     await removeNumberRow(input.clientId, digits, transaction, { onlyLinked: true });
-    const rows = await sequelize.query<{ id: number }>(
+    const rows = await db().query<{ id: number }>(
       `UPDATE communications
        SET client_id = NULL, case_id = NULL, updated_at = now(),
            metadata = CASE WHEN case_id IS NULL THEN metadata ELSE metadata || jsonb_build_object('unlinked_case_id', case_id) END
@@ -159,7 +151,6 @@ export async function unlinkPhoneFromClient(
     );
     const ids = rows.map((r) => r.id);
     await recordAuditEvent(
-      sequelize,
       { actor, action: 'inbox.unlink', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } },
       transaction,
     );
@@ -239,26 +230,25 @@ export function threadsPageQuery(page: { limit?: number; filter?: TThreadFilter;
  * a conversation that moves to the top meanwhile is not listed twice.
  */
 export async function listThreads(
-  sequelize: Sequelize,
   page: { limit?: number; filter?: TThreadFilter; cursor?: string } = {},
 ): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
   const limit = page.limit ?? THREADS_PAGE;
   const { sql, bind } = threadsPageQuery(page);
-  const { rows, next } = endPage(await sequelize.query<TThreadRow>(sql, { bind, type: QueryTypes.SELECT }), limit, (row) => row.cursorAt);
+  const { rows, next } = endPage(await db().query<TThreadRow>(sql, { bind, type: QueryTypes.SELECT }), limit, (row) => row.cursorAt);
   return { threads: rows.map(toThreadSummary), nextCursor: next };
 }
 
 /** One conversation's summary (the open thread's, whether or not a loaded page lists it); null before its first message. */
-export async function getThreadSummary(sequelize: Sequelize, ref: TThreadRef): Promise<TThreadSummary | null> {
+export async function getThreadSummary(ref: TThreadRef): Promise<TThreadSummary | null> {
   const key = threadKeyOfRef('clientId' in ref ? ref : { phone: phoneDigitsOf(ref.phone) });
-  const [row] = await sequelize.query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, key], type: QueryTypes.SELECT });
+  const [row] = await db().query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, key], type: QueryTypes.SELECT });
   if (!row && 'clientId' in ref) await assertClientExists(ref.clientId); // no such client: NOT_FOUND, as for its thread
   return row ? toThreadSummary(row) : null;
 }
 
 /** How many conversations have unread messages, and how many messages that is (the top bar's badge). */
-export async function countUnread(sequelize: Sequelize): Promise<{ conversations: number; messages: number }> {
-  const [row] = await sequelize.query<{ conversations: string; messages: string | null }>(
+export async function countUnread(): Promise<{ conversations: number; messages: number }> {
+  const [row] = await db().query<{ conversations: string; messages: string | null }>(
     'SELECT count(*) AS conversations, sum(unread) AS messages FROM chat_threads WHERE unread > 0',
     { type: QueryTypes.SELECT },
   );

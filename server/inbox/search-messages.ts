@@ -1,8 +1,8 @@
-import type { Sequelize } from 'sequelize';
 import type { TCommunication } from '../../shared/communication';
 import { Communication, communicationColumnsSql, withDetails } from '../core/db/models/index';
 import { decodeCursor, endPage } from '../core/record-pages';
 import type { TSearchLanguage } from '../core/search-language';
+import { db } from '../core/db/db';
 
 /** Marks around the matching words in `highlight`: control characters no text shows, split by the client into <mark>. */
 export const HIGHLIGHT_START = '\u0002';
@@ -36,16 +36,18 @@ export const SEARCH_WINDOW = 300;
  * (the planner picks from the column's statistics, which is why the query is written out in full —
  * a tsquery from a CTE would hide how common its words are). A further word narrows to older ones.
  */
-export async function searchMessages(
-  sequelize: Sequelize,
-  input: { q: string; limit?: number; cursor?: string; language: TSearchLanguage },
-): Promise<{ items: TSearchHit[]; nextCursor: string | null }> {
+export async function searchMessages(input: {
+  q: string;
+  limit?: number;
+  cursor?: string;
+  language: TSearchLanguage;
+}): Promise<{ items: TSearchHit[]; nextCursor: string | null }> {
   const limit = input.limit ?? 30;
   const query = 'websearch_to_tsquery($3::regconfig, $1)';
   // A further page: the hits ranked after the last one shown (its rank, then its id), in the same window.
   const after = input.cursor ? decodeCursor(input.cursor, isRank, REFUSED) : null;
   // The records themselves in the same statement, read into models.
-  const rows = await sequelize.query<Communication>(
+  const rows = await db().query<Communication>(
     `WITH best AS (
        SELECT r.id, r.rank FROM (
          SELECT m.id, ts_rank(m.search, ${query}) AS rank

@@ -1,6 +1,6 @@
-import type { Sequelize } from 'sequelize';
 import type { TLogger } from '../core/logger';
 import { RESUMABLE_UPLOAD_TTL_MS } from '../media';
+import { db } from '../core/db/db';
 
 // Rows that only ever grow unless someone removes them: receipts kept for ids that never arrived,
 // sign-in counters whose window has passed, expired sessions, files uploaded and never sent,
@@ -10,10 +10,14 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const KEEP_UNMATCHED_RECEIPTS = '24 hours';
 const KEEP_UNSENT_UPLOADS = '24 hours';
 
-export async function pruneExpiredRows(
-  sequelize: Sequelize,
-): Promise<{ receipts: number; rateLimits: number; sessions: number; uploads: number; resumableUploads: number }> {
-  const [rows] = await sequelize.query(`
+export async function pruneExpiredRows(): Promise<{
+  receipts: number;
+  rateLimits: number;
+  sessions: number;
+  uploads: number;
+  resumableUploads: number;
+}> {
+  const [rows] = await db().query(`
     WITH receipts AS (DELETE FROM chat_receipts WHERE created_at < now() - interval '${KEEP_UNMATCHED_RECEIPTS}' RETURNING 1),
          limits AS (DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < (extract(epoch FROM now()) * 1000)::bigint RETURNING 1),
          sessions AS (DELETE FROM sessions WHERE expires_at < now() RETURNING 1),
@@ -26,9 +30,9 @@ export async function pruneExpiredRows(
 }
 
 /** Prunes now and every hour until the returned stop is called; failures are logged, never fatal. */
-export function schedulePruning(sequelize: Sequelize, logger: TLogger): () => void {
+export function schedulePruning(logger: TLogger): () => void {
   const run = () =>
-    pruneExpiredRows(sequelize).then(
+    pruneExpiredRows().then(
       (counts) => logger.debug(counts, 'pruned expired rows'),
       (error: unknown) => logger.warn({ error: (error as Error).name }, 'pruning expired rows failed'),
     );

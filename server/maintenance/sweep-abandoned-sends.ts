@@ -1,4 +1,3 @@
-import type { Sequelize } from 'sequelize';
 import { adoptKeptReceipts, markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../messaging';
 import type { TLogger } from '../core/logger';
 
@@ -7,11 +6,11 @@ import type { TLogger } from '../core/logger';
  * the receipts already waiting for them (the answer was lost, not the message). Run at start-up and
  * by the schedule below; returns the records marked.
  */
-export async function sweepAbandonedSends(sequelize: Sequelize, logger: TLogger, abandonedMs?: number): Promise<number[]> {
-  const ids = await markInterruptedSends(sequelize, abandonedMs);
+export async function sweepAbandonedSends(logger: TLogger, abandonedMs?: number): Promise<number[]> {
+  const ids = await markInterruptedSends(abandonedMs);
   if (!ids.length) return ids;
   logger.warn({ count: ids.length }, 'abandoned sends marked as of unknown outcome');
-  await adoptKeptReceipts(sequelize, ids);
+  await adoptKeptReceipts(ids);
   return ids;
 }
 
@@ -22,14 +21,13 @@ export async function sweepAbandonedSends(sequelize: Sequelize, logger: TLogger,
  * never fatal.
  */
 export function scheduleSendSweeps(
-  sequelize: Sequelize,
   logger: TLogger,
   announce: (ids: number[]) => void,
   options: { everyMs?: number; abandonedMs?: number } = {},
 ): () => void {
   const run = async () => {
     try {
-      const ids = await sweepAbandonedSends(sequelize, logger, options.abandonedMs);
+      const ids = await sweepAbandonedSends(logger, options.abandonedMs);
       if (ids.length) announce(ids);
     } catch (error) {
       logger.warn({ error: (error as Error).name }, 'sweeping abandoned sends failed');

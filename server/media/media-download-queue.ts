@@ -3,13 +3,14 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { MAX_MEDIA_BYTES } from '../../shared/media-limits';
 import type { TLogger } from '../core/logger';
 import { ProviderError } from '../provider';
 import type { ProviderClient } from '../provider';
 import { makeTempDir } from '../core/temp-files';
 import { sha256Hex } from '../core/sha256-hex';
+import { db } from '../core/db/db';
 import { cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
@@ -119,7 +120,6 @@ export class MediaDownloadQueue {
 
   constructor(
     private readonly deps: {
-      sequelize: Sequelize;
       provider: ProviderClient | null;
       store: TMediaStore;
       logger: TLogger;
@@ -186,7 +186,7 @@ export class MediaDownloadQueue {
 
   /** Takes the next due file (skipping ones another instance holds) and counts the try. */
   async claim(): Promise<TJob | null> {
-    const rows = await this.deps.sequelize.query<TJob>(
+    const rows = await db().query<TJob>(
       `UPDATE attachments SET attempts = attempts + 1, locked_until = now() + $1 * interval '1 millisecond', updated_at = now()
        WHERE id = (
          SELECT id FROM attachments
@@ -210,7 +210,7 @@ export class MediaDownloadQueue {
     }
     const renew = setInterval(
       () => {
-        this.deps.sequelize
+        db()
           .query(
             `UPDATE attachments SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND attempts = $3 AND state = 'pending'`,
             {
@@ -270,10 +270,10 @@ export class MediaDownloadQueue {
 
   /** Moves a checked spool file into the store and marks the job done, in one short transaction. */
   private async storeSpooled(job: TJob, file: string, size: number, mimeType: string | null): Promise<void> {
-    const { sequelize, store } = this.deps;
-    await sequelize.transaction(async (transaction) => {
+    const { store } = this.deps;
+    await db().transaction(async (transaction) => {
       const { sha256 } = await store.write(job.id, createReadStream(file), { maxBytes: size, transaction });
-      const updated = await sequelize.query<{ id: number }>(
+      const updated = await db().query<{ id: number }>(
         `UPDATE attachments
          SET state = 'stored', size = $3, sha256 = $4, error = NULL, locked_until = NULL, next_attempt_at = NULL,
              mime_type = CASE WHEN mime_type = 'application/octet-stream' AND $5::text IS NOT NULL THEN $5 ELSE mime_type END,
@@ -297,7 +297,7 @@ export class MediaDownloadQueue {
     const base = this.options.backoffMs[Math.min(job.attempts - 1, this.options.backoffMs.length - 1)] ?? 60_000;
     const wait = Math.round(base * (0.8 + Math.random() * 0.4));
     const error = giveUp && !failure.final ? `${failure.message} Gave up after ${job.attempts} tries.` : failure.message;
-    await this.deps.sequelize.query(
+    await db().query(
       `UPDATE attachments
        SET state = CASE WHEN $3 THEN 'failed' ELSE 'pending' END, error = $4, locked_until = NULL,
            next_attempt_at = CASE WHEN $3 THEN NULL ELSE now() + $5 * interval '1 millisecond' END, updated_at = now()

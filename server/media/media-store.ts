@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
+import { db } from '../core/db/db';
 
 /** Where attachment bytes live. PostgreSQL by default; an S3-compatible store would implement the same. */
 export type TMediaStore = {
@@ -37,7 +38,7 @@ const CHUNKS_PER_READ = 1;
 
 /** Attachment bytes in PostgreSQL (`attachment_chunks`): every instance serves every file, a backup holds them. */
 export class PostgresMediaStore implements TMediaStore {
-  constructor(private readonly sequelize: Sequelize) {}
+  constructor() {}
 
   async write(attachmentId: number, source: AsyncIterable<Uint8Array>, options: { maxBytes: number; transaction: Transaction }) {
     const hash = createHash('sha256');
@@ -52,14 +53,14 @@ export class PostgresMediaStore implements TMediaStore {
         const rest = all.subarray(chunk.length);
         pending = rest.length ? [rest] : [];
         pendingBytes = rest.length;
-        await this.sequelize.query('INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, $2, $3)', {
+        await db().query('INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, $2, $3)', {
           bind: [attachmentId, seq++, chunk],
           transaction: options.transaction,
         });
       }
     };
     // Any earlier attempt's rows were rolled back with it; this makes a retry start clean regardless.
-    await this.sequelize.query('DELETE FROM attachment_chunks WHERE attachment_id = $1', {
+    await db().query('DELETE FROM attachment_chunks WHERE attachment_id = $1', {
       bind: [attachmentId],
       transaction: options.transaction,
     });
@@ -78,11 +79,10 @@ export class PostgresMediaStore implements TMediaStore {
 
   read(attachmentId: number, range?: TByteRange): Readable {
     if (range) return Readable.from(this.readRange(attachmentId, range), { objectMode: false });
-    const sequelize = this.sequelize;
     async function* chunks() {
       let next = 0;
       for (;;) {
-        const rows = await sequelize.query<{ seq: number; data: Buffer }>(
+        const rows = await db().query<{ seq: number; data: Buffer }>(
           'SELECT seq, data FROM attachment_chunks WHERE attachment_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
           { bind: [attachmentId, next, CHUNKS_PER_READ], type: QueryTypes.SELECT },
         );
@@ -102,7 +102,7 @@ export class PostgresMediaStore implements TMediaStore {
    * fetches just those bytes.
    */
   private async *readRange(attachmentId: number, range: TByteRange): AsyncGenerator<Buffer> {
-    const layout = await this.sequelize.query<{ seq: number; bytes: number }>(
+    const layout = await db().query<{ seq: number; bytes: number }>(
       'SELECT seq, octet_length(data) AS bytes FROM attachment_chunks WHERE attachment_id = $1 ORDER BY seq',
       { bind: [attachmentId], type: QueryTypes.SELECT },
     );
@@ -114,7 +114,7 @@ export class PostgresMediaStore implements TMediaStore {
       if (last >= range.start) {
         const from = Math.max(range.start, first);
         const to = Math.min(range.end, last);
-        const [row] = await this.sequelize.query<{ data: Buffer }>(
+        const [row] = await db().query<{ data: Buffer }>(
           'SELECT substring(data FROM $3 FOR $4) AS data FROM attachment_chunks WHERE attachment_id = $1 AND seq = $2',
           { bind: [attachmentId, chunk.seq, from - first + 1, to - from + 1], type: QueryTypes.SELECT },
         );

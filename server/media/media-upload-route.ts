@@ -5,12 +5,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import type { Sequelize } from 'sequelize';
 import type { Request, RequestHandler, Response } from 'express';
 import { MAX_MEDIA_BYTES, sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../shared/media-limits';
 import { findRequestUser } from '../auth';
 import { Attachment } from '../core/db/models/index';
 import { isCrossSite } from '../http/same-origin';
+import { db } from '../core/db/db';
 import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from './uploads/upload-slots';
 import { idleMessage, watchIdleUpload } from './uploads/watch-idle-upload';
 import { cleanFileName, cleanMimeType } from './file-metadata';
@@ -140,7 +140,7 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
  * webhook needs, for the minutes a large upload can take.
  */
 async function storeUpload(
-  deps: { sequelize: Sequelize; store: TMediaStore },
+  deps: { store: TMediaStore },
   stream: Readable,
   file: { mimeType: string; fileName: string | undefined; userId: number; asDocument: boolean },
   slot: TUploadSlot,
@@ -172,7 +172,7 @@ async function storeUpload(
     // A few copies into the database at a time: the pool is shared with the webhook.
     const done = await slot.databaseTurn();
     try {
-      return await deps.sequelize.transaction(async (transaction) => {
+      return await db().transaction(async (transaction) => {
         const row = await Attachment.create(
           { communicationId: null, kind, mimeType, fileName, state: 'pending', uploadedBy: file.userId },
           { transaction },

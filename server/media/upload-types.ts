@@ -1,4 +1,3 @@
-import type { Sequelize } from 'sequelize';
 import type { TLogger } from '../core/logger';
 import type { TMediaStore } from './media-store';
 
@@ -12,7 +11,6 @@ export type TUploadedFile = {
 
 /** What both upload routes (this one and the resumable one) need. */
 export type TUploadRouteDeps = {
-  sequelize: Sequelize;
   store: TMediaStore;
   siteUrl: string;
   sessionSecret: string;

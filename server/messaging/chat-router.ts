@@ -7,7 +7,8 @@ import { ProviderError } from '../provider';
 import { listStoredTemplates, syncTemplates } from '../templates';
 import { AppError } from '../core/errors';
 import { authedProcedure, directorProcedure, router } from '../trpc/init';
-import { retryChatMessage, sendChatMessage, sendTemplateMessage } from './send-message';
+import { retryChatMessage } from './retry-message';
+import { sendChatMessage, sendTemplateMessage } from './send-message';
 import { ZBody, ZCaption, ZEchoId, ZTemplateChoice } from './send-inputs';
 
 export const ZSendInput = z.union([
@@ -77,17 +78,17 @@ export const chatRouter = router({
     .mutation(({ ctx, input }): Promise<TCommunication> => sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id })),
 
   /** The provider's template catalogue as last synced (shared by every instance). */
-  providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(({ ctx }) => listStoredTemplates(ctx.deps.sequelize)),
+  providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(() => listStoredTemplates()),
 
   refreshTemplates: directorProcedure.output(ZTemplateCatalogue).mutation(async ({ ctx }) => {
-    const catalogue = await syncTemplates(ctx.deps.sequelize, {
+    const catalogue = await syncTemplates({
       provider: ctx.deps.provider,
       templatesPath: ctx.deps.config.messaging.templatesPath,
     }).catch((error: unknown) => {
       if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `The templates could not be read: ${error.message}`);
       throw error;
     });
-    await recordAuditEvent(ctx.deps.sequelize, {
+    await recordAuditEvent({
       actor: { userId: ctx.user.id, ip: ctx.clientIp },
       action: 'templates.refresh',
       subject: 'templates',

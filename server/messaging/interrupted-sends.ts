@@ -1,5 +1,6 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
+import { db } from '../core/db/db';
 
 export const INTERRUPTED_SEND_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the server stopped while sending this message, so it may or may not have reached the recipient. It shows as sent if the provider reports it; check with them before sending it again.`;
 
@@ -13,8 +14,8 @@ export const SWEEP_SENDS_EVERY_MS = 60_000;
  * `metadata.outcome = 'unknown'` and the explanation in `error`. Only records with no provider id
  * yet: one whose id was written was accepted, and its receipts tell the rest.
  */
-export async function markOutcomeUnknown(sequelize: Sequelize, ids: number[], explanation: string): Promise<number[]> {
-  const rows = await sequelize.query<{ id: number }>(
+export async function markOutcomeUnknown(ids: number[], explanation: string): Promise<number[]> {
+  const rows = await db().query<{ id: number }>(
     `UPDATE communications SET metadata = metadata || '{"outcome":"unknown"}'::jsonb, error = $2, updated_at = now()
      WHERE id = ANY($1::int[]) AND direction = 'outbound' AND status = 'pending' AND NOT metadata ? 'chat_msg_id'
      RETURNING id`,
@@ -29,8 +30,8 @@ export async function markOutcomeUnknown(sequelize: Sequelize, ids: number[], ex
  * marked as of unknown outcome rather than left with a clock for ever; a receipt for it adopts it,
  * and a Retry asks for confirmation. One idempotent statement: every instance may run it.
  */
-export async function markInterruptedSends(sequelize: Sequelize, abandonedMs = ABANDONED_SEND_MS): Promise<number[]> {
-  const rows = await sequelize.query<{ id: number }>(
+export async function markInterruptedSends(abandonedMs = ABANDONED_SEND_MS): Promise<number[]> {
+  const rows = await db().query<{ id: number }>(
     `UPDATE communications SET metadata = metadata || '{"outcome":"unknown"}'::jsonb, error = $1, updated_at = now()
      WHERE direction = 'outbound' AND status = 'pending' AND NOT metadata ? 'outcome' AND NOT metadata ? 'chat_msg_id'
        AND updated_at < now() - make_interval(secs => $2)

@@ -1,5 +1,6 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { NOTIFY_CTE } from '../events';
+import { db } from '../core/db/db';
 import type { TMessageUpdate } from './inbound-message';
 
 // Reactions, edits and deletions change the record they refer to; they never make a new one. Each
@@ -74,7 +75,7 @@ const REVOKE_SQL = announced(`
   RETURNING c.id`);
 
 /** Applies the updates in delivery order (two reactions from one number: the last one stands). Returns the records changed. */
-export async function applyMessageUpdates(sequelize: Sequelize, updates: TMessageUpdate[]): Promise<number[]> {
+export async function applyMessageUpdates(updates: TMessageUpdate[]): Promise<number[]> {
   const changed = new Set<number>();
   for (const update of updates) {
     const at = update.at?.toISOString() ?? null;
@@ -84,7 +85,7 @@ export async function applyMessageUpdates(sequelize: Sequelize, updates: TMessag
         : update.type === 'edit'
           ? [EDIT_SQL, [update.targetId, update.peerPhone, update.direction, update.updateId, update.body, at]]
           : [REVOKE_SQL, [update.targetId, update.peerPhone, update.direction, at]];
-    const rows = await sequelize.query<{ id: number }>(sql, { bind, type: QueryTypes.SELECT });
+    const rows = await db().query<{ id: number }>(sql, { bind, type: QueryTypes.SELECT });
     for (const row of rows) changed.add(row.id);
   }
   return [...changed];

@@ -1,9 +1,10 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import type { TReceiptHistory } from '../../shared/communication';
 import { recordAuditEvent, SYSTEM_ACTOR } from '../audit';
 import { NOTIFY_CTE } from '../events';
 import { CLIENT_NAME_SLOT, messageForProviderCode } from '../provider';
+import { db } from '../core/db/db';
 import type { TReceipt, TReceiptError } from './inbound-message';
 
 /** The text a failed record shows: the provider's own words, with its error code. */
@@ -109,8 +110,8 @@ function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
   return [...rows.values()];
 }
 
-async function applyRows(sequelize: Sequelize, rows: TApplyRow[]): Promise<{ updated: number; kept: number }> {
-  const [result] = await sequelize.query<{ updated: number; kept: number }>(APPLY_SQL, {
+async function applyRows(rows: TApplyRow[]): Promise<{ updated: number; kept: number }> {
+  const [result] = await db().query<{ updated: number; kept: number }>(APPLY_SQL, {
     bind: [
       rows.map((r) => r.chatMsgId),
       rows.map((r) => r.status),
@@ -128,8 +129,8 @@ async function applyRows(sequelize: Sequelize, rows: TApplyRow[]): Promise<{ upd
  * their own write has committed: the receipt that found no record, and the send that stored the
  * id. Whichever commits second is sure to see the other's write, so no receipt is ever stranded.
  */
-async function applyKeptReceipts(sequelize: Sequelize, ids: string[]): Promise<number> {
-  const kept = await sequelize.query<{
+async function applyKeptReceipts(ids: string[]): Promise<number> {
+  const kept = await db().query<{
     chat_msg_id: string;
     status: TReceipt['status'];
     at: Date | null;
@@ -148,7 +149,7 @@ async function applyKeptReceipts(sequelize: Sequelize, ids: string[]): Promise<n
     providerTimestamp: k.at,
     error: k.status === 'failed' ? { code: k.error?.code ?? null, title: k.error?.title ?? null, details: k.error?.details ?? null } : null,
   }));
-  return (await applyRows(sequelize, reduceReceipts(receipts))).updated;
+  return (await applyRows(reduceReceipts(receipts))).updated;
 }
 
 /**
@@ -156,21 +157,15 @@ async function applyKeptReceipts(sequelize: Sequelize, ids: string[]): Promise<n
  * the ones whose record is not stored yet. Returns how many records changed status. Live views
  * hear of every touched record through the statement's NOTIFY.
  */
-export async function applyReceipts(sequelize: Sequelize, receipts: TReceipt[]): Promise<number> {
+export async function applyReceipts(receipts: TReceipt[]): Promise<number> {
   if (receipts.length === 0) return 0;
   const rows = reduceReceipts(receipts);
-  const { updated, kept } = await applyRows(sequelize, rows);
+  const { updated, kept } = await applyRows(rows);
   if (kept === 0) return updated;
   // Some ids had no record: their send may have committed meanwhile (see applyKeptReceipts), or
   // be one whose answer was lost, which the receipt now names.
-  await adoptUnknownOutcomeSends(sequelize, rows);
-  return (
-    updated +
-    (await applyKeptReceipts(
-      sequelize,
-      rows.map((r) => r.chatMsgId),
-    ))
-  );
+  await adoptUnknownOutcomeSends(rows);
+  return updated + (await applyKeptReceipts(rows.map((r) => r.chatMsgId)));
 }
 
 /** How far back a receipt looks for the send it may belong to. */
@@ -184,11 +179,11 @@ const ADOPT_WINDOW = '10 minutes';
  * receipt claims it. The record adopts the id (its kept receipts then apply as usual), marked
  * `reconciled`, and the trail says so. Anything less certain: nothing is guessed.
  */
-async function adoptUnknownOutcomeSends(sequelize: Sequelize, rows: TApplyRow[]): Promise<void> {
+async function adoptUnknownOutcomeSends(rows: TApplyRow[]): Promise<void> {
   const candidates = rows.filter((r) => r.status !== 'failed' && r.recipientDigits);
   if (candidates.length === 0) return;
-  await sequelize.transaction(async (transaction) => {
-    const adopted = await sequelize.query<{ id: number; chatMsgId: string }>(
+  await db().transaction(async (transaction) => {
+    const adopted = await db().query<{ id: number; chatMsgId: string }>(
       `WITH input AS (
          SELECT i.chat_msg_id, i.digits, coalesce(i.at, now()) AS at
          FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS i(chat_msg_id, digits, at)
@@ -222,7 +217,6 @@ async function adoptUnknownOutcomeSends(sequelize: Sequelize, rows: TApplyRow[])
     );
     for (const row of adopted) {
       await recordAuditEvent(
-        sequelize,
         { actor: SYSTEM_ACTOR, action: 'chat.reconciled', subject: `communication:${row.id}`, detail: { chatMsgId: row.chatMsgId } },
         transaction,
       );
@@ -235,9 +229,9 @@ async function adoptUnknownOutcomeSends(sequelize: Sequelize, rows: TApplyRow[])
  * in chat_receipts under an id no record has): the same rule as a receipt arriving now decides
  * whether a send adopts one, then the kept receipts apply.
  */
-export async function adoptKeptReceipts(sequelize: Sequelize, recordIds: number[]): Promise<void> {
+export async function adoptKeptReceipts(recordIds: number[]): Promise<void> {
   if (recordIds.length === 0) return;
-  const kept = await sequelize.query<{ chatMsgId: string; recipientDigits: string; at: Date | null }>(
+  const kept = await db().query<{ chatMsgId: string; recipientDigits: string; at: Date | null }>(
     `SELECT r.chat_msg_id AS "chatMsgId", min(r.recipient_digits) AS "recipientDigits", min(r.provider_timestamp) AS at
      FROM chat_receipts r
      WHERE r.status <> 'failed'
@@ -247,7 +241,6 @@ export async function adoptKeptReceipts(sequelize: Sequelize, recordIds: number[
   );
   if (kept.length === 0) return;
   await adoptUnknownOutcomeSends(
-    sequelize,
     kept.map((k) => ({
       chatMsgId: k.chatMsgId,
       status: 'sent',
@@ -257,10 +250,7 @@ export async function adoptKeptReceipts(sequelize: Sequelize, recordIds: number[
       at: k.at,
     })),
   );
-  await applyKeptReceipts(
-    sequelize,
-    kept.map((k) => k.chatMsgId),
-  );
+  await applyKeptReceipts(kept.map((k) => k.chatMsgId));
 }
 
 export const RELEASED_ADOPTION_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the provider's answer to this send was lost, and the receipt first matched to it turned out to be a message sent from the firm's phone. Check with them before sending it again.`;
@@ -271,9 +261,9 @@ export const RELEASED_ADOPTION_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the provider's
  * outcome again, so the echo is stored as the record it is (nothing of it is lost) — in the
  * transaction of the statement that stores it.
  */
-export async function releaseAdoptedIds(sequelize: Sequelize, echoIds: string[], transaction?: Transaction): Promise<number[]> {
+export async function releaseAdoptedIds(echoIds: string[], transaction?: Transaction): Promise<number[]> {
   if (echoIds.length === 0) return [];
-  const released = await sequelize.query<{ id: number; chatMsgId: string }>(
+  const released = await db().query<{ id: number; chatMsgId: string }>(
     `WITH released AS (
        SELECT id, metadata->>'chat_msg_id' AS chat_msg_id FROM communications
        WHERE metadata->>'chat_msg_id' = ANY($1::text[]) AND direction = 'outbound' AND metadata ? 'reconciled'
@@ -290,7 +280,6 @@ export async function releaseAdoptedIds(sequelize: Sequelize, echoIds: string[],
   );
   for (const row of released) {
     await recordAuditEvent(
-      sequelize,
       {
         actor: SYSTEM_ACTOR,
         action: 'chat.reconciled',
@@ -308,8 +297,8 @@ export async function releaseAdoptedIds(sequelize: Sequelize, echoIds: string[],
  * applies the receipts that arrived before this moment (the provider can report before its own
  * send response has been saved). Returns the record's resulting status.
  */
-export async function recordProviderMessageId(sequelize: Sequelize, communicationId: number, chatMsgId: string): Promise<string> {
-  const [stored] = await sequelize.query<{ status: string }>(
+export async function recordProviderMessageId(communicationId: number, chatMsgId: string): Promise<string> {
+  const [stored] = await db().query<{ status: string }>(
     `UPDATE communications
      SET metadata = (metadata - 'outcome') || jsonb_build_object('chat_msg_id', $2::text),
          status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
@@ -320,8 +309,8 @@ export async function recordProviderMessageId(sequelize: Sequelize, communicatio
     { bind: [communicationId, chatMsgId], type: QueryTypes.SELECT },
   );
   // Only an early receipt can have moved the status since: re-read just then.
-  if ((await applyKeptReceipts(sequelize, [chatMsgId])) === 0) return stored?.status ?? 'sent';
-  const [row] = await sequelize.query<{ status: string }>('SELECT status FROM communications WHERE id = $1', {
+  if ((await applyKeptReceipts([chatMsgId])) === 0) return stored?.status ?? 'sent';
+  const [row] = await db().query<{ status: string }>('SELECT status FROM communications WHERE id = $1', {
     bind: [communicationId],
     type: QueryTypes.SELECT,
   });

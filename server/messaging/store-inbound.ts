@@ -1,7 +1,8 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { matchOneClientSql } from '../crm';
 import { NOTIFY_CTE } from '../events';
 import { NO_DOWNLOADS_IN_DEMO } from '../media';
+import { db } from '../core/db/db';
 import type { TInboundMessage } from './inbound-message';
 import { releaseAdoptedIds } from './receipts';
 
@@ -50,15 +51,11 @@ FROM inserted`;
  * written. `canDownload`: false in demo mode (no provider key), where a file is recorded failed with
  * the reason at once rather than queued for a download that cannot happen.
  */
-export async function storeInboundMessages(
-  sequelize: Sequelize,
-  messages: TInboundMessage[],
-  canDownload = true,
-): Promise<TStoredInbound[]> {
+export async function storeInboundMessages(messages: TInboundMessage[], canDownload = true): Promise<TStoredInbound[]> {
   if (messages.length === 0) return [];
   // An echo whose id a send of unknown outcome took from its receipt is that echo's, not the send's.
   const echoes = messages.filter((m) => m.direction === 'outbound').map((m) => m.chatMsgId);
-  if (echoes.length) await releaseAdoptedIds(sequelize, echoes);
+  if (echoes.length) await releaseAdoptedIds(echoes);
   // Column arrays (unnest) parse faster than one JSON document of rows.
   const bind = [
     messages.map((m) => m.chatMsgId),
@@ -72,5 +69,5 @@ export async function storeInboundMessages(
     messages.map((m) => (m.attachment ? JSON.stringify(m.attachment) : null)),
     canDownload,
   ];
-  return sequelize.query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
+  return db().query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
 }

@@ -8,6 +8,7 @@ import { createUser } from '../auth';
 import { createCase, createClient } from '../crm';
 import { PostgresMediaStore } from '../media';
 import { INTERRUPTED_SEND_ERROR } from '../messaging';
+import { db } from '../core/db/db';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -19,13 +20,12 @@ async function attachFile(
   communicationId: number,
   file: { kind: TAttachmentKind; mimeType: string; fileName: string | null; asset: string },
 ): Promise<void> {
-  const sequelize = Communication.sequelize!;
-  await sequelize.transaction(async (transaction) => {
+  await db().transaction(async (transaction) => {
     const row = await Attachment.create(
       { communicationId, kind: file.kind, mimeType: file.mimeType, fileName: file.fileName, state: 'pending' },
       { transaction },
     );
-    const { size, sha256 } = await new PostgresMediaStore(sequelize).write(row.id, createReadStream(path.join(ASSETS, file.asset)), {
+    const { size, sha256 } = await new PostgresMediaStore().write(row.id, createReadStream(path.join(ASSETS, file.asset)), {
       maxBytes: 1024 * 1024,
       transaction,
     });
@@ -272,13 +272,13 @@ export async function seedDemoData(options: { defaultCountry?: CountryCode; now?
   });
 
   // The demo's messages were sent by the demo member of staff (the thread names the sender).
-  await Communication.sequelize!.query(
+  await db().query(
     "UPDATE communications SET sent_by = (SELECT id FROM users WHERE email = $1) WHERE type = 'chat' AND direction = 'outbound'",
     { bind: [DEMO_ACCOUNTS.find((a) => a.role === 'staff')!.email] },
   );
 
   // Receipt history for the seeded outbound messages, so ticks show when each step happened.
-  await Communication.sequelize!.query(`
+  await db().query(`
     UPDATE communications c SET receipts = h.history
     FROM (
       SELECT c2.id, jsonb_object_agg(s.status, jsonb_build_object('at', c2.created_at + s.after)

@@ -35,7 +35,7 @@ export const settingsRouter = router({
         lastAcceptedAt: z.date().nullable(),
       }),
     )
-    .query(({ ctx }) => readWebhookSetup(ctx.deps.sequelize, ctx.deps.config)),
+    .query(({ ctx }) => readWebhookSetup(ctx.deps.config)),
 
   /**
    * Free text, or an approved template (a test number is usually outside the 24-hour window).
@@ -59,7 +59,7 @@ export const settingsRouter = router({
     .output(z.object({ status: z.enum(CONNECTION_STATUSES), detail: z.string() }))
     .mutation(async ({ ctx }) => {
       const result = await checkConnection(ctx.deps.provider);
-      await recordAuditEvent(ctx.deps.sequelize, {
+      await recordAuditEvent({
         actor: { userId: ctx.user.id, ip: ctx.clientIp },
         action: 'settings.check_connection',
         subject: 'provider',

@@ -1,5 +1,6 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import type { ProviderClient, TProviderTemplate } from '../provider';
+import { db } from '../core/db/db';
 import { BUILT_IN_TEMPLATES } from './built-in-templates';
 
 // The catalogue lives in PostgreSQL with the time of its last sync, so every instance offers the
@@ -20,33 +21,33 @@ export type TTemplateCatalogue = { templates: TTemplateDto[]; syncedAt: Date | n
 /** Where templates come from: the provider in live mode, the built-in approved set in demo mode. */
 export type TTemplateSource = { provider: ProviderClient | null; templatesPath: string };
 
-export async function listStoredTemplates(sequelize: Sequelize): Promise<TTemplateCatalogue> {
-  const rows = await sequelize.query<TTemplateDto & { components: unknown }>(
+export async function listStoredTemplates(): Promise<TTemplateCatalogue> {
+  const rows = await db().query<TTemplateDto & { components: unknown }>(
     `SELECT name, language, category, status, body, param_count AS "paramCount",
             coalesce((SELECT array_agg(e) FROM jsonb_array_elements_text(
               (SELECT c->'example'->'body_text'->0 FROM jsonb_array_elements(components) c WHERE upper(c->>'type') = 'BODY' LIMIT 1)) e), '{}') AS examples
      FROM provider_templates ORDER BY (status = 'APPROVED') DESC, name, language`,
     { type: QueryTypes.SELECT },
   );
-  const [sync] = await sequelize.query<{ syncedAt: Date }>('SELECT synced_at AS "syncedAt" FROM provider_template_sync', {
+  const [sync] = await db().query<{ syncedAt: Date }>('SELECT synced_at AS "syncedAt" FROM provider_template_sync', {
     type: QueryTypes.SELECT,
   });
   return { templates: rows.map(({ components: _c, ...t }) => t), syncedAt: sync?.syncedAt ?? null };
 }
 
 /** Reads the catalogue (every page) and replaces the stored one in one transaction. */
-export async function syncTemplates(sequelize: Sequelize, source: TTemplateSource): Promise<TTemplateCatalogue> {
+export async function syncTemplates(source: TTemplateSource): Promise<TTemplateCatalogue> {
   const templates = source.provider ? await source.provider.listTemplates(source.templatesPath) : BUILT_IN_TEMPLATES;
-  await storeTemplates(sequelize, templates);
-  return listStoredTemplates(sequelize);
+  await storeTemplates(templates);
+  return listStoredTemplates();
 }
 
-async function storeTemplates(sequelize: Sequelize, templates: TProviderTemplate[]): Promise<void> {
+async function storeTemplates(templates: TProviderTemplate[]): Promise<void> {
   // The same name and language listed twice (pages overlapping) is one template: the last wins.
   const unique = [...new Map(templates.map((t) => [`${t.name}\u0000${t.language}`, t])).values()];
-  await sequelize.transaction(async (transaction) => {
-    await sequelize.query('DELETE FROM provider_templates', { transaction });
-    await sequelize.query(
+  await db().transaction(async (transaction) => {
+    await db().query('DELETE FROM provider_templates', { transaction });
+    await db().query(
       `INSERT INTO provider_templates (name, language, status, category, body, param_count, components)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[])`,
       {
@@ -62,7 +63,7 @@ async function storeTemplates(sequelize: Sequelize, templates: TProviderTemplate
         transaction,
       },
     );
-    await sequelize.query(
+    await db().query(
       `INSERT INTO provider_template_sync (singleton, synced_at) VALUES (true, now())
        ON CONFLICT (singleton) DO UPDATE SET synced_at = excluded.synced_at`,
       { transaction },
@@ -71,8 +72,8 @@ async function storeTemplates(sequelize: Sequelize, templates: TProviderTemplate
 }
 
 /** One stored template by name and language, or null. */
-export async function findTemplate(sequelize: Sequelize, name: string, language: string): Promise<TTemplateDto | null> {
-  const [row] = await sequelize.query<TTemplateDto>(
+export async function findTemplate(name: string, language: string): Promise<TTemplateDto | null> {
+  const [row] = await db().query<TTemplateDto>(
     `SELECT name, language, category, status, body, param_count AS "paramCount", '{}'::text[] AS examples
      FROM provider_templates WHERE name = $1 AND language = $2`,
     { bind: [name, language], type: QueryTypes.SELECT },
@@ -83,9 +84,9 @@ export async function findTemplate(sequelize: Sequelize, name: string, language:
 export type TTemplateStatusUpdate = { name: string; language: string; status: string };
 
 /** `message_template_status_update` events: the stored template takes the new status. */
-export async function applyTemplateStatusUpdates(sequelize: Sequelize, updates: TTemplateStatusUpdate[]): Promise<number> {
+export async function applyTemplateStatusUpdates(updates: TTemplateStatusUpdate[]): Promise<number> {
   if (updates.length === 0) return 0;
-  const rows = await sequelize.query<{ name: string }>(
+  const rows = await db().query<{ name: string }>(
     `UPDATE provider_templates t SET status = u.status, updated_at = now()
      FROM unnest($1::text[], $2::text[], $3::text[]) AS u(name, language, status)
      WHERE t.name = u.name AND t.language = u.language RETURNING t.name`,

@@ -1,5 +1,4 @@
 import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
-import type { Sequelize } from 'sequelize';
 import { findRequestUser } from '../auth/request-user';
 import { SESSION_COOKIE } from '../auth/sessions';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
@@ -15,7 +14,6 @@ import type { TThreadItem } from '../inbox/inbox';
 export type TDeps = {
   config: TConfig;
   logger: TLogger;
-  sequelize: Sequelize;
   events: ChatEvents<TThreadItem>;
   /** The open live streams (inbox.onChange) and their fan-out. */
   liveStreams: LiveStreams;

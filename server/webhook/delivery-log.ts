@@ -1,5 +1,6 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import type { TLogger } from '../core/logger';
+import { db } from '../core/db/db';
 
 /** What became of a POST to the webhook, as Settings tells a director. */
 export const DELIVERY_OUTCOMES = ['accepted', 'unauthorized', 'rejected', 'failed'] as const;
@@ -32,10 +33,7 @@ export class DeliveryLog {
   private pending = new Map<TDeliveryOutcome, TPending>();
   private writing: Promise<void> | null = null;
 
-  constructor(
-    private readonly sequelize: Sequelize,
-    private readonly logger: TLogger,
-  ) {}
+  constructor(private readonly logger: TLogger) {}
 
   note(status: number, at = new Date()): void {
     this.fold(outcomeOfStatus(status), { count: 1, lastAt: at, lastStatus: status });
@@ -65,7 +63,7 @@ export class DeliveryLog {
         const batch = [...this.pending].sort(([a], [b]) => a.localeCompare(b));
         this.pending.clear();
         try {
-          await this.sequelize.query(
+          await db().query(
             `INSERT INTO webhook_deliveries AS d (outcome, last_at, last_status, count)
              SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::bigint[])
              ON CONFLICT (outcome) DO UPDATE SET
@@ -108,8 +106,8 @@ export class DeliveryLog {
 
 export type TDeliveryRow = { outcome: TDeliveryOutcome; lastAt: Date; lastStatus: number; count: number };
 
-export async function listDeliveryOutcomes(sequelize: Sequelize): Promise<TDeliveryRow[]> {
-  const rows = await sequelize.query<{ outcome: TDeliveryOutcome; last_at: Date; last_status: number; count: string }>(
+export async function listDeliveryOutcomes(): Promise<TDeliveryRow[]> {
+  const rows = await db().query<{ outcome: TDeliveryOutcome; last_at: Date; last_status: number; count: string }>(
     'SELECT outcome, last_at, last_status, count FROM webhook_deliveries ORDER BY last_at DESC',
     { type: QueryTypes.SELECT },
   );

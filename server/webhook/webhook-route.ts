@@ -1,5 +1,4 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
-import type { Sequelize } from 'sequelize';
 import { applyOptOutChanges, optOutChangeOfText } from '../crm';
 import { applyMessageUpdates, applyReceipts, InboundBatcher, storeInboundMessages } from '../messaging';
 import { applyTemplateStatusUpdates } from '../templates';
@@ -29,7 +28,6 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export type TWebhookDeps = {
-  sequelize: Sequelize;
   logger: TLogger;
   auth: TWebhookAuth;
   verifyToken: string | undefined;
@@ -99,9 +97,9 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
       const { stored, changed } = await withDeadline(
         (async () => {
           const stored = await batcher.submit(payload.messages);
-          if (payload.updates.length) await applyMessageUpdates(deps.sequelize, payload.updates);
-          const changed = payload.receipts.length ? await applyReceipts(deps.sequelize, payload.receipts) : 0;
-          if (payload.templateUpdates.length) await applyTemplateStatusUpdates(deps.sequelize, payload.templateUpdates);
+          if (payload.updates.length) await applyMessageUpdates(payload.updates);
+          const changed = payload.receipts.length ? await applyReceipts(payload.receipts) : 0;
+          if (payload.templateUpdates.length) await applyTemplateStatusUpdates(payload.templateUpdates);
           // Only a text stored just now asks anything: a retried delivery of an old START must not
           // undo a STOP sent since (README "Opt-outs").
           const storedNow = new Set(stored.map((row) => row.chatMsgId));
@@ -112,7 +110,7 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
               .map(optOutChangeOfText)
               .filter((c) => c !== null),
           ];
-          if (optOuts.length) await applyOptOutChanges(deps.sequelize, optOuts);
+          if (optOuts.length) await applyOptOutChanges(optOuts);
           if (stored.some((row) => row.hasAttachment)) deps.onFilesPending?.();
           return { stored, changed };
         })(),
@@ -140,8 +138,8 @@ const handleBodyErrors: ErrorRequestHandler = (err: { status?: number; type?: st
 
 export function createWebhookRouter(deps: TWebhookDeps): Router {
   const router = express.Router();
-  const batcher = new InboundBatcher((messages) => storeInboundMessages(deps.sequelize, messages, deps.canDownloadFiles));
-  const deliveryLog = new DeliveryLog(deps.sequelize, deps.logger);
+  const batcher = new InboundBatcher((messages) => storeInboundMessages(messages, deps.canDownloadFiles));
+  const deliveryLog = new DeliveryLog(deps.logger);
   router.get('/', handleHandshake(deps.verifyToken));
   // Settings shows a director when a POST last arrived and how it was answered: every answer,
   // including refusals before the body is read (too large, unknown encoding).

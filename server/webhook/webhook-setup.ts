@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import type { Sequelize } from 'sequelize';
 import type { TConfig } from '../core/config';
 import { listDeliveryOutcomes, type TDeliveryOutcome } from './delivery-log';
 import { SECRET_HEADER, SIGNATURE_HEADERS } from './verify-signature';
@@ -80,8 +79,8 @@ export function describeSiteUrlProblems(siteUrl: string): string[] {
 }
 
 /** Everything a director needs to register the webhook at the provider; never a secret's value. */
-export async function readWebhookSetup(sequelize: Sequelize, config: TConfig): Promise<TWebhookSetup> {
-  const outcomes = await listDeliveryOutcomes(sequelize);
+export async function readWebhookSetup(config: TConfig): Promise<TWebhookSetup> {
+  const outcomes = await listDeliveryOutcomes();
   const last = outcomes[0];
   return {
     webhookUrl: `${config.siteUrl}/api/webhooks/chat`,

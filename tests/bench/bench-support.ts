@@ -210,3 +210,20 @@ export async function loadWebhook(
     sent: factory.sentIds.length,
   };
 }
+
+/** How big a run is: `--quick`, or the full run (BENCH_SECONDS sets the ingest's seconds). */
+export type TBenchScale = {
+  seconds: number;
+  connections: number;
+  receipts: number;
+  clients: number;
+  communications: number;
+  calls: number;
+};
+
+/** What run-bench.ts hands each part: the run's size, and where its figures go. */
+export type TBenchTools = {
+  quick: boolean;
+  scale: TBenchScale;
+  report: (figure: TFigure) => void;
+};

@@ -274,7 +274,7 @@ describe('nothing grows without bound', () => {
         )
       )[0]!.n,
     );
-    const pruned = await pruneExpiredRows(server.database.sequelize);
+    const pruned = await pruneExpiredRows();
     expect(pruned.receipts).toBe(old);
     expect(pruned.rateLimits).toBeGreaterThanOrEqual(1);
     expect(await count('chat_receipts')).toBe(MAX_KEPT_PER_DELIVERY - old);

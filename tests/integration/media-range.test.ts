@@ -112,7 +112,7 @@ describe('GET /api/media/:id with Range', () => {
 describe('the store reads only the bytes asked for', () => {
   it('a range inside the last chunk fetches those bytes, not the chunks before nor the rest of that one', async () => {
     const sequelize = server.database.sequelize;
-    const store = new PostgresMediaStore(sequelize);
+    const store = new PostgresMediaStore();
     const query = vi.spyOn(sequelize, 'query');
     try {
       const pieces: Buffer[] = [];

@@ -47,7 +47,6 @@ it('while running, the sweeper marks a send whose lease ran out as unknown, and 
     );
     const announced = new Promise<number[]>((resolve) => {
       const stop = scheduleSendSweeps(
-        server.database.sequelize,
         createLogger('silent'),
         (ids) => {
           stop();

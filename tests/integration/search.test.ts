@@ -76,8 +76,8 @@ it('a change of SEARCH_LANGUAGE rebuilds the search column once, for that langua
   await ensureSearchLanguage(sequelize, 'simple', logger);
   expect(await sql(live.server.databaseUrl, 'SELECT language FROM search_settings')).toEqual([{ language: 'simple' }]);
   // No stemming in "simple": the exact word only.
-  expect((await searchMessages(sequelize, { q: 'invoice', language: 'simple' })).items).toEqual([]);
-  expect((await searchMessages(sequelize, { q: 'invoices', language: 'simple' })).items).toHaveLength(1);
+  expect((await searchMessages({ q: 'invoice', language: 'simple' })).items).toEqual([]);
+  expect((await searchMessages({ q: 'invoices', language: 'simple' })).items).toHaveLength(1);
   await ensureSearchLanguage(sequelize, 'english', logger);
   expect((await live.staff.inbox.search.query({ q: 'invoice' })).items).toHaveLength(1);
 });

@@ -94,7 +94,7 @@ describe('status receipts', () => {
       { status: 'delivered' },
     ]);
     const record = await outbound(null, 'pending');
-    expect(await recordProviderMessageId(server.database.sequelize, record.id, 'wamid.early')).toBe('delivered');
+    expect(await recordProviderMessageId(record.id, 'wamid.early')).toBe('delivered');
     expect(await statusOf(record.id)).toBe('delivered');
     expect(Object.keys((await Communication.findByPk(record.id))!.receipts)).toEqual(['delivered']);
     expect(await sql(server.databaseUrl, "SELECT 1 FROM chat_receipts WHERE chat_msg_id = 'wamid.early'")).toEqual([]);
@@ -104,7 +104,7 @@ describe('status receipts', () => {
     for (let i = 0; i < 40; i++) {
       const record = await outbound(null, 'pending');
       const id = `wamid.race-${i}`;
-      await Promise.all([receipt(id, 'read'), recordProviderMessageId(server.database.sequelize, record.id, id)]);
+      await Promise.all([receipt(id, 'read'), recordProviderMessageId(record.id, id)]);
       expect(await statusOf(record.id)).toBe('read');
     }
   });

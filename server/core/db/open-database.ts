@@ -4,7 +4,7 @@ import type { TLogger } from '../logger';
 import { ensureSearchLanguage } from '../search-language';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from './embedded-postgres';
 import { migrateDatabase } from './migrate';
-import { initModels } from './models/index';
+import { bindDatabase } from './db';
 import { createSequelize } from './sequelize';
 
 export type TDatabase = {
@@ -24,7 +24,7 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
   }
   const sequelize = createSequelize(url, logger);
   try {
-    initModels(sequelize);
+    bindDatabase(sequelize);
     // Schema changes get a connection of their own without the request timeouts.
     const migrator = createSequelize(url, logger, { poolMax: 1, unbounded: true });
     try {

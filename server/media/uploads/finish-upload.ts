@@ -1,8 +1,9 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { UPLOAD_LIMITS } from '../../../shared/media-limits';
 import { Attachment } from '../../core/db/models/index';
 import type { TMediaStore } from '../media-store';
 import type { TUploadedFile } from '../upload-types';
+import { db } from '../../core/db/db';
 import { readUploadParts, UploadRefusal } from './resumable-store';
 import { uploadSlots } from './upload-slots';
 
@@ -22,16 +23,12 @@ type TFinishRow = {
  * upload's row is locked, and once finished the same attachment is returned, so the last PATCH and
  * a browser asking again after a lost answer (on any instance) agree.
  */
-export async function finishResumableUpload(
-  deps: { sequelize: Sequelize; store: TMediaStore },
-  id: string,
-  userId: number,
-): Promise<TUploadedFile> {
+export async function finishResumableUpload(deps: { store: TMediaStore }, id: string, userId: number): Promise<TUploadedFile> {
   // A few copies into the database at a time: the pool is shared with the webhook.
   const done = await uploadSlots.takeDatabaseTurn();
   try {
-    return await deps.sequelize.transaction(async (transaction) => {
-      const [row] = await deps.sequelize.query<TFinishRow>(
+    return await db().transaction(async (transaction) => {
+      const [row] = await db().query<TFinishRow>(
         `SELECT size, "offset", kind, mime_type, file_name, attachment_id FROM resumable_uploads
          WHERE id = $1 AND user_id = $2 FOR UPDATE`,
         { bind: [id, userId], type: QueryTypes.SELECT, transaction },
@@ -50,17 +47,17 @@ export async function finishResumableUpload(
         { communicationId: null, kind: row.kind, mimeType: row.mime_type, fileName: row.file_name, state: 'pending', uploadedBy: userId },
         { transaction },
       );
-      const stored = await deps.store.write(attachment.id, readUploadParts(deps.sequelize, id, transaction), {
+      const stored = await deps.store.write(attachment.id, readUploadParts(id, transaction), {
         maxBytes: UPLOAD_LIMITS[row.kind],
         transaction,
       });
       if (stored.size !== Number(row.size)) throw new Error(`upload ${id} holds ${stored.size} of ${row.size} bytes`);
       await attachment.update({ size: stored.size, sha256: stored.sha256, state: 'stored' }, { transaction });
-      await deps.sequelize.query('UPDATE resumable_uploads SET attachment_id = $2 WHERE id = $1', {
+      await db().query('UPDATE resumable_uploads SET attachment_id = $2 WHERE id = $1', {
         bind: [id, attachment.id],
         transaction,
       });
-      await deps.sequelize.query('DELETE FROM resumable_upload_parts WHERE upload_id = $1', { bind: [id], transaction });
+      await db().query('DELETE FROM resumable_upload_parts WHERE upload_id = $1', { bind: [id], transaction });
       return describeAttachment(attachment);
     });
   } finally {

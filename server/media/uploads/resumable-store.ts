@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Readable } from 'node:stream';
 import { DataStore, Upload } from '@tus/utils';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../../shared/media-limits';
 import { cleanFileName, cleanMimeType } from '../file-metadata';
 import { CHUNK_BYTES } from '../media-store';
+import { db } from '../../core/db/db';
 
 /** A resumable upload not finished within this is removed (and a finished one forgotten). */
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
@@ -78,7 +79,7 @@ type TUploadRow = {
  * from the offset it then reads. No connection is held while waiting for a slow browser.
  */
 export class PostgresUploadStore extends DataStore {
-  constructor(private readonly sequelize: Sequelize) {
+  constructor() {
     super();
     this.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
   }
@@ -87,7 +88,7 @@ export class PostgresUploadStore extends DataStore {
     const uploader = uploaderContext.getStore();
     if (!uploader) throw new Error('resumable upload created outside a signed-in request');
     const described = describeUpload(upload.metadata, upload.size);
-    await this.sequelize.query(
+    await db().query(
       `INSERT INTO resumable_uploads (id, user_id, size, kind, mime_type, file_name, metadata, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       {
@@ -108,7 +109,7 @@ export class PostgresUploadStore extends DataStore {
   }
 
   override async getUpload(id: string): Promise<Upload> {
-    const [row] = await this.sequelize.query<TUploadRow>(
+    const [row] = await db().query<TUploadRow>(
       `SELECT id, user_id, size, "offset", metadata, created_at FROM resumable_uploads WHERE id = $1`,
       { bind: [id], type: QueryTypes.SELECT },
     );
@@ -131,8 +132,8 @@ export class PostgresUploadStore extends DataStore {
       const data = Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      await this.sequelize.transaction(async (transaction) => {
-        const moved = await this.sequelize.query(
+      await db().transaction(async (transaction) => {
+        const moved = await db().query(
           `UPDATE resumable_uploads SET "offset" = "offset" + $3
            WHERE id = $1 AND "offset" = $2 AND "offset" + $3 <= size AND attachment_id IS NULL RETURNING "offset"`,
           { bind: [id, at, data.length], type: QueryTypes.SELECT, transaction },
@@ -141,7 +142,7 @@ export class PostgresUploadStore extends DataStore {
         if (moved.length === 0) {
           throw new UploadRefusal(409, 'offset_conflict', 'The upload has moved on: ask for its offset and resume from there.');
         }
-        await this.sequelize.query('INSERT INTO resumable_upload_parts (upload_id, start_offset, data) VALUES ($1, $2, $3)', {
+        await db().query('INSERT INTO resumable_upload_parts (upload_id, start_offset, data) VALUES ($1, $2, $3)', {
           bind: [id, at, data],
           transaction,
         });
@@ -163,7 +164,7 @@ export class PostgresUploadStore extends DataStore {
   }
 
   override async remove(id: string): Promise<void> {
-    const [, result] = await this.sequelize.query('DELETE FROM resumable_uploads WHERE id = $1', { bind: [id] });
+    const [, result] = await db().query('DELETE FROM resumable_uploads WHERE id = $1', { bind: [id] });
     if ((result as { rowCount?: number }).rowCount === 0) throw uploadNotFound();
   }
 
@@ -173,7 +174,7 @@ export class PostgresUploadStore extends DataStore {
 
   /** The same rule the hourly pruning applies (server/maintenance/prune-expired.ts). */
   override async deleteExpired(): Promise<number> {
-    const [, result] = await this.sequelize.query('DELETE FROM resumable_uploads WHERE created_at < $1', {
+    const [, result] = await db().query('DELETE FROM resumable_uploads WHERE created_at < $1', {
       bind: [new Date(Date.now() - RESUMABLE_UPLOAD_TTL_MS)],
     });
     return (result as { rowCount?: number }).rowCount ?? 0;
@@ -184,10 +185,10 @@ export class PostgresUploadStore extends DataStore {
  * The bytes of a finished upload in order, a part at a time, on the caller's transaction; a gap
  * (which the offset rule makes impossible) is an error rather than a corrupt file.
  */
-export async function* readUploadParts(sequelize: Sequelize, id: string, transaction: Transaction): AsyncGenerator<Buffer> {
+export async function* readUploadParts(id: string, transaction: Transaction): AsyncGenerator<Buffer> {
   let next = 0;
   for (;;) {
-    const [part] = await sequelize.query<{ start_offset: number; data: Buffer }>(
+    const [part] = await db().query<{ start_offset: number; data: Buffer }>(
       'SELECT start_offset, data FROM resumable_upload_parts WHERE upload_id = $1 AND start_offset >= $2 ORDER BY start_offset LIMIT 1',
       { bind: [id, next], type: QueryTypes.SELECT, transaction },
     );

@@ -6,6 +6,7 @@ import { MAX_MEDIA_BYTES, tooLargeMessage } from '../../../shared/media-limits';
 import { findRequestUser } from '../../auth';
 import { isCrossSite } from '../../http/same-origin';
 import type { TUploadRouteDeps } from '../upload-types';
+import { db } from '../../core/db/db';
 import { finishResumableUpload } from './finish-upload';
 import { describeUpload, PostgresUploadStore, UploadRefusal, uploaderContext, uploadNotFound } from './resumable-store';
 import { BUSY_MESSAGE, uploadSlots } from './upload-slots';
@@ -35,7 +36,7 @@ export function receiveResumableUploads(deps: TDeps): Router {
   const site = new URL(deps.siteUrl).origin;
   const tus = new TusServer({
     path: RESUMABLE_UPLOADS_PATH,
-    datastore: new PostgresUploadStore(deps.sequelize),
+    datastore: new PostgresUploadStore(),
     relativeLocation: true,
     maxSize: MAX_MEDIA_BYTES,
     // Same site only (checked before tus sees the request): no CORS answer for anyone else.
@@ -50,7 +51,7 @@ export function receiveResumableUploads(deps: TDeps): Router {
     onIncomingRequest: async (req, id) => {
       if (req.method === 'POST') return;
       // Someone else's upload does not exist, for this person.
-      const [row] = await deps.sequelize.query<{ user_id: number; sent: boolean }>(
+      const [row] = await db().query<{ user_id: number; sent: boolean }>(
         `SELECT u.user_id, a.communication_id IS NOT NULL AS sent
          FROM resumable_uploads u LEFT JOIN attachments a ON a.id = u.attachment_id WHERE u.id = $1`,
         { bind: [id], type: QueryTypes.SELECT },

@@ -1,0 +1,182 @@
+import { addMedia } from './media-files';
+import { FIRM_DIGITS, markInbound, nextSequence, type TSimState } from './sim-state';
+import { postWebhook, type TWebhookAnswer } from './webhook-delivery';
+
+// Messages "from" a client (and echoes of what the firm's own phone wrote), shaped as the real
+// provider shapes each kind, and posted to the app's webhook; media is registered first and
+// announced by id, as the provider announces it.
+
+export type TInboundKindInput = {
+  kind?:
+    | 'text'
+    | 'image'
+    | 'video'
+    | 'document'
+    | 'audio'
+    | 'voice'
+    | 'sticker'
+    | 'location'
+    | 'contacts'
+    | 'button'
+    | 'button_reply'
+    | 'list_reply'
+    | 'reply'
+    | 'reaction'
+    | 'edit'
+    | 'revoke'
+    | 'echo';
+  /** The client's number (not needed for an echo). */
+  from?: string;
+  name?: string;
+  body?: string;
+  /** Media: the bytes (base64), or a size to generate; the type, a document's name, a wrong hash to announce. */
+  bytesBase64?: string;
+  size?: number;
+  mimeType?: string;
+  fileName?: string;
+  caption?: string;
+  sha256?: string;
+  latitude?: number;
+  longitude?: number;
+  address?: string;
+  url?: string;
+  contacts?: { name: string; phones: string[] }[];
+  text?: string;
+  title?: string;
+  payload?: string;
+  replyId?: string;
+  contextId?: string;
+  targetId?: string;
+  emoji?: string;
+  /** echo: the client's number the firm's phone wrote to. */
+  to?: string;
+};
+
+const DEFAULT_MIME: Record<string, string> = {
+  image: 'image/jpeg',
+  video: 'video/mp4',
+  document: 'application/pdf',
+  audio: 'audio/ogg; codecs=opus',
+  voice: 'audio/ogg; codecs=opus',
+  sticker: 'image/webp',
+};
+
+/** Posts a signed inbound text "from" a number to the app's webhook; returns the webhook's answer. */
+export async function sendInbound(
+  state: TSimState,
+  from: string,
+  body: string,
+  name = 'Simulated Contact',
+): Promise<TWebhookAnswer & { id: string }> {
+  markInbound(state, from);
+  const id = `wamid.SIMIN${Date.now()}${nextSequence(state)}`;
+  const value = {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+    contacts: [{ profile: { name }, wa_id: from }],
+    messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } }],
+  };
+  return { ...(await postWebhook(state, value)), id };
+}
+
+/**
+ * Posts a signed inbound message of any kind (or an echo from the firm's phone) to the app's
+ * webhook, shaped as the real provider shapes it; media is registered first and announced by id.
+ */
+export async function sendInboundKind(
+  state: TSimState,
+  input: TInboundKindInput,
+): Promise<TWebhookAnswer & { id: string; mediaId?: string }> {
+  const kind = input.kind ?? 'text';
+  const id = `wamid.SIMIN${Date.now()}${nextSequence(state)}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const context = input.contextId ? { context: { from: FIRM_DIGITS, id: input.contextId } } : {};
+  let item: Record<string, unknown>;
+  let mediaId: string | undefined;
+  if (kind === 'image' || kind === 'video' || kind === 'document' || kind === 'audio' || kind === 'voice' || kind === 'sticker') {
+    const mimeType = input.mimeType ?? DEFAULT_MIME[kind]!;
+    const media = await addMedia(state, {
+      bytes: input.bytesBase64 !== undefined ? Buffer.from(input.bytesBase64, 'base64') : undefined,
+      size: input.size ?? 1024,
+      mimeType,
+      fileName: input.fileName,
+      sha256: input.sha256,
+    });
+    mediaId = media.id;
+    const type = kind === 'voice' ? 'audio' : kind;
+    const object: Record<string, unknown> = { id: media.id, mime_type: mimeType, sha256: media.sha256Base64 };
+    if (input.caption && type !== 'audio' && type !== 'sticker') object.caption = input.caption;
+    if (type === 'document') object.filename = input.fileName ?? 'document.pdf';
+    if (type === 'audio') object.voice = kind === 'voice';
+    if (type === 'sticker') object.animated = false;
+    item = { type, [type]: object };
+  } else if (kind === 'location') {
+    if (typeof input.latitude !== 'number' || typeof input.longitude !== 'number')
+      throw new RangeError('latitude and longitude are required');
+    item = {
+      type: 'location',
+      location: {
+        latitude: input.latitude,
+        longitude: input.longitude,
+        ...(input.name ? { name: input.name } : {}),
+        ...(input.address ? { address: input.address } : {}),
+        ...(input.url ? { url: input.url } : {}),
+      },
+    };
+  } else if (kind === 'contacts') {
+    const contacts = (input.contacts ?? []).map((c) => ({
+      name: { formatted_name: c.name, first_name: c.name.split(' ')[0] },
+      phones: c.phones.map((phone) => ({ phone, type: 'CELL' })),
+    }));
+    if (!contacts.length) throw new RangeError('contacts are required');
+    item = { type: 'contacts', contacts };
+  } else if (kind === 'button') {
+    item = {
+      type: 'button',
+      button: { payload: input.payload ?? input.text ?? 'button', text: input.text ?? input.title ?? 'OK' },
+      ...context,
+    };
+  } else if (kind === 'button_reply' || kind === 'list_reply') {
+    item = {
+      type: 'interactive',
+      interactive: { type: kind, [kind]: { id: input.replyId ?? 'choice', title: input.title ?? 'OK' } },
+      ...context,
+    };
+  } else if (kind === 'reaction') {
+    if (!input.targetId) throw new RangeError('targetId is required');
+    item = { type: 'reaction', reaction: { message_id: input.targetId, emoji: input.emoji ?? '' } };
+  } else if (kind === 'edit') {
+    if (!input.targetId || input.body === undefined) throw new RangeError('targetId and body are required');
+    item = { type: 'edit', edit: { original_message_id: input.targetId, message: { type: 'text', text: { body: input.body } } } };
+  } else if (kind === 'revoke') {
+    if (!input.targetId) throw new RangeError('targetId is required');
+    item = { type: 'revoke', revoke: { original_message_id: input.targetId } };
+  } else if (kind === 'echo') {
+    if (!input.to || input.body === undefined) throw new RangeError('to and body are required');
+    const echo = { from: FIRM_DIGITS, to: input.to, id, timestamp, type: 'text', text: { body: input.body } };
+    return {
+      ...(await postWebhook(
+        state,
+        {
+          messaging_product: 'whatsapp',
+          metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+          message_echoes: [echo],
+        },
+        'smb_message_echoes',
+      )),
+      id,
+    };
+  } else {
+    if (input.body === undefined) throw new RangeError('body is required');
+    item = { type: 'text', text: { body: input.body }, ...(kind === 'reply' ? context : {}) };
+  }
+  const from = input.from!;
+  markInbound(state, from);
+  const value = {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+    contacts: [{ profile: { name: input.name ?? 'Simulated Contact' }, wa_id: from }],
+    messages: [{ from, id, timestamp, ...item }],
+  };
+  return { ...(await postWebhook(state, value)), id, ...(mediaId ? { mediaId } : {}) };
+}

@@ -1,0 +1,163 @@
+import type { ServerResponse } from 'node:http';
+
+// What one simulator holds between requests, and the shapes of it its parts share: every part
+// (routing, send rules, webhook delivery, media, control API) reads and writes this one object.
+
+/** `headers`: e.g. a `location` for a redirect the app must not follow. */
+export type TScriptedResponse =
+  | { status: number; shape?: 'cloud' | 'onprem'; details?: string; title?: string; body?: unknown; headers?: Record<string, string> }
+  | { hang: true };
+
+export type TRecordedRequest = {
+  method: string;
+  path: string;
+  query: string;
+  apiKey: string | undefined;
+  contentType: string | undefined;
+  body: unknown;
+};
+
+export type TSimTemplate = { name: string; language: string; status: string; category: string; body: string };
+
+export type TSimulatorOptions = {
+  port?: number;
+  host?: string;
+  apiKey: string;
+  profilePath?: string;
+  /** Where receipts and inbound texts are posted; none: receipts are not sent. */
+  webhookUrl?: string;
+  webhookSecret?: string;
+  /** Delays after the send answer for sent, delivered, read. */
+  receiptDelaysMs?: [number, number, number];
+  /** Chance that a message's receipts are posted in a shuffled order. */
+  outOfOrderRate?: number;
+  autoReceipts?: boolean;
+  /**
+   * Post the given receipts and wait for the webhook's answer before answering the send (the race
+   * of README "Sending messages": early receipts).
+   */
+  receiptsBeforeAnswer?: ('sent' | 'delivered' | 'read')[];
+  /** Wait this long before answering a send (to watch the pending state). */
+  answerDelayMs?: number;
+  verifiedName?: string;
+  qualityRating?: string;
+  /** The template catalogue served at templatesPath (default: a small approved set and one pending). */
+  templates?: TSimTemplate[];
+  templatesPath?: string;
+  /** 'waba': the provider's own listing ({waba_templates}, paged by offset); 'cloud': {data, paging.next}. */
+  templateShape?: 'waba' | 'cloud';
+  templatePageSize?: number;
+  /**
+   * The 24-hour rule: free text to a number that has not written (sendInbound / markInbound) in the
+   * last 24 hours is accepted and then fails with 131047 ('cloud'), or is refused 400 with 470 ('onprem').
+   */
+  enforceWindow?: boolean;
+  apiMode?: 'cloud' | 'onprem';
+  /** Sleep between ~64 KB pieces of a media download (to cut a download off mid-file in tests). */
+  mediaChunkDelayMs?: number;
+};
+
+/** The options a running simulator can change (`configure`, `POST /__sim/config`). */
+export type TSimSettings = Partial<
+  Pick<
+    TSimulatorOptions,
+    | 'autoReceipts'
+    | 'outOfOrderRate'
+    | 'receiptDelaysMs'
+    | 'receiptsBeforeAnswer'
+    | 'webhookUrl'
+    | 'answerDelayMs'
+    | 'enforceWindow'
+    | 'apiMode'
+    | 'templates'
+    | 'templateShape'
+    | 'templatePageSize'
+    | 'mediaChunkDelayMs'
+  >
+>;
+
+/** A file the simulator holds: given bytes, or generated ones (never held whole) of a given size. */
+export type TSimMedia = {
+  id: string;
+  mimeType: string;
+  fileName: string | null;
+  size: number;
+  sha256Hex: string;
+  advertisedSha256Hex: string;
+  bytes: Buffer | null;
+};
+
+/** Answers a request with JSON (once; nothing if the app already hung up). */
+export type TSendJson = (status: number, json: unknown, headers?: Record<string, string>) => void;
+
+export type TSimState = {
+  readonly options: TSimulatorOptions;
+  readonly requests: TRecordedRequest[];
+  /** Every message the simulator accepted (whether or not its answer reached the app). */
+  readonly accepted: { id: string; to: string }[];
+  readonly requestWaiters: Set<{ test: (r: TRecordedRequest) => boolean; resolve: (r: TRecordedRequest) => void }>;
+  /** While set, `POST /media` answers only when it resolves (an upload the app is still waiting on). */
+  uploadGate: Promise<void> | null;
+  /** Scripted answers, taken one per provider call. */
+  readonly queue: TScriptedResponse[];
+  /** Receipt and inbound posts still under way (what `settle` waits for). */
+  readonly pending: Set<Promise<unknown>>;
+  /** Requests answered with `{hang: true}`: held open until the simulator closes. */
+  readonly hanging: Set<ServerResponse>;
+  /** One counter for every id the simulator makes (messages, inbound messages, media). */
+  sequence: number;
+  /** When each number last wrote (the 24-hour rule). */
+  readonly lastInbound: Map<string, number>;
+  readonly media: Map<string, TSimMedia>;
+};
+
+/** The firm's number as the simulator announces it in what it posts. */
+export const FIRM_DIGITS = '442079460000';
+
+export function createSimState(options: TSimulatorOptions): TSimState {
+  return {
+    options,
+    requests: [],
+    accepted: [],
+    requestWaiters: new Set(),
+    uploadGate: null,
+    queue: [],
+    pending: new Set(),
+    hanging: new Set(),
+    sequence: 0,
+    lastInbound: new Map(),
+    media: new Map(),
+  };
+}
+
+/** Adds the next number to the one id counter and returns it. */
+export function nextSequence(state: TSimState): number {
+  return ++state.sequence;
+}
+
+/** Keeps `work` in the set `settle` waits on until it has finished. */
+export function trackPending<T>(state: TSimState, work: Promise<T>): Promise<T> {
+  state.pending.add(work);
+  void work.finally(() => state.pending.delete(work));
+  return work;
+}
+
+/** Records a provider call and wakes whoever waits for one like it. */
+export function recordRequest(state: TSimState, request: TRecordedRequest): void {
+  state.requests.push(request);
+  for (const waiter of [...state.requestWaiters]) {
+    if (!waiter.test(request)) continue;
+    state.requestWaiters.delete(waiter);
+    waiter.resolve(request);
+  }
+}
+
+/** Records that a number wrote (opens its 24-hour window). */
+export function markInbound(state: TSimState, from: string, at = Date.now()): void {
+  state.lastInbound.set(from, at);
+}
+
+/** Changes the options a running simulator may change. */
+export function configureSim(state: TSimState, patch: TSimSettings): void {
+  Object.assign(state.options, patch);
+}

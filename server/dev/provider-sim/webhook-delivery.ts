@@ -1,0 +1,68 @@
+import { createHmac } from 'node:crypto';
+import { FIRM_DIGITS, trackPending, type TSimState } from './sim-state';
+
+// Delivery to the app's webhook, as the real provider delivers: the cloud envelope, signed with the
+// shared secret (X-Service-Signature), one attempt per post (an answer the app did not give reads as
+// status 0), and status receipts a little after the send, sometimes out of order.
+
+export type TWebhookAnswer = { status: number; json: unknown };
+
+/** A receipt's error, as a `failed` status carries it. */
+export type TReceiptError = { code: number; title: string; details: string };
+
+/** Posts one change (`field`, `value`) to the webhook, signed when a secret is set; none set: nothing is posted. */
+export function postWebhook(state: TSimState, value: unknown, field = 'messages'): Promise<TWebhookAnswer> {
+  const target = state.options.webhookUrl;
+  if (!target) return Promise.resolve({ status: 0, json: null });
+  const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'SIM', changes: [{ field, value }] }] });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (state.options.webhookSecret)
+    headers['x-service-signature'] = `sha256=${createHmac('sha256', state.options.webhookSecret).update(raw).digest('hex')}`;
+  const attempt = fetch(target, { method: 'POST', headers, body: raw }).then(
+    async (res) => ({ status: res.status, json: (await res.json().catch(() => null)) as unknown }),
+    () => ({ status: 0, json: null }),
+  );
+  return trackPending(state, attempt);
+}
+
+/** Posts one status receipt for a message id (a `failed` one with the given error). */
+export function postReceipt(
+  state: TSimState,
+  id: string,
+  status: string,
+  to = '000000000',
+  error?: TReceiptError,
+): Promise<TWebhookAnswer> {
+  const errors = error
+    ? [{ code: error.code, title: error.title, message: error.title, error_data: { details: error.details } }]
+    : undefined;
+  return postWebhook(state, {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+    statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
+  });
+}
+
+/** Posts a receipt after `delayMs`, counted as pending from now. */
+export function postReceiptLater(state: TSimState, delayMs: number, id: string, status: string, to: string, error?: TReceiptError): void {
+  const timer = new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(() => postReceipt(state, id, status, to, error));
+  void trackPending(state, timer);
+}
+
+/** Plans sent, delivered and read for an accepted message (shuffled at outOfOrderRate), less those in `skip`. */
+export function scheduleReceipts(state: TSimState, id: string, to: string, skip: Set<string>): void {
+  const [sent, delivered, read] = state.options.receiptDelaysMs ?? [150, 500, 1000];
+  let plan: [string, number][] = [
+    ['sent', sent],
+    ['delivered', delivered],
+    ['read', read],
+  ];
+  if (Math.random() < (state.options.outOfOrderRate ?? 0.2)) {
+    const delays = plan.map(([, d]) => d).sort(() => Math.random() - 0.5);
+    plan = plan.map(([status], i) => [status, delays[i]!]);
+  }
+  for (const [status, delay] of plan) {
+    if (skip.has(status)) continue;
+    postReceiptLater(state, delay, id, status, to);
+  }
+}

@@ -1,0 +1,14 @@
+import type { ChatEvents } from '../events';
+import type { TMediaStore } from '../media';
+import type { ProviderClient } from '../provider';
+import type { TConfig } from '../core/config';
+import type { TLogger } from '../core/logger';
+
+export type TSendDeps = {
+  events: Pick<ChatEvents, 'publishQuietly'>;
+  /** null in demo mode: nothing leaves the server. */
+  provider: ProviderClient | null;
+  config: Pick<TConfig, 'defaultCountry'>;
+  mediaStore: TMediaStore;
+  logger?: Pick<TLogger, 'warn'>;
+};

@@ -1,0 +1,99 @@
+import { QueryTypes } from 'sequelize';
+import { Case, Client } from '../core/db/models/index';
+import { findNumberOptOut, matchOneClientSql } from '../crm';
+import { AppError } from '../core/errors';
+import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
+import { formatNumber, requireNumberInput } from '../core/phone-input';
+import { db } from '../core/db/db';
+import type { TSendDeps } from './send-deps';
+
+/** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
+/** `userId`: the member of staff sending (recorded as the sender; null for the server itself). */
+/** `test`: sent from Settings as a test (`metadata.test`), so a client's file shows it for what it is. */
+/** `echoId`: the browser's id for this send (a queued send tried again finds its first record, README "Durable client"). */
+export type TRecipientInput = {
+  clientId?: number;
+  caseId?: number;
+  to?: string;
+  retryOf?: number;
+  userId?: number;
+  test?: boolean;
+  echoId?: string;
+};
+/** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
+export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number };
+export type TSendTemplateInput = TRecipientInput & { name: string; language: string; params: string[] };
+
+/** `name`: the client's, for messages about them ("since Amelia Hart last wrote"). */
+export type TRecipient = { digits: string; clientId: number | null; caseId: number | null; name: string | null };
+
+/** The numbers a reply from this client's conversation may go to, and the default (replyNumbersOf). */
+export async function listReplyNumbers(clientId: number): Promise<{ numbers: string[]; defaultNumber: string | null }> {
+  const [row] = await db().query<{ own: string[] | null; wrote: string[] | null }>(
+    `SELECT
+       (SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.added_at, n.id) FROM client_numbers n WHERE n.client_id = $1) AS own,
+       (SELECT array_agg(w.peer_phone ORDER BY w.last DESC) FROM (
+          SELECT c.peer_phone, max(c.created_at) AS last FROM communications c
+          WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound' AND c.peer_phone IS NOT NULL
+          GROUP BY c.peer_phone) w) AS wrote`,
+    { bind: [clientId], type: QueryTypes.SELECT },
+  );
+  return replyNumbersOf(row?.own ?? [], row?.wrote ?? []);
+}
+
+/**
+ * A number that asked to receive no more messages is sent none, whoever it belongs to (README
+ * "Opt-outs"). Checked when the recipient is resolved, before anything is written, and again
+ * immediately before the provider call (a STOP may land while a file uploads).
+ */
+export async function assertNumberMayReceive(recipient: Pick<TRecipient, 'digits' | 'name'>): Promise<void> {
+  const optOut = await findNumberOptOut(recipient.digits);
+  if (!optOut) return;
+  const who = recipient.name ?? formatNumber(recipient.digits);
+  const number = recipient.name ? ` from ${formatNumber(recipient.digits)}` : '';
+  throw new AppError(
+    'PRECONDITION_FAILED',
+    `${who} asked not to receive chat messages (opted out${number} ${optOut.at.toISOString().slice(0, 10)}): nothing was sent. Contact them another way; sends resume when they send START, or a director can clear the opt-out if they ask to resume.`,
+  );
+}
+
+export async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promise<TRecipient> {
+  if (input.clientId !== undefined) {
+    const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name'] });
+    if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
+    const { numbers, defaultNumber } = await listReplyNumbers(client.id);
+    let digits = defaultNumber;
+    if (input.to !== undefined) {
+      // A number as listed (stored digits) first, then as a person would type it.
+      const listed = parsePhoneDigits(input.to);
+      digits = listed && numbers.includes(listed) ? listed : requireNumberInput(input.to, deps.config.defaultCountry, 'to');
+      if (!numbers.includes(digits)) {
+        throw new AppError('INVALID_INPUT', `${formatNumber(digits)} is not one of ${client.name}'s numbers.`, {
+          to: [`Choose one of ${client.name}'s numbers.`],
+        });
+      }
+    }
+    if (!digits) throw new AppError('INVALID_INPUT', `${client.name} has no number to send to; add one on the client first.`);
+    await assertNumberMayReceive({ digits, name: client.name });
+    let caseId: number | null = null;
+    if (input.caseId !== undefined) {
+      const found = await Case.findByPk(input.caseId);
+      if (!found || found.clientId !== client.id)
+        throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', {
+          caseId: ['Choose one of this client’s cases.'],
+        });
+      caseId = found.id;
+    }
+    return { digits, clientId: client.id, caseId, name: client.name };
+  }
+  const digits = requireNumberInput(input.to ?? '', deps.config.defaultCountry, 'to');
+  // Same rule as inbound.
+  const [match] = await db().query<{ id: number | null }>(`SELECT ${matchOneClientSql('$1::text')} AS id`, {
+    bind: [digits],
+    type: QueryTypes.SELECT,
+  });
+  const client = match?.id ? await Client.findByPk(match.id, { attributes: ['id', 'name'] }) : null;
+  const recipient = { digits, clientId: client?.id ?? null, caseId: null, name: client?.name ?? null };
+  await assertNumberMayReceive(recipient);
+  return recipient;
+}

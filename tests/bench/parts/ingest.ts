@@ -1,0 +1,189 @@
+import pg from 'pg';
+import { findFreePort } from '../../../server/core/db/embedded-postgres';
+import { migrateOnly, startApp, TSX } from '../app-under-test';
+import {
+  bodyOf,
+  createDatabase,
+  createDeliveryFactory,
+  loadWebhook,
+  MEDIA_RATE,
+  query,
+  SECRET,
+  startProcess,
+  type TBenchDelivery,
+  type TBenchTools,
+  type TLoadResult,
+} from '../bench-support';
+
+// Part 1, webhook ingest: the app's deliveries per second against two floors on the same database
+// and schema: the db ceiling (bare INSERTs from a pool, no HTTP) and the minimal server
+// (minimal-server.ts: the HMAC check and one INSERT), and that every answered id is stored once.
+
+export async function benchIngest(adminUrl: string, tools: TBenchTools) {
+  const { scale } = tools;
+  console.log(
+    `\n== 1. Webhook ingest: ${scale.connections} connections, ${scale.seconds} s each (two interleaved rounds), 20% duplicate deliveries, ${MEDIA_RATE * 100}% photos`,
+  );
+  // (a) db ceiling: bare INSERT … ON CONFLICT DO NOTHING from a pool at the same concurrency.
+  const ceilingUrl = await createDatabase(adminUrl, 'bench_ceiling');
+  await migrateOnly(ceilingUrl);
+  const pool = new pg.Pool({ connectionString: ceilingUrl, max: scale.connections });
+  const factory = createDeliveryFactory(0.2);
+  let done = 0;
+  const latencies: number[] = [];
+  const deadline = performance.now() + scale.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: scale.connections }, async () => {
+      while (performance.now() < deadline) {
+        const d = factory.next();
+        const message = (JSON.parse(d.body) as TBenchDelivery).entry[0].changes[0].value.messages[0];
+        const t = performance.now();
+        await pool.query(
+          `INSERT INTO communications (type, direction, body, peer_phone, metadata) VALUES ('chat', 'inbound', $1, $2, jsonb_build_object('chat_msg_id', $3::text)) ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING`,
+          [bodyOf(message), message.from, message.id],
+        );
+        latencies.push(performance.now() - t);
+        done++;
+      }
+    }),
+  );
+  await pool.end();
+  const ceilingRps = done / scale.seconds;
+
+  // (b) the minimal server: HMAC check and that one INSERT per delivery.
+  const minimalUrl = await createDatabase(adminUrl, 'bench_minimal');
+  await migrateOnly(minimalUrl);
+  const minimalPort = await findFreePort();
+  const minimal = await startProcess(
+    TSX,
+    ['tests/bench/minimal-server.ts'],
+    { DATABASE_URL: minimalUrl, PORT: String(minimalPort), SECRET, POOL: '10' },
+    `http://127.0.0.1:${minimalPort}/`,
+  );
+
+  // The app: the real server process, the real webhook route, on its own database.
+  const appUrl = await createDatabase(adminUrl, 'bench_app');
+  const app = await startApp(appUrl).catch(async (error: unknown) => {
+    await minimal.stop();
+    throw error;
+  });
+  // Interleaved rounds (minimal, app, minimal, app) so drift in the machine's load hits both alike.
+  const minimalRounds: TLoadResult[] = [];
+  const appRounds: TLoadResult[] = [];
+  const load = { connections: scale.connections, seconds: scale.seconds / 2, duplicateRate: 0.2 };
+  try {
+    for (let round = 0; round < 2; round++) {
+      minimalRounds.push(await loadWebhook(`http://127.0.0.1:${minimalPort}/`, load));
+      appRounds.push(await loadWebhook(`${app.url}/api/webhooks/chat`, load));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  } finally {
+    await app.stop();
+    await minimal.stop();
+  }
+  const minimalResult = combineRounds(minimalRounds);
+  const appResult = combineRounds(appRounds);
+  const [counts] = await query<{ rows: number; acked: number; photos: number; files: number }>(
+    appUrl,
+    `SELECT count(*)::int AS rows, count(*) FILTER (WHERE metadata->>'chat_msg_id' = ANY($1::text[]))::int AS acked,
+            count(*) FILTER (WHERE metadata->>'kind' = 'image')::int AS photos, (SELECT count(*)::int FROM attachments) AS files
+     FROM communications WHERE metadata->>'chat_msg_id' LIKE 'wamid.bench-%'`,
+    [appResult.ackedIds],
+  );
+
+  tools.report({ part: 'ingest', name: 'db ceiling (pool INSERTs, no HTTP)', value: ceilingRps, unit: 'rows/s' });
+  tools.report({ part: 'ingest', name: 'minimal server', value: minimalResult.rps, unit: 'deliveries/s' });
+  tools.report({ part: 'ingest', name: 'minimal server p50/p99', value: minimalResult.p99, unit: `ms p99 (p50 ${minimalResult.p50} ms)` });
+  tools.report({
+    part: 'ingest',
+    name: 'app deliveries/s vs minimal server',
+    value: appResult.rps,
+    unit: 'deliveries/s',
+    ceiling: minimalResult.rps,
+    ceilingName: 'minimal',
+    ratio: appResult.rps / minimalResult.rps,
+    target: '≥ 1.0',
+    pass: appResult.rps >= minimalResult.rps,
+  });
+  tools.report({
+    part: 'ingest',
+    name: 'app deliveries/s vs db ceiling',
+    value: appResult.rps,
+    unit: 'deliveries/s',
+    ceiling: ceilingRps,
+    ceilingName: 'db ceiling',
+    ratio: appResult.rps / ceilingRps,
+    target: '≥ 0.6',
+    pass: appResult.rps >= 0.6 * ceilingRps,
+  });
+  tools.report({
+    part: 'ingest',
+    name: 'app p99 latency',
+    value: appResult.p99,
+    unit: `ms (p50 ${appResult.p50} ms)`,
+    ceiling: minimalResult.p99,
+    ceilingName: 'minimal p99',
+    ratio: appResult.p99 / Math.max(minimalResult.p99, 1),
+    target: '≤ minimal p99',
+    pass: appResult.p99 <= minimalResult.p99,
+  });
+  tools.report({
+    part: 'ingest',
+    name: 'app non-2xx',
+    value: appResult.non2xx + appResult.errors,
+    unit: 'responses',
+    target: '= 0',
+    pass: appResult.non2xx + appResult.errors === 0,
+  });
+  // Every id answered 2xx must be stored exactly once (the unique index makes "once" structural);
+  // requests still in flight when the load stopped may be stored without their answer being seen.
+  tools.report({
+    part: 'ingest',
+    name: 'answered ids found stored',
+    value: counts!.acked,
+    unit: 'ids',
+    ceiling: appResult.acked,
+    ceilingName: 'distinct ids answered 2xx',
+    ratio: counts!.acked / Math.max(appResult.acked, 1),
+    target: '= 1.0',
+    pass: counts!.acked === appResult.acked,
+  });
+  tools.report({
+    part: 'ingest',
+    name: 'photos stored with their file recorded',
+    value: counts!.files,
+    unit: 'files',
+    ceiling: counts!.photos,
+    ceilingName: 'photo records',
+    ratio: counts!.files / Math.max(counts!.photos, 1),
+    target: '= 1.0',
+    pass: counts!.files === counts!.photos && counts!.photos > 0,
+  });
+  tools.report({
+    part: 'ingest',
+    name: 'rows stored vs distinct ids sent',
+    value: counts!.rows,
+    unit: 'rows',
+    ceiling: appResult.sent,
+    ceilingName: 'distinct ids sent',
+    ratio: counts!.rows / Math.max(appResult.sent, 1),
+    target: 'between answered and sent',
+    pass: counts!.rows >= appResult.acked && counts!.rows <= appResult.sent,
+  });
+}
+
+function combineRounds(rounds: TLoadResult[]): TLoadResult {
+  const mean = (pick: (r: TLoadResult) => number) => rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
+  const sum = (pick: (r: TLoadResult) => number) => rounds.reduce((total, r) => total + pick(r), 0);
+  return {
+    rps: mean((r) => r.rps),
+    p50: mean((r) => r.p50),
+    p99: mean((r) => r.p99),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    total: sum((r) => r.total),
+    acked: sum((r) => r.acked),
+    ackedIds: rounds.flatMap((r) => r.ackedIds),
+    sent: sum((r) => r.sent),
+  };
+}
