@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parseProviderTemplate, type TProviderTemplate } from './provider-template';
 import { extractProviderCode, extractProviderDetail, kindForStatus, ProviderError } from './provider-errors';
-
+import { IdleAbort, isRedirect, neverConnected, onProviderHost, parseAnswer, redirectError } from './provider-http';
 export const PROVIDER_TIMEOUT_MS = 10_000;
 /** A file download or upload may take long; it fails when no byte has moved for this long. */
 export const MEDIA_IDLE_TIMEOUT_MS = 30_000;
@@ -329,86 +329,5 @@ export class ProviderClient {
         throw new ProviderError(error.kind, error.status, error.detail, error.code, true);
       throw error;
     }
-  }
-}
-
-// Errors that happen before a connection exists: the request cannot have reached the provider.
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
-function neverConnected(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  return typeof cause?.code === 'string' && NEVER_CONNECTED.has(cause.code);
-}
-
-function isRedirect(status: number): boolean {
-  return status >= 300 && status < 400;
-}
-
-/** A redirect is a failure with its reason: where it pointed (host only, never a query that may carry a token). */
-function redirectError(res: Response): ProviderError {
-  const location = res.headers.get('location');
-  const where = location && URL.canParse(location, res.url) ? new URL(location, res.url).host : null;
-  return new ProviderError('redirect', res.status, where);
-}
-
-/**
- * `url`'s path and query on the provider's own scheme, host and port: the key goes to the provider
- * only. Built as a URL, not by joining strings (a `x:.evil.example/p` "path" would otherwise become
- * part of the host); anything but http(s) is refused.
- */
-function onProviderHost(baseUrl: string, url: string): string {
-  const given = URL.canParse(url) ? new URL(url) : null;
-  if (!given || (given.protocol !== 'https:' && given.protocol !== 'http:'))
-    throw new ProviderError('unexpected', 200, 'the provider gave a link that is not http(s)');
-  const target = new URL(baseUrl);
-  // A request path starting "//" is, to a proxy that resolves it as a reference, "//host/x": another
-  // host. The path is already normalised (no dot segments), so one leading slash stays one.
-  target.pathname = given.pathname.replace(/^\/+/, '/');
-  target.search = given.search;
-  target.hash = '';
-  return target.toString();
-}
-
-/** The provider's JSON answer (null when not JSON); a non-2xx status is a ProviderError with its detail and code. */
-function parseAnswer(status: number, text: string): unknown {
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  if (status < 200 || status >= 300)
-    throw new ProviderError(kindForStatus(status), status, extractProviderDetail(json), extractProviderCode(json));
-  return json;
-}
-
-/** Aborts when the first answer takes longer than `firstMs`, or later when nothing moved for `idleMs`. */
-class IdleAbort {
-  private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout;
-  fired = false;
-  readonly signal = this.controller.signal;
-
-  constructor(
-    firstMs: number,
-    private readonly idleMs: number,
-  ) {
-    this.timer = this.arm(firstMs);
-  }
-
-  private arm(ms: number): NodeJS.Timeout {
-    return setTimeout(() => {
-      this.fired = true;
-      this.controller.abort(new DOMException('idle', 'TimeoutError'));
-    }, ms);
-  }
-
-  touch(): void {
-    clearTimeout(this.timer);
-    this.timer = this.arm(this.idleMs);
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
   }
 }
