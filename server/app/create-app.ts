@@ -1,5 +1,6 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import express, { type ErrorRequestHandler, type Request } from 'express';
+import express, { type Request } from 'express';
+import { requireSession } from '../auth';
 import { createContextFactory, type TDeps } from '../trpc/context';
 import { appRouter } from '../trpc/app-router';
 import { createWebhookRouter } from '../webhook/webhook-route';
@@ -12,7 +13,8 @@ import { handleHealth } from '../http/health-route';
 import { HTTP_TIMEOUTS, type THttpTimeouts } from '../http/http-timeouts';
 import { enforceRequestDeadline } from '../http/request-deadline';
 import { logRequests } from '../http/request-logger';
-import { requireSameOriginJson } from '../http/same-origin';
+import { answerNotFound, handleHttpErrors } from '../http/http-errors';
+import { requireSameOriginJson, requireSameSite } from '../http/same-origin';
 import { securityHeaders } from '../http/security-headers';
 import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from '../http/trpc-guards';
 import { serveSpa } from '../http/spa-route';
@@ -45,15 +47,18 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   app.set('trust proxy', deps.config.trustProxy);
   app.use(logRequests(deps.logger));
   app.use(enforceRequestDeadline(timeouts.requestMs, isUpload));
-  const media = {
-    store: deps.mediaStore,
-    logger: deps.logger,
-    sessionSecret: deps.config.sessionSecret,
-    siteUrl: deps.config.siteUrl,
-    now: deps.now,
-  };
+  const media = { store: deps.mediaStore, logger: deps.logger, siteUrl: deps.config.siteUrl, now: deps.now };
+  // Every plain HTTP route a browser uses is behind this one session check (401 in the one error shape).
+  const signedIn = requireSession({ sessionSecret: deps.config.sessionSecret, now: deps.now });
+  const sameSiteUploads = requireSameSite(deps.config.siteUrl, 'Cross-site uploads are not allowed.');
   // Before the method filter: tus needs PATCH, DELETE and OPTIONS.
-  app.use(RESUMABLE_UPLOADS_PATH, securityHeaders(deps.config), receiveResumableUploads({ ...media, idleMs: timeouts.uploadIdleMs }));
+  app.use(
+    RESUMABLE_UPLOADS_PATH,
+    securityHeaders(deps.config),
+    sameSiteUploads,
+    signedIn,
+    receiveResumableUploads({ ...media, idleMs: timeouts.uploadIdleMs }),
+  );
   app.use(refuseUnknownMethods);
 
   // The provider's route first: the busiest path walks the fewest layers.
@@ -70,9 +75,9 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
   app.use(securityHeaders(deps.config));
   app.get('/api/health', handleHealth(deps.config.mode));
-  app.get('/api/media/:attachmentId', serveMedia(media));
-  app.post('/api/media', receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
-  app.get('/api/export/:scope/:file', serveExport({ ...media, firmName: deps.config.firmName }));
+  app.get('/api/media/:attachmentId', signedIn, serveMedia(media));
+  app.post('/api/media', sameSiteUploads, signedIn, receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
+  app.get('/api/export/:scope/:file', signedIn, serveExport({ ...media, firmName: deps.config.firmName }));
 
   app.use(
     '/trpc',
@@ -93,16 +98,10 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
       },
     }),
   );
-  app.use('/api', (_req, res) => res.status(404).json({ ok: false, error: 'not_found' }));
+  app.use('/api', answerNotFound);
   app.use(serveSpa(spaDir));
   // What nothing above answered (a POST to a page, say): JSON, never Express's HTML page.
-  app.use((_req, res) => res.status(404).json({ ok: false, error: 'not_found' }));
-
-  const handleError: ErrorRequestHandler = (err: { status?: number; type?: string; name?: string }, _req, res, _next) => {
-    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
-    if (status >= 500) deps.logger.error({ error: err.name }, 'unhandled request error');
-    res.status(status).json({ ok: false, error: status === 500 ? 'internal_error' : (err.type ?? 'bad_request') });
-  };
-  app.use(handleError);
+  app.use(answerNotFound);
+  app.use(handleHttpErrors(deps.logger));
   return app;
 }

@@ -7,10 +7,11 @@ import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { RequestHandler } from 'express';
 import { recordAuditEvent } from '../audit';
-import { findRequestUser } from '../auth';
+import { sessionUserOf } from '../auth';
 import { cleanFileName } from '../media';
 import { makeTempDir } from '../core/temp-files';
 import type { TLogger } from '../core/logger';
+import { sendHttpError } from '../http/http-errors';
 import { readExport, type TExportHeader, type TExportMessage, type TExportScope } from './read-export';
 import { writeJsonExport } from './write-json-export';
 import { writePdfExport } from './write-pdf-export';
@@ -49,30 +50,29 @@ export function exportFileName(header: TExportHeader, format: TFormat): string {
 export const EXPORT_SEND_IDLE_MS = 60_000;
 
 /**
- * `GET /api/export/:scope/:file` — `client/12.pdf`, `case/3.json` (DESIGN "Accountability and
- * evidence"). Any signed-in member of staff. The export is written to a temporary file while its
+ * `GET /api/export/:scope/:file` — `client/12.pdf`, `case/3.json` (README "Evidence exports").
+ * Any signed-in member of staff (requireSession, where the app mounts it). The export is written to a temporary file while its
  * SHA-256 is computed (it must head the response, before the body), recorded in the audit trail
  * with the hash, then streamed and deleted: never in memory whole, whatever its length.
  */
-export function serveExport(deps: { sessionSecret: string; firmName: string; logger: TLogger; now: () => Date }): RequestHandler {
+export function serveExport(deps: { firmName: string; logger: TLogger; now: () => Date }): RequestHandler {
   let preparing = 0;
   return async (req, res) => {
     const gone = new AbortController(); // from the start: a reader gone before the export exists stops it too
     res.on('close', () => gone.abort());
     // HEAD would prepare, hash and record an export nobody receives.
-    if (req.method !== 'GET') return void res.status(405).set('Allow', 'GET').json({ ok: false, error: 'method_not_allowed' });
-    const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
-    if (!user) return void res.status(401).json({ ok: false, error: 'unauthorized' });
+    if (req.method !== 'GET') {
+      res.set('Allow', 'GET');
+      return sendHttpError(res, 405, 'Exports are downloaded with GET.');
+    }
+    const user = sessionUserOf(res);
     // A link on another site must not make a signed-in browser create exports (and audit events).
-    if (req.headers['sec-fetch-site'] === 'cross-site')
-      return void res.status(403).json({ ok: false, error: 'forbidden', message: 'Exports are started from Firm Chat itself.' });
+    if (req.headers['sec-fetch-site'] === 'cross-site') return sendHttpError(res, 403, 'Exports are started from Firm Chat itself.');
     const request = parseExportPath(String(req.params.scope), String(req.params.file));
-    if (!request) return void res.status(404).json({ ok: false, error: 'not_found' });
+    if (!request) return sendHttpError(res, 404, 'There is no such export: ask for client/<id>.pdf|json or case/<id>.pdf|json.');
     if (preparing >= MAX_EXPORTS_AT_ONCE) {
       res.set('Retry-After', '5');
-      return void res
-        .status(429)
-        .json({ ok: false, error: 'busy', message: 'Other exports are being prepared. Try again in a few seconds.' });
+      return sendHttpError(res, 429, 'Other exports are being prepared. Try again in a few seconds.');
     }
     // A slot is held while the export is prepared, not while a slow reader downloads it.
     preparing += 1;
@@ -115,8 +115,7 @@ export function serveExport(deps: { sessionSecret: string; firmName: string; log
         await spooled.catch(() => undefined);
         throw error;
       }
-      if (!header)
-        return void res.status(404).json({ ok: false, error: 'not_found', message: `That ${request.scope.type} does not exist.` });
+      if (!header) return sendHttpError(res, 404, `That ${request.scope.type} does not exist.`);
       if (gone.signal.aborted) return; // nobody is waiting for it: not sent, so not recorded
       const sha256 = hash.digest('hex');
       const fileName = exportFileName(header, request.format);
@@ -143,10 +142,7 @@ export function serveExport(deps: { sessionSecret: string; firmName: string; log
         { error: (error as Error).name, code: (error as NodeJS.ErrnoException).code, scope: request.scope.type },
         'export failed',
       );
-      if (!res.headersSent)
-        res
-          .status(500)
-          .json({ ok: false, error: 'internal_error', message: 'The export could not be prepared. Nothing was recorded; try again.' });
+      if (!res.headersSent) sendHttpError(res, 500, 'The export could not be prepared. Nothing was recorded; try again.');
       else res.destroy();
     } finally {
       release();

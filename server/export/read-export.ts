@@ -5,7 +5,7 @@ import { db } from '../core/db/db';
 /** What an export covers: one client's chat, or the chat filed on one case. */
 export type TExportScope = { type: 'client' | 'case'; id: number };
 
-/** The header of an evidence export (DESIGN "Accountability and evidence"). */
+/** The header of an evidence export (README "Evidence exports"). */
 export type TExportHeader = {
   firm: string;
   subject: { type: 'client' | 'case'; id: number; name: string; reference: string | null; clientName: string; numbers: string[] };

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { sendHttpError } from './http-errors';
 
 /** A browser's cross-site request says so in Origin; no Origin (not a browser) passes here. */
 export function isCrossSite(req: Request, site: string): boolean {
@@ -17,13 +18,17 @@ export function requireSameOriginJson(siteUrl: string): RequestHandler {
     if (req.method !== 'POST') return next();
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') {
-      res.status(415).json({ error: { message: 'Requests must be sent as application/json.' } });
-      return;
+      return sendHttpError(res, 415, 'Requests must be sent as application/json.');
     }
     if (isCrossSite(req, site)) {
-      res.status(403).json({ error: { message: 'Cross-site requests are not allowed.' } });
-      return;
+      return sendHttpError(res, 403, 'Cross-site requests are not allowed.');
     }
     next();
   };
+}
+
+/** Refuses a browser's request from another site before anything else is read (uploads, exports). */
+export function requireSameSite(siteUrl: string, message: string): RequestHandler {
+  const site = new URL(siteUrl).origin;
+  return (req, res, next) => (isCrossSite(req, site) ? sendHttpError(res, 403, message) : next());
 }

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { sendHttpError } from './http-errors';
 
 /** A tRPC request body larger than this is refused with 413 before it is read further. */
 export const TRPC_MAX_BODY_BYTES = 100 * 1024;
@@ -17,12 +18,10 @@ export function guardTrpcRequests(): RequestHandler {
     try {
       procedures = decodeURIComponent(req.path.replace(/^\//, '')).split(',');
     } catch {
-      res.status(400).json({ error: { message: 'The procedure name in the address is not valid percent-encoding.' } });
-      return;
+      return sendHttpError(res, 400, 'The procedure name in the address is not valid percent-encoding.');
     }
     if (procedures.length > 1 && procedures.some((p) => p.startsWith('auth.'))) {
-      res.status(400).json({ error: { message: 'auth procedures cannot be batched; send each on its own.' } });
-      return;
+      return sendHttpError(res, 400, 'auth procedures cannot be batched; send each on its own.');
     }
     next();
   };
@@ -34,5 +33,5 @@ const ALLOWED_METHODS = ['GET', 'HEAD', 'POST'];
 export const refuseUnknownMethods: RequestHandler = (req, res, next) => {
   if (ALLOWED_METHODS.includes(req.method)) return next();
   res.setHeader('Allow', ALLOWED_METHODS.join(', '));
-  res.status(405).json({ ok: false, error: 'method_not_allowed' });
+  sendHttpError(res, 405, `This server answers ${ALLOWED_METHODS.join(', ')} only.`);
 };

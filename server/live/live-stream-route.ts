@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { findRequestUser, watchSession } from '../auth';
+import { sendHttpError } from '../http/http-errors';
 import { ZLiveInput, type LiveStreams } from './live-streams';
 import { LIVE_PATH } from './live-path';
 
@@ -58,8 +59,7 @@ export function serveLiveStream(liveStreams: LiveStreams, sessionSecret: string,
     const viewer = { id: user.id, role: user.role };
     const refusal = liveStreams.refusalFor(viewer);
     if (refusal) {
-      res.status(refusal.status).json({ error: { message: refusal.message } });
-      return;
+      return sendHttpError(res, refusal.status, refusal.message);
     }
     // The stream ends with the session it was opened with (sign-out anywhere, deactivation, expiry).
     const session = watchSession(token, sessionSecret);

@@ -1,9 +1,9 @@
 import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { Request, RequestHandler } from 'express';
-import { findRequestUser } from '../auth';
 import { Attachment } from '../core/db/models/index';
 import type { TLogger } from '../core/logger';
+import { sendHttpError } from '../http/http-errors';
 import { fallbackFileName, isShownInline, servedContentType } from './file-metadata';
 import type { TByteRange, TMediaStore } from './media-store';
 
@@ -30,22 +30,19 @@ function requestedRange(req: Request, size: number, etag: string | null): TByteR
 }
 
 /**
- * `GET /api/media/:attachmentId` (DESIGN "Media"): signed-in only, streamed from the store. A file
+ * `GET /api/media/:attachmentId` (README "Files"): signed-in only (requireSession, where the app mounts it), streamed from the store. A file
  * from outside is never rendered by the app's origin: a download unless it is a JPEG/PNG/WebP
  * photo, never sniffed, sandboxed, and served as octet-stream unless its type is harmless. A single
  * byte range is answered 206 with only those bytes read from the store.
  */
-export function serveMedia(deps: { store: TMediaStore; sessionSecret: string; logger: TLogger; now: () => Date }): RequestHandler {
+export function serveMedia(deps: { store: TMediaStore; logger: TLogger }): RequestHandler {
   return async (req, res) => {
-    const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
-    if (!user) return void res.status(401).json({ ok: false, error: 'unauthorized' });
     const id = Number(req.params.attachmentId);
     const attachment = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await Attachment.findByPk(id) : null;
-    if (!attachment) return void res.status(404).json({ ok: false, error: 'not_found' });
+    if (!attachment) return sendHttpError(res, 404, 'There is no such file.');
     if (attachment.state !== 'stored') {
-      return void res
-        .status(409)
-        .json({ ok: false, error: attachment.state === 'pending' ? 'not_downloaded_yet' : 'download_failed', message: attachment.error });
+      const message = attachment.state === 'pending' ? 'This file has not been downloaded from the provider yet.' : attachment.error;
+      return sendHttpError(res, 409, message ?? 'This file could not be downloaded from the provider.');
     }
     const name = attachment.fileName ?? fallbackFileName(attachment.kind, attachment.id, attachment.mimeType);
     const size = Number(attachment.size ?? 0);

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { MAX_MEDIA_BYTES, sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../shared/media-limits';
-import { findRequestUser } from '../auth';
+import { sessionUserOf } from '../auth';
 import { Attachment } from '../core/db/models/index';
-import { isCrossSite } from '../http/same-origin';
+import { sendHttpError } from '../http/http-errors';
 import { db } from '../core/db/db';
 import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from './uploads/upload-slots';
 import { idleMessage, watchIdleUpload } from './uploads/watch-idle-upload';
@@ -20,10 +20,10 @@ import type { TUploadedFile, TUploadRouteDeps } from './upload-types';
 /** Room for the multipart framing around the file itself. */
 const FRAMING_BYTES = 64 * 1024;
 
+/** A refusal found while the upload streams in, answered with its status once the request unwinds. */
 class UploadRefused extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
     message: string,
   ) {
     super(message);
@@ -31,19 +31,7 @@ class UploadRefused extends Error {
 }
 
 /**
- * Refuses with a JSON answer; the rest of the upload is read and dropped (an answer sent while the
- * browser is still sending is often lost to it as a reset connection), then the connection closes.
- */
-function refuse(req: Request, res: Response, status: number, error: string, message: string): void {
-  if (res.headersSent) return;
-  res.set('Connection', 'close');
-  res.status(status).json({ ok: false, error, message });
-  req.unpipe();
-  req.resume();
-}
-
-/**
- * `POST /api/media`: one file in multipart field `file`, spooled to a temporary file and then
+ * `POST /api/media` (behind requireSameSite and requireSession): one file in multipart field `file`, spooled to a temporary file and then
  * stored in one transaction, so a refused or broken upload keeps nothing. Limits per kind (a photo
  * 5 MB, audio and video 16 MB, a document 100 MB) are enforced on the bytes as they arrive. A field
  * `as=document` sent before the file sends a photo, video or audio file as a document (its limit).
@@ -52,17 +40,14 @@ function refuse(req: Request, res: Response, status: number, error: string, mess
  * needs. One that sends nothing for `idleMs` is answered 408 and its slot is given back at once.
  */
 export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
-  const site = new URL(deps.siteUrl).origin;
   return async (req, res) => {
-    if (isCrossSite(req, site)) return refuse(req, res, 403, 'cross_site', 'Cross-site uploads are not allowed.');
-    const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
-    if (!user) return refuse(req, res, 401, 'unauthorized', 'Sign in to upload files.');
+    const user = sessionUserOf(res);
     if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
-      return refuse(req, res, 415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file".');
+      return sendHttpError(res, 415, 'Send the file as multipart/form-data in the field "file".');
     }
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_MEDIA_BYTES + FRAMING_BYTES) {
-      return refuse(req, res, 413, 'too_large', tooLargeMessage('document', MAX_MEDIA_BYTES));
+      return sendHttpError(res, 413, tooLargeMessage('document', MAX_MEDIA_BYTES));
     }
     let parser: busboy.Busboy;
     try {
@@ -73,7 +58,7 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
         limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: MAX_MEDIA_BYTES + 1 },
       });
     } catch {
-      return refuse(req, res, 400, 'bad_request', 'The upload is not valid multipart/form-data.');
+      return sendHttpError(res, 400, 'The upload is not valid multipart/form-data.');
     }
     let fileStream: Readable | null = null;
     let asDocument = false;
@@ -82,7 +67,7 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
       // A stalled browser: the spooling stops (its slot is given back as it unwinds) and it gets 408.
       stopWatching = watchIdleUpload(req, deps.idleMs, () => {
         res.locals.cut = 'idle';
-        reject(new UploadRefused(408, 'idle', idleMessage(deps.idleMs)));
+        reject(new UploadRefused(408, idleMessage(deps.idleMs)));
         fileStream?.destroy(new Error('upload idle'));
       });
       parser.on('field', (name, value) => {
@@ -94,14 +79,14 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
         const refusal = { byUs: false };
         stream.on('error', () => {
           // Our own refusal (over the limit) comes back through the stream too: storeUpload reports that one.
-          if (!refusal.byUs) reject(new UploadRefused(400, 'bad_request', 'The upload ended before the whole file arrived.'));
+          if (!refusal.byUs) reject(new UploadRefused(400, 'The upload ended before the whole file arrived.'));
         });
         if (field !== 'file' || fileStream) return void stream.resume();
         fileStream = stream;
         const slot = uploadSlots.take(user.id);
         if (!slot) {
           stream.resume();
-          return reject(new UploadRefused(429, 'busy', BUSY_MESSAGE));
+          return reject(new UploadRefused(429, BUSY_MESSAGE));
         }
         const file = { mimeType: info.mimeType, fileName: info.filename, userId: user.id, asDocument };
         storeUpload(deps, stream, file, slot, refusal).then(resolve, (error: unknown) => {
@@ -110,14 +95,14 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
         });
       });
       parser.on('close', () => {
-        if (!fileStream) reject(new UploadRefused(400, 'no_file', 'Choose a file to upload (multipart field "file").'));
+        if (!fileStream) reject(new UploadRefused(400, 'Choose a file to upload (multipart field "file").'));
       });
-      parser.on('error', () => reject(new UploadRefused(400, 'bad_request', 'The upload is not valid multipart/form-data.')));
+      parser.on('error', () => reject(new UploadRefused(400, 'The upload is not valid multipart/form-data.')));
       // A browser that gives up mid-file: the store's transaction is rolled back, nothing is kept.
       req.on('close', () => {
         if (req.complete) return;
         fileStream?.destroy?.(new Error('upload interrupted'));
-        reject(new UploadRefused(400, 'aborted', 'The upload was interrupted.'));
+        reject(new UploadRefused(400, 'The upload was interrupted.'));
       });
     });
     req.pipe(parser);
@@ -125,9 +110,9 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
       const result = await stored;
       res.status(200).json(result);
     } catch (error) {
-      if (error instanceof UploadRefused) return refuse(req, res, error.status, error.code, error.message);
+      if (error instanceof UploadRefused) return sendHttpError(res, error.status, error.message);
       deps.logger.error({ error: (error as Error).name }, 'upload not stored');
-      refuse(req, res, 500, 'internal_error', 'The file could not be stored; try again.');
+      sendHttpError(res, 500, 'The file could not be stored; try again.');
     } finally {
       stopWatching();
     }
@@ -168,7 +153,7 @@ async function storeUpload(
       },
       createWriteStream(spool, { mode: 0o600 }),
     );
-    if (size === 0) throw new UploadRefused(400, 'empty_file', 'The file is empty.');
+    if (size === 0) throw new UploadRefused(400, 'The file is empty.');
     // A few copies into the database at a time: the pool is shared with the webhook.
     const done = await slot.databaseTurn();
     try {
@@ -185,7 +170,7 @@ async function storeUpload(
       done();
     }
   } catch (error) {
-    if (error instanceof FileTooLargeError) throw new UploadRefused(413, 'too_large', tooLargeMessage(kind, limit));
+    if (error instanceof FileTooLargeError) throw new UploadRefused(413, tooLargeMessage(kind, limit));
     throw error;
   } finally {
     slot.release();

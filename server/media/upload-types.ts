@@ -9,12 +9,10 @@ export type TUploadedFile = {
   size: number;
 };
 
-/** What both upload routes (this one and the resumable one) need. */
+/** What both upload routes (`POST /api/media` and the resumable one) need; the session is checked before them. */
 export type TUploadRouteDeps = {
   store: TMediaStore;
   siteUrl: string;
-  sessionSecret: string;
   logger: TLogger;
-  now: () => Date;
   idleMs: number;
 };

@@ -109,6 +109,6 @@ describe('errors', () => {
   it('unknown API paths answer 404 JSON', async () => {
     const res = await fetch(`${server.url}/api/nope`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ ok: false, error: 'not_found' });
+    expect(await res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'There is nothing at this address.' } });
   });
 });

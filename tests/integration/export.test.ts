@@ -263,7 +263,7 @@ describe('who may export, and the record of it', () => {
     ]) {
       const { res, bytes } = await download(path);
       expect([path, res.status]).toEqual([path, 404]);
-      expect((JSON.parse(bytes.toString()) as { error: string }).error).toBe('not_found');
+      expect((JSON.parse(bytes.toString()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
     }
     const head = await fetch(exportUrl(`client/${clientId}.pdf`), { method: 'HEAD', headers: { cookie: live.staffCookie } });
     expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET']);

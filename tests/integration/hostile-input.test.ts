@@ -116,7 +116,7 @@ describe('request size and method', () => {
   it('answers a POST to a page with a JSON 404, not an HTML page', async () => {
     const res = await fetch(`${server.url}/clients`, { method: 'POST' });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ ok: false, error: 'not_found' });
+    expect(await res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'There is nothing at this address.' } });
   });
 
   it('marks every tRPC answer Cache-Control: no-store', async () => {

@@ -2,7 +2,7 @@ import net from 'node:net';
 import superjson, { type SuperJSONResult } from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
-import { LiveStreams, type TChange } from '../../server/events/live-streams';
+import { LiveStreams, type TChange } from '../../server/live/live-streams';
 import { createLogger } from '../../server/core/logger';
 import { createClient } from '../../server/crm/clients';
 import { createUser } from '../../server/auth/users';
@@ -133,7 +133,9 @@ describe('live streams', () => {
     }
     const badEscape = await fetch(`${server.url}/trpc/inbox.onChange%E0`, { headers: { cookie: staffCookie } });
     expect(badEscape.status).toBe(400);
-    expect(await badEscape.json()).toEqual({ error: { message: 'The procedure name in the address is not valid percent-encoding.' } });
+    expect(await badEscape.json()).toEqual({
+      error: { code: 'BAD_REQUEST', message: 'The procedure name in the address is not valid percent-encoding.' },
+    });
   });
 
   it(`one person holds at most ${MAX_PER_USER} streams: one more is refused with a sentence, and a closed one makes room`, async () => {

@@ -358,9 +358,7 @@ describe('sending files', () => {
     const res = await upload(Buffer.alloc(5 * 1024 * 1024 + 1, 1), 'image/jpeg', 'big.jpg');
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({
-      ok: false,
-      error: 'too_large',
-      message: 'A photo (JPEG or PNG) can be at most 5.0 MB. Nothing was uploaded.',
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'A photo (JPEG or PNG) can be at most 5.0 MB. Nothing was uploaded.' },
     });
     expect(
       await sql(
@@ -374,7 +372,9 @@ describe('sending files', () => {
     expect((await upload(Buffer.alloc(6 * 1024 * 1024, 1), 'application/zip', 'bundle.zip')).status).toBe(200);
     const audio = await upload(Buffer.alloc(16 * 1024 * 1024 + 1, 1), 'audio/mpeg', 'call.mp3');
     expect(audio.status).toBe(413);
-    expect(((await audio.json()) as { message: string }).message).toBe('An audio file can be at most 16 MB. Nothing was uploaded.');
+    expect(((await audio.json()) as { error: { message: string } }).error.message).toBe(
+      'An audio file can be at most 16 MB. Nothing was uploaded.',
+    );
   });
 
   it('uploads need a session, a same-site origin, multipart, and a file', async () => {
@@ -390,7 +390,7 @@ describe('sending files', () => {
     form.append('note', 'no file');
     const empty = await fetch(`${live.server.url}/api/media`, { method: 'POST', body: form, headers: { cookie: live.staffCookie } });
     expect(empty.status).toBe(400);
-    expect(((await empty.json()) as { error: string }).error).toBe('no_file');
+    expect(await empty.json()).toEqual({ error: { code: 'BAD_REQUEST', message: 'Choose a file to upload (multipart field "file").' } });
     expect((await upload(Buffer.alloc(0), 'image/png', 'zero.png')).status).toBe(400);
   });
 

@@ -115,7 +115,7 @@ describe('POST /api/media on a slow link', () => {
     const answers = await Promise.all(stalled.map((s) => s.answer));
     for (const got of answers) {
       expect(got.status).toBe(408);
-      expect(JSON.parse(got.body)).toMatchObject({ ok: false, error: 'idle' });
+      expect(JSON.parse(got.body)).toMatchObject({ error: { code: 'TIMEOUT' } });
     }
     expect(uploadSlots.inUse).toBe(0);
     const file = randomBytes(KB);
@@ -292,13 +292,13 @@ describe('resumable uploads (tus 1.0 at /api/uploads)', () => {
     const photo = await createUpload(server.url, 5 * 1024 * KB + 1, { filename: 'scan.jpg', filetype: 'image/jpeg' });
     expect(photo.status).toBe(413);
     expect(await photo.json()).toEqual({
-      ok: false,
-      error: 'too_large',
-      message: 'A photo (JPEG or PNG) can be at most 5.0 MB. Nothing was uploaded.',
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'A photo (JPEG or PNG) can be at most 5.0 MB. Nothing was uploaded.' },
     });
     const huge = await createUpload(server.url, 100 * 1024 * KB + 1);
     expect(huge.status).toBe(413);
-    expect(((await huge.json()) as { message: string }).message).toBe('A document can be at most 100 MB. Nothing was uploaded.');
+    expect(((await huge.json()) as { error: { message: string } }).error.message).toBe(
+      'A document can be at most 100 MB. Nothing was uploaded.',
+    );
     expect((await createUpload(server.url, 0)).status).toBe(400);
 
     const asDocument = await createUpload(server.url, 6 * 1024 * KB, { filename: 'scan.jpg', filetype: 'image/jpeg', as: 'document' });
@@ -308,7 +308,7 @@ describe('resumable uploads (tus 1.0 at /api/uploads)', () => {
     const small = (await createUpload(server.url, 10)).headers.get('location')!;
     const over = await patch(server.url, small, 0, randomBytes(20));
     expect(over.status).toBe(413);
-    expect(((await over.json()) as { message: string }).message).toMatch(/More bytes were sent than the upload said/);
+    expect(((await over.json()) as { error: { message: string } }).error.message).toMatch(/More bytes were sent than the upload said/);
     expect((await offsetOf(server.url, small)).offset).toBe(0);
 
     const sent = (await createUpload(server.url, 6 * KB, { filename: 'scan.jpg', filetype: 'image/jpeg', as: 'document' })).headers.get(

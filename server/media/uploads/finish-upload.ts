@@ -33,15 +33,14 @@ export async function finishResumableUpload(deps: { store: TMediaStore }, id: st
          WHERE id = $1 AND user_id = $2 FOR UPDATE`,
         { bind: [id, userId], type: QueryTypes.SELECT, transaction },
       );
-      if (!row) throw new UploadRefusal(404, 'not_found', 'No such upload.');
+      if (!row) throw new UploadRefusal(404, 'No such upload.');
       if (row.attachment_id !== null) {
         const attachment = await Attachment.findByPk(row.attachment_id, { transaction });
-        if (!attachment || attachment.communicationId !== null)
-          throw new UploadRefusal(410, 'already_sent', 'This upload has already been sent.');
+        if (!attachment || attachment.communicationId !== null) throw new UploadRefusal(410, 'This upload has already been sent.');
         return describeAttachment(attachment);
       }
       if (Number(row.offset) < Number(row.size)) {
-        throw new UploadRefusal(409, 'incomplete', `Only ${row.offset} of ${row.size} bytes have arrived: resume the upload.`);
+        throw new UploadRefusal(409, `Only ${row.offset} of ${row.size} bytes have arrived: resume the upload.`);
       }
       const attachment = await Attachment.create(
         { communicationId: null, kind: row.kind, mimeType: row.mime_type, fileName: row.file_name, state: 'pending', uploadedBy: userId },

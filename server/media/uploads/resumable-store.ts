@@ -6,6 +6,7 @@ import { sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../../shared/medi
 import { cleanFileName, cleanMimeType } from '../file-metadata';
 import { CHUNK_BYTES } from '../media-store';
 import { db } from '../../core/db/db';
+import { httpErrorBody } from '../../http/http-errors';
 
 /** A resumable upload not finished within this is removed (and a finished one forgotten). */
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
@@ -13,20 +14,19 @@ export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 /** Who is uploading: set by the route around each request, read where tus gives no request. */
 export const uploaderContext = new AsyncLocalStorage<{ userId: number }>();
 
-/** A refusal in the shape tus answers with (its `status_code` and `body`); the body is JSON, as from `POST /api/media`. */
+/** A refusal in the shape tus answers with (its `status_code` and `body`); the body is the routes' one error shape. */
 export class UploadRefusal extends Error {
   readonly body: string;
   constructor(
     readonly status_code: number,
-    readonly code: string,
     message: string,
   ) {
     super(message);
-    this.body = JSON.stringify({ ok: false, error: code, message });
+    this.body = JSON.stringify(httpErrorBody(status_code, message));
   }
 }
 
-export const uploadNotFound = () => new UploadRefusal(404, 'not_found', 'No such upload.');
+export const uploadNotFound = () => new UploadRefusal(404, 'No such upload.');
 
 export type TUploadDescription = {
   kind: 'image' | 'audio' | 'video' | 'document';
@@ -48,9 +48,9 @@ export function describeUpload(metadata: Record<string, string | null> | undefin
   const kind = sendKindOf(mimeType, { asDocument });
   const fileName = cleanFileName(metadata?.filename ?? metadata?.name) ?? 'file';
   const limit = UPLOAD_LIMITS[kind];
-  if (size === undefined) throw new UploadRefusal(400, 'length_required', 'Say the size of the file (Upload-Length).');
-  if (size === 0) throw new UploadRefusal(400, 'empty_file', 'The file is empty.');
-  if (size > limit) throw new UploadRefusal(413, 'too_large', tooLargeMessage(kind, limit));
+  if (size === undefined) throw new UploadRefusal(400, 'Say the size of the file (Upload-Length).');
+  if (size === 0) throw new UploadRefusal(400, 'The file is empty.');
+  if (size > limit) throw new UploadRefusal(413, tooLargeMessage(kind, limit));
   return {
     kind,
     mimeType,
@@ -140,7 +140,7 @@ export class PostgresUploadStore extends DataStore {
         );
         // Another request moved it (or the bytes would pass the declared length): this one stops.
         if (moved.length === 0) {
-          throw new UploadRefusal(409, 'offset_conflict', 'The upload has moved on: ask for its offset and resume from there.');
+          throw new UploadRefusal(409, 'The upload has moved on: ask for its offset and resume from there.');
         }
         await db().query('INSERT INTO resumable_upload_parts (upload_id, start_offset, data) VALUES ($1, $2, $3)', {
           bind: [id, at, data],

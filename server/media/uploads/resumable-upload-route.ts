@@ -1,10 +1,10 @@
 import { Server as TusServer } from '@tus/server';
 import { ERRORS } from '@tus/utils';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type Router } from 'express';
 import { QueryTypes } from 'sequelize';
 import { MAX_MEDIA_BYTES, tooLargeMessage } from '../../../shared/media-limits';
-import { findRequestUser } from '../../auth';
-import { isCrossSite } from '../../http/same-origin';
+import { sessionUserOf } from '../../auth';
+import { httpErrorBody, sendHttpError } from '../../http/http-errors';
 import type { TUploadRouteDeps } from '../upload-types';
 import { db } from '../../core/db/db';
 import { finishResumableUpload } from './finish-upload';
@@ -58,7 +58,7 @@ export function receiveResumableUploads(deps: TDeps): Router {
       );
       if (!row || row.user_id !== uploaderContext.getStore()?.userId) throw uploadNotFound();
       // Sent already: a browser resuming it must start a new upload, not send the same one twice.
-      if (row.sent) throw new UploadRefusal(410, 'already_sent', 'This upload has already been sent.');
+      if (row.sent) throw new UploadRefusal(410, 'This upload has already been sent.');
     },
     onUploadFinish: async (_req, upload) => {
       const userId = uploaderContext.getStore()!.userId;
@@ -71,15 +71,15 @@ export function receiveResumableUploads(deps: TDeps): Router {
         // tus's own refusal of an Upload-Length over maxSize is a plain object; its stream limiter
         // (a body longer than what is left of the upload) throws an Error with the same body.
         if (error.body === ERRORS.ERR_MAX_SIZE_EXCEEDED.body && !(error instanceof Error)) {
-          return refusalBody(413, 'too_large', tooLargeMessage('document', MAX_MEDIA_BYTES));
+          return refusalBody(413, tooLargeMessage('document', MAX_MEDIA_BYTES));
         }
         if (error.status_code === 413) {
-          return refusalBody(413, 'too_large', 'More bytes were sent than the upload said it would have (Upload-Length).');
+          return refusalBody(413, 'More bytes were sent than the upload said it would have (Upload-Length).');
         }
-        return refusalBody(error.status_code, 'upload_refused', error.body.trim());
+        return refusalBody(error.status_code, error.body.trim());
       }
       deps.logger.error({ error: error.name }, 'resumable upload failed');
-      return refusalBody(500, 'internal_error', 'The file could not be stored; try again.');
+      return refusalBody(500, 'The file could not be stored; try again.');
     },
   });
 
@@ -87,27 +87,25 @@ export function receiveResumableUploads(deps: TDeps): Router {
   router.use(async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Tus-Resumable', '1.0.0');
-    if (isCrossSite(req, site)) return refuse(req, res, 403, 'cross_site', 'Cross-site uploads are not allowed.');
-    const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
-    if (!user) return refuse(req, res, 401, 'unauthorized', 'Sign in to upload files.');
+    const user = sessionUserOf(res);
     const id = /^\/([^/]+)/.exec(req.path)?.[1];
-    if (id !== undefined && !UPLOAD_ID.test(id)) return refuse(req, res, 404, 'not_found', 'No such upload.');
+    if (id !== undefined && !UPLOAD_ID.test(id)) return sendHttpError(res, 404, 'No such upload.');
 
     if (req.method === 'GET') {
-      if (!id || req.path !== `/${id}/attachment`) return refuse(req, res, 404, 'not_found', 'No such upload.');
+      if (!id || req.path !== `/${id}/attachment`) return sendHttpError(res, 404, 'No such upload.');
       try {
         res.json(await finishResumableUpload(deps, id, user.id));
       } catch (error) {
-        if (error instanceof UploadRefusal) return refuse(req, res, error.status_code, error.code, error.message);
+        if (error instanceof UploadRefusal) return sendHttpError(res, error.status_code, error.message);
         deps.logger.error({ error: (error as Error).name }, 'resumable upload not finished');
-        refuse(req, res, 500, 'internal_error', 'The file could not be stored; try again.');
+        sendHttpError(res, 500, 'The file could not be stored; try again.');
       }
       return;
     }
 
     if (carriesBytes(req)) {
       const slot = uploadSlots.take(user.id);
-      if (!slot) return refuse(req, res, 429, 'busy', BUSY_MESSAGE);
+      if (!slot) return sendHttpError(res, 429, BUSY_MESSAGE);
       res.once('close', slot.release);
       // tus listens for the body's 'error' to end its write cleanly; this one keeps an early one harmless.
       req.on('error', () => undefined);
@@ -122,7 +120,7 @@ export function receiveResumableUploads(deps: TDeps): Router {
       await uploaderContext.run({ userId: user.id }, () => tus.handle(req, res));
     } catch (error) {
       deps.logger.error({ error: (error as Error).name }, 'resumable upload request failed');
-      if (!res.headersSent) refuse(req, res, 500, 'internal_error', 'The file could not be stored; try again.');
+      if (!res.headersSent) sendHttpError(res, 500, 'The file could not be stored; try again.');
     }
   });
   return router;
@@ -134,14 +132,6 @@ function carriesBytes(req: Request): boolean {
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
-function refusalBody(status: number, error: string, message: string) {
-  return { status_code: status, body: JSON.stringify({ ok: false, error, message }) };
-}
-
-/** As `POST /api/media` refuses: JSON, and a body still arriving is read and dropped, then the connection closes. */
-function refuse(req: Request, res: Response, status: number, error: string, message: string): void {
-  if (res.headersSent) return;
-  if (!req.complete) res.set('Connection', 'close');
-  res.status(status).json({ ok: false, error, message });
-  req.resume();
+function refusalBody(status: number, message: string) {
+  return { status_code: status, body: JSON.stringify(httpErrorBody(status, message)) };
 }

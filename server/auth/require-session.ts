@@ -1,0 +1,30 @@
+import type { RequestHandler, Response } from 'express';
+import type { User } from '../core/db/models/index';
+import { sendHttpError } from '../http/http-errors';
+import { findRequestUser } from './request-user';
+
+type TSessionDeps = { sessionSecret: string; now: () => Date };
+
+/**
+ * The plain HTTP routes' session check (tRPC's procedures have their own, in trpc/init.ts): 401 in
+ * the one error shape without a session, else the user on `res.locals` for `sessionUserOf`.
+ */
+export function requireSession(deps: TSessionDeps, message = 'Sign in first.'): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const { user } = await findRequestUser(req, deps.sessionSecret, deps.now());
+      if (!user) return sendHttpError(res, 401, message);
+      res.locals.sessionUser = user;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** The signed-in user requireSession found for this request. */
+export function sessionUserOf(res: Response): User {
+  const user = res.locals.sessionUser as User | undefined;
+  if (!user) throw new Error('requireSession must run before this route');
+  return user;
+}

@@ -1,0 +1,77 @@
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { APP_ERROR_CODES, AppError } from '../core/errors';
+import type { TLogger } from '../core/logger';
+
+/**
+ * Every Express route's error body, beside tRPC's own: the code words a tRPC error carries (so the
+ * SPA reads one vocabulary whichever way it asked) and a sentence for the person. The webhook is
+ * the provider's and keeps the provider's shape (README "The inbound webhook").
+ */
+export type THttpErrorBody = { error: { code: string; message: string } };
+
+// tRPC's status table read backwards, plus the two statuses tRPC has no word for.
+const CODE_OF_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
+  409: 'CONFLICT',
+  410: 'GONE',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export function httpErrorBody(status: number, message: string): THttpErrorBody {
+  return { error: { code: CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'), message } };
+}
+
+/** The status tRPC would answer an AppError with. */
+export function statusOfAppError(error: AppError): number {
+  return getHTTPStatusCodeFromError(new TRPCError({ code: APP_ERROR_CODES[error.code] }));
+}
+
+/**
+ * Answers with the error body. A request body still arriving (an upload refused part-way) is read
+ * and dropped, and the connection closes after the answer: an answer sent while the browser is
+ * still sending is often lost to it as a reset connection.
+ */
+export function sendHttpError(res: Response, status: number, message: string): void {
+  if (res.headersSent) return;
+  const req = res.req;
+  if (!req.complete) {
+    res.set('Connection', 'close');
+    req.unpipe();
+    req.resume();
+  }
+  res.status(status).json(httpErrorBody(status, message));
+}
+
+export function sendAppError(res: Response, error: AppError): void {
+  sendHttpError(res, statusOfAppError(error), error.message);
+}
+
+/** What no route answered: JSON, never Express's HTML page. */
+export const answerNotFound: RequestHandler = (_req, res) => sendHttpError(res, 404, 'There is nothing at this address.');
+
+/**
+ * The last handler: an AppError as tRPC would map it; a refused request (a bad body, too large)
+ * with its status; anything else a 500 whose cause goes to the log by name only.
+ */
+export function handleHttpErrors(logger: TLogger): ErrorRequestHandler {
+  return (err: { status?: unknown; name?: string; message?: string }, _req, res, _next) => {
+    if (err instanceof AppError) return sendAppError(res, err);
+    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500) logger.error({ error: err.name }, 'unhandled request error');
+    sendHttpError(res, status, status >= 500 ? 'Something went wrong on the server; try again.' : 'The request was not understood.');
+  };
+}
