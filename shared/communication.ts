@@ -24,7 +24,7 @@ export type TAttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 export const ATTACHMENT_STATES = ['pending', 'stored', 'failed'] as const;
 export type TAttachmentState = (typeof ATTACHMENT_STATES)[number];
 
-/** A file on a chat record (DESIGN "Media"); its bytes are served by `GET /api/media/:id` once `stored`. */
+/** A file on a chat record (README "Files"); its bytes are served by `GET /api/media/:id` once `stored`. */
 export type TAttachment = {
   id: number;
   kind: TAttachmentKind;

@@ -23,14 +23,14 @@ export function parsePhoneDigits(input: string): string | null {
   return digits;
 }
 
-/** The last 9 digits, the key inbound messages are matched to clients by (SPEC §8). */
+/** The last 9 digits, the key inbound messages are matched to clients by (server/decisions/0009-inbound-matching-by-last-9-digits.md). */
 export function toMatchKey(input: string): string {
   return input.replace(/\D/g, '').slice(-PHONE_MATCH_DIGITS);
 }
 
 /**
  * The numbers a client's conversation may reply to, and the default. Own numbers, plus numbers that
- * wrote on the file and match one of them by the last 9 digits (the spec's match); a number that
+ * wrote on the file and match one of them by the last 9 digits (the inbound match); a number that
  * wrote but is no longer on file (removed, or unlinked) is not offered. Default: the number of the
  * newest inbound message that is one of the client's own numbers (a number a person gave or linked),
  * else the first own number (the primary). A number that matched only by its last 9 digits is

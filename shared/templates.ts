@@ -1,6 +1,6 @@
 // Firm-useful message bodies. They are sent as free text, not as provider template messages
-// with registered names (SPEC §2, §8 known limitation 1): outside the 24-hour window the
-// provider may refuse them like any other free text.
+// with registered names (server/decisions/0010-24-hour-window-and-approved-templates.md): outside
+// the 24-hour window the provider may refuse them like any other free text.
 
 export type TTemplate = { id: string; name: string; body: string };
 

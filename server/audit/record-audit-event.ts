@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { db } from '../core/db/db';
 
-/** The actions the trail records (DESIGN.md "Accountability and evidence"). */
+/** The actions the trail records (server/decisions/0012-append-only-audit-trail.md). */
 export const AUDIT_ACTIONS = [
   'auth.sign_in',
   'auth.sign_in_failed',

@@ -5,7 +5,8 @@ import metadata from 'libphonenumber-js/min/metadata';
 import { z } from 'zod';
 import { SEARCH_LANGUAGES, type TSearchLanguage } from './search-language';
 
-// The only module that reads process.env (DESIGN.md "Modes and configuration").
+// The only product module that reads process.env (README "Configuration"); the provider simulator, a
+// development tool, reads its own.
 
 const DEMO_SESSION_SECRET = 'demo-session-secret-not-for-production-use';
 

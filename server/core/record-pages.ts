@@ -4,8 +4,8 @@ import { AppError } from './errors';
 import { db } from './db/db';
 
 /**
- * An opaque page position (DESIGN "Pagination"): the sort value of the last item shown, as
- * PostgreSQL printed it (so nothing is rounded), and its id. The next page starts exactly after it.
+ * An opaque page position (server/decisions/0011-keyset-pagination.md): the sort value of the last
+ * item shown, as PostgreSQL printed it (so nothing is rounded), and its id. The next page starts exactly after it.
  */
 export function encodeCursor(value: string, id: number): string {
   return Buffer.from(JSON.stringify([value, id])).toString('base64url');
@@ -71,8 +71,9 @@ export type TRecordScope = { column: 'client_id' | 'case_id'; id: number; chatOn
 
 /**
  * The most a page's records may weigh (their bodies and metadata), whatever its `limit`: a page
- * ends early rather than carry, say, 500 records each edited twenty times over (README "Bounded
- * records"). A record heavier than this alone still comes, on a page of its own.
+ * ends early rather than carry, say, 500 records each edited twenty times over
+ * (server/decisions/0011-keyset-pagination.md). A record heavier than this alone still comes, on a
+ * page of its own.
  */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 

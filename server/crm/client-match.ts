@@ -1,7 +1,8 @@
-// The inbound matching rule (DESIGN "Numbers and contacts"), in one place: exactly one client with
-// that exact number is that client; otherwise the spec's last 9 digits over every client's numbers,
-// where exactly one client links and none or several match nobody (never guess: a wrong link files
-// one client's messages on another's file). A family sharing one number is several clients: unlinked.
+// The inbound matching rule (server/decisions/0009-inbound-matching-by-last-9-digits.md), in one
+// place: exactly one client with that exact number is that client; otherwise the last 9 digits over
+// every client's numbers, where exactly one client links and none or several match nobody (never
+// guess: a wrong link files one client's messages on another's file). A family sharing one number
+// is several clients: unlinked.
 
 /** A scalar SQL expression giving that client's id, or NULL, for the phone-digits expression `phone`. */
 export const matchOneClientSql = (phone: string) =>

@@ -32,8 +32,9 @@ export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
 
 const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
 
-// An opt-out belongs to a number (README "Opt-outs"): a client shows as opted out when any of its
-// numbers has (in any spelling of it in its country), with the earliest such stop and how it came.
+// An opt-out belongs to a number (README "Sending messages", Opt-outs): a client shows as opted out
+// when any of its numbers has (in any spelling of it in its country), with the earliest such stop
+// and how it came.
 const OPTED_OUT_OF = (column: 'at' | 'source') =>
   literal(`(SELECT o.${column} FROM client_numbers n JOIN number_opt_outs o ON o.last9 = n.last9 AND ${stopsNumberSql('o', 'n.digits')}
             WHERE n.client_id = "Client".id ORDER BY o.at, o.digits LIMIT 1)`);

@@ -38,9 +38,9 @@ export function optOutChangeOfText(text: { peerPhone: string; body: string; prov
 }
 
 /**
- * Stores the changes against the numbers themselves (README "Opt-outs"): a STOP is kept for the
- * number whatever clients have it — one, several (a shared phone) or none yet (a number linked
- * later is opted out already) — and START removes it. Per number the newest change by the
+ * Stores the changes against the numbers themselves (README "Sending messages", Opt-outs): a STOP
+ * is kept for the number whatever clients have it — one, several (a shared phone) or none yet (a
+ * number linked later is opted out already) — and START removes it. Per number the newest change by the
  * provider's time wins, whatever order the deliveries came in; a START older than the STOP it
  * would remove changes nothing (a late START must never reopen a number, where a late STOP only
  * keeps one closed). One audit event per client holding the number, or one for the number when no

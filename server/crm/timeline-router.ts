@@ -5,7 +5,7 @@ import { ZCursor } from '../trpc/cursor-input';
 import { MAX_REFILED, refileRecords } from './refile-records';
 import { getCaseTimeline, getClientTimeline, listDocuments, type TDocumentItem, type TTimeline } from './timeline';
 
-/** A timeline page (DESIGN "Pagination"): the newest, or the one after `cursor` (a previous `nextCursor`). */
+/** A timeline page (server/decisions/0011-keyset-pagination.md): the newest, or the one after `cursor` (a previous `nextCursor`). */
 const ZPage = { cursor: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() };
 
 export const timelineRouter = router({

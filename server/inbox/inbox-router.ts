@@ -29,7 +29,7 @@ const ZLinkInput = z.object({ phone: z.string().trim().min(1).max(40), clientId:
 const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
 
 export const inboxRouter = router({
-  /** A page of conversations, newest activity first (DESIGN "Pagination"); `cursor` = a previous `nextCursor`. */
+  /** A page of conversations, newest activity first (server/decisions/0011-keyset-pagination.md); `cursor` = a previous `nextCursor`. */
   threads: authedProcedure
     .input(
       z
@@ -61,7 +61,7 @@ export const inboxRouter = router({
       searchMessages({ ...input, language: ctx.deps.config.searchLanguage }),
     ),
 
-  /** A page of a thread (README "Pagination"): the newest, or the one older than `cursor` (a previous `nextCursor`). */
+  /** A page of a thread (server/decisions/0011-keyset-pagination.md): the newest, or the one older than `cursor` (a previous `nextCursor`). */
   thread: authedProcedure
     .input(z.intersection(ZThreadRef, z.object({ cursor: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() })))
     .query(({ input }): Promise<{ items: TThreadItem[]; nextCursor: string | null }> => {

@@ -2,9 +2,10 @@ import { adoptKeptReceipts, markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '.
 import type { TLogger } from '../core/logger';
 
 /**
- * Marks sends that lost their sender as of unknown outcome (README "Unknown outcome") and matches
- * the receipts already waiting for them (the answer was lost, not the message). Run at start-up and
- * by the schedule below; returns the records marked.
+ * Marks sends that lost their sender as of unknown outcome (README "Sending messages", Unknown
+ * outcome; server/decisions/0015-sweeps-run-on-every-instance.md) and matches the receipts already
+ * waiting for them (the answer was lost, not the message). Run at start-up and by the schedule
+ * below; returns the records marked.
  */
 export async function sweepAbandonedSends(logger: TLogger, abandonedMs?: number): Promise<number[]> {
   const ids = await markInterruptedSends(abandonedMs);

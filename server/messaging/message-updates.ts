@@ -35,7 +35,7 @@ const REACTION_SQL = announced(`
   WHERE c.id = t.id
   RETURNING c.id`);
 
-/** Earlier texts kept per message: the newest; `metadata.edits_dropped` counts the rest (README "Bounded records"). */
+/** Earlier texts kept per message: the newest; `metadata.edits_dropped` counts the rest (README "The inbound webhook"). */
 export const MAX_KEPT_EDITS = 20;
 
 /**

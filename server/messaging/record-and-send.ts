@@ -39,7 +39,7 @@ export type TOutgoing = {
  * error, which is also thrown so the caller sees it. Nothing typed is lost either way.
  * A call whose answer was lost leaves the record `pending` with an unknown outcome and returns it:
  * the message may have gone, so it is neither failed nor offered for a plain resend (README
- * "Unknown outcome").
+ * "Sending messages", Unknown outcome).
  */
 export async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: TOutgoing): Promise<TCommunication> {
   const creating = db().transaction(async (transaction) => {

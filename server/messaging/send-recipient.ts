@@ -43,7 +43,7 @@ export async function listReplyNumbers(clientId: number): Promise<{ numbers: str
 
 /**
  * A number that asked to receive no more messages is sent none, whoever it belongs to (README
- * "Opt-outs"). Checked when the recipient is resolved, before anything is written, and again
+ * "Sending messages", Opt-outs). Checked when the recipient is resolved, before anything is written, and again
  * immediately before the provider call (a STOP may land while a file uploads).
  */
 export async function assertNumberMayReceive(recipient: Pick<TRecipient, 'digits' | 'name'>): Promise<void> {

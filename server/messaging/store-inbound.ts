@@ -8,7 +8,7 @@ import { releaseAdoptedIds } from './receipts';
 
 export type TStoredInbound = { id: number; clientId: number | null; peerPhone: string; chatMsgId: string; hasAttachment: boolean };
 
-// One statement for the whole batch: client match by last 9 digits (exactly one match links,
+// One statement for the whole batch: client match by exact number, then last 9 digits (exactly one match links,
 // none or several leave it unlinked: never guess), and the unique index on the provider id
 // makes a retried or concurrent duplicate delivery store nothing (no check-then-insert). A file
 // is recorded `pending` beside its message in the same statement, due at once: the media queue

@@ -19,7 +19,7 @@ export type TProviderClientOptions = {
   baseUrl: string;
   apiKey: string | undefined;
   profilePath: string;
-  /** 10 s by default (SPEC §8); tests shorten it. */
+  /** 10 s by default (README "Sending messages"); tests shorten it. */
   timeoutMs?: number;
 };
 
@@ -29,8 +29,8 @@ const MAX_TEMPLATE_PAGES = 50;
 export type TBusinessProfile = { verifiedName: string | null; qualityRating: string | null; raw: unknown };
 
 /**
- * The messaging provider (SPEC §4.3, §4.4): one class owns the base URL, the key header, the
- * timeout and the parsing of answers. Every failure is a ProviderError; nothing returns null.
+ * The messaging provider (README "Sending messages" and "Files"): one class owns the base URL, the
+ * key header, the timeout and the parsing of answers. Every failure is a ProviderError; nothing returns null.
  */
 export class ProviderClient {
   private readonly baseUrl: string;
@@ -65,8 +65,8 @@ export class ProviderClient {
   }
 
   /**
-   * Sends an approved template (DESIGN "Approved templates": the exact body). `components` is left
-   * out when the template has no parameters.
+   * Sends an approved template (README "Sending messages", Approved templates: the exact body).
+   * `components` is left out when the template has no parameters.
    */
   async sendTemplate(to: string, template: { name: string; language: string; params: string[] }): Promise<{ id: string }> {
     const payload = {
@@ -138,7 +138,7 @@ export class ProviderClient {
   }
 
   /**
-   * Streams a media file. The url's scheme and host are replaced by the provider's (DESIGN "Media"):
+   * Streams a media file. The url's scheme and host are replaced by the provider's (README "Files"):
    * the key is sent to the provider only, whatever host the answer named. Fails when no byte has
    * arrived for MEDIA_IDLE_TIMEOUT_MS, or when `deadline` aborts; the caller consumes the body.
    */

@@ -1,7 +1,8 @@
 import { WINDOW_CLOSED_PREFIX } from '../../shared/provider-messages';
 
-// The provider's error codes that ask something specific of the person sending (DESIGN "Approved
-// templates"), on a send answer or on a `failed` receipt alike. Unknown codes keep the provider's words.
+// The provider's error codes that ask something specific of the person sending (README "Sending
+// messages"; server/decisions/0010-24-hour-window-and-approved-templates.md), on a send answer or
+// on a `failed` receipt alike. Unknown codes keep the provider's words.
 
 /** The 24-hour customer-service window has closed: on-premise 470, cloud 131047. */
 export const WINDOW_CLOSED_CODES: readonly number[] = [470, 131047];

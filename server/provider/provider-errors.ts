@@ -1,6 +1,7 @@
 import { messageForProviderCode } from './provider-error-codes';
 
-// The actionable messages of SPEC §7, one per way a provider call can fail.
+// The actionable messages (README "Sending messages", the table of provider answers), one per way a
+// provider call can fail.
 
 export type TProviderErrorKind =
   | 'not_configured'
@@ -44,7 +45,7 @@ function actionableMessage(
     case 'timeout':
       return 'The messaging service timed out; try again.';
     case 'redirect':
-      // The key header would go wherever a redirect points: never followed (README "Promises kept").
+      // The key header would go wherever a redirect points: never followed (README "Security and reliability").
       return `The messaging service answered with a redirect${status !== null ? ` (HTTP ${status})` : ''}${detail ? ` to ${detail}` : ''}, which is not followed: check MESSAGING_PROVIDER_URL.`;
     case 'unexpected':
       return status !== null
@@ -65,7 +66,7 @@ export class ProviderError extends Error {
     /**
      * The request may have reached the provider and been acted on (its answer was lost: a timeout
      * after the request was written, a reset connection, an accepted send without its id). A send
-     * that fails so is not "failed": it may have gone (README "Unknown outcome").
+     * that fails so is not "failed": it may have gone (README "Sending messages", Unknown outcome).
      */
     readonly outcomeUnknown = false,
   ) {

@@ -54,7 +54,7 @@ export const settingsRouter = router({
         : sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id, test: true }),
     ),
 
-  /** Directors only (SPEC §1.8): enforced here, whatever the page shows. */
+  /** Directors only (server/decisions/0013-roles-enforced-by-the-server.md): enforced here, whatever the page shows. */
   checkConnection: directorProcedure
     .output(z.object({ status: z.enum(CONNECTION_STATUSES), detail: z.string() }))
     .mutation(async ({ ctx }) => {

@@ -6,8 +6,9 @@ import { RECEIPT_STATUSES, type TInboundMessage, type TMessageExtra, type TMessa
 import { editedBody, parseKind, ZReaction, ZRefersTo } from './parse-message-kind';
 import { isRecord, ZProviderId, ZText, ZTimestamp } from './payload-fields';
 
-// Both shapes of SPEC §4.2: cloud `entry[].changes[].value.{messages,statuses,contacts}` and the
-// legacy on-premise root `messages` (root `statuses` too). Every entry, change and item is walked;
+// Both shapes the provider posts (README "The inbound webhook"): cloud
+// `entry[].changes[].value.{messages,statuses,contacts}` and the legacy on-premise root `messages`
+// (root `statuses` too). Every entry, change and item is walked;
 // each item is validated on its own so one bad item never spoils the others, and unknown fields
 // and event kinds are ignored (z.object strips them, which also drops "__proto__" keys).
 
@@ -20,7 +21,7 @@ export type TParsedPayload = {
   /** Whether any `messages` / `statuses` array was present: decides the response's keys. */
   hasMessages: boolean;
   hasStatuses: boolean;
-  /** Message and echo items in the payload, of any type and validity (DESIGN: `received`). */
+  /** Message and echo items in the payload, of any type and validity (`received` in README "The inbound webhook"). */
   received: number;
   /** Status items in the payload, of any status and validity. */
   statusCount: number;

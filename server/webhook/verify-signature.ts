@@ -37,14 +37,15 @@ function credentialsOf(headers: IncomingHttpHeaders, secret: string): { digests:
 }
 
 /**
- * Whether the caller proved knowledge of MESSAGING_WEBHOOK_SECRET (SPEC §5): an HMAC-SHA256 of the
- * raw bytes in X-Service-Signature or X-Hub-Signature-256, or the secret in x-service-webhook-secret.
+ * Whether the caller proved knowledge of MESSAGING_WEBHOOK_SECRET (README "The inbound webhook"): an
+ * HMAC-SHA256 of the raw bytes in X-Service-Signature or X-Hub-Signature-256, or the secret in
+ * x-service-webhook-secret.
  * The query string is never looked at: a secret in a URL ends up in access logs.
  */
 export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer, auth: TWebhookAuth): boolean {
-  // ALLOW_UNAUTHENTICATED_WEBHOOKS=true disables authentication (SPEC §1.5), for local development.
+  // ALLOW_UNAUTHENTICATED_WEBHOOKS=true disables authentication (README "Configuration"), for local development.
   if (auth.allowUnauthenticated) return true;
-  if (!auth.secret) return false; // fail-closed (SPEC §5 rule 2)
+  if (!auth.secret) return false; // fail-closed (server/decisions/0008-webhook-authentication-fails-closed.md)
   const { digests, carriesSecret } = credentialsOf(headers, auth.secret);
   if (carriesSecret) return true;
   if (!digests.length) return false;

@@ -37,7 +37,7 @@ export type TWebhookDeps = {
   canDownloadFiles: boolean;
 };
 
-/** GET: the provider's verification handshake (SPEC §4.1). Repeated or missing parameters → 403. */
+/** GET: the provider's verification handshake (README "The inbound webhook"). Repeated or missing parameters → 403. */
 function handleHandshake(verifyToken: string | undefined): RequestHandler {
   return (req, res) => {
     const { 'hub.mode': mode, 'hub.verify_token': token, 'hub.challenge': challenge } = req.query;
@@ -101,7 +101,7 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
           const changed = payload.receipts.length ? await applyReceipts(payload.receipts) : 0;
           if (payload.templateUpdates.length) await applyTemplateStatusUpdates(payload.templateUpdates);
           // Only a text stored just now asks anything: a retried delivery of an old START must not
-          // undo a STOP sent since (README "Opt-outs").
+          // undo a STOP sent since (README "Sending messages", Opt-outs).
           const storedNow = new Set(stored.map((row) => row.chatMsgId));
           const optOuts = [
             ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),

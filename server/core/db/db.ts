@@ -6,7 +6,7 @@ import { initModels } from './models/index';
 // pool (a parameter, a field on a deps object) only hid which one a query ran on.
 let handle: Sequelize | undefined;
 
-/** Binds the models and `db()` to this pool (server/core/db/open-database.ts does, once it is migrated). */
+/** Binds the models and `db()` to this pool (server/core/db/open-database.ts does, when the database opens). */
 export function bindDatabase(sequelize: Sequelize): void {
   initModels(sequelize);
   handle = sequelize;

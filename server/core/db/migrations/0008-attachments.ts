@@ -1,10 +1,11 @@
 import type { TMigration } from '../migration-type';
 
-// Files on chat records (DESIGN "Media"). The attachment row is also its download job: `pending`
-// rows due at `next_attempt_at` are claimed with FOR UPDATE SKIP LOCKED and a lease
-// (`locked_until`), so a job cut off by a crash is taken up again when its lease runs out and two
-// instances never download one file at once. The bytes live in PostgreSQL, in 256 KB chunks, so
-// every instance serves every file and a database backup holds them.
+// Files on chat records (README "Files"; server/decisions/0005-media-download-queue-on-the-attachment-row.md).
+// The attachment row is also its download job: `pending` rows due at `next_attempt_at` are claimed
+// with FOR UPDATE SKIP LOCKED and a lease (`locked_until`), so a job cut off by a crash is taken up
+// again when its lease runs out and two instances never download one file at once. The bytes live
+// in PostgreSQL, in 256 KB chunks, so every instance serves every file and a database backup holds
+// them.
 export const attachments: TMigration = {
   name: '0008-attachments',
   async up({ context: qi }) {

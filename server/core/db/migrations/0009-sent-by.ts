@@ -1,8 +1,8 @@
 import type { TMigration } from '../migration-type';
 
-// Who sent each outbound record (issue 13, DESIGN "Accountability and evidence"). NULL for records
-// no person of the firm sent from this app: echoes from the firm's phone, inbound messages, and
-// outbound records written before this column existed.
+// Who sent each outbound record (server/decisions/0012-append-only-audit-trail.md). NULL for
+// records no person of the firm sent from this app: echoes from the firm's phone, inbound messages,
+// and outbound records written before this column existed.
 export const sentBy: TMigration = {
   name: '0009-sent-by',
   async up({ context: qi }) {

@@ -1,7 +1,8 @@
 import type { TMigration } from '../migration-type';
 
-// The inbox filters' first pages (issue 13): conversations with unread messages, and those of
-// numbers no client (or several) has, newest first, without walking every conversation.
+// The inbox filters' first pages (`inbox.threads`, README "HTTP surfaces"): conversations with
+// unread messages, and those of numbers no client (or several) has, newest first, without walking
+// every conversation.
 export const threadFilters: TMigration = {
   name: '0010-thread-filters',
   async up({ context: qi }) {

@@ -1,6 +1,6 @@
 import type { TMigration } from '../migration-type';
 
-// Issue 18. Directors deactivate accounts in the app: a deactivated user keeps their row (their
+// Directors deactivate accounts in the app: a deactivated user keeps their row (their
 // name stays on what they sent and on the audit trail) but cannot sign in.
 // Settings tells a director when the provider last reached the webhook and whether it was let in:
 // one row per outcome, upserted by the webhook route, so every instance and every restart sees the

@@ -62,7 +62,7 @@ export class Communication extends Model<
     );
   }
 
-  /** The API shape (DESIGN.md `Communication`). */
+  /** The API shape (`TCommunication`, shared/communication.ts). */
   toDto(): TCommunication {
     return communicationDtoOf(this);
   }
@@ -72,7 +72,7 @@ export class Communication extends Model<
 export type TCommunicationRecord = InferAttributes<Communication, { omit: 'attachments' | 'sender' }> &
   Pick<Communication, 'attachments' | 'sender'>;
 
-/** The API shape (DESIGN.md `Communication`) of a record. */
+/** The API shape (`TCommunication`, shared/communication.ts) of a record. */
 export function communicationDtoOf(record: TCommunicationRecord): TCommunication {
   return {
     id: record.id,
