@@ -1,18 +1,18 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
-import { Layout } from './components/layout';
+import { Layout } from './layout';
 import { trpc } from './lib/trpc';
-import { InboxPage } from './pages/inbox-page';
-import { SignInPage } from './pages/sign-in-page';
+import { InboxPage } from './features/inbox/inbox-page';
+import { SignInPage } from './features/auth/sign-in-page';
 
 // Settings is visited rarely: keep it out of the initial bundle.
-const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
 // Directors only, and rarely: the same.
-const AuditPage = lazy(() => import('./pages/audit-page').then((m) => ({ default: m.AuditPage })));
+const AuditPage = lazy(() => import('./features/audit/audit-page').then((m) => ({ default: m.AuditPage })));
 // The inbox is the start page; client files and cases load when first opened.
-const ClientsPage = lazy(() => import('./pages/clients-page').then((m) => ({ default: m.ClientsPage })));
-const ClientPage = lazy(() => import('./pages/client-page').then((m) => ({ default: m.ClientPage })));
-const CasePage = lazy(() => import('./pages/case-page').then((m) => ({ default: m.CasePage })));
+const ClientsPage = lazy(() => import('./features/clients/clients-page').then((m) => ({ default: m.ClientsPage })));
+const ClientPage = lazy(() => import('./features/clients/client-page').then((m) => ({ default: m.ClientPage })));
+const CasePage = lazy(() => import('./features/clients/case-page').then((m) => ({ default: m.CasePage })));
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });

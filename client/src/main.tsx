@@ -2,9 +2,9 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { ToastProvider } from './components/toasts';
+import { ToastProvider } from './ui/toasts';
 import { loadPhoneFormatter } from './lib/format';
-import { handleUnauthorized } from './lib/session-end';
+import { handleUnauthorized } from './features/auth/session-end';
 import { createTrpcClient, trpc } from './lib/trpc';
 import './styles.css';
 

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { AttachmentView } from '../../client/src/components/attachment-view';
+import { AttachmentView } from '../../client/src/features/conversation/attachment-view';
 import type { TAttachment } from '../../shared/communication';
 
 const file: TAttachment = {

@@ -7,7 +7,7 @@ import {
   readDraft,
   saveDraft,
   type TDraftStorage,
-} from '../../client/src/lib/drafts';
+} from '../../client/src/features/composer/drafts';
 
 /** Web Storage in memory; `quota` (characters of values) makes setItem throw as a full browser store does. */
 class MemoryStorage implements TDraftStorage {

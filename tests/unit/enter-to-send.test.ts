@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composerHint, sendsOnEnter } from '../../client/src/lib/enter-to-send';
+import { composerHint, sendsOnEnter } from '../../client/src/features/composer/enter-to-send';
 
 const key = (k: string, shiftKey = false, isComposing = false) => ({ key: k, shiftKey, isComposing });
 

@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { FilePicker } from '../../client/src/components/file-picker';
-import { describeRisk, riskOf } from '../../client/src/lib/file-risk';
-import { acceptRisk, asDocument, canSendAsDocument, checkUploadSize, kindToSend } from '../../client/src/lib/upload-file';
+import { FilePicker } from '../../client/src/features/composer/file-picker';
+import { describeRisk, riskOf } from '../../client/src/features/composer/file-risk';
+import { acceptRisk, asDocument, canSendAsDocument, checkUploadSize, kindToSend } from '../../client/src/features/composer/upload-file';
 
 const MB = 1024 * 1024;
 const fileOf = (name: string, type: string, size = 10) => new File([new Uint8Array(size)], name, { type });

@@ -42,7 +42,7 @@ describe('the lint', { timeout: 60_000 }, () => {
       '  return count;',
       '}',
     ].join('\n');
-    const found = await rulesOf(component, 'client/src/components/file-picker.tsx');
+    const found = await rulesOf(component, 'client/src/features/composer/file-picker.tsx');
     expect(found).toEqual(
       match.arrayContaining([
         '@typescript-eslint/no-floating-promises',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAPTION_LIMIT, describeLength, TEXT_LIMIT } from '../../client/src/lib/message-length';
+import { CAPTION_LIMIT, describeLength, TEXT_LIMIT } from '../../client/src/features/composer/message-length';
 import { match } from '../support/matchers';
 
 describe('the length of a message against the provider limit', () => {

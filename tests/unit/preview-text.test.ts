@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipPreview } from '../../client/src/lib/preview-text';
+import { clipPreview } from '../../client/src/features/inbox/preview-text';
 
 describe('a message as a one-line preview', () => {
   it('keeps a short message whole, on one line', () => {

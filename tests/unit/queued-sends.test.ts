@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWorthRetrying, queuedItemOf, queuedToShow, type TQueuedSend } from '../../client/src/lib/queued-sends';
+import { isWorthRetrying, queuedItemOf, queuedToShow, type TQueuedSend } from '../../client/src/features/composer/queued-sends';
 import type { TThreadItem } from '../../client/src/lib/trpc';
 
 const at = Date.parse('2026-11-24T10:00:00Z');

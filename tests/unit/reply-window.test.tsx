@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { formatDuration, ReplyWindow, windowTimeLeft } from '../../client/src/components/reply-window';
+import { formatDuration, ReplyWindow, windowTimeLeft } from '../../client/src/features/conversation/reply-window';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000);

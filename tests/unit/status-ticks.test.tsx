@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { StatusTicks } from '../../client/src/components/status-ticks';
+import { StatusTicks } from '../../client/src/ui/status-ticks';
 
 const render = (props: Parameters<typeof StatusTicks>[0]) => renderToStaticMarkup(<StatusTicks {...props} />);
 const tickPaths = (html: string) => (html.match(/<path d="M[0-9.]+ [0-9.]+l/g) ?? []).length;

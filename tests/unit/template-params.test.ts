@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeParams, prefillParams } from '../../client/src/components/template-composer';
+import { mergeParams, prefillParams } from '../../client/src/features/composer/template-composer';
 
 const HEARING = 'Hello {{1}}, there is an update about the hearing in {{2}}. Please reply to this message or call us when convenient.';
 
@@ -38,7 +38,7 @@ describe('approved template prefill', () => {
 
 describe('contextOf: which blank a template value fills', () => {
   it('quotes the words around it, other blanks as …', async () => {
-    const { contextOf } = await import('../../client/src/components/template-composer');
+    const { contextOf } = await import('../../client/src/features/composer/template-composer');
     expect(contextOf('Hello {{1}}, your appointment with {{2}} is on {{3}}. Reply to confirm.', 3)).toBe(
       '“…with … is on ___. Reply to confirm.”',
     );

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { MessageBubble } from '../../client/src/components/message-bubble';
+import { MessageBubble } from '../../client/src/features/conversation/message-bubble';
 import type { TThreadItem } from '../../client/src/lib/trpc';
 
 const item: TThreadItem = {

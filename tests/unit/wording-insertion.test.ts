@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertWording, locateWording, removeWording, replaceWording } from '../../client/src/lib/wording-insertion';
+import { insertWording, locateWording, removeWording, replaceWording } from '../../client/src/features/composer/wording-insertion';
 
 const WORDING = 'Hello Amelia, about your matter.';
 

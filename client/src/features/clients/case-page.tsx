@@ -1,0 +1,54 @@
+import { Link } from 'wouter';
+import { olderOf, TIMELINE_PAGE } from '../../lib/older-pages';
+import { trpc } from '../../lib/trpc';
+import { QueryStatus } from '../../ui/query-status';
+import { DocumentsList } from './documents-list';
+import { ExportChat } from './export-chat';
+import { Timeline } from './timeline';
+
+export function CasePage({ caseId }: { caseId: number }) {
+  const found = trpc.cases.get.useQuery({ caseId });
+  const client = trpc.clients.get.useQuery({ clientId: found.data?.clientId ?? 0 }, { enabled: Boolean(found.data) });
+  const timeline = trpc.timeline.case.useInfiniteQuery(
+    { caseId, limit: TIMELINE_PAGE },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined },
+  );
+  return (
+    <QueryStatus query={found} loading="Loading case…" padded={false}>
+      {(theCase) => (
+        <div className="page">
+          <nav className="breadcrumbs" aria-label="Breadcrumb">
+            <Link href="/clients">Clients</Link> /{' '}
+            {client.data ? <Link href={`/clients/${client.data.id}`}>{client.data.name}</Link> : <span>…</span>} /{' '}
+            <span>{theCase.reference}</span>
+          </nav>
+          <div className="page-header">
+            <div>
+              <h1>{theCase.title}</h1>
+              <p className="muted">
+                {theCase.reference} · <span className={`case-status case-${theCase.status}`}>{theCase.status}</span>
+              </p>
+            </div>
+            <Link href={`/inbox/client/${theCase.clientId}?case=${theCase.id}`} className="button primary">
+              Message
+            </Link>
+          </div>
+          <section className="card" aria-labelledby="case-timeline-title">
+            <h2 id="case-timeline-title">Case timeline</h2>
+            <QueryStatus query={timeline} loading="Loading timeline…" padded={false}>
+              {({ pages }) => <Timeline items={pages.flatMap((page) => page.items)} older={olderOf(timeline)} />}
+            </QueryStatus>
+          </section>
+          <section className="card" aria-labelledby="case-documents-title">
+            <h2 id="case-documents-title">Documents</h2>
+            <DocumentsList where={{ caseId }} />
+          </section>
+          <section className="card" aria-labelledby="case-export-title">
+            <h2 id="case-export-title">Export the chat</h2>
+            <ExportChat scope="case" id={caseId} />
+          </section>
+        </div>
+      )}
+    </QueryStatus>
+  );
+}

@@ -1,0 +1,149 @@
+import { useEffect, useRef, useState } from 'react';
+import { useToast } from '../../ui/toasts';
+import { readHttpErrorMessage } from '../../lib/http-error-message';
+
+type TExportFormat = 'pdf' | 'json';
+type TSaved = { format: TExportFormat; fileName: string; sha256: string; verified: boolean };
+type TExportState =
+  | { step: 'idle' }
+  | { step: 'preparing'; format: TExportFormat }
+  | { step: 'done'; format: TExportFormat }
+  | { step: 'failed'; message: string };
+
+/** The file name the server chose (RFC 6266: `filename*` when it has characters beyond ASCII). */
+function fileNameOf(disposition: string | null, fallback: string): string {
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '');
+  if (extended) return decodeURIComponent(extended[1]!);
+  return /filename="([^"]+)"/i.exec(disposition ?? '')?.[1] ?? fallback;
+}
+
+async function sha256Hex(blob: Blob): Promise<string | null> {
+  if (!globalThis.crypto?.subtle) return null; // only over https (or on this machine)
+  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * Evidence export of a client's or a case's chat (PDF or JSON). The server puts the file's SHA-256
+ * in a header and in the audit trail; it is shown here, checked against the bytes received, so the
+ * person exporting can keep it with the copy.
+ */
+export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number }) {
+  const [state, setState] = useState<TExportState>({ step: 'idle' });
+  // Each format's latest file stays listed: exporting the JSON does not hide the PDF's fingerprint.
+  const [saved, setSaved] = useState<Partial<Record<TExportFormat, TSaved>>>({});
+  const [copied, setCopied] = useState<TExportFormat | null>(null);
+  const latest = useRef<HTMLTextAreaElement>(null);
+  const toast = useToast();
+  // The buttons are busy while the file is prepared: focus goes on to the new fingerprint.
+  useEffect(() => {
+    if (state.step === 'done') latest.current?.focus();
+  }, [state]);
+
+  const download = async (format: TExportFormat) => {
+    setState({ step: 'preparing', format });
+    setCopied(null);
+    try {
+      const res = await fetch(`/api/export/${scope}/${id}.${format}`, { credentials: 'same-origin' });
+      if (!res.ok) {
+        const message =
+          readHttpErrorMessage(await res.json().catch(() => null)) ??
+          (res.status === 401 ? 'Your session has ended: sign in again.' : `The export failed (HTTP ${res.status}).`);
+        return setState({ step: 'failed', message });
+      }
+      const sha256 = res.headers.get('X-Content-SHA256') ?? '';
+      const blob = await res.blob();
+      const received = await sha256Hex(blob);
+      const fileName = fileNameOf(res.headers.get('Content-Disposition'), `chat-record.${format}`);
+      if (received !== null && received !== sha256) {
+        return setState({
+          step: 'failed',
+          message: 'The file arrived damaged (its SHA-256 does not match the server’s). Nothing was saved: export again.',
+        });
+      }
+      saveBlob(blob, fileName);
+      setSaved((previous) => ({ ...previous, [format]: { format, fileName, sha256, verified: received !== null } }));
+      setState({ step: 'done', format });
+    } catch {
+      setState({ step: 'failed', message: 'The server could not be reached. Check the connection and export again.' });
+    }
+  };
+
+  const copy = async (format: TExportFormat, text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(format);
+    } catch {
+      toast('error', 'Copy is not allowed here: select the fingerprint and copy it by hand.');
+    }
+  };
+
+  const preparing = state.step === 'preparing';
+  return (
+    <div className="export-chat">
+      <p className="muted">
+        Every chat message{scope === 'case' ? ' filed on this case' : ' with this client'}, with its sender, provider id, times, receipts
+        and file fingerprints.
+      </p>
+      <div className="button-row">
+        <button type="button" className="button" disabled={preparing} onClick={() => void download('pdf')}>
+          {preparing && state.format === 'pdf' ? 'Preparing PDF…' : 'Export PDF'}
+        </button>
+        <button type="button" className="button" disabled={preparing} onClick={() => void download('json')}>
+          {preparing && state.format === 'json' ? 'Preparing JSON…' : 'Export JSON'}
+        </button>
+      </div>
+      <div role="status" aria-live="polite" className="export-results">
+        {(['pdf', 'json'] as const).map((format) => {
+          const file = saved[format];
+          if (!file) return null;
+          return (
+            <div className="export-result" key={format}>
+              <p>
+                Saved <strong>{file.fileName}</strong>. Its SHA-256 fingerprint{file.verified ? ', checked against the file received,' : ''}{' '}
+                is recorded in the firm&rsquo;s audit trail:
+              </p>
+              <div className="copy-row">
+                {/* Sized to its 64 characters at any width (wrapped, never cut), and selectable. */}
+                <textarea
+                  ref={state.step === 'done' && state.format === format ? latest : undefined}
+                  readOnly
+                  rows={4}
+                  value={file.sha256}
+                  aria-label={`SHA-256 of the exported ${format.toUpperCase()}`}
+                  className="sha256"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+                <button type="button" className="button" onClick={() => void copy(format, file.sha256)}>
+                  {copied === format ? 'Copied' : 'Copy'}
+                </button>
+              </div>
+            </div>
+          );
+        })}
+        {Object.keys(saved).length > 0 && (
+          <p className="muted small">
+            Keep the fingerprint with the file. Anyone can check a copy later: <code>sha256sum</code> (or <code>Get-FileHash</code> on
+            Windows, which prints it in capitals) must give the same 64 characters.
+          </p>
+        )}
+      </div>
+      {state.step === 'failed' && (
+        <p className="form-error" role="alert">
+          {state.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useRef, useState } from 'react';
+import type { TCommunication } from '../../../../shared/communication';
+import { formatDateTime } from '../../lib/format';
+import { highlightIn } from '../../lib/highlight';
+import type { TOlder } from '../../lib/older-pages';
+import { useQuotedOf } from '../conversation/use-quoted-of';
+import { MessageContent } from '../conversation/message-content';
+import { PhoneNumber } from '../../ui/phone-number';
+import { ReactionChips } from '../conversation/reaction-chips';
+import { STATUS_LABEL, StatusTicks } from '../../ui/status-ticks';
+import { RefileBar } from './refile-bar';
+
+const TYPE_LABEL: Record<TCommunication['type'], string> = { chat: 'Chat', note: 'Note', call: 'Call', email: 'Email' };
+
+type TCase = { id: number; reference: string; title: string; status: 'open' | 'closed' };
+
+/**
+ * `filing`: a client's timeline says each record's case, and records can be chosen and moved to
+ * another case (or to none) together.
+ */
+type TProps = {
+  items: TCommunication[];
+  older: TOlder;
+  filing?: { clientId: number; cases: TCase[] };
+};
+
+/**
+ * Every record type, newest first, as the server returns them; chat records read as in the thread.
+ * Shown once loaded (QueryStatus says meanwhile).
+ */
+export function Timeline({ items, older, filing }: TProps) {
+  const listRef = useRef<HTMLOListElement>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const toggle = (id: number) => setSelected((now) => (now.includes(id) ? now.filter((x) => x !== id) : [...now, id]));
+  const caseOf = (item: TCommunication) => (item.caseId === null ? null : (filing?.cases.find((c) => c.id === item.caseId) ?? null));
+  const quotedOf = useQuotedOf(items);
+  const showRecord = (id: number) => highlightIn(listRef.current, id);
+  if (!items.length) return <p className="empty">Nothing on the timeline yet.</p>;
+  return (
+    <>
+      {filing && <RefileBar clientId={filing.clientId} cases={filing.cases} selected={selected} onDone={() => setSelected([])} />}
+      <ol className="timeline" aria-label="Timeline" ref={listRef}>
+        {items.map((item) => (
+          <li key={item.id} className={`timeline-item type-${item.type}`} data-id={item.id}>
+            <span className={`type-badge type-${item.type}`}>{TYPE_LABEL[item.type]}</span>
+            <div className="timeline-body">
+              <div className="timeline-meta">
+                {filing && (
+                  <input
+                    type="checkbox"
+                    className="timeline-select"
+                    checked={selected.includes(item.id)}
+                    onChange={() => toggle(item.id)}
+                    aria-label={`Select the ${TYPE_LABEL[item.type].toLowerCase()} of ${formatDateTime(item.createdAt)}`}
+                  />
+                )}
+                {filing && (
+                  <span className="case-tag" title={caseOf(item)?.title}>
+                    {caseOf(item)?.reference ?? 'No case'}
+                  </span>
+                )}
+                {item.direction && (
+                  <span>
+                    {item.direction === 'inbound'
+                      ? 'Received'
+                      : item.sentBy
+                        ? `Sent by ${item.sentBy.name}`
+                        : item.metadata.echo
+                          ? "Sent from the firm's phone"
+                          : 'Sent'}
+                  </span>
+                )}
+                {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
+                <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
+                {item.metadata.test && <span className="bubble-tag">Test message</span>}
+                {item.status && item.direction === 'outbound' && (
+                  <span className={`status status-${item.status}`}>
+                    <StatusTicks status={item.status} error={item.error} /> {STATUS_LABEL[item.status]}
+                  </span>
+                )}
+              </div>
+              {item.subject && <p className="timeline-subject">{item.subject}</p>}
+              {item.type === 'chat' ? (
+                <>
+                  <MessageContent item={item} quoted={quotedOf(item)} onShowMessage={showRecord} echoLabel={false} />
+                  {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={false} />}
+                </>
+              ) : (
+                item.body && <p className="timeline-text">{item.body}</p>
+              )}
+              {item.error && <p className="form-error">{item.error}</p>}
+            </div>
+          </li>
+        ))}
+      </ol>
+      {older.hasMore && (
+        <p className="list-more">
+          {older.failed && <span className="form-error">Could not load older records. </span>}
+          <button type="button" className="button ghost small" onClick={older.load} disabled={older.loading}>
+            {older.loading ? 'Loading older records…' : 'Show older'}
+          </button>
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+import { useId } from 'react';
+import { usePhoneFormatter } from '../../lib/format';
+import { FilePicker } from './file-picker';
+import type { TCaseChoice } from './use-case-choice';
+import type { useComposerFile } from './use-composer-file';
+import type { TFirmWording } from './use-firm-wording';
+
+/** The number a message goes to: always shown, a choice when the conversation has several. */
+export type TRecipient = { value: string; options: string[]; onChange: (digits: string) => void; note?: string | null };
+
+/** Above the message box: the number it goes to, firm wording, the case, and the file to send. */
+export function ComposerTools({
+  recipient,
+  mode,
+  wording,
+  filing,
+  file,
+  attachment,
+}: {
+  recipient: TRecipient | null;
+  mode: 'template' | 'text';
+  wording: TFirmWording;
+  /** The case choice, for a client's conversation (null for an unlinked number). */
+  filing: TCaseChoice | null;
+  file: File | null;
+  attachment: ReturnType<typeof useComposerFile>;
+}) {
+  const formatNumber = usePhoneFormatter();
+  const caseNoteId = useId();
+  return (
+    <div className="composer-tools">
+      {recipient &&
+        (recipient.options.length > 1 ? (
+          <label className="compact-field">
+            <span>To</span>
+            <select value={recipient.value} onChange={(e) => recipient.onChange(e.target.value)} aria-label="Send to number">
+              {recipient.options.map((digits) => (
+                <option key={digits} value={digits}>
+                  {formatNumber(digits)}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span className="compact-field" data-testid="send-to">
+            To <strong>{formatNumber(recipient.value)}</strong>
+          </span>
+        ))}
+      {recipient?.note && <span className="recipient-note">{recipient.note}</span>}
+      {mode === 'text' && (
+        <span className="wording-picker">
+          <label className="compact-field">
+            <span>Wording</span>
+            <select value={wording.wordingId} onChange={(e) => wording.setWordingId(e.target.value)} aria-label="Firm wording">
+              <option value="">Choose firm wording…</option>
+              {wording.templates?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="button small ghost"
+            onClick={wording.insertChosen}
+            disabled={!wording.wordingId}
+            aria-label="Insert wording"
+          >
+            Insert
+          </button>
+        </span>
+      )}
+      {filing && (
+        <label className="compact-field case-field">
+          <span>Case</span>
+          <select
+            value={filing.caseId ?? ''}
+            onChange={(e) => filing.setCaseId(e.target.value ? Number(e.target.value) : undefined)}
+            aria-label="File on case"
+            aria-describedby={filing.isProposed ? caseNoteId : undefined}
+          >
+            <option value="">No case</option>
+            {filing.cases?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.reference} — {c.title}
+                {c.status === 'closed' ? ' (closed)' : ''}
+              </option>
+            ))}
+          </select>
+          {filing.isProposed && (
+            <span className="case-note" id={caseNoteId}>
+              as the last messages
+            </span>
+          )}
+        </label>
+      )}
+      {filing && filing.caseId !== undefined && (
+        <label className="compact-field case-pin" title="Keep this case for the next messages too">
+          <input
+            type="checkbox"
+            checked={filing.pinned}
+            onChange={(e) => filing.setPinned(e.target.checked)}
+            aria-label="Keep for next messages"
+          />
+          <span>Keep</span>
+        </label>
+      )}
+      {mode === 'text' && (
+        <FilePicker
+          file={file}
+          onChoose={attachment.choose}
+          onClear={() => attachment.choose(null)}
+          progress={attachment.progress}
+          error={attachment.error}
+        />
+      )}
+    </div>
+  );
+}

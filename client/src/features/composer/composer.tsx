@@ -1,0 +1,262 @@
+import { useId, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
+import type { TTemplateValues } from '../../../../shared/templates';
+import { threadKeyOfRef, trpc, type TThreadRef } from '../../lib/trpc';
+import { useAutoGrow } from '../../lib/use-auto-grow';
+import { useCoarsePointer } from '../../lib/use-coarse-pointer';
+import { useNarrowScreen } from '../../lib/use-narrow-screen';
+import { ComposerTools, type TRecipient } from './composer-tools';
+import { draftKeyOf } from './drafts';
+import { composerHint, sendsOnEnter } from './enter-to-send';
+import { CAPTION_LIMIT, describeLength, TEXT_LIMIT } from './message-length';
+import { TemplateComposer, type TTemplateChoice } from './template-composer';
+import { useCaseChoice } from './use-case-choice';
+import { useComposerFile } from './use-composer-file';
+import { useDraft } from './use-draft';
+import { useFirmWording } from './use-firm-wording';
+
+type TProps = {
+  threadRef: TThreadRef;
+  clientName: string | null;
+  /** Keeps the message to send (it is sent as soon as it can be; a refusal puts its text back in the draft). */
+  onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
+  onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
+  /** Uploads the file (reporting progress) and sends it with the caption; false keeps both here. */
+  onSendFile: (
+    file: File,
+    caption: string,
+    caseId: number | undefined,
+    onProgress: (fraction: number) => void,
+  ) => Promise<{ ok: true } | { ok: false; error: string | null }>;
+  /** The file chosen to send (picked, pasted, or dropped anywhere on the thread). */
+  file: File | null;
+  onFileChange: (file: File | null) => void;
+  recipient: TRecipient | null;
+  /** The 24-hour window of the number the message goes to. */
+  windowOpen: boolean;
+  /** 'template': an approved template (first choice outside the window); 'text': free text. */
+  mode: 'template' | 'text';
+  onModeChange: (mode: 'template' | 'text') => void;
+  /** The case the conversation's recent messages are on: offered when no case was chosen for this message. */
+  proposedCaseId?: number;
+};
+
+/**
+ * Recipient number, optional case, then free text or an approved provider template — first outside
+ * the 24-hour window, where free text is sent only on purpose. The text is kept as a draft per
+ * conversation; on a desktop Enter sends (Shift+Enter adds a line), on a touch device Enter adds a
+ * line and the button sends. Firm wording goes in at the cursor, follows the case chosen until it
+ * is edited, and can be undone.
+ */
+export function Composer({
+  threadRef,
+  clientName,
+  onSend,
+  onSendTemplate,
+  onSendFile,
+  file,
+  onFileChange,
+  recipient,
+  windowOpen,
+  mode,
+  onModeChange,
+  proposedCaseId,
+}: TProps) {
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
+  const draftKey = draftKeyOf(me.data?.id ?? 0, threadKeyOfRef(threadRef));
+  const draft = useDraft(draftKey);
+  const body = draft.text;
+  const setBody = draft.setText;
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useAutoGrow(textarea, body);
+  const touch = useCoarsePointer();
+  const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
+  const filing = useCaseChoice(draftKey, clientId, proposedCaseId);
+  const caseId = filing.caseId;
+  const settings = trpc.settings.chat.useQuery(undefined, { staleTime: Infinity });
+  const attachment = useComposerFile(draftKey, file, onFileChange);
+  const fileNote = attachment.note;
+  const length = describeLength(body, file || fileNote ? CAPTION_LIMIT : TEXT_LIMIT);
+  const lengthId = useId();
+  const firstName = clientName?.split(' ')[0];
+  const selectedCase = filing.selectedCase;
+  const values = useMemo<TTemplateValues>(
+    () => ({
+      client_name: firstName,
+      case_reference: selectedCase?.reference,
+      case_title: selectedCase?.title,
+      firm_name: settings.data?.firmName,
+      firm_phone: settings.data?.firmPhone,
+    }),
+    [firstName, selectedCase?.reference, selectedCase?.title, settings.data?.firmName, settings.data?.firmPhone],
+  );
+  const wording = useFirmWording({ body, setBody, textarea, values });
+  const insertion = wording.insertion;
+  const progress = attachment.progress;
+
+  // An image pasted into the text (a screenshot) is attached.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = [...event.clipboardData.files][0];
+    if (!pasted) return;
+    event.preventDefault();
+    attachment.choose(pasted.name ? pasted : new File([pasted], 'pasted-image.png', { type: pasted.type }));
+  };
+  const clearSent = () => {
+    setBody('');
+    wording.forget();
+    filing.noteSent();
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (progress !== null || length.state === 'over') return; // refused, with the reason shown under the text
+    if (file) {
+      const sent = await attachment.send(file, (chosen, onProgress) => onSendFile(chosen, body.trim(), caseId, onProgress));
+      if (sent) clearSent();
+      return;
+    }
+    if (fileNote) return; // a caption whose file is not here: never sent alone (said beside it)
+    const text = body.trim();
+    if (!text) return;
+    // Kept in the outbox from here on; a refusal by the server puts the text back (use-outbox-runner.ts).
+    clearSent();
+    await onSend(text, caseId);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (sendsOnEnter({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing }, touch)) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+  const narrow = useNarrowScreen();
+  const [templateOpen, setTemplateOpen] = useState(false);
+
+  const tools = (
+    <ComposerTools
+      recipient={recipient}
+      mode={mode}
+      wording={wording}
+      filing={clientId !== null ? filing : null}
+      file={file}
+      attachment={attachment}
+    />
+  );
+
+  if (mode === 'template') {
+    // On a small screen the form would take the whole conversation: it waits behind one line.
+    if (narrow && !templateOpen) {
+      return (
+        <div className="composer">
+          <div className="template-summary">
+            <button type="button" className="button primary small" aria-expanded={false} onClick={() => setTemplateOpen(true)}>
+              Send a template…
+            </button>
+            <button type="button" className="link-button" onClick={() => onModeChange('text')}>
+              {windowOpen ? 'Write a message instead' : 'Write free text anyway'}
+            </button>
+          </div>
+        </div>
+      );
+    }
+    return (
+      <div className="composer">
+        {narrow && (
+          <button type="button" className="link-button template-hide" aria-expanded={true} onClick={() => setTemplateOpen(false)}>
+            Hide the template form
+          </button>
+        )}
+        {tools}
+        <TemplateComposer
+          windowOpen={windowOpen}
+          context={{
+            firstName: firstName ?? null,
+            caseReference: selectedCase?.reference ?? null,
+            firmName: settings.data?.firmName ?? null,
+          }}
+          onSend={async (choice) => {
+            const sent = await onSendTemplate(choice, caseId);
+            if (sent) filing.noteSent();
+            return sent;
+          }}
+          onWriteFreeText={() => onModeChange('text')}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <form className="composer" onSubmit={(event) => void submit(event)} aria-label="Write a message">
+      {tools}
+      {attachment.lost && fileNote && (
+        <p className="file-lost" role="note">
+          <span>
+            <strong>{fileNote.name}</strong> — not sent: attach again
+          </span>
+          <button type="button" className="link-button" onClick={attachment.forgetNote}>
+            Send the text without it
+          </button>
+        </p>
+      )}
+      {!file && fileNote && attachment.uploadingElsewhere && (
+        <p className="file-lost" role="status">
+          <strong>{fileNote.name}</strong> is still uploading; it is sent when done.
+        </p>
+      )}
+      {insertion && (
+        <p className="wording-note">
+          <span role="status">{wording.insertedName ? `“${wording.insertedName}” inserted` : 'Wording inserted'}</span>
+          {' · '}
+          <button type="button" className="link-button" onClick={wording.undo}>
+            Undo
+          </button>
+        </p>
+      )}
+      <div className="composer-row">
+        <label className="visually-hidden" htmlFor="composer-text">
+          {file || fileNote ? 'Caption' : 'Message'}
+        </label>
+        {/* No maxLength: a long paste is kept whole and refused with the reason, never cut short. */}
+        <textarea
+          ref={textarea}
+          id="composer-text"
+          rows={1}
+          placeholder={composerHint({ touch, caption: file !== null || fileNote !== null })}
+          enterKeyHint={touch ? 'enter' : 'send'}
+          value={body}
+          onChange={(e) => wording.onType(e.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          aria-invalid={length.state === 'over' || undefined}
+          aria-describedby={length.state === 'quiet' ? undefined : lengthId}
+        />
+        <button
+          type="submit"
+          className="button primary"
+          disabled={
+            (!body.trim() && !file) ||
+            progress !== null ||
+            attachment.tooLarge !== null ||
+            length.state === 'over' ||
+            (!file && fileNote !== null)
+          }
+        >
+          {progress !== null ? 'Sending…' : file ? 'Send file' : 'Send'}
+        </button>
+      </div>
+      {length.state !== 'quiet' && (
+        <div className={`composer-length ${length.state}`}>
+          {length.refusal && (
+            <p className="form-error" role="alert">
+              {length.refusal}
+            </p>
+          )}
+          <p id={lengthId} className="composer-count">
+            {length.counter}
+          </p>
+        </div>
+      )}
+      {!draft.kept && (
+        <p className="muted composer-count">This draft is not kept on this device: the browser's storage is full or turned off.</p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,52 @@
+import type { TCommunication } from '../../../../shared/communication';
+import { AttachmentView } from './attachment-view';
+import { ContactCards } from './contact-cards';
+import { EditHistory } from './edit-history';
+import { LocationCard } from './location-card';
+import { ReplyQuote, type TQuoted } from './reply-quote';
+
+export type { TQuoted };
+
+type TProps = {
+  item: TCommunication;
+  /** The message this one answers, when it is loaded (null: not loaded; undefined: not a reply). */
+  quoted?: TQuoted | null;
+  onShowMessage?: (id: number) => void;
+  /** false where the sender is already named as the firm's phone (the timeline's line above). */
+  echoLabel?: boolean;
+};
+
+/** The body as its kind is read: labels, what it answers, its file, a place or contacts, then its text. */
+export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }: TProps) {
+  const m = item.metadata;
+  const outbound = item.direction === 'outbound';
+  const kind = m.kind ?? 'text';
+  const labels = [m.forwarded && 'Forwarded', echoLabel && m.echo && "Sent from the firm's phone"].filter(Boolean);
+  return (
+    <>
+      {labels.length > 0 && <p className="bubble-label">{labels.join(' · ')}</p>}
+      {m.context_id && quoted !== undefined && <ReplyQuote quoted={quoted} onShow={(id) => onShowMessage?.(id)} />}
+      {item.attachments.map((a) => (
+        <AttachmentView key={a.id} attachment={a} voice={m.voice} outbound={outbound} caption={item.body || null} />
+      ))}
+      {m.location ? (
+        <LocationCard location={m.location} />
+      ) : m.contacts ? (
+        <ContactCards contacts={m.contacts} />
+      ) : (
+        item.body && (
+          <p className={`bubble-text ${m.revoked_at ? 'revoked' : ''}`}>
+            {(kind === 'button' || kind === 'list') && <span className="choice-label">Chose: </span>}
+            {item.body}
+          </p>
+        )
+      )}
+      {m.revoked_at && (
+        <p className="bubble-label revoked-note">
+          {outbound ? "Deleted from the firm's phone" : 'Deleted by the client'} · kept on the firm&apos;s record
+        </p>
+      )}
+      {m.edits && m.edits.length > 0 && <EditHistory edits={m.edits} />}
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { QueryStatus } from '../../ui/query-status';
+import { EVERY_THREAD } from '../../lib/cache-patches';
+import { olderOf } from '../../lib/older-pages';
+import { threadKeyOfRef, threadPath, trpc, type TThreadRef } from '../../lib/trpc';
+import { useShortcuts } from '../../lib/use-shortcuts';
+import { AlertsToggle } from './alerts-toggle';
+import { SearchResults } from './search-results';
+import { ShortcutsHelp } from './shortcuts-help';
+import { ThreadList } from './thread-list';
+
+// A conversation (composer, message kinds, the virtualised list) loads when the first one is opened:
+// the inbox's list comes up first.
+const ThreadView = lazy(() => import('../conversation/thread-view').then((m) => ({ default: m.ThreadView })));
+
+type TProps = { threadRef: TThreadRef | null };
+type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply';
+
+const FILTERS: [TThreadFilter, string][] = [
+  ['all', 'All'],
+  ['unread', 'Unread'],
+  ['unlinked', 'Unlinked'],
+  ['awaiting_reply', 'Awaiting reply'],
+];
+
+const isFilter = (value: string | null): value is TThreadFilter => FILTERS.some(([f]) => f === value);
+
+export function InboxPage({ threadRef }: TProps) {
+  // The filter is part of the address: it survives a reload, opening a conversation, and Back.
+  const [location, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const asked = params.get('filter');
+  const filter: TThreadFilter = isFilter(asked) ? asked : 'all';
+  const filterQuery = filter === 'all' ? '' : `?filter=${filter}`;
+  const setFilter = (value: TThreadFilter) => navigate(`${location}${value === 'all' ? '' : `?filter=${value}`}`, { replace: true });
+  const [typed, setTyped] = useState('');
+  const q = useDebounced(typed.trim(), 300);
+  // "All" is patched live in place (cache-patches.ts); a filtered list is refetched on a change.
+  const threads = trpc.inbox.threads.useInfiniteQuery(filter === 'all' ? EVERY_THREAD : { filter }, {
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+  const activeKey = threadRef ? threadKeyOfRef(threadRef) : null;
+  // The open conversation's summary, whether or not a loaded page lists it.
+  const summary = trpc.inbox.threadSummary.useQuery(threadRef ?? { clientId: 0 }, { enabled: threadRef !== null }).data ?? undefined;
+  const [helpOpen, setHelpOpen] = useState(false);
+  /** The conversation `step` rows below (or above) the open one in the list as shown. */
+  const openNeighbour = (step: 1 | -1) => {
+    const list = threads.data?.pages.flatMap((page) => page.threads) ?? [];
+    const at = list.findIndex((t) => t.key === activeKey);
+    const next = list[at < 0 ? 0 : at + step];
+    if (next) navigate(threadPath({ clientId: next.clientId, peerPhone: next.phone }) + filterQuery);
+  };
+  useShortcuts({
+    j: () => openNeighbour(1),
+    k: () => openNeighbour(-1),
+    c: () => document.getElementById('composer-text')?.focus(),
+    '/': () => document.getElementById('inbox-search')?.focus(),
+    '?': () => setHelpOpen(true),
+  });
+  return (
+    <div className={`inbox ${threadRef ? 'has-thread' : ''}`}>
+      <aside className="inbox-list card" aria-label="Inbox">
+        <div className="inbox-list-header">
+          <div className="inbox-title">
+            <h1>Inbox</h1>
+            <AlertsToggle />
+            <button type="button" className="button ghost small shortcuts-button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+              Shortcuts <kbd aria-hidden="true">?</kbd>
+            </button>
+          </div>
+          <label className="visually-hidden" htmlFor="inbox-search">
+            Search messages
+          </label>
+          <input
+            id="inbox-search"
+            type="search"
+            className="inbox-search"
+            placeholder="Search messages…"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            maxLength={200}
+          />
+          {!q && (
+            <div className="inbox-filters" role="radiogroup" aria-label="Show">
+              {FILTERS.map(([value, label]) => (
+                <button
+                  key={value}
+                  type="button"
+                  role="radio"
+                  aria-checked={filter === value}
+                  title={value === 'unlinked' ? 'Numbers on no client’s file, or matching several clients' : undefined}
+                  className={filter === value ? 'filter-chip active' : 'filter-chip'}
+                  onClick={() => setFilter(value)}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        {q ? (
+          <SearchResults q={q} />
+        ) : (
+          <QueryStatus query={threads} loading="Loading conversations…">
+            {({ pages }) => {
+              const list = pages.flatMap((page) => page.threads);
+              return list.length === 0 && filter !== 'all' ? (
+                <p className="empty">
+                  {filter === 'unread'
+                    ? 'Nothing unread.'
+                    : filter === 'unlinked'
+                      ? 'Every number belongs to a client.'
+                      : 'No one is waiting for a reply.'}
+                </p>
+              ) : (
+                <ThreadList threads={list} activeKey={activeKey} linkQuery={filterQuery} more={olderOf(threads)} />
+              );
+            }}
+          </QueryStatus>
+        )}
+      </aside>
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <div className="inbox-thread card">
+        {threadRef ? (
+          <Suspense
+            fallback={
+              <p className="muted pad" role="status">
+                Loading conversation…
+              </p>
+            }
+          >
+            <ThreadView key={activeKey} threadRef={threadRef} summary={summary} />
+          </Suspense>
+        ) : (
+          <div className="empty-thread">
+            <h2>Choose a conversation</h2>
+            <p className="muted">Messages to and from the firm’s number, one conversation per client.</p>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The value once it has stopped changing for `ms` (one search per pause in typing, not per key). */
+function useDebounced(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}

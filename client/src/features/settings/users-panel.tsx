@@ -1,0 +1,215 @@
+import { useState, type FormEvent } from 'react';
+import { formatDateTime } from '../../lib/format';
+import { trpc, type TOutputs } from '../../lib/trpc';
+import { QueryStatus } from '../../ui/query-status';
+import { ConfirmButton } from '../../ui/confirm-button';
+import { FormSummary, useFormErrors } from '../../ui/field-error';
+import { useToast } from '../../ui/toasts';
+
+type TUser = TOutputs['users']['list'][number];
+type TRole = TUser['role'];
+
+const ROLE_LABEL: Record<TRole, string> = { director: 'Director', staff: 'Staff' };
+
+/** People who can sign in (directors only; the server refuses anyone else): add, change a role, deactivate, reactivate. */
+export function UsersPanel() {
+  const users = trpc.users.list.useQuery();
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
+  return (
+    <section className="card people" aria-labelledby="people-title">
+      <h2 id="people-title">People</h2>
+      <p className="muted">
+        Who can sign in. Directors also manage people, check the provider connection and read the audit trail. A deactivated person cannot
+        sign in and is signed out at once; what they did stays on the record. Reactivate them to let them sign in again with their password.
+      </p>
+      <QueryStatus query={users} loading="Loading people…" padded={false}>
+        {(list) => (
+          <ul className="people-list" aria-label="People">
+            {list.map((user) => (
+              <PersonRow key={user.id} user={user} isMe={user.id === me.data?.id} listedAt={users.dataUpdatedAt} />
+            ))}
+          </ul>
+        )}
+      </QueryStatus>
+      <AddPersonForm />
+    </section>
+  );
+}
+
+/** `listedAt`: when the list was last read — a refusal shown on a row is stale once anyone changed. */
+function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; listedAt: number }) {
+  const utils = trpc.useUtils();
+  const toast = useToast();
+  const changeRole = trpc.users.changeRole.useMutation({
+    onSuccess: async (changed) => {
+      deactivate.reset();
+      reactivate.reset();
+      toast('success', `${changed.name} is now ${changed.role === 'director' ? 'a director' : 'staff'}.`);
+      await utils.users.list.invalidate();
+      // One's own role changed: the server treats the next request with it; the app follows.
+      if (isMe) await utils.auth.me.invalidate();
+    },
+  });
+  const deactivate = trpc.users.deactivate.useMutation({
+    onSuccess: async (changed) => {
+      changeRole.reset();
+      await utils.users.list.invalidate();
+      toast('success', `${changed.name} is deactivated and signed out.`);
+    },
+  });
+  const reactivate = trpc.users.reactivate.useMutation({
+    onSuccess: async (changed) => {
+      changeRole.reset();
+      await utils.users.list.invalidate();
+      toast('success', `${changed.name} is active again and can sign in with their password.`);
+    },
+  });
+  const active = user.deactivatedAt === null;
+  const error = changeRole.error ?? deactivate.error ?? reactivate.error;
+  const errorAt = Math.max(
+    changeRole.failureReason ? changeRole.submittedAt : 0,
+    deactivate.failureReason ? deactivate.submittedAt : 0,
+    reactivate.failureReason ? reactivate.submittedAt : 0,
+  );
+  const shownError = error && errorAt >= listedAt ? error : null;
+  return (
+    <li className={`person${active ? '' : ' inactive'}`} data-user-id={user.id} data-status={active ? 'active' : 'deactivated'}>
+      <div className="person-main">
+        <span className="person-name">
+          {user.name}
+          {isMe && <span className="badge">You</span>}
+        </span>
+        <span className="person-email">{user.email}</span>
+      </div>
+      <div className="person-controls">
+        {active ? (
+          <label className="compact-field">
+            <span className="visually-hidden">Role of {user.name}</span>
+            <select
+              value={user.role}
+              disabled={changeRole.isPending}
+              aria-invalid={Boolean(shownError && changeRole.error)}
+              onChange={(e) => changeRole.mutate({ userId: user.id, role: e.target.value as TRole })}
+            >
+              <option value="staff">{ROLE_LABEL.staff}</option>
+              <option value="director">{ROLE_LABEL.director}</option>
+            </select>
+          </label>
+        ) : (
+          <span className="person-role">{ROLE_LABEL[user.role]}</span>
+        )}
+        <span className={`person-status ${active ? 'active' : 'deactivated'}`}>
+          {user.deactivatedAt === null ? 'Active' : `Deactivated ${formatDateTime(user.deactivatedAt)}`}
+        </span>
+        {active && !isMe && (
+          <ConfirmButton
+            label="Deactivate"
+            ariaLabel={`Deactivate ${user.name}`}
+            question={`Deactivate ${user.name}? They are signed out at once.`}
+            confirmLabel="Deactivate"
+            pending={deactivate.isPending}
+            onConfirm={() => deactivate.mutate({ userId: user.id })}
+            className="button small ghost"
+          />
+        )}
+        {!active && (
+          <button
+            type="button"
+            className="button small"
+            aria-label={`Reactivate ${user.name}`}
+            disabled={reactivate.isPending}
+            onClick={() => reactivate.mutate({ userId: user.id })}
+          >
+            {reactivate.isPending ? 'Reactivating…' : 'Reactivate'}
+          </button>
+        )}
+      </div>
+      {shownError && (
+        <p className="form-error person-error" role="alert">
+          {shownError.message}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function AddPersonForm() {
+  const utils = trpc.useUtils();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<TRole>('staff');
+  const [password, setPassword] = useState('');
+  const [added, setAdded] = useState<{ name: string; email: string; password: string | null } | null>(null);
+  const add = trpc.users.add.useMutation({
+    onSuccess: async (result) => {
+      setAdded({ name: result.user.name, email: result.user.email, password: result.generatedPassword });
+      setName('');
+      setEmail('');
+      setRole('staff');
+      setPassword('');
+      await utils.users.list.invalidate();
+    },
+  });
+  const { formRef, ...errors } = useFormErrors(add.error, ['name', 'email', 'role', 'password']);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setAdded(null);
+    add.mutate({ name, email, role, password });
+  };
+  return (
+    <form className="add-person" onSubmit={submit} aria-labelledby="add-person-title" noValidate ref={formRef}>
+      <h3 id="add-person-title">Add a person</h3>
+      <div className="add-person-fields">
+        <label className="field">
+          <span>Name</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" {...errors.field('name')} />
+          {errors.message('name')}
+        </label>
+        <label className="field">
+          <span>Email</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" {...errors.field('email')} />
+          {errors.message('email')}
+        </label>
+        <label className="field">
+          <span>Role</span>
+          <select value={role} onChange={(e) => setRole(e.target.value as TRole)} {...errors.field('role')}>
+            <option value="staff">{ROLE_LABEL.staff}</option>
+            <option value="director">{ROLE_LABEL.director}</option>
+          </select>
+          {errors.message('role')}
+        </label>
+        <label className="field">
+          <span>First password</span>
+          <input
+            type="text"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="new-password"
+            placeholder="Empty: one is made for you"
+            {...errors.field('password')}
+          />
+          {errors.message('password')}
+        </label>
+      </div>
+      <p className="muted small">No email is sent: give the person their password yourself. 10 characters at least.</p>
+      <button type="submit" className="button primary" disabled={add.isPending}>
+        {add.isPending ? 'Adding…' : 'Add person'}
+      </button>
+      <FormSummary id={errors.summaryId} summary={errors.summary} />
+      {added && (
+        <div className="setup-notice tone-ok added-person" role="status" ref={(el) => el?.scrollIntoView({ block: 'nearest' })}>
+          <strong>
+            {added.name} ({added.email}) can sign in now.
+          </strong>
+          {added.password ? (
+            <span>
+              Their first password, shown only this once: <code className="generated-password">{added.password}</code>
+            </span>
+          ) : (
+            <span>Give them the password you set.</span>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
