@@ -22,7 +22,7 @@ export default defineConfig(
     },
     plugins: { perfectionist },
     rules: {
-      // DESIGN.md's style: `type` over `interface`, and `import type` for types.
+      // The house style: `type` over `interface`, and `import type` for types.
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
       '@typescript-eslint/no-unused-vars': [
