@@ -80,6 +80,13 @@ module.exports = {
       to: { path: '^(server|client|shared)/', pathNot: '^server/core/db/migration-type\\.ts$' },
     },
     {
+      name: 'client-ui-and-lib-import-no-feature',
+      severity: 'error',
+      comment: "The SPA's ui/ and lib/ are what its features stand on: they import no feature.",
+      from: { path: '^client/src/(ui|lib)/' },
+      to: { path: '^client/src/(features/|layout\\.tsx$|app\\.tsx$)' },
+    },
+    {
       name: 'client-reads-only-router-types',
       severity: 'error',
       comment: 'The SPA knows the server only as the tRPC router type.',

@@ -46,6 +46,9 @@ describe('the dependency rule', () => {
       "import { config } from '../../config';\nimport type { TMigration } from '../migration-type';\nexport const first: TMigration = { name: String(config) };\n",
     // The SPA bundling server code.
     'client/src/app.ts': "import { threads } from '../../server/inbox/threads';\nexport const app = threads;\n",
+    // The SPA's lib/ reaching up into a feature.
+    'client/src/features/inbox/inbox-page.tsx': 'export const page = 1;\n',
+    'client/src/lib/format.ts': "import { page } from '../features/inbox/inbox-page';\nexport const format = page;\n",
     // Product code loading the simulator.
     'server/dev/provider-sim/sim.ts': 'export const sim = 1;\n',
     'server/media/store.ts': "import { sim } from '../dev/provider-sim/sim';\nexport const store = sim;\n",
@@ -74,6 +77,7 @@ describe('the dependency rule', () => {
         'migrations-are-frozen: server/core/db/migrations/0001-first.ts → server/core/config.ts',
         'client-reads-only-router-types: client/src/app.ts → server/inbox/threads.ts',
         'product-imports-no-dev-tool: server/media/store.ts → server/dev/provider-sim/sim.ts',
+        'client-ui-and-lib-import-no-feature: client/src/lib/format.ts → client/src/features/inbox/inbox-page.tsx',
       ]),
     );
     expect(found.filter((v) => v.includes('→ server/crm/index.ts') || v.includes('→ server/core/db/migration-type.ts'))).toEqual([]);
