@@ -51,3 +51,12 @@ export function tooLargeMessage(kind: TAttachmentKind, limit: number): string {
     kind === 'image' ? 'A photo (JPEG or PNG)' : kind === 'audio' ? 'An audio file' : kind === 'video' ? 'A video' : 'A document';
   return `${what} can be at most ${formatBytes(limit)}. Nothing was uploaded.`;
 }
+
+/** What an upload became (`POST /api/media`, `GET /api/uploads/:id/attachment`): the attachment to send. */
+export type TUploadedFile = {
+  attachmentId: number;
+  kind: 'image' | 'audio' | 'video' | 'document';
+  mimeType: string;
+  fileName: string;
+  size: number;
+};

@@ -1,13 +1,7 @@
 import type { TLogger } from '../core/logger';
 import type { TMediaStore } from './media-store';
 
-export type TUploadedFile = {
-  attachmentId: number;
-  kind: 'image' | 'audio' | 'video' | 'document';
-  mimeType: string;
-  fileName: string;
-  size: number;
-};
+export type { TUploadedFile } from '../../shared/media-limits';
 
 /** What both upload routes (`POST /api/media` and the resumable one) need; the session is checked before them. */
 export type TUploadRouteDeps = {

@@ -14,9 +14,8 @@ import { useComposerFile } from './use-composer-file';
 import { useDraft } from './use-draft';
 import { useFirmWording } from './use-firm-wording';
 
-type TProps = {
-  threadRef: TThreadRef;
-  clientName: string | null;
+/** What the composer calls to send; the conversation gives each send an echo id of its own. */
+export type TSendActions = {
   /** Keeps the message to send (it is sent as soon as it can be; a refusal puts its text back in the draft). */
   onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
   onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
@@ -27,6 +26,11 @@ type TProps = {
     caseId: number | undefined,
     onProgress: (fraction: number) => void,
   ) => Promise<{ ok: true } | { ok: false; error: string | null }>;
+};
+
+type TProps = TSendActions & {
+  threadRef: TThreadRef;
+  clientName: string | null;
   /** The file chosen to send (picked, pasted, or dropped anywhere on the thread). */
   file: File | null;
   onFileChange: (file: File | null) => void;

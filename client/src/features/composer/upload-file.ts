@@ -1,15 +1,9 @@
 import { Upload, type DetailedError } from 'tus-js-client';
-import { sendKindOf, tooLargeMessage, UPLOAD_LIMITS, uploadKindOf } from '../../../../shared/media-limits';
+import { sendKindOf, tooLargeMessage, UPLOAD_LIMITS, uploadKindOf, type TUploadedFile } from '../../../../shared/media-limits';
 import { readHttpErrorMessage } from '../../lib/http-error-message';
 import { describeRisk } from './file-risk';
 
-export type TUploaded = {
-  attachmentId: number;
-  kind: 'image' | 'audio' | 'video' | 'document';
-  mimeType: string;
-  fileName: string;
-  size: number;
-};
+export type TUploaded = TUploadedFile;
 
 // A person's choices about a file travel with the File object the composer holds: choosing gives a
 // new File (the same bytes, not copied), so the composer sees a change and checks the file again.

@@ -4,23 +4,12 @@ import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef } from '../../l
 import { useToast } from '../../ui/toasts';
 import { enqueueSend } from '../composer/outbox';
 import { errorCodeOf, type TQueuedCall, type TQueuedSend } from '../composer/queued-sends';
-import type { TTemplateChoice } from '../composer/template-composer';
 import { uploadFile, type TUploaded } from '../composer/upload-file';
+import type { TSendActions } from '../composer/composer';
 
 /** Ids of this page's optimistic copies and file previews: negative, never a stored record's. */
 let optimisticId = -1;
 
-/** What the composer calls to send; each send goes with an echo id of its own (optimistic-copies.ts). */
-export type TSendActions = {
-  onSend: (body: string, caseId: number | undefined) => Promise<boolean>;
-  onSendTemplate: (choice: TTemplateChoice, caseId: number | undefined) => Promise<boolean>;
-  onSendFile: (
-    file: File,
-    caption: string,
-    caseId: number | undefined,
-    onProgress: (fraction: number) => void,
-  ) => Promise<{ ok: true } | { ok: false; error: string | null }>;
-};
 
 /**
  * Sending from a conversation to `to` (always the number shown in the composer: nothing is sent to
