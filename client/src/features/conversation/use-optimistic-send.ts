@@ -10,7 +10,6 @@ import type { TSendActions } from '../composer/composer';
 /** Ids of this page's optimistic copies and file previews: negative, never a stored record's. */
 let optimisticId = -1;
 
-
 /**
  * Sending from a conversation to `to` (always the number shown in the composer: nothing is sent to
  * a number a person did not see). Whatever is sent shows at once; `onShown` runs then (the list
