@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useLiveBrowserSuite } from '../support/live-app';
-import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
 import { readPdfText } from '../support/pdf-text';
 
 describe.runIf(hasChromium())('chat in Chromium, live mode against the provider simulator', () => {
@@ -41,7 +41,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const unreadOf = async () =>
       (await benedict.locator('.unread-badge').count()) ? Number(await benedict.locator('.unread-badge').textContent()) : 0;
     const before = await unreadOf();
-    await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
+    await liveStreamOpen(page); // before the provider posts: what follows arrives live
 
     await live.sim.sendInbound('447700900123', 'Thank you, I will pick it up tomorrow.', 'Amelia');
     await page.locator('.bubble-row.in', { hasText: 'I will pick it up tomorrow' }).waitFor();
@@ -99,7 +99,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
 
   it("a stranger linked to Benedict by mistake: the reply goes to the stranger's number, never Benedict's, and the link is undone in one click", async () => {
     const { page, context } = await signIn('Staff');
-    await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
+    await liveStreamOpen(page); // before the provider posts: what follows arrives live
     const stranger = '447700900888';
     await live.sim.sendInbound(stranger, 'I need advice about my divorce, urgently.', 'Sara Lind');
     await page.locator(`[data-thread="phone-${stranger}"]`).click();
@@ -140,7 +140,7 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
 
   it('a client is created from an unknown number, named from its profile, and its messages are filed', async () => {
     const { page, context } = await signIn('Staff');
-    await page.waitForTimeout(500);
+    await liveStreamOpen(page);
     await live.sim.sendInbound('447700900777', 'Hello, Tom here about the lease.', 'Tom Baker');
     await page.locator('[data-thread="phone-447700900777"]').click();
     await page.getByRole('button', { name: 'Create client from this number' }).click();
@@ -303,6 +303,8 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
 
   it('staff search messages by their words and open a hit at that message', async () => {
     const { page, context } = await signIn('Staff');
+    // The page's timers on a clock the test moves: the mark outlasting them is then shown, not waited for.
+    await page.clock.install();
     await page.getByRole('searchbox', { name: 'Search messages' }).fill('invoices');
     const results = page.getByRole('list', { name: 'Search results' });
     const hit = results.getByRole('link').filter({ hasText: 'last month' });
@@ -314,8 +316,8 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     const bubble = page.locator(`.bubble-row[data-id="${id}"]`);
     await bubble.waitFor();
     await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
-    // Marked until the reader moves on, not for a moment.
-    await page.waitForTimeout(3_000);
+    // Marked until the reader moves on, not for a moment: every timer due in the next 10 s has run.
+    await page.clock.runFor(10_000);
     expect(await bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
     await page.locator('#conversation').click({ position: { x: 5, y: 5 } });
     await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(false);

@@ -1,6 +1,6 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo, untilStill } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
 // A day at the inbox (issue 18): retries, what each bubble says, knowing something happened,
@@ -108,7 +108,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
 
   it('the tab title counts unread messages, and unread conversations are bold', async () => {
     const { page, context } = await signIn();
-    await page.waitForTimeout(500); // the live subscription (SSE) is up before the provider posts
+    await liveStreamOpen(page); // before the provider posts: what follows arrives live
     const count = async () => Number(/^\((\d+)\) Firm Chat$/.exec(await page.title())?.[1] ?? 0);
     await expect.poll(count).toBeGreaterThan(0);
     const before = await count();
@@ -138,9 +138,16 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
       await held;
       return route.continue();
     });
+    // Every other request the page made has been answered and drawn: what it shows now, it shows while the thread loads.
+    const others = new Set<Request>();
+    const isOther = (request: Request) => request.url().includes('/trpc/') && !/inbox\.(thread|onChange)(?![a-zA-Z])/.test(request.url());
+    page.on('request', (request) => void (isOther(request) && others.add(request)));
+    page.on('requestfinished', (request) => void others.delete(request));
+    page.on('requestfailed', (request) => void others.delete(request));
     await page.getByRole('link', { name: /Emily/ }).first().click();
     await page.getByText('Loading conversation…').waitFor();
-    await page.waitForTimeout(300);
+    await expect.poll(() => others.size).toBe(0);
+    await untilStill(page.locator('main'));
     expect(await page.getByText('No message from this contact yet').count()).toBe(0);
     expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
     release();
@@ -170,10 +177,18 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     const bubble = page.locator('.bubble-row', { hasText: text });
     await bubble.getByRole('img', { name: 'Sending' }).waitFor();
     await saveScreenshot(page, 'offline-banner');
-    await page.waitForTimeout(500);
+    // A second message queued after it is shown waiting too, and the first is still waiting, not failed.
+    const second = `And this one (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(second);
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await page.locator('.bubble-row', { hasText: second }).getByRole('img', { name: 'Sending' }).waitFor();
     expect(await bubble.getByRole('img', { name: 'Sending' }).count()).toBe(1);
     await context.setOffline(false);
     await bubble.getByRole('img', { name: /Sent|Delivered|Read/ }).waitFor();
+    await page
+      .locator('.bubble-row', { hasText: second })
+      .getByRole('img', { name: /Sent|Delivered|Read/ })
+      .waitFor();
     expect(await page.getByText('Offline — messages will send').count()).toBe(0);
     await context.close();
   });
@@ -286,7 +301,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     await hit.click();
     const bubble = page.locator(`.bubble-row[data-id="${id}"]`);
     await expect.poll(() => bubble.evaluate((el) => el.classList.contains('highlight'))).toBe(true);
-    await page.waitForTimeout(800); // the smooth scroll settles
+    await untilStill(bubble); // the smooth scroll has ended
     const box = await bubble.boundingBox();
     const composer = await page.locator('#composer-text').boundingBox();
     expect(box!.y).toBeGreaterThanOrEqual(0);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
 // Issue 18 items 10–12 in the browser: what Settings tells a director about the webhook, and the
@@ -120,7 +120,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     await ninaSession.page.getByRole('region', { name: 'People' }).waitFor();
     await ninaSession.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
     await ninaSession.page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    await ninaSession.page.waitForTimeout(500); // her live stream is open
+    await liveStreamOpen(ninaSession.page); // her live stream, which her deactivation is to end
 
     // Deactivated: asked first, then her open page goes back to the sign-in page by itself.
     await nina.getByRole('button', { name: 'Deactivate Nina New' }).click();

@@ -4,12 +4,12 @@ import { MIGRATION_NAMES, migrateDatabase } from '../../server/core/db/migrate';
 import { createSequelize } from '../../server/core/db/sequelize';
 import { createLogger } from '../../server/core/logger';
 import { sql } from '../support/sql';
-import { createTestDatabase } from '../support/test-database';
+import { createEmptyTestDatabase, createTestDatabase, type TTestDatabase } from '../support/test-database';
 import { match } from '../support/matchers';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TTestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createEmptyTestDatabase();
 });
 afterAll(() => database?.drop());
 
@@ -48,7 +48,7 @@ describe('migrations', () => {
   });
 
   it("give each existing client its phone as primary number, national formats read in the firm's country", async () => {
-    const fresh = await createTestDatabase();
+    const fresh = await createEmptyTestDatabase();
     const sequelize = createSequelize(fresh.url, createLogger('silent'));
     try {
       await migrateDatabase(sequelize, fresh.url, { to: '0004-rate-limits' });
@@ -78,12 +78,45 @@ describe('migrations', () => {
   });
 
   it('run once when two instances start together', async () => {
-    const fresh = await createTestDatabase();
+    const fresh = await createEmptyTestDatabase();
     const a = createSequelize(fresh.url, createLogger('silent'));
     const b = createSequelize(fresh.url, createLogger('silent'));
     const [first, second] = await Promise.all([migrateDatabase(a, fresh.url), migrateDatabase(b, fresh.url)]);
     await Promise.all([a.close(), b.close()]);
     await fresh.drop();
     expect([...first, ...second]).toEqual(MIGRATION_NAMES);
+  });
+});
+
+// The other test files run on copies of one database migrated at the start of the run: they test
+// the schema a fresh database gets only if that copy is the same, and already complete.
+describe("the run's migrated template", () => {
+  const schemaOf = (url: string) =>
+    sql(
+      url,
+      `SELECT 'column' AS kind, table_name || '.' || column_name AS name,
+              data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') || ' ' || coalesce(generation_expression, '') AS definition
+         FROM information_schema.columns WHERE table_schema = 'public'
+       UNION ALL
+       SELECT 'index', indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'
+       UNION ALL
+       SELECT 'constraint', conrelid::regclass || '.' || conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+       ORDER BY 1, 2`,
+    );
+
+  it('gives each test a database the migrations have nothing left to do on, with the schema migrating an empty one gives', async () => {
+    const [fresh, copy] = await Promise.all([createEmptyTestDatabase(), createTestDatabase()]);
+    const onFresh = createSequelize(fresh.url, createLogger('silent'));
+    const onCopy = createSequelize(copy.url, createLogger('silent'));
+    try {
+      expect(await migrateDatabase(onCopy, copy.url)).toEqual([]);
+      expect(await migrateDatabase(onFresh, fresh.url)).toEqual(MIGRATION_NAMES);
+      const [migrated, copied] = [await schemaOf(fresh.url), await schemaOf(copy.url)];
+      expect(migrated.length).toBeGreaterThan(0);
+      expect(copied).toEqual(migrated);
+    } finally {
+      await Promise.all([onFresh.close(), onCopy.close()]);
+      await Promise.all([fresh.drop(), copy.drop()]);
+    }
   });
 });

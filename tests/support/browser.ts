@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../e2e/screenshots');
@@ -52,4 +52,39 @@ export async function signInDemo(
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
   return { context, page };
+}
+
+/**
+ * Resolves once the page's live-updates stream has started (the SPA marks it on <html data-live>):
+ * a change made before then would reach the page only with the next resync, not live.
+ */
+export async function liveStreamOpen(page: Page): Promise<void> {
+  await page.waitForSelector('html[data-live="open"]', { state: 'attached' });
+}
+
+/**
+ * Resolves once `locator`'s element has kept its place and size on screen for `frames` animation
+ * frames in a row: a smooth scroll has ended, rows measured after they were drawn have been placed.
+ * Rejects when it is still moving after `timeoutMs`.
+ */
+export async function untilStill(locator: Locator, { frames = 3, timeoutMs = 10_000 } = {}): Promise<void> {
+  await locator.evaluate(
+    (element, { frames, timeoutMs }) =>
+      new Promise<void>((resolve, reject) => {
+        const deadline = performance.now() + timeoutMs;
+        let last = '';
+        let still = 0;
+        const look = () => {
+          const box = element.getBoundingClientRect();
+          const now = [box.top, box.left, box.width, box.height].join(' ');
+          still = now === last ? still + 1 : 0;
+          last = now;
+          if (still >= frames) resolve();
+          else if (performance.now() > deadline) reject(new Error(`still moving after ${timeoutMs} ms (at ${now})`));
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      }),
+    { frames, timeoutMs },
+  );
 }

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 
-/** A fresh, empty database on the run's PostgreSQL; `drop` removes it. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export type TTestDatabase = { url: string; drop: () => Promise<void> };
+
+async function createDatabase(template: string): Promise<TTestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `firm_chat_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -21,4 +22,18 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
       await client.end();
     },
   };
+}
+
+/**
+ * A database of the caller's own on the run's PostgreSQL, migrated and otherwise empty: a copy of
+ * the run's template (tests/support/global-postgres.ts), so the server's migrate step finds nothing
+ * to do. `drop` removes it.
+ */
+export function createTestDatabase(): Promise<TTestDatabase> {
+  return createDatabase(inject('pgTemplate'));
+}
+
+/** A database with no tables at all, for tests of the migrations themselves; `drop` removes it. */
+export function createEmptyTestDatabase(): Promise<TTestDatabase> {
+  return createDatabase('template0');
 }
