@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
-// DESIGN "Accessibility": every screen meets WCAG 2.1 AA as axe-core measures it, on a desk and on a phone.
+// Every screen meets WCAG 2.1 AA as axe-core measures it, on a desk and on a phone.
 const SIZES = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },

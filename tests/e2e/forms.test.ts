@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
-// Issue 18, item 13: a refused form shows every field's message beside its field at once, tied to
+// A refused form shows every field's message beside its field at once, tied to
 // the field for screen readers (aria-invalid, aria-describedby), and the server alone decides what
 // is valid (the browser's own checks never stop a submit).
 

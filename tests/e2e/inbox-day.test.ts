@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo, untilStill } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
-// A day at the inbox (issue 18): retries, what each bubble says, knowing something happened,
+// A day at the inbox: retries, what each bubble says, knowing something happened,
 // loading and offline states, and the keyboard and screen-reader paths through a conversation.
 describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provider simulator', () => {
   const live = useLiveBrowserSuite({ receiptDelaysMs: [300, 600, 900], outOfOrderRate: 0 });

@@ -8,7 +8,7 @@ import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { hasChromium, launchChromium, signInDemo } from '../support/browser';
 import { cloudPayload, postWebhook, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// Live updates over a restart (issue 14): the server ends its streams without tRPC's `return`, the
+// Live updates over a restart: the server ends its streams without tRPC's `return`, the
 // browser reconnects by itself with the last event id it saw, and the new stream starts with a
 // resync — so a page left open through a deploy catches up without a reload.
 describe.runIf(hasChromium())('live updates in Chromium across a server restart', () => {

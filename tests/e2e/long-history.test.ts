@@ -12,7 +12,7 @@ import { hasChromium, launchChromium, liveStreamOpen, saveScreenshot, signInDemo
 import { silentLogger } from '../support/own-cluster';
 import { sql } from '../support/sql';
 
-// Long histories (issue 16), as a reader meets them: 150 conversations scrolled to the oldest, and
+// Long histories, as a reader meets them: 150 conversations scrolled to the oldest, and
 // a client of 20,000 messages whose thread opens at the newest and loads earlier pages above
 // without moving what is on screen.
 describe.runIf(hasChromium())('long histories in Chromium', () => {

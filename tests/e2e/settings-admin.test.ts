@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
-// Issue 18 items 10–12 in the browser: what Settings tells a director about the webhook, and the
+// In the browser: what Settings tells a director about the webhook, and the
 // People section (add, change a role, deactivate — the deactivated person's open page signs out).
 describe.runIf(hasChromium())('Settings for a director: webhook setup and people', () => {
   const live = useLiveBrowserSuite();

@@ -5,7 +5,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { createHttpClient } from '../support/test-server';
 import { match } from '../support/matchers';
 
-// The audit trail (issue 13): who did what, when, from which address; directors read it.
+// The audit trail (server/decisions/0012-append-only-audit-trail.md): who did what, when, from which address; directors read it.
 let live: TLiveSetup;
 beforeAll(async () => {
   live = await startLiveSetup();

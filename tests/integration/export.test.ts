@@ -9,7 +9,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { readPdfText } from '../support/pdf-text';
 import { sql } from '../support/sql';
 
-// Evidence exports (issue 13, DESIGN "Accountability and evidence"): a client's or a case's chat as
+// Evidence exports (README "Evidence exports"): a client's or a case's chat as
 // JSON and PDF, with the body's SHA-256 in a header and in the audit trail.
 const CLIENT = '447700900123';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');

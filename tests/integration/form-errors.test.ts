@@ -5,7 +5,7 @@ import type { AppRouter } from '../../server/trpc/app-router';
 import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 import { match } from '../support/matchers';
 
-// Issue 18, item 13: a refused form comes back with every field's message at once, each written for
+// A refused form comes back with every field's message at once, each written for
 // people, so the form can show them all beside their fields in one go.
 
 let server: TTestServer;

@@ -11,7 +11,7 @@ import type { createHttpClient } from '../support/test-server';
 import { signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// What a black-box probe of the running app broke (issue 19), each held at its cause.
+// What a black-box probe of the running app broke , each held at its cause.
 
 let server: TTestServer;
 let staff: ReturnType<typeof createHttpClient>['client'];

@@ -12,7 +12,7 @@ import { sql } from '../support/sql';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { match } from '../support/matchers';
 
-// inbox.onChange for many open browsers (issue 14): one fan-out writes each change's bytes to every
+// inbox.onChange for many open browsers (server/decisions/0006-hand-made-live-fan-out.md): one fan-out writes each change's bytes to every
 // stream; a stream that cannot keep up is told to resync and dropped instead of holding memory or
 // anyone else; idle streams get heartbeats; a reconnect starts with a resync; each person gets only
 // the records the visibility rule lets them see. Raw HTTP here, so the wire itself is checked.

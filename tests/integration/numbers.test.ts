@@ -4,7 +4,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 import { match } from '../support/matchers';
 
-// DESIGN "Numbers and contacts": a client has several numbers; exact beats last-9; link adds the
+// Numbers and contacts (server/decisions/0009-inbound-matching-by-last-9-digits.md): a client has several numbers; exact beats last-9; link adds the
 // number and moves its messages (undo: unlink); a reply goes to the number the conversation is with.
 
 let live: TLiveSetup;

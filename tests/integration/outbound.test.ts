@@ -29,7 +29,7 @@ async function failureOf(promise: Promise<unknown>) {
 }
 
 describe('sending to the provider', () => {
-  it('posts exactly the SPEC send body with the key header and stores the provider id as sent', async () => {
+  it('posts exactly the provider’s send body with the key header and stores the provider id as sent', async () => {
     const sent = await live.staff.chat.send.mutate({ clientId: amelia.id, body: '  Your documents are ready.  ' });
     expect(live.sim.requests).toHaveLength(1);
     const request = live.sim.requests[0]!;

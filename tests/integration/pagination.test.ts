@@ -4,7 +4,7 @@ import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
 
-// Keyset pages (issue 16, DESIGN "Pagination"): inbox.thread backwards in time, timelines newest
+// Keyset pages (server/decisions/0011-keyset-pagination.md): inbox.thread backwards in time, timelines newest
 // first; no gaps and no repeats across pages, also when records arrive between page loads and when
 // many share one timestamp.
 let live: TLiveSetup;
@@ -203,6 +203,6 @@ it('filtered inbox pages too, and the unread badge counts the whole inbox', asyn
     data: { code: 'BAD_REQUEST' },
     message: 'That page of conversations is not valid: reload the inbox.',
   });
-  // Without a limit a page is 50 (DESIGN).
+  // Without a limit a page is 50 (README "HTTP surfaces").
   expect((await live.staff.inbox.threads.query()).threads).toHaveLength(50);
 });

@@ -6,7 +6,7 @@ import { sql } from '../support/sql';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
 
-// Full-text search over chat records (issue 13): words, stems, the person's own query syntax,
+// Full-text search over chat records: words, stems, the person's own query syntax,
 // best match first, matching words marked.
 let live: TLiveSetup;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { User } from '../../server/core/db/models/index';
 import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 
-// Every outbound record says which member of staff sent it (issue 13, DESIGN "Accountability").
+// Every outbound record says which member of staff sent it (server/decisions/0012-append-only-audit-trail.md).
 let live: TLiveSetup;
 let clientId: number;
 let staffId: number;

@@ -6,7 +6,7 @@ import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
 import { match } from '../support/matchers';
 
-// Issue 18 item 11: directors manage people in the app (add, change a role, deactivate); the
+// Directors manage people in the app (add, change a role, deactivate); the
 // server enforces who may, and keeps the firm from losing its last director.
 let live: TLiveSetup;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
 import { cloudPayload, postWebhook, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// Issue 18 items 10 and 12: Settings tells a director what the provider needs and whether its
+// Settings tells a director what the provider needs and whether its
 // deliveries get in (kept in PostgreSQL, so every instance says the same); test sends are marked.
 let live: TLiveSetup;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { placeInPages } from '../../client/src/lib/paged-cache';
 
-// Live changes into paged lists (issue 16): a record goes where its time puts it among the loaded
+// Live changes into paged lists: a record goes where its time puts it among the loaded
 // pages; one older than every loaded page while older pages exist waits for its page.
 const at = (id: number, minute: number) => ({ id, createdAt: new Date(Date.UTC(2026, 0, 1, 0, minute)) });
 const ids = (pages: { id: number }[][]) => pages.map((page) => page.map((x) => x.id));
