@@ -152,8 +152,9 @@ describe('live streams', () => {
       const other = await openStream(staffCookie); // someone else is not affected
       await other.waitFor(isConnected);
       other.close();
+      await expect.poll(() => server.liveStreams.stats.streams).toBe(MAX_PER_USER); // only this person's are open
       open.pop()!.close();
-      await new Promise((r) => setTimeout(r, 200));
+      await expect.poll(() => server.liveStreams.stats.streams).toBe(MAX_PER_USER - 1); // its place is free
       const again = await openStream(cookie);
       open.push(again);
       await again.waitFor(isConnected);
@@ -254,13 +255,11 @@ describe('live streams', () => {
       }
 
       // The request log's line for the dropped stream says so, with the server's stream counts.
-      await new Promise((r) => setTimeout(r, 100));
-      const logged = lines
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .filter((l) => l.msg === 'request' && l.path === '/trpc/inbox.onChange');
-      expect(logged).toContainEqual(
-        match.objectContaining({ status: 200, endedBy: 'behind', dropped: droppedBefore + 1, streams: match.any(Number) }),
-      );
+      const logged = () =>
+        lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request' && l.path === '/trpc/inbox.onChange');
+      await expect
+        .poll(logged)
+        .toContainEqual(match.objectContaining({ status: 200, endedBy: 'behind', dropped: droppedBefore + 1, streams: match.any(Number) }));
       expect(JSON.stringify(lines)).not.toContain('xxxxxxxxxx'); // bodies never reach the log
     } finally {
       fast.close();
@@ -312,8 +311,7 @@ describe('live streams', () => {
           }),
       ),
     );
-    await new Promise((r) => setTimeout(r, 500));
-    expect(server.liveStreams.stats.streams).toBe(0);
+    await expect.poll(() => server.liveStreams.stats.streams).toBe(0);
   });
 
   it('a stream that ends with its browser leaves the count, and says so in the request log', async () => {
