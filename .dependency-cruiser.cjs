@@ -52,6 +52,13 @@ module.exports = {
       to: { path: `^server/${FEATURES}/`, pathNot: ['^server/$1/', `^server/${FEATURES}/index\\.ts$`] },
     },
     {
+      name: 'context-through-feature-indexes',
+      severity: 'error',
+      comment: 'The tRPC context names what procedures are given; it reaches features through their index.ts too.',
+      from: { path: '^server/trpc/context\\.ts$' },
+      to: { path: `^server/${FEATURES}/`, pathNot: `^server/${FEATURES}/index\\.ts$` },
+    },
+    {
       name: 'only-the-app-imports-routes',
       severity: 'error',
       comment: 'Routers and Express routes are mounted by the app alone.',

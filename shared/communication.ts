@@ -11,7 +11,9 @@ export const CHAT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] 
 export const ZChatStatus = z.enum(CHAT_STATUSES);
 export type TChatStatus = z.infer<typeof ZChatStatus>;
 
-export type TReceiptStatus = 'sent' | 'delivered' | 'read' | 'failed';
+/** What a provider receipt can say of a sent message, in the order it can happen (failed at any time). */
+export const RECEIPT_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type TReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 /** When each receipt came (provider time), and for `failed` the provider's code and details. */
 export type TReceiptHistory = Partial<Record<TReceiptStatus, { at: string | null; code?: number | null; details?: string | null }>>;
 

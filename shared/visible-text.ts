@@ -61,3 +61,8 @@ export function escapeUnstorableCharacters(text: string): string {
 export function hiddenCharacterMessage(field: string): string {
   return `${field[0]!.toUpperCase()}${field.slice(1)} has a hidden control or text-direction character (often pasted with it): type it again`;
 }
+
+/** Control characters (Unicode's Cc: U+0000–U+001F, U+007F–U+009F) and bidirectional overrides (which can make `cod.exe` read as `exe.doc`). */
+export const UNSHOWABLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/** Half of a surrogate pair alone: not text (jsonb refuses it, UTF-8 cannot encode it). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -9,7 +9,7 @@ import { applyHttpTimeouts, HTTP_TIMEOUTS, type THttpTimeouts } from '../http/ht
 import type { TLogger } from '../core/logger';
 import { schedulePruning } from '../maintenance/prune-expired';
 import { scheduleSendSweeps, sweepAbandonedSends } from '../maintenance/sweep-abandoned-sends';
-import { scheduleTempFileSweeps } from '../core/temp-files';
+import { scheduleTempFileSweeps } from '../maintenance/schedule-temp-file-sweeps';
 import { syncTemplates } from '../templates/template-catalogue';
 import { ProviderClient } from '../provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';

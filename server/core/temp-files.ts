@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isProcessRunning } from './db/claim-data-dir';
-import type { TLogger } from './logger';
 
 // Uploads, downloads from the provider and exports are spooled to a directory of their own under
 // the system's temporary directory and removed when done; a process killed outright (SIGKILL, the
@@ -107,24 +106,4 @@ export async function sweepTempFiles(options: TSweepOptions = {}): Promise<strin
     }
   }
   return removed;
-}
-
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
-
-/**
- * Sweeps now (at start-up: what a killed predecessor left) and every hour (untagged directories are
- * only known to be abandoned an hour after their last change); failures are logged, never fatal.
- */
-export function scheduleTempFileSweeps(logger: TLogger): () => void {
-  const run = () =>
-    sweepTempFiles().then(
-      (removed) => {
-        if (removed.length) logger.info({ count: removed.length }, 'removed temporary files left by stopped processes');
-      },
-      (error: unknown) =>
-        logger.warn({ error: (error as Error).name, code: (error as NodeJS.ErrnoException).code }, 'sweeping temporary files failed'),
-    );
-  void run();
-  const timer = setInterval(() => void run(), SWEEP_EVERY_MS).unref();
-  return () => clearInterval(timer);
 }

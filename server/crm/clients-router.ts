@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
 import { ZRecordId } from '../trpc/record-id';
-import type { TContextInner, TSessionUser } from '../trpc/context';
+import type { TSessionUser } from '../auth';
+import type { TContextInner } from '../trpc/context';
 import { impossibleNumberFields, PHONE_INPUT_MAX } from '../core/phone-input';
 import { authedProcedure, checkInputTogether, directorProcedure, router } from '../trpc/init';
 import { clearOptOut } from './opt-outs';

@@ -8,7 +8,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { RequestHandler } from 'express';
 import { recordAuditEvent } from '../audit';
 import { sessionUserOf } from '../auth';
-import { cleanFileName } from '../media';
+import { cleanFileName } from '../core/clean-file-metadata';
 import { makeTempDir } from '../core/temp-files';
 import type { TLogger } from '../core/logger';
 import { sendHttpError } from '../http/http-errors';

@@ -1,4 +1,3 @@
-export { cleanFileName, cleanMimeType, LONE_SURROGATE, UNSHOWABLE } from './file-metadata';
 export { NO_DOWNLOADS_IN_DEMO } from './media-download-queue';
 export { PostgresMediaStore } from './media-store';
 export type { TMediaStore } from './media-store';

@@ -11,7 +11,7 @@ import type { ProviderClient } from '../provider';
 import { makeTempDir } from '../core/temp-files';
 import { sha256Hex } from '../core/sha256-hex';
 import { db } from '../core/db/db';
-import { cleanMimeType } from './file-metadata';
+import { cleanMimeType } from '../core/clean-file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 
 /** Said of an inbound file while no provider key is set: kept as the file's error. */

@@ -11,9 +11,9 @@ import { sessionUserOf } from '../auth';
 import { Attachment } from '../core/db/models/index';
 import { sendHttpError } from '../http/http-errors';
 import { db } from '../core/db/db';
+import { cleanFileName, cleanMimeType } from '../core/clean-file-metadata';
 import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from './uploads/upload-slots';
 import { idleMessage, watchIdleUpload } from './uploads/watch-idle-upload';
-import { cleanFileName, cleanMimeType } from './file-metadata';
 import { FileTooLargeError, type TMediaStore } from './media-store';
 import type { TUploadedFile, TUploadRouteDeps } from './upload-types';
 

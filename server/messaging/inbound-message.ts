@@ -1,4 +1,4 @@
-import type { TAttachmentKind, TCommunication, TMessageKind } from '../../shared/communication';
+import type { TAttachmentKind, TCommunication, TMessageKind, TReceiptStatus } from '../../shared/communication';
 
 // What the provider tells the chat domain, whoever parsed it (the webhook today). The webhook
 // depends on these types; nothing in server/messaging/ depends on the webhook.
@@ -61,9 +61,6 @@ export type TMessageUpdate =
       at: Date | null;
     }
   | { type: 'revoke'; targetId: string; peerPhone: string; direction: 'inbound' | 'outbound'; at: Date | null };
-
-export const RECEIPT_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
-export type TReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 
 export type TReceiptError = { code: number | null; title: string | null; details: string | null };
 

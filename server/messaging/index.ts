@@ -1,5 +1,4 @@
 export { InboundBatcher } from './inbound-batcher';
-export { RECEIPT_STATUSES } from './inbound-message';
 export type { TInboundAttachment, TInboundMessage, TMessageExtra, TMessageUpdate, TReceipt } from './inbound-message';
 export { INTERRUPTED_SEND_ERROR, markInterruptedSends, SWEEP_SENDS_EVERY_MS } from './interrupted-sends';
 export { applyMessageUpdates } from './message-updates';

@@ -258,8 +258,8 @@ export const RELEASED_ADOPTION_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the provider's
 /**
  * An echo (a message sent from the firm's phone app) whose id a send of unknown outcome adopted:
  * the receipt was the phone's message, not the send's. The send gives the id back and is of unknown
- * outcome again, so the echo is stored as the record it is (nothing of it is lost) — in the
- * transaction of the statement that stores it.
+ * outcome again, so the echo is stored as the record it is (nothing of it is lost). Called just
+ * before the batch that stores the echo; `transaction` when a caller has one to join.
  */
 export async function releaseAdoptedIds(echoIds: string[], transaction?: Transaction): Promise<number[]> {
   if (echoIds.length === 0) return [];

@@ -34,7 +34,7 @@ WITH input AS (
   SELECT DISTINCT ON (n.id) n.id, i.attachment->>'kind', i.attachment->>'providerMediaId', i.attachment->>'mimeType', i.attachment->>'fileName',
          i.attachment->>'expectedSha256',
          CASE WHEN $10::boolean THEN 'pending' ELSE 'failed' END,
-         CASE WHEN $10::boolean THEN NULL ELSE '${NO_DOWNLOADS_IN_DEMO}' END,
+         CASE WHEN $10::boolean THEN NULL ELSE $11::text END,
          CASE WHEN $10::boolean THEN now() END
   FROM inserted n JOIN input i ON i.chat_msg_id = n.chat_msg_id
   WHERE i.attachment IS NOT NULL
@@ -68,6 +68,7 @@ export async function storeInboundMessages(messages: TInboundMessage[], canDownl
     messages.map((m) => (Object.keys(m.extra).length ? JSON.stringify(m.extra) : null)),
     messages.map((m) => (m.attachment ? JSON.stringify(m.attachment) : null)),
     canDownload,
+    NO_DOWNLOADS_IN_DEMO, // bound, not pasted into the SQL: the sentence may one day hold a quote
   ];
   return db().query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
 }

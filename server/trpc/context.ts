@@ -1,14 +1,13 @@
 import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
-import { findRequestUser } from '../auth/request-user';
-import { SESSION_COOKIE } from '../auth/sessions';
-import type { SignInLimiter } from '../auth/sign-in-limiter';
+import { findRequestUser, SESSION_COOKIE } from '../auth';
+import type { SignInLimiter, TSessionUser } from '../auth';
 import type { TConfig } from '../core/config';
-import type { ChatEvents } from '../events/chat-events';
-import type { LiveStreams } from '../live/live-streams';
 import type { TLogger } from '../core/logger';
-import type { TMediaStore } from '../media/media-store';
-import type { ProviderClient } from '../provider/provider-client';
-import type { TThreadItem } from '../inbox/inbox';
+import type { ChatEvents } from '../events';
+import type { TThreadItem } from '../inbox';
+import type { LiveStreams } from '../live';
+import type { TMediaStore } from '../media';
+import type { ProviderClient } from '../provider';
 
 /** What procedures need from the outside world; tests pass their own. */
 export type TDeps = {
@@ -25,7 +24,7 @@ export type TDeps = {
   now: () => Date;
 };
 
-export type TSessionUser = { id: number; name: string; email: string; role: 'director' | 'staff' };
+export type { TSessionUser };
 
 export type TSessionCookie = {
   set: (token: string, expiresAt: Date) => void;

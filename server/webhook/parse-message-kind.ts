@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TAttachmentKind, TLocation, TSharedContact } from '../../shared/communication';
-import { cleanFileName, cleanMimeType, UNSHOWABLE } from '../media';
+import { UNSHOWABLE } from '../../shared/visible-text';
+import { cleanFileName, cleanMimeType } from '../core/clean-file-metadata';
 import { type TInboundAttachment, type TInboundMessage, type TMessageExtra } from '../messaging';
 import { ZProviderId, ZText } from './payload-fields';
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parsePhoneDigits } from '../../shared/phone';
-import { UNSHOWABLE } from '../media';
-import { RECEIPT_STATUSES, type TInboundMessage, type TMessageExtra, type TMessageUpdate, type TReceipt } from '../messaging';
+import { RECEIPT_STATUSES } from '../../shared/communication';
+import { UNSHOWABLE } from '../../shared/visible-text';
+import { type TInboundMessage, type TMessageExtra, type TMessageUpdate, type TReceipt } from '../messaging';
 import { editedBody, parseKind, ZReaction, ZRefersTo } from './parse-message-kind';
 import { isRecord, ZProviderId, ZText, ZTimestamp } from './payload-fields';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LONE_SURROGATE } from '../media';
+import { LONE_SURROGATE } from '../../shared/visible-text';
 
 // A provider id is an opaque printable string; one with control characters (NUL cannot even be
 // stored) is not a real id: that item is skipped and its siblings stored.

@@ -97,7 +97,7 @@ describe('connection check', () => {
   });
 });
 
-describe('what a lost answer means (README "Unknown outcome")', () => {
+describe('what a lost answer means (README "Sending messages", Unknown outcome)', () => {
   it('a send that times out, or whose connection breaks after the request went, may have been acted on', async () => {
     sim.queueResponse({ hang: true });
     expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ kind: 'timeout', outcomeUnknown: true });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../server/crm/clients';
-import { ensureSearchLanguage } from '../../server/core/search-language';
+import { ensureSearchLanguage } from '../../server/core/db/search-column';
 import { HIGHLIGHT_START, HIGHLIGHT_STOP, SEARCH_WINDOW, searchMessages } from '../../server/inbox/search-messages';
 import { sql } from '../support/sql';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';

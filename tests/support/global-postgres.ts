@@ -11,7 +11,7 @@ import { createLogger } from '../../server/core/logger';
 
 declare module 'vitest' {
   // Augmenting vitest's ProvidedContext is declaration merging, which only an interface can do.
-  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- vitest's ProvidedContext is an interface
   export interface ProvidedContext {
     /** A superuser URL (database "postgres"); each test file creates its own database from it. */
     pgAdminUrl: string;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanFileName, cleanMimeType, isShownInline, servedContentType } from '../../server/media/file-metadata';
+import { cleanFileName, cleanMimeType } from '../../server/core/clean-file-metadata';
+import { isShownInline, servedContentType } from '../../server/media/file-metadata';
 import { sha256Hex } from '../../server/core/sha256-hex';
 import { parsePayload } from '../../server/webhook/parse-payload';
 

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { TConfig } from '../config';
 import type { TLogger } from '../logger';
-import { ensureSearchLanguage } from '../search-language';
+import { ensureSearchLanguage } from './search-column';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from './embedded-postgres';
 import { migrateDatabase } from './migrate';
 import { bindDatabase } from './db';

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { DataStore, Upload } from '@tus/utils';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../../shared/media-limits';
-import { cleanFileName, cleanMimeType } from '../file-metadata';
+import { cleanFileName, cleanMimeType } from '../../core/clean-file-metadata';
 import { CHUNK_BYTES } from '../media-store';
 import { db } from '../../core/db/db';
 import { httpErrorBody } from '../../http/http-errors';

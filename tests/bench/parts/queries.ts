@@ -194,7 +194,7 @@ async function benchLongHistory(
         .map((r) => r['QUERY PLAN'])
         .join('\n');
 
-  const PAGE = 50; // as the SPA asks (client/src/lib/thread-pages.ts, older-pages.ts)
+  const PAGE = 50; // as the SPA asks (client/src/lib/cache-patches.ts, older-pages.ts)
   const threadScope = { column: 'client_id' as const, id: clientId, chatOnly: true };
   const threadAt50 = await cursorOfPage(50, async (cursor) => (await caller.inbox.thread({ clientId, cursor, limit: PAGE })).nextCursor);
   await measure(
