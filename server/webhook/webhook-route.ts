@@ -1,10 +1,9 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { applyOptOutChanges, optOutChangeOfText } from '../crm';
-import { applyMessageUpdates, applyReceipts, InboundBatcher, storeInboundMessages } from '../messaging';
-import { applyTemplateStatusUpdates } from '../templates';
+import { InboundBatcher, storeInboundMessages } from '../messaging';
 import type { TLogger } from '../core/logger';
 import { isDatabaseUnavailable } from '../core/db/database-errors';
 import { DeliveryLog } from './delivery-log';
+import { ingestDelivery } from './ingest-delivery';
 import { countPayloadItems, MAX_ITEMS_PER_DELIVERY, parsePayload } from './parse-payload';
 import { isWebhookAuthentic, mayBeAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
 
@@ -92,30 +91,9 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
     }
     const payload = parsePayload(json);
     try {
-      // Both statements NOTIFY live views themselves, on commit. A late commit after the deadline
-      // is harmless: the provider's retry finds the ids stored (unique index) and stores nothing twice.
-      const { stored, changed } = await withDeadline(
-        (async () => {
-          const stored = await batcher.submit(payload.messages);
-          if (payload.updates.length) await applyMessageUpdates(payload.updates);
-          const changed = payload.receipts.length ? await applyReceipts(payload.receipts) : 0;
-          if (payload.templateUpdates.length) await applyTemplateStatusUpdates(payload.templateUpdates);
-          // Only a text stored just now asks anything: a retried delivery of an old START must not
-          // undo a STOP sent since (README "Sending messages", Opt-outs).
-          const storedNow = new Set(stored.map((row) => row.chatMsgId));
-          const optOuts = [
-            ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),
-            ...payload.messages
-              .filter((m) => m.direction === 'inbound' && (m.kind === 'text' || m.kind === 'button') && storedNow.has(m.chatMsgId))
-              .map(optOutChangeOfText)
-              .filter((c) => c !== null),
-          ];
-          if (optOuts.length) await applyOptOutChanges(optOuts);
-          if (stored.some((row) => row.hasAttachment)) deps.onFilesPending?.();
-          return { stored, changed };
-        })(),
-        DELIVERY_DEADLINE_MS,
-      );
+      // A late commit after the deadline is harmless: the provider's retry finds the ids stored
+      // (unique index) and stores nothing twice.
+      const { stored, changed } = await withDeadline(ingestDelivery(payload, batcher, deps.onFilesPending), DELIVERY_DEADLINE_MS);
       const body: Record<string, unknown> = { ok: true };
       if (payload.hasMessages || !payload.hasStatuses) Object.assign(body, { received: payload.received, stored: stored.length });
       if (payload.hasStatuses) Object.assign(body, { statuses: payload.statusCount, updated: changed });
