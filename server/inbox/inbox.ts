@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import type { TCommunication, TMessageKind } from '../../shared/communication';
+import type { TCommunication, TMessageKind, TReceiptStatus } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf, threadKeyOfRef } from '../../shared/thread-key';
 import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../core/db/models/index';
@@ -11,7 +11,7 @@ import { decodeCursor, endPage, isTimestampText, readRecordPage } from '../core/
 import { db } from '../core/db/db';
 
 export type TThreadRef = { clientId: number } | { phone: string };
-export type TReceiptStep = { status: 'sent' | 'delivered' | 'read' | 'failed'; at: Date | null };
+export type TReceiptStep = { status: TReceiptStatus; at: Date | null };
 /** A chat record as the thread shows it: with when each receipt said what. */
 export type TThreadItem = TCommunication & { receipts: TReceiptStep[]; readAt: Date | null };
 
