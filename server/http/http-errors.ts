@@ -35,11 +35,6 @@ export function httpErrorBody(status: number, message: string): THttpErrorBody {
   return { error: { code: CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'), message } };
 }
 
-/** The status tRPC would answer an AppError with. */
-export function statusOfAppError(error: AppError): number {
-  return getHTTPStatusCodeFromError(new TRPCError({ code: APP_ERROR_CODES[error.code] }));
-}
-
 /**
  * Answers with the error body. A request body still arriving (an upload refused part-way) is read
  * and dropped, and the connection closes after the answer: an answer sent while the browser is
@@ -56,10 +51,6 @@ export function sendHttpError(res: Response, status: number, message: string): v
   res.status(status).json(httpErrorBody(status, message));
 }
 
-export function sendAppError(res: Response, error: AppError): void {
-  sendHttpError(res, statusOfAppError(error), error.message);
-}
-
 /** What no route answered: JSON, never Express's HTML page. */
 export const answerNotFound: RequestHandler = (_req, res) => sendHttpError(res, 404, 'There is nothing at this address.');
 
@@ -69,7 +60,9 @@ export const answerNotFound: RequestHandler = (_req, res) => sendHttpError(res, 
  */
 export function handleHttpErrors(logger: TLogger): ErrorRequestHandler {
   return (err: { status?: unknown; name?: string; message?: string }, _req, res, _next) => {
-    if (err instanceof AppError) return sendAppError(res, err);
+    // With the status tRPC would answer the same AppError with.
+    if (err instanceof AppError)
+      return sendHttpError(res, getHTTPStatusCodeFromError(new TRPCError({ code: APP_ERROR_CODES[err.code] })), err.message);
     const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
     if (status >= 500) logger.error({ error: err.name }, 'unhandled request error');
     sendHttpError(res, status, status >= 500 ? 'Something went wrong on the server; try again.' : 'The request was not understood.');

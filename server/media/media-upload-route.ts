@@ -12,23 +12,15 @@ import { Attachment } from '../core/db/models/index';
 import { sendHttpError } from '../http/http-errors';
 import { db } from '../core/db/db';
 import { cleanFileName, cleanMimeType } from '../core/clean-file-metadata';
+import type { TUploadedFile } from '../../shared/media-limits';
 import { BUSY_MESSAGE, uploadSlots, type TUploadSlot } from './uploads/upload-slots';
 import { idleMessage, watchIdleUpload } from './uploads/watch-idle-upload';
 import { FileTooLargeError, type TMediaStore } from './media-store';
-import type { TUploadedFile, TUploadRouteDeps } from './upload-types';
+import { UploadRefusal } from './upload-refusal';
+import type { TUploadRouteDeps } from './upload-types';
 
 /** Room for the multipart framing around the file itself. */
 const FRAMING_BYTES = 64 * 1024;
-
-/** A refusal found while the upload streams in, answered with its status once the request unwinds. */
-class UploadRefused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * `POST /api/media` (behind requireSameSite and requireSession): one file in multipart field `file`, spooled to a temporary file and then
@@ -67,7 +59,7 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
       // A stalled browser: the spooling stops (its slot is given back as it unwinds) and it gets 408.
       stopWatching = watchIdleUpload(req, deps.idleMs, () => {
         res.locals.cut = 'idle';
-        reject(new UploadRefused(408, idleMessage(deps.idleMs)));
+        reject(new UploadRefusal(408, idleMessage(deps.idleMs)));
         fileStream?.destroy(new Error('upload idle'));
       });
       parser.on('field', (name, value) => {
@@ -79,14 +71,14 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
         const refusal = { byUs: false };
         stream.on('error', () => {
           // Our own refusal (over the limit) comes back through the stream too: storeUpload reports that one.
-          if (!refusal.byUs) reject(new UploadRefused(400, 'The upload ended before the whole file arrived.'));
+          if (!refusal.byUs) reject(new UploadRefusal(400, 'The upload ended before the whole file arrived.'));
         });
         if (field !== 'file' || fileStream) return void stream.resume();
         fileStream = stream;
         const slot = uploadSlots.take(user.id);
         if (!slot) {
           stream.resume();
-          return reject(new UploadRefused(429, BUSY_MESSAGE));
+          return reject(new UploadRefusal(429, BUSY_MESSAGE));
         }
         const file = { mimeType: info.mimeType, fileName: info.filename, userId: user.id, asDocument };
         storeUpload(deps, stream, file, slot, refusal).then(resolve, (error: unknown) => {
@@ -95,14 +87,14 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
         });
       });
       parser.on('close', () => {
-        if (!fileStream) reject(new UploadRefused(400, 'Choose a file to upload (multipart field "file").'));
+        if (!fileStream) reject(new UploadRefusal(400, 'Choose a file to upload (multipart field "file").'));
       });
-      parser.on('error', () => reject(new UploadRefused(400, 'The upload is not valid multipart/form-data.')));
+      parser.on('error', () => reject(new UploadRefusal(400, 'The upload is not valid multipart/form-data.')));
       // A browser that gives up mid-file: the store's transaction is rolled back, nothing is kept.
       req.on('close', () => {
         if (req.complete) return;
         fileStream?.destroy?.(new Error('upload interrupted'));
-        reject(new UploadRefused(400, 'The upload was interrupted.'));
+        reject(new UploadRefusal(400, 'The upload was interrupted.'));
       });
     });
     req.pipe(parser);
@@ -110,7 +102,7 @@ export function receiveUpload(deps: TUploadRouteDeps): RequestHandler {
       const result = await stored;
       res.status(200).json(result);
     } catch (error) {
-      if (error instanceof UploadRefused) return sendHttpError(res, error.status, error.message);
+      if (error instanceof UploadRefusal) return sendHttpError(res, error.status_code, error.message);
       deps.logger.error({ error: (error as Error).name }, 'upload not stored');
       sendHttpError(res, 500, 'The file could not be stored; try again.');
     } finally {
@@ -153,7 +145,7 @@ async function storeUpload(
       },
       createWriteStream(spool, { mode: 0o600 }),
     );
-    if (size === 0) throw new UploadRefused(400, 'The file is empty.');
+    if (size === 0) throw new UploadRefusal(400, 'The file is empty.');
     // A few copies into the database at a time: the pool is shared with the webhook.
     const done = await slot.databaseTurn();
     try {
@@ -170,7 +162,7 @@ async function storeUpload(
       done();
     }
   } catch (error) {
-    if (error instanceof FileTooLargeError) throw new UploadRefused(413, tooLargeMessage(kind, limit));
+    if (error instanceof FileTooLargeError) throw new UploadRefusal(413, tooLargeMessage(kind, limit));
     throw error;
   } finally {
     slot.release();

@@ -1,8 +1,6 @@
 import type { TLogger } from '../core/logger';
 import type { TMediaStore } from './media-store';
 
-export type { TUploadedFile } from '../../shared/media-limits';
-
 /** What both upload routes (`POST /api/media` and the resumable one) need; the session is checked before them. */
 export type TUploadRouteDeps = {
   store: TMediaStore;

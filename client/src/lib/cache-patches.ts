@@ -26,22 +26,27 @@ export function threadInputOf(ref: TThreadRef, seeking: boolean) {
 }
 
 /**
- * Changes a thread's loaded pages (each oldest first; the newest page first) wherever it is cached;
- * nothing where it is not. `change` gets every page's items and whether older pages remain unloaded.
+ * Cursor-paged `{items, nextCursor}` data (a thread, a timeline) with `change` applied to its loaded
+ * pages' items; `change` also learns whether older pages remain unloaded. Nothing when not cached.
  */
+function patchItemPages<TItem, TParam>(
+  data: InfiniteData<{ items: TItem[]; nextCursor: string | null }, TParam> | undefined,
+  change: (pages: TItem[][], hasOlder: boolean) => TItem[][],
+): InfiniteData<{ items: TItem[]; nextCursor: string | null }, TParam> | undefined {
+  if (!data) return data;
+  const hasOlder = data.pages.at(-1)?.nextCursor != null;
+  return mapPages(
+    data,
+    (page) => page.items,
+    (page, items) => ({ ...page, items }),
+    (pages) => change(pages, hasOlder),
+  );
+}
+
+/** Changes a thread's loaded pages (each oldest first; the newest page first) wherever it is cached. */
 function patchThreadItems(utils: TUtils, ref: TThreadRef, change: (pages: TThreadItem[][], hasOlder: boolean) => TThreadItem[][]): void {
-  for (const seeking of [false, true]) {
-    utils.inbox.thread.setInfiniteData(threadInputOf(ref, seeking), (data) => {
-      if (!data) return data;
-      const hasOlder = data.pages.at(-1)?.nextCursor != null;
-      return mapPages(
-        data,
-        (page) => page.items,
-        (page, items) => ({ ...page, items }),
-        (pages) => change(pages, hasOlder),
-      );
-    });
-  }
+  for (const seeking of [false, true])
+    utils.inbox.thread.setInfiniteData(threadInputOf(ref, seeking), (data) => patchItemPages(data, change));
 }
 
 /** A stored record in its thread: where it is loaded it is replaced, else placed by its time. */
@@ -153,14 +158,7 @@ function placeInTimeline<TItem extends { id: number; createdAt: Date }, TParam>(
   data: InfiniteData<{ items: TItem[]; nextCursor: string | null }, TParam> | undefined,
   item: TItem,
 ): InfiniteData<{ items: TItem[]; nextCursor: string | null }, TParam> | undefined {
-  if (!data) return data;
-  const hasOlder = data.pages.at(-1)?.nextCursor != null;
-  return mapPages(
-    data,
-    (page) => page.items,
-    (page, items) => ({ ...page, items }),
-    (pages) => placeInPages(pages, item, 'newest-first', hasOlder),
-  );
+  return patchItemPages(data, (pages, hasOlder) => placeInPages(pages, item, 'newest-first', hasOlder));
 }
 
 /** Applies live changes to the caches in place; fetches only what it cannot patch. */

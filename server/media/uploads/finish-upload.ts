@@ -2,9 +2,10 @@ import { QueryTypes } from 'sequelize';
 import { UPLOAD_LIMITS } from '../../../shared/media-limits';
 import { Attachment } from '../../core/db/models/index';
 import type { TMediaStore } from '../media-store';
-import type { TUploadedFile } from '../upload-types';
+import type { TUploadedFile } from '../../../shared/media-limits';
 import { db } from '../../core/db/db';
-import { readUploadParts, UploadRefusal } from './resumable-store';
+import { UploadRefusal } from '../upload-refusal';
+import { readUploadParts } from './resumable-store';
 import { uploadSlots } from './upload-slots';
 
 type TFinishRow = {

@@ -6,25 +6,13 @@ import { sendKindOf, tooLargeMessage, UPLOAD_LIMITS } from '../../../shared/medi
 import { cleanFileName, cleanMimeType } from '../../core/clean-file-metadata';
 import { CHUNK_BYTES } from '../media-store';
 import { db } from '../../core/db/db';
-import { httpErrorBody } from '../../http/http-errors';
+import { UploadRefusal } from '../upload-refusal';
 
 /** A resumable upload not finished within this is removed (and a finished one forgotten). */
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Who is uploading: set by the route around each request, read where tus gives no request. */
 export const uploaderContext = new AsyncLocalStorage<{ userId: number }>();
-
-/** A refusal in the shape tus answers with (its `status_code` and `body`); the body is the routes' one error shape. */
-export class UploadRefusal extends Error {
-  readonly body: string;
-  constructor(
-    readonly status_code: number,
-    message: string,
-  ) {
-    super(message);
-    this.body = JSON.stringify(httpErrorBody(status_code, message));
-  }
-}
 
 export const uploadNotFound = () => new UploadRefusal(404, 'No such upload.');
 

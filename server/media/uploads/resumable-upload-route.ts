@@ -4,11 +4,12 @@ import express, { type Request, type Router } from 'express';
 import { QueryTypes } from 'sequelize';
 import { MAX_MEDIA_BYTES, tooLargeMessage } from '../../../shared/media-limits';
 import { sessionUserOf } from '../../auth';
-import { httpErrorBody, sendHttpError } from '../../http/http-errors';
+import { sendHttpError } from '../../http/http-errors';
 import type { TUploadRouteDeps } from '../upload-types';
 import { db } from '../../core/db/db';
+import { UploadRefusal } from '../upload-refusal';
 import { finishResumableUpload } from './finish-upload';
-import { describeUpload, PostgresUploadStore, UploadRefusal, uploaderContext, uploadNotFound } from './resumable-store';
+import { describeUpload, PostgresUploadStore, uploaderContext, uploadNotFound } from './resumable-store';
 import { BUSY_MESSAGE, uploadSlots } from './upload-slots';
 import { watchIdleUpload } from './watch-idle-upload';
 
@@ -66,20 +67,20 @@ export function receiveResumableUploads(deps: TDeps): Router {
       return { headers: { [ATTACHMENT_ID_HEADER]: String(file.attachmentId) } };
     },
     onResponseError: (_req, error) => {
-      if (error instanceof UploadRefusal) return { status_code: error.status_code, body: error.body };
+      if (error instanceof UploadRefusal) return error;
       if ('status_code' in error) {
         // tus's own refusal of an Upload-Length over maxSize is a plain object; its stream limiter
         // (a body longer than what is left of the upload) throws an Error with the same body.
         if (error.body === ERRORS.ERR_MAX_SIZE_EXCEEDED.body && !(error instanceof Error)) {
-          return refusalBody(413, tooLargeMessage('document', MAX_MEDIA_BYTES));
+          return new UploadRefusal(413, tooLargeMessage('document', MAX_MEDIA_BYTES));
         }
         if (error.status_code === 413) {
-          return refusalBody(413, 'More bytes were sent than the upload said it would have (Upload-Length).');
+          return new UploadRefusal(413, 'More bytes were sent than the upload said it would have (Upload-Length).');
         }
-        return refusalBody(error.status_code, error.body.trim());
+        return new UploadRefusal(error.status_code, error.body.trim());
       }
       deps.logger.error({ error: error.name }, 'resumable upload failed');
-      return refusalBody(500, 'The file could not be stored; try again.');
+      return new UploadRefusal(500, 'The file could not be stored; try again.');
     },
   });
 
@@ -130,8 +131,4 @@ export function receiveResumableUploads(deps: TDeps): Router {
 function carriesBytes(req: Request): boolean {
   if (req.method !== 'PATCH' && req.method !== 'POST') return false;
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-}
-
-function refusalBody(status: number, message: string) {
-  return { status_code: status, body: JSON.stringify(httpErrorBody(status, message)) };
 }

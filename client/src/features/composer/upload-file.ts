@@ -3,8 +3,6 @@ import { sendKindOf, tooLargeMessage, UPLOAD_LIMITS, uploadKindOf, type TUploade
 import { readHttpErrorMessage } from '../../lib/http-error-message';
 import { describeRisk } from './file-risk';
 
-export type TUploaded = TUploadedFile;
-
 // A person's choices about a file travel with the File object the composer holds: choosing gives a
 // new File (the same bytes, not copied), so the composer sees a change and checks the file again.
 const sentAsDocument = new WeakSet<File>();
@@ -36,7 +34,7 @@ export function isSentAsDocument(file: File): boolean {
 }
 
 /** How the file will be sent: its own kind, or a document when the person chose that. */
-export function kindToSend(file: File): TUploaded['kind'] {
+export function kindToSend(file: File): TUploadedFile['kind'] {
   return sendKindOf(file.type || 'application/octet-stream', { asDocument: sentAsDocument.has(file) });
 }
 
@@ -75,7 +73,7 @@ const CHUNK_BYTES = 5 * 1024 * 1024;
  * resumes it. Resolves with the stored upload; rejects with the server's sentence (413 says the
  * limit) or a plain one when the network failed for good.
  */
-export function uploadFile(file: File, onProgress: (fraction: number) => void): Promise<TUploaded> {
+export function uploadFile(file: File, onProgress: (fraction: number) => void): Promise<TUploadedFile> {
   const endpoint = new URL('/api/uploads', window.location.href).href;
   const goesAsDocument = sentAsDocument.has(file);
   return new Promise((resolve, reject) => {
@@ -115,10 +113,10 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void): 
 }
 
 /** The attachment the finished upload became (asked for, so an answer lost at the very end does not matter). */
-async function readUploaded(uploadUrl: string): Promise<TUploaded> {
+async function readUploaded(uploadUrl: string): Promise<TUploadedFile> {
   const res = await fetch(`${uploadUrl}/attachment`, { headers: { accept: 'application/json' } });
   const body = (await res.json().catch(() => null)) as unknown;
-  if (res.ok && body) return body as TUploaded;
+  if (res.ok && body) return body as TUploadedFile;
   throw new Error(readHttpErrorMessage(body) ?? `The file could not be uploaded (HTTP ${res.status}).`);
 }
 

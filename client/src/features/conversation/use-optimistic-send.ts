@@ -4,7 +4,8 @@ import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef } from '../../l
 import { useToast } from '../../ui/toasts';
 import { enqueueSend } from '../composer/outbox';
 import { errorCodeOf, type TQueuedCall, type TQueuedSend } from '../composer/queued-sends';
-import { uploadFile, type TUploaded } from '../composer/upload-file';
+import type { TUploadedFile } from '../../../../shared/media-limits';
+import { uploadFile } from '../composer/upload-file';
 import type { TSendActions } from '../composer/composer';
 
 /** Ids of this page's optimistic copies and file previews: negative, never a stored record's. */
@@ -114,7 +115,7 @@ export function useOptimisticSend({
       ),
     /** Uploads first (the composer shows progress), then sends by the upload's id like any message. */
     onSendFile: async (file, caption, caseId, onProgress) => {
-      let uploaded: TUploaded;
+      let uploaded: TUploadedFile;
       try {
         uploaded = await uploadFile(file, onProgress);
       } catch (error) {
