@@ -55,7 +55,19 @@ export type TEmbeddedDatabase = {
   stop: () => Promise<void>;
 };
 
-export async function findFreePort(): Promise<number> {
+/**
+ * A port the OS calls free now. `avoid` names ports someone else was promised but has not bound
+ * yet (the app's own PORT while its database starts first): the OS can hand those out again.
+ */
+export async function findFreePort(avoid: readonly number[] = []): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await askForFreePort();
+    if (!avoid.includes(port)) return port;
+  }
+  throw new Error(`no free port other than ${avoid.join(', ')}`);
+}
+
+function askForFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -71,11 +83,11 @@ export async function findFreePort(): Promise<number> {
 export async function startEmbeddedPostgres(
   dataDir: string,
   logger: TLogger,
-  options: { persistent?: boolean; port?: number } = {},
+  options: { persistent?: boolean; port?: number; avoidPorts?: readonly number[] } = {},
 ): Promise<TEmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'pg');
   assertEmbeddedPostgresReachable(dataDir);
-  const port = options.port ?? (await findFreePort());
+  const port = options.port ?? (await findFreePort(options.avoidPorts));
   await mkdir(dataDir, { recursive: true });
   claimDataDir(dataDir); // before anything touches the cluster, so two servers cannot both init or start it
   const pg = new EmbeddedPostgres({

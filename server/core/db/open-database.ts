@@ -19,7 +19,8 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
   let embedded: TEmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir, logger);
+    // The database starts before the app listens, so its port must not be the app's.
+    embedded = await startEmbeddedPostgres(config.dataDir, logger, { avoidPorts: [config.port] });
     url = embedded.url();
   }
   const sequelize = createSequelize(url, logger);
