@@ -22,6 +22,13 @@ export const AUDIT_ACTIONS = [
   'user.role_change',
   'user.deactivate',
   'user.reactivate',
+  'access.restrict',
+  'access.unrestrict',
+  'access.member_add',
+  'access.member_remove',
+  'access.screen',
+  'access.unscreen',
+  'access.denied',
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -11,6 +11,7 @@ const ZCase = z.object({
   title: z.string(),
   status: z.enum(['open', 'closed']),
   createdAt: z.date(),
+  restricted: z.boolean(),
 });
 
 export const casesRouter = router({

@@ -3,7 +3,7 @@ import { Case } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { assertClientExists } from './clients';
 
-export type TCaseDto = { id: number; clientId: number; reference: string; title: string; status: 'open' | 'closed'; createdAt: Date };
+export type TCaseDto = { id: number; clientId: number; reference: string; title: string; status: 'open' | 'closed'; createdAt: Date; restricted: boolean };
 
 const toDto = (c: Case): TCaseDto => ({
   id: c.id,
@@ -12,6 +12,7 @@ const toDto = (c: Case): TCaseDto => ({
   title: c.title,
   status: c.status,
   createdAt: c.createdAt,
+  restricted: c.restricted,
 });
 
 export async function createCase(input: { clientId: number; reference: string; title: string }): Promise<TCaseDto> {

@@ -31,6 +31,7 @@ const ZClient = z.object({
   numbers: z.array(ZClientNumber),
   optedOutAt: z.date().nullable(),
   optOutSource: z.string().nullable(),
+  restricted: z.boolean(),
 });
 const ZPhone = z
   .string()

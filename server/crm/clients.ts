@@ -25,6 +25,8 @@ export type TClientDto = {
   /** Asked to receive no more chat messages (sends are refused), with how. */
   optedOutAt: Date | null;
   optOutSource: string | null;
+  /** Only its members see it (README "Ethical walls"). */
+  restricted: boolean;
 };
 
 /** What number-taking operations need: where national numbers are read, and who is acting. */
@@ -59,6 +61,7 @@ function toDto(c: Client): TClientDto {
     numbers,
     optedOutAt: (c.get('optedOutAt') as Date | null | undefined) ?? null,
     optOutSource: (c.get('optOutSource') as string | null | undefined) ?? null,
+    restricted: c.restricted,
   };
 }
 

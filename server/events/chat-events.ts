@@ -11,6 +11,8 @@ import { db } from '../core/db/db';
 
 export const CHAT_CHANNEL = 'firm_chat_changes';
 const MAX_IDS_PER_NOTIFY = 500; // a NOTIFY payload must stay under 8000 bytes
+/** A payload that is no list of ids: every live view reads everything again (a wall changed). */
+export const RESYNC_PAYLOAD = '"resync"';
 
 /**
  * A CTE named "announced" that NOTIFYs the ids in `source` (a CTE with an `id` column) in chunks
@@ -110,6 +112,10 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
    */
   private dispatch(payload: string | undefined): void {
     if (this.emitter.listenerCount('change') === 0) return;
+    if (payload === RESYNC_PAYLOAD) {
+      this.emitter.emit('change', { resync: true });
+      return;
+    }
     let ids: number[];
     try {
       const parsed: unknown = JSON.parse(payload ?? '[]');

@@ -1,2 +1,2 @@
-export { NOTIFY_CTE } from './chat-events';
+export { CHAT_CHANNEL, NOTIFY_CTE, RESYNC_PAYLOAD } from './chat-events';
 export type { ChatEvents, TChatChange } from './chat-events';

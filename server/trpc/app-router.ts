@@ -1,3 +1,4 @@
+import { accessRouter } from '../access/access-router';
 import { auditRouter } from '../audit/audit-router';
 import { authRouter } from '../auth/auth-router';
 import { casesRouter } from '../crm/cases-router';
@@ -10,6 +11,7 @@ import { usersRouter } from '../auth/users-router';
 import { router } from './init';
 
 export const appRouter = router({
+  access: accessRouter,
   auth: authRouter,
   audit: auditRouter,
   clients: clientsRouter,

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z, ZodError, ZodRealError } from 'zod';
 import { APP_ERROR_CODES, AppError } from '../core/errors';
+import type { TReader } from '../core/visibility';
 import type { TContext } from './context';
 
 function describeZodError(error: ZodError): string {
@@ -66,9 +67,11 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(({ ctx, path, next }) => {
   if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Please sign in.');
-  return next({ ctx: { ...ctx, user: ctx.user } });
+  // Who reads, and through which procedure: every read of records is answered for this reader (README "Ethical walls").
+  const reader: TReader = { id: ctx.user.id, role: ctx.user.role, ip: ctx.clientIp, path };
+  return next({ ctx: { ...ctx, user: ctx.user, reader } });
 });
 
 export const directorProcedure = authedProcedure.use(({ ctx, next }) => {

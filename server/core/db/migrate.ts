@@ -21,6 +21,7 @@ import { numberOptOuts } from './migrations/0014-number-opt-outs';
 import { resumableUploads } from './migrations/0015-resumable-uploads';
 import { sendEchoIds } from './migrations/0016-send-echo-ids';
 import { keptReceiptRecipients } from './migrations/0017-kept-receipt-recipients';
+import { ethicalWalls } from './migrations/0018-ethical-walls';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -51,6 +52,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     resumableUploads,
     sendEchoIds,
     keptReceiptRecipients,
+    ethicalWalls,
   ];
 }
 

@@ -28,6 +28,13 @@ const ACTION_LABEL: Record<TAction, string> = {
   'user.role_change': 'Changed a role',
   'user.deactivate': 'Deactivated a user',
   'user.reactivate': 'Reactivated a user',
+  'access.restrict': 'Restricted a matter to its members',
+  'access.unrestrict': 'Lifted a restriction',
+  'access.member_add': 'Added a member to a matter',
+  'access.member_remove': 'Removed a member from a matter',
+  'access.screen': 'Screened someone from a matter',
+  'access.unscreen': 'Lifted a screen',
+  'access.denied': 'Tried to open a walled matter',
 };
 
 // What the trail shows comes from outside too (a typed email, a client's name, a file's name): a

@@ -6,6 +6,8 @@ export class Case extends Model<InferAttributes<Case>, InferCreationAttributes<C
   declare reference: string;
   declare title: string;
   declare status: CreationOptional<'open' | 'closed'>;
+  /** Only its members see it (README "Ethical walls"). */
+  declare restricted: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -17,6 +19,7 @@ export class Case extends Model<InferAttributes<Case>, InferCreationAttributes<C
         reference: { type: DataTypes.TEXT, allowNull: false, unique: true },
         title: { type: DataTypes.TEXT, allowNull: false },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'open' },
+        restricted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -13,6 +13,8 @@ export class Client extends Model<InferAttributes<Client, { omit: 'numbers' }>, 
   declare id: CreationOptional<number>;
   declare name: string;
   declare email: string | null;
+  /** Only its members see it (README "Ethical walls"). */
+  declare restricted: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   /** Loaded with `include: 'numbers'`. */
@@ -24,6 +26,7 @@ export class Client extends Model<InferAttributes<Client, { omit: 'numbers' }>, 
         id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
         name: { type: DataTypes.TEXT, allowNull: false },
         email: { type: DataTypes.TEXT, allowNull: true },
+        restricted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

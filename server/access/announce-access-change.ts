@@ -1,0 +1,12 @@
+import type { Transaction } from 'sequelize';
+import { db } from '../core/db/db';
+import { CHAT_CHANNEL, RESYNC_PAYLOAD } from '../events';
+
+/**
+ * Tells every live view, on every instance, to read again when the wall change commits: a person
+ * just screened loses the conversation on their open page at once (it answers NOT_FOUND now), and
+ * a new member sees the matter appear.
+ */
+export async function announceAccessChange(transaction: Transaction): Promise<void> {
+  await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, RESYNC_PAYLOAD], transaction });
+}

@@ -1,0 +1,2 @@
+export { assertRecordVisible, assertSubjectVisible, refuseWalled } from './access-gate';
+export type { TSubject } from './access-gate';

@@ -1,0 +1,193 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import { recordAuditEvent, type TActor } from '../audit';
+import { db } from '../core/db/db';
+import { AppError } from '../core/errors';
+import { visibleToSql, type TReader } from '../core/visibility';
+import { announceAccessChange } from './announce-access-change';
+import { assertSubjectVisible, subjectKeyOf, type TSubject } from './access-gate';
+
+export type TUserRef = { id: number; name: string; email: string; active: boolean };
+export type TAccessMember = TUserRef & { addedAt: Date; addedBy: { id: number; name: string } | null; screened: boolean };
+export type TAccessScreen = TUserRef & { reason: string; addedAt: Date; addedBy: { id: number; name: string } | null };
+export type TAccess = { restricted: boolean; members: TAccessMember[]; screens: TAccessScreen[] };
+
+const typeOf = (subject: TSubject) => ('clientId' in subject ? ('client' as const) : ('case' as const));
+const idOf = (subject: TSubject) => ('clientId' in subject ? subject.clientId : subject.caseId);
+const tableOf = (subject: TSubject) => ('clientId' in subject ? 'clients' : 'cases');
+const actorOf = (reader: TReader): TActor => ({ userId: reader.id, ip: reader.ip });
+
+const PEOPLE_SQL = (table: 'access_members' | 'access_screens', extra: string) => `
+  SELECT u.id, u.name, u.email, u.deactivated_at IS NULL AS active, x.added_at AS "addedAt", ${extra}
+         CASE WHEN b.id IS NULL THEN NULL ELSE json_build_object('id', b.id, 'name', b.name) END AS "addedBy"
+  FROM ${table} x JOIN users u ON u.id = x.user_id LEFT JOIN users b ON b.id = x.added_by
+  WHERE x.subject_type = $1 AND x.subject_id = $2
+  ORDER BY u.name, u.id`;
+
+/** The wall around a client or a case: whether it is restricted, its members, who is screened and why. */
+export async function readAccess(subject: TSubject, transaction?: Transaction): Promise<TAccess> {
+  const bind = [typeOf(subject), idOf(subject)];
+  const [row] = await db().query<{ restricted: boolean }>(`SELECT restricted FROM ${tableOf(subject)} WHERE id = $1`, {
+    bind: [idOf(subject)],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  const members = await db().query<TAccessMember>(
+    PEOPLE_SQL(
+      'access_members',
+      `EXISTS (SELECT 1 FROM access_screens s WHERE s.subject_type = x.subject_type AND s.subject_id = x.subject_id AND s.user_id = x.user_id) AS screened,`,
+    ),
+    { bind, type: QueryTypes.SELECT, transaction },
+  );
+  const screens = await db().query<TAccessScreen>(PEOPLE_SQL('access_screens', 'x.reason,'), { bind, type: QueryTypes.SELECT, transaction });
+  return { restricted: row?.restricted ?? false, members, screens };
+}
+
+/** A director's view of a wall: only of a client or case they may see themselves. */
+export async function getAccess(reader: TReader, subject: TSubject): Promise<TAccess> {
+  await assertSubjectVisible(reader, subject);
+  return readAccess(subject);
+}
+
+/**
+ * Runs one change to a wall: the subject's row is locked first, so two directors changing the same
+ * wall at once take turns (the second sees the first's result, and the rules below hold for it),
+ * and the change, its audit record and the live views' resync commit together.
+ */
+async function changeAccess(
+  reader: TReader,
+  subject: TSubject,
+  change: (transaction: Transaction) => Promise<{ action: Parameters<typeof recordAuditEvent>[0]['action']; detail: Record<string, unknown> } | null>,
+): Promise<TAccess> {
+  await assertSubjectVisible(reader, subject);
+  return db().transaction(async (transaction) => {
+    await db().query(`SELECT id FROM ${tableOf(subject)} WHERE id = $1 FOR UPDATE`, { bind: [idOf(subject)], transaction });
+    const done = await change(transaction);
+    if (done) {
+      await recordAuditEvent({ actor: actorOf(reader), action: done.action, subject: subjectKeyOf(subject), detail: done.detail }, transaction);
+      await announceAccessChange(transaction);
+    }
+    return readAccess(subject, transaction);
+  });
+}
+
+/** Members who can see the subject once it is restricted: active, and not screened from it. */
+async function countSeeingMembers(subject: TSubject, transaction: Transaction): Promise<number> {
+  const [row] = await db().query<{ n: string }>(
+    `SELECT count(*) AS n FROM access_members m JOIN users u ON u.id = m.user_id AND u.deactivated_at IS NULL
+     WHERE m.subject_type = $1 AND m.subject_id = $2
+       AND NOT EXISTS (SELECT 1 FROM access_screens s WHERE s.subject_type = m.subject_type AND s.subject_id = m.subject_id AND s.user_id = m.user_id)`,
+    { bind: [typeOf(subject), idOf(subject)], type: QueryTypes.SELECT, transaction },
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function isRestricted(subject: TSubject, transaction: Transaction): Promise<boolean> {
+  const [row] = await db().query<{ restricted: boolean }>(`SELECT restricted FROM ${tableOf(subject)} WHERE id = $1`, {
+    bind: [idOf(subject)],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return row?.restricted ?? false;
+}
+
+/** The person a wall names: they must exist; a member must also be able to sign in. */
+async function findPerson(userId: number, transaction: Transaction): Promise<{ id: number; name: string; active: boolean }> {
+  const [person] = await db().query<{ id: number; name: string; active: boolean }>(
+    'SELECT id, name, deactivated_at IS NULL AS active FROM users WHERE id = $1',
+    { bind: [userId], type: QueryTypes.SELECT, transaction },
+  );
+  if (!person) throw new AppError('NOT_FOUND', 'That person is not on the firm’s list of people.', { userId: ['No such person.'] });
+  return person;
+}
+
+const NO_MEMBERS =
+  'A restricted matter needs at least one member who can see it (active and not screened): add one first, or lift the restriction.';
+
+export async function setRestricted(reader: TReader, subject: TSubject, restricted: boolean): Promise<TAccess> {
+  return changeAccess(reader, subject, async (transaction) => {
+    if ((await isRestricted(subject, transaction)) === restricted) return null;
+    if (restricted && (await countSeeingMembers(subject, transaction)) === 0) throw new AppError('CONFLICT', NO_MEMBERS);
+    await db().query(`UPDATE ${tableOf(subject)} SET restricted = $2 WHERE id = $1`, { bind: [idOf(subject), restricted], transaction });
+    return { action: restricted ? 'access.restrict' : 'access.unrestrict', detail: {} };
+  });
+}
+
+export async function addMember(reader: TReader, subject: TSubject, userId: number): Promise<TAccess> {
+  return changeAccess(reader, subject, async (transaction) => {
+    const person = await findPerson(userId, transaction);
+    if (!person.active)
+      throw new AppError('CONFLICT', `${person.name} is deactivated: reactivate them in Settings › People before adding them.`, {
+        userId: ['Deactivated.'],
+      });
+    const [added] = await db().query(
+      `INSERT INTO access_members (subject_type, subject_id, user_id, added_by) VALUES ($1, $2, $3, $4)
+       ON CONFLICT DO NOTHING RETURNING user_id`,
+      { bind: [typeOf(subject), idOf(subject), userId, reader.id], transaction },
+    );
+    return added.length ? { action: 'access.member_add', detail: { userId, name: person.name } } : null;
+  });
+}
+
+export async function removeMember(reader: TReader, subject: TSubject, userId: number): Promise<TAccess> {
+  return changeAccess(reader, subject, async (transaction) => {
+    const person = await findPerson(userId, transaction);
+    const [removed] = await db().query(
+      'DELETE FROM access_members WHERE subject_type = $1 AND subject_id = $2 AND user_id = $3 RETURNING user_id',
+      { bind: [typeOf(subject), idOf(subject), userId], transaction },
+    );
+    if (!removed.length) return null;
+    if ((await isRestricted(subject, transaction)) && (await countSeeingMembers(subject, transaction)) === 0)
+      throw new AppError('CONFLICT', `${person.name} is the last member who can see this restricted matter. ${NO_MEMBERS}`);
+    return { action: 'access.member_remove', detail: { userId, name: person.name } };
+  });
+}
+
+/**
+ * Screens a person from the subject: they see nothing of it from now on, member or director alike,
+ * and a director may screen themself (a conflicted director stepping aside). A second screen of the
+ * same person keeps the first and its reason.
+ */
+export async function screenPerson(reader: TReader, subject: TSubject, userId: number, reason: string): Promise<TAccess> {
+  return changeAccess(reader, subject, async (transaction) => {
+    const person = await findPerson(userId, transaction);
+    const [added] = await db().query(
+      `INSERT INTO access_screens (subject_type, subject_id, user_id, reason, added_by) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING RETURNING user_id`,
+      { bind: [typeOf(subject), idOf(subject), userId, reason, reader.id], transaction },
+    );
+    return added.length ? { action: 'access.screen', detail: { userId, name: person.name, reason, self: userId === reader.id } } : null;
+  });
+}
+
+export async function unscreenPerson(reader: TReader, subject: TSubject, userId: number): Promise<TAccess> {
+  return changeAccess(reader, subject, async (transaction) => {
+    const person = await findPerson(userId, transaction);
+    const [removed] = await db().query(
+      'DELETE FROM access_screens WHERE subject_type = $1 AND subject_id = $2 AND user_id = $3 RETURNING user_id',
+      { bind: [typeOf(subject), idOf(subject), userId], transaction },
+    );
+    return removed.length ? { action: 'access.unscreen', detail: { userId, name: person.name } } : null;
+  });
+}
+
+export type TPersonWall = { subjectType: 'client' | 'case'; subjectId: number; name: string; reason: string | null; addedAt: Date };
+
+/**
+ * The walls naming one person (Settings › People): their screens and memberships, of the clients and
+ * cases the reader may see themself — a wall around a matter the reader is walled from stays unnamed.
+ */
+export async function listPersonWalls(reader: TReader, userId: number): Promise<{ screens: TPersonWall[]; memberships: TPersonWall[] }> {
+  const rows = await db().query<TPersonWall & { kind: 'screen' | 'member' }>(
+    `SELECT w.kind, w.subject_type AS "subjectType", w.subject_id AS "subjectId", w.reason, w.added_at AS "addedAt",
+            coalesce(c.name, k.reference || ' — ' || k.title) AS name
+     FROM (SELECT 'screen' AS kind, subject_type, subject_id, reason, added_at FROM access_screens WHERE user_id = $1
+           UNION ALL SELECT 'member', subject_type, subject_id, NULL, added_at FROM access_members WHERE user_id = $1) w
+     LEFT JOIN clients c ON w.subject_type = 'client' AND c.id = w.subject_id
+     LEFT JOIN cases k ON w.subject_type = 'case' AND k.id = w.subject_id
+     WHERE (c.id IS NOT NULL AND ${visibleToSql('$2', 'c.id', 'NULL')}) OR (k.id IS NOT NULL AND ${visibleToSql('$2', 'k.client_id', 'k.id')})
+     ORDER BY name, w.subject_id`,
+    { bind: [userId, reader.id], type: QueryTypes.SELECT },
+  );
+  const strip = ({ kind: _kind, ...wall }: TPersonWall & { kind: string }): TPersonWall => wall;
+  return { screens: rows.filter((r) => r.kind === 'screen').map(strip), memberships: rows.filter((r) => r.kind === 'member').map(strip) };
+}
