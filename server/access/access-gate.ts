@@ -9,7 +9,8 @@ export type TSubject = { clientId: number } | { caseId: number };
 
 const NOT_FOUND = { client: 'Client not found.', case: 'Case not found.', record: 'Message not found.' } as const;
 
-export const subjectKeyOf = (subject: TSubject): string => ('clientId' in subject ? `client:${subject.clientId}` : `case:${subject.caseId}`);
+export const subjectKeyOf = (subject: TSubject): string =>
+  'clientId' in subject ? `client:${subject.clientId}` : `case:${subject.caseId}`;
 
 /**
  * NOT_FOUND, worded exactly as for a record that does not exist, and the attempt on the audit trail

@@ -38,7 +38,11 @@ export async function readAccess(subject: TSubject, transaction?: Transaction): 
     ),
     { bind, type: QueryTypes.SELECT, transaction },
   );
-  const screens = await db().query<TAccessScreen>(PEOPLE_SQL('access_screens', 'x.reason,'), { bind, type: QueryTypes.SELECT, transaction });
+  const screens = await db().query<TAccessScreen>(PEOPLE_SQL('access_screens', 'x.reason,'), {
+    bind,
+    type: QueryTypes.SELECT,
+    transaction,
+  });
   return { restricted: row?.restricted ?? false, members, screens };
 }
 
@@ -56,14 +60,19 @@ export async function getAccess(reader: TReader, subject: TSubject): Promise<TAc
 async function changeAccess(
   reader: TReader,
   subject: TSubject,
-  change: (transaction: Transaction) => Promise<{ action: Parameters<typeof recordAuditEvent>[0]['action']; detail: Record<string, unknown> } | null>,
+  change: (
+    transaction: Transaction,
+  ) => Promise<{ action: Parameters<typeof recordAuditEvent>[0]['action']; detail: Record<string, unknown> } | null>,
 ): Promise<TAccess> {
   await assertSubjectVisible(reader, subject);
   return db().transaction(async (transaction) => {
     await db().query(`SELECT id FROM ${tableOf(subject)} WHERE id = $1 FOR UPDATE`, { bind: [idOf(subject)], transaction });
     const done = await change(transaction);
     if (done) {
-      await recordAuditEvent({ actor: actorOf(reader), action: done.action, subject: subjectKeyOf(subject), detail: done.detail }, transaction);
+      await recordAuditEvent(
+        { actor: actorOf(reader), action: done.action, subject: subjectKeyOf(subject), detail: done.detail },
+        transaction,
+      );
       await announceAccessChange(transaction);
     }
     return readAccess(subject, transaction);

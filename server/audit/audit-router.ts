@@ -28,5 +28,5 @@ export const auditRouter = router({
         .optional(),
     )
     .output(z.object({ items: z.array(ZAuditItem), nextBefore: z.number().nullable() }))
-    .query(({ input }) => listAuditEvents(input ?? {})),
+    .query(({ ctx, input }) => listAuditEvents(ctx.reader, input ?? {})),
 });

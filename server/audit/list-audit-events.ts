@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
+import { visibleToSql, type TViewer } from '../core/visibility';
 import type { TAuditAction } from './record-audit-event';
 
 export type TAuditItem = {
@@ -12,24 +13,38 @@ export type TAuditItem = {
   ip: string | null;
 };
 
+// An event about a client, a case or a record is shown to the reader only when they may see that
+// subject (README "Ethical walls"): its detail can name the client (an export's file name) or quote
+// a number. Events about people, sign-ins and settings are about no matter.
+const subjectId = `(split_part(e.subject, ':', 2))::int`;
+const SUBJECT_VISIBLE = `CASE split_part(e.subject, ':', 1)
+  WHEN 'client' THEN ${visibleToSql('$5', subjectId, 'NULL')}
+  WHEN 'case' THEN coalesce((SELECT ${visibleToSql('$5', 'k.client_id', 'k.id')} FROM cases k WHERE k.id = ${subjectId}), true)
+  WHEN 'communication' THEN coalesce((SELECT ${visibleToSql('$5', 'c.client_id', 'c.case_id')} FROM communications c WHERE c.id = ${subjectId}), true)
+  ELSE true END`;
+
 /**
  * The trail, newest first, one page at a time: `before` is the id of the last event of the previous
  * page (ids only grow, so this is a keyset, never an OFFSET). Filters by action and by user.
  */
-export async function listAuditEvents(filter: {
-  action?: TAuditAction;
-  userId?: number;
-  before?: number;
-  limit?: number;
-}): Promise<{ items: TAuditItem[]; nextBefore: number | null }> {
+export async function listAuditEvents(
+  viewer: TViewer,
+  filter: {
+    action?: TAuditAction;
+    userId?: number;
+    before?: number;
+    limit?: number;
+  },
+): Promise<{ items: TAuditItem[]; nextBefore: number | null }> {
   const limit = filter.limit ?? 50;
   const rows = await db().query<TAuditItem & { userName: string | null; userId: number | null }>(
     `SELECT e.id, e.at, e.action, e.subject, e.detail, e.ip, e.user_id AS "userId", u.name AS "userName"
      FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
      WHERE ($1::text IS NULL OR e.action = $1) AND ($2::int IS NULL OR e.user_id = $2) AND ($3::bigint IS NULL OR e.id < $3)
+       AND ${SUBJECT_VISIBLE}
      ORDER BY e.id DESC
      LIMIT $4`,
-    { bind: [filter.action ?? null, filter.userId ?? null, filter.before ?? null, limit + 1], type: QueryTypes.SELECT },
+    { bind: [filter.action ?? null, filter.userId ?? null, filter.before ?? null, limit + 1, viewer.id], type: QueryTypes.SELECT },
   );
   const page = rows.slice(0, limit);
   return {

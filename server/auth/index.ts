@@ -4,4 +4,4 @@ export type { SignInLimiter } from './sign-in-limiter';
 export type { TSessionUser } from './session-user';
 export { watchSession } from './session-watch';
 export { createUser } from './users';
-export { requireSession, sessionUserOf } from './require-session';
+export { readerOf, requireSession, sessionUserOf } from './require-session';

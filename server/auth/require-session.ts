@@ -1,4 +1,5 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { TReader } from '../core/visibility';
 import type { User } from '../core/db/models/index';
 import { sendHttpError } from '../http/http-errors';
 import { findRequestUser } from './request-user';
@@ -27,4 +28,10 @@ export function sessionUserOf(res: Response): User {
   const user = res.locals.sessionUser as User | undefined;
   if (!user) throw new Error('requireSession must run before this route');
   return user;
+}
+
+/** The signed-in user as a reader of records, and the request they read through (README "Ethical walls"). */
+export function readerOf(req: Request, res: Response): TReader {
+  const user = sessionUserOf(res);
+  return { id: user.id, role: user.role, ip: req.ip ?? null, path: `${req.method} ${req.baseUrl}${req.path}` };
 }

@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { communicationFieldsSql, type TCommunicationRecord } from './db/models/index';
 import { AppError } from './errors';
 import { db } from './db/db';
+import { visibleToSql, type TViewer } from './visibility';
 
 /**
  * An opaque page position (server/decisions/0011-keyset-pagination.md): the sort value of the last
@@ -77,10 +78,13 @@ export type TRecordScope = { column: 'client_id' | 'case_id'; id: number; chatOn
  */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
+/** A page position and size, and who reads it: a page holds only records its reader may see (README "Ethical walls"). */
+export type TRecordPage = { cursor?: string; limit: number; viewer: TViewer };
+
 /** The statement that reads one page (and one record more): also what the benchmark EXPLAINs. */
-export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; limit: number }): { sql: string; bind: unknown[] } {
-  const bind: unknown[] = [];
-  const where: string[] = [];
+export function recordPageQuery(scope: TRecordScope, page: TRecordPage): { sql: string; bind: unknown[] } {
+  const bind: unknown[] = [page.viewer.id];
+  const where: string[] = [visibleToSql('$1', 'c.client_id', 'c.case_id')];
   if ('unlinkedPhone' in scope) {
     bind.push(scope.unlinkedPhone);
     where.push(`c.client_id IS NULL AND c.peer_phone = $${bind.length}`, `c.type = 'chat'`);
@@ -117,7 +121,7 @@ export function recordPageQuery(scope: TRecordScope, page: { cursor?: string; li
  */
 export async function readRecordPage(
   scope: TRecordScope,
-  page: { cursor?: string; limit: number },
+  page: TRecordPage,
 ): Promise<{ rows: TCommunicationRecord[]; next: string | null }> {
   const { sql, bind } = recordPageQuery(scope, page);
   // Plain rows, not model instances: a page is read-only, and building 50 models costs more than the query.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
 import { ZRecordId } from '../trpc/record-id';
 import { authedProcedure, router } from '../trpc/init';
+import { assertSubjectVisible } from '../access';
 import { createCase, getCase, listClientCases } from './cases';
 
 const ZCase = z.object({
@@ -35,15 +36,18 @@ export const casesRouter = router({
       }),
     )
     .output(ZCase)
-    .mutation(({ input }) => createCase(input)),
+    .mutation(async ({ ctx, input }) => {
+      await assertSubjectVisible(ctx.reader, { clientId: input.clientId });
+      return createCase(input);
+    }),
 
   get: authedProcedure
     .input(z.object({ caseId: ZRecordId }))
     .output(ZCase)
-    .query(({ input }) => getCase(input.caseId)),
+    .query(({ ctx, input }) => getCase(ctx.reader, input.caseId)),
 
   listForClient: authedProcedure
     .input(z.object({ clientId: ZRecordId }))
     .output(z.array(ZCase))
-    .query(({ input }) => listClientCases(input.clientId)),
+    .query(({ ctx, input }) => listClientCases(ctx.reader, input.clientId)),
 });

@@ -1,9 +1,19 @@
-import { UniqueConstraintError } from 'sequelize';
+import { literal, Op, UniqueConstraintError } from 'sequelize';
+import { assertSubjectVisible } from '../access';
+import { visibleToSql, type TReader } from '../core/visibility';
 import { Case } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { assertClientExists } from './clients';
 
-export type TCaseDto = { id: number; clientId: number; reference: string; title: string; status: 'open' | 'closed'; createdAt: Date; restricted: boolean };
+export type TCaseDto = {
+  id: number;
+  clientId: number;
+  reference: string;
+  title: string;
+  status: 'open' | 'closed';
+  createdAt: Date;
+  restricted: boolean;
+};
 
 const toDto = (c: Case): TCaseDto => ({
   id: c.id,
@@ -28,15 +38,18 @@ export async function createCase(input: { clientId: number; reference: string; t
   }
 }
 
-export async function getCase(id: number): Promise<TCaseDto> {
+export async function getCase(reader: TReader, id: number): Promise<TCaseDto> {
+  await assertSubjectVisible(reader, { caseId: id });
   const found = await Case.findByPk(id);
   if (!found) throw new AppError('NOT_FOUND', 'Case not found.');
   return toDto(found);
 }
 
-export async function listClientCases(clientId: number): Promise<TCaseDto[]> {
+/** The client's cases the reader may see. */
+export async function listClientCases(reader: TReader, clientId: number): Promise<TCaseDto[]> {
+  await assertSubjectVisible(reader, { clientId });
   const rows = await Case.findAll({
-    where: { clientId },
+    where: { clientId, [Op.and]: literal(visibleToSql(String(Math.trunc(reader.id)), '"Case".client_id', '"Case".id')) },
     order: [
       ['createdAt', 'DESC'],
       ['id', 'DESC'],

@@ -5,16 +5,10 @@ import type { TSessionUser } from '../auth';
 import type { TContextInner } from '../trpc/context';
 import { impossibleNumberFields, PHONE_INPUT_MAX } from '../core/phone-input';
 import { authedProcedure, checkInputTogether, directorProcedure, router } from '../trpc/init';
+import { assertSubjectVisible } from '../access';
+import type { TReader } from '../core/visibility';
 import { clearOptOut } from './opt-outs';
-import {
-  addClientNumber,
-  assertClientExists,
-  createClient,
-  getClient,
-  listClients,
-  removeClientNumber,
-  type TNumberContext,
-} from './clients';
+import { addClientNumber, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from './clients';
 
 const ZClientNumber = z.object({
   digits: z.string(),
@@ -62,21 +56,22 @@ const withPossibleNumber = (schema: z.ZodType) =>
   checkInputTogether(schema, (input, ctx) => impossibleNumberFields(input, ['phone'], ctx.deps.config.defaultCountry));
 
 /** Where national numbers are read and who is acting: what every number-taking call needs. */
-export const numberContextOf = (ctx: TContextInner & { user: TSessionUser }): TNumberContext => ({
+export const numberContextOf = (ctx: TContextInner & { user: TSessionUser; reader: TReader }): TNumberContext => ({
   defaultCountry: ctx.deps.config.defaultCountry,
   actor: { userId: ctx.user.id, ip: ctx.clientIp },
+  reader: ctx.reader,
 });
 
 export const clientsRouter = router({
   list: authedProcedure
     .input(z.object({ search: z.string().max(200).optional() }).optional())
     .output(z.array(ZClient))
-    .query(({ ctx, input }) => listClients(input?.search, ctx.deps.config.defaultCountry)),
+    .query(({ ctx, input }) => listClients(ctx.reader, input?.search, ctx.deps.config.defaultCountry)),
 
   get: authedProcedure
     .input(z.object({ clientId: ZRecordId }))
     .output(ZClient)
-    .query(({ input }) => getClient(input.clientId)),
+    .query(({ ctx, input }) => getClient(ctx.reader, input.clientId)),
 
   /** `confirm`: a person has seen that another client has this number and adds it anyway. */
   create: authedProcedure
@@ -96,9 +91,9 @@ export const clientsRouter = router({
     .input(z.object({ clientId: ZRecordId }))
     .output(ZClient)
     .mutation(async ({ ctx, input }) => {
-      await assertClientExists(input.clientId);
+      await assertSubjectVisible(ctx.reader, { clientId: input.clientId });
       await clearOptOut(input.clientId, { userId: ctx.user.id, ip: ctx.clientIp });
-      return getClient(input.clientId);
+      return getClient(ctx.reader, input.clientId);
     }),
 
   removeNumber: authedProcedure

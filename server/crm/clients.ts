@@ -1,10 +1,12 @@
 import type { CountryCode } from 'libphonenumber-js/min';
-import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
+import { literal, QueryTypes, type Transaction } from 'sequelize';
 import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { Client, ClientNumber, User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { formatNumber, parseNumberInput, requireNumberInput } from '../core/phone-input';
 import { db } from '../core/db/db';
+import { assertSubjectVisible } from '../access';
+import { visibleToSql, type TReader, type TViewer } from '../core/visibility';
 import { stopsNumberSql } from './opt-outs';
 
 /** `linked`: linked from the inbox (the conversation offers to unlink it). */
@@ -29,8 +31,11 @@ export type TClientDto = {
   restricted: boolean;
 };
 
-/** What number-taking operations need: where national numbers are read, and who is acting. */
-export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor };
+/**
+ * What number-taking operations need: where national numbers are read, and who is acting — a
+ * person (`reader`: the client must be one they may see) or the system (seeding).
+ */
+export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor; reader?: TReader };
 
 const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
 
@@ -65,17 +70,18 @@ function toDto(c: Client): TClientDto {
   };
 }
 
-/** By name, or by any number: typed digits, or the number read as a person typed it (07700 900123). */
-export async function listClients(search?: string, defaultCountry?: CountryCode): Promise<TClientDto[]> {
+/** The clients the reader may see, by name or by any number: typed digits, or the number read as a person typed it (07700 900123). */
+export async function listClients(viewer: TViewer, search?: string, defaultCountry?: CountryCode): Promise<TClientDto[]> {
   const term = search?.trim() ?? '';
   const digits = parseNumberInput(term, defaultCountry) ?? term.replace(/\D/g, '');
   // Ids first (name or any number), then the page with its numbers.
   const rows = await db().query<{ id: number }>(
     `SELECT c.id FROM clients c
-     WHERE $1 = '' OR c.name ILIKE $2
-        OR (length($3) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE $4))
+     WHERE ($1 = '' OR c.name ILIKE $2
+        OR (length($3) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE $4)))
+       AND ${visibleToSql('$5', 'c.id', 'NULL')}
      ORDER BY c.name, c.id LIMIT 200`,
-    { bind: [term, `%${term.replace(/[\\%_]/g, '\\$&')}%`, digits, `%${digits}%`], type: QueryTypes.SELECT },
+    { bind: [term, `%${term.replace(/[\\%_]/g, '\\$&')}%`, digits, `%${digits}%`, viewer.id], type: QueryTypes.SELECT },
   );
   const clients = await Client.findAll({
     where: { id: rows.map((r) => r.id) },
@@ -89,7 +95,13 @@ export async function listClients(search?: string, defaultCountry?: CountryCode)
   return clients.map(toDto);
 }
 
-export async function getClient(id: number): Promise<TClientDto> {
+/** A client the reader may see (NOT_FOUND otherwise, as for one that does not exist). */
+export async function getClient(reader: TReader, id: number): Promise<TClientDto> {
+  await assertSubjectVisible(reader, { clientId: id });
+  return readClient(id);
+}
+
+async function readClient(id: number): Promise<TClientDto> {
   const client = await Client.findByPk(id, { attributes: WITH_OPT_OUT, include: INCLUDE_NUMBERS });
   if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
   return toDto(client);
@@ -103,21 +115,24 @@ export async function assertClientExists(id: number): Promise<void> {
 /**
  * A number is not unique across clients (a family may share one), but giving a client a number
  * another client has must be a person's decision: CONFLICT naming that client unless `confirm`.
+ * A holder the reader is walled from is not named ("another client").
  */
 export async function assertNumberFreeOrConfirmed(
+  viewer: TViewer | null,
   digits: string,
   exceptClientId: number | null,
   confirm: boolean | undefined,
 ): Promise<void> {
   if (confirm) return;
-  const holders = await Client.findAll({
-    attributes: ['id', 'name'],
-    where: { id: { [Op.ne]: exceptClientId ?? 0 } },
-    include: [{ model: ClientNumber, as: 'numbers', attributes: [], where: { digits }, required: true }],
-    order: [['name', 'ASC']],
-  });
+  const holders = await db().query<{ name: string; visible: boolean }>(
+    `SELECT c.name, ${viewer ? visibleToSql('$3', 'c.id', 'NULL') : 'true'} AS visible
+     FROM clients c WHERE c.id <> $2 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits = $1)
+     ORDER BY c.name`,
+    { bind: viewer ? [digits, exceptClientId ?? 0, viewer.id] : [digits, exceptClientId ?? 0], type: QueryTypes.SELECT },
+  );
   if (holders.length === 0) return;
-  const names = holders.map((h) => h.name).join(' and ');
+  const named = holders.filter((h) => h.visible).map((h) => h.name);
+  const names = [...named, ...(holders.length > named.length ? ['another client'] : [])].join(' and ');
   const message = `${formatNumber(digits)} is already ${names}'s number. Add it here as well only if they share this phone: messages from a shared number are not filed automatically.`;
   throw new AppError('CONFLICT', message, { phone: [message] });
 }
@@ -127,14 +142,14 @@ export async function createClient(
   context: TNumberContext = {},
 ): Promise<TClientDto> {
   const digits = requireNumberInput(input.phone, context.defaultCountry);
-  await assertNumberFreeOrConfirmed(digits, null, input.confirm);
+  await assertNumberFreeOrConfirmed(context.reader ?? null, digits, null, input.confirm);
   const actor = context.actor ?? SYSTEM_ACTOR;
   const id = await db().transaction(async (transaction) => {
     const client = await Client.create({ name: input.name.trim(), email: input.email?.trim() || null }, { transaction });
     await ClientNumber.create({ clientId: client.id, digits, primary: true, addedBy: actor.userId }, { transaction });
     return client.id;
   });
-  return getClient(id);
+  return readClient(id);
 }
 
 /** Adds a number to a client (not primary); adding one it already has changes nothing. */
@@ -142,10 +157,10 @@ export async function addClientNumber(
   input: { clientId: number; phone: string; confirm?: boolean },
   context: TNumberContext = {},
 ): Promise<TClientDto> {
-  await assertClientExists(input.clientId);
+  await assertClientReachable(input.clientId, context);
   const digits = requireNumberInput(input.phone, context.defaultCountry);
-  if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return getClient(input.clientId);
-  await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
+  if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return readClient(input.clientId);
+  await assertNumberFreeOrConfirmed(context.reader ?? null, digits, input.clientId, input.confirm);
   await db().transaction(async (transaction) => {
     if (await insertClientNumber(input.clientId, digits, context.actor ?? SYSTEM_ACTOR, 'client', transaction)) {
       await recordAuditEvent(
@@ -154,7 +169,13 @@ export async function addClientNumber(
       );
     }
   });
-  return getClient(input.clientId);
+  return readClient(input.clientId);
+}
+
+/** NOT_FOUND unless the client exists and, for a person, is one they may see. */
+async function assertClientReachable(clientId: number, context: TNumberContext): Promise<void> {
+  if (context.reader) await assertSubjectVisible(context.reader, { clientId });
+  else await assertClientExists(clientId);
 }
 
 /** Inserts the number unless the client has it; true when it was added. */
@@ -178,7 +199,7 @@ export async function insertClientNumber(
  * The last number cannot go; when the primary goes, the oldest other number becomes primary.
  */
 export async function removeClientNumber(input: { clientId: number; phone: string }, context: TNumberContext = {}): Promise<TClientDto> {
-  await assertClientExists(input.clientId);
+  await assertClientReachable(input.clientId, context);
   const digits = requireNumberInput(input.phone, context.defaultCountry);
   await db().transaction(async (transaction) => {
     await removeNumberRow(input.clientId, digits, transaction);
@@ -187,7 +208,7 @@ export async function removeClientNumber(input: { clientId: number; phone: strin
       transaction,
     );
   });
-  return getClient(input.clientId);
+  return readClient(input.clientId);
 }
 
 /**

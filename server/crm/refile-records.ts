@@ -3,6 +3,8 @@ import { recordAuditEvent, type TActor } from '../audit';
 import { NOTIFY_CTE } from '../events';
 import { AppError } from '../core/errors';
 import { db } from '../core/db/db';
+import { visibleToSql, type TReader } from '../core/visibility';
+import { assertSubjectVisible } from '../access';
 
 /** The most records one refile moves (a page of the timeline). */
 export const MAX_REFILED = 500;
@@ -14,27 +16,35 @@ export const MAX_REFILED = 500;
  * from. Every id must be this client's record and the case this client's: otherwise nothing moves.
  */
 export async function refileRecords(
+  reader: TReader,
   input: { clientId: number; ids: number[]; caseId: number | null },
-  actor: TActor,
 ): Promise<{ moved: number }> {
+  await assertSubjectVisible(reader, { clientId: input.clientId });
+  const actor: TActor = { userId: reader.id, ip: reader.ip };
   const ids = [...new Set(input.ids)];
   return db().transaction(async (transaction) => {
     if (input.caseId !== null) {
-      const [found] = await db().query<{ id: number }>('SELECT id FROM cases WHERE id = $1 AND client_id = $2', {
-        bind: [input.caseId, input.clientId],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
+      // A case the reader is walled from is one they cannot file to either.
+      const [found] = await db().query<{ id: number }>(
+        `SELECT k.id FROM cases k WHERE k.id = $1 AND k.client_id = $2 AND ${visibleToSql('$3', 'k.client_id', 'k.id')}`,
+        {
+          bind: [input.caseId, input.clientId, reader.id],
+          type: QueryTypes.SELECT,
+          transaction,
+        },
+      );
       if (!found)
         throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', {
           caseId: ["Choose one of this client's cases."],
         });
     }
     const own = await db().query<{ id: number }>(
-      'SELECT id FROM communications WHERE id = ANY($1::int[]) AND client_id = $2 ORDER BY id FOR UPDATE',
-      { bind: [ids, input.clientId], type: QueryTypes.SELECT, transaction },
+      `SELECT c.id FROM communications c WHERE c.id = ANY($1::int[]) AND c.client_id = $2 AND ${visibleToSql('$3', 'c.client_id', 'c.case_id')}
+       ORDER BY c.id FOR UPDATE`,
+      { bind: [ids, input.clientId, reader.id], type: QueryTypes.SELECT, transaction },
     );
-    // A record that is not this client's is NOT_FOUND, exactly like one that does not exist.
+    // A record that is not this client's, or one on a case the reader is walled from, is NOT_FOUND,
+    // exactly like one that does not exist.
     if (own.length !== ids.length)
       throw new AppError('NOT_FOUND', 'Some of those records were not found on this client; nothing was moved.');
     const records = await db().query<{ id: number; was: number | null }>(

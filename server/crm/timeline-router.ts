@@ -11,19 +11,19 @@ const ZPage = { cursor: ZCursor.optional(), limit: z.number().int().min(1).max(5
 export const timelineRouter = router({
   client: authedProcedure
     .input(z.object({ clientId: ZRecordId, ...ZPage }))
-    .query(({ input }): Promise<TTimeline> => getClientTimeline(input.clientId, input)),
+    .query(({ ctx, input }): Promise<TTimeline> => getClientTimeline(ctx.reader, input.clientId, input)),
 
   case: authedProcedure
     .input(z.object({ caseId: ZRecordId, ...ZPage }))
-    .query(({ input }): Promise<TTimeline> => getCaseTimeline(input.caseId, input)),
+    .query(({ ctx, input }): Promise<TTimeline> => getCaseTimeline(ctx.reader, input.caseId, input)),
 
   /** Moves some of a client's records to one of their cases (or to none), audited. */
   refile: authedProcedure
     .input(z.object({ clientId: ZRecordId, ids: z.array(ZRecordId).min(1).max(MAX_REFILED), caseId: ZRecordId.nullable() }))
-    .mutation(({ ctx, input }) => refileRecords(input, { userId: ctx.user.id, ip: ctx.clientIp })),
+    .mutation(({ ctx, input }) => refileRecords(ctx.reader, input)),
 
   /** Every file on a client's or a case's chat records (the Documents list). */
   documents: authedProcedure
     .input(z.union([z.object({ clientId: ZRecordId }), z.object({ caseId: ZRecordId })]))
-    .query(({ input }): Promise<{ items: TDocumentItem[] }> => listDocuments(input)),
+    .query(({ ctx, input }): Promise<{ items: TDocumentItem[] }> => listDocuments(ctx.reader, input)),
 });

@@ -1,6 +1,7 @@
 import { QueryTypes, Transaction } from 'sequelize';
 import type { TDirection, TEdit, TReaction, TReceiptHistory, TMessageKind } from '../../shared/communication';
 import { db } from '../core/db/db';
+import { visibleToSql } from '../core/visibility';
 
 /** What an export covers: one client's chat, or the chat filed on one case. */
 export type TExportScope = { type: 'client' | 'case'; id: number };
@@ -89,17 +90,20 @@ export async function readExport(
       { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
     );
     if (!subject) return null;
+    // Only what the exporting person may see (README "Ethical walls"): a client's export leaves out
+    // its records on a case they are walled from, and its count and period say so by leaving them out too.
     const [span] = await db().query<{ count: number; from: Date | null; to: Date | null }>(
-      `SELECT count(*)::int AS count, min(created_at) AS "from", max(created_at) AS "to"
-       FROM communications WHERE ${column} = $1 AND type = 'chat'`,
-      { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
+      `SELECT count(*)::int AS count, min(m.created_at) AS "from", max(m.created_at) AS "to"
+       FROM communications m WHERE m.${column} = $1 AND m.type = 'chat' AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}`,
+      { bind: [request.scope.id, request.user.id], type: QueryTypes.SELECT, transaction },
     );
     const [elsewhere] =
       request.scope.type === 'case'
         ? await db().query<{ count: number }>(
             `SELECT count(*)::int AS count FROM communications m JOIN cases k ON k.id = $1
-             WHERE m.client_id = k.client_id AND m.type = 'chat' AND m.case_id IS DISTINCT FROM k.id`,
-            { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
+             WHERE m.client_id = k.client_id AND m.type = 'chat' AND m.case_id IS DISTINCT FROM k.id
+               AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}`,
+            { bind: [request.scope.id, request.user.id], type: QueryTypes.SELECT, transaction },
           )
         : [];
     const header: TExportHeader = {
@@ -111,7 +115,7 @@ export async function readExport(
       exportedAt: request.now.toISOString(),
       exportedBy: request.user,
     };
-    await write(header, readPages({ column, id: request.scope.id, transaction, signal: request.signal }));
+    await write(header, readPages({ column, id: request.scope.id, viewerId: request.user.id, transaction, signal: request.signal }));
     return header;
   });
 }
@@ -119,6 +123,7 @@ export async function readExport(
 async function* readPages(query: {
   column: 'client_id' | 'case_id';
   id: number;
+  viewerId: number;
   transaction: Transaction;
   signal?: AbortSignal;
 }): AsyncIterable<TExportMessage[]> {
@@ -141,7 +146,8 @@ async function* readPages(query: {
                         FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments,
               octet_length(m.body) + octet_length(m.metadata::text) AS bytes
        FROM communications m LEFT JOIN users u ON u.id = m.sent_by
-       WHERE m.${query.column} = $1 AND m.type = 'chat' ${after ? 'AND (m.created_at, m.id) > ($2::timestamptz, $3)' : ''}
+       WHERE m.${query.column} = $1 AND m.type = 'chat' AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
+         ${after ? 'AND (m.created_at, m.id) > ($3::timestamptz, $4)' : ''}
        ORDER BY m.created_at, m.id
        LIMIT ${PAGE_SIZE}
          ) page
@@ -149,7 +155,11 @@ async function* readPages(query: {
        ) counted
        WHERE "pageBytes" <= ${PAGE_BYTES} OR "pageRow" = 1
        ORDER BY "storedTime", id`,
-      { bind: after ? [query.id, after.at, after.id] : [query.id], type: QueryTypes.SELECT, transaction: query.transaction },
+      {
+        bind: after ? [query.id, query.viewerId, after.at, after.id] : [query.id, query.viewerId],
+        type: QueryTypes.SELECT,
+        transaction: query.transaction,
+      },
     );
     if (rows.length === 0) return;
     yield rows.map(({ cursorAt: _cursor, reached: _reached, bytes: _bytes, pageBytes: _pageBytes, pageRow: _pageRow, ...row }) => ({

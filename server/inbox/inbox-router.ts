@@ -40,13 +40,17 @@ export const inboxRouter = router({
         })
         .optional(),
     )
-    .query(({ input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(input)),
+    .query(({ ctx, input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(ctx.reader, input)),
 
   /** The summary of one conversation (name, match, candidates to link, unread); null before its first message. */
-  threadSummary: authedProcedure.input(ZThreadRef).query(({ input }): Promise<TThreadSummary | null> => getThreadSummary(input)),
+  threadSummary: authedProcedure
+    .input(ZThreadRef)
+    .query(({ ctx, input }): Promise<TThreadSummary | null> => getThreadSummary(ctx.reader, input)),
 
   /** Conversations with unread messages and the messages unread in them, over the whole inbox. */
-  unreadCount: authedProcedure.output(z.object({ conversations: z.number(), messages: z.number() })).query(() => countUnread()),
+  unreadCount: authedProcedure
+    .output(z.object({ conversations: z.number(), messages: z.number() }))
+    .query(({ ctx }) => countUnread(ctx.reader)),
 
   /** Messages by their words across every conversation (PostgreSQL full-text search), best match first. */
   search: authedProcedure
@@ -58,28 +62,28 @@ export const inboxRouter = router({
       }),
     )
     .query(({ ctx, input }): Promise<{ items: TSearchHit[]; nextCursor: string | null }> =>
-      searchMessages({ ...input, language: ctx.deps.config.searchLanguage }),
+      searchMessages(ctx.reader, { ...input, language: ctx.deps.config.searchLanguage }),
     ),
 
   /** A page of a thread (server/decisions/0011-keyset-pagination.md): the newest, or the one older than `cursor` (a previous `nextCursor`). */
   thread: authedProcedure
     .input(z.intersection(ZThreadRef, z.object({ cursor: ZCursor.optional(), limit: z.number().int().min(1).max(500).optional() })))
-    .query(({ input }): Promise<{ items: TThreadItem[]; nextCursor: string | null }> => {
+    .query(({ ctx, input }): Promise<{ items: TThreadItem[]; nextCursor: string | null }> => {
       const { cursor, limit, ...ref } = input;
-      return getThread(ref, { cursor, limit });
+      return getThread(ctx.reader, ref, { cursor, limit });
     }),
 
   markRead: authedProcedure
     .input(ZThreadRef)
     .output(z.object({ updated: z.number() }))
-    .mutation(async ({ ctx, input }) => ({ updated: await markThreadRead(input, ctx.deps.now()) })),
+    .mutation(async ({ ctx, input }) => ({ updated: await markThreadRead(ctx.reader, input, ctx.deps.now()) })),
 
   /** Files an unlinked number's records under a client and adds the number to it: a person's decision, never a guess. */
   link: authedProcedure
     .input(ZLinkWithConfirm)
     .output(z.object({ linked: z.number() }))
     .mutation(async ({ ctx, input }) => {
-      const ids = await linkPhoneToClient(input, { userId: ctx.user.id, ip: ctx.clientIp });
+      const ids = await linkPhoneToClient(ctx.reader, input);
       ctx.deps.events.publishQuietly(ids);
       return { linked: ids.length };
     }),
@@ -89,14 +93,13 @@ export const inboxRouter = router({
     .input(ZLinkInput)
     .output(z.object({ unlinked: z.number() }))
     .mutation(async ({ ctx, input }) => {
-      const ids = await unlinkPhoneFromClient(input, { userId: ctx.user.id, ip: ctx.clientIp });
+      const ids = await unlinkPhoneFromClient(ctx.reader, input);
       ctx.deps.events.publishQuietly(ids);
       return { unlinked: ids.length };
     }),
 
-  /** Live changes (SSE): every stored message and changed status, as thread items. */
   /**
-   * Live changes to chat records the user may see (`canSeeChat`), each with an event id. Over HTTP
+   * Live changes (SSE) to chat records the user may see (README "Ethical walls"), as thread items, each with an event id. Over HTTP
    * the fan-out serves every signed-in stream (`server/live/live-stream-route.ts`) with these same
    * events; this body serves callers inside the process. `lastEventId` (a reconnect): the first
    * event is a resync.

@@ -4,8 +4,10 @@ import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOf, threadKeyOfRef } from '../../shared/thread-key';
 import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../core/db/models/index';
 import { AppError } from '../core/errors';
+import { assertSubjectVisible } from '../access';
 import { recordAuditEvent, type TActor } from '../audit';
-import { assertClientExists, assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm';
+import { assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm';
+import { visibleToSql, type TReader, type TViewer } from '../core/visibility';
 import { formatNumber } from '../core/phone-input';
 import { decodeCursor, endPage, isTimestampText, readRecordPage } from '../core/record-pages';
 import { db } from '../core/db/db';
@@ -45,6 +47,8 @@ export type TThreadSummary = {
 
 const THREAD_LIMIT = 500;
 
+const actorOf = (reader: TReader): TActor => ({ userId: reader.id, ip: reader.ip });
+
 function phoneDigitsOf(phone: string): string {
   const digits = parsePhoneDigits(phone);
   if (!digits) throw new AppError('INVALID_INPUT', 'That is not a valid number.');
@@ -75,26 +79,32 @@ export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
 /**
  * One page of a thread — the client's chat records, or an unlinked number's: the newest page, or
  * the one older than `cursor`; oldest first within it. `nextCursor` asks for the page older than this one.
+ * A client the reader is walled from is NOT_FOUND; a record on a case they are walled from is not on the page.
  */
 export async function getThread(
+  reader: TReader,
   ref: TThreadRef,
   page: { cursor?: string; limit?: number } = {},
 ): Promise<{ items: TThreadItem[]; nextCursor: string | null }> {
+  if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
   const scope =
     'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
-  const { rows, next } = await readRecordPage(scope, { cursor: page.cursor, limit: page.limit ?? THREAD_LIMIT });
-  // Records imply their client: only an empty answer needs to know whether the client exists.
-  if (rows.length === 0 && 'clientId' in ref) await assertClientExists(ref.clientId);
+  const { rows, next } = await readRecordPage(scope, { cursor: page.cursor, limit: page.limit ?? THREAD_LIMIT, viewer: reader });
   return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextCursor: next };
 }
 
-/** Marks the thread's inbound records read; returns how many were unread. */
-export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number> {
-  const [count] = await Communication.update(
-    { readAt: now },
-    { where: { type: 'chat', direction: 'inbound', readAt: null, ...whereForThread(ref) } },
+/** Marks the thread's inbound records the reader may see read; returns how many were unread. */
+export async function markThreadRead(reader: TReader, ref: TThreadRef, now: Date): Promise<number> {
+  if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
+  const where = whereForThread(ref);
+  const [rows] = await db().query(
+    `UPDATE communications c SET read_at = $1
+     WHERE c.type = 'chat' AND c.direction = 'inbound' AND c.read_at IS NULL AND ${visibleToSql('$2', 'c.client_id', 'c.case_id')}
+       AND ${'peerPhone' in where ? 'c.client_id IS NULL AND c.peer_phone = $3' : 'c.client_id = $3'}
+     RETURNING c.id`,
+    { bind: [now, reader.id, 'peerPhone' in where ? where.peerPhone : where.clientId] },
   );
-  return count;
+  return rows.length;
 }
 
 /**
@@ -105,10 +115,11 @@ export async function markThreadRead(ref: TThreadRef, now: Date): Promise<number
  * second finds nothing left to link (CONFLICT) and adds nothing. Records unlinked earlier get their
  * case back when they return to the same client. Recorded in the audit trail.
  */
-export async function linkPhoneToClient(input: { phone: string; clientId: number; confirm?: boolean }, actor: TActor): Promise<number[]> {
-  await assertClientExists(input.clientId);
+export async function linkPhoneToClient(reader: TReader, input: { phone: string; clientId: number; confirm?: boolean }): Promise<number[]> {
+  await assertSubjectVisible(reader, { clientId: input.clientId });
+  const actor = actorOf(reader);
   const digits = phoneDigitsOf(input.phone);
-  await assertNumberFreeOrConfirmed(digits, input.clientId, input.confirm);
+  await assertNumberFreeOrConfirmed(reader, digits, input.clientId, input.confirm);
   return db().transaction(async (transaction) => {
     const rows = await db().query<{ id: number }>(
       `UPDATE communications c
@@ -137,8 +148,9 @@ export async function linkPhoneToClient(input: { phone: string; clientId: number
  * (a case file must not show a stranger's conversation); each remembers its case, restored if it is
  * linked back to the same client. Returns the records moved.
  */
-export async function unlinkPhoneFromClient(input: { phone: string; clientId: number }, actor: TActor): Promise<number[]> {
-  await assertClientExists(input.clientId);
+export async function unlinkPhoneFromClient(reader: TReader, input: { phone: string; clientId: number }): Promise<number[]> {
+  await assertSubjectVisible(reader, { clientId: input.clientId });
+  const actor = actorOf(reader);
   const digits = phoneDigitsOf(input.phone);
   return db().transaction(async (transaction) => {
     await removeNumberRow(input.clientId, digits, transaction, { onlyLinked: true });
@@ -160,28 +172,53 @@ export async function unlinkPhoneFromClient(input: { phone: string; clientId: nu
 
 // Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, from a
 // keyset position ($2, $3: the last row shown, or NULL for the first page), and joins each row's
-// last record for its current text and status.
+// last record for its current text and status. $4 is the reader: a conversation with a client they
+// are walled from is not listed, a candidate they are walled from is not offered, and where some of
+// a client's records are on a case they are walled from, the conversation's last message and unread
+// count are read from the records they may see (README "Ethical walls").
 const threadsSql = (where: string) => `
-SELECT t.last_id AS id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
+WITH ${walledCasesCte('$4')}
+SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
   l.body, l.direction, l.status, l.metadata->>'outcome' AS outcome, l.created_at AS "createdAt", cl.name AS "clientName",
   coalesce(l.metadata->>'kind', 'text') AS kind,
   (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
-  t.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
+  v.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
   CASE WHEN t.client_id IS NULL THEN
     (SELECT coalesce(json_agg(json_build_object(
         'id', m.id, 'name', m.name,
         'numbers', (SELECT json_agg(n.digits ORDER BY n.digits) FROM client_numbers n WHERE n.client_id = m.id AND n.last9 = right(t.peer_phone, 9)),
         'openCases', (SELECT coalesce(json_agg(json_build_object('reference', k.reference, 'title', k.title) ORDER BY k.reference), '[]'::json)
-                      FROM cases k WHERE k.client_id = m.id AND k.status = 'open')
+                      FROM cases k WHERE k.client_id = m.id AND k.status = 'open' AND ${visibleToSql('$4', 'k.client_id', 'k.id')})
       ) ORDER BY m.name), '[]'::json)
-     FROM clients m WHERE m.id IN (SELECT n.client_id FROM client_numbers n WHERE n.last9 = right(t.peer_phone, 9)))
+     FROM clients m WHERE m.id IN (SELECT n.client_id FROM client_numbers n WHERE n.last9 = right(t.peer_phone, 9))
+       AND ${visibleToSql('$4', 'm.id', 'NULL')})
   END AS candidates
 FROM chat_threads t
-JOIN communications l ON l.id = t.last_id
+CROSS JOIN LATERAL (${visibleThreadSql('$4')}) v
+JOIN communications l ON l.id = v.last_id
 LEFT JOIN clients cl ON cl.id = t.client_id
-WHERE ${where} AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
+WHERE ${where} AND ${visibleToSql('$4', 't.client_id', 'NULL')}
+  AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
 ORDER BY t.last_at DESC, t.last_id DESC
 LIMIT $1`;
+
+// The reader's walled cases among those that could be walled at all (restricted, or screening
+// them): only a client with one of these needs its conversation's summary read again.
+const walledCasesCte = (viewer: string) => `walled_case AS MATERIALIZED (
+  SELECT k.id, k.client_id FROM cases k
+  WHERE k.id IN (SELECT r.id FROM cases r WHERE r.restricted UNION ALL SELECT s.subject_id FROM access_screens s WHERE s.subject_type = 'case' AND s.user_id = ${viewer})
+    AND NOT ${visibleToSql(viewer, 'k.client_id', 'k.id')})`;
+
+// A conversation's last record and unread count as the reader may see them: the kept summary,
+// unless the client has a case walled from the reader.
+const visibleThreadSql = (viewer: string) => `
+  SELECT t.last_id, t.unread WHERE t.client_id IS NULL OR NOT EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)
+  UNION ALL
+  SELECT (SELECT x.id FROM communications x WHERE x.client_id = t.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}
+          ORDER BY x.created_at DESC, x.id DESC LIMIT 1),
+         (SELECT count(*)::int FROM communications x WHERE x.client_id = t.client_id AND x.type = 'chat' AND x.direction = 'inbound'
+          AND x.read_at IS NULL AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')})
+  WHERE EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)`;
 
 export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply'] as const;
 /** all; with unread messages; numbers no client (or several) has; the client wrote last (awaiting our reply). */
@@ -189,12 +226,12 @@ export type TThreadFilter = (typeof THREAD_FILTERS)[number];
 // Literal predicates (not a parameter) so the planner can use the partial indexes of 0010.
 const THREADS_SQL: Record<TThreadFilter, string> = {
   all: threadsSql('true'),
-  unread: threadsSql('t.unread > 0'),
+  unread: threadsSql('t.unread > 0 AND v.unread > 0'),
   unlinked: threadsSql('t.client_id IS NULL'),
   awaiting_reply: threadsSql("l.direction = 'inbound'"),
 };
-// One conversation's row by its key ($4), with the same (unused) page parameters.
-const THREAD_BY_KEY_SQL = threadsSql('t.thread_key = $4');
+// One conversation's row by its key ($5), with the same (unused) page parameters and the reader ($4).
+const THREAD_BY_KEY_SQL = threadsSql('t.thread_key = $5');
 
 type TThreadRow = {
   id: number;
@@ -218,39 +255,52 @@ type TThreadRow = {
 const THREADS_PAGE = 50;
 const THREADS_REFUSED = { message: 'That page of conversations is not valid: reload the inbox.', field: 'Not a cursor from the inbox.' };
 
-/** The statement that reads a page of conversations (and one more): also what the benchmark EXPLAINs. */
-export function threadsPageQuery(page: { limit?: number; filter?: TThreadFilter; cursor?: string }): { sql: string; bind: unknown[] } {
+/** The statement that reads a page of conversations (and one more) for a reader: also what the benchmark EXPLAINs. */
+export function threadsPageQuery(
+  viewer: TViewer,
+  page: { limit?: number; filter?: TThreadFilter; cursor?: string },
+): { sql: string; bind: unknown[] } {
   const after = page.cursor ? decodeCursor(page.cursor, isTimestampText, THREADS_REFUSED) : null;
-  return { sql: THREADS_SQL[page.filter ?? 'all'], bind: [(page.limit ?? THREADS_PAGE) + 1, after?.value ?? null, after?.id ?? null] };
+  return {
+    sql: THREADS_SQL[page.filter ?? 'all'],
+    bind: [(page.limit ?? THREADS_PAGE) + 1, after?.value ?? null, after?.id ?? null, viewer.id],
+  };
 }
 
 /**
- * A page of threads, newest activity first: one per client, plus one per unlinked number. The
- * cursor is the last conversation's activity time (as PostgreSQL printed it) and last record id:
- * a conversation that moves to the top meanwhile is not listed twice.
+ * A page of threads, newest activity first: one per client, plus one per unlinked number, of those
+ * the reader may see. The cursor is the last conversation's activity time (as PostgreSQL printed
+ * it) and last record id: a conversation that moves to the top meanwhile is not listed twice.
  */
 export async function listThreads(
+  viewer: TViewer,
   page: { limit?: number; filter?: TThreadFilter; cursor?: string } = {},
 ): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
   const limit = page.limit ?? THREADS_PAGE;
-  const { sql, bind } = threadsPageQuery(page);
+  const { sql, bind } = threadsPageQuery(viewer, page);
   const { rows, next } = endPage(await db().query<TThreadRow>(sql, { bind, type: QueryTypes.SELECT }), limit, (row) => row.cursorAt);
   return { threads: rows.map(toThreadSummary), nextCursor: next };
 }
 
 /** One conversation's summary (the open thread's, whether or not a loaded page lists it); null before its first message. */
-export async function getThreadSummary(ref: TThreadRef): Promise<TThreadSummary | null> {
+export async function getThreadSummary(reader: TReader, ref: TThreadRef): Promise<TThreadSummary | null> {
+  if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId }); // walled or no such client: NOT_FOUND, as for its thread
   const key = threadKeyOfRef('clientId' in ref ? ref : { phone: phoneDigitsOf(ref.phone) });
-  const [row] = await db().query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, key], type: QueryTypes.SELECT });
-  if (!row && 'clientId' in ref) await assertClientExists(ref.clientId); // no such client: NOT_FOUND, as for its thread
+  const [row] = await db().query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, reader.id, key], type: QueryTypes.SELECT });
   return row ? toThreadSummary(row) : null;
 }
 
-/** How many conversations have unread messages, and how many messages that is (the top bar's badge). */
-export async function countUnread(): Promise<{ conversations: number; messages: number }> {
+/**
+ * How many conversations have unread messages the reader may open, and how many messages that is
+ * (the top bar's badge and the tab's title).
+ */
+export async function countUnread(viewer: TViewer): Promise<{ conversations: number; messages: number }> {
   const [row] = await db().query<{ conversations: string; messages: string | null }>(
-    'SELECT count(*) AS conversations, sum(unread) AS messages FROM chat_threads WHERE unread > 0',
-    { type: QueryTypes.SELECT },
+    `WITH ${walledCasesCte('$1')}
+     SELECT count(*) AS conversations, sum(v.unread) AS messages
+     FROM chat_threads t CROSS JOIN LATERAL (${visibleThreadSql('$1')}) v
+     WHERE t.unread > 0 AND v.unread > 0 AND ${visibleToSql('$1', 't.client_id', 'NULL')}`,
+    { bind: [viewer.id], type: QueryTypes.SELECT },
   );
   return { conversations: Number(row?.conversations ?? 0), messages: Number(row?.messages ?? 0) };
 }

@@ -1,3 +1,1 @@
-export { canSeeChat } from './chat-visibility';
-export type { TViewer } from './chat-visibility';
 export type { TThreadItem } from './inbox';

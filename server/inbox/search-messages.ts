@@ -3,6 +3,7 @@ import { Communication, communicationColumnsSql, withDetails } from '../core/db/
 import { decodeCursor, endPage } from '../core/record-pages';
 import type { TSearchLanguage } from '../core/search-language';
 import { db } from '../core/db/db';
+import { visibleToSql, type TViewer } from '../core/visibility';
 
 /** Marks around the matching words in `highlight`: control characters no text shows, split by the client into <mark>. */
 export const HIGHLIGHT_START = '\u0002';
@@ -28,7 +29,8 @@ export const SEARCH_WINDOW = 300;
 /**
  * Chat records by their words, best match first (then the newest stored): PostgreSQL full-text search with the
  * person's own query syntax (`websearch_to_tsquery`: "a phrase", -without, or), across every
- * conversation, linked or not (only chat records have words in `search`). `highlight` is the body with the matching words marked
+ * conversation the reader may see, linked or not (only chat records have words in `search`); a
+ * record they are walled from is never ranked, so neither it nor its highlight comes back. `highlight` is the body with the matching words marked
  * (and only them).
  *
  * Ranking reads each match's words, so only the newest SEARCH_WINDOW matches are ranked: a rare
@@ -36,12 +38,15 @@ export const SEARCH_WINDOW = 300;
  * (the planner picks from the column's statistics, which is why the query is written out in full —
  * a tsquery from a CTE would hide how common its words are). A further word narrows to older ones.
  */
-export async function searchMessages(input: {
-  q: string;
-  limit?: number;
-  cursor?: string;
-  language: TSearchLanguage;
-}): Promise<{ items: TSearchHit[]; nextCursor: string | null }> {
+export async function searchMessages(
+  viewer: TViewer,
+  input: {
+    q: string;
+    limit?: number;
+    cursor?: string;
+    language: TSearchLanguage;
+  },
+): Promise<{ items: TSearchHit[]; nextCursor: string | null }> {
   const limit = input.limit ?? 30;
   const query = 'websearch_to_tsquery($3::regconfig, $1)';
   // A further page: the hits ranked after the last one shown (its rank, then its id), in the same window.
@@ -52,10 +57,10 @@ export async function searchMessages(input: {
        SELECT r.id, r.rank FROM (
          SELECT m.id, ts_rank(m.search, ${query}) AS rank
          FROM (SELECT c.id, c.search FROM communications c
-               WHERE c.search @@ ${query}
+               WHERE c.search @@ ${query} AND ${visibleToSql('$4', 'c.client_id', 'c.case_id')}
                ORDER BY c.id DESC LIMIT ${SEARCH_WINDOW}) m
        ) r
-       ${after ? 'WHERE (r.rank, r.id) < ($4::real, $5)' : ''}
+       ${after ? 'WHERE (r.rank, r.id) < ($5::real, $6)' : ''}
        ORDER BY r.rank DESC, r.id DESC
        LIMIT $2 + 1
      )
@@ -64,7 +69,7 @@ export async function searchMessages(input: {
      FROM best JOIN communications c ON c.id = best.id LEFT JOIN clients cl ON cl.id = c.client_id
      ORDER BY best.rank DESC, best.id DESC`,
     {
-      bind: after ? [input.q, limit, input.language, after.value, after.id] : [input.q, limit, input.language],
+      bind: after ? [input.q, limit, input.language, viewer.id, after.value, after.id] : [input.q, limit, input.language, viewer.id],
       model: Communication,
       mapToModel: true,
     },

@@ -2,14 +2,17 @@ import type { Response } from 'express';
 import superjson from 'superjson';
 import { z } from 'zod';
 import type { ChatEvents, TChatChange } from '../events';
-import { canSeeChat, type TViewer } from '../inbox';
 import type { TThreadItem } from '../inbox';
 import type { TLogger } from '../core/logger';
+import type { TViewer } from '../core/visibility';
 import { boundItemHistory } from './bound-frame';
+import { findHiddenRecords } from './hidden-records';
 
 // Every open inbox holds one server-sent-event stream (inbox.onChange), hundreds in a firm. This is
 // their fan-out: a change is turned into bytes once — one frame per distinct set of records its
-// viewers may see, which today is one — and the same bytes are written to every stream. The frames
+// viewers may see (README "Ethical walls": one query asks the walls about every stream's person at
+// once, and streams are grouped by what they may see) — and the same bytes are written to every
+// stream of a group. Changes go out one after another, in the order they came. The frames
 // are tRPC's SSE wire format, so the SPA's httpSubscriptionLink (and any tRPC client) reads them
 // as the `inbox.onChange` subscription; the procedure in the router stays the typed contract.
 
@@ -30,11 +33,12 @@ export type TLiveStreamOptions = {
   maxStreamsPerUser?: number;
   /** Streams this server holds at once; one more is refused (503), well before file descriptors run out. */
   maxStreams?: number;
-  /** The visibility rule (tests pass their own); the app's is `canSeeChat`. */
-  visibleTo?: (viewer: TViewer, item: TThreadItem) => boolean;
+  /** Which records each person may not see (tests pass their own); the app asks the walls (`findHiddenRecords`). */
+  findHidden?: (viewerIds: number[], recordIds: number[]) => Promise<Map<number, Set<number>>>;
 };
 
 type TStream = { res: Response; viewer: TViewer; onEnd: () => void };
+type TConsumer = { viewer: TViewer; take: (id: number, change: TChange) => void };
 
 const HEARTBEAT_MS = 15_000;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -65,7 +69,9 @@ function dataFrame(id: number, change: TChange): Buffer {
 export class LiveStreams {
   private readonly streams = new Set<TStream>();
   /** In-process subscribers (changesFor). */
-  private readonly consumers = new Set<(id: number, change: TChange) => void>();
+  private readonly consumers = new Set<TConsumer>();
+  /** The fan-out of the change before this one: each waits for it, so frames keep their order. */
+  private fanning: Promise<void> = Promise.resolve();
   private readonly perUser = new Map<number, number>();
   private readonly closing = new AbortController();
   private sequence = 0;
@@ -77,7 +83,7 @@ export class LiveStreams {
   private readonly dropGraceMs: number;
   private readonly maxStreamsPerUser: number;
   private readonly maxStreams: number;
-  private readonly visibleTo: (viewer: TViewer, item: TThreadItem) => boolean;
+  private readonly findHidden: (viewerIds: number[], recordIds: number[]) => Promise<Map<number, Set<number>>>;
 
   constructor(
     private readonly events: ChatEvents<TThreadItem>,
@@ -89,7 +95,7 @@ export class LiveStreams {
     this.dropGraceMs = options.dropGraceMs ?? DROP_GRACE_MS;
     this.maxStreamsPerUser = options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER;
     this.maxStreams = options.maxStreams ?? MAX_STREAMS;
-    this.visibleTo = options.visibleTo ?? canSeeChat;
+    this.findHidden = options.findHidden ?? findHiddenRecords;
   }
 
   start(): void {
@@ -176,12 +182,13 @@ export class LiveStreams {
     const signal = until ? AbortSignal.any([until, this.closing.signal]) : this.closing.signal;
     const queue: { id: number; change: TChange }[] = resumed ? [{ id: this.sequence, change: { resync: true } }] : [];
     let wake: (() => void) | undefined;
-    const consumer = (id: number, change: TChange) => {
-      const part = this.visiblePart(change, viewer);
-      if (!part) return;
-      if (queue.length >= MAX_QUEUED_CHANGES) queue.splice(0, queue.length, { id, change: { resync: true } });
-      else queue.push({ id, change: part });
-      wake?.();
+    const consumer: TConsumer = {
+      viewer,
+      take: (id, part) => {
+        if (queue.length >= MAX_QUEUED_CHANGES) queue.splice(0, queue.length, { id, change: { resync: true } });
+        else queue.push({ id, change: part });
+        wake?.();
+      },
     };
     this.consumers.add(consumer);
     this.listenWhileWatched();
@@ -205,10 +212,10 @@ export class LiveStreams {
     }
   }
 
-  /** The part of `change` that `viewer` may see: the change itself when it is all visible, null when none is. */
-  private visiblePart(change: TChange, viewer: TViewer): TChange | null {
-    if ('resync' in change) return change;
-    const items = change.items.filter((item) => this.visibleTo(viewer, item));
+  /** The part of `change` without the records in `hidden`: the change itself when nothing is hidden, null when everything is. */
+  private visiblePart(change: TChange, hidden: Set<number> | undefined): TChange | null {
+    if ('resync' in change || !hidden) return change;
+    const items = change.items.filter((item) => !hidden.has(item.id));
     if (items.length === change.items.length) return change;
     return items.length ? { items } : null;
   }
@@ -216,16 +223,37 @@ export class LiveStreams {
   private broadcast(whole: TChange): void {
     const id = ++this.sequence;
     const change: TChange = 'resync' in whole ? whole : { ...whole, items: whole.items.map(boundItemHistory) };
+    this.fanning = this.fanning
+      .then(() => this.fanOut(id, change))
+      .catch((error: unknown) => {
+        // The walls could not be asked: nobody gets records they might not see; everyone reads again.
+        this.logger.warn({ error: (error as Error).name }, 'live change not fanned out: streams told to resync');
+        this.fanOut(id, { resync: true }).catch(() => undefined);
+      });
+  }
+
+  private async fanOut(id: number, change: TChange): Promise<void> {
+    const viewers = [...new Set([...this.streams, ...this.consumers].map((s) => s.viewer.id))];
+    const hidden =
+      'resync' in change
+        ? new Map<number, Set<number>>()
+        : await this.findHidden(
+            viewers,
+            change.items.map((item) => item.id),
+          );
     const frames = new Map<string, Buffer>(); // by the records a viewer may see ('' = all of them)
     for (const stream of [...this.streams]) {
-      const part = this.visiblePart(change, stream.viewer);
+      const part = this.visiblePart(change, hidden.get(stream.viewer.id));
       if (!part) continue;
       const key = part === change || 'resync' in part ? '' : part.items.map((item) => item.id).join(',');
       let frame = frames.get(key);
       if (!frame) frames.set(key, (frame = dataFrame(id, part)));
       this.write(stream, frame);
     }
-    for (const consumer of this.consumers) consumer(id, change);
+    for (const consumer of this.consumers) {
+      const part = this.visiblePart(change, hidden.get(consumer.viewer.id));
+      if (part) consumer.take(id, part);
+    }
   }
 
   private ping(): void {

@@ -1,7 +1,10 @@
 import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { Request, RequestHandler } from 'express';
+import { assertRecordVisible } from '../access';
+import { readerOf } from '../auth';
 import { Attachment } from '../core/db/models/index';
+import { AppError } from '../core/errors';
 import type { TLogger } from '../core/logger';
 import { sendHttpError } from '../http/http-errors';
 import { fallbackFileName, isShownInline, servedContentType } from './file-metadata';
@@ -35,11 +38,24 @@ function requestedRange(req: Request, size: number, etag: string | null): TByteR
  * photo, never sniffed, sandboxed, and served as octet-stream unless its type is harmless. A single
  * byte range is answered 206 with only those bytes read from the store.
  */
+const NO_SUCH_FILE = 'There is no such file.';
+
 export function serveMedia(deps: { store: TMediaStore; logger: TLogger }): RequestHandler {
   return async (req, res) => {
     const id = Number(req.params.attachmentId);
     const attachment = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await Attachment.findByPk(id) : null;
-    if (!attachment) return sendHttpError(res, 404, 'There is no such file.');
+    if (!attachment) return sendHttpError(res, 404, NO_SUCH_FILE);
+    // A file on a record the reader is walled from is answered as one that does not exist, and audited (README "Ethical walls").
+    if (attachment.communicationId !== null) {
+      const seen = await assertRecordVisible(readerOf(req, res), attachment.communicationId).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
+          throw error;
+        },
+      );
+      if (!seen) return sendHttpError(res, 404, NO_SUCH_FILE);
+    }
     if (attachment.state !== 'stored') {
       const message = attachment.state === 'pending' ? 'This file has not been downloaded from the provider yet.' : attachment.error;
       return sendHttpError(res, 409, message ?? 'This file could not be downloaded from the provider.');

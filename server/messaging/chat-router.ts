@@ -65,17 +65,21 @@ export const ZSendTemplateInput = z.union([
 export const chatRouter = router({
   send: authedProcedure
     .input(ZSendInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> => sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id })),
+    .mutation(({ ctx, input }): Promise<TCommunication> =>
+      sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
+    ),
 
   /** `confirm`: resend one whose outcome is unknown (it may have reached them already). */
   retry: authedProcedure
     .input(z.object({ id: ZRecordId, confirm: z.boolean().optional() }))
-    .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id, ctx.user.id, input.confirm ?? false)),
+    .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id, ctx.reader, input.confirm ?? false)),
 
   /** Sends an approved template: the way to reach a client outside the 24-hour window. */
   sendTemplate: authedProcedure
     .input(ZSendTemplateInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> => sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id })),
+    .mutation(({ ctx, input }): Promise<TCommunication> =>
+      sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
+    ),
 
   /** The provider's template catalogue as last synced (shared by every instance). */
   providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(() => listStoredTemplates()),

@@ -1,6 +1,8 @@
 import type { TCommunication } from '../../shared/communication';
 import { Attachment, Communication } from '../core/db/models/index';
 import { AppError } from '../core/errors';
+import { assertRecordVisible } from '../access';
+import type { TReader } from '../core/visibility';
 import type { TSendDeps } from './send-deps';
 import type { TRecipientInput } from './send-recipient';
 import { sendChatMessage, sendFileMessage, sendTemplateMessage } from './send-message';
@@ -13,7 +15,9 @@ export const MAY_HAVE_REACHED_THEM =
  * Resends a failed record (text, template or file) as a new attempt, once; the failed one stays in
  * the thread. A record of unknown outcome may already have gone: resending it needs `confirm`.
  */
-export async function retryChatMessage(deps: TSendDeps, id: number, userId?: number, confirm = false): Promise<TCommunication> {
+export async function retryChatMessage(deps: TSendDeps, id: number, reader?: TReader, confirm = false): Promise<TCommunication> {
+  if (reader) await assertRecordVisible(reader, id);
+  const userId = reader?.id;
   const failed = await Communication.findByPk(id);
   if (!failed || failed.type !== 'chat' || failed.direction !== 'outbound') throw new AppError('NOT_FOUND', 'Message not found.');
   const unknownOutcome = failed.status === 'pending' && failed.metadata.outcome === 'unknown';
@@ -28,6 +32,7 @@ export async function retryChatMessage(deps: TSendDeps, id: number, userId?: num
     ...(failed.caseId !== null && failed.clientId !== null ? { caseId: failed.caseId } : {}),
     retryOf: failed.id,
     userId,
+    reader,
     test: failed.metadata.test,
   };
   const template = failed.metadata.template;

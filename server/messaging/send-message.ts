@@ -5,6 +5,7 @@ import { renderTemplateBody } from '../provider';
 import { findTemplate } from '../templates';
 import { AppError } from '../core/errors';
 import { db } from '../core/db/db';
+import { assertRecordVisible } from '../access';
 import type { TSendDeps } from './send-deps';
 import { resolveRecipient, type TRecipientInput, type TSendInput, type TSendTemplateInput } from './send-recipient';
 import { EchoedSend, findEchoedSend, recordAndSend } from './record-and-send';
@@ -19,6 +20,8 @@ async function sendOnce(
 ): Promise<TCommunication> {
   if (!input.echoId) return send({});
   const earlier = await findEchoedSend(input.userId, input.echoId);
+  // Walled since (README "Ethical walls"): the sender sees the first record only while they may.
+  if (earlier && input.reader) await assertRecordVisible(input.reader, earlier.id);
   if (earlier) return earlier;
   return send({ echo_id: input.echoId }).catch((error: unknown) => {
     if (error instanceof EchoedSend) return error.record;

@@ -5,13 +5,17 @@ import { AppError } from '../core/errors';
 import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
 import { formatNumber, requireNumberInput } from '../core/phone-input';
 import { db } from '../core/db/db';
+import { assertSubjectVisible } from '../access';
+import type { TReader } from '../core/visibility';
 import type { TSendDeps } from './send-deps';
 
 /** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
 /** `userId`: the member of staff sending (recorded as the sender; null for the server itself). */
 /** `test`: sent from Settings as a test (`metadata.test`), so a client's file shows it for what it is. */
 /** `echoId`: the browser's id for this send (a queued send tried again finds its first record, README "Durable client"). */
+/** `reader`: the person sending, who may send only to a client and case they may see (README "Ethical walls"); absent for the server's own sends. */
 export type TRecipientInput = {
+  reader?: TReader;
   clientId?: number;
   caseId?: number;
   to?: string;
@@ -59,6 +63,7 @@ export async function assertNumberMayReceive(recipient: Pick<TRecipient, 'digits
 
 export async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promise<TRecipient> {
   if (input.clientId !== undefined) {
+    if (input.reader) await assertSubjectVisible(input.reader, { clientId: input.clientId });
     const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name'] });
     if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
     const { numbers, defaultNumber } = await listReplyNumbers(client.id);
@@ -77,6 +82,7 @@ export async function resolveRecipient(deps: TSendDeps, input: TRecipientInput):
     await assertNumberMayReceive({ digits, name: client.name });
     let caseId: number | null = null;
     if (input.caseId !== undefined) {
+      if (input.reader) await assertSubjectVisible(input.reader, { caseId: input.caseId });
       const found = await Case.findByPk(input.caseId);
       if (!found || found.clientId !== client.id)
         throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', {
@@ -93,6 +99,8 @@ export async function resolveRecipient(deps: TSendDeps, input: TRecipientInput):
     type: QueryTypes.SELECT,
   });
   const client = match?.id ? await Client.findByPk(match.id, { attributes: ['id', 'name'] }) : null;
+  // The number is a walled client's: the message would be filed on a matter the sender may not see.
+  if (client && input.reader) await assertSubjectVisible(input.reader, { clientId: client.id });
   const recipient = { digits, clientId: client?.id ?? null, caseId: null, name: client?.name ?? null };
   await assertNumberMayReceive(recipient);
   return recipient;

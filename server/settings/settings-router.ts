@@ -50,8 +50,8 @@ export const settingsRouter = router({
     )
     .mutation(({ ctx, input }): Promise<TCommunication> =>
       'body' in input
-        ? sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id, test: true })
-        : sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id, test: true }),
+        ? sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader, test: true })
+        : sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader, test: true }),
     ),
 
   /** Directors only (server/decisions/0013-roles-enforced-by-the-server.md): enforced here, whatever the page shows. */

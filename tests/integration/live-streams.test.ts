@@ -27,6 +27,7 @@ const { lines, destination } = captureLogLines();
 let server: TTestServer;
 let staffCookie: string;
 let directorCookie: string;
+let staffId = 0;
 
 beforeAll(async () => {
   server = await startTestServer({ SESSION_SECRET, LOG_LEVEL: 'info' }, createLogger('info', destination), {
@@ -36,10 +37,19 @@ beforeAll(async () => {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       dropGraceMs: 3_000,
       maxStreamsPerUser: MAX_PER_USER,
-      visibleTo: (viewer, item) => viewer.role === 'director' || item.clientId === null,
+      findHidden: async (viewerIds, recordIds) => {
+        const linked = await sql<{ id: number }>(
+          server.databaseUrl,
+          'SELECT id FROM communications WHERE id = ANY($1) AND client_id IS NOT NULL',
+          [recordIds],
+        );
+        const staff = viewerIds.filter((id) => id === staffId);
+        return new Map(staff.map((id) => [id, new Set(linked.map((row) => row.id))]));
+      },
     },
   });
   const staff = await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
+  staffId = staff.id;
   const director = await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
   staffCookie = `${SESSION_COOKIE}=${(await createSession(staff.id, SESSION_SECRET, new Date())).token}`;
   directorCookie = `${SESSION_COOKIE}=${(await createSession(director.id, SESSION_SECRET, new Date())).token}`;

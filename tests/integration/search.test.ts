@@ -3,6 +3,7 @@ import { createClient } from '../../server/crm/clients';
 import { ensureSearchLanguage } from '../../server/core/db/search-column';
 import { HIGHLIGHT_START, HIGHLIGHT_STOP, SEARCH_WINDOW, searchMessages } from '../../server/inbox/search-messages';
 import { sql } from '../support/sql';
+import { UNWALLED_READER } from '../support/readers';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
 
@@ -76,8 +77,8 @@ it('a change of SEARCH_LANGUAGE rebuilds the search column once, for that langua
   await ensureSearchLanguage(sequelize, 'simple', logger);
   expect(await sql(live.server.databaseUrl, 'SELECT language FROM search_settings')).toEqual([{ language: 'simple' }]);
   // No stemming in "simple": the exact word only.
-  expect((await searchMessages({ q: 'invoice', language: 'simple' })).items).toEqual([]);
-  expect((await searchMessages({ q: 'invoices', language: 'simple' })).items).toHaveLength(1);
+  expect((await searchMessages(UNWALLED_READER, { q: 'invoice', language: 'simple' })).items).toEqual([]);
+  expect((await searchMessages(UNWALLED_READER, { q: 'invoices', language: 'simple' })).items).toHaveLength(1);
   await ensureSearchLanguage(sequelize, 'english', logger);
   expect((await live.staff.inbox.search.query({ q: 'invoice' })).items).toHaveLength(1);
 });

@@ -6,6 +6,7 @@ import { createClient } from '../../server/crm/clients';
 import { getThread } from '../../server/inbox/inbox';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+import { UNWALLED_READER } from '../support/readers';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/peer-webhooks');
 const corpus = (file: string, name: string) =>
@@ -52,7 +53,7 @@ describe('every kind of message, stored', () => {
       { kind: 'document', provider_media_id: '1234567890987654321', file_name: 'filename.pdf', mime_type: 'application/pdf', ...demo },
       { kind: 'audio', provider_media_id: '1234567890987654321', file_name: null, mime_type: 'audio/ogg; codecs=opus', ...demo },
     ]);
-    const thread = await getThread({ phone: '972987654321' });
+    const thread = await getThread(UNWALLED_READER, { phone: '972987654321' });
     expect(thread.items.map((i) => [i.metadata.kind ?? 'text', i.body, i.attachments.map((a) => `${a.kind}:${a.state}`)])).toEqual([
       ['image', '', ['image:failed']],
       ['document', 'caption', ['document:failed']],

@@ -187,6 +187,8 @@ async function benchLongHistory(
     if (!cursor) throw new Error(`no page ${n}`);
     return cursor;
   };
+  // The same person as the caller's (a staff member on no wall).
+  const benchViewer = { id: 1, role: 'staff' as const };
   const explain =
     ({ sql, bind }: { sql: string; bind: unknown[] }) =>
     async () =>
@@ -201,13 +203,13 @@ async function benchLongHistory(
     'long thread, first page (50)',
     5,
     () => caller.inbox.thread({ clientId, limit: PAGE }),
-    explain(recordPageQuery(threadScope, { limit: PAGE })),
+    explain(recordPageQuery(threadScope, { limit: PAGE, viewer: benchViewer })),
   );
   await measure(
     'long thread, 50th page',
     5,
     () => caller.inbox.thread({ clientId, cursor: threadAt50, limit: PAGE }),
-    explain(recordPageQuery(threadScope, { cursor: threadAt50, limit: PAGE })),
+    explain(recordPageQuery(threadScope, { cursor: threadAt50, limit: PAGE, viewer: benchViewer })),
   );
 
   const timelineScope = { column: 'client_id' as const, id: clientId, chatOnly: false };
@@ -219,16 +221,21 @@ async function benchLongHistory(
     'long timeline, first page (50)',
     5,
     () => caller.timeline.client({ clientId, limit: PAGE }),
-    explain(recordPageQuery(timelineScope, { limit: PAGE })),
+    explain(recordPageQuery(timelineScope, { limit: PAGE, viewer: benchViewer })),
   );
   await measure(
     'long timeline, 50th page',
     5,
     () => caller.timeline.client({ clientId, cursor: timelineAt50, limit: PAGE }),
-    explain(recordPageQuery(timelineScope, { cursor: timelineAt50, limit: PAGE })),
+    explain(recordPageQuery(timelineScope, { cursor: timelineAt50, limit: PAGE, viewer: benchViewer })),
   );
 
   const inboxAt50 = await cursorOfPage(50, async (cursor) => (await caller.inbox.threads({ cursor })).nextCursor);
-  await measure('inbox, first page (50)', 5, () => caller.inbox.threads(), explain(threadsPageQuery({})));
-  await measure('inbox, 50th page', 5, () => caller.inbox.threads({ cursor: inboxAt50 }), explain(threadsPageQuery({ cursor: inboxAt50 })));
+  await measure('inbox, first page (50)', 5, () => caller.inbox.threads(), explain(threadsPageQuery(benchViewer, {})));
+  await measure(
+    'inbox, 50th page',
+    5,
+    () => caller.inbox.threads({ cursor: inboxAt50 }),
+    explain(threadsPageQuery(benchViewer, { cursor: inboxAt50 })),
+  );
 }
