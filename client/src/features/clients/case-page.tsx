@@ -2,17 +2,35 @@ import { Link } from 'wouter';
 import { olderOf, TIMELINE_PAGE } from '../../lib/older-pages';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
+import { AccessGone } from '../access/access-gone';
+import { AccessPanel } from '../access/access-panel';
+import { goneOf, retryUnlessNotFound } from '../access/gone';
+import { LockMark } from '../access/lock-mark';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
 
 export function CasePage({ caseId }: { caseId: number }) {
-  const found = trpc.cases.get.useQuery({ caseId });
+  // NOT_FOUND is not asked again: a person walled from the case sees that at once.
+  const found = trpc.cases.get.useQuery({ caseId }, { retry: retryUnlessNotFound });
   const client = trpc.clients.get.useQuery({ clientId: found.data?.clientId ?? 0 }, { enabled: Boolean(found.data) });
   const timeline = trpc.timeline.case.useInfiniteQuery(
     { caseId, limit: TIMELINE_PAGE },
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
+  // Not found, or walled off while open (README "Ethical walls"): nothing of the case stays on screen.
+  const gone = goneOf(found);
+  if (gone) {
+    // Lost while open, its client is known: back there (the client page says so in turn if that is walled too).
+    const back = found.data
+      ? { href: `/clients/${found.data.clientId}`, label: 'Back to the client' }
+      : { href: '/clients', label: 'Back to clients' };
+    return (
+      <div className="page">
+        <AccessGone gone={gone} what="case" back={back} />
+      </div>
+    );
+  }
   return (
     <QueryStatus query={found} loading="Loading case…" padded={false}>
       {(theCase) => (
@@ -24,7 +42,10 @@ export function CasePage({ caseId }: { caseId: number }) {
           </nav>
           <div className="page-header">
             <div>
-              <h1>{theCase.title}</h1>
+              <h1 className="title-with-mark">
+                {theCase.title}
+                {theCase.restricted && <LockMark />}
+              </h1>
               <p className="muted">
                 {theCase.reference} · <span className={`case-status case-${theCase.status}`}>{theCase.status}</span>
               </p>
@@ -43,6 +64,7 @@ export function CasePage({ caseId }: { caseId: number }) {
             <h2 id="case-documents-title">Documents</h2>
             <DocumentsList where={{ caseId }} />
           </section>
+          <AccessPanel subject={{ caseId }} />
           <section className="card" aria-labelledby="case-export-title">
             <h2 id="case-export-title">Export the chat</h2>
             <ExportChat scope="case" id={caseId} />

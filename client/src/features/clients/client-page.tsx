@@ -8,17 +8,31 @@ import { olderOf, TIMELINE_PAGE } from '../../lib/older-pages';
 import { useToast } from '../../ui/toasts';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
+import { AccessGone } from '../access/access-gone';
+import { AccessPanel } from '../access/access-panel';
+import { goneOf, retryUnlessNotFound } from '../access/gone';
+import { LockMark } from '../access/lock-mark';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
 
 export function ClientPage({ clientId }: { clientId: number }) {
-  const client = trpc.clients.get.useQuery({ clientId });
+  // NOT_FOUND is not asked again: a person walled from the client sees that at once.
+  const client = trpc.clients.get.useQuery({ clientId }, { retry: retryUnlessNotFound });
   const cases = trpc.cases.listForClient.useQuery({ clientId });
   const timeline = trpc.timeline.client.useInfiniteQuery(
     { clientId, limit: TIMELINE_PAGE },
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
+  const isDirector = trpc.auth.me.useQuery(undefined, { staleTime: Infinity }).data?.role === 'director';
+  // Not found, or walled off while open (README "Ethical walls"): nothing of the file stays on screen.
+  const gone = goneOf(client);
+  if (gone)
+    return (
+      <div className="page">
+        <AccessGone gone={gone} what="client" back={{ href: '/clients', label: 'Back to clients' }} />
+      </div>
+    );
   return (
     <QueryStatus query={client} loading="Loading client…" padded={false}>
       {(found) => (
@@ -28,7 +42,10 @@ export function ClientPage({ clientId }: { clientId: number }) {
           </nav>
           <div className="page-header">
             <div>
-              <h1>{found.name}</h1>
+              <h1 className="title-with-mark">
+                {found.name}
+                {found.restricted && <LockMark />}
+              </h1>
               <p className="muted">
                 <PhoneNumber value={found.phone} />
                 {found.email ? ` · ${found.email}` : ''}
@@ -42,6 +59,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
           {/* On a phone the side panels come after the whole timeline: a way straight to each. */}
           <nav className="page-jump" aria-label="On this page">
             <a href="#cases-title">Cases</a>
+            {isDirector && <a href="#access-title">Access</a>}
             <a href="#numbers-title">Chat numbers</a>
             <a href="#documents-title">Documents</a>
             <a href="#export-title">Export</a>
@@ -77,7 +95,10 @@ export function ClientPage({ clientId }: { clientId: number }) {
                           <li key={c.id}>
                             <Link href={`/cases/${c.id}`} className="row-link">
                               <span className="row-main">
-                                <span className="row-title">{c.reference}</span>
+                                <span className="row-title">
+                                  {c.reference}
+                                  {c.restricted && <LockMark />}
+                                </span>
                                 <span className="row-sub">{c.title}</span>
                               </span>
                             </Link>
@@ -90,6 +111,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
                   }
                 </QueryStatus>
               </section>
+              <AccessPanel subject={{ clientId }} />
               <ClientNumbers clientId={clientId} numbers={found.numbers} />
               <section className="card" aria-labelledby="export-title">
                 <h2 id="export-title">Export the chat</h2>

@@ -4,6 +4,7 @@ import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { PhoneNumber } from '../../ui/phone-number';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
+import { LockMark } from '../access/lock-mark';
 
 export function ClientsPage() {
   const [search, setSearch] = useState('');
@@ -33,7 +34,10 @@ export function ClientsPage() {
                           {client.name.slice(0, 1)}
                         </span>
                         <span className="row-main">
-                          <span className="row-title">{client.name}</span>
+                          <span className="row-title">
+                            {client.name}
+                            {client.restricted && <LockMark />}
+                          </span>
                           <span className="row-sub">
                             <PhoneNumber value={client.phone} />
                           </span>

@@ -5,6 +5,8 @@ import { olderOf } from '../../lib/older-pages';
 import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { useToast } from '../../ui/toasts';
+import { AccessGone } from '../access/access-gone';
+import { goneOf, retryUnlessNotFound, type TGone } from '../access/gone';
 import { Composer } from '../composer/composer';
 import { useQueuedSends } from '../composer/outbox';
 import { queuedItemOf, queuedToShow } from '../composer/queued-sends';
@@ -35,7 +37,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const focusId = Number(new URLSearchParams(useSearch()).get('message')) || null;
   const thread = useThreadPages(threadRef, focusId !== null);
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
-  const client = trpc.clients.get.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
+  const client = trpc.clients.get.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null, retry: retryUnlessNotFound });
   // Each bubble says which case it is filed on: the client's cases (the composer's picker asks the same).
   const cases = trpc.cases.listForClient.useQuery({ clientId: clientId ?? 0 }, { enabled: clientId !== null });
   const caseById = useMemo(() => new Map((cases.data ?? []).map((c) => [c.id, c])), [cases.data]);
@@ -47,11 +49,16 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const measureCompose = useComposerHeight();
 
   const items = useMemo(() => itemsOf(thread.data), [thread.data]);
+  // NOT_FOUND for the messages or the client: the conversation is closed to this person (README
+  // "Ethical walls"), or never was one. What was loaded stays in the cache but is no longer shown,
+  // marked read or announced.
+  const gone = goneOfBoth(goneOf(thread), clientId !== null ? goneOf(client) : null);
+  const shownData = gone ? undefined : thread.data;
   // What waits in the outbox comes after what the server has, until the server has it too.
   const shownItems = useMemo(() => [...hideArrivedCopies(items), ...queuedToShow(items, queued).map(queuedItemOf)], [items, queued]);
   // Read when the newest message has been in view, not while the reader is further up.
   const [atEnd, setAtEnd] = useState(true);
-  useMarkThreadRead(threadRef, thread.data ? items : undefined, atEnd);
+  useMarkThreadRead(threadRef, shownData ? items : undefined, atEnd);
   const clientNumbers = client.data?.numbers;
   const reply = useReplyTarget(threadRef, items, clientNumbers, summary);
   // Templates first outside the window; a person may switch either way.
@@ -98,7 +105,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
     if (item.sentBy) return item.sentBy.id === me.data?.id ? 'You' : item.sentBy.name;
     return item.metadata.echo ? "The firm's phone" : 'The firm';
   };
-  const announced = useArrivalAnnouncement(thread.data ? items : undefined, speakerOf);
+  const announced = useArrivalAnnouncement(shownData ? items : undefined, speakerOf);
   // Numbers linked to this client after it was created, shown where they joined the conversation.
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
   const rowOf = (entry: ReturnType<typeof withDividers>[number]): TRow =>
@@ -130,6 +137,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
               <li {...measure} />
             ),
         };
+
+  if (gone)
+    return (
+      <section className="thread" aria-label="Conversation">
+        <AccessGone gone={gone} what="conversation" back={{ href: '/inbox', label: 'Back to the inbox' }} />
+      </section>
+    );
 
   return (
     <section
@@ -197,4 +211,10 @@ export function ThreadView({ threadRef, summary }: TProps) {
       )}
     </section>
   );
+}
+
+/** Lost wins: a conversation that was on screen says its access ended, even if only one part says so. */
+function goneOfBoth(thread: TGone | null, client: TGone | null): TGone | null {
+  if (thread === 'lost' || client === 'lost') return 'lost';
+  return thread ?? client;
 }

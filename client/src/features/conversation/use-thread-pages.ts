@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { threadInputOf } from '../../lib/cache-patches';
 import { trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
+import { retryUnlessNotFound } from '../access/gone';
 
 // A thread's pages (README "HTTP surfaces", `inbox.thread`: `cursor`/`nextCursor`), the newest
 // page first, each oldest first. Earlier pages load as the reader scrolls up (`fetchNextPage`).
@@ -9,10 +10,11 @@ import { trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
  * The thread's newest page, then earlier ones as asked for. Opened to show an old message
  * (`seeking`: a search hit), its pages are ten times larger, to reach it in fewer requests; the
  * size stays as it was first asked for while the thread is on screen (it is part of the cache key).
+ * NOT_FOUND is not asked again: a person walled from the conversation sees it close at once.
  */
 export function useThreadPages(ref: TThreadRef, seeking: boolean) {
   const [input] = useState(() => threadInputOf(ref, seeking));
-  return trpc.inbox.thread.useInfiniteQuery(input, { getNextPageParam: (page) => page.nextCursor });
+  return trpc.inbox.thread.useInfiniteQuery(input, { getNextPageParam: (page) => page.nextCursor, retry: retryUnlessNotFound });
 }
 
 /** Every loaded item of the thread, oldest first. */

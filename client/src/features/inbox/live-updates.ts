@@ -34,9 +34,14 @@ const RESTART_MAX_MS = 30_000;
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
   const restart = useRef<{ timer?: ReturnType<typeof setTimeout>; waitMs: number }>({ waitMs: RESTART_FIRST_MS });
+  // A resync also follows every wall change (README "Ethical walls"): the clients, cases and walls
+  // on screen are read again too, so a matter appears, or closes, for its people at once.
   const resync = () => {
     void utils.inbox.invalidate();
     void utils.timeline.invalidate();
+    void utils.clients.invalidate();
+    void utils.cases.invalidate();
+    void utils.access.invalidate();
   };
   const live = trpc.inbox.onChange.useSubscription(undefined, {
     // Called when the server's stream has started (its first event), not when it is asked for.

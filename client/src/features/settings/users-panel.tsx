@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { formatDateTime } from '../../lib/format';
 import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { useToast } from '../../ui/toasts';
+import { PersonWalls, WallsToggle } from '../access/person-walls';
 
 type TUser = TOutputs['users']['list'][number];
 type TRole = TUser['role'];
@@ -21,6 +22,7 @@ export function UsersPanel() {
       <p className="muted">
         Who can sign in. Directors also manage people, check the provider connection and read the audit trail. A deactivated person cannot
         sign in and is signed out at once; what they did stays on the record. Reactivate them to let them sign in again with their password.
+        Walls lists what a person is screened from and what they are a member of.
       </p>
       <QueryStatus query={users} loading="Loading people…" padded={false}>
         {(list) => (
@@ -40,6 +42,8 @@ export function UsersPanel() {
 function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; listedAt: number }) {
   const utils = trpc.useUtils();
   const toast = useToast();
+  const [wallsOpen, setWallsOpen] = useState(false);
+  const wallsId = useId();
   const changeRole = trpc.users.changeRole.useMutation({
     onSuccess: async (changed) => {
       deactivate.reset();
@@ -123,7 +127,10 @@ function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; liste
             {reactivate.isPending ? 'Reactivating…' : 'Reactivate'}
           </button>
         )}
+        <WallsToggle open={wallsOpen} onToggle={() => setWallsOpen(!wallsOpen)} name={user.name} controls={wallsId} />
       </div>
+      {/* Who this person is walled from or admitted to (README "Ethical walls"): folded, read when opened. */}
+      {wallsOpen && <PersonWalls userId={user.id} id={wallsId} />}
       {shownError && (
         <p className="form-error person-error" role="alert">
           {shownError.message}
