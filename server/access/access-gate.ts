@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
@@ -22,7 +22,7 @@ export async function refuseWalled(reader: TReader, subject: string, kind: keyof
 }
 
 /** Throws NOT_FOUND unless the client or case exists and `reader` may see it (one query either way). */
-export async function assertSubjectVisible(reader: TReader, subject: TSubject): Promise<void> {
+export async function assertSubjectVisible(reader: TReader, subject: TSubject, transaction?: Transaction): Promise<void> {
   const [sql, kind] =
     'clientId' in subject
       ? [`SELECT ${visibleToSql('$2', 'c.id', 'NULL')} AS visible FROM clients c WHERE c.id = $1`, 'client' as const]
@@ -30,6 +30,7 @@ export async function assertSubjectVisible(reader: TReader, subject: TSubject): 
   const [row] = await db().query<{ visible: boolean }>(sql, {
     bind: ['clientId' in subject ? subject.clientId : subject.caseId, reader.id],
     type: QueryTypes.SELECT,
+    transaction,
   });
   if (!row) throw new AppError('NOT_FOUND', NOT_FOUND[kind]);
   if (!row.visible) await refuseWalled(reader, subjectKeyOf(subject), kind);

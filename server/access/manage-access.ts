@@ -64,9 +64,10 @@ async function changeAccess(
     transaction: Transaction,
   ) => Promise<{ action: Parameters<typeof recordAuditEvent>[0]['action']; detail: Record<string, unknown> } | null>,
 ): Promise<TAccess> {
-  await assertSubjectVisible(reader, subject);
   return db().transaction(async (transaction) => {
     await db().query(`SELECT id FROM ${tableOf(subject)} WHERE id = $1 FOR UPDATE`, { bind: [idOf(subject)], transaction });
+    // Asked once the wall is ours: a director walled off by the change just before this one is refused.
+    await assertSubjectVisible(reader, subject, transaction);
     const done = await change(transaction);
     if (done) {
       await recordAuditEvent(
