@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { match } from '../support/matchers';
 import { sql } from '../support/sql';
 
 // Managing a wall (README "Ethical walls"): directors only, every change audited, bad input refused
@@ -48,7 +49,7 @@ it('only directors manage walls', async () => {
 it('refuses to restrict a client with no member who could see it, and to remove its last one', async () => {
   expect(await refusal(dee.access.setRestricted.mutate({ clientId: ids.client, restricted: true }))).toMatchObject({
     code: 'CONFLICT',
-    message: expect.stringContaining('at least one member'),
+    message: match.stringContaining('at least one member'),
   });
   await dee.access.addMember.mutate({ clientId: ids.client, userId: ids.sam });
   const restricted = await dee.access.setRestricted.mutate({ clientId: ids.client, restricted: true });
@@ -62,7 +63,7 @@ it('refuses to restrict a client with no member who could see it, and to remove 
   await dee.access.setRestricted.mutate({ clientId: own, restricted: true });
   expect(await refusal(dee.access.removeMember.mutate({ clientId: own, userId: ids.dee }))).toMatchObject({
     code: 'CONFLICT',
-    message: expect.stringContaining('Dee Director is the last member'),
+    message: match.stringContaining('Dee Director is the last member'),
   });
   expect(await refusal(dee.clients.get.query({ clientId: ids.client }))).toMatchObject({ code: 'NOT_FOUND' });
   expect(await staff.clients.get.query({ clientId: ids.client })).toMatchObject({ name: 'Helena Marsh', restricted: true });
@@ -75,14 +76,14 @@ it('refuses a deactivated person as a member and an unknown person anywhere, by 
   const other = (await dee.clients.create.mutate({ name: 'Ivo Quill', phone: '+447700977777' })).id;
   expect(await refusal(dee.access.addMember.mutate({ clientId: other, userId: ids.gone }))).toMatchObject({
     code: 'CONFLICT',
-    message: expect.stringContaining('Gwen Gone is deactivated'),
+    message: match.stringContaining('Gwen Gone is deactivated'),
   });
   expect(await refusal(dee.access.screen.mutate({ clientId: other, userId: 999_999, reason: 'conflict' }))).toMatchObject({
     code: 'NOT_FOUND',
   });
   expect(await refusal(dee.access.screen.mutate({ clientId: other, userId: ids.sam, reason: '   ' }))).toMatchObject({
     code: 'BAD_REQUEST',
-    message: expect.stringContaining('Say why'),
+    message: match.stringContaining('Say why'),
   });
 });
 
@@ -90,7 +91,7 @@ it('a director may screen themself (audited as such), and a screened member is m
   const other = (await dee.clients.create.mutate({ name: 'Jonas Reed', phone: '+447700988888' })).id;
   await dee.access.addMember.mutate({ clientId: other, userId: ids.sam });
   const both = await dee.access.screen.mutate({ clientId: other, userId: ids.sam, reason: 'acted for his employer' });
-  expect(both.members).toEqual([expect.objectContaining({ id: ids.sam, screened: true })]);
+  expect(both.members).toEqual([match.objectContaining({ id: ids.sam, screened: true })]);
   expect(await refusal(staff.clients.get.query({ clientId: other }))).toMatchObject({ code: 'NOT_FOUND' });
   // Restricting needs a member who can see it: Sam is screened, so he does not count.
   expect(await refusal(dee.access.setRestricted.mutate({ clientId: other, restricted: true }))).toMatchObject({ code: 'CONFLICT' });
