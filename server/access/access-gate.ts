@@ -45,3 +45,19 @@ export async function assertRecordVisible(reader: TReader, communicationId: numb
   if (!row) throw new AppError('NOT_FOUND', NOT_FOUND.record);
   if (!row.visible) await refuseWalled(reader, `communication:${communicationId}`, 'record');
 }
+
+/**
+ * A director screened from any matter may not make anyone a director (add one, promote one,
+ * reactivate one): the new director could lift the screen for them (README "Ethical walls").
+ */
+export async function assertMayAppointDirectors(reader: TReader): Promise<void> {
+  const [row] = await db().query<{ screened: boolean }>('SELECT EXISTS (SELECT 1 FROM access_screens WHERE user_id = $1) AS screened', {
+    bind: [reader.id],
+    type: QueryTypes.SELECT,
+  });
+  if (row?.screened)
+    throw new AppError(
+      'FORBIDDEN',
+      'You are screened from a matter, so another director makes directors: a new director could lift your screen.',
+    );
+}

@@ -1,2 +1,2 @@
-export { assertRecordVisible, assertSubjectVisible, refuseWalled } from './access-gate';
+export { assertMayAppointDirectors, assertRecordVisible, assertSubjectVisible, refuseWalled } from './access-gate';
 export type { TSubject } from './access-gate';

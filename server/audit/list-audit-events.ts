@@ -14,14 +14,16 @@ export type TAuditItem = {
 };
 
 // An event about a client, a case or a record is shown to the reader only when they may see that
-// subject (README "Ethical walls"): its detail can name the client (an export's file name) or quote
-// a number. Events about people, sign-ins and settings are about no matter.
+// subject, and the case its detail names (a refile's) too (README "Ethical walls"): its detail can
+// name the client (an export's file name), quote a number or list a case's records. Events about
+// people, sign-ins and settings are about no matter.
 const subjectId = `(split_part(e.subject, ':', 2))::int`;
 const SUBJECT_VISIBLE = `CASE split_part(e.subject, ':', 1)
   WHEN 'client' THEN ${visibleToSql('$5', subjectId, 'NULL')}
   WHEN 'case' THEN coalesce((SELECT ${visibleToSql('$5', 'k.client_id', 'k.id')} FROM cases k WHERE k.id = ${subjectId}), true)
   WHEN 'communication' THEN coalesce((SELECT ${visibleToSql('$5', 'c.client_id', 'c.case_id')} FROM communications c WHERE c.id = ${subjectId}), true)
-  ELSE true END`;
+  ELSE true END
+  AND (e.detail->>'caseId' IS NULL OR coalesce((SELECT ${visibleToSql('$5', 'k.client_id', 'k.id')} FROM cases k WHERE k.id = (e.detail->>'caseId')::int), true))`;
 
 /**
  * The trail, newest first, one page at a time: `before` is the id of the last event of the previous

@@ -3,6 +3,8 @@ import { ZUserRole } from '../../shared/communication';
 import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
 import { directorProcedure, router } from '../trpc/init';
 import { ZRecordId } from '../trpc/record-id';
+import { assertMayAppointDirectors } from '../access';
+import { User } from '../core/db/models/index';
 import { addUser, changeUserRole, deactivateUser, listUsers, reactivateUser } from './users';
 
 const ZUser = z.object({
@@ -51,12 +53,18 @@ export const usersRouter = router({
   add: directorProcedure
     .input(ZAddUserInput)
     .output(z.object({ user: ZUser, generatedPassword: z.string().nullable() }))
-    .mutation(({ ctx, input }) => addUser(input, { userId: ctx.user.id, ip: ctx.clientIp })),
+    .mutation(async ({ ctx, input }) => {
+      if (input.role === 'director') await assertMayAppointDirectors(ctx.reader);
+      return addUser(input, { userId: ctx.user.id, ip: ctx.clientIp });
+    }),
 
   changeRole: directorProcedure
     .input(z.object({ userId: ZRecordId, role: ZUserRole }))
     .output(ZUser)
-    .mutation(({ ctx, input }) => changeUserRole(input, { userId: ctx.user.id, ip: ctx.clientIp })),
+    .mutation(async ({ ctx, input }) => {
+      if (input.role === 'director') await assertMayAppointDirectors(ctx.reader);
+      return changeUserRole(input, { userId: ctx.user.id, ip: ctx.clientIp });
+    }),
 
   deactivate: directorProcedure
     .input(z.object({ userId: ZRecordId }))
@@ -67,5 +75,9 @@ export const usersRouter = router({
   reactivate: directorProcedure
     .input(z.object({ userId: ZRecordId }))
     .output(ZUser)
-    .mutation(({ ctx, input }) => reactivateUser(input, { userId: ctx.user.id, ip: ctx.clientIp })),
+    .mutation(async ({ ctx, input }) => {
+      const target = await User.findByPk(input.userId, { attributes: ['role'] });
+      if (target?.role === 'director') await assertMayAppointDirectors(ctx.reader);
+      return reactivateUser(input, { userId: ctx.user.id, ip: ctx.clientIp });
+    }),
 });

@@ -115,7 +115,10 @@ export async function assertClientExists(id: number): Promise<void> {
 /**
  * A number is not unique across clients (a family may share one), but giving a client a number
  * another client has must be a person's decision: CONFLICT naming that client unless `confirm`.
- * A holder the reader is walled from is not named ("another client").
+ * A holder the reader is walled from is not named ("another client"), and its number is never
+ * shared by them, confirmed or not: a shared number's messages are filed on no client, where all
+ * staff read them, so sharing it would open the walled client's new messages to anyone (README
+ * "Ethical walls").
  */
 export async function assertNumberFreeOrConfirmed(
   viewer: TViewer | null,
@@ -123,7 +126,6 @@ export async function assertNumberFreeOrConfirmed(
   exceptClientId: number | null,
   confirm: boolean | undefined,
 ): Promise<void> {
-  if (confirm) return;
   const holders = await db().query<{ name: string; visible: boolean }>(
     `SELECT c.name, ${viewer ? visibleToSql('$3', 'c.id', 'NULL') : 'true'} AS visible
      FROM clients c WHERE c.id <> $2 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits = $1)
@@ -132,7 +134,12 @@ export async function assertNumberFreeOrConfirmed(
   );
   if (holders.length === 0) return;
   const named = holders.filter((h) => h.visible).map((h) => h.name);
-  const names = [...named, ...(holders.length > named.length ? ['another client'] : [])].join(' and ');
+  if (named.length < holders.length) {
+    const message = `${formatNumber(digits)} is already another client's number, one you cannot see: a director who can see that client must decide whether it is shared.`;
+    throw new AppError('CONFLICT', message, { phone: [message] });
+  }
+  if (confirm) return;
+  const names = named.join(' and ');
   const message = `${formatNumber(digits)} is already ${names}'s number. Add it here as well only if they share this phone: messages from a shared number are not filed automatically.`;
   throw new AppError('CONFLICT', message, { phone: [message] });
 }

@@ -113,7 +113,8 @@ export async function markThreadRead(reader: TReader, ref: TThreadRef, now: Date
  * is ever linked. A number another client has needs `confirm` (CONFLICT naming that client). The
  * records' UPDATE comes first and locks them: of two people linking the same number at once, the
  * second finds nothing left to link (CONFLICT) and adds nothing. Records unlinked earlier get their
- * case back when they return to the same client. Recorded in the audit trail.
+ * case back when they return to the same client, if the person linking may see that case (else
+ * they stay on none: nobody files into a case they are walled from). Recorded in the audit trail.
  */
 export async function linkPhoneToClient(reader: TReader, input: { phone: string; clientId: number; confirm?: boolean }): Promise<number[]> {
   await assertSubjectVisible(reader, { clientId: input.clientId });
@@ -124,11 +125,12 @@ export async function linkPhoneToClient(reader: TReader, input: { phone: string;
     const rows = await db().query<{ id: number }>(
       `UPDATE communications c
        SET client_id = $1,
-           case_id = coalesce(c.case_id, (SELECT k.id FROM cases k WHERE k.id = (c.metadata->>'unlinked_case_id')::int AND k.client_id = $1)),
+           case_id = coalesce(c.case_id, (SELECT k.id FROM cases k WHERE k.id = (c.metadata->>'unlinked_case_id')::int AND k.client_id = $1
+                                          AND ${visibleToSql('$3', 'k.client_id', 'k.id')})),
            metadata = c.metadata - 'unlinked_case_id',
            updated_at = now()
        WHERE c.type = 'chat' AND c.client_id IS NULL AND c.peer_phone = $2 RETURNING c.id`,
-      { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
+      { bind: [input.clientId, digits, reader.id], type: QueryTypes.SELECT, transaction },
     );
     if (rows.length === 0)
       throw new AppError('CONFLICT', `${formatNumber(digits)} has no unlinked messages: it may just have been linked by someone else.`);
@@ -154,6 +156,18 @@ export async function unlinkPhoneFromClient(reader: TReader, input: { phone: str
   const digits = phoneDigitsOf(input.phone);
   return db().transaction(async (transaction) => {
     await removeNumberRow(input.clientId, digits, transaction, { onlyLinked: true });
+    // Unlinked records are read by all staff: one on a case the reader is walled from must not get
+    // there by their hand (README "Ethical walls").
+    const [walled] = await db().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM communications c
+       WHERE c.type = 'chat' AND c.client_id = $1 AND c.peer_phone = $2 AND NOT ${visibleToSql('$3', 'c.client_id', 'c.case_id')}`,
+      { bind: [input.clientId, digits, reader.id], type: QueryTypes.SELECT, transaction },
+    );
+    if (walled && walled.n > 0)
+      throw new AppError(
+        'CONFLICT',
+        `Some of ${formatNumber(digits)}'s messages are filed where you cannot see them: a director who can see them must unlink this number.`,
+      );
     const rows = await db().query<{ id: number }>(
       `UPDATE communications
        SET client_id = NULL, case_id = NULL, updated_at = now(),
@@ -182,7 +196,7 @@ SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(
   l.body, l.direction, l.status, l.metadata->>'outcome' AS outcome, l.created_at AS "createdAt", cl.name AS "clientName",
   coalesce(l.metadata->>'kind', 'text') AS kind,
   (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
-  v.unread, t.last_inbound_at AS "lastInboundAt", t.contact_name AS "contactName",
+  v.unread, v.last_inbound_at AS "lastInboundAt", v.contact_name AS "contactName",
   CASE WHEN t.client_id IS NULL THEN
     (SELECT coalesce(json_agg(json_build_object(
         'id', m.id, 'name', m.name,
@@ -209,16 +223,21 @@ const walledCasesCte = (viewer: string) => `walled_case AS MATERIALIZED (
   WHERE k.id IN (SELECT r.id FROM cases r WHERE r.restricted UNION ALL SELECT s.subject_id FROM access_screens s WHERE s.subject_type = 'case' AND s.user_id = ${viewer})
     AND NOT ${visibleToSql(viewer, 'k.client_id', 'k.id')})`;
 
-// A conversation's last record and unread count as the reader may see them: the kept summary,
-// unless the client has a case walled from the reader.
+// A conversation's last record, unread count, last inbound time and profile name as the reader may
+// see them: the kept summary, unless the client has a case walled from the reader — then they are
+// read from the records the reader may see, as the summary's trigger computes them from all.
 const visibleThreadSql = (viewer: string) => `
-  SELECT t.last_id, t.unread WHERE t.client_id IS NULL OR NOT EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)
+  SELECT t.last_id, t.unread, t.last_inbound_at, t.contact_name
+  WHERE t.client_id IS NULL OR NOT EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)
   UNION ALL
-  SELECT (SELECT x.id FROM communications x WHERE x.client_id = t.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}
-          ORDER BY x.created_at DESC, x.id DESC LIMIT 1),
-         (SELECT count(*)::int FROM communications x WHERE x.client_id = t.client_id AND x.type = 'chat' AND x.direction = 'inbound'
-          AND x.read_at IS NULL AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')})
-  WHERE EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)`;
+  SELECT (array_agg(x.id ORDER BY x.created_at DESC, x.id DESC))[1],
+         (count(*) FILTER (WHERE x.direction = 'inbound' AND x.read_at IS NULL))::int,
+         max(coalesce(x.provider_timestamp, x.created_at)) FILTER (WHERE x.direction = 'inbound'),
+         (array_agg(x.metadata->>'contact_name' ORDER BY x.created_at DESC) FILTER (WHERE x.metadata ? 'contact_name'))[1]
+  FROM communications x
+  WHERE x.client_id = t.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}
+    AND EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)
+  HAVING count(*) > 0`;
 
 export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply'] as const;
 /** all; with unread messages; numbers no client (or several) has; the client wrote last (awaiting our reply). */

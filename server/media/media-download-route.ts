@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { Request, RequestHandler } from 'express';
 import { assertRecordVisible } from '../access';
-import { readerOf } from '../auth';
+import { readerOf, sessionUserOf } from '../auth';
 import { Attachment } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import type { TLogger } from '../core/logger';
@@ -45,7 +45,10 @@ export function serveMedia(deps: { store: TMediaStore; logger: TLogger }): Reque
     const id = Number(req.params.attachmentId);
     const attachment = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await Attachment.findByPk(id) : null;
     if (!attachment) return sendHttpError(res, 404, NO_SUCH_FILE);
-    // A file on a record the reader is walled from is answered as one that does not exist, and audited (README "Ethical walls").
+    // An upload not sent yet is its uploader's alone; a file on a record the reader is walled from
+    // is answered as one that does not exist, and audited (README "Ethical walls").
+    if (attachment.communicationId === null && attachment.uploadedBy !== sessionUserOf(res).id)
+      return sendHttpError(res, 404, NO_SUCH_FILE);
     if (attachment.communicationId !== null) {
       const seen = await assertRecordVisible(readerOf(req, res), attachment.communicationId).then(
         () => true,
