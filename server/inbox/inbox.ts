@@ -225,19 +225,23 @@ const walledCasesCte = (viewer: string) => `walled_case AS MATERIALIZED (
 
 // A conversation's last record, unread count, last inbound time and profile name as the reader may
 // see them: the kept summary, unless the client has a case walled from the reader — then they are
-// read from the records the reader may see, as the summary's trigger computes them from all.
-const visibleThreadSql = (viewer: string) => `
+// read from the records the reader may see (the last inbound time is the newest stored inbound
+// record's, which the kept summary's newest provider time matches but for a late delivery).
+const visibleThreadSql = (viewer: string) => {
+  // Each read newest first through the client's index, stopping at the first record the reader may see.
+  const visibleChat = `x.client_id = t.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}`;
+  return `
   SELECT t.last_id, t.unread, t.last_inbound_at, t.contact_name
   WHERE t.client_id IS NULL OR NOT EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)
   UNION ALL
-  SELECT (array_agg(x.id ORDER BY x.created_at DESC, x.id DESC))[1],
-         (count(*) FILTER (WHERE x.direction = 'inbound' AND x.read_at IS NULL))::int,
-         max(coalesce(x.provider_timestamp, x.created_at)) FILTER (WHERE x.direction = 'inbound'),
-         (array_agg(x.metadata->>'contact_name' ORDER BY x.created_at DESC) FILTER (WHERE x.metadata ? 'contact_name'))[1]
-  FROM communications x
-  WHERE x.client_id = t.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}
-    AND EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)
-  HAVING count(*) > 0`;
+  SELECT (SELECT x.id FROM communications x WHERE ${visibleChat} ORDER BY x.created_at DESC, x.id DESC LIMIT 1),
+         (SELECT count(*)::int FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound' AND x.read_at IS NULL),
+         (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
+          ORDER BY x.created_at DESC, x.id DESC LIMIT 1),
+         (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.metadata ? 'contact_name'
+          ORDER BY x.created_at DESC, x.id DESC LIMIT 1)
+  WHERE EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)`;
+};
 
 export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply'] as const;
 /** all; with unread messages; numbers no client (or several) has; the client wrote last (awaiting our reply). */
@@ -314,11 +318,19 @@ export async function getThreadSummary(reader: TReader, ref: TThreadRef): Promis
  * (the top bar's badge and the tab's title).
  */
 export async function countUnread(viewer: TViewer): Promise<{ conversations: number; messages: number }> {
+  // The kept counts, but for the few clients with a case walled from the reader, which are counted
+  // again from the records the reader may see.
   const [row] = await db().query<{ conversations: string; messages: string | null }>(
-    `WITH ${walledCasesCte('$1')}
-     SELECT count(*) AS conversations, sum(v.unread) AS messages
-     FROM chat_threads t CROSS JOIN LATERAL (${visibleThreadSql('$1')}) v
-     WHERE t.unread > 0 AND v.unread > 0 AND ${visibleToSql('$1', 't.client_id', 'NULL')}`,
+    `WITH ${walledCasesCte('$1')},
+     counts AS (
+       SELECT t.unread FROM chat_threads t
+       WHERE t.unread > 0 AND ${visibleToSql('$1', 't.client_id', 'NULL')}
+         AND (t.client_id IS NULL OR t.client_id NOT IN (SELECT w.client_id FROM walled_case w))
+       UNION ALL
+       SELECT v.unread FROM chat_threads t CROSS JOIN LATERAL (${visibleThreadSql('$1')}) v
+       WHERE t.unread > 0 AND t.client_id IN (SELECT w.client_id FROM walled_case w) AND ${visibleToSql('$1', 't.client_id', 'NULL')}
+     )
+     SELECT count(*) AS conversations, sum(unread) AS messages FROM counts WHERE unread > 0`,
     { bind: [viewer.id], type: QueryTypes.SELECT },
   );
   return { conversations: Number(row?.conversations ?? 0), messages: Number(row?.messages ?? 0) };

@@ -70,8 +70,9 @@ export class LiveStreams {
   private readonly streams = new Set<TStream>();
   /** In-process subscribers (changesFor). */
   private readonly consumers = new Set<TConsumer>();
-  /** The fan-out of the change before this one: each waits for it, so frames keep their order. */
-  private fanning: Promise<void> = Promise.resolve();
+  /** Changes waiting for the walls' answer, in order; while one question is out, the next ones gather here. */
+  private readonly pending: { id: number; change: TChange }[] = [];
+  private fanning = false;
   private readonly perUser = new Map<number, number>();
   private readonly closing = new AbortController();
   private sequence = 0;
@@ -223,35 +224,54 @@ export class LiveStreams {
   private broadcast(whole: TChange): void {
     const id = ++this.sequence;
     const change: TChange = 'resync' in whole ? whole : { ...whole, items: whole.items.map(boundItemHistory) };
-    this.fanning = this.fanning
-      .then(() => this.fanOut(id, change))
-      .catch((error: unknown) => {
-        // The walls could not be asked: nobody gets records they might not see; everyone reads again.
-        this.logger.warn({ error: (error as Error).name }, 'live change not fanned out: streams told to resync');
-        this.fanOut(id, { resync: true }).catch(() => undefined);
-      });
+    this.pending.push({ id, change });
+    if (!this.fanning) void this.fanOutPending();
   }
 
-  private async fanOut(id: number, change: TChange): Promise<void> {
-    const viewers = [...new Set([...this.streams, ...this.consumers].map((s) => s.viewer.id))];
-    const hidden =
-      'resync' in change
-        ? new Map<number, Set<number>>()
-        : await this.findHidden(
-            viewers,
-            change.items.map((item) => item.id),
-          );
+  /**
+   * Sends what is pending, in order: one question to the walls for every change that gathered
+   * while the last was out (so under load the questions grow, not the queue), then each change to
+   * every stream, grouped by what its person may see.
+   */
+  private async fanOutPending(): Promise<void> {
+    this.fanning = true;
+    try {
+      while (this.pending.length) {
+        const batch = this.pending.splice(0);
+        const asked = new Set([...this.streams, ...this.consumers].map((s) => s.viewer.id));
+        const recordIds = batch.flatMap(({ change }) => ('items' in change ? change.items.map((item) => item.id) : []));
+        let hidden: Map<number, Set<number>> | null = new Map();
+        if (recordIds.length && asked.size) {
+          hidden = await this.findHidden([...asked], recordIds).catch((error: unknown) => {
+            // The walls could not be asked: nobody gets records they might not see; everyone reads again.
+            this.logger.warn({ error: (error as Error).name }, 'live change not fanned out: streams told to resync');
+            return null;
+          });
+        }
+        const none = new Map<number, Set<number>>();
+        for (const { id, change } of batch)
+          this.fanOut(id, hidden === null && 'items' in change ? { resync: true } : change, hidden ?? none, asked);
+      }
+    } finally {
+      this.fanning = false;
+    }
+  }
+
+  /** One change to every stream and in-process subscriber; a person opened since the walls were asked is told to read again instead. */
+  private fanOut(id: number, change: TChange, hidden: Map<number, Set<number>>, asked: Set<number>): void {
     const frames = new Map<string, Buffer>(); // by the records a viewer may see ('' = all of them)
+    const partFor = (viewer: TViewer): TChange | null =>
+      'items' in change && !asked.has(viewer.id) ? { resync: true } : this.visiblePart(change, hidden.get(viewer.id));
     for (const stream of [...this.streams]) {
-      const part = this.visiblePart(change, hidden.get(stream.viewer.id));
+      const part = partFor(stream.viewer);
       if (!part) continue;
-      const key = part === change || 'resync' in part ? '' : part.items.map((item) => item.id).join(',');
+      const key = part === change ? '' : 'resync' in part ? 'resync' : part.items.map((item) => item.id).join(',');
       let frame = frames.get(key);
       if (!frame) frames.set(key, (frame = dataFrame(id, part)));
       this.write(stream, frame);
     }
     for (const consumer of this.consumers) {
-      const part = this.visiblePart(change, hidden.get(consumer.viewer.id));
+      const part = partFor(consumer.viewer);
       if (part) consumer.take(id, part);
     }
   }
