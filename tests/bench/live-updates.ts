@@ -6,6 +6,7 @@ import { SESSION_COOKIE, toSessionId } from '../../server/auth/sessions';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { createDatabase, percentile, query, ROOT, SECRET, startProcess, type TFigure } from './bench-support';
 import type { TFromSubscribers, TToSubscribers } from './sse-subscribers';
+import { liveWalls, reportWalledLive, type TLiveWallPlan } from './live-walls';
 
 // Live updates (npm run bench -- --only=live): N staff with the inbox open, each signed in with
 // their own session and their own HTTP connection to the real tRPC subscription (inbox.onChange,
@@ -17,6 +18,10 @@ import type { TFromSubscribers, TToSubscribers } from './sse-subscribers';
 //   BENCH_LIVE_SUBSCRIBERS=50,200  subscriber counts (full run 50,200,500; --quick 20)
 //   BENCH_LIVE_SECONDS=5           seconds of deliveries per count (full run 10; --quick 3)
 //   BENCH_LIVE_RATE=100            deliveries per second (full run 200; --quick 50)
+//
+// Then the walled variant at the largest count (live-walls.ts): a third of the records are on
+// restricted clients whose members are half the streams' people; every stream is checked for
+// records it should not have got (leaks) and records it should have got and did not (missed).
 
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const SESSION_SECRET = 'bench-session-secret-0123456789abcdef';
@@ -29,6 +34,11 @@ const TARGET_P99_MS = 250;
 const WARM_UP_DELIVERIES = 50;
 /** Ends every delivery's marker, so that `…-1` is not found inside `…-12.` (a digit follows). */
 const MARKER_END = '.';
+/** In a walled run, how long after the last expected arrival a leak is still waited for. */
+const LEAK_WAIT_MS = 1_000;
+
+/** What a walled run seeds and expects: each delivery's sender, and which streams may not see which delivery. */
+export type TLiveWalls = { seed: (url: string, userIds: number[]) => Promise<TLiveWallPlan> };
 
 export type TLiveTools = {
   quick: boolean;
@@ -37,7 +47,7 @@ export type TLiveTools = {
   rssMb: (pid: number) => number;
 };
 
-type TLiveRun = Awaited<ReturnType<typeof measureLive>>;
+export type TLiveRun = Awaited<ReturnType<typeof measureLive>>;
 
 /** Milliseconds since the epoch, comparable across processes (both sides use the same clock). */
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -54,14 +64,22 @@ export async function benchLive(adminUrl: string, tools: TLiveTools) {
   for (const subscribers of counts) {
     reportLive(await measureLive(adminUrl, { subscribers, rate, seconds }, tools), subscribers === largest, tools.report);
   }
+  reportWalledLive(await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveWalls), tools.report);
 }
 
-async function measureLive(adminUrl: string, load: { subscribers: number; rate: number; seconds: number }, tools: TLiveTools) {
+async function measureLive(
+  adminUrl: string,
+  load: { subscribers: number; rate: number; seconds: number },
+  tools: TLiveTools,
+  walls?: TLiveWalls,
+) {
   const { subscribers, rate } = load;
   const deliveries = Math.round(rate * load.seconds);
-  const url = await createDatabase(adminUrl, `bench_live_${subscribers}`);
+  const url = await createDatabase(adminUrl, `bench_live_${subscribers}${walls ? '_walled' : ''}`);
   await tools.migrateOnly(url);
-  const cookies = await addSignedInUsers(url, subscribers);
+  const { cookies, userIds } = await addSignedInUsers(url, subscribers);
+  // Without walls every stream may see every delivery, from a thousand numbers no client has.
+  const plan: TLiveWallPlan = walls ? await walls.seed(url, userIds) : { fromOf: unlinkedNumber, hiddenFrom: () => false };
   const runId = randomBytes(4).toString('hex');
   const app = await startServer(url);
   const streams = await startSubscriberProcess().catch(async (error: unknown) => {
@@ -72,7 +90,7 @@ async function measureLive(adminUrl: string, load: { subscribers: number; rate: 
     const webhookUrl = `${app.appUrl}/api/webhooks/chat`;
     // Warms the webhook path before anything is measured (the stream path warms within its first
     // deliveries, N streams at a time). Nobody is subscribed yet, and the prefix differs.
-    await sendDeliveries(webhookUrl, { prefix: `Live bench warm-${runId}-`, count: WARM_UP_DELIVERIES, rate });
+    await sendDeliveries(webhookUrl, { prefix: `Live bench warm-${runId}-`, count: WARM_UP_DELIVERIES, rate, fromOf: plan.fromOf });
     await sleep(1_000);
     const rssBefore = tools.rssMb(app.serverPid);
 
@@ -98,10 +116,12 @@ async function measureLive(adminUrl: string, load: { subscribers: number; rate: 
     const windowStarted = performance.now();
     let sent: Awaited<ReturnType<typeof sendDeliveries>>;
     try {
-      sent = await sendDeliveries(webhookUrl, { prefix: `Live bench ${runId}-`, count: deliveries, rate });
-      const expected = subscribers * sent.answeredAt.filter((at) => !Number.isNaN(at)).length;
+      sent = await sendDeliveries(webhookUrl, { prefix: `Live bench ${runId}-`, count: deliveries, rate, fromOf: plan.fromOf });
+      const expected = expectedArrivals(sent.answeredAt, subscribers, plan.hiddenFrom);
       const giveUpAt = performance.now() + STRAGGLER_MS;
       while ((await streams.ask({ type: 'count' }, 'count', 10_000)).arrived < expected && performance.now() < giveUpAt) await sleep(50);
+      // A leak would arrive with the frames everyone got: a moment more for any still on its way.
+      if (walls) await sleep(LEAK_WAIT_MS);
     } finally {
       clearInterval(sampler);
     }
@@ -113,7 +133,7 @@ async function measureLive(adminUrl: string, load: { subscribers: number; rate: 
     return {
       ...load,
       deliveries,
-      ...summariseArrivals(result, sent),
+      ...summariseArrivals(result, sent, plan.hiddenFrom),
       sent,
       connectMs,
       windowSeconds,
@@ -130,13 +150,23 @@ async function measureLive(adminUrl: string, load: { subscribers: number; rate: 
   }
 }
 
+/** (answered delivery, subscriber) pairs that should arrive: every pair but those the walls hide. */
+function expectedArrivals(answeredAt: Float64Array, subscribers: number, hiddenFrom: (stream: number, n: number) => boolean): number {
+  let expected = 0;
+  for (let s = 0; s < subscribers; s++)
+    for (let n = 0; n < answeredAt.length; n++) if (!Number.isNaN(answeredAt[n]!) && !hiddenFrom(s, n)) expected++;
+  return expected;
+}
+
 /**
  * Latencies of every (answered delivery, subscriber) pair that arrived, from the webhook's 200 and
- * from the send (which includes the wait for the answer); the pairs that did not arrive.
+ * from the send (which includes the wait for the answer); the pairs that did not arrive. A pair the
+ * walls hide (`hiddenFrom`) should not arrive: if it does it is a leak, never a latency.
  */
 function summariseArrivals(
   result: Extract<TFromSubscribers, { type: 'result' }>,
   sent: { sentAt: Float64Array; answeredAt: Float64Array },
+  hiddenFrom: (stream: number, n: number) => boolean,
 ) {
   const deliveries = sent.answeredAt.length;
   const latencies: number[] = [];
@@ -144,12 +174,21 @@ function summariseArrivals(
   let missed = 0;
   let beforeAnswer = 0;
   let subscribersMissing = 0;
+  let hidden = 0;
+  let leaks = 0;
+  let subscribersLeaked = 0;
   for (let s = 0; s < result.resyncs.length; s++) {
     let missedHere = 0;
+    let leakedHere = 0;
     for (let n = 0; n < deliveries; n++) {
       const answered = sent.answeredAt[n]!;
       if (Number.isNaN(answered)) continue; // not answered 2xx: counted as a failed delivery instead
       const arrived = result.arrivals[s * deliveries + n]!;
+      if (hiddenFrom(s, n)) {
+        hidden++;
+        if (!Number.isNaN(arrived)) leakedHere++;
+        continue;
+      }
       if (Number.isNaN(arrived)) {
         missedHere++;
         continue;
@@ -162,6 +201,8 @@ function summariseArrivals(
     }
     missed += missedHere;
     if (missedHere) subscribersMissing++;
+    leaks += leakedHere;
+    if (leakedHere) subscribersLeaked++;
   }
   latencies.sort((a, b) => a - b);
   fromSend.sort((a, b) => a - b);
@@ -174,6 +215,9 @@ function summariseArrivals(
     beforeAnswer,
     missed,
     subscribersMissing,
+    hidden,
+    leaks,
+    subscribersLeaked,
     resyncs: result.resyncs.reduce((a, b) => a + b, 0),
     drops: result.drops.reduce((a, b) => a + b, 0),
   };
@@ -237,8 +281,8 @@ function reportLive(run: TLiveRun, isLargest: boolean, report: (figure: TFigure)
   });
 }
 
-/** `n` staff, each with a session a day long, made in the database (the sign-in limiter would refuse hundreds of sign-ins); their cookies. */
-async function addSignedInUsers(url: string, n: number): Promise<string[]> {
+/** `n` staff, each with a session a day long, made in the database (the sign-in limiter would refuse hundreds of sign-ins); their cookies and ids, in the same order. */
+async function addSignedInUsers(url: string, n: number): Promise<{ cookies: string[]; userIds: number[] }> {
   const users = await query<{ id: number }>(
     url,
     `INSERT INTO users (email, name, role, password_hash)
@@ -252,7 +296,7 @@ async function addSignedInUsers(url: string, n: number): Promise<string[]> {
     `INSERT INTO sessions (id, user_id, expires_at) SELECT unnest($1::text[]), unnest($2::int[]), now() + interval '1 day'`,
     [tokens.map((token) => toSessionId(token, SESSION_SECRET)), users.map((user) => user.id)],
   );
-  return tokens.map((token) => `${SESSION_COOKIE}=${token}`);
+  return { cookies: tokens.map((token) => `${SESSION_COOKIE}=${token}`), userIds: users.map((user) => user.id) };
 }
 
 /** The app as its own process, and the server's pid (tsx runs it as a child of its own). */
@@ -330,19 +374,22 @@ async function startSubscriberProcess() {
   };
 }
 
+/** Delivery `n`'s sender when no wall is measured: one of a thousand numbers no client has. */
+const unlinkedNumber = (n: number) => `4477008${String(n % 1000).padStart(5, '0')}`;
+
 /**
  * `count` signed deliveries of one text message each (a new id, a body `<prefix><n>.`, a sender
- * among a thousand numbers), sent `rate` a second on a timer without waiting for earlier answers;
+ * `fromOf(n)`), sent `rate` a second on a timer without waiting for earlier answers;
  * when each was sent, and when it was answered 2xx (NaN: it was not).
  */
-async function sendDeliveries(url: string, options: { prefix: string; count: number; rate: number }) {
+async function sendDeliveries(url: string, options: { prefix: string; count: number; rate: number; fromOf: (n: number) => string }) {
   const sentAt = new Float64Array(options.count).fill(NaN);
   const answeredAt = new Float64Array(options.count).fill(NaN);
   const answerMs: number[] = [];
   const refusals = new Map<string, number>(); // "503", "fetch failed", … → how many
   let maxLateMs = 0;
   const deliver = async (n: number) => {
-    const from = `4477008${String(n % 1000).padStart(5, '0')}`;
+    const from = options.fromOf(n);
     const message = {
       from,
       id: `wamid.live-${options.prefix.replace(/\W+/g, '-')}${n}`,

@@ -1,17 +1,15 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { SignInLimiter } from '../../../server/auth/sign-in-limiter';
 import { loadConfig } from '../../../server/core/config';
 import { matchOneClientSql } from '../../../server/crm/client-match';
 import { REBUILD_CHAT_THREADS_SQL } from '../../../server/core/db/migrations/0003-chat-threads';
 import { openDatabase } from '../../../server/core/db/open-database';
 import { threadsPageQuery } from '../../../server/inbox/inbox';
 import { recordPageQuery } from '../../../server/core/record-pages';
-import { createContextInner } from '../../../server/trpc/context';
-import { PostgresMediaStore } from '../../../server/media/media-store';
-import { createCallerFactory } from '../../../server/trpc/init';
-import { appRouter } from '../../../server/trpc/app-router';
 import { benchLogger } from '../app-under-test';
 import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
+import { benchCaller, type TBenchCaller } from './bench-caller';
+import { COMMON, pick, SECOND } from './search-words';
+import { benchWallQueries } from './walls-queries';
 
 // Part 3, queries at scale: the inbox, receipt lookup, client match and search on a database of many
 // clients and communications, called in-process through the real tRPC routers; then one long history.
@@ -65,21 +63,7 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
     unit: 's',
   });
 
-  const caller = createCallerFactory(appRouter)(
-    createContextInner({
-      deps: {
-        config: loadConfig({ DATABASE_URL: url }),
-        logger: benchLogger,
-        events: { publishQuietly: () => undefined } as never,
-        liveStreams: {} as never,
-        provider: null,
-        signInLimiter: new SignInLimiter(),
-        mediaStore: new PostgresMediaStore(),
-        now: () => new Date(),
-      },
-      user: { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' },
-    }),
-  );
+  const caller = benchCaller(url, { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' });
   const random = (max: number) => 1 + Math.floor(Math.random() * max);
   const measure = async (name: string, targetMs: number, fn: () => Promise<unknown>, explain?: () => Promise<string>) => {
     for (let i = 0; i < 20; i++) await fn(); // warm-up
@@ -128,15 +112,14 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
   for (const filter of ['unread', 'unlinked', 'awaiting_reply'] as const) {
     await measure(`inbox.threads filter ${filter} (first page)`, 20, () => caller.inbox.threads({ filter }));
   }
-  const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
-  const COMMON = ['invoice', 'hearing', 'contract', 'deposit', 'tenancy', 'landlord', 'mortgage', 'settlement', 'witness', 'court'];
-  const SECOND = ['bundle', 'deadline', 'meeting', 'payment', 'lease', 'tribunal', 'survey', 'notice', 'receipt', 'keys'];
   await measure('inbox.search one common word (5% of records)', 20, () => caller.inbox.search({ q: pick(COMMON) }));
   await measure('inbox.search two words (0.1% of records)', 20, () => caller.inbox.search({ q: `${pick(COMMON)} ${pick(SECOND)}` }));
   await measure('inbox.search a phrase', 20, () => caller.inbox.search({ q: `"${pick(COMMON)} about the ${pick(SECOND)}"` }));
   await measure('inbox.search a reference (one record)', 20, () => caller.inbox.search({ q: `R${random(scale.communications)}` }));
   // Last: its 20,000 records get the newest ids, which search walks first.
   await benchLongHistory(url, sequelize, caller, measure, tools);
+  // Last again: the walls add cases and file records on them, which the rows above must not see.
+  await benchWallQueries(url, sequelize, tools);
   await database.close();
 }
 
@@ -148,7 +131,7 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
 async function benchLongHistory(
   url: string,
   sequelize: Sequelize,
-  caller: ReturnType<typeof appRouter.createCaller>,
+  caller: TBenchCaller,
   measure: (name: string, targetMs: number, fn: () => Promise<unknown>, explain?: () => Promise<string>) => Promise<void>,
   tools: TBenchTools,
 ) {

@@ -1,0 +1,31 @@
+import { SignInLimiter } from '../../../server/auth/sign-in-limiter';
+import { loadConfig } from '../../../server/core/config';
+import { PostgresMediaStore } from '../../../server/media/media-store';
+import { appRouter } from '../../../server/trpc/app-router';
+import { createContextInner } from '../../../server/trpc/context';
+import { createCallerFactory } from '../../../server/trpc/init';
+import { benchLogger } from '../app-under-test';
+
+// The real tRPC routers called in-process for one signed-in person: the query benchmarks measure
+// the procedures and the database, without HTTP. Every read answers for this person (their walls).
+
+export type TBenchCaller = ReturnType<typeof appRouter.createCaller>;
+export type TBenchPerson = { id: number; name: string; email: string; role: 'director' | 'staff' };
+
+export function benchCaller(url: string, user: TBenchPerson): TBenchCaller {
+  return createCallerFactory(appRouter)(
+    createContextInner({
+      deps: {
+        config: loadConfig({ DATABASE_URL: url }),
+        logger: benchLogger,
+        events: { publishQuietly: () => undefined } as never,
+        liveStreams: {} as never,
+        provider: null,
+        signInLimiter: new SignInLimiter(),
+        mediaStore: new PostgresMediaStore(),
+        now: () => new Date(),
+      },
+      user,
+    }),
+  );
+}
