@@ -28,6 +28,9 @@ let server: TTestServer;
 let staffCookie: string;
 let directorCookie: string;
 let staffId = 0;
+/** How often the fan-out asked the walls; while `holdWalls` is set, their answer waits for it. */
+let wallQuestions = 0;
+let holdWalls: Promise<void> | null = null;
 
 beforeAll(async () => {
   server = await startTestServer({ SESSION_SECRET, LOG_LEVEL: 'info' }, createLogger('info', destination), {
@@ -38,6 +41,8 @@ beforeAll(async () => {
       dropGraceMs: 3_000,
       maxStreamsPerUser: MAX_PER_USER,
       findHidden: async (viewerIds, recordIds) => {
+        wallQuestions += 1;
+        if (holdWalls) await holdWalls;
         const linked = await sql<{ id: number }>(
           server.databaseUrl,
           'SELECT id FROM communications WHERE id = ANY($1) AND client_id IS NOT NULL',
@@ -215,6 +220,31 @@ describe('live streams', () => {
       expect(changeOf(next).items!.map((i) => i.id)).toEqual([unlinked]);
     } finally {
       staff.close();
+      director.close();
+    }
+  });
+
+  it('a stream opened while the walls are being asked gets a resync, never records nobody checked for its person', async () => {
+    const client = await createClient({ name: 'Late Client', phone: '+44 7700 900557' });
+    const director = await openStream(directorCookie);
+    let staff: Awaited<ReturnType<typeof openStream>> | undefined;
+    let release = () => undefined as void;
+    holdWalls = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await director.waitFor(isConnected);
+      const asked = wallQuestions;
+      const [linked] = await insertRecords(1, 10, client.id);
+      await server.events.publish([linked!]);
+      await expect.poll(() => wallQuestions).toBeGreaterThan(asked); // the question about the director is out
+      staff = await openStream(staffCookie);
+      await staff.waitFor(isConnected);
+      release();
+      await director.waitFor((f) => isChange(f) && changeOf(f).items?.some((i) => i.id === linked) === true);
+      expect(changeOf(await staff.waitFor(isChange))).toEqual({ resync: true });
+    } finally {
+      holdWalls = null;
+      release();
+      staff?.close();
       director.close();
     }
   });
