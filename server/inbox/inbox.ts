@@ -188,15 +188,17 @@ export async function unlinkPhoneFromClient(reader: TReader, input: { phone: str
 // keyset position ($2, $3: the last row shown, or NULL for the first page), and joins each row's
 // last record for its current text and status. $4 is the reader: a conversation with a client they
 // are walled from is not listed, a candidate they are walled from is not offered, and where some of
-// a client's records are on a case they are walled from, the conversation's last message and unread
-// count are read from the records they may see (README "Ethical walls").
+// a client's records are on a case they are walled from, the conversation's summary is the one read
+// from the records they may see (`seen`, README "Ethical walls").
 const threadsSql = (where: string) => `
-WITH ${walledCasesCte('$4')}
+WITH ${seenSummariesCte('$4')}
 SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
   l.body, l.direction, l.status, l.metadata->>'outcome' AS outcome, l.created_at AS "createdAt", cl.name AS "clientName",
   coalesce(l.metadata->>'kind', 'text') AS kind,
   (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
-  v.unread, v.last_inbound_at AS "lastInboundAt", v.contact_name AS "contactName",
+  ${SEEN_UNREAD} AS unread,
+  CASE WHEN s.client_id IS NULL THEN t.last_inbound_at ELSE s.last_inbound_at END AS "lastInboundAt",
+  CASE WHEN s.client_id IS NULL THEN t.contact_name ELSE s.contact_name END AS "contactName",
   CASE WHEN t.client_id IS NULL THEN
     (SELECT coalesce(json_agg(json_build_object(
         'id', m.id, 'name', m.name,
@@ -208,39 +210,38 @@ SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(
        AND ${visibleToSql('$4', 'm.id', 'NULL')})
   END AS candidates
 FROM chat_threads t
-CROSS JOIN LATERAL (${visibleThreadSql('$4')}) v
-JOIN communications l ON l.id = v.last_id
+LEFT JOIN seen s ON s.client_id = t.client_id
+JOIN communications l ON l.id = CASE WHEN s.client_id IS NULL THEN t.last_id ELSE s.last_id END
 LEFT JOIN clients cl ON cl.id = t.client_id
 WHERE ${where} AND ${visibleToSql('$4', 't.client_id', 'NULL')}
   AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
 ORDER BY t.last_at DESC, t.last_id DESC
 LIMIT $1`;
 
-// The reader's walled cases among those that could be walled at all (restricted, or screening
-// them): only a client with one of these needs its conversation's summary read again.
-const walledCasesCte = (viewer: string) => `walled_case AS MATERIALIZED (
+/** A conversation's unread count as the reader may see it (`t`: its kept summary, `s`: the one read again, if any). */
+const SEEN_UNREAD = 'CASE WHEN s.client_id IS NULL THEN t.unread ELSE s.unread END';
+
+// `seen`: for each client with a case walled from the reader — few, whatever the inbox's size, and
+// read once per statement — the conversation's last record, unread count, last inbound time and
+// profile name, read newest first from the records the reader may see. (The last inbound time is
+// the newest stored inbound record's; the kept summary's newest provider time matches it but for a
+// late delivery.) Every other conversation keeps its kept summary. `walled_case`: the reader's walled
+// cases among those that could be walled at all (restricted, or screening someone).
+const seenSummariesCte = (viewer: string) => {
+  const visibleChat = `x.client_id = w.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}`;
+  return `walled_case AS MATERIALIZED (
   SELECT k.id, k.client_id FROM cases k
   WHERE k.id IN (SELECT r.id FROM cases r WHERE r.restricted UNION ALL SELECT s.subject_id FROM access_screens s WHERE s.subject_type = 'case' AND s.user_id = ${viewer})
-    AND NOT ${visibleToSql(viewer, 'k.client_id', 'k.id')})`;
-
-// A conversation's last record, unread count, last inbound time and profile name as the reader may
-// see them: the kept summary, unless the client has a case walled from the reader — then they are
-// read from the records the reader may see (the last inbound time is the newest stored inbound
-// record's, which the kept summary's newest provider time matches but for a late delivery).
-const visibleThreadSql = (viewer: string) => {
-  // Each read newest first through the client's index, stopping at the first record the reader may see.
-  const visibleChat = `x.client_id = t.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}`;
-  return `
-  SELECT t.last_id, t.unread, t.last_inbound_at, t.contact_name
-  WHERE t.client_id IS NULL OR NOT EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)
-  UNION ALL
-  SELECT (SELECT x.id FROM communications x WHERE ${visibleChat} ORDER BY x.created_at DESC, x.id DESC LIMIT 1),
-         (SELECT count(*)::int FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound' AND x.read_at IS NULL),
-         (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
-          ORDER BY x.created_at DESC, x.id DESC LIMIT 1),
-         (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.metadata ? 'contact_name'
-          ORDER BY x.created_at DESC, x.id DESC LIMIT 1)
-  WHERE EXISTS (SELECT 1 FROM walled_case w WHERE w.client_id = t.client_id)`;
+    AND NOT ${visibleToSql(viewer, 'k.client_id', 'k.id')}),
+seen AS MATERIALIZED (
+  SELECT w.client_id,
+    (SELECT x.id FROM communications x WHERE ${visibleChat} ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_id,
+    (SELECT count(*)::int FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound' AND x.read_at IS NULL) AS unread,
+    (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
+     ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_inbound_at,
+    (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.metadata ? 'contact_name'
+     ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS contact_name
+  FROM (SELECT DISTINCT client_id FROM walled_case) w)`;
 };
 
 export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply'] as const;
@@ -249,7 +250,7 @@ export type TThreadFilter = (typeof THREAD_FILTERS)[number];
 // Literal predicates (not a parameter) so the planner can use the partial indexes of 0010.
 const THREADS_SQL: Record<TThreadFilter, string> = {
   all: threadsSql('true'),
-  unread: threadsSql('t.unread > 0 AND v.unread > 0'),
+  unread: threadsSql(`t.unread > 0 AND ${SEEN_UNREAD} > 0`),
   unlinked: threadsSql('t.client_id IS NULL'),
   awaiting_reply: threadsSql("l.direction = 'inbound'"),
 };
@@ -318,19 +319,11 @@ export async function getThreadSummary(reader: TReader, ref: TThreadRef): Promis
  * (the top bar's badge and the tab's title).
  */
 export async function countUnread(viewer: TViewer): Promise<{ conversations: number; messages: number }> {
-  // The kept counts, but for the few clients with a case walled from the reader, which are counted
-  // again from the records the reader may see.
   const [row] = await db().query<{ conversations: string; messages: string | null }>(
-    `WITH ${walledCasesCte('$1')},
-     counts AS (
-       SELECT t.unread FROM chat_threads t
-       WHERE t.unread > 0 AND ${visibleToSql('$1', 't.client_id', 'NULL')}
-         AND (t.client_id IS NULL OR t.client_id NOT IN (SELECT w.client_id FROM walled_case w))
-       UNION ALL
-       SELECT v.unread FROM chat_threads t CROSS JOIN LATERAL (${visibleThreadSql('$1')}) v
-       WHERE t.unread > 0 AND t.client_id IN (SELECT w.client_id FROM walled_case w) AND ${visibleToSql('$1', 't.client_id', 'NULL')}
-     )
-     SELECT count(*) AS conversations, sum(unread) AS messages FROM counts WHERE unread > 0`,
+    `WITH ${seenSummariesCte('$1')}
+     SELECT count(*) AS conversations, sum(${SEEN_UNREAD}) AS messages
+     FROM chat_threads t LEFT JOIN seen s ON s.client_id = t.client_id
+     WHERE t.unread > 0 AND ${SEEN_UNREAD} > 0 AND ${visibleToSql('$1', 't.client_id', 'NULL')}`,
     { bind: [viewer.id], type: QueryTypes.SELECT },
   );
   return { conversations: Number(row?.conversations ?? 0), messages: Number(row?.messages ?? 0) };
