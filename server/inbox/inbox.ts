@@ -236,7 +236,10 @@ const seenSummariesCte = (viewer: string) => {
 seen AS MATERIALIZED (
   SELECT w.client_id,
     (SELECT x.id FROM communications x WHERE ${visibleChat} ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_id,
-    (SELECT count(*)::int FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound' AND x.read_at IS NULL) AS unread,
+    -- The kept count less the unread on the walled cases (read by case: far fewer than the client's).
+    (SELECT k.unread FROM chat_threads k WHERE k.client_id = w.client_id)
+      - (SELECT count(*)::int FROM walled_case c JOIN communications x ON x.case_id = c.id
+         WHERE c.client_id = w.client_id AND x.client_id = w.client_id AND x.type = 'chat' AND x.direction = 'inbound' AND x.read_at IS NULL) AS unread,
     (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
      ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_inbound_at,
     (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.metadata ? 'contact_name'
