@@ -223,9 +223,9 @@ const SEEN_UNREAD = 'CASE WHEN s.client_id IS NULL THEN t.unread ELSE s.unread E
 
 // `seen`: for each client with a case walled from the reader — few, whatever the inbox's size, and
 // read once per statement — the conversation's last record, unread count, last inbound time and
-// profile name, read newest first from the records the reader may see. (The last inbound time is
-// the newest stored inbound record's; the kept summary's newest provider time matches it but for a
-// late delivery.) Every other conversation keeps its kept summary. `walled_case`: the reader's walled
+// profile name, read newest first from the records the reader may see. (The last inbound time and
+// profile name are the newest stored inbound record's; the kept summary's newest provider time
+// matches it but for a late delivery, and its name is the newest record's that had one.) Every other conversation keeps its kept summary. `walled_case`: the reader's walled
 // cases among those that could be walled at all (restricted, or screening someone).
 const seenSummariesCte = (viewer: string) => {
   const visibleChat = `x.client_id = w.client_id AND x.type = 'chat' AND ${visibleToSql(viewer, 'x.client_id', 'x.case_id')}`;
@@ -237,12 +237,12 @@ seen AS MATERIALIZED (
   SELECT w.client_id,
     (SELECT x.id FROM communications x WHERE ${visibleChat} ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_id,
     -- The kept count less the unread on the walled cases (read by case: far fewer than the client's).
-    (SELECT k.unread FROM chat_threads k WHERE k.client_id = w.client_id)
+    (SELECT k.unread FROM chat_threads k WHERE k.thread_key = 'client-' || w.client_id)
       - (SELECT count(*)::int FROM walled_case c JOIN communications x ON x.case_id = c.id
          WHERE c.client_id = w.client_id AND x.client_id = w.client_id AND x.type = 'chat' AND x.direction = 'inbound' AND x.read_at IS NULL) AS unread,
     (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
      ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_inbound_at,
-    (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.metadata ? 'contact_name'
+    (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
      ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS contact_name
   FROM (SELECT DISTINCT client_id FROM walled_case) w)`;
 };
