@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/core/db/embedded-postgres';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
@@ -145,10 +145,12 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
       let release = () => undefined as void;
       const held = new Promise<void>((resolve) => (release = resolve));
       const olderPage = (url: URL) => url.pathname.includes('inbox.thread') && url.search.includes('cursor');
-      await page.route(olderPage, async (route) => {
+      const holdBack = async (route: Route) => {
         await held;
-        await route.continue();
-      });
+        // A request the page gave up meanwhile (asking for the same page again cancels the first) is gone.
+        await route.continue().catch(() => undefined);
+      };
+      await page.route(olderPage, holdBack);
       // Scroll to the top of what is loaded: the oldest loaded message is the first drawn.
       await messages.evaluate((ol) => (ol.parentElement!.scrollTop = 0));
       const oldestLoaded = 20000 - round * 50 + 1; // pages of 50
@@ -157,9 +159,9 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
       const before = (await drawn()).find((row) => row.top >= 0)!;
       expect(before.n).toBe(oldestLoaded);
       release();
-      await page.unroute(olderPage);
       // The earlier page arrives above it; it stays where the reader saw it.
       await messages.getByText(`Long history message ${before.n - 1}`, { exact: true }).waitFor({ state: 'attached' });
+      await page.unroute(olderPage, holdBack);
       await untilStill(messages);
       const after = await drawn();
       const same = after.find((row) => row.n === before.n);
