@@ -110,6 +110,23 @@ async function findPerson(userId: number, transaction: Transaction): Promise<{ i
   return person;
 }
 
+/** Takes a person off a wall's members or screens; true when they were on it. */
+async function deletePersonRow(
+  table: 'access_members' | 'access_screens',
+  subject: TSubject,
+  userId: number,
+  transaction: Transaction,
+): Promise<boolean> {
+  const [removed] = await db().query(
+    `DELETE FROM ${table} WHERE subject_type = $1 AND subject_id = $2 AND user_id = $3 RETURNING user_id`,
+    {
+      bind: [typeOf(subject), idOf(subject), userId],
+      transaction,
+    },
+  );
+  return removed.length > 0;
+}
+
 const NO_MEMBERS =
   'A restricted matter needs at least one member who can see it (active and not screened): add one first, or lift the restriction.';
 
@@ -141,11 +158,7 @@ export async function addMember(reader: TReader, subject: TSubject, userId: numb
 export async function removeMember(reader: TReader, subject: TSubject, userId: number): Promise<TAccess> {
   return changeAccess(reader, subject, async (transaction) => {
     const person = await findPerson(userId, transaction);
-    const [removed] = await db().query(
-      'DELETE FROM access_members WHERE subject_type = $1 AND subject_id = $2 AND user_id = $3 RETURNING user_id',
-      { bind: [typeOf(subject), idOf(subject), userId], transaction },
-    );
-    if (!removed.length) return null;
+    if (!(await deletePersonRow('access_members', subject, userId, transaction))) return null;
     if ((await isRestricted(subject, transaction)) && (await countSeeingMembers(subject, transaction)) === 0)
       throw new AppError('CONFLICT', `${person.name} is the last member who can see this restricted matter. ${NO_MEMBERS}`);
     return { action: 'access.member_remove', detail: { userId, name: person.name } };
@@ -172,11 +185,8 @@ export async function screenPerson(reader: TReader, subject: TSubject, userId: n
 export async function unscreenPerson(reader: TReader, subject: TSubject, userId: number): Promise<TAccess> {
   return changeAccess(reader, subject, async (transaction) => {
     const person = await findPerson(userId, transaction);
-    const [removed] = await db().query(
-      'DELETE FROM access_screens WHERE subject_type = $1 AND subject_id = $2 AND user_id = $3 RETURNING user_id',
-      { bind: [typeOf(subject), idOf(subject), userId], transaction },
-    );
-    return removed.length ? { action: 'access.unscreen', detail: { userId, name: person.name } } : null;
+    const removed = await deletePersonRow('access_screens', subject, userId, transaction);
+    return removed ? { action: 'access.unscreen', detail: { userId, name: person.name } } : null;
   });
 }
 
