@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { recordAuditEvent } from '../audit';
+import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { visibleToSql, type TReader } from '../core/visibility';
@@ -13,38 +13,62 @@ export const subjectKeyOf = (subject: TSubject): string =>
   'clientId' in subject ? `client:${subject.clientId}` : `case:${subject.caseId}`;
 
 /**
- * NOT_FOUND, worded exactly as for a record that does not exist, and the attempt on the audit trail
- * (README "Ethical walls"): a walled person learns nothing, and the firm learns who tried.
+ * Whether `reader` may see what `sql` (one row with a `visible` column, or none) asks about:
+ * `missing` when there is no such thing; a walled attempt goes on the audit trail
+ * (README "Ethical walls") — the firm learns who tried, the person learns nothing.
  */
-export async function refuseWalled(reader: TReader, subject: string, kind: keyof typeof NOT_FOUND): Promise<never> {
-  await recordAuditEvent({ actor: { userId: reader.id, ip: reader.ip }, action: 'access.denied', subject, detail: { path: reader.path } });
-  throw new AppError('NOT_FOUND', NOT_FOUND[kind]);
+async function checkVisible(
+  reader: TReader,
+  sql: string,
+  bind: unknown[],
+  subject: string,
+  transaction?: Transaction,
+): Promise<'visible' | 'missing' | 'walled'> {
+  const [row] = await db().query<{ visible: boolean }>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  if (!row) return 'missing';
+  if (row.visible) return 'visible';
+  await recordAuditEvent({ actor: actorOf(reader), action: 'access.denied', subject, detail: { path: reader.path } });
+  return 'walled';
 }
 
-/** Throws NOT_FOUND unless the client or case exists and `reader` may see it (one query either way). */
-export async function assertSubjectVisible(reader: TReader, subject: TSubject, transaction?: Transaction): Promise<void> {
-  const [sql, kind] =
+const checkSubject = (reader: TReader, subject: TSubject, transaction?: Transaction) =>
+  checkVisible(
+    reader,
     'clientId' in subject
-      ? [`SELECT ${visibleToSql('$2', 'c.id', 'NULL')} AS visible FROM clients c WHERE c.id = $1`, 'client' as const]
-      : [`SELECT ${visibleToSql('$2', 'k.client_id', 'k.id')} AS visible FROM cases k WHERE k.id = $1`, 'case' as const];
-  const [row] = await db().query<{ visible: boolean }>(sql, {
-    bind: ['clientId' in subject ? subject.clientId : subject.caseId, reader.id],
-    type: QueryTypes.SELECT,
+      ? `SELECT ${visibleToSql('$2', 'c.id', 'NULL')} AS visible FROM clients c WHERE c.id = $1`
+      : `SELECT ${visibleToSql('$2', 'k.client_id', 'k.id')} AS visible FROM cases k WHERE k.id = $1`,
+    ['clientId' in subject ? subject.clientId : subject.caseId, reader.id],
+    subjectKeyOf(subject),
     transaction,
-  });
-  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND[kind]);
-  if (!row.visible) await refuseWalled(reader, subjectKeyOf(subject), kind);
+  );
+
+const checkRecord = (reader: TReader, communicationId: number) =>
+  checkVisible(
+    reader,
+    `SELECT ${visibleToSql('$2', 'c.client_id', 'c.case_id')} AS visible FROM communications c WHERE c.id = $1`,
+    [communicationId, reader.id],
+    `communication:${communicationId}`,
+  );
+
+/**
+ * Throws NOT_FOUND unless the client or case exists and `reader` may see it (one query either way),
+ * worded exactly as for one that does not exist.
+ */
+export async function assertSubjectVisible(reader: TReader, subject: TSubject, transaction?: Transaction): Promise<void> {
+  if ((await checkSubject(reader, subject, transaction)) !== 'visible')
+    throw new AppError('NOT_FOUND', 'clientId' in subject ? NOT_FOUND.client : NOT_FOUND.case);
 }
 
 /** Throws NOT_FOUND (as for a missing one) unless the communication exists and `reader` may see it. */
 export async function assertRecordVisible(reader: TReader, communicationId: number): Promise<void> {
-  const [row] = await db().query<{ visible: boolean }>(
-    `SELECT ${visibleToSql('$2', 'c.client_id', 'c.case_id')} AS visible FROM communications c WHERE c.id = $1`,
-    { bind: [communicationId, reader.id], type: QueryTypes.SELECT },
-  );
-  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND.record);
-  if (!row.visible) await refuseWalled(reader, `communication:${communicationId}`, 'record');
+  if ((await checkRecord(reader, communicationId)) !== 'visible') throw new AppError('NOT_FOUND', NOT_FOUND.record);
 }
+
+/** The same question for plain HTTP routes, which answer their own 404: whether the reader may see it. */
+export const seesSubject = async (reader: TReader, subject: TSubject): Promise<boolean> =>
+  (await checkSubject(reader, subject)) === 'visible';
+export const seesRecord = async (reader: TReader, communicationId: number): Promise<boolean> =>
+  (await checkRecord(reader, communicationId)) === 'visible';
 
 /**
  * A director screened from any matter may not make anyone a director (add one, promote one,

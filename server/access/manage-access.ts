@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { recordAuditEvent, type TActor } from '../audit';
+import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { visibleToSql, type TReader } from '../core/visibility';
@@ -14,7 +14,6 @@ export type TAccess = { restricted: boolean; members: TAccessMember[]; screens: 
 const typeOf = (subject: TSubject) => ('clientId' in subject ? ('client' as const) : ('case' as const));
 const idOf = (subject: TSubject) => ('clientId' in subject ? subject.clientId : subject.caseId);
 const tableOf = (subject: TSubject) => ('clientId' in subject ? 'clients' : 'cases');
-const actorOf = (reader: TReader): TActor => ({ userId: reader.id, ip: reader.ip });
 
 const PEOPLE_SQL = (table: 'access_members' | 'access_screens', extra: string) => `
   SELECT u.id, u.name, u.email, u.deactivated_at IS NULL AS active, x.added_at AS "addedAt", ${extra}
@@ -26,11 +25,7 @@ const PEOPLE_SQL = (table: 'access_members' | 'access_screens', extra: string) =
 /** The wall around a client or a case: whether it is restricted, its members, who is screened and why. */
 export async function readAccess(subject: TSubject, transaction?: Transaction): Promise<TAccess> {
   const bind = [typeOf(subject), idOf(subject)];
-  const [row] = await db().query<{ restricted: boolean }>(`SELECT restricted FROM ${tableOf(subject)} WHERE id = $1`, {
-    bind: [idOf(subject)],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const restricted = await isRestricted(subject, transaction);
   const members = await db().query<TAccessMember>(
     PEOPLE_SQL(
       'access_members',
@@ -43,7 +38,7 @@ export async function readAccess(subject: TSubject, transaction?: Transaction): 
     type: QueryTypes.SELECT,
     transaction,
   });
-  return { restricted: row?.restricted ?? false, members, screens };
+  return { restricted, members, screens };
 }
 
 /** A director's view of a wall: only of a client or case they may see themselves. */
@@ -91,7 +86,7 @@ async function countSeeingMembers(subject: TSubject, transaction: Transaction): 
   return Number(row?.n ?? 0);
 }
 
-async function isRestricted(subject: TSubject, transaction: Transaction): Promise<boolean> {
+async function isRestricted(subject: TSubject, transaction?: Transaction): Promise<boolean> {
   const [row] = await db().query<{ restricted: boolean }>(`SELECT restricted FROM ${tableOf(subject)} WHERE id = $1`, {
     bind: [idOf(subject)],
     type: QueryTypes.SELECT,

@@ -1,2 +1,2 @@
-export { recordAuditEvent, SYSTEM_ACTOR } from './record-audit-event';
+export { actorOf, recordAuditEvent, SYSTEM_ACTOR } from './record-audit-event';
 export type { TActor } from './record-audit-event';

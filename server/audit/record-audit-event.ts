@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { db } from '../core/db/db';
+import type { TReader } from '../core/visibility';
 
 /** The actions the trail records (server/decisions/0012-append-only-audit-trail.md). */
 export const AUDIT_ACTIONS = [
@@ -34,6 +35,9 @@ export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who acted and from where; a null user is the system or an anonymous caller. */
 export type TActor = { userId: number | null; ip: string | null };
+
+/** A person reading or acting through a request, as the trail names them. */
+export const actorOf = (reader: TReader): TActor => ({ userId: reader.id, ip: reader.ip });
 
 /** The server itself (a webhook event, a script): no user, no address. */
 export const SYSTEM_ACTOR: TActor = { userId: null, ip: null };

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { recordAuditEvent, type TActor } from '../audit';
+import { actorOf, recordAuditEvent } from '../audit';
 import { NOTIFY_CTE } from '../events';
 import { AppError } from '../core/errors';
 import { db } from '../core/db/db';
@@ -20,7 +20,7 @@ export async function refileRecords(
   input: { clientId: number; ids: number[]; caseId: number | null },
 ): Promise<{ moved: number }> {
   await assertSubjectVisible(reader, { clientId: input.clientId });
-  const actor: TActor = { userId: reader.id, ip: reader.ip };
+  const actor = actorOf(reader);
   const ids = [...new Set(input.ids)];
   return db().transaction(async (transaction) => {
     if (input.caseId !== null) {

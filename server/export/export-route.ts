@@ -8,8 +8,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { RequestHandler } from 'express';
 import { recordAuditEvent } from '../audit';
 import { readerOf, sessionUserOf } from '../auth';
-import { assertSubjectVisible } from '../access';
-import { AppError } from '../core/errors';
+import { seesSubject } from '../access';
 import { cleanFileName } from '../core/clean-file-metadata';
 import { makeTempDir } from '../core/temp-files';
 import type { TLogger } from '../core/logger';
@@ -73,17 +72,8 @@ export function serveExport(deps: { firmName: string; logger: TLogger; now: () =
     const request = parseExportPath(String(req.params.scope), String(req.params.file));
     if (!request) return sendHttpError(res, 404, 'There is no such export: ask for client/<id>.pdf|json or case/<id>.pdf|json.');
     // Walled (README "Ethical walls"): answered as for a subject that does not exist, and audited.
-    const walled = await assertSubjectVisible(
-      readerOf(req, res),
-      request.scope.type === 'client' ? { clientId: request.scope.id } : { caseId: request.scope.id },
-    ).then(
-      () => false,
-      (error: unknown) => {
-        if (error instanceof AppError && error.code === 'NOT_FOUND') return true;
-        throw error;
-      },
-    );
-    if (walled) return sendHttpError(res, 404, `That ${request.scope.type} does not exist.`);
+    const subject = request.scope.type === 'client' ? { clientId: request.scope.id } : { caseId: request.scope.id };
+    if (!(await seesSubject(readerOf(req, res), subject))) return sendHttpError(res, 404, `That ${request.scope.type} does not exist.`);
     if (preparing >= MAX_EXPORTS_AT_ONCE) {
       res.set('Retry-After', '5');
       return sendHttpError(res, 429, 'Other exports are being prepared. Try again in a few seconds.');

@@ -5,7 +5,7 @@ import { threadKeyOf, threadKeyOfRef } from '../../shared/thread-key';
 import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { assertSubjectVisible } from '../access';
-import { recordAuditEvent, type TActor } from '../audit';
+import { actorOf, recordAuditEvent } from '../audit';
 import { assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm';
 import { visibleToSql, type TReader, type TViewer } from '../core/visibility';
 import { formatNumber } from '../core/phone-input';
@@ -46,8 +46,6 @@ export type TThreadSummary = {
 };
 
 const THREAD_LIMIT = 500;
-
-const actorOf = (reader: TReader): TActor => ({ userId: reader.id, ip: reader.ip });
 
 function phoneDigitsOf(phone: string): string {
   const digits = parsePhoneDigits(phone);

@@ -1,10 +1,9 @@
 import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { Request, RequestHandler } from 'express';
-import { assertRecordVisible } from '../access';
+import { seesRecord } from '../access';
 import { readerOf, sessionUserOf } from '../auth';
 import { Attachment } from '../core/db/models/index';
-import { AppError } from '../core/errors';
 import type { TLogger } from '../core/logger';
 import { sendHttpError } from '../http/http-errors';
 import { fallbackFileName, isShownInline, servedContentType } from './file-metadata';
@@ -49,16 +48,8 @@ export function serveMedia(deps: { store: TMediaStore; logger: TLogger }): Reque
     // is answered as one that does not exist, and audited (README "Ethical walls").
     if (attachment.communicationId === null && attachment.uploadedBy !== sessionUserOf(res).id)
       return sendHttpError(res, 404, NO_SUCH_FILE);
-    if (attachment.communicationId !== null) {
-      const seen = await assertRecordVisible(readerOf(req, res), attachment.communicationId).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
-          throw error;
-        },
-      );
-      if (!seen) return sendHttpError(res, 404, NO_SUCH_FILE);
-    }
+    if (attachment.communicationId !== null && !(await seesRecord(readerOf(req, res), attachment.communicationId)))
+      return sendHttpError(res, 404, NO_SUCH_FILE);
     if (attachment.state !== 'stored') {
       const message = attachment.state === 'pending' ? 'This file has not been downloaded from the provider yet.' : attachment.error;
       return sendHttpError(res, 409, message ?? 'This file could not be downloaded from the provider.');
