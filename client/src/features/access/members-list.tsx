@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { formatDate } from '../../lib/format';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { FormSummary } from '../../ui/field-error';
 import { PersonOption } from './person-option';
+import { WallPerson } from './wall-person';
 import { freshError, type TAccess, type TAccessChanges, type TPerson, type TSubject } from './use-access';
 
 type TProps = { subject: TSubject; wall: TAccess; changes: TAccessChanges; readAt: number; people: TPerson[]; myId: number };
@@ -20,18 +20,12 @@ export function MembersList({ subject, wall, changes, readAt, people, myId }: TP
         <ul className="access-list" aria-label="Members">
           {wall.members.map((m) => (
             <li key={m.id} data-user-id={m.id}>
-              <span className="access-who">
-                <span className="access-name">
-                  {m.name}
-                  {m.id === myId && <span className="badge">You</span>}
-                  {!m.active && <span className="badge muted-badge">deactivated</span>}
-                  {m.screened && <span className="badge screened-badge">screened — the screen wins</span>}
-                </span>
-                <span className="access-meta">
-                  Added {formatDate(m.addedAt)}
-                  {m.addedBy ? ` by ${m.addedBy.name}` : ''}
-                </span>
-              </span>
+              <WallPerson
+                person={m}
+                me={m.id === myId}
+                added="Added"
+                badges={m.screened && <span className="badge screened-badge">screened — the screen wins</span>}
+              />
               <ConfirmButton
                 label="Remove"
                 ariaLabel={`Remove ${m.name} from the members`}

@@ -1,6 +1,6 @@
-import { formatDate } from '../../lib/format';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { ScreenForm } from './screen-form';
+import { WallPerson } from './wall-person';
 import { freshError, type TAccess, type TAccessChanges, type TPerson, type TSubject } from './use-access';
 
 type TProps = {
@@ -26,18 +26,7 @@ export function ScreensList({ subject, wall, changes, readAt, people, myId, kind
         <ul className="access-list" aria-label="Screened people">
           {wall.screens.map((s) => (
             <li key={s.id} data-user-id={s.id}>
-              <span className="access-who">
-                <span className="access-name">
-                  {s.name}
-                  {s.id === myId && <span className="badge">You</span>}
-                  {!s.active && <span className="badge muted-badge">deactivated</span>}
-                </span>
-                <span className="access-reason">{s.reason}</span>
-                <span className="access-meta">
-                  Screened {formatDate(s.addedAt)}
-                  {s.addedBy ? ` by ${s.addedBy.name}` : ''}
-                </span>
-              </span>
+              <WallPerson person={s} me={s.id === myId} added="Screened" detail={<span className="access-reason">{s.reason}</span>} />
               <ConfirmButton
                 label="Lift"
                 ariaLabel={`Lift the screen on ${s.name}`}
