@@ -12,17 +12,19 @@ const TIMELINE_LIMIT = 500;
 export type TTimelinePage = { cursor?: string; limit?: number };
 export type TTimeline = { items: TCommunication[]; nextCursor: string | null };
 
-/** A page of the scope's records the reader may see, once the client or case itself is one they may see. */
+/** A page of the scope's records the reader may see; NOT_FOUND for a client or case that is missing or walled. */
 async function listCommunications(
   reader: TReader,
   scope: { column: 'client_id' | 'case_id'; id: number },
   page: TTimelinePage,
 ): Promise<TTimeline> {
-  await assertSubjectVisible(reader, scope.column === 'client_id' ? { clientId: scope.id } : { caseId: scope.id });
   const { rows, next } = await readRecordPage(
     { ...scope, chatOnly: false },
     { cursor: page.cursor, limit: page.limit ?? TIMELINE_LIMIT, viewer: reader },
   );
+  // Records on the page imply a client or case the reader may see (a walled one's are all left
+  // out): only an empty page asks whether it exists and is theirs to see.
+  if (rows.length === 0) await assertSubjectVisible(reader, scope.column === 'client_id' ? { clientId: scope.id } : { caseId: scope.id });
   return { items: (await withDetails(rows)).map(communicationDtoOf), nextCursor: next };
 }
 

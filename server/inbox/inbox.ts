@@ -84,10 +84,12 @@ export async function getThread(
   ref: TThreadRef,
   page: { cursor?: string; limit?: number } = {},
 ): Promise<{ items: TThreadItem[]; nextCursor: string | null }> {
-  if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
   const scope =
     'clientId' in ref ? { column: 'client_id' as const, id: ref.clientId, chatOnly: true } : { unlinkedPhone: phoneDigitsOf(ref.phone) };
   const { rows, next } = await readRecordPage(scope, { cursor: page.cursor, limit: page.limit ?? THREAD_LIMIT, viewer: reader });
+  // A record on the page implies a client the reader may see (a walled client's records are all
+  // left out): only an empty page needs to ask whether the client exists and is theirs to see.
+  if (rows.length === 0 && 'clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
   return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextCursor: next };
 }
 
