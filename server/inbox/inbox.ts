@@ -98,7 +98,7 @@ export async function markThreadRead(reader: TReader, ref: TThreadRef, now: Date
   if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
   const where = whereForThread(ref);
   const [rows] = await db().query(
-    `UPDATE communications c SET read_at = $1
+    `UPDATE communications c SET read_at = $1, updated_at = now()
      WHERE c.type = 'chat' AND c.direction = 'inbound' AND c.read_at IS NULL AND ${visibleToSql('$2', 'c.client_id', 'c.case_id')}
        AND ${'peerPhone' in where ? 'c.client_id IS NULL AND c.peer_phone = $3' : 'c.client_id = $3'}
      RETURNING c.id`,
