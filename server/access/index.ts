@@ -1,2 +1,1 @@
 export { assertMayAppointDirectors, assertRecordVisible, assertSubjectVisible, seesRecord, seesSubject } from './access-gate';
-export type { TSubject } from './access-gate';
