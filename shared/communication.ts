@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const COMMUNICATION_TYPES = ['chat', 'note', 'call', 'email'] as const;
+/** `chat_note`: the firm's internal note beside a conversation's messages, never sent (README "Ownership"). */
+export const COMMUNICATION_TYPES = ['chat', 'note', 'call', 'email', 'chat_note'] as const;
 export const ZCommunicationType = z.enum(COMMUNICATION_TYPES);
 export type TCommunicationType = z.infer<typeof ZCommunicationType>;
 
@@ -112,6 +113,8 @@ export type TCommunication = {
     echo?: boolean;
     location?: TLocation;
     contacts?: TSharedContact[];
+    /** An internal note's mentioned people (user ids), each told. */
+    mentions?: number[];
   };
   attachments: TAttachment[];
   /** Who sent an outbound record from this app; null for inbound, echoes and older records. */

@@ -10,6 +10,7 @@ import type { TLogger } from '../core/logger';
 import { schedulePruning } from '../maintenance/prune-expired';
 import { scheduleSendSweeps, sweepAbandonedSends } from '../maintenance/sweep-abandoned-sends';
 import { scheduleTempFileSweeps } from '../maintenance/schedule-temp-file-sweeps';
+import { scheduleConversationTimers } from '../ownership';
 import { syncTemplates } from '../templates/template-catalogue';
 import { ProviderClient } from '../provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';
@@ -130,6 +131,7 @@ export async function startServer(
   const stopSendSweeps = scheduleSendSweeps(logger, (ids) => events.publishQuietly(ids));
   // What a killed server left in the temporary directory (README "Files").
   const stopTempFileSweeps = scheduleTempFileSweeps(logger);
+  const stopConversationTimers = scheduleConversationTimers(logger, config.replyTargetMinutes);
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
   mediaQueue.start();
 
@@ -138,6 +140,7 @@ export async function startServer(
     closing ??= (async () => {
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
       stopPruning();
+      stopConversationTimers();
       stopSendSweeps();
       stopTempFileSweeps();
       await mediaQueue.stop();

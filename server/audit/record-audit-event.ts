@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   'access.screen',
   'access.unscreen',
   'access.denied',
+  'inbox.assign',
+  'inbox.state',
+  'client.responsible',
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -79,6 +79,8 @@ const ZEnv = z.object({
       )
       .transform((value): false | number | string => (value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
   ),
+  // How long a client may wait for a reply before their conversation is overdue (README "Ownership").
+  REPLY_TARGET_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(525_600).default(240)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -102,6 +104,8 @@ export type TConfig = {
   firmName: string;
   /** PostgreSQL text-search configuration of message search (stemming, stop words). */
   searchLanguage: TSearchLanguage;
+  /** Minutes a client may wait for a reply before the conversation is overdue. */
+  replyTargetMinutes: number;
   mode: TMode;
   messaging: {
     apiKey: string | undefined;
@@ -148,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     ...findDefaultCountry(e.DEFAULT_COUNTRY, e.FIRM_PHONE),
     firmName: e.FIRM_NAME,
     searchLanguage: e.SEARCH_LANGUAGE,
+    replyTargetMinutes: e.REPLY_TARGET_MINUTES,
     mode,
     messaging: {
       apiKey: e.MESSAGING_API_KEY,

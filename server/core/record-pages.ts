@@ -81,17 +81,20 @@ export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 /** A page position and size, and who reads it: a page holds only records its reader may see (README "Ethical walls"). */
 export type TRecordPage = { cursor?: string; limit: number; viewer: TViewer };
 
+/** A conversation's records: its messages and the firm's internal notes beside them (README "Ownership"). */
+const CONVERSATION_TYPES = "c.type IN ('chat', 'chat_note')";
+
 /** The statement that reads one page (and one record more): also what the benchmark EXPLAINs. */
 export function recordPageQuery(scope: TRecordScope, page: TRecordPage): { sql: string; bind: unknown[] } {
   const bind: unknown[] = [page.viewer.id];
   const where: string[] = [visibleToSql('$1', 'c.client_id', 'c.case_id')];
   if ('unlinkedPhone' in scope) {
     bind.push(scope.unlinkedPhone);
-    where.push(`c.client_id IS NULL AND c.peer_phone = $${bind.length}`, `c.type = 'chat'`);
+    where.push(`c.client_id IS NULL AND c.peer_phone = $${bind.length}`, CONVERSATION_TYPES);
   } else {
     bind.push(scope.id);
     where.push(`c.${scope.column} = $${bind.length}`);
-    if (scope.chatOnly) where.push(`c.type = 'chat'`);
+    if (scope.chatOnly) where.push(CONVERSATION_TYPES);
   }
   if (page.cursor) {
     const after = decodeCursor(page.cursor, isTimestampText, REFUSED);

@@ -7,6 +7,7 @@ import { impossibleNumberFields, PHONE_INPUT_MAX } from '../core/phone-input';
 import { authedProcedure, checkInputTogether, directorProcedure, router } from '../trpc/init';
 import { assertSubjectVisible } from '../access';
 import type { TReader } from '../core/visibility';
+import { setClientResponsible, type TPersonRef } from '../ownership';
 import { clearOptOut } from './opt-outs';
 import { addClientNumber, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from './clients';
 
@@ -26,6 +27,7 @@ const ZClient = z.object({
   optedOutAt: z.date().nullable(),
   optOutSource: z.string().nullable(),
   restricted: z.boolean(),
+  responsible: z.object({ id: z.number(), name: z.string() }).nullable(),
 });
 const ZPhone = z
   .string()
@@ -95,6 +97,13 @@ export const clientsRouter = router({
       await clearOptOut(input.clientId, { userId: ctx.user.id, ip: ctx.clientIp });
       return getClient(ctx.reader, input.clientId);
     }),
+
+  /** Who is given the client's conversation when it first needs someone (README "Ownership"); null: nobody. */
+  setResponsible: authedProcedure
+    .input(z.object({ clientId: ZRecordId, userId: ZRecordId.nullable() }))
+    .mutation(({ ctx, input }): Promise<{ responsible: TPersonRef | null }> =>
+      setClientResponsible(ctx.reader, input.clientId, input.userId),
+    ),
 
   removeNumber: authedProcedure
     .input(z.object({ clientId: ZRecordId, phone: ZPhone }))

@@ -29,6 +29,8 @@ export type TClientDto = {
   optOutSource: string | null;
   /** Only its members see it (README "Ethical walls"). */
   restricted: boolean;
+  /** The person given the client's conversation when it first needs someone (README "Ownership"). */
+  responsible: { id: number; name: string } | null;
 };
 
 /**
@@ -45,7 +47,17 @@ const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model
 const OPTED_OUT_OF = (column: 'at' | 'source') =>
   literal(`(SELECT o.${column} FROM client_numbers n JOIN number_opt_outs o ON o.last9 = n.last9 AND ${stopsNumberSql('o', 'n.digits')}
             WHERE n.client_id = "Client".id ORDER BY o.at, o.digits LIMIT 1)`);
-const WITH_OPT_OUT = { include: [[OPTED_OUT_OF('at'), 'optedOutAt'] as const, [OPTED_OUT_OF('source'), 'optOutSource'] as const] };
+// Who handles the client's conversation when it first needs someone (README "Ownership").
+const RESPONSIBLE = literal(
+  `(SELECT json_build_object('id', u.id, 'name', u.name) FROM users u WHERE u.id = "Client".responsible_user_id)`,
+);
+const WITH_OPT_OUT = {
+  include: [
+    [OPTED_OUT_OF('at'), 'optedOutAt'] as const,
+    [OPTED_OUT_OF('source'), 'optOutSource'] as const,
+    [RESPONSIBLE, 'responsible'] as const,
+  ],
+};
 
 function toDto(c: Client): TClientDto {
   const numbers = [...(c.numbers ?? [])]
@@ -67,6 +79,7 @@ function toDto(c: Client): TClientDto {
     optedOutAt: (c.get('optedOutAt') as Date | null | undefined) ?? null,
     optOutSource: (c.get('optOutSource') as string | null | undefined) ?? null,
     restricted: c.restricted,
+    responsible: (c.get('responsible') as { id: number; name: string } | null | undefined) ?? null,
   };
 }
 

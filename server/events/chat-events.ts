@@ -13,6 +13,8 @@ export const CHAT_CHANNEL = 'firm_chat_changes';
 const MAX_IDS_PER_NOTIFY = 500; // a NOTIFY payload must stay under 8000 bytes
 /** A payload that is no list of ids: every live view reads everything again (a wall changed). */
 export const RESYNC_PAYLOAD = '"resync"';
+/** Some conversation's assignee or state changed: inbox lists read their conversations again. */
+export const OWNERSHIP_PAYLOAD = '{"ownership":true}';
 
 /**
  * A CTE named "announced" that NOTIFYs the ids in `source` (a CTE with an `id` column) in chunks
@@ -25,7 +27,12 @@ export const NOTIFY_CTE = (source: string) => `announced AS (
   GROUP BY chunk
 )`;
 
-export type TChatChange<TItem> = { items: TItem[] } | { resync: true };
+/**
+ * What a live view is told: records changed (`items`), read everything again (`resync`), the
+ * conversations' owners or states changed (`ownership`), or these people have new notifications
+ * (`notify`: user ids; each stream passes on only whether its own person is among them).
+ */
+export type TChatChange<TItem> = { items: TItem[] } | { resync: true } | { ownership: true } | { notify: number[] };
 
 export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private readonly emitter = new EventEmitter();
@@ -116,15 +123,29 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
       this.emitter.emit('change', { resync: true });
       return;
     }
-    let ids: number[];
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(payload ?? '[]');
-      ids = Array.isArray(parsed) ? parsed.filter((v): v is number => Number.isInteger(v)) : [];
+      parsed = JSON.parse(payload ?? '[]');
     } catch {
       return;
     }
+    if (!Array.isArray(parsed)) {
+      this.dispatchSignal(parsed);
+      return;
+    }
+    const ids = parsed.filter((v): v is number => Number.isInteger(v));
     for (const id of ids) this.pendingIds.add(id);
     if (!this.loading && this.pendingIds.size) this.loading = this.loadPending().finally(() => (this.loading = undefined));
+  }
+
+  /** An ownership change or new notifications: nothing to load, handed on as it came. */
+  private dispatchSignal(parsed: unknown): void {
+    if (typeof parsed !== 'object' || parsed === null) return;
+    if ('ownership' in parsed) this.emitter.emit('change', { ownership: true });
+    else if ('notify' in parsed && Array.isArray(parsed.notify)) {
+      const users = parsed.notify.filter((v): v is number => Number.isInteger(v));
+      if (users.length) this.emitter.emit('change', { notify: users });
+    }
   }
 
   private async loadPending(): Promise<void> {

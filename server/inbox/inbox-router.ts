@@ -3,7 +3,16 @@ import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
 import { watchSession } from '../auth';
 import { LIVE_PATH, ZLiveInput } from '../live';
-import { authedProcedure, router } from '../trpc/init';
+import { authedProcedure, directorProcedure, router } from '../trpc/init';
+import {
+  assignConversation,
+  findConversation,
+  listPeopleWhoMaySee,
+  readWorkload,
+  setConversationState,
+  type TPersonRef,
+  type TWorkloadRow,
+} from '../ownership';
 import { ZCursor } from '../trpc/cursor-input';
 import { AppError } from '../core/errors';
 import { searchMessages, type TSearchHit } from './search-messages';
@@ -14,8 +23,10 @@ import {
   linkPhoneToClient,
   listThreads,
   markThreadRead,
+  CONVERSATION_STATES,
   THREAD_FILTERS,
   unlinkPhoneFromClient,
+  type TConversationState,
   type TThreadItem,
   type TThreadSummary,
 } from './inbox';
@@ -36,16 +47,20 @@ export const inboxRouter = router({
         .object({
           limit: z.number().int().min(1).max(500).optional(),
           filter: z.enum(THREAD_FILTERS).optional(),
+          /** Which conversations: open (the default), done, or snoozed (README "Ownership"). */
+          state: z.enum(CONVERSATION_STATES).optional(),
           cursor: ZCursor.optional(),
         })
         .optional(),
     )
-    .query(({ ctx, input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> => listThreads(ctx.reader, input)),
+    .query(({ ctx, input }): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> =>
+      listThreads(ctx.reader, { ...input, replyTargetMinutes: ctx.deps.config.replyTargetMinutes }),
+    ),
 
   /** The summary of one conversation (name, match, candidates to link, unread); null before its first message. */
   threadSummary: authedProcedure
     .input(ZThreadRef)
-    .query(({ ctx, input }): Promise<TThreadSummary | null> => getThreadSummary(ctx.reader, input)),
+    .query(({ ctx, input }): Promise<TThreadSummary | null> => getThreadSummary(ctx.reader, input, ctx.deps.config.replyTargetMinutes)),
 
   /** Conversations with unread messages and the messages unread in them, over the whole inbox. */
   unreadCount: authedProcedure
@@ -97,6 +112,36 @@ export const inboxRouter = router({
       ctx.deps.events.publishQuietly(ids);
       return { unlinked: ids.length };
     }),
+
+  /** Gives the conversation to a person who may see it (null: to nobody); both people are told. */
+  assign: authedProcedure
+    .input(z.intersection(ZThreadRef, z.object({ userId: ZRecordId.nullable() })))
+    .mutation(({ ctx, input }): Promise<{ assignee: TPersonRef | null }> => {
+      const { userId, ...ref } = input;
+      return assignConversation(ctx.reader, ref, userId);
+    }),
+
+  /** Opens, finishes or snoozes a conversation; a snoozed one opens again by itself at `snoozeUntil`. */
+  setState: authedProcedure
+    .input(z.intersection(ZThreadRef, z.object({ state: z.enum(CONVERSATION_STATES), snoozeUntil: z.coerce.date().optional() })))
+    .mutation(({ ctx, input }): Promise<{ state: TConversationState; snoozedUntil: Date | null }> => {
+      const { state, snoozeUntil, ...ref } = input;
+      return setConversationState(ctx.reader, ref, { state, snoozeUntil }, ctx.deps.now());
+    }),
+
+  /** The active people who may see this conversation: whom it may be assigned to, and who may be mentioned in it. */
+  people: authedProcedure
+    .input(ZThreadRef)
+    .query(async ({ ctx, input }): Promise<TPersonRef[]> => listPeopleWhoMaySee(await findConversation(ctx.reader, input))),
+
+  /** Per person: open conversations, those awaiting the firm's reply and the longest wait (directors). */
+  workload: directorProcedure.query(async ({ ctx }): Promise<{ people: TWorkloadRow[]; replyTargetMinutes: number }> => ({
+    people: await readWorkload(ctx.reader, ctx.deps.config.replyTargetMinutes),
+    replyTargetMinutes: ctx.deps.config.replyTargetMinutes,
+  })),
+
+  /** Minutes a client may wait for a reply before their conversation is overdue (REPLY_TARGET_MINUTES). */
+  replyTarget: authedProcedure.query(({ ctx }): { minutes: number } => ({ minutes: ctx.deps.config.replyTargetMinutes })),
 
   /**
    * Live changes (SSE) to chat records the user may see (README "Ethical walls"), as thread items, each with an event id. Over HTTP

@@ -43,6 +43,27 @@ export type TThreadSummary = {
   };
   unread: number;
   lastInboundAt: Date | null;
+  /** Who handles it (README "Ownership"); null: nobody yet. */
+  assignee: { id: number; name: string } | null;
+  state: TConversationState;
+  /** When a snoozed conversation opens again by itself. */
+  snoozedUntil: Date | null;
+  /** The client wrote last, longer ago than the reply target. */
+  overdue: boolean;
+};
+
+export const CONVERSATION_STATES = ['open', 'done', 'snoozed'] as const;
+export type TConversationState = (typeof CONVERSATION_STATES)[number];
+/** The reply target when none is given (REPLY_TARGET_MINUTES's default). */
+const DEFAULT_REPLY_TARGET_MINUTES = 240;
+
+export type TThreadsPage = {
+  limit?: number;
+  filter?: TThreadFilter;
+  cursor?: string;
+  /** The state listed (default open). */
+  state?: TConversationState;
+  replyTargetMinutes?: number;
 };
 
 const THREAD_LIMIT = 500;
@@ -68,9 +89,9 @@ function toThreadItem(row: TCommunicationRecord): TThreadItem {
   return { ...communicationDtoOf(row), readAt: row.readAt ?? null, receipts };
 }
 
-/** The records with these ids, as thread items (what live views receive). */
+/** The records with these ids, as thread items (what live views receive): messages and internal notes. */
 export async function loadThreadItems(ids: number[]): Promise<TThreadItem[]> {
-  const rows = await Communication.findAll({ where: { id: ids, type: 'chat' }, order: [['id', 'ASC']] });
+  const rows = await Communication.findAll({ where: { id: ids, type: ['chat', 'chat_note'] }, order: [['id', 'ASC']] });
   return (await withDetails(rows)).map(toThreadItem);
 }
 
@@ -129,7 +150,7 @@ export async function linkPhoneToClient(reader: TReader, input: { phone: string;
                                           AND ${visibleToSql('$3', 'k.client_id', 'k.id')})),
            metadata = c.metadata - 'unlinked_case_id',
            updated_at = now()
-       WHERE c.type = 'chat' AND c.client_id IS NULL AND c.peer_phone = $2 RETURNING c.id`,
+       WHERE c.type IN ('chat', 'chat_note') AND c.client_id IS NULL AND c.peer_phone = $2 RETURNING c.id`,
       { bind: [input.clientId, digits, reader.id], type: QueryTypes.SELECT, transaction },
     );
     if (rows.length === 0)
@@ -160,7 +181,7 @@ export async function unlinkPhoneFromClient(reader: TReader, input: { phone: str
     // there by their hand (README "Ethical walls").
     const [walled] = await db().query<{ n: number }>(
       `SELECT count(*)::int AS n FROM communications c
-       WHERE c.type = 'chat' AND c.client_id = $1 AND c.peer_phone = $2 AND NOT ${visibleToSql('$3', 'c.client_id', 'c.case_id')}`,
+       WHERE c.type IN ('chat', 'chat_note') AND c.client_id = $1 AND c.peer_phone = $2 AND NOT ${visibleToSql('$3', 'c.client_id', 'c.case_id')}`,
       { bind: [input.clientId, digits, reader.id], type: QueryTypes.SELECT, transaction },
     );
     if (walled && walled.n > 0)
@@ -172,7 +193,7 @@ export async function unlinkPhoneFromClient(reader: TReader, input: { phone: str
       `UPDATE communications
        SET client_id = NULL, case_id = NULL, updated_at = now(),
            metadata = CASE WHEN case_id IS NULL THEN metadata ELSE metadata || jsonb_build_object('unlinked_case_id', case_id) END
-       WHERE type = 'chat' AND client_id = $1 AND peer_phone = $2 RETURNING id`,
+       WHERE type IN ('chat', 'chat_note') AND client_id = $1 AND peer_phone = $2 RETURNING id`,
       { bind: [input.clientId, digits], type: QueryTypes.SELECT, transaction },
     );
     const ids = rows.map((r) => r.id);
@@ -186,7 +207,9 @@ export async function unlinkPhoneFromClient(reader: TReader, input: { phone: str
 
 // Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, from a
 // keyset position ($2, $3: the last row shown, or NULL for the first page), and joins each row's
-// last record for its current text and status. $4 is the reader: a conversation with a client they
+// last record for its current text and status, and its owner and state (conversation_states: no
+// row is open and unassigned). $5: the state listed (NULL: any); $6: the reply target in minutes
+// (README "Ownership"). $4 is the reader: a conversation with a client they
 // are walled from is not listed, a candidate they are walled from is not offered, and where some of
 // a client's records are on a case they are walled from, the conversation's summary is the one read
 // from the records they may see (`seen`, README "Ethical walls").
@@ -199,6 +222,8 @@ SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(
   ${SEEN_UNREAD} AS unread,
   CASE WHEN s.client_id IS NULL THEN t.last_inbound_at ELSE s.last_inbound_at END AS "lastInboundAt",
   CASE WHEN s.client_id IS NULL THEN t.contact_name ELSE s.contact_name END AS "contactName",
+  o.assignee_id AS "assigneeId", au.name AS "assigneeName", coalesce(o.state, 'open') AS state, o.snoozed_until AS "snoozedUntil",
+  ${OVERDUE} AS overdue,
   CASE WHEN t.client_id IS NULL THEN
     (SELECT coalesce(json_agg(json_build_object(
         'id', m.id, 'name', m.name,
@@ -213,10 +238,15 @@ FROM chat_threads t
 LEFT JOIN seen s ON s.client_id = t.client_id
 JOIN communications l ON l.id = CASE WHEN s.client_id IS NULL THEN t.last_id ELSE s.last_id END
 LEFT JOIN clients cl ON cl.id = t.client_id
-WHERE ${where} AND ${visibleToSql('$4', 't.client_id', 'NULL')}
+LEFT JOIN conversation_states o ON o.thread_key = t.thread_key
+LEFT JOIN users au ON au.id = o.assignee_id
+WHERE ${where} AND ${visibleToSql('$4', 't.client_id', 'NULL')} AND ($5::text IS NULL OR coalesce(o.state, 'open') = $5::text)
   AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
 ORDER BY t.last_at DESC, t.last_id DESC
 LIMIT $1`;
+
+/** The client wrote last, longer ago than the reply target ($6 minutes). */
+const OVERDUE = "(l.direction = 'inbound' AND l.created_at < now() - make_interval(mins => $6::int))";
 
 /** A conversation's unread count as the reader may see it (`t`: its kept summary, `s`: the one read again, if any). */
 const SEEN_UNREAD = 'CASE WHEN s.client_id IS NULL THEN t.unread ELSE s.unread END';
@@ -250,8 +280,11 @@ seen AS MATERIALIZED (
   FROM (SELECT DISTINCT client_id FROM walled_case) w)`;
 };
 
-export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply'] as const;
-/** all; with unread messages; numbers no client (or several) has; the client wrote last (awaiting our reply). */
+export const THREAD_FILTERS = ['all', 'unread', 'unlinked', 'awaiting_reply', 'mine', 'unassigned', 'overdue'] as const;
+/**
+ * all; with unread messages; numbers no client (or several) has; the client wrote last (awaiting
+ * our reply); assigned to the reader; assigned to nobody; awaiting our reply past the reply target.
+ */
 export type TThreadFilter = (typeof THREAD_FILTERS)[number];
 // Literal predicates (not a parameter) so the planner can use the partial indexes of 0010.
 const THREADS_SQL: Record<TThreadFilter, string> = {
@@ -259,9 +292,12 @@ const THREADS_SQL: Record<TThreadFilter, string> = {
   unread: threadsSql(`t.unread > 0 AND ${SEEN_UNREAD} > 0`),
   unlinked: threadsSql('t.client_id IS NULL'),
   awaiting_reply: threadsSql("l.direction = 'inbound'"),
+  mine: threadsSql('o.assignee_id = $4'),
+  unassigned: threadsSql('o.assignee_id IS NULL'),
+  overdue: threadsSql(OVERDUE),
 };
-// One conversation's row by its key ($5), with the same (unused) page parameters and the reader ($4).
-const THREAD_BY_KEY_SQL = threadsSql('t.thread_key = $5');
+// One conversation's row by its key ($7), in any state, with the same (unused) page parameters and the reader ($4).
+const THREAD_BY_KEY_SQL = threadsSql('t.thread_key = $7');
 
 type TThreadRow = {
   id: number;
@@ -280,20 +316,29 @@ type TThreadRow = {
   lastInboundAt: Date | null;
   contactName: string | null;
   candidates: TLinkCandidate[] | null;
+  assigneeId: number | null;
+  assigneeName: string | null;
+  state: TConversationState;
+  snoozedUntil: Date | null;
+  overdue: boolean;
 };
 
 const THREADS_PAGE = 50;
 const THREADS_REFUSED = { message: 'That page of conversations is not valid: reload the inbox.', field: 'Not a cursor from the inbox.' };
 
 /** The statement that reads a page of conversations (and one more) for a reader: also what the benchmark EXPLAINs. */
-export function threadsPageQuery(
-  viewer: TViewer,
-  page: { limit?: number; filter?: TThreadFilter; cursor?: string },
-): { sql: string; bind: unknown[] } {
+export function threadsPageQuery(viewer: TViewer, page: TThreadsPage): { sql: string; bind: unknown[] } {
   const after = page.cursor ? decodeCursor(page.cursor, isTimestampText, THREADS_REFUSED) : null;
   return {
     sql: THREADS_SQL[page.filter ?? 'all'],
-    bind: [(page.limit ?? THREADS_PAGE) + 1, after?.value ?? null, after?.id ?? null, viewer.id],
+    bind: [
+      (page.limit ?? THREADS_PAGE) + 1,
+      after?.value ?? null,
+      after?.id ?? null,
+      viewer.id,
+      page.state ?? 'open',
+      page.replyTargetMinutes ?? DEFAULT_REPLY_TARGET_MINUTES,
+    ],
   };
 }
 
@@ -304,7 +349,7 @@ export function threadsPageQuery(
  */
 export async function listThreads(
   viewer: TViewer,
-  page: { limit?: number; filter?: TThreadFilter; cursor?: string } = {},
+  page: TThreadsPage = {},
 ): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
   const limit = page.limit ?? THREADS_PAGE;
   const { sql, bind } = threadsPageQuery(viewer, page);
@@ -313,10 +358,13 @@ export async function listThreads(
 }
 
 /** One conversation's summary (the open thread's, whether or not a loaded page lists it); null before its first message. */
-export async function getThreadSummary(reader: TReader, ref: TThreadRef): Promise<TThreadSummary | null> {
+export async function getThreadSummary(reader: TReader, ref: TThreadRef, replyTargetMinutes: number): Promise<TThreadSummary | null> {
   if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId }); // walled or no such client: NOT_FOUND, as for its thread
   const key = threadKeyOfRef('clientId' in ref ? ref : { phone: phoneDigitsOf(ref.phone) });
-  const [row] = await db().query<TThreadRow>(THREAD_BY_KEY_SQL, { bind: [1, null, null, reader.id, key], type: QueryTypes.SELECT });
+  const [row] = await db().query<TThreadRow>(THREAD_BY_KEY_SQL, {
+    bind: [1, null, null, reader.id, null, replyTargetMinutes, key],
+    type: QueryTypes.SELECT,
+  });
   return row ? toThreadSummary(row) : null;
 }
 
@@ -357,5 +405,9 @@ function toThreadSummary(r: TThreadRow): TThreadSummary {
     },
     unread: r.unread,
     lastInboundAt: r.lastInboundAt,
+    assignee: r.assigneeId !== null ? { id: r.assigneeId, name: r.assigneeName ?? '' } : null,
+    state: r.state,
+    snoozedUntil: r.snoozedUntil,
+    overdue: r.overdue,
   };
 }

@@ -1,1 +1,1 @@
-export type { TThreadItem } from './inbox';
+export { CONVERSATION_STATES, type TConversationState, type TThreadItem } from './inbox';

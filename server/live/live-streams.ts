@@ -17,6 +17,11 @@ import { findHiddenRecords } from './hidden-records';
 // as the `inbox.onChange` subscription; the procedure in the router stays the typed contract.
 
 export type TChange = TChatChange<TThreadItem>;
+/**
+ * What one stream is sent: a change as it came, except that new notifications (`notify`, a list of
+ * people) reach only their own people's streams, as `{notifications: true}`.
+ */
+export type TStreamChange = Exclude<TChange, { notify: number[] }> | { notifications: true };
 
 /** `inbox.onChange`'s input: tRPC's link adds the last event id it saw when it reconnects. */
 export const ZLiveInput = z.object({ lastEventId: z.string().max(40).nullish() }).optional();
@@ -38,7 +43,7 @@ export type TLiveStreamOptions = {
 };
 
 type TStream = { res: Response; viewer: TViewer; onEnd: () => void };
-type TConsumer = { viewer: TViewer; take: (id: number, change: TChange) => void };
+type TConsumer = { viewer: TViewer; take: (id: number, change: TStreamChange) => void };
 
 const HEARTBEAT_MS = 15_000;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -57,11 +62,12 @@ export const SSE_HEADERS = {
   Connection: 'keep-alive',
 } as const;
 
+const NOTIFICATIONS_CHANGE: TStreamChange = { notifications: true };
 const PING_FRAME = Buffer.from('event: ping\ndata: \n\n');
 /** tRPC's "the subscription is over": the SPA then asks whether anyone is still signed in. */
 const RETURN_FRAME = Buffer.from('event: return\ndata: \n\n');
 
-function dataFrame(id: number, change: TChange): Buffer {
+function dataFrame(id: number, change: TStreamChange): Buffer {
   // JSON never holds a raw line break, so the payload is one `data:` line.
   return Buffer.from(`id: ${id}\ndata: ${JSON.stringify(superjson.serialize(change))}\n\n`);
 }
@@ -179,9 +185,13 @@ export class LiveStreams {
   }
 
   /** The same changes for a caller inside this process (createCaller): bounded, resync when it lags. */
-  async *changesFor(viewer: TViewer, until: AbortSignal | undefined, resumed = false): AsyncGenerator<{ id: number; change: TChange }> {
+  async *changesFor(
+    viewer: TViewer,
+    until: AbortSignal | undefined,
+    resumed = false,
+  ): AsyncGenerator<{ id: number; change: TStreamChange }> {
     const signal = until ? AbortSignal.any([until, this.closing.signal]) : this.closing.signal;
-    const queue: { id: number; change: TChange }[] = resumed ? [{ id: this.sequence, change: { resync: true } }] : [];
+    const queue: { id: number; change: TStreamChange }[] = resumed ? [{ id: this.sequence, change: { resync: true } }] : [];
     let wake: (() => void) | undefined;
     const consumer: TConsumer = {
       viewer,
@@ -213,9 +223,13 @@ export class LiveStreams {
     }
   }
 
-  /** The part of `change` without the records in `hidden`: the change itself when nothing is hidden, null when everything is. */
-  private visiblePart(change: TChange, hidden: Set<number> | undefined): TChange | null {
-    if ('resync' in change || !hidden) return change;
+  /**
+   * What `viewer` is sent of `change`: without the records in `hidden` (the change itself when
+   * nothing is hidden, null when everything is); new notifications only when they are theirs.
+   */
+  private visiblePart(change: TChange, hidden: Set<number> | undefined, viewer: TViewer): TStreamChange | null {
+    if ('notify' in change) return change.notify.includes(viewer.id) ? NOTIFICATIONS_CHANGE : null;
+    if (!('items' in change) || !hidden) return change;
     const items = change.items.filter((item) => !hidden.has(item.id));
     if (items.length === change.items.length) return change;
     return items.length ? { items } : null;
@@ -223,7 +237,7 @@ export class LiveStreams {
 
   private broadcast(whole: TChange): void {
     const id = ++this.sequence;
-    const change: TChange = 'resync' in whole ? whole : { ...whole, items: whole.items.map(boundItemHistory) };
+    const change: TChange = 'items' in whole ? { ...whole, items: whole.items.map(boundItemHistory) } : whole;
     this.pending.push({ id, change });
     if (!this.fanning) void this.fanOutPending();
   }
@@ -260,12 +274,12 @@ export class LiveStreams {
   /** One change to every stream and in-process subscriber; a person opened since the walls were asked is told to read again instead. */
   private fanOut(id: number, change: TChange, hidden: Map<number, Set<number>>, asked: Set<number>): void {
     const frames = new Map<string, Buffer>(); // by the records a viewer may see ('' = all of them)
-    const partFor = (viewer: TViewer): TChange | null =>
-      'items' in change && !asked.has(viewer.id) ? { resync: true } : this.visiblePart(change, hidden.get(viewer.id));
+    const partFor = (viewer: TViewer): TStreamChange | null =>
+      'items' in change && !asked.has(viewer.id) ? { resync: true } : this.visiblePart(change, hidden.get(viewer.id), viewer);
     for (const stream of [...this.streams]) {
       const part = partFor(stream.viewer);
       if (!part) continue;
-      const key = part === change ? '' : 'resync' in part ? 'resync' : part.items.map((item) => item.id).join(',');
+      const key = part === change ? '' : 'items' in part ? part.items.map((item) => item.id).join(',') : Object.keys(part)[0]!;
       let frame = frames.get(key);
       if (!frame) frames.set(key, (frame = dataFrame(id, part)));
       this.write(stream, frame);

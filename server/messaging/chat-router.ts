@@ -7,6 +7,7 @@ import { ProviderError } from '../provider';
 import { listStoredTemplates, syncTemplates } from '../templates';
 import { AppError } from '../core/errors';
 import { authedProcedure, directorProcedure, router } from '../trpc/init';
+import { addNote, NOTE_MAX_LENGTH } from '../ownership';
 import { retryChatMessage } from './retry-message';
 import { sendChatMessage, sendTemplateMessage } from './send-message';
 import { ZBody, ZCaption, ZEchoId, ZTemplateChoice } from './send-inputs';
@@ -68,6 +69,19 @@ export const chatRouter = router({
     .mutation(({ ctx, input }): Promise<TCommunication> =>
       sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
     ),
+
+  /** An internal note in a conversation: never sent; `mentions` (ids chosen from the `@` completion) are told. */
+  addNote: authedProcedure
+    .input(
+      z.intersection(
+        z.union([z.object({ clientId: ZRecordId, caseId: ZRecordId.optional() }), z.object({ phone: z.string().trim().min(1).max(40) })]),
+        z.object({
+          body: z.string().max(NOTE_MAX_LENGTH, `A note can be ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters at most.`),
+          mentions: z.array(ZRecordId).max(50).optional(),
+        }),
+      ),
+    )
+    .mutation(({ ctx, input }): Promise<{ id: number; mentions: number[] }> => addNote(ctx.reader, input)),
 
   /** `confirm`: resend one whose outcome is unknown (it may have reached them already). */
   retry: authedProcedure

@@ -5,6 +5,7 @@ import { casesRouter } from '../crm/cases-router';
 import { chatRouter } from '../messaging/chat-router';
 import { clientsRouter } from '../crm/clients-router';
 import { inboxRouter } from '../inbox/inbox-router';
+import { notificationsRouter } from '../notifications/notifications-router';
 import { settingsRouter } from '../settings/settings-router';
 import { timelineRouter } from '../crm/timeline-router';
 import { usersRouter } from '../auth/users-router';
@@ -20,6 +21,7 @@ export const appRouter = router({
   users: usersRouter,
   chat: chatRouter,
   inbox: inboxRouter,
+  notifications: notificationsRouter,
   settings: settingsRouter,
 });
 

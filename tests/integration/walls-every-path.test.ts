@@ -123,6 +123,20 @@ const CALLS: Record<string, TCall[] | null> = {
   'inbox.link': [(i) => ({ phone: `+${STRANGER}`, clientId: i.vanta })],
   'inbox.unlink': [(i) => ({ phone: VANTA.phone, clientId: i.vanta })],
   'inbox.onChange': null, // over HTTP it is the live stream: checked below with real frames
+  'inbox.assign': [(i) => ({ clientId: i.vanta, userId: i.sam }), (i) => ({ clientId: i.zephyr, userId: i.sam })],
+  'inbox.setState': [(i) => ({ clientId: i.vanta, state: 'done' }), (i) => ({ clientId: i.zephyr, state: 'done' })],
+  'inbox.people': [(i) => ({ clientId: i.vanta }), (i) => ({ clientId: i.zephyr })],
+  'inbox.workload': [() => undefined],
+  'inbox.replyTarget': null, // a setting
+  'notifications.list': [() => ({})],
+  'notifications.unreadCount': [() => undefined],
+  'notifications.markRead': [() => ({ all: true })],
+  'chat.addNote': [
+    (i) => ({ clientId: i.vanta, body: 'probe' }),
+    (i) => ({ clientId: i.zephyr, body: 'probe' }),
+    (i) => ({ clientId: i.open, caseId: i.hush, body: 'probe' }),
+  ],
+  'clients.setResponsible': [(i) => ({ clientId: i.vanta, userId: i.sam }), (i) => ({ clientId: i.zephyr, userId: i.sam })],
   'settings.chat': null, // the firm's chat settings
   'settings.webhookStatus': null, // deliveries' counts, no records
   'settings.sendTest': [() => ({ to: VANTA.phone, body: 'probe' })],
@@ -198,6 +212,15 @@ beforeAll(async () => {
   const hushRecord = await idOfRecord('wamid.hush1');
   await dee.timeline.refile.mutate({ clientId: open.id, ids: [hushRecord], caseId: hush.id });
   const zephFile = (await sql<{ id: number }>(server.databaseUrl, 'SELECT a.id FROM attachments a'))[0]!.id;
+
+  // Before the walls: notes on each matter mention the people later walled from it, and the
+  // conversations are given to them, so that each has notifications and conversations to be kept from.
+  const mentionAll = '@Sam Screened @Dana Director @Olive Outsider';
+  await dee.chat.addNote.mutate({ clientId: zephyr.id, body: `${ZEPHYR.word} note for ${mentionAll}` });
+  await dee.chat.addNote.mutate({ clientId: vanta.id, body: `${VANTA.word} note for ${mentionAll}` });
+  await dee.chat.addNote.mutate({ clientId: open.id, caseId: hush.id, body: `${HUSH.word} note for ${mentionAll}` });
+  await dee.inbox.assign.mutate({ clientId: zephyr.id, userId: people.sam.id });
+  await dee.inbox.assign.mutate({ clientId: vanta.id, userId: people.olive.id });
 
   // The walls.
   const reason = `acted for the other side against ${ZEPHYR.name}`;

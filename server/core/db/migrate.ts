@@ -22,6 +22,7 @@ import { resumableUploads } from './migrations/0015-resumable-uploads';
 import { sendEchoIds } from './migrations/0016-send-echo-ids';
 import { keptReceiptRecipients } from './migrations/0017-kept-receipt-recipients';
 import { ethicalWalls } from './migrations/0018-ethical-walls';
+import { ownership } from './migrations/0019-ownership';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -53,6 +54,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     sendEchoIds,
     keptReceiptRecipients,
     ethicalWalls,
+    ownership,
   ];
 }
 

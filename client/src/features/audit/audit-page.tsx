@@ -35,6 +35,9 @@ const ACTION_LABEL: Record<TAction, string> = {
   'access.screen': 'Screened someone from a matter',
   'access.unscreen': 'Lifted a screen',
   'access.denied': 'Tried to open a walled matter',
+  'inbox.assign': 'Assigned a conversation',
+  'inbox.state': 'Changed a conversation’s state',
+  'client.responsible': 'Named a client’s responsible person',
 };
 
 // What the trail shows comes from outside too (a typed email, a client's name, a file's name): a

@@ -1,0 +1,1 @@
+export { announceNotifications, notifyPeople, NOTIFICATION_KINDS, type TNewNotification, type TNotificationKind } from './notify-people';

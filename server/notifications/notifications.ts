@@ -1,0 +1,107 @@
+import { QueryTypes } from 'sequelize';
+import { db } from '../core/db/db';
+import { decodeCursor, endPage } from '../core/record-pages';
+import { visibleToSql, type TViewer } from '../core/visibility';
+import type { TNotificationKind } from './notify-people';
+
+export type TNotification = {
+  id: number;
+  kind: TNotificationKind;
+  at: Date;
+  readAt: Date | null;
+  threadRef: { clientId: number } | { phone: string };
+  /** The client's name, else the number's profile name, else the number. */
+  threadName: string;
+  communicationId: number | null;
+  actor: { id: number; name: string } | null;
+  /** For 'assigned': who has the conversation now (null: nobody). */
+  assignee: { id: number; name: string } | null;
+};
+
+// A notification is about a conversation and often a record in it: under the walls
+// (README "Ethical walls") it is shown only while its person may still see both, so one that
+// became walled after it was made is left out rather than deleted (it comes back with the access).
+const CLIENT_OF_KEY = "CASE WHEN n.thread_key LIKE 'client-%' THEN substr(n.thread_key, 8)::int END";
+const VISIBLE = visibleToSql('$1', CLIENT_OF_KEY, 'm.case_id');
+
+type TRow = {
+  id: string;
+  kind: TNotificationKind;
+  at: Date;
+  readAt: Date | null;
+  threadKey: string;
+  clientName: string | null;
+  contactName: string | null;
+  communicationId: number | null;
+  actorId: number | null;
+  actorName: string | null;
+  assigneeId: number | null;
+  assigneeName: string | null;
+};
+
+const PAGE = 30;
+const REFUSED = { message: 'That page of notifications is not valid: reload them.', field: 'Not a cursor from the notifications.' };
+
+/** The reader's notifications, newest first; `cursor`: a previous `nextCursor`. */
+export async function listNotifications(
+  viewer: TViewer,
+  page: { cursor?: string; limit?: number } = {},
+): Promise<{ items: TNotification[]; nextCursor: string | null }> {
+  const limit = page.limit ?? PAGE;
+  const before = page.cursor ? decodeCursor(page.cursor, (value) => value === 'n', REFUSED).id : null;
+  const rows = await db().query<TRow>(
+    `SELECT n.id, n.kind, n.at, n.read_at AS "readAt", n.thread_key AS "threadKey", cl.name AS "clientName",
+       t.contact_name AS "contactName", n.communication_id AS "communicationId",
+       n.actor_id AS "actorId", a.name AS "actorName", n.assignee_id AS "assigneeId", s.name AS "assigneeName"
+     FROM notifications n
+     LEFT JOIN communications m ON m.id = n.communication_id
+     LEFT JOIN clients cl ON cl.id = ${CLIENT_OF_KEY}
+     LEFT JOIN chat_threads t ON t.thread_key = n.thread_key
+     LEFT JOIN users a ON a.id = n.actor_id
+     LEFT JOIN users s ON s.id = n.assignee_id
+     WHERE n.user_id = $1 AND ($2::bigint IS NULL OR n.id < $2::bigint) AND ${VISIBLE}
+     ORDER BY n.id DESC LIMIT $3`,
+    { bind: [viewer.id, before, limit + 1], type: QueryTypes.SELECT },
+  );
+  const { rows: kept, next } = endPage(
+    rows.map((r) => ({ ...r, id: Number(r.id) })),
+    limit,
+    () => 'n',
+  );
+  return { items: kept.map(toNotification), nextCursor: next };
+}
+
+function toNotification(r: Omit<TRow, 'id'> & { id: number }): TNotification {
+  const phone = r.threadKey.startsWith('phone-') ? r.threadKey.slice('phone-'.length) : null;
+  return {
+    id: r.id,
+    kind: r.kind,
+    at: r.at,
+    readAt: r.readAt,
+    threadRef: phone === null ? { clientId: Number(r.threadKey.slice('client-'.length)) } : { phone },
+    threadName: r.clientName ?? r.contactName ?? `+${phone ?? ''}`,
+    communicationId: r.communicationId,
+    actor: r.actorId !== null ? { id: r.actorId, name: r.actorName ?? '' } : null,
+    assignee: r.assigneeId !== null ? { id: r.assigneeId, name: r.assigneeName ?? '' } : null,
+  };
+}
+
+/** How many of the reader's notifications they have not read (and may still see). */
+export async function countUnreadNotifications(viewer: TViewer): Promise<number> {
+  const [row] = await db().query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM notifications n LEFT JOIN communications m ON m.id = n.communication_id
+     WHERE n.user_id = $1 AND n.read_at IS NULL AND ${VISIBLE}`,
+    { bind: [viewer.id], type: QueryTypes.SELECT },
+  );
+  return row?.count ?? 0;
+}
+
+/** Marks the reader's own notifications read (these ids, or all); returns how many changed. */
+export async function markNotificationsRead(viewer: TViewer, which: { ids: number[] } | { all: true }): Promise<number> {
+  const rows = await db().query<{ id: string }>(
+    `UPDATE notifications SET read_at = now()
+     WHERE user_id = $1 AND read_at IS NULL AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[])) RETURNING id`,
+    { bind: [viewer.id, 'ids' in which ? which.ids : null], type: QueryTypes.SELECT },
+  );
+  return rows.length;
+}

@@ -1,0 +1,53 @@
+import type { Transaction } from 'sequelize';
+import { QueryTypes } from 'sequelize';
+import { db } from '../core/db/db';
+import { CHAT_CHANNEL } from '../events';
+
+export const NOTIFICATION_KINDS = ['assigned', 'mention', 'message', 'overdue'] as const;
+export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export type TNewNotification = {
+  userId: number;
+  kind: TNotificationKind;
+  threadKey: string;
+  communicationId?: number | null;
+  actorId?: number | null;
+  /** For 'assigned': who has the conversation now (null: nobody). */
+  assigneeId?: number | null;
+};
+
+/**
+ * Stores notifications in the caller's transaction and tells the people's live streams when it
+ * commits (a NOTIFY is delivered at commit, and not at all on rollback). Nobody is told of their
+ * own action.
+ */
+export async function notifyPeople(rows: TNewNotification[], transaction: Transaction): Promise<void> {
+  const told = rows.filter((row) => row.userId !== row.actorId);
+  if (told.length === 0) return;
+  const inserted = await db().query<{ user_id: number }>(
+    `INSERT INTO notifications (user_id, kind, thread_key, communication_id, actor_id, assignee_id)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[])
+     RETURNING user_id`,
+    {
+      bind: [
+        told.map((r) => r.userId),
+        told.map((r) => r.kind),
+        told.map((r) => r.threadKey),
+        told.map((r) => r.communicationId ?? null),
+        told.map((r) => r.actorId ?? null),
+        told.map((r) => r.assigneeId ?? null),
+      ],
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+  await announceNotifications([...new Set(inserted.map((r) => r.user_id))], transaction);
+}
+
+/** The live-stream payload that tells these people's pages to read their notifications again. */
+export const notificationsPayload = (userIds: number[]): string => JSON.stringify({ notify: userIds });
+
+export async function announceNotifications(userIds: number[], transaction?: Transaction): Promise<void> {
+  if (userIds.length === 0) return;
+  await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, notificationsPayload(userIds)], transaction });
+}

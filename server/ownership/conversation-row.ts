@@ -1,0 +1,30 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import { db } from '../core/db/db';
+import { OWNERSHIP_PAYLOAD, CHAT_CHANNEL } from '../events';
+import type { TConversationState } from '../inbox';
+
+export type TConversationRow = { assigneeId: number | null; state: TConversationState; snoozedUntil: Date | null };
+
+/**
+ * A conversation's ownership row, locked for the rest of `transaction` (made first if it has none:
+ * open, unassigned). Of two people changing one conversation at once, the second waits for the
+ * first and then sees what the first did: the last write wins, and each is audited from what it
+ * really changed.
+ */
+export async function lockConversationRow(key: string, transaction: Transaction): Promise<TConversationRow> {
+  await db().query('INSERT INTO conversation_states (thread_key) VALUES ($1) ON CONFLICT (thread_key) DO NOTHING', {
+    bind: [key],
+    transaction,
+  });
+  const [row] = await db().query<TConversationRow>(
+    `SELECT assignee_id AS "assigneeId", state, snoozed_until AS "snoozedUntil" FROM conversation_states WHERE thread_key = $1 FOR UPDATE`,
+    { bind: [key], type: QueryTypes.SELECT, transaction },
+  );
+  if (!row) throw new Error(`conversation_states row ${key} vanished inside its transaction`);
+  return row;
+}
+
+/** Tells every live inbox, when `transaction` commits, that conversations changed hands or state. */
+export async function announceOwnershipChange(transaction: Transaction): Promise<void> {
+  await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, OWNERSHIP_PAYLOAD], transaction });
+}

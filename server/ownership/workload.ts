@@ -1,0 +1,39 @@
+import { QueryTypes } from 'sequelize';
+import { db } from '../core/db/db';
+import { visibleToSql, type TViewer } from '../core/visibility';
+import type { TPersonRef } from './conversation-ref';
+
+export type TWorkloadRow = { user: TPersonRef; open: number; awaitingReply: number; oldestAwaitingAt: Date | null; overdue: number };
+
+/**
+ * Per active person (and anyone inactive still holding conversations): the open conversations
+ * assigned to them, how many of those wait for the firm's reply (the client wrote last), the
+ * longest wait, and how many are past the reply target. Only conversations the viewer may see are
+ * counted (README "Ethical walls": a count is a record's trace too).
+ */
+export async function readWorkload(viewer: TViewer, replyTargetMinutes: number): Promise<TWorkloadRow[]> {
+  const rows = await db().query<{ id: number; name: string; open: number; awaiting: number; oldest: Date | null; overdue: number }>(
+    `WITH held AS (
+       SELECT s.assignee_id, l.direction, l.created_at
+       FROM conversation_states s LEFT JOIN chat_threads t ON t.thread_key = s.thread_key LEFT JOIN communications l ON l.id = t.last_id
+       WHERE s.state = 'open' AND s.assignee_id IS NOT NULL
+         AND ${visibleToSql('$2', "CASE WHEN s.thread_key LIKE 'client-%' THEN substr(s.thread_key, 8)::int END", 'NULL')})
+     SELECT u.id, u.name,
+       count(h.assignee_id)::int AS open,
+       count(*) FILTER (WHERE h.direction = 'inbound')::int AS awaiting,
+       min(h.created_at) FILTER (WHERE h.direction = 'inbound') AS oldest,
+       count(*) FILTER (WHERE h.direction = 'inbound' AND h.created_at < now() - make_interval(mins => $1::int))::int AS overdue
+     FROM users u LEFT JOIN held h ON h.assignee_id = u.id
+     WHERE u.deactivated_at IS NULL OR h.assignee_id IS NOT NULL
+     GROUP BY u.id, u.name
+     ORDER BY count(*) FILTER (WHERE h.direction = 'inbound') DESC, min(h.created_at) FILTER (WHERE h.direction = 'inbound'), u.name`,
+    { bind: [replyTargetMinutes, viewer.id], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({
+    user: { id: r.id, name: r.name },
+    open: r.open,
+    awaitingReply: r.awaiting,
+    oldestAwaitingAt: r.oldest,
+    overdue: r.overdue,
+  }));
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUser } from '../../server/auth/users';
+import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { match } from '../support/matchers';
+import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+
+// Ownership (README "Ownership"): who handles a conversation, its state, internal notes and the
+// notifications that tell people — through the real HTTP API and webhook, on real PostgreSQL.
+
+let server: TTestServer;
+type TClient = ReturnType<typeof createHttpClient>['client'];
+let dee: TClient;
+let sam: TClient;
+let ann: TClient;
+const ids = { dee: 0, sam: 0, ann: 0, gone: 0, client: 0, other: 0 };
+let msg = 0;
+
+async function signIn(email: string, name: string, role: 'staff' | 'director') {
+  const user = await createUser({ email, name, role, password: 'owner-password-1' });
+  const { client } = createHttpClient(server.url);
+  await client.auth.signIn.mutate({ email, password: 'owner-password-1' });
+  return { client, id: user.id };
+}
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: { message: string; data?: { code?: string } }) => ({ code: error.data?.code, message: error.message }),
+  );
+
+async function inbound(from: string, body: string, timestamp = String(Math.floor(Date.now() / 1000))) {
+  const res = await postWebhook(server.url, cloudPayload({ messages: [textMessage(`wamid.own-${++msg}`, from, body, timestamp)] }));
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ SESSION_SECRET: 'owner-session-secret-0123456789abcdef', MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  ({ client: dee, id: ids.dee } = await signIn('dee@own.test', 'Dee Director', 'director'));
+  ({ client: sam, id: ids.sam } = await signIn('sam@own.test', 'Sam Staff', 'staff'));
+  ({ client: ann, id: ids.ann } = await signIn('ann@own.test', 'Ann Other', 'staff'));
+  const gone = await signIn('gone@own.test', 'Gwen Gone', 'staff');
+  ids.gone = gone.id;
+  await dee.users.deactivate.mutate({ userId: gone.id });
+  ids.client = (await dee.clients.create.mutate({ name: 'Helena Marsh', phone: '+447700955501' })).id;
+  ids.other = (await dee.clients.create.mutate({ name: 'Owen Price', phone: '+447700955502' })).id;
+}, 120_000);
+afterAll(() => server?.stop());
+
+it('gives a client’s new conversation to its responsible person, who is told', async () => {
+  expect(await sam.clients.setResponsible.mutate({ clientId: ids.client, userId: ids.ann })).toEqual({
+    responsible: { id: ids.ann, name: 'Ann Other' },
+  });
+  expect((await sam.clients.get.query({ clientId: ids.client })).responsible).toEqual({ id: ids.ann, name: 'Ann Other' });
+  await inbound('447700955501', 'Hello, about my lease');
+  const [thread] = (await ann.inbox.threads.query({ filter: 'mine' })).threads;
+  expect(thread).toMatchObject({ clientId: ids.client, assignee: { id: ids.ann }, state: 'open', overdue: false });
+  expect(await ann.notifications.unreadCount.query()).toEqual({ count: 1 });
+  const { items } = await ann.notifications.list.query();
+  expect(items[0]).toMatchObject({ kind: 'assigned', threadRef: { clientId: ids.client }, threadName: 'Helena Marsh', actor: null });
+  // A second message tells the assignee once more ('message'), and a third not again while that is unread.
+  await inbound('447700955501', 'Are you there?');
+  await inbound('447700955501', 'Hello?');
+  expect((await ann.notifications.list.query()).items.map((n) => n.kind)).toEqual(['message', 'assigned']);
+});
+
+it('assigns, reassigns and unassigns: both people told, each change audited, the filters follow', async () => {
+  await inbound('447700955502', 'New matter please');
+  expect((await sam.inbox.threads.query({ filter: 'unassigned' })).threads.map((t) => t.clientId)).toContain(ids.other);
+  await sam.inbox.assign.mutate({ clientId: ids.other, userId: ids.sam });
+  expect((await sam.inbox.threads.query({ filter: 'mine' })).threads.map((t) => t.clientId)).toEqual([ids.other]);
+  expect((await sam.inbox.threads.query({ filter: 'unassigned' })).threads.map((t) => t.clientId)).not.toContain(ids.other);
+  expect(await sam.notifications.unreadCount.query()).toEqual({ count: 0 }); // nobody is told of their own act
+  await ann.notifications.markRead.mutate({ all: true });
+  await dee.inbox.assign.mutate({ clientId: ids.other, userId: ids.ann });
+  const told = { actor: { id: ids.dee, name: 'Dee Director' }, assignee: { id: ids.ann, name: 'Ann Other' } };
+  expect((await sam.notifications.list.query()).items[0]).toMatchObject({ kind: 'assigned', ...told, threadRef: { clientId: ids.other } });
+  expect((await ann.notifications.list.query()).items[0]).toMatchObject({ kind: 'assigned', ...told, readAt: null });
+  await ann.inbox.assign.mutate({ clientId: ids.other, userId: null });
+  const trail = await sql<{ detail: { from: number | null; to: number | null } }>(
+    server.databaseUrl,
+    `SELECT detail FROM audit_events WHERE action = 'inbox.assign' AND subject = $1 ORDER BY id`,
+    [`client:${ids.other}`],
+  );
+  expect(trail.map((r) => r.detail)).toEqual([
+    { from: null, to: ids.sam },
+    { from: ids.sam, to: ids.ann },
+    { from: ids.ann, to: null },
+  ]);
+});
+
+it('refuses to assign to an unknown or deactivated person, with a sentence', async () => {
+  expect(await refusal(sam.inbox.assign.mutate({ clientId: ids.other, userId: ids.gone }))).toMatchObject({
+    code: 'BAD_REQUEST',
+    message: match.stringContaining('Gwen Gone is no longer active'),
+  });
+  expect(await refusal(sam.inbox.assign.mutate({ clientId: ids.other, userId: 999_999 }))).toMatchObject({
+    code: 'BAD_REQUEST',
+    message: match.stringContaining('does not exist'),
+  });
+});
+
+it('marks done and snoozes; the client’s next message reopens; a snooze ends by itself', async () => {
+  await sam.inbox.setState.mutate({ clientId: ids.other, state: 'done' });
+  expect((await sam.inbox.threads.query()).threads.map((t) => t.clientId)).not.toContain(ids.other);
+  expect((await sam.inbox.threads.query({ state: 'done' })).threads.map((t) => t.clientId)).toEqual([ids.other]);
+  await inbound('447700955502', 'One more thing');
+  expect((await sam.inbox.threadSummary.query({ clientId: ids.other }))?.state).toBe('open');
+
+  expect(
+    await refusal(sam.inbox.setState.mutate({ clientId: ids.other, state: 'snoozed', snoozeUntil: new Date(Date.now() - 1000) })),
+  ).toMatchObject({
+    code: 'BAD_REQUEST',
+    message: match.stringContaining('in the future'),
+  });
+  const until = new Date(Date.now() + 1500);
+  await sam.inbox.setState.mutate({ clientId: ids.other, state: 'snoozed', snoozeUntil: until });
+  expect((await sam.inbox.threads.query({ state: 'snoozed' })).threads[0]).toMatchObject({
+    clientId: ids.other,
+    state: 'snoozed',
+    snoozedUntil: until,
+  });
+  await expect.poll(async () => (await sam.inbox.threadSummary.query({ clientId: ids.other }))?.state, { timeout: 10_000 }).toBe('open');
+  const states = await sql<{ user_id: number | null; detail: { from: string; to: string } }>(
+    server.databaseUrl,
+    `SELECT user_id, detail FROM audit_events WHERE action = 'inbox.state' AND subject = $1 ORDER BY id`,
+    [`client:${ids.other}`],
+  );
+  expect(states.map((r) => [r.user_id, r.detail.from, r.detail.to])).toEqual([
+    [ids.sam, 'open', 'done'],
+    [ids.sam, 'open', 'snoozed'],
+    [null, 'snoozed', 'open'],
+  ]);
+});
+
+it('keeps internal notes in the thread, never sent, mentions told, over-long refused', async () => {
+  const note = await sam.chat.addNote.mutate({ clientId: ids.client, body: 'Called her back — @Ann Other please draft the letter' });
+  expect(note.mentions).toEqual([ids.ann]);
+  const page = await sam.inbox.thread.query({ clientId: ids.client });
+  expect(page.items.at(-1)).toMatchObject({ id: note.id, type: 'chat_note', direction: null, status: null, sentBy: { id: ids.sam } });
+  expect((await ann.notifications.list.query()).items[0]).toMatchObject({
+    kind: 'mention',
+    communicationId: note.id,
+    actor: { id: ids.sam },
+  });
+  // Never counted as the client writing, nor as the firm's reply: the conversation still awaits one.
+  const summary = await sam.inbox.threadSummary.query({ clientId: ids.client });
+  expect(summary?.last.direction).toBe('inbound');
+  expect(await refusal(sam.chat.addNote.mutate({ clientId: ids.client, body: 'x'.repeat(4097) }))).toMatchObject({ code: 'BAD_REQUEST' });
+});
