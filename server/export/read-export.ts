@@ -13,6 +13,8 @@ export type TExportHeader = {
   /** Stored times of the first and last message; null when there are none. */
   period: { from: string; to: string } | null;
   count: number;
+  /** Of `count`, the firm's internal notes (never sent; README "Ownership"). */
+  internalNotes: number;
   /** A case export: chat messages with the case's client that are not filed on the case (not in this export). */
   notOnCase: number | null;
   exportedAt: string;
@@ -22,6 +24,8 @@ export type TExportHeader = {
 /** One message as exported: what the record says, with provider ids and every receipt time. */
 export type TExportMessage = {
   id: number;
+  /** The firm's internal note beside the messages: never sent to the client. */
+  internal: boolean;
   direction: TDirection | null;
   kind: TMessageKind;
   sentBy: { id: number; name: string } | null;
@@ -49,6 +53,9 @@ export type TExportMessage = {
   truncated: { length: number; sha256: string } | null;
   attachments: { kind: string; fileName: string | null; mimeType: string; size: number | null; sha256: string | null; state: string }[];
 };
+
+/** A conversation's record: its messages and the firm's internal notes, each note marked internal. */
+const EXPORTED_TYPES = "m.type IN ('chat', 'chat_note')";
 
 /** A page is at most this many messages, and at most this much text (edits included) beyond its first. */
 const PAGE_SIZE = 500;
@@ -92,9 +99,10 @@ export async function readExport(
     if (!subject) return null;
     // Only what the exporting person may see (README "Ethical walls"): a client's export leaves out
     // its records on a case they are walled from, and its count and period say so by leaving them out too.
-    const [span] = await db().query<{ count: number; from: Date | null; to: Date | null }>(
-      `SELECT count(*)::int AS count, min(m.created_at) AS "from", max(m.created_at) AS "to"
-       FROM communications m WHERE m.${column} = $1 AND m.type = 'chat' AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}`,
+    const [span] = await db().query<{ count: number; internalNotes: number; from: Date | null; to: Date | null }>(
+      `SELECT count(*)::int AS count, count(*) FILTER (WHERE m.type = 'chat_note')::int AS "internalNotes",
+              min(m.created_at) AS "from", max(m.created_at) AS "to"
+       FROM communications m WHERE m.${column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}`,
       { bind: [request.scope.id, request.user.id], type: QueryTypes.SELECT, transaction },
     );
     const [elsewhere] =
@@ -111,6 +119,7 @@ export async function readExport(
       subject: { type: request.scope.type, ...subject },
       period: span?.from && span.to ? { from: new Date(span.from).toISOString(), to: new Date(span.to).toISOString() } : null,
       count: span?.count ?? 0,
+      internalNotes: span?.internalNotes ?? 0,
       notOnCase: elsewhere?.count ?? null,
       exportedAt: request.now.toISOString(),
       exportedBy: request.user,
@@ -134,7 +143,7 @@ async function* readPages(query: {
       `SELECT * FROM (
          SELECT page.*, sum(page.bytes) OVER w AS "pageBytes", row_number() OVER w AS "pageRow", count(*) OVER () AS reached
          FROM (
-       SELECT m.id, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
+       SELECT m.id, m.type = 'chat_note' AS internal, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
               CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS "sentBy",
               m.peer_phone AS "peerPhone", m.metadata->>'contact_name' AS "contactName", m.body,
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
@@ -146,7 +155,7 @@ async function* readPages(query: {
                         FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments,
               octet_length(m.body) + octet_length(m.metadata::text) AS bytes
        FROM communications m LEFT JOIN users u ON u.id = m.sent_by
-       WHERE m.${query.column} = $1 AND m.type = 'chat' AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
+       WHERE m.${query.column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
          ${after ? 'AND (m.created_at, m.id) > ($3::timestamptz, $4)' : ''}
        ORDER BY m.created_at, m.id
        LIMIT ${PAGE_SIZE}

@@ -82,6 +82,7 @@ function describeSubject(subject: TExportHeader['subject']): string {
 
 /** The lines under a message's text: ids, times, status, receipts and what happened to it since. */
 function describeRecord(message: TExportMessage): string[] {
+  if (message.internal) return [`Record ${message.id} · internal note, never sent · stored ${formatUtc(message.storedTime)}`];
   // The provider dates what it delivers to the firm; for what the firm sent, its times are the receipts.
   const providerTime =
     message.providerTime || message.direction !== 'outbound' ? ` · provider time ${formatUtc(message.providerTime)}` : '';
@@ -114,6 +115,7 @@ function describeRecord(message: TExportMessage): string[] {
 }
 
 function describeSender(message: TExportMessage): string {
+  if (message.internal) return `Internal note by ${message.sentBy?.name ?? 'a former colleague'} · not sent to the client`;
   if (message.direction === 'inbound') {
     return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${message.contactName}")` : ''}`;
   }
@@ -201,6 +203,14 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
         ? `${header.count}: those filed on this case. ${header.notOnCase} other chat message${header.notOnCase === 1 ? '' : 's'} with ${header.subject.clientName} ${header.notOnCase === 1 ? 'is' : 'are'} not filed on it and not in this record (export the client's chat for every message).`
         : String(header.count),
     ],
+    ...(header.internalNotes
+      ? [
+          [
+            'Internal notes',
+            `${header.internalNotes} of these are the firm's internal notes, marked as such; never sent to the client`,
+          ] as [string, string],
+        ]
+      : []),
     ['Exported by', `${header.exportedBy.name} (${header.exportedBy.email})`],
     ['Exported at', formatUtc(header.exportedAt)],
   ];

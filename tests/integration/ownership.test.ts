@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
 import { createUser } from '../../server/auth/users';
+import { readPdfText } from '../support/pdf-text';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { match } from '../support/matchers';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
@@ -146,4 +148,25 @@ it('keeps internal notes in the thread, never sent, mentions told, over-long ref
   const summary = await sam.inbox.threadSummary.query({ clientId: ids.client });
   expect(summary?.last.direction).toBe('inbound');
   expect(await refusal(sam.chat.addNote.mutate({ clientId: ids.client, body: 'x'.repeat(4097) }))).toMatchObject({ code: 'BAD_REQUEST' });
+});
+
+it('exports a note marked internal, in JSON and PDF', async () => {
+  const cookie = `${SESSION_COOKIE}=${(await createSession(ids.sam, 'owner-session-secret-0123456789abcdef', new Date())).token}`;
+  const download = async (format: 'json' | 'pdf') => {
+    const res = await fetch(`${server.url}/api/export/client/${ids.client}.${format}`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    return Buffer.from(await res.arrayBuffer());
+  };
+  const json = JSON.parse((await download('json')).toString('utf8')) as {
+    count: number;
+    internalNotes: number;
+    messages: { internal: boolean; body: string; direction: string | null }[];
+  };
+  expect(json.internalNotes).toBe(1);
+  expect(json.messages.filter((m) => m.internal)).toEqual([
+    match.objectContaining({ body: match.stringContaining('please draft the letter'), direction: null }),
+  ]);
+  expect(json.messages.filter((m) => !m.internal).every((m) => m.direction === 'inbound')).toBe(true);
+  const { text } = await readPdfText(await download('pdf'));
+  expect(text.replace(/\s+/g, ' ')).toContain('Internal note by Sam Staff · not sent to the client');
 });

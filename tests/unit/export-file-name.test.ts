@@ -7,6 +7,7 @@ const header = (name: string, type: 'client' | 'case' = 'client', reference: str
   subject: { type, id: 1, name, reference, clientName: name, numbers: [] },
   period: null,
   count: 0,
+  internalNotes: 0,
   notOnCase: null,
   exportedAt: '2026-11-23T10:00:00.000Z',
   exportedBy: { id: 1, name: 'S', email: 's@f' },
