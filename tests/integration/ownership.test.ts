@@ -170,3 +170,18 @@ it('exports a note marked internal, in JSON and PDF', async () => {
   const { text } = await readPdfText(await download('pdf'));
   expect(text.replace(/\s+/g, ' ')).toContain('Internal note by Sam Staff · not sent to the client');
 });
+
+it('gives back what a deactivated person held: their conversations to Unassigned, their clients to nobody', async () => {
+  const leaving = await signIn('lee@own.test', 'Lee Leaving', 'staff');
+  await sam.clients.setResponsible.mutate({ clientId: ids.other, userId: leaving.id });
+  await sam.inbox.assign.mutate({ clientId: ids.other, userId: leaving.id });
+  await dee.users.deactivate.mutate({ userId: leaving.id });
+  expect((await sam.inbox.threadSummary.query({ clientId: ids.other }))?.assignee).toBeNull();
+  expect((await sam.clients.get.query({ clientId: ids.other })).responsible).toBeNull();
+  const [trail] = await sql<{ detail: Record<string, number> }>(
+    server.databaseUrl,
+    `SELECT detail FROM audit_events WHERE action = 'user.deactivate' AND subject = $1`,
+    [`user:${leaving.id}`],
+  );
+  expect(trail?.detail).toMatchObject({ conversationsUnassigned: 1, clientsNoLongerResponsible: 1 });
+});
