@@ -277,6 +277,16 @@ export async function seedDemoData(options: { defaultCountry?: CountryCode; now?
     { bind: [DEMO_ACCOUNTS.find((a) => a.role === 'staff')!.email] },
   );
 
+  // Who handles what (README "Ownership"): Sam is responsible for Amelia Hart and has her
+  // conversation; the others wait in Unassigned.
+  await db().query(
+    `WITH sam AS (SELECT id FROM users WHERE email = $1),
+          responsible AS (UPDATE clients SET responsible_user_id = (SELECT id FROM sam) WHERE id = $2 RETURNING id)
+     INSERT INTO conversation_states (thread_key, assignee_id) SELECT 'client-' || id, (SELECT id FROM sam) FROM responsible
+     ON CONFLICT (thread_key) DO UPDATE SET assignee_id = excluded.assignee_id`,
+    { bind: [DEMO_ACCOUNTS.find((a) => a.role === 'staff')!.email, amelia.id] },
+  );
+
   // Receipt history for the seeded outbound messages, so ticks show when each step happened.
   await db().query(`
     UPDATE communications c SET receipts = h.history
