@@ -156,6 +156,20 @@ export async function linkPhoneToClient(reader: TReader, input: { phone: string;
     if (rows.length === 0)
       throw new AppError('CONFLICT', `${formatNumber(digits)} has no unlinked messages: it may just have been linked by someone else.`);
     await insertClientNumber(input.clientId, digits, actor, 'link', transaction);
+    // The number's conversation is now the client's: who had it and its state go along, unless the
+    // client's own conversation already has them, and its notifications open the client's
+    // (README "Ownership").
+    await db().query(
+      `WITH moved AS (DELETE FROM conversation_states WHERE thread_key = $2 RETURNING *)
+       INSERT INTO conversation_states (thread_key, assignee_id, state, snoozed_until, overdue_notified_at, updated_at)
+       SELECT $1, assignee_id, state, snoozed_until, overdue_notified_at, now() FROM moved
+       ON CONFLICT (thread_key) DO NOTHING`,
+      { bind: [threadKeyOfRef({ clientId: input.clientId }), threadKeyOfRef({ phone: digits })], transaction },
+    );
+    await db().query('UPDATE notifications SET thread_key = $1 WHERE thread_key = $2', {
+      bind: [threadKeyOfRef({ clientId: input.clientId }), threadKeyOfRef({ phone: digits })],
+      transaction,
+    });
     const ids = rows.map((r) => r.id);
     await recordAuditEvent(
       { actor, action: 'inbox.link', subject: `client:${input.clientId}`, detail: { digits, moved: ids.length, ids } },

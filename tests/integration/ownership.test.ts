@@ -185,3 +185,13 @@ it('gives back what a deactivated person held: their conversations to Unassigned
   );
   expect(trail?.detail).toMatchObject({ conversationsUnassigned: 1, clientsNoLongerResponsible: 1 });
 });
+
+it('a number linked to a client takes its conversation’s assignee, state and notifications along', async () => {
+  await inbound('447700955599', 'Who is this firm?');
+  await sam.inbox.assign.mutate({ phone: '+447700955599', userId: ids.ann });
+  await sam.inbox.setState.mutate({ phone: '+447700955599', state: 'done' });
+  const newcomer = await sam.clients.create.mutate({ name: 'Nia Newcomer', phone: '+447700955598' });
+  await sam.inbox.link.mutate({ phone: '+447700955599', clientId: newcomer.id });
+  expect(await sam.inbox.threadSummary.query({ clientId: newcomer.id })).toMatchObject({ assignee: { id: ids.ann }, state: 'done' });
+  expect((await ann.notifications.list.query()).items[0]).toMatchObject({ kind: 'assigned', threadRef: { clientId: newcomer.id } });
+});
