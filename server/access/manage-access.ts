@@ -65,14 +65,40 @@ async function changeAccess(
     await assertSubjectVisible(reader, subject, transaction);
     const done = await change(transaction);
     if (done) {
+      const released = 'clientId' in subject ? await releaseWalledHoldings(subject.clientId, transaction) : {};
       await recordAuditEvent(
-        { actor: actorOf(reader), action: done.action, subject: subjectKeyOf(subject), detail: done.detail },
+        { actor: actorOf(reader), action: done.action, subject: subjectKeyOf(subject), detail: { ...done.detail, ...released } },
         transaction,
       );
       await announceAccessChange(transaction);
     }
     return readAccess(subject, transaction);
   });
+}
+
+/**
+ * Whoever can no longer see the client lets go of it (README "Ownership"): its conversation goes
+ * to Unassigned and the client to no responsible person, rather than stay with someone who can
+ * neither see nor answer it (and would be told of its messages). Inbox lists read again with the
+ * resync every wall change sends. Returns what was let go, for the audit entry.
+ */
+async function releaseWalledHoldings(clientId: number, transaction: Transaction): Promise<Record<string, boolean>> {
+  const [row] = await db().query<{ unassigned: number | null; responsible: number | null }>(
+    `WITH unassigned AS (
+       UPDATE conversation_states s SET assignee_id = NULL, updated_at = now()
+       WHERE s.thread_key = 'client-' || $1::int AND s.assignee_id IS NOT NULL AND NOT ${visibleToSql('s.assignee_id', '$1::int', 'NULL')}
+       RETURNING 1),
+     responsible AS (
+       UPDATE clients c SET responsible_user_id = NULL, updated_at = now()
+       WHERE c.id = $1::int AND c.responsible_user_id IS NOT NULL AND NOT ${visibleToSql('c.responsible_user_id', 'c.id', 'NULL')}
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM unassigned)::int AS unassigned, (SELECT count(*) FROM responsible)::int AS responsible`,
+    { bind: [clientId], type: QueryTypes.SELECT, transaction },
+  );
+  return {
+    ...(row?.unassigned ? { conversationUnassigned: true } : {}),
+    ...(row?.responsible ? { responsibleCleared: true } : {}),
+  };
 }
 
 /** Members who can see the subject once it is restricted: active, and not screened from it. */

@@ -76,7 +76,10 @@ export const chatRouter = router({
       z.intersection(
         z.union([z.object({ clientId: ZRecordId, caseId: ZRecordId.optional() }), z.object({ phone: z.string().trim().min(1).max(40) })]),
         z.object({
-          body: z.string().max(NOTE_MAX_LENGTH, `A note can be ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters at most.`),
+          body: z
+            .string()
+            .trim()
+            .max(NOTE_MAX_LENGTH, `A note can be ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters at most.`),
           mentions: z.array(ZRecordId).max(50).optional(),
         }),
       ),

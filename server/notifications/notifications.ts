@@ -98,9 +98,12 @@ export async function countUnreadNotifications(viewer: TViewer): Promise<number>
 
 /** Marks the reader's own notifications read (these ids, or all); returns how many changed. */
 export async function markNotificationsRead(viewer: TViewer, which: { ids: number[] } | { all: true }): Promise<number> {
+  // Only what they may see: marking a walled one read would tell them, by the count, that it exists.
   const rows = await db().query<{ id: string }>(
-    `UPDATE notifications SET read_at = now()
-     WHERE user_id = $1 AND read_at IS NULL AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[])) RETURNING id`,
+    `UPDATE notifications n SET read_at = now()
+     WHERE n.user_id = $1 AND n.read_at IS NULL AND ($2::bigint[] IS NULL OR n.id = ANY($2::bigint[]))
+       AND ${visibleToSql('$1', CLIENT_OF_KEY, `(SELECT m.case_id FROM communications m WHERE m.id = n.communication_id)`)}
+     RETURNING n.id`,
     { bind: [viewer.id, 'ids' in which ? which.ids : null], type: QueryTypes.SELECT },
   );
   return rows.length;

@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { TLogger } from '../core/logger';
 import { db } from '../core/db/db';
+import { visibleToSql } from '../core/visibility';
 import { announceNotifications } from '../notifications';
 import { announceOwnershipChange } from './conversation-row';
 
@@ -56,6 +57,7 @@ export async function notifyOverdueConversations(replyTargetMinutes: number, bat
          JOIN chat_threads t ON t.thread_key = s.thread_key JOIN communications l ON l.id = t.last_id
          WHERE s.state = 'open' AND s.assignee_id IS NOT NULL AND s.overdue_notified_at IS NULL
            AND l.direction = 'inbound' AND l.created_at < now() - make_interval(mins => $1::int)
+           AND ${visibleToSql('s.assignee_id', 'l.client_id', 'l.case_id')}
          ORDER BY s.thread_key LIMIT $2 FOR UPDATE OF s SKIP LOCKED),
        marked AS (
          UPDATE conversation_states s SET overdue_notified_at = now() FROM due d WHERE s.thread_key = d.thread_key

@@ -4,6 +4,18 @@ import type { TMigration } from '../migration-type';
 // conversation, whether it is open, done or snoozed, internal notes beside its messages and the
 // notifications that tell people. A conversation's row lives apart from chat_threads, which its
 // trigger deletes and rebuilds when records move; a conversation with no row is open and unassigned.
+// The ethical walls' rule (server/core/visibility.ts) as it stood when this migration was written:
+// a frozen copy, as a migration may import nothing of the product's (0004).
+const VISIBLE = (viewer: string, clientId: string, caseId: string): string =>
+  `(${visibleSubject(viewer, 'client', clientId, 'clients')} AND ${visibleSubject(viewer, 'case', caseId, 'cases')})`;
+const visibleSubject = (viewer: string, type: string, id: string, table: string): string =>
+  id === 'NULL'
+    ? 'true'
+    : `(${id} IS NULL OR (
+    NOT EXISTS (SELECT 1 FROM access_screens ws WHERE ws.subject_type = '${type}' AND ws.subject_id = ${id} AND ws.user_id = ${viewer})
+    AND NOT EXISTS (SELECT 1 FROM ${table} wr WHERE wr.id = ${id} AND wr.restricted
+      AND NOT EXISTS (SELECT 1 FROM access_members wm WHERE wm.subject_type = '${type}' AND wm.subject_id = wr.id AND wm.user_id = ${viewer}))))`;
+
 export const ownership: TMigration = {
   name: '0019-ownership',
   async up({ context: qi }) {
@@ -53,7 +65,8 @@ export const ownership: TMigration = {
         changed integer;
       BEGIN
         WITH arrived AS (
-          SELECT chat_thread_key(r.client_id, r.peer_phone) AS key, max(r.client_id) AS client_id, max(r.id) AS last_id
+          SELECT chat_thread_key(r.client_id, r.peer_phone) AS key, max(r.client_id) AS client_id, max(r.id) AS last_id,
+                 (array_agg(r.case_id ORDER BY r.id DESC))[1] AS last_case_id
           FROM new_rows r WHERE r.type = 'chat' AND r.direction = 'inbound' GROUP BY 1
         ),
         earlier AS (
@@ -63,9 +76,10 @@ export const ownership: TMigration = {
           INSERT INTO conversation_states AS s (thread_key, assignee_id)
           SELECT a.key, u.id FROM arrived a
           LEFT JOIN clients cl ON cl.id = a.client_id
-          LEFT JOIN users u ON u.id = cl.responsible_user_id AND u.deactivated_at IS NULL
+          LEFT JOIN users u ON u.id = cl.responsible_user_id AND u.deactivated_at IS NULL AND ${VISIBLE('u.id', 'a.client_id', 'NULL')}
           ORDER BY a.key
-          ON CONFLICT (thread_key) DO UPDATE SET state = 'open', snoozed_until = NULL, updated_at = now() WHERE s.state <> 'open'
+          ON CONFLICT (thread_key) DO UPDATE SET state = 'open', snoozed_until = NULL, overdue_notified_at = NULL, updated_at = now()
+            WHERE s.state <> 'open'
           RETURNING s.thread_key, s.assignee_id
         ),
         notes AS (
@@ -76,7 +90,7 @@ export const ownership: TMigration = {
           UNION ALL
           SELECT e.assignee_id, 'message', e.thread_key, a.last_id, NULL
           FROM earlier e JOIN arrived a ON a.key = e.thread_key
-          WHERE e.assignee_id IS NOT NULL
+          WHERE e.assignee_id IS NOT NULL AND ${VISIBLE('e.assignee_id', 'a.client_id', 'a.last_case_id')}
             AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = e.assignee_id AND n.thread_key = e.thread_key
                             AND n.kind = 'message' AND n.read_at IS NULL)
           RETURNING user_id
