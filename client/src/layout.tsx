@@ -5,6 +5,7 @@ import { trpc } from './lib/trpc';
 import { forgetUnsentWork, useLeaveGuard } from './features/composer/unsent-work';
 import { useOnline } from './lib/use-online';
 import { useOutboxRunner } from './features/composer/use-outbox-runner';
+import { NotificationBell } from './features/notifications/notification-bell';
 
 type TProps = { user: { id: number; name: string; role: 'director' | 'staff' }; children: ReactNode };
 
@@ -74,6 +75,7 @@ export function Layout({ user, children }: TProps) {
           ))}
         </nav>
         <div className="user-menu">
+          <NotificationBell myId={user.id} />
           <span className="user-name">
             {user.name} <span className="role-badge">{user.role}</span>
           </span>

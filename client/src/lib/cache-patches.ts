@@ -172,12 +172,15 @@ export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
         pages.map((page) => (page.some((x) => x.id === item.id) ? page.filter((x) => x.id !== item.id) : page)),
       );
     }
-    patchEveryThread(utils, (pages) => {
-      const patched = patchConversationPages(pages, item);
-      if (!patched) unloaded.add(threadKeyOf(item));
-      return patched ?? pages;
-    });
-    utils.inbox.threadSummary.setData(threadRefOf(item), (summary) => (summary ? patchSummary(summary, item).updated : summary));
+    // An internal note is no activity of the conversation's: its line in the inbox stays as it was.
+    if (item.type !== 'chat_note') {
+      patchEveryThread(utils, (pages) => {
+        const patched = patchConversationPages(pages, item);
+        if (!patched) unloaded.add(threadKeyOf(item));
+        return patched ?? pages;
+      });
+      utils.inbox.threadSummary.setData(threadRefOf(item), (summary) => (summary ? patchSummary(summary, item).updated : summary));
+    }
     if (item.clientId !== null)
       utils.timeline.client.setInfiniteData({ clientId: item.clientId, limit: TIMELINE_PAGE }, (data) => placeInTimeline(data, item));
     if (item.caseId !== null)
@@ -190,9 +193,9 @@ export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
   }
   if (unloaded.size) void bringToTop(utils, unloaded);
   if (items.some((i) => i.direction === 'inbound' && !i.readAt)) void utils.inbox.unreadCount.invalidate();
-  // A filtered list (unread, awaiting reply…) cannot be patched in place — a change can move a
+  // A filtered list (unread, awaiting reply, done…) cannot be patched in place — a change can move a
   // conversation in or out of it: the one on screen is refetched (the filter runs on the server).
-  if (items.length)
+  if (items.some((i) => i.type !== 'chat_note'))
     void utils.inbox.threads.invalidate(undefined, { predicate: (query) => hasFilter(query.queryKey), refetchType: 'active' });
 }
 
@@ -217,9 +220,10 @@ async function bringToTop(utils: TUtils, keys: Set<string>): Promise<void> {
   });
 }
 
+/** A list other than every open conversation: filtered (unread, mine, overdue…), or the done or snoozed ones. */
 function hasFilter(queryKey: readonly unknown[]): boolean {
-  const input = (queryKey[1] as { input?: { filter?: string } } | undefined)?.input;
-  return Boolean(input?.filter && input.filter !== 'all');
+  const input = (queryKey[1] as { input?: { filter?: string; state?: string } } | undefined)?.input;
+  return Boolean((input?.filter && input.filter !== 'all') || (input?.state && input.state !== 'open'));
 }
 
 /** The conversation `key` as the inbox's unfiltered list has it, when a loaded page lists it. */

@@ -70,3 +70,35 @@ export function formatWhen(date: Date, now = new Date()): string {
   if (date.getFullYear() === now.getFullYear()) return dayMonth.format(date);
   return shortDate.format(date);
 }
+
+/**
+ * How long something has waited, short and rounded down ("45 min", "5 h", "3 d"): for an overdue
+ * conversation and the longest wait on the workload view, where minutes past the hour do not matter.
+ */
+export function formatWaited(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+const weekdayTime = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+
+/**
+ * A moment ahead, as short as it stays clear ("14:05", "tomorrow 09:00", "Mon 09:00", else the date
+ * and time): when a snoozed conversation comes back.
+ */
+export function formatAhead(date: Date, now = new Date()): string {
+  if (date.toDateString() === now.toDateString()) return timeOnly.format(date);
+  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+  if (date.toDateString() === tomorrow.toDateString()) return `tomorrow ${timeOnly.format(date)}`;
+  const days = (date.getTime() - now.getTime()) / 86_400_000;
+  if (days > 0 && days < 6) return weekdayTime.format(date);
+  return dateTime.format(date);
+}
+
+/** How long ago `since` was, as `formatWaited` says it. */
+export function formatWaitedSince(since: Date): string {
+  return formatWaited(Date.now() - since.getTime());
+}

@@ -12,6 +12,7 @@ import { AccessGone } from '../access/access-gone';
 import { AccessPanel } from '../access/access-panel';
 import { goneOf, retryUnlessNotFound } from '../access/gone';
 import { LockMark } from '../access/lock-mark';
+import { ResponsiblePerson } from '../ownership/responsible-person';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
@@ -50,6 +51,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
                 <PhoneNumber value={found.phone} />
                 {found.email ? ` · ${found.email}` : ''}
               </p>
+              <ResponsiblePerson clientId={clientId} responsible={found.responsible} />
             </div>
             <Link href={`/inbox/client/${clientId}`} className="button primary">
               Message

@@ -10,7 +10,13 @@ import { ReactionChips } from '../conversation/reaction-chips';
 import { STATUS_LABEL, StatusTicks } from '../../ui/status-ticks';
 import { RefileBar } from './refile-bar';
 
-const TYPE_LABEL: Record<TCommunication['type'], string> = { chat: 'Chat', note: 'Note', call: 'Call', email: 'Email' };
+const TYPE_LABEL: Record<TCommunication['type'], string> = {
+  chat: 'Chat',
+  chat_note: 'Internal note',
+  note: 'Note',
+  call: 'Call',
+  email: 'Email',
+};
 
 type TCase = { id: number; reference: string; title: string; status: 'open' | 'closed' };
 
@@ -25,8 +31,9 @@ type TProps = {
 };
 
 /**
- * Every record type, newest first, as the server returns them; chat records read as in the thread.
- * Shown once loaded (QueryStatus says meanwhile).
+ * Every record type, newest first, as the server returns them; chat records read as in the thread,
+ * and a conversation's internal notes are marked as never sent to the client. Shown once loaded
+ * (QueryStatus says meanwhile).
  */
 export function Timeline({ items, older, filing }: TProps) {
   const listRef = useRef<HTMLOListElement>(null);
@@ -59,6 +66,9 @@ export function Timeline({ items, older, filing }: TProps) {
                     {caseOf(item)?.reference ?? 'No case'}
                   </span>
                 )}
+                {item.type === 'chat_note' && (
+                  <span className="note-tag">Internal note · not sent to the client{item.sentBy ? ` · by ${item.sentBy.name}` : ''}</span>
+                )}
                 {item.direction && (
                   <span>
                     {item.direction === 'inbound'
@@ -80,7 +90,11 @@ export function Timeline({ items, older, filing }: TProps) {
                 )}
               </div>
               {item.subject && <p className="timeline-subject">{item.subject}</p>}
-              {item.type === 'chat' ? (
+              {item.type === 'chat_note' ? (
+                <p className="timeline-text" role="note" aria-label="Internal note">
+                  {item.body}
+                </p>
+              ) : item.type === 'chat' ? (
                 <>
                   <MessageContent item={item} quoted={quotedOf(item)} onShowMessage={showRecord} echoLabel={false} />
                   {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={false} />}

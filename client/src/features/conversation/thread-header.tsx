@@ -1,22 +1,25 @@
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { PhoneNumber } from '../../ui/phone-number';
 
 /**
- * The conversation's name and numbers, a way back to the inbox and, for a client, to their file. A
- * number with no name is the heading itself, and is not said twice.
+ * The conversation's name and numbers, a way back to the inbox and, for a client, to their file;
+ * then its owner and state (`ownership`). A number with no name is the heading itself, and is not
+ * said twice.
  */
 export function ThreadHeader({
   name,
   phone,
   numbers,
   clientId,
+  ownership,
 }: {
   name: string | null;
   phone: string | undefined;
   /** The numbers a reply may go to. */
   numbers: string[];
   clientId: number | null;
+  ownership?: ReactNode;
 }) {
   const shown = name ? numbers : numbers.filter((n) => n !== phone);
   return (
@@ -47,6 +50,7 @@ export function ThreadHeader({
           </p>
         )}
       </div>
+      {ownership}
     </header>
   );
 }

@@ -11,6 +11,10 @@ import { Composer } from '../composer/composer';
 import { useQueuedSends } from '../composer/outbox';
 import { queuedItemOf, queuedToShow } from '../composer/queued-sends';
 import { useComposerHeight } from '../composer/use-composer-height';
+import { ComposeModeToggle } from '../ownership/compose-mode-toggle';
+import { NoteCard } from '../ownership/note-card';
+import { NoteComposer } from '../ownership/note-composer';
+import { OwnershipBar } from '../ownership/ownership-bar';
 import { DropOverlay, useFileDrop } from './file-drop';
 import { LinkNumberBanner } from './link-number-banner';
 import { MessageBubble } from './message-bubble';
@@ -29,7 +33,10 @@ import { itemsOf, useThreadPages } from './use-thread-pages';
 
 type TProps = { threadRef: TThreadRef; summary: TThreadSummary | undefined };
 
-/** One conversation: its messages (earlier pages above), the reply window and the composer. */
+/**
+ * One conversation: who owns it and its state, its messages and internal notes (earlier pages
+ * above), the reply window and the composer — a reply, or a note for colleagues.
+ */
 export function ThreadView({ threadRef, summary }: TProps) {
   const utils = trpc.useUtils();
   const toast = useToast();
@@ -47,6 +54,12 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message) });
   const listRef = useRef<TMessageListApi>(null);
   const measureCompose = useComposerHeight();
+  // Who may see the conversation: the names a note's mentions are marked by.
+  const people = trpc.inbox.people.useQuery(threadRef);
+  const nameById = useMemo(() => new Map((people.data ?? []).map((p) => [p.id, p.name])), [people.data]);
+  // A reply to the client, or an internal note; the note's text is kept while the reply is written.
+  const [noteMode, setNoteMode] = useState(false);
+  const [noteText, setNoteText] = useState('');
 
   const items = useMemo(() => itemsOf(thread.data), [thread.data]);
   // NOT_FOUND for the messages or the client: the conversation is closed to this person (README
@@ -69,6 +82,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const drop = useFileDrop((dropped) => {
     setFile(dropped);
     setChosenMode('text'); // files go with the free-text composer, not a template
+    setNoteMode(false); // a note carries no file: the file goes to the client, as a reply
   });
   const sends = useOptimisticSend({ threadRef, to: reply.to, onShown: () => listRef.current?.toEnd() });
   const quotedOf = useQuotedOf(items);
@@ -108,35 +122,52 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const announced = useArrivalAnnouncement(shownData ? items : undefined, speakerOf);
   // Numbers linked to this client after it was created, shown where they joined the conversation.
   const joined = (clientNumbers ?? []).filter((n) => !n.primary && n.addedBy);
-  const rowOf = (entry: ReturnType<typeof withDividers>[number]): TRow =>
-    'item' in entry
-      ? {
-          key: `m${entry.item.id}`,
-          render: (measure) => (
-            <MessageBubble
-              measure={measure}
-              item={entry.item}
-              speaker={speakerOf(entry.item)}
-              filedOn={entry.item.caseId !== null ? (caseById.get(entry.item.caseId) ?? null) : null}
-              number={reply.showNumbers ? entry.item.peerPhone : null}
-              contactName={reply.showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
-              onRetry={onRetry}
-              onUseTemplate={() => setChosenMode('template')}
-              retrying={retry.isPending && retry.variables?.id === entry.item.id}
-              quoted={quotedOf(entry.item)}
-              onShowMessage={showMessage}
-            />
+  const noteRow = (item: TThreadItem): TRow => {
+    const mentions = item.metadata.mentions ?? [];
+    return {
+      key: `m${item.id}`,
+      render: (measure) => (
+        <NoteCard
+          measure={measure}
+          item={item}
+          author={item.sentBy ? (item.sentBy.id === me.data?.id ? 'You' : item.sentBy.name) : 'Someone at the firm'}
+          mentionedNames={mentions.map((id) => nameById.get(id) ?? '')}
+          mentionsMe={me.data != null && mentions.includes(me.data.id)}
+        />
+      ),
+    };
+  };
+  const rowOf = (entry: ReturnType<typeof withDividers>[number]): TRow => {
+    if (!('item' in entry))
+      return {
+        key: `joined-${entry.digits}`,
+        render: (measure) =>
+          clientId !== null ? (
+            <NumberJoined measure={measure} clientId={clientId} clientName={name ?? ''} joined={entry} />
+          ) : (
+            <li {...measure} />
           ),
-        }
-      : {
-          key: `joined-${entry.digits}`,
-          render: (measure) =>
-            clientId !== null ? (
-              <NumberJoined measure={measure} clientId={clientId} clientName={name ?? ''} joined={entry} />
-            ) : (
-              <li {...measure} />
-            ),
-        };
+      };
+    if (entry.item.type === 'chat_note') return noteRow(entry.item);
+    return {
+      key: `m${entry.item.id}`,
+      render: (measure) => (
+        <MessageBubble
+          measure={measure}
+          item={entry.item}
+          speaker={speakerOf(entry.item)}
+          filedOn={entry.item.caseId !== null ? (caseById.get(entry.item.caseId) ?? null) : null}
+          number={reply.showNumbers ? entry.item.peerPhone : null}
+          contactName={reply.showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
+          onRetry={onRetry}
+          onUseTemplate={() => setChosenMode('template')}
+          retrying={retry.isPending && retry.variables?.id === entry.item.id}
+          quoted={quotedOf(entry.item)}
+          onShowMessage={showMessage}
+        />
+      ),
+    };
+  };
 
   if (gone)
     return (
@@ -152,7 +183,13 @@ export function ThreadView({ threadRef, summary }: TProps) {
       {...drop.handlers}
     >
       {drop.dragging && <DropOverlay />}
-      <ThreadHeader name={name} phone={phone} numbers={reply.numbers} clientId={clientId} />
+      <ThreadHeader
+        name={name}
+        phone={phone}
+        numbers={reply.numbers}
+        clientId={clientId}
+        ownership={summary && <OwnershipBar threadRef={threadRef} summary={summary} />}
+      />
       {'phone' in threadRef && summary && <LinkNumberBanner phone={threadRef.phone} summary={summary} />}
       {client.data && <OptOutBanner client={client.data} />}
       <QueryStatus query={conversation} loading="Loading conversation…">
@@ -175,38 +212,56 @@ export function ThreadView({ threadRef, summary }: TProps) {
       </p>
       {/* Until the conversation has loaded, nothing is known of its window: no warning, no composer. */}
       {conversation.data && (
-        <div className="thread-compose" ref={measureCompose}>
-          <ReplyWindow
-            lastInboundAt={reply.lastInboundAt}
-            action={
-              mode === 'text'
-                ? { label: reply.windowOpen ? 'Approved template…' : 'Send an approved template', onClick: () => setChosenMode('template') }
-                : null
-            }
-          />
-          <Composer
-            threadRef={threadRef}
-            clientName={name}
-            {...sends}
-            file={file}
-            onFileChange={setFile}
-            windowOpen={reply.windowOpen}
-            mode={mode}
-            onModeChange={setChosenMode}
-            proposedCaseId={proposedCaseId}
-            recipient={
-              reply.to
-                ? {
-                    value: reply.to,
-                    options: reply.numbers,
-                    onChange: reply.choose,
-                    // Not the client's own main number (a linked number, a second phone): say so.
-                    note:
-                      clientId !== null && reply.primary && reply.to !== reply.primary ? `not ${name ?? 'the client'}'s main number` : null,
-                  }
-                : null
-            }
-          />
+        <div className={`thread-compose${noteMode ? ' note-mode' : ''}`} ref={measureCompose}>
+          <ComposeModeToggle note={noteMode} onChange={setNoteMode} />
+          {noteMode ? (
+            <NoteComposer
+              threadRef={threadRef}
+              text={noteText}
+              onTextChange={setNoteText}
+              proposedCaseId={proposedCaseId}
+              onAdded={() => listRef.current?.toEnd()}
+            />
+          ) : (
+            <>
+              <ReplyWindow
+                lastInboundAt={reply.lastInboundAt}
+                action={
+                  mode === 'text'
+                    ? {
+                        label: reply.windowOpen ? 'Approved template…' : 'Send an approved template',
+                        onClick: () => setChosenMode('template'),
+                      }
+                    : null
+                }
+              />
+              <Composer
+                threadRef={threadRef}
+                clientName={name}
+                {...sends}
+                file={file}
+                onFileChange={setFile}
+                windowOpen={reply.windowOpen}
+                mode={mode}
+                onModeChange={setChosenMode}
+                proposedCaseId={proposedCaseId}
+                recipient={
+                  reply.to
+                    ? {
+                        value: reply.to,
+                        options: reply.numbers,
+                        onChange: reply.choose,
+                        // Not the client's own main number (a linked number, a second phone): say so.
+                        note:
+                          clientId !== null && reply.primary && reply.to !== reply.primary
+                            ? `not ${name ?? 'the client'}'s main number`
+                            : null,
+                      }
+                    : null
+                }
+              />
+            </>
+          )}
         </div>
       )}
     </section>

@@ -2,9 +2,13 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { QueryStatus } from '../../ui/query-status';
 import { EVERY_THREAD } from '../../lib/cache-patches';
+import { formatWaited } from '../../lib/format';
 import { olderOf } from '../../lib/older-pages';
 import { threadKeyOfRef, threadPath, trpc, type TThreadRef } from '../../lib/trpc';
 import { useShortcuts } from '../../lib/use-shortcuts';
+import type { TThreadState } from '../ownership/snooze-presets';
+import { isThreadState, StateSwitch } from '../ownership/state-switch';
+import { useOwnershipActions } from '../ownership/use-ownership-actions';
 import { AlertsToggle } from './alerts-toggle';
 import { SearchResults } from './search-results';
 import { ShortcutsHelp } from './shortcuts-help';
@@ -15,14 +19,36 @@ import { ThreadList } from './thread-list';
 const ThreadView = lazy(() => import('../conversation/thread-view').then((m) => ({ default: m.ThreadView })));
 
 type TProps = { threadRef: TThreadRef | null };
-type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply';
+type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply' | 'mine' | 'unassigned' | 'overdue';
 
 const FILTERS: [TThreadFilter, string][] = [
   ['all', 'All'],
   ['unread', 'Unread'],
   ['unlinked', 'Unlinked'],
   ['awaiting_reply', 'Awaiting reply'],
+  ['mine', 'Mine'],
+  ['unassigned', 'Unassigned'],
+  ['overdue', 'Overdue'],
 ];
+
+/** What a list with nothing in it says, by filter. */
+const NOTHING: Record<Exclude<TThreadFilter, 'all'>, string> = {
+  unread: 'Nothing unread.',
+  unlinked: 'Every number belongs to a client.',
+  awaiting_reply: 'No one is waiting for a reply.',
+  mine: 'Nothing is assigned to you here.',
+  unassigned: 'Every conversation here has someone.',
+  overdue: 'No one has waited past the reply target.',
+};
+
+/** The inbox's address for a filter and a state: the defaults (all, open) are left out. */
+function listQuery(filter: TThreadFilter, state: TThreadState): string {
+  const params = new URLSearchParams();
+  if (state !== 'open') params.set('state', state);
+  if (filter !== 'all') params.set('filter', filter);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
 
 const isFilter = (value: string | null): value is TThreadFilter => FILTERS.some(([f]) => f === value);
 
@@ -32,18 +58,27 @@ export function InboxPage({ threadRef }: TProps) {
   const params = new URLSearchParams(useSearch());
   const asked = params.get('filter');
   const filter: TThreadFilter = isFilter(asked) ? asked : 'all';
-  const filterQuery = filter === 'all' ? '' : `?filter=${filter}`;
-  const setFilter = (value: TThreadFilter) => navigate(`${location}${value === 'all' ? '' : `?filter=${value}`}`, { replace: true });
+  const askedState = params.get('state');
+  const state: TThreadState = isThreadState(askedState) ? askedState : 'open';
+  const filterQuery = listQuery(filter, state);
+  const setFilter = (value: TThreadFilter) => navigate(`${location}${listQuery(value, state)}`, { replace: true });
+  const setState = (value: TThreadState) => navigate(`${location}${listQuery(filter, value)}`, { replace: true });
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), 300);
-  // "All" is patched live in place (cache-patches.ts); a filtered list is refetched on a change.
-  const threads = trpc.inbox.threads.useInfiniteQuery(filter === 'all' ? EVERY_THREAD : { filter }, {
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
+  // "All" open is patched live in place (cache-patches.ts); another list is refetched on a change.
+  const threads = trpc.inbox.threads.useInfiniteQuery(
+    filter === 'all' && state === 'open'
+      ? EVERY_THREAD
+      : { ...(filter === 'all' ? {} : { filter }), ...(state === 'open' ? {} : { state }) },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined },
+  );
+  const replyTarget = trpc.inbox.replyTarget.useQuery(undefined, { staleTime: Infinity });
   const activeKey = threadRef ? threadKeyOfRef(threadRef) : null;
   // The open conversation's summary, whether or not a loaded page lists it.
   const summary = trpc.inbox.threadSummary.useQuery(threadRef ?? { clientId: 0 }, { enabled: threadRef !== null }).data ?? undefined;
   const [helpOpen, setHelpOpen] = useState(false);
+  const ownership = useOwnershipActions(threadRef);
+  const myId = ownership.me?.id;
   /** The conversation `step` rows below (or above) the open one in the list as shown. */
   const openNeighbour = (step: 1 | -1) => {
     const list = threads.data?.pages.flatMap((page) => page.threads) ?? [];
@@ -57,6 +92,13 @@ export function InboxPage({ threadRef }: TProps) {
     c: () => document.getElementById('composer-text')?.focus(),
     '/': () => document.getElementById('inbox-search')?.focus(),
     '?': () => setHelpOpen(true),
+    // The open conversation: take it (or, when it is yours, let it go); done (or open again).
+    a: () => {
+      if (summary && myId !== undefined) ownership.assign(summary.assignee?.id === myId ? null : myId);
+    },
+    e: () => {
+      if (summary) ownership.setState(summary.state === 'open' ? 'done' : 'open');
+    },
   });
   return (
     <div className={`inbox ${threadRef ? 'has-thread' : ''}`}>
@@ -81,6 +123,7 @@ export function InboxPage({ threadRef }: TProps) {
             onChange={(e) => setTyped(e.target.value)}
             maxLength={200}
           />
+          {!q && <StateSwitch state={state} onChange={setState} />}
           {!q && (
             <div className="inbox-filters" role="radiogroup" aria-label="Show">
               {FILTERS.map(([value, label]) => (
@@ -89,7 +132,7 @@ export function InboxPage({ threadRef }: TProps) {
                   type="button"
                   role="radio"
                   aria-checked={filter === value}
-                  title={value === 'unlinked' ? 'Numbers on no client’s file, or matching several clients' : undefined}
+                  title={titleOf(value, replyTarget.data?.minutes)}
                   className={filter === value ? 'filter-chip active' : 'filter-chip'}
                   onClick={() => setFilter(value)}
                 >
@@ -105,13 +148,9 @@ export function InboxPage({ threadRef }: TProps) {
           <QueryStatus query={threads} loading="Loading conversations…">
             {({ pages }) => {
               const list = pages.flatMap((page) => page.threads);
-              return list.length === 0 && filter !== 'all' ? (
+              return list.length === 0 && (filter !== 'all' || state !== 'open') ? (
                 <p className="empty">
-                  {filter === 'unread'
-                    ? 'Nothing unread.'
-                    : filter === 'unlinked'
-                      ? 'Every number belongs to a client.'
-                      : 'No one is waiting for a reply.'}
+                  {filter === 'all' ? (state === 'done' ? 'Nothing is done yet.' : 'Nothing is snoozed.') : NOTHING[filter]}
                 </p>
               ) : (
                 <ThreadList threads={list} activeKey={activeKey} linkQuery={filterQuery} more={olderOf(threads)} />
@@ -141,6 +180,17 @@ export function InboxPage({ threadRef }: TProps) {
       </div>
     </div>
   );
+}
+
+/** What a filter's chip says on hover, where its name alone is not enough. */
+function titleOf(filter: TThreadFilter, replyTargetMinutes: number | undefined): string | undefined {
+  if (filter === 'unlinked') return 'Numbers on no client’s file, or matching several clients';
+  if (filter === 'overdue')
+    return replyTargetMinutes === undefined
+      ? 'The client wrote last, longer ago than the reply target'
+      : `The client wrote last, more than ${formatWaited(replyTargetMinutes * 60_000)} ago`;
+  if (filter === 'mine') return 'Assigned to you';
+  return undefined;
 }
 
 /** The value once it has stopped changing for `ms` (one search per pause in typing, not per key). */

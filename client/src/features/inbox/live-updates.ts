@@ -4,6 +4,8 @@ import { formatPhone } from '../../lib/format';
 import { noteLiveRecords } from '../../lib/live-records';
 import { threadKeyOf, trpc, type TThreadItem } from '../../lib/trpc';
 import { checkStillSignedIn } from '../auth/session-end';
+import { alertNewNotifications } from '../notifications/notification-alerts';
+import { refreshOwnership } from '../ownership/refresh-ownership';
 import { alertNewMessages } from './new-message-alerts';
 
 /** A new message's sender as the inbox lists them: the client, the profile name, else the number. */
@@ -42,7 +44,9 @@ export function useLiveUpdates(): void {
     void utils.clients.invalidate();
     void utils.cases.invalidate();
     void utils.access.invalidate();
+    void utils.notifications.invalidate();
   };
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity }).data;
   const live = trpc.inbox.onChange.useSubscription(undefined, {
     // Called when the server's stream has started (its first event), not when it is asked for.
     onStarted: () => markLiveStream('open'),
@@ -53,6 +57,13 @@ export function useLiveUpdates(): void {
         noteLiveRecords(change.items);
         applyLiveItems(utils, change.items);
         alertNewMessages(change.items, (item) => senderNameOf(utils, item));
+      } else if ('ownership' in change) {
+        // Someone's assignee or state changed: what shows ownership is read again, nothing else.
+        refreshOwnership(utils);
+      } else if ('notifications' in change) {
+        // Sent only to the people concerned: their bell's count and list, and a desktop alert if on.
+        void utils.notifications.invalidate();
+        void alertNewNotifications(utils, me?.id);
       } else {
         resync();
       }

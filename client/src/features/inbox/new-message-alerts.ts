@@ -27,6 +27,11 @@ function setEnabled(value: boolean): void {
   for (const listener of listeners) listener();
 }
 
+/** Whether this person turned alerts on in this browser (and the browser still allows them). */
+export function alertsOn(): boolean {
+  return enabled;
+}
+
 export function useAlertsEnabled(): boolean {
   return useSyncExternalStore(
     (onChange) => {
@@ -48,7 +53,7 @@ export async function toggleAlerts(): Promise<string> {
   if (permission !== 'granted')
     return 'Notifications are blocked for this site: allow them in the browser’s site settings to turn alerts on.';
   setEnabled(true);
-  return 'New-message alerts are on: a notification and a sound when a message arrives while you are elsewhere.';
+  return 'Alerts are on: a notification and a sound when a message arrives, or a conversation is given to you or you are mentioned, while you are elsewhere.';
 }
 
 /**
@@ -74,7 +79,8 @@ export function alertNewMessages(items: TThreadItem[], nameOf: (item: TThreadIte
   playTone();
 }
 
-function playTone(): void {
+/** A short tone beside a desktop notification. */
+export function playTone(): void {
   try {
     const audio = new AudioContext();
     const oscillator = audio.createOscillator();

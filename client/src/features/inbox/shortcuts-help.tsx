@@ -4,6 +4,8 @@ export const SHORTCUT_LIST: [string, string][] = [
   ['j', 'Next conversation'],
   ['k', 'Previous conversation'],
   ['c', 'Write in the message box'],
+  ['a', 'Assign the open conversation to me (again: unassign)'],
+  ['e', 'Mark the open conversation done (again: reopen)'],
   ['/', 'Search messages'],
   ['Esc', 'Leave the message box or search'],
   ['?', 'This list'],

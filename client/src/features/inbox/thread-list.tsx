@@ -1,10 +1,12 @@
 import { Link } from 'wouter';
-import { formatDateTime, formatWhen } from '../../lib/format';
+import { formatDateTime, formatWhen, usePhoneFormatter } from '../../lib/format';
 import type { TOlder } from '../../lib/older-pages';
 import { useLoadMore } from '../../lib/use-load-more';
-import { threadPath, type TThreadSummary } from '../../lib/trpc';
+import { threadPath, threadRefOf, type TThreadSummary } from '../../lib/trpc';
 import { PhoneNumber } from '../../ui/phone-number';
 import { StatusTicks, UnknownMark } from '../../ui/status-ticks';
+import { AssignMenu } from '../ownership/assign-menu';
+import { ThreadMarkers } from '../ownership/thread-markers';
 import { clipPreview } from './preview-text';
 
 function threadTitle(thread: TThreadSummary) {
@@ -13,7 +15,7 @@ function threadTitle(thread: TThreadSummary) {
 }
 
 /**
- * Conversations; the next page is asked for as the reader nears the end of the list (or by the
+ * Conversations, each with its assignee's menu beside its link; the next page is asked for as the reader nears the end of the list (or by the
  * button). `linkQuery` keeps the list's filter in the address of the conversation opened.
  */
 export function ThreadList({
@@ -27,6 +29,7 @@ export function ThreadList({
   more: TOlder;
   linkQuery?: string;
 }) {
+  const formatNumber = usePhoneFormatter();
   const sentinel = useLoadMore<HTMLLIElement>(() => {
     if (more.hasMore && !more.loading && !more.failed) more.load();
   }, more.hasMore);
@@ -39,7 +42,7 @@ export function ThreadList({
         const title = threadTitle(thread);
         const active = thread.key === activeKey;
         return (
-          <li key={thread.key}>
+          <li key={thread.key} className="thread-item">
             <Link
               href={threadPath({ clientId: thread.clientId, peerPhone: thread.phone }) + linkQuery}
               className={`thread-row${active ? ' active' : ''}${thread.unread > 0 ? ' unread' : ''}`}
@@ -73,15 +76,24 @@ export function ThreadList({
                     </span>
                   )}
                 </span>
-                {thread.match !== 'linked' && (
-                  <span className={`match-flag ${thread.match}`}>
-                    {thread.match === 'ambiguous'
-                      ? `Matches ${thread.candidates.length} clients: link it`
-                      : 'Unknown number: link to a client'}
-                  </span>
-                )}
+                {/* The line the assignee's button sits on (beside the link, not in it). */}
+                <span className="thread-tags">
+                  {thread.match !== 'linked' && (
+                    <span className={`match-flag ${thread.match}`}>
+                      {thread.match === 'ambiguous'
+                        ? `Matches ${thread.candidates.length} clients: link it`
+                        : 'Unknown number: link to a client'}
+                    </span>
+                  )}
+                  <ThreadMarkers thread={thread} />
+                </span>
               </span>
             </Link>
+            <AssignMenu
+              threadRef={threadRefOf({ clientId: thread.clientId, peerPhone: thread.phone })}
+              title={title ?? formatNumber(thread.phone)}
+              assignee={thread.assignee}
+            />
           </li>
         );
       })}

@@ -6,6 +6,7 @@ import { useLiveRecord } from '../../lib/live-records';
 import { setProviderTemplates } from '../../lib/cache-patches';
 import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
+import { WorkloadPanel } from '../ownership/workload-panel';
 import { UsersPanel } from './users-panel';
 
 const STATUS_TONE: Record<string, string> = {
@@ -53,7 +54,8 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
         <div>
           <h1>Settings · Chat</h1>
           <p className="muted">
-            The firm’s chat number, the provider webhook and a connection check{isDirector ? ', and the people who can sign in' : ''}.
+            The firm’s chat number, the provider webhook and a connection check
+            {isDirector ? ', the workload and the people who can sign in' : ''}.
           </p>
         </div>
         <span className={`mode-badge ${s.mode}`} aria-label={`Mode: ${s.mode === 'live' ? 'Live' : 'Demo'}`}>
@@ -117,6 +119,7 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
           )}
         </section>
       </div>
+      {isDirector && <WorkloadPanel />}
       {isDirector && <UsersPanel />}
     </div>
   );

@@ -1,0 +1,72 @@
+import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
+import { trpc } from '../../lib/trpc';
+import { NotificationList } from './notification-list';
+
+/** A bell drawn in the text's colour: no emoji font needed. */
+function BellIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M10 2a5 5 0 0 0-5 5v2.6c0 .7-.2 1.4-.6 2L3.2 13.5A1 1 0 0 0 4 15h12a1 1 0 0 0 .8-1.5l-1.2-1.9c-.4-.6-.6-1.3-.6-2V7a5 5 0 0 0-5-5Zm-2 14a2 2 0 0 0 4 0H8Z"
+      />
+    </svg>
+  );
+}
+
+/**
+ * The top bar's bell: how many notifications are unread, and the list (opened by the bell): each
+ * opens its conversation, at the message when it names one; Mark all read. Escape or a press
+ * elsewhere closes it.
+ */
+export function NotificationBell({ myId }: { myId: number }) {
+  const [open, setOpen] = useState(false);
+  const unread = trpc.notifications.unreadCount.useQuery().data?.count ?? 0;
+  const panelId = useId();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const closeOnPressOutside = useEffectEvent((event: PointerEvent) => {
+    if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+  });
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => closeOnPressOutside(event);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open]);
+  return (
+    <div
+      className="notifications"
+      ref={wrapper}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.preventDefault();
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="bell-button"
+        aria-label={unread > 0 ? `Notifications (${unread} unread)` : 'Notifications'}
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <BellIcon />
+        {unread > 0 && (
+          <span className="bell-badge" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </button>
+      {open && (
+        <div className="notifications-panel" id={panelId}>
+          <NotificationList myId={myId} unread={unread} onOpenOne={() => setOpen(false)} />
+        </div>
+      )}
+    </div>
+  );
+}

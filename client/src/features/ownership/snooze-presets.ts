@@ -1,0 +1,28 @@
+/** A conversation's state: open (in the inbox), done, or snoozed until a time (then open again). */
+export type TThreadState = 'open' | 'done' | 'snoozed';
+
+export type TSnoozePreset = { key: 'later' | 'tomorrow' | 'next-week'; label: string; until: Date };
+
+const LATER_TODAY_HOURS = 3;
+const MORNING_HOUR = 9;
+
+/**
+ * The snooze menu's presets, from `now`, in this browser's time zone: three hours on, tomorrow at
+ * 9:00, and next week (the coming Monday at 9:00; on a Monday, the one after).
+ */
+export function snoozePresets(now = new Date()): TSnoozePreset[] {
+  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, MORNING_HOUR);
+  const daysToMonday = (8 - now.getDay()) % 7 || 7;
+  const monday = new Date(now.getFullYear(), now.getMonth(), now.getDate() + daysToMonday, MORNING_HOUR);
+  return [
+    { key: 'later', label: 'Later today', until: new Date(now.getTime() + LATER_TODAY_HOURS * 3_600_000) },
+    { key: 'tomorrow', label: 'Tomorrow 9:00', until: tomorrow },
+    { key: 'next-week', label: 'Next week', until: monday },
+  ];
+}
+
+/** A `datetime-local` input's value for `date` (local time, to the minute). */
+export function toLocalInputValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
