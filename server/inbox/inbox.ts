@@ -226,7 +226,10 @@ export async function unlinkPhoneFromClient(reader: TReader, input: { phone: str
 // (README "Ownership"). $4 is the reader: a conversation with a client they
 // are walled from is not listed, a candidate they are walled from is not offered, and where some of
 // a client's records are on a case they are walled from, the conversation's summary is the one read
-// from the records they may see (`seen`, README "Ethical walls").
+// from the records they may see (`seen`, README "Ethical walls"). The state is tested on o.state
+// itself, not coalesce(o.state, 'open'): PostgreSQL has no statistics for the coalesce, guessed it
+// kept one row in 200, and sorted every matching conversation instead of walking the newest first
+// (the unread filter: 500 ms at the benchmark's scale, 2.5 ms written this way).
 const threadsSql = (where: string) => `
 WITH ${seenSummariesCte('$4')}
 SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
@@ -254,7 +257,7 @@ JOIN communications l ON l.id = CASE WHEN s.client_id IS NULL THEN t.last_id ELS
 LEFT JOIN clients cl ON cl.id = t.client_id
 LEFT JOIN conversation_states o ON o.thread_key = t.thread_key
 LEFT JOIN users au ON au.id = o.assignee_id
-WHERE ${where} AND ${visibleToSql('$4', 't.client_id', 'NULL')} AND ($5::text IS NULL OR coalesce(o.state, 'open') = $5::text)
+WHERE ${where} AND ${visibleToSql('$4', 't.client_id', 'NULL')} AND ($5::text IS NULL OR o.state = $5::text OR ($5::text = 'open' AND o.state IS NULL))
   AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
 ORDER BY t.last_at DESC, t.last_id DESC
 LIMIT $1`;

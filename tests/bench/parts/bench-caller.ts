@@ -12,11 +12,12 @@ import { benchLogger } from '../app-under-test';
 export type TBenchCaller = ReturnType<typeof appRouter.createCaller>;
 export type TBenchPerson = { id: number; name: string; email: string; role: 'director' | 'staff' };
 
-export function benchCaller(url: string, user: TBenchPerson): TBenchCaller {
+/** `env`: settings beside the database's (REPLY_TARGET_MINUTES for the ownership rows). */
+export function benchCaller(url: string, user: TBenchPerson, env: Record<string, string> = {}): TBenchCaller {
   return createCallerFactory(appRouter)(
     createContextInner({
       deps: {
-        config: loadConfig({ DATABASE_URL: url }),
+        config: loadConfig({ ...env, DATABASE_URL: url }),
         logger: benchLogger,
         events: { publishQuietly: () => undefined } as never,
         liveStreams: {} as never,

@@ -8,11 +8,13 @@ import { recordPageQuery } from '../../../server/core/record-pages';
 import { benchLogger } from '../app-under-test';
 import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
 import { benchCaller, type TBenchCaller } from './bench-caller';
+import { benchOwnership } from './ownership';
 import { COMMON, pick, SECOND } from './search-words';
 import { benchWallQueries } from './walls-queries';
 
 // Part 3, queries at scale: the inbox, receipt lookup, client match and search on a database of many
-// clients and communications, called in-process through the real tRPC routers; then one long history.
+// clients and communications, called in-process through the real tRPC routers; then one long history,
+// the ethical walls (walls-queries.ts) and ownership (ownership.ts) on the same data.
 
 export async function benchQueries(adminUrl: string, tools: TBenchTools) {
   const { scale } = tools;
@@ -120,6 +122,8 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
   await benchLongHistory(url, sequelize, caller, measure, tools);
   // Last again: the walls add cases and file records on them, which the rows above must not see.
   await benchWallQueries(url, sequelize, tools);
+  // Last of all: ownership answers some waits and gives conversations owners and states, over the walls' people.
+  await benchOwnership(url, sequelize, measure, tools);
   await database.close();
 }
 
