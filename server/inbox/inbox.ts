@@ -230,7 +230,7 @@ export async function unlinkPhoneFromClient(reader: TReader, input: { phone: str
 // itself, not coalesce(o.state, 'open'): PostgreSQL has no statistics for the coalesce, guessed it
 // kept one row in 200, and sorted every matching conversation instead of walking the newest first
 // (the unread filter: 500 ms at the benchmark's scale, 2.5 ms written this way).
-const threadsSql = (where: string) => `
+const threadsSql = (where: string, recency: 't' | 'o' = 't') => `
 WITH ${seenSummariesCte('$4')}
 SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
   l.body, l.direction, l.status, l.metadata->>'outcome' AS outcome, l.created_at AS "createdAt", cl.name AS "clientName",
@@ -258,8 +258,8 @@ LEFT JOIN clients cl ON cl.id = t.client_id
 LEFT JOIN conversation_states o ON o.thread_key = t.thread_key
 LEFT JOIN users au ON au.id = o.assignee_id
 WHERE ${where} AND ${visibleToSql('$4', 't.client_id', 'NULL')} AND ($5::text IS NULL OR o.state = $5::text OR ($5::text = 'open' AND o.state IS NULL))
-  AND ($2::timestamptz IS NULL OR (t.last_at, t.last_id) < ($2::timestamptz, $3::int))
-ORDER BY t.last_at DESC, t.last_id DESC
+  AND ($2::timestamptz IS NULL OR (${recency}.last_at, ${recency}.last_id) < ($2::timestamptz, $3::int))
+ORDER BY ${recency}.last_at DESC, ${recency}.last_id DESC
 LIMIT $1`;
 
 /** The client wrote last, longer ago than the reply target ($6 minutes). */
@@ -309,9 +309,17 @@ const THREADS_SQL: Record<TThreadFilter, string> = {
   unread: threadsSql(`t.unread > 0 AND ${SEEN_UNREAD} > 0`),
   unlinked: threadsSql('t.client_id IS NULL'),
   awaiting_reply: threadsSql("l.direction = 'inbound'"),
-  mine: threadsSql('o.assignee_id = $4'),
+  // The reader's own, newest first, read from conversation_states' index of each person's
+  // conversations by activity (the same times as chat_threads', kept in step by migration 0019's
+  // triggers): one row read per row shown, however many conversations the firm has.
+  mine: threadsSql('o.assignee_id = $4', 'o'),
   unassigned: threadsSql('o.assignee_id IS NULL'),
-  overdue: threadsSql(OVERDUE),
+  // Nothing active since the reply target's cutoff can be overdue, so the walk starts there — for
+  // a reader with no walled case, whose last record is the summary's (with one, a conversation may
+  // show them an older last record than its summary's time: no bound, every conversation asked).
+  overdue: threadsSql(
+    `${OVERDUE} AND t.last_at < (SELECT CASE WHEN EXISTS (SELECT 1 FROM walled_case) THEN 'infinity'::timestamptz ELSE now() - make_interval(mins => $6::int) END)`,
+  ),
 };
 // One conversation's row by its key ($7), in any state, with the same (unused) page parameters and the reader ($4).
 const THREAD_BY_KEY_SQL = threadsSql('t.thread_key = $7');

@@ -195,3 +195,26 @@ it('a number linked to a client takes its conversation’s assignee, state and n
   expect(await sam.inbox.threadSummary.query({ clientId: newcomer.id })).toMatchObject({ assignee: { id: ids.ann }, state: 'done' });
   expect((await ann.notifications.list.query()).items[0]).toMatchObject({ kind: 'assigned', threadRef: { clientId: newcomer.id } });
 });
+
+it('pages Mine newest first, each conversation once, in the order of the whole inbox', async () => {
+  const pager = await signIn('pat@own.test', 'Pat Pager', 'staff');
+  const numbers = Array.from({ length: 57 }, (_, i) => `4477009661${String(i).padStart(2, '0')}`);
+  const base = Math.floor(Date.now() / 1000) - 1000;
+  const messages = numbers.map((from, i) => textMessage(`wamid.own-page-${i}`, from, `page ${i}`, String(base + i)));
+  expect((await postWebhook(server.url, cloudPayload({ messages }))).status).toBe(200);
+  for (const [i, from] of numbers.entries()) if (i % 3 !== 0) await sam.inbox.assign.mutate({ phone: `+${from}`, userId: pager.id });
+  // A newer message moves one of them to the top, through the summary's trigger.
+  await inbound(numbers[1]!, 'newest of all');
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await pager.client.inbox.threads.query({ filter: 'mine', limit: 10, cursor });
+    seen.push(...page.threads.map((t) => t.phone!));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  const all = (await pager.client.inbox.threads.query({ limit: 500 })).threads.map((t) => t.phone);
+  const expected = all.filter((phone) => numbers.indexOf(phone!) % 3 !== 0 && numbers.includes(phone!));
+  expect(seen).toHaveLength(38);
+  expect(seen).toEqual(expected);
+  expect(seen[0]).toBe(numbers[1]);
+});

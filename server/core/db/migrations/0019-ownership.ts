@@ -32,12 +32,32 @@ export const ownership: TMigration = {
         -- Set when the assignee was told the client has waited past the reply target; cleared by
         -- the firm's next reply, so each wait is told once.
         overdue_notified_at timestamptz,
+        -- The conversation's latest activity (chat_threads' last_at and last_id, kept in step by the
+        -- triggers below): what lets "assigned to me" be read from an index, newest first.
+        last_at timestamptz,
+        last_id integer,
         updated_at timestamptz NOT NULL DEFAULT now(),
         CHECK ((state = 'snoozed') = (snoozed_until IS NOT NULL))
       );
       -- The snooze timer's queue: only snoozed rows, in the order they end.
       CREATE INDEX conversation_states_snoozed ON conversation_states (snoozed_until) WHERE state = 'snoozed';
-      CREATE INDEX conversation_states_assignee ON conversation_states (assignee_id) WHERE assignee_id IS NOT NULL;
+      CREATE INDEX conversation_states_assignee_recent ON conversation_states (assignee_id, last_at DESC, last_id DESC)
+        WHERE assignee_id IS NOT NULL;
+      CREATE FUNCTION conversation_states_take_activity() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        SELECT t.last_at, t.last_id INTO NEW.last_at, NEW.last_id FROM chat_threads t WHERE t.thread_key = NEW.thread_key;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER conversation_states_activity BEFORE INSERT ON conversation_states
+        FOR EACH ROW EXECUTE FUNCTION conversation_states_take_activity();
+      CREATE FUNCTION chat_threads_pass_activity() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE conversation_states SET last_at = NEW.last_at, last_id = NEW.last_id
+        WHERE thread_key = NEW.thread_key AND (last_at, last_id) IS DISTINCT FROM (NEW.last_at, NEW.last_id);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER chat_threads_conversation_activity AFTER INSERT OR UPDATE OF last_at, last_id ON chat_threads
+        FOR EACH ROW EXECUTE FUNCTION chat_threads_pass_activity();
 
       CREATE TABLE notifications (
         id bigserial PRIMARY KEY,
@@ -116,6 +136,9 @@ export const ownership: TMigration = {
   async down({ context: qi }) {
     await qi.sequelize.query(`
       DROP TRIGGER IF EXISTS communications_conversation_states ON communications;
+      DROP TRIGGER IF EXISTS chat_threads_conversation_activity ON chat_threads;
+      DROP FUNCTION IF EXISTS chat_threads_pass_activity();
+      DROP FUNCTION IF EXISTS conversation_states_take_activity();
       DROP FUNCTION IF EXISTS conversation_states_after_insert();
       DROP TABLE IF EXISTS notifications;
       DROP TABLE IF EXISTS conversation_states;
