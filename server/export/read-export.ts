@@ -13,7 +13,7 @@ export type TExportHeader = {
   /** Stored times of the first and last message; null when there are none. */
   period: { from: string; to: string } | null;
   count: number;
-  /** Of `count`, the firm's internal notes (never sent; README "Ownership"). */
+  /** The firm's internal notes among the records, besides the `count` chat messages (never sent; README "Ownership"). */
   internalNotes: number;
   /** A case export: chat messages with the case's client that are not filed on the case (not in this export). */
   notOnCase: number | null;
@@ -100,7 +100,7 @@ export async function readExport(
     // Only what the exporting person may see (README "Ethical walls"): a client's export leaves out
     // its records on a case they are walled from, and its count and period say so by leaving them out too.
     const [span] = await db().query<{ count: number; internalNotes: number; from: Date | null; to: Date | null }>(
-      `SELECT count(*)::int AS count, count(*) FILTER (WHERE m.type = 'chat_note')::int AS "internalNotes",
+      `SELECT count(*) FILTER (WHERE m.type = 'chat')::int AS count, count(*) FILTER (WHERE m.type = 'chat_note')::int AS "internalNotes",
               min(m.created_at) AS "from", max(m.created_at) AS "to"
        FROM communications m WHERE m.${column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}`,
       { bind: [request.scope.id, request.user.id], type: QueryTypes.SELECT, transaction },

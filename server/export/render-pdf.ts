@@ -207,7 +207,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
       ? [
           [
             'Internal notes',
-            `${header.internalNotes} of these are the firm's internal notes, marked as such; never sent to the client`,
+            `${header.internalNotes}, among the messages and marked as such: the firm's own, never sent to the client`,
           ] as [string, string],
         ]
       : []),

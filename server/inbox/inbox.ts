@@ -8,6 +8,7 @@ import { assertSubjectVisible } from '../access';
 import { actorOf, recordAuditEvent } from '../audit';
 import { assertNumberFreeOrConfirmed, insertClientNumber, removeNumberRow } from '../crm';
 import { visibleToSql, type TReader, type TViewer } from '../core/visibility';
+import { markThreadNotificationsRead } from '../notifications';
 import { formatNumber } from '../core/phone-input';
 import { decodeCursor, endPage, isTimestampText, readRecordPage } from '../core/record-pages';
 import { db } from '../core/db/db';
@@ -114,10 +115,19 @@ export async function getThread(
   return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextCursor: next };
 }
 
-/** Marks the thread's inbound records the reader may see read; returns how many were unread. */
+/**
+ * Marks the thread's inbound records the reader may see read, and the reader's notifications
+ * about it (README "Ownership": having read the conversation, they need no more telling of it);
+ * returns how many records were unread.
+ */
 export async function markThreadRead(reader: TReader, ref: TThreadRef, now: Date): Promise<number> {
   if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
   const where = whereForThread(ref);
+  await markThreadNotificationsRead(
+    reader,
+    threadKeyOf(where.clientId !== null ? { clientId: where.clientId, peerPhone: null } : { clientId: null, peerPhone: where.peerPhone }),
+    now,
+  );
   const [rows] = await db().query(
     `UPDATE communications c SET read_at = $1, updated_at = now()
      WHERE c.type = 'chat' AND c.direction = 'inbound' AND c.read_at IS NULL AND ${visibleToSql('$2', 'c.client_id', 'c.case_id')}

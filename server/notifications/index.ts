@@ -1,1 +1,2 @@
 export { announceNotifications, notifyPeople, NOTIFICATION_KINDS, type TNewNotification, type TNotificationKind } from './notify-people';
+export { markThreadNotificationsRead } from './notifications';

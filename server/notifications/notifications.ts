@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { decodeCursor, endPage } from '../core/record-pages';
 import { visibleToSql, type TViewer } from '../core/visibility';
-import type { TNotificationKind } from './notify-people';
+import { announceNotifications, type TNotificationKind } from './notify-people';
 
 export type TNotification = {
   id: number;
@@ -79,7 +79,8 @@ function toNotification(r: Omit<TRow, 'id'> & { id: number }): TNotification {
     at: r.at,
     readAt: r.readAt,
     threadRef: phone === null ? { clientId: Number(r.threadKey.slice('client-'.length)) } : { phone },
-    threadName: r.clientName ?? r.contactName ?? `+${phone ?? ''}`,
+    // As the inbox names it: a profile name is the sender's own claim, marked with "~".
+    threadName: r.clientName ?? (r.contactName ? `~${r.contactName}` : `+${phone ?? ''}`),
     communicationId: r.communicationId,
     actor: r.actorId !== null ? { id: r.actorId, name: r.actorName ?? '' } : null,
     assignee: r.assigneeId !== null ? { id: r.assigneeId, name: r.assigneeName ?? '' } : null,
@@ -107,4 +108,13 @@ export async function markNotificationsRead(viewer: TViewer, which: { ids: numbe
     { bind: [viewer.id, 'ids' in which ? which.ids : null], type: QueryTypes.SELECT },
   );
   return rows.length;
+}
+
+/** Marks the reader's unread notifications about one conversation read (they have just read it); their other pages hear of it. */
+export async function markThreadNotificationsRead(viewer: TViewer, threadKey: string, now: Date): Promise<void> {
+  const rows = await db().query<{ id: string }>(
+    'UPDATE notifications SET read_at = $3 WHERE user_id = $1 AND thread_key = $2 AND read_at IS NULL RETURNING id',
+    { bind: [viewer.id, threadKey, now], type: QueryTypes.SELECT },
+  );
+  if (rows.length) await announceNotifications([viewer.id]);
 }

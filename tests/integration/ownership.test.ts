@@ -163,6 +163,7 @@ it('exports a note marked internal, in JSON and PDF', async () => {
     messages: { internal: boolean; body: string; direction: string | null }[];
   };
   expect(json.internalNotes).toBe(1);
+  expect(json.count).toBe(json.messages.length - 1); // the messages, the note besides them
   expect(json.messages.filter((m) => m.internal)).toEqual([
     match.objectContaining({ body: match.stringContaining('please draft the letter'), direction: null }),
   ]);
@@ -217,4 +218,24 @@ it('pages Mine newest first, each conversation once, in the order of the whole i
   expect(seen).toHaveLength(38);
   expect(seen).toEqual(expected);
   expect(seen[0]).toBe(numbers[1]);
+});
+
+it('reading a conversation clears its reader’s notifications about it; an unknown number is named as the inbox names it', async () => {
+  await postWebhook(
+    server.url,
+    cloudPayload({
+      contacts: [{ profile: { name: 'Rory Unknown' }, wa_id: '447700955577' }],
+      messages: [textMessage(`wamid.own-${++msg}`, '447700955577', 'Hi, is this the firm?', String(Math.floor(Date.now() / 1000)))],
+    }),
+  );
+  await dee.inbox.assign.mutate({ phone: '+447700955577', userId: ids.ann });
+  await inbound('447700955577', 'Hello again');
+  const told = (await ann.notifications.list.query()).items.filter((n) => 'phone' in n.threadRef && n.threadRef.phone === '447700955577');
+  expect(told.map((n) => [n.kind, n.threadName, n.readAt])).toEqual([
+    ['message', '~Rory Unknown', null],
+    ['assigned', '~Rory Unknown', null],
+  ]);
+  const before = (await ann.notifications.unreadCount.query()).count;
+  await ann.inbox.markRead.mutate({ phone: '+447700955577' });
+  expect((await ann.notifications.unreadCount.query()).count).toBe(before - 2);
 });
