@@ -38,3 +38,11 @@ export async function explainCall(sequelize: Sequelize, call: () => Promise<unkn
   }
   return slowest ? `The slowest of its ${statements.length} statements:\n${slowest.plan}` : 'It ran no SELECT (nothing to explain).';
 }
+
+/** `EXPLAIN ANALYZE` of one statement as the app would send it (text and bind values), for a missed target. */
+export const explainStatement =
+  (sequelize: Sequelize, { sql, bind }: { sql: string; bind: unknown[] }) =>
+  async (): Promise<string> =>
+    (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT }))
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');

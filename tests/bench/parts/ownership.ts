@@ -1,11 +1,12 @@
 import pg from 'pg';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { threadsPageQuery } from '../../../server/inbox/inbox';
 import { scheduleConversationTimers } from '../../../server/ownership/conversation-timers';
 import { benchLogger } from '../app-under-test';
 import { query, type TBenchTools } from '../bench-support';
 import { peakRssDuring, rssMb } from '../process-memory';
 import { benchCaller } from './bench-caller';
+import { explainStatement } from './explain-call';
 
 // Ownership (README "Ownership"), last of part 3 and on its data: who handles each conversation and
 // whether it is open, done or snoozed, as a firm's table would hold them; then the inbox's ownership
@@ -45,12 +46,7 @@ export async function benchOwnership(url: string, sequelize: Sequelize, measure:
   // The queries part's caller (user 1, on no wall), with the reply target above.
   const viewer = { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' as const };
   const caller = benchCaller(url, viewer, { REPLY_TARGET_MINUTES: String(replyTargetMinutes) });
-  const explain =
-    ({ sql, bind }: { sql: string; bind: unknown[] }) =>
-    async () =>
-      (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT }))
-        .map((r) => r['QUERY PLAN'])
-        .join('\n');
+  const explain = (statement: { sql: string; bind: unknown[] }) => explainStatement(sequelize, statement);
   for (const filter of ['mine', 'unassigned', 'overdue'] as const) {
     await measure(
       `inbox.threads filter ${filter} (open, first page)`,

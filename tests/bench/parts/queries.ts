@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { loadConfig } from '../../../server/core/config';
 import { matchOneClientSql } from '../../../server/crm/client-match';
 import { REBUILD_CHAT_THREADS_SQL } from '../../../server/core/db/migrations/0003-chat-threads';
@@ -8,6 +8,7 @@ import { recordPageQuery } from '../../../server/core/record-pages';
 import { benchLogger } from '../app-under-test';
 import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
 import { benchCaller, type TBenchCaller } from './bench-caller';
+import { explainStatement } from './explain-call';
 import { benchOwnership } from './ownership';
 import { COMMON, pick, SECOND } from './search-words';
 import { benchWallQueries } from './walls-queries';
@@ -90,10 +91,7 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
     });
     if (p95 > targetMs && explain) console.log(await explain());
   };
-  const plan = (sql: string, bind: unknown[]) => async () =>
-    (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT }))
-      .map((r) => r['QUERY PLAN'])
-      .join('\n');
+  const plan = (sql: string, bind: unknown[]) => explainStatement(sequelize, { sql, bind });
 
   await measure('inbox.thread (random client)', 5, () => caller.inbox.thread({ clientId: random(scale.clients) }));
   const receiptSql = "SELECT id, status FROM communications WHERE metadata->>'chat_msg_id' = $1";
@@ -176,12 +174,7 @@ async function benchLongHistory(
   };
   // The same person as the caller's (a staff member on no wall).
   const benchViewer = { id: 1, role: 'staff' as const };
-  const explain =
-    ({ sql, bind }: { sql: string; bind: unknown[] }) =>
-    async () =>
-      (await sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${sql}`, { bind, type: QueryTypes.SELECT }))
-        .map((r) => r['QUERY PLAN'])
-        .join('\n');
+  const explain = (statement: { sql: string; bind: unknown[] }) => explainStatement(sequelize, statement);
 
   const PAGE = 50; // as the SPA asks (client/src/lib/cache-patches.ts, older-pages.ts)
   const threadScope = { column: 'client_id' as const, id: clientId, chatOnly: true };
