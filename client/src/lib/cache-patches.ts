@@ -132,6 +132,9 @@ function patchSummary(thread: TThreadSummary, item: TThreadItem): { updated: TTh
       item.direction === 'inbound' && (!thread.lastInboundAt || (item.providerTimestamp ?? item.createdAt) > thread.lastInboundAt)
         ? (item.providerTimestamp ?? item.createdAt)
         : thread.lastInboundAt,
+    // The firm wrote last now: no one is waiting. A new inbound record leaves the server's word
+    // (the wait it starts becomes overdue only later, as the inbox's clock sees).
+    overdue: isNew && item.direction === 'outbound' ? false : thread.overdue,
   };
   return { updated, isNew };
 }

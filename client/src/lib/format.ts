@@ -97,8 +97,3 @@ export function formatAhead(date: Date, now = new Date()): string {
   if (days > 0 && days < 6) return weekdayTime.format(date);
   return dateTime.format(date);
 }
-
-/** How long ago `since` was, as `formatWaited` says it. */
-export function formatWaitedSince(since: Date): string {
-  return formatWaited(Date.now() - since.getTime());
-}

@@ -1,6 +1,12 @@
 import { useEffect, useEffectEvent, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useKeepInView } from '../lib/use-keep-in-view';
 
-/** One choice of a menu. `checked` makes it one of a set (a radio item: the current assignee). */
+/**
+ * One choice of a menu. `checked` makes it one of a set (a radio item: the current assignee).
+ * `current` marks the choice in force the same way (a ✓, and the menu opens on it) on a plain
+ * menuitem: for a menu whose items each do something when picked ("give it to Sam"), while the
+ * button's own name says what is set ("Assignee: Sam Staff").
+ */
 export type TMenuItem = {
   key: string;
   /** The item's name, as a screen reader says it (and a test finds it). */
@@ -8,6 +14,7 @@ export type TMenuItem = {
   /** Shown after the name, in grey (e.g. the time a preset stands for); not part of the name. */
   hint?: string;
   checked?: boolean;
+  current?: boolean;
   onSelect: () => void;
 };
 
@@ -25,12 +32,13 @@ type TProps = {
   error?: string | null;
   onOpenChange?: (open: boolean) => void;
   disabled?: boolean;
-  /** Which edge of the button the menu lines up with. */
+  /** Which edge of the button the menu lines up with, room allowing (it is kept in the window). */
   align?: 'start' | 'end';
 };
 
 const ROOM_BELOW_PX = 280;
 const ITEM_SELECTOR = '[role="menuitem"], [role="menuitemradio"]';
+const CURRENT_SELECTOR = '[aria-checked="true"], [aria-current="true"]';
 
 /**
  * A button that opens a short menu, as the WAI-ARIA menu button pattern has it: Enter, Space or ↓
@@ -56,6 +64,7 @@ export function MenuButton({
   const wrapper = useRef<HTMLSpanElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
+  useKeepInView(menu, open);
 
   const setOpenTo = (value: boolean) => {
     if (value && button.current) setUp(window.innerHeight - button.current.getBoundingClientRect().bottom < ROOM_BELOW_PX);
@@ -72,7 +81,7 @@ export function MenuButton({
   useEffect(() => {
     if (!open || !loaded) return;
     const all = [...(menu.current?.querySelectorAll<HTMLElement>(ITEM_SELECTOR) ?? [])];
-    (all.find((item) => item.getAttribute('aria-checked') === 'true') ?? all[0])?.focus();
+    (all.find((item) => item.matches(CURRENT_SELECTOR)) ?? all[0])?.focus();
   }, [open, loaded]);
 
   // A press anywhere else closes it, leaving the focus where the press put it.
@@ -149,13 +158,14 @@ export function MenuButton({
                   className="menu-item"
                   role={item.checked === undefined ? 'menuitem' : 'menuitemradio'}
                   aria-checked={item.checked}
+                  aria-current={item.current || undefined}
                   aria-label={item.hint ? item.label : undefined}
                   aria-describedby={item.hint ? `${menuId}-${item.key}-hint` : undefined}
                   tabIndex={-1}
                   onClick={() => pick(item)}
                 >
                   <span className="menu-check" aria-hidden="true">
-                    {item.checked ? '✓' : ''}
+                    {item.checked || item.current ? '✓' : ''}
                   </span>
                   <span className="menu-label">{item.label}</span>
                   {item.hint && (

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 
-type TToast = { id: number; tone: 'error' | 'success'; text: string };
+/** error: something failed; success: a change was saved; info: nothing changed, and why. */
+type TToast = { id: number; tone: 'error' | 'success' | 'info'; text: string };
 const ToastContext = createContext<(tone: TToast['tone'], text: string) => void>(() => undefined);
 
 let nextId = 1;

@@ -51,7 +51,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
                 <PhoneNumber value={found.phone} />
                 {found.email ? ` · ${found.email}` : ''}
               </p>
-              <ResponsiblePerson clientId={clientId} responsible={found.responsible} />
+              <ResponsiblePerson clientId={clientId} clientName={found.name} responsible={found.responsible} />
             </div>
             <Link href={`/inbox/client/${clientId}`} className="button primary">
               Message

@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
+import { inboxListPath } from '../inbox/list-address';
 import { PhoneNumber } from '../../ui/phone-number';
 
 /**
@@ -22,9 +23,11 @@ export function ThreadHeader({
   ownership?: ReactNode;
 }) {
   const shown = name ? numbers : numbers.filter((n) => n !== phone);
+  // Back to the list as it was left: the same filter and state (Unread, Done…).
+  const back = inboxListPath(useSearch());
   return (
     <header className="thread-header">
-      <Link href="/inbox" className="back-link">
+      <Link href={back} className="back-link">
         ← Inbox
       </Link>
       <div className="thread-who">

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { QueryStatus } from '../../ui/query-status';
 import { EVERY_THREAD } from '../../lib/cache-patches';
-import { formatWaited } from '../../lib/format';
+import { formatPhone, formatWaited } from '../../lib/format';
 import { olderOf } from '../../lib/older-pages';
 import { threadKeyOfRef, threadPath, trpc, type TThreadRef } from '../../lib/trpc';
 import { useShortcuts } from '../../lib/use-shortcuts';
@@ -10,9 +10,11 @@ import type { TThreadState } from '../ownership/snooze-presets';
 import { isThreadState, StateSwitch } from '../ownership/state-switch';
 import { useOwnershipActions } from '../ownership/use-ownership-actions';
 import { AlertsToggle } from './alerts-toggle';
+import { listQuery } from './list-address';
 import { SearchResults } from './search-results';
 import { ShortcutsHelp } from './shortcuts-help';
 import { ThreadList } from './thread-list';
+import { threadTitle } from './thread-title';
 
 // A conversation (composer, message kinds, the virtualised list) loads when the first one is opened:
 // the inbox's list comes up first.
@@ -40,15 +42,6 @@ const NOTHING: Record<Exclude<TThreadFilter, 'all'>, string> = {
   unassigned: 'Every conversation here has someone.',
   overdue: 'No one has waited past the reply target.',
 };
-
-/** The inbox's address for a filter and a state: the defaults (all, open) are left out. */
-function listQuery(filter: TThreadFilter, state: TThreadState): string {
-  const params = new URLSearchParams();
-  if (state !== 'open') params.set('state', state);
-  if (filter !== 'all') params.set('filter', filter);
-  const query = params.toString();
-  return query ? `?${query}` : '';
-}
 
 const isFilter = (value: string | null): value is TThreadFilter => FILTERS.some(([f]) => f === value);
 
@@ -78,7 +71,6 @@ export function InboxPage({ threadRef }: TProps) {
   const summary = trpc.inbox.threadSummary.useQuery(threadRef ?? { clientId: 0 }, { enabled: threadRef !== null }).data ?? undefined;
   const [helpOpen, setHelpOpen] = useState(false);
   const ownership = useOwnershipActions(threadRef);
-  const myId = ownership.me?.id;
   /** The conversation `step` rows below (or above) the open one in the list as shown. */
   const openNeighbour = (step: 1 | -1) => {
     const list = threads.data?.pages.flatMap((page) => page.threads) ?? [];
@@ -92,9 +84,9 @@ export function InboxPage({ threadRef }: TProps) {
     c: () => document.getElementById('composer-text')?.focus(),
     '/': () => document.getElementById('inbox-search')?.focus(),
     '?': () => setHelpOpen(true),
-    // The open conversation: take it (or, when it is yours, let it go); done (or open again).
+    // The open conversation: take it when no one has it (or, when it is yours, give it back); done (or open again).
     a: () => {
-      if (summary && myId !== undefined) ownership.assign(summary.assignee?.id === myId ? null : myId);
+      if (summary) ownership.takeOrGiveBack(summary.assignee, threadTitle(summary) ?? formatPhone(summary.phone));
     },
     e: () => {
       if (summary) ownership.setState(summary.state === 'open' ? 'done' : 'open');

@@ -4,7 +4,7 @@ export const SHORTCUT_LIST: [string, string][] = [
   ['j', 'Next conversation'],
   ['k', 'Previous conversation'],
   ['c', 'Write in the message box'],
-  ['a', 'Assign the open conversation to me (again: unassign)'],
+  ['a', 'Take an unassigned conversation, or give yours back'],
   ['e', 'Mark the open conversation done (again: reopen)'],
   ['/', 'Search messages'],
   ['Esc', 'Leave the message box or search'],

@@ -8,11 +8,7 @@ import { StatusTicks, UnknownMark } from '../../ui/status-ticks';
 import { AssignMenu } from '../ownership/assign-menu';
 import { ThreadMarkers } from '../ownership/thread-markers';
 import { clipPreview } from './preview-text';
-
-function threadTitle(thread: TThreadSummary) {
-  if (thread.clientName) return thread.clientName;
-  return thread.contactName ? `~${thread.contactName}` : null;
-}
+import { threadTitle } from './thread-title';
 
 /**
  * Conversations, each with its assignee's menu beside its link; the next page is asked for as the reader nears the end of the list (or by the

@@ -16,8 +16,9 @@ function BellIcon() {
 
 /**
  * The top bar's bell: how many notifications are unread, and the list (opened by the bell): each
- * opens its conversation, at the message when it names one; Mark all read. Escape or a press
- * elsewhere closes it.
+ * opens its conversation, at the message when it names one; Mark all read. Escape closes it from
+ * anywhere in it (the focus goes back to the bell); so does the focus leaving it (Tab past its
+ * end) or a press elsewhere.
  */
 export function NotificationBell({ myId }: { myId: number }) {
   const [open, setOpen] = useState(false);
@@ -28,22 +29,35 @@ export function NotificationBell({ myId }: { myId: number }) {
   const closeOnPressOutside = useEffectEvent((event: PointerEvent) => {
     if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
   });
+  // On the document, not the panel: a press on the panel's text, or a control that went away
+  // (an older page loaded), leaves the focus on the page's body, where the panel hears no key.
+  const closeOnEscape = useEffectEvent((event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    const focus = document.activeElement;
+    if (focus && focus !== document.body && !wrapper.current?.contains(focus)) return;
+    event.preventDefault();
+    setOpen(false);
+    button.current?.focus();
+  });
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => closeOnPressOutside(event);
+    const onKeyDown = (event: KeyboardEvent) => closeOnEscape(event);
     document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
   }, [open]);
   return (
     <div
       className="notifications"
       ref={wrapper}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          event.preventDefault();
-          setOpen(false);
-          button.current?.focus();
-        }
+      onBlur={(event) => {
+        // Tabbed (or clicked) on to something else on the page. Focus going nowhere (the window
+        // left, a control removed) closes nothing.
+        if (open && event.relatedTarget instanceof Node && !wrapper.current?.contains(event.relatedTarget)) setOpen(false);
       }}
     >
       <button
@@ -63,7 +77,8 @@ export function NotificationBell({ myId }: { myId: number }) {
         )}
       </button>
       {open && (
-        <div className="notifications-panel" id={panelId}>
+        // Focusable (not in the Tab order) so that a press on its text keeps the focus inside it.
+        <div className="notifications-panel" id={panelId} tabIndex={-1}>
           <NotificationList myId={myId} unread={unread} onOpenOne={() => setOpen(false)} />
         </div>
       )}

@@ -15,6 +15,9 @@ export function NotificationList({ myId, unread, onOpenOne }: { myId: number; un
   const utils = trpc.useUtils();
   const list = trpc.notifications.list.useInfiniteQuery({ limit: PAGE }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   const markRead = trpc.notifications.markRead.useMutation({ onSuccess: () => void utils.notifications.invalidate() });
+  // Never disabled, only inert when there is nothing to mark (or it is on its way): a button that
+  // disables itself under the focus drops it to the page's body, out of the panel.
+  const nothingToMark = unread === 0 || markRead.isPending;
   return (
     <>
       <div className="notifications-head">
@@ -22,8 +25,10 @@ export function NotificationList({ myId, unread, onOpenOne }: { myId: number; un
         <button
           type="button"
           className="button small ghost"
-          onClick={() => markRead.mutate({ all: true })}
-          disabled={unread === 0 || markRead.isPending}
+          onClick={() => {
+            if (!nothingToMark) markRead.mutate({ all: true });
+          }}
+          aria-disabled={nothingToMark || undefined}
         >
           Mark all read
         </button>
@@ -72,7 +77,14 @@ export function NotificationList({ myId, unread, onOpenOne }: { myId: number; un
               {older.hasMore && (
                 <p className="list-more">
                   {older.failed && <span className="form-error">Could not load older notifications. </span>}
-                  <button type="button" className="button ghost small" onClick={older.load} disabled={older.loading}>
+                  <button
+                    type="button"
+                    className="button ghost small"
+                    onClick={() => {
+                      if (!older.loading) older.load();
+                    }}
+                    aria-disabled={older.loading || undefined}
+                  >
                     {older.loading ? 'Loading older notifications…' : 'Show older notifications'}
                   </button>
                 </p>

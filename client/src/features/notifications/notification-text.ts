@@ -21,9 +21,7 @@ export function describeNotification(n: TNotification, myId: number | undefined)
   const who = n.actor ? (n.actor.id === myId ? 'You' : n.actor.name) : null;
   switch (n.kind) {
     case 'assigned':
-      if (n.assignee?.id === myId) return who ? `${who} assigned ${n.threadName} to you` : `${n.threadName} was assigned to you`;
-      if (!n.assignee) return who ? `${who} unassigned ${n.threadName}` : `${n.threadName} is no longer assigned`;
-      return who ? `${who} assigned ${n.threadName} to ${n.assignee.name}` : `${n.threadName} was assigned to ${n.assignee.name}`;
+      return describeAssignment(n, who, myId);
     case 'mention':
       return `${who ?? 'Someone'} mentioned you in a note on ${n.threadName}`;
     case 'message':
@@ -31,6 +29,21 @@ export function describeNotification(n: TNotification, myId: number | undefined)
     case 'overdue':
       return `${n.threadName} has waited past the reply target`;
   }
+}
+
+/**
+ * A change of assignee, as its reader is concerned: given to them (by someone, or by the system
+ * because they are the client's responsible person), or taken from them — by the new assignee
+ * ("took … from you") or by someone giving it to another. `who`: the actor, as the reader calls them.
+ * The thread's name comes as the inbox shows it ("~Name" for a number's profile name).
+ */
+function describeAssignment(n: TNotification, who: string | null, myId: number | undefined): string {
+  const thread = n.threadName;
+  if (n.assignee?.id === myId)
+    return who ? `${who} assigned ${thread} to you` : `${thread} was assigned to you (you are responsible for this client)`;
+  if (!n.assignee) return who ? `${who} unassigned ${thread}` : `${thread} is no longer assigned`;
+  if (!who) return `${thread} was assigned to ${n.assignee.name}`;
+  return n.actor?.id === n.assignee.id ? `${who} took ${thread} from you` : `${who} gave ${thread} to ${n.assignee.name}`;
 }
 
 /** The conversation the notification is about; at the message or note itself when it names one. */

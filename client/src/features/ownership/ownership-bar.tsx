@@ -1,5 +1,5 @@
 import type { TThreadRef, TThreadSummary } from '../../lib/trpc';
-import { AssigneeSelect } from './assignee-select';
+import { AssigneeMenu } from './assignee-menu';
 import { SnoozeMenu } from './snooze-menu';
 import { StateLabel } from './state-label';
 import { useOwnershipActions } from './use-ownership-actions';
@@ -15,13 +15,13 @@ export function OwnershipBar({ threadRef, summary }: { threadRef: TThreadRef; su
   return (
     <div className="ownership-bar" role="group" aria-label="Ownership">
       <StateLabel state={state} snoozedUntil={snoozedUntil} />
-      <AssigneeSelect threadRef={threadRef} assignee={summary.assignee} />
+      <AssigneeMenu threadRef={threadRef} assignee={summary.assignee} />
       <span className="button-row">
         {/* One button for both ways, so the focus stays on it when the state changes under it. */}
         <button type="button" className="button small" onClick={() => actions.setState(state === 'open' ? 'done' : 'open')}>
           {state === 'open' ? 'Mark done' : 'Reopen'}
         </button>
-        {state !== 'done' && <SnoozeMenu onSnooze={(until) => actions.setState('snoozed', until)} />}
+        {state !== 'done' && <SnoozeMenu onSnooze={(until) => actions.setState('snoozed', until)} onSnoozePicked={actions.snoozeUntil} />}
       </span>
     </div>
   );

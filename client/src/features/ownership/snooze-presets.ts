@@ -26,3 +26,8 @@ export function toLocalInputValue(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
+
+/** The furthest a snooze may end: a year from `now` (the server refuses later ones). */
+export function latestSnooze(now = new Date()): Date {
+  return new Date(now.getFullYear() + 1, now.getMonth(), now.getDate(), now.getHours(), now.getMinutes());
+}

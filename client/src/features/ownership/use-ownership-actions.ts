@@ -22,6 +22,7 @@ export function useOwnershipActions(ref: TThreadRef | null) {
     },
     onError: (error) => toast('error', error.message),
   });
+  // A refusal is said where the change was asked for: in a notice, or in the date picker itself.
   const setState = trpc.inbox.setState.useMutation({
     onSuccess: ({ state, snoozedUntil }) => {
       refreshOwnership(utils);
@@ -34,17 +35,40 @@ export function useOwnershipActions(ref: TThreadRef | null) {
             : 'Reopened.',
       );
     },
-    onError: (error) => toast('error', error.message),
   });
+  // A second press while the first is on its way is ignored (the controls are not disabled
+  // meanwhile: a disabled control loses the keyboard's focus).
+  const assignTo = (userId: number | null) => {
+    if (ref && !assign.isPending) assign.mutate({ ...ref, userId });
+  };
   return {
     me,
-    // A second press while the first is on its way is ignored (the controls are not disabled
-    // meanwhile: a disabled control loses the keyboard's focus).
-    assign: (userId: number | null) => {
-      if (ref && !assign.isPending) assign.mutate({ ...ref, userId });
+    assign: assignTo,
+    /**
+     * The `a` key: takes a conversation no one has, or gives one's own back. Another person's is
+     * left alone, with a word on how to take it over: one stray key should not take a colleague's
+     * conversation (and tell them so).
+     */
+    takeOrGiveBack: (assignee: TPersonRef | null, title: string) => {
+      if (!me) return;
+      if (!assignee) assignTo(me.id);
+      else if (assignee.id === me.id) assignTo(null);
+      else toast('info', `${title} is ${assignee.name}'s: use the Assignee menu to take it over.`);
     },
     setState: (state: TThreadState, snoozeUntil?: Date) => {
-      if (ref && !setState.isPending) setState.mutate(state === 'snoozed' ? { ...ref, state, snoozeUntil } : { ...ref, state });
+      if (ref && !setState.isPending)
+        setState.mutate(state === 'snoozed' ? { ...ref, state, snoozeUntil } : { ...ref, state }, {
+          onError: (error) => toast('error', error.message),
+        });
+    },
+    /** Snoozes until a moment of one's own: the server's refusal, or null once it is snoozed. */
+    snoozeUntil: async (until: Date): Promise<string | null> => {
+      if (!ref) return null;
+      if (setState.isPending) return 'The last change is still being saved: try again in a moment.';
+      return setState.mutateAsync({ ...ref, state: 'snoozed', snoozeUntil: until }).then(
+        () => null,
+        (error: Error) => error.message,
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
-import { formatDateTime, formatWaited, formatWaitedSince } from '../../lib/format';
+import { formatDateTime, formatWaited } from '../../lib/format';
 import { trpc } from '../../lib/trpc';
+import { useMinuteClock } from '../../lib/use-minute-clock';
 import { QueryStatus } from '../../ui/query-status';
 
 /**
@@ -11,6 +12,8 @@ import { QueryStatus } from '../../ui/query-status';
 export function WorkloadPanel() {
   const workload = trpc.inbox.workload.useQuery();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity }).data;
+  // The waits count up while the page is open.
+  const now = useMinuteClock();
   return (
     <section className="card workload" aria-labelledby="workload-title" id="workload">
       <h2 id="workload-title">Workload</h2>
@@ -37,16 +40,17 @@ export function WorkloadPanel() {
                   </thead>
                   <tbody>
                     {people.map(({ user, open, awaitingReply, oldestAwaitingAt }) => {
-                      const overdue = oldestAwaitingAt !== null && waitedPast(oldestAwaitingAt, replyTargetMinutes);
+                      const waited = oldestAwaitingAt ? now - oldestAwaitingAt.getTime() : null;
+                      const overdue = waited !== null && waited > replyTargetMinutes * 60_000;
                       return (
                         <tr key={user.id} data-user-id={user.id}>
                           <th scope="row">{user.id === me?.id ? <Link href="/inbox?filter=mine">{user.name} (you)</Link> : user.name}</th>
                           <td>{open}</td>
                           <td>{awaitingReply}</td>
-                          <td>
-                            {oldestAwaitingAt ? (
+                          <td className="waited-cell">
+                            {oldestAwaitingAt && waited !== null ? (
                               <time dateTime={oldestAwaitingAt.toISOString()} title={formatDateTime(oldestAwaitingAt)}>
-                                {formatWaitedSince(oldestAwaitingAt)}
+                                {formatWaited(waited)}
                               </time>
                             ) : (
                               <span className="muted">—</span>
@@ -65,9 +69,4 @@ export function WorkloadPanel() {
       </QueryStatus>
     </section>
   );
-}
-
-/** Whether a client who wrote at `since` has waited longer than the reply target. */
-function waitedPast(since: Date, targetMinutes: number): boolean {
-  return Date.now() - since.getTime() > targetMinutes * 60_000;
 }
