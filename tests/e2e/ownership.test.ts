@@ -96,7 +96,13 @@ describe.runIf(hasChromium())('ownership in Chromium', () => {
     await sam.getByRole('button', { name: 'Snooze', exact: true }).click();
     await sam.getByRole('menuitem', { name: /Later today/ }).click();
     await row.waitFor({ state: 'detached' });
-    await sam.getByRole('radio', { name: 'Snoozed' }).click();
+    // The state switch is a radio group: one Tab stop, arrows move the choice.
+    await sam.getByRole('radio', { name: 'Open' }).focus();
+    await sam.keyboard.press('ArrowRight');
+    await sam.getByRole('radio', { name: 'Done', checked: true }).waitFor();
+    await sam.keyboard.press('ArrowRight');
+    await sam.getByRole('radio', { name: 'Snoozed', checked: true }).waitFor();
+    expect(await sam.evaluate(() => document.activeElement?.textContent)).toBe('Snoozed');
     await row.waitFor();
     await sam.getByRole('radio', { name: 'Open' }).click();
     await row.waitFor({ state: 'detached' });

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { ChoiceGroup } from '../../ui/choice-group';
 import { QueryStatus } from '../../ui/query-status';
 import { EVERY_THREAD } from '../../lib/cache-patches';
 import { formatPhone, formatWaited } from '../../lib/format';
@@ -117,21 +118,15 @@ export function InboxPage({ threadRef }: TProps) {
           />
           {!q && <StateSwitch state={state} onChange={setState} />}
           {!q && (
-            <div className="inbox-filters" role="radiogroup" aria-label="Show">
-              {FILTERS.map(([value, label]) => (
-                <button
-                  key={value}
-                  type="button"
-                  role="radio"
-                  aria-checked={filter === value}
-                  title={titleOf(value, replyTarget.data?.minutes)}
-                  className={filter === value ? 'filter-chip active' : 'filter-chip'}
-                  onClick={() => setFilter(value)}
-                >
-                  {label}
-                </button>
-              ))}
-            </div>
+            <ChoiceGroup
+              label="Show"
+              options={FILTERS}
+              value={filter}
+              onChange={setFilter}
+              className="inbox-filters"
+              optionClass="filter-chip"
+              titleOf={(value) => titleOf(value, replyTarget.data?.minutes)}
+            />
           )}
         </div>
         {q ? (

@@ -1,3 +1,4 @@
+import { ChoiceGroup } from '../../ui/choice-group';
 import type { TThreadState } from './snooze-presets';
 
 const STATES: [TThreadState, string][] = [
@@ -10,20 +11,5 @@ export const isThreadState = (value: string | null): value is TThreadState => ST
 
 /** Which conversations the inbox lists: the open ones (the default), the done or the snoozed. */
 export function StateSwitch({ state, onChange }: { state: TThreadState; onChange: (state: TThreadState) => void }) {
-  return (
-    <div className="state-switch" role="radiogroup" aria-label="State">
-      {STATES.map(([value, label]) => (
-        <button
-          key={value}
-          type="button"
-          role="radio"
-          aria-checked={state === value}
-          className={state === value ? 'segment active' : 'segment'}
-          onClick={() => onChange(value)}
-        >
-          {label}
-        </button>
-      ))}
-    </div>
-  );
+  return <ChoiceGroup label="State" options={STATES} value={state} onChange={onChange} className="state-switch" optionClass="segment" />;
 }
