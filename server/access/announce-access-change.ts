@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { db } from '../core/db/db';
-import { CHAT_CHANNEL, RESYNC_PAYLOAD } from '../events';
+import { announce, RESYNC_PAYLOAD } from '../events';
 
 /**
  * Tells every live view, on every instance, to read again when the wall change commits: a person
@@ -8,5 +7,5 @@ import { CHAT_CHANNEL, RESYNC_PAYLOAD } from '../events';
  * a new member sees the matter appear.
  */
 export async function announceAccessChange(transaction: Transaction): Promise<void> {
-  await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, RESYNC_PAYLOAD], transaction });
+  await announce(RESYNC_PAYLOAD, transaction);
 }

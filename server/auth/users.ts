@@ -5,7 +5,7 @@ import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { db } from '../core/db/db';
-import { CHAT_CHANNEL, OWNERSHIP_PAYLOAD } from '../events';
+import { announce, OWNERSHIP_PAYLOAD } from '../events';
 import { hashPassword } from './password';
 import { endWatchedSessionIds } from './session-watch';
 
@@ -165,12 +165,11 @@ export async function deactivateUser(input: { userId: number }, actor: TActor): 
     // and clients they were responsible for to nobody, so no new conversation waits on them.
     const [released] = await db().query<{ conversations: number; clients: number }>(
       `WITH conversations AS (UPDATE conversation_states SET assignee_id = NULL, updated_at = now() WHERE assignee_id = $1 RETURNING thread_key),
-            clients AS (UPDATE clients SET responsible_user_id = NULL, updated_at = now() WHERE responsible_user_id = $1 RETURNING id),
-            told AS (SELECT pg_notify($2, $3) FROM (SELECT 1 FROM conversations LIMIT 1) AS any_released)
-       SELECT (SELECT count(*) FROM conversations)::int AS conversations, (SELECT count(*) FROM clients)::int AS clients,
-              (SELECT count(*) FROM told) AS told`,
-      { bind: [target.id, CHAT_CHANNEL, OWNERSHIP_PAYLOAD], type: QueryTypes.SELECT, transaction },
+            clients AS (UPDATE clients SET responsible_user_id = NULL, updated_at = now() WHERE responsible_user_id = $1 RETURNING id)
+       SELECT (SELECT count(*) FROM conversations)::int AS conversations, (SELECT count(*) FROM clients)::int AS clients`,
+      { bind: [target.id], type: QueryTypes.SELECT, transaction },
     );
+    if (released?.conversations) await announce(OWNERSHIP_PAYLOAD, transaction);
     await recordAuditEvent(
       {
         actor,

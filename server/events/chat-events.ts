@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import type { Transaction } from 'sequelize';
 import type { TLogger } from '../core/logger';
 import { db } from '../core/db/db';
 
@@ -15,6 +16,16 @@ const MAX_IDS_PER_NOTIFY = 500; // a NOTIFY payload must stay under 8000 bytes
 export const RESYNC_PAYLOAD = '"resync"';
 /** Some conversation's assignee or state changed: inbox lists read their conversations again. */
 export const OWNERSHIP_PAYLOAD = '{"ownership":true}';
+/** These people have new notifications: only their own streams are told. */
+export const notifyPayload = (userIds: number[]): string => JSON.stringify({ notify: userIds });
+
+/**
+ * Puts one payload on the change feed: delivered when `transaction` commits (not at all if it
+ * rolls back), or at once without one.
+ */
+export async function announce(payload: string, transaction?: Transaction): Promise<void> {
+  await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, payload], transaction });
+}
 
 /**
  * A CTE named "announced" that NOTIFYs the ids in `source` (a CTE with an `id` column) in chunks
@@ -65,10 +76,7 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
 
   /** Announces changed records (use when the write itself could not NOTIFY). */
   async publish(ids: number[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += MAX_IDS_PER_NOTIFY) {
-      const payload = JSON.stringify(ids.slice(i, i + MAX_IDS_PER_NOTIFY));
-      await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, payload] });
-    }
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_NOTIFY) await announce(JSON.stringify(ids.slice(i, i + MAX_IDS_PER_NOTIFY)));
   }
 
   /** Same as publish, but never throws: a missed live update must not fail a committed write. */

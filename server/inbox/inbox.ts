@@ -69,7 +69,8 @@ export type TThreadsPage = {
 
 const THREAD_LIMIT = 500;
 
-function phoneDigitsOf(phone: string): string {
+/** A typed number's digits, or INVALID_INPUT. */
+export function phoneDigitsOf(phone: string): string {
   const digits = parsePhoneDigits(phone);
   if (!digits) throw new AppError('INVALID_INPUT', 'That is not a valid number.');
   return digits;
@@ -123,11 +124,7 @@ export async function getThread(
 export async function markThreadRead(reader: TReader, ref: TThreadRef, now: Date): Promise<number> {
   if ('clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
   const where = whereForThread(ref);
-  await markThreadNotificationsRead(
-    reader,
-    threadKeyOf(where.clientId !== null ? { clientId: where.clientId, peerPhone: null } : { clientId: null, peerPhone: where.peerPhone }),
-    now,
-  );
+  await markThreadNotificationsRead(reader, threadKeyOf({ peerPhone: null, ...where }), now);
   const [rows] = await db().query(
     `UPDATE communications c SET read_at = $1, updated_at = now()
      WHERE c.type = 'chat' AND c.direction = 'inbound' AND c.read_at IS NULL AND ${visibleToSql('$2', 'c.client_id', 'c.case_id')}

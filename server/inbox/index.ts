@@ -1,1 +1,1 @@
-export { CONVERSATION_STATES, type TConversationState, type TThreadItem } from './inbox';
+export { CONVERSATION_STATES, phoneDigitsOf, type TConversationState, type TThreadItem, type TThreadRef } from './inbox';

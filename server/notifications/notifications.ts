@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { decodeCursor, endPage } from '../core/record-pages';
+import { clientOfThreadKeySql } from '../core/thread-key-sql';
 import { visibleToSql, type TViewer } from '../core/visibility';
 import { announceNotifications, type TNotificationKind } from './notify-people';
 
@@ -21,7 +22,7 @@ export type TNotification = {
 // A notification is about a conversation and often a record in it: under the walls
 // (README "Ethical walls") it is shown only while its person may still see both, so one that
 // became walled after it was made is left out rather than deleted (it comes back with the access).
-const CLIENT_OF_KEY = "CASE WHEN n.thread_key LIKE 'client-%' THEN substr(n.thread_key, 8)::int END";
+const CLIENT_OF_KEY = clientOfThreadKeySql('n.thread_key');
 const VISIBLE = visibleToSql('$1', CLIENT_OF_KEY, 'm.case_id');
 
 type TRow = {

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
-import { CHAT_CHANNEL } from '../events';
+import { announce, notifyPayload } from '../events';
 
 export const NOTIFICATION_KINDS = ['assigned', 'mention', 'message', 'overdue'] as const;
 export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -44,10 +44,7 @@ export async function notifyPeople(rows: TNewNotification[], transaction: Transa
   await announceNotifications([...new Set(inserted.map((r) => r.user_id))], transaction);
 }
 
-/** The live-stream payload that tells these people's pages to read their notifications again. */
-export const notificationsPayload = (userIds: number[]): string => JSON.stringify({ notify: userIds });
-
+/** Tells these people's open pages to read their notifications again (when `transaction` commits). */
 export async function announceNotifications(userIds: number[], transaction?: Transaction): Promise<void> {
-  if (userIds.length === 0) return;
-  await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, notificationsPayload(userIds)], transaction });
+  if (userIds.length) await announce(notifyPayload(userIds), transaction);
 }

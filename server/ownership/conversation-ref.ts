@@ -1,13 +1,13 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { parsePhoneDigits } from '../../shared/phone';
 import { threadKeyOfRef } from '../../shared/thread-key';
 import { assertSubjectVisible } from '../access';
+import { phoneDigitsOf, type TThreadRef } from '../inbox';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { visibleToSql, type TReader } from '../core/visibility';
 
 /** A conversation as a request names it: a client's, or an unlinked number's. */
-export type TConversationRef = { clientId: number } | { phone: string };
+export type TConversationRef = TThreadRef;
 /** A conversation found and visible to its reader: its key, and its client or number. */
 export type TConversation = { key: string; clientId: number; phone: null } | { key: string; clientId: null; phone: string };
 export type TPersonRef = { id: number; name: string };
@@ -21,8 +21,7 @@ export async function findConversation(reader: TReader, ref: TConversationRef): 
     await assertSubjectVisible(reader, { clientId: ref.clientId });
     return { key: threadKeyOfRef(ref), clientId: ref.clientId, phone: null };
   }
-  const digits = parsePhoneDigits(ref.phone);
-  if (!digits) throw new AppError('INVALID_INPUT', 'That is not a valid number.');
+  const digits = phoneDigitsOf(ref.phone);
   const key = threadKeyOfRef({ phone: digits });
   const [row] = await db().query('SELECT 1 FROM chat_threads WHERE thread_key = $1', { bind: [key], type: QueryTypes.SELECT });
   if (!row) throw new AppError('NOT_FOUND', 'Conversation not found.');

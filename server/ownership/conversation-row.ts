@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../core/db/db';
-import { OWNERSHIP_PAYLOAD, CHAT_CHANNEL } from '../events';
+import { announce, OWNERSHIP_PAYLOAD } from '../events';
 import type { TConversationState } from '../inbox';
 
 export type TConversationRow = { assigneeId: number | null; state: TConversationState; snoozedUntil: Date | null };
@@ -26,5 +26,5 @@ export async function lockConversationRow(key: string, transaction: Transaction)
 
 /** Tells every live inbox, when `transaction` commits, that conversations changed hands or state. */
 export async function announceOwnershipChange(transaction: Transaction): Promise<void> {
-  await db().query('SELECT pg_notify($1, $2)', { bind: [CHAT_CHANNEL, OWNERSHIP_PAYLOAD], transaction });
+  await announce(OWNERSHIP_PAYLOAD, transaction);
 }

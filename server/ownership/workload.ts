@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
+import { clientOfThreadKeySql } from '../core/thread-key-sql';
 import { visibleToSql, type TViewer } from '../core/visibility';
 import type { TPersonRef } from './conversation-ref';
 
@@ -17,7 +18,7 @@ export async function readWorkload(viewer: TViewer, replyTargetMinutes: number):
        SELECT s.assignee_id, l.direction, l.created_at
        FROM conversation_states s LEFT JOIN chat_threads t ON t.thread_key = s.thread_key LEFT JOIN communications l ON l.id = t.last_id
        WHERE s.state = 'open' AND s.assignee_id IS NOT NULL
-         AND ${visibleToSql('$2', "CASE WHEN s.thread_key LIKE 'client-%' THEN substr(s.thread_key, 8)::int END", 'NULL')})
+         AND ${visibleToSql('$2', clientOfThreadKeySql('s.thread_key'), 'NULL')})
      SELECT u.id, u.name,
        count(h.assignee_id)::int AS open,
        count(*) FILTER (WHERE h.direction = 'inbound')::int AS awaiting,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { trpc, type TThreadRef } from '../../lib/trpc';
 import { MenuButton } from '../../ui/menu-button';
-import { peopleChoices, personLabel } from './people-choices';
+import { personMenuItems } from './people-choices';
 import { useOwnershipActions, type TPersonRef } from './use-ownership-actions';
 
 /**
@@ -28,15 +28,7 @@ export function AssignMenu({ threadRef, title, assignee }: { threadRef: TThreadR
       loading="Loading people…"
       items={
         people.data
-          ? [
-              { key: 'none', label: 'Unassigned', checked: assignee === null, onSelect: () => actions.assign(null) },
-              ...peopleChoices(people.data, myId, assignee).map((p) => ({
-                key: String(p.id),
-                label: personLabel(p, myId),
-                checked: assignee?.id === p.id,
-                onSelect: () => actions.assign(p.id),
-              })),
-            ]
+          ? personMenuItems({ people: people.data, myId, current: assignee, none: 'Unassigned', mark: 'checked', onChoose: actions.assign })
           : null
       }
     >

@@ -1,6 +1,6 @@
 import { trpc, type TThreadRef } from '../../lib/trpc';
 import { MenuButton } from '../../ui/menu-button';
-import { peopleChoices, personLabel } from './people-choices';
+import { personLabel, personMenuItems } from './people-choices';
 import { useOwnershipActions, type TPersonRef } from './use-ownership-actions';
 
 /**
@@ -25,15 +25,7 @@ export function AssigneeMenu({ threadRef, assignee }: { threadRef: TThreadRef; a
       loading="Loading people…"
       items={
         people.data
-          ? [
-              { key: 'none', label: 'Unassigned', current: assignee === null, onSelect: () => assignOnce(null) },
-              ...peopleChoices(people.data, myId, assignee).map((p) => ({
-                key: String(p.id),
-                label: personLabel(p, myId),
-                current: assignee?.id === p.id,
-                onSelect: () => assignOnce(p.id),
-              })),
-            ]
+          ? personMenuItems({ people: people.data, myId, current: assignee, none: 'Unassigned', mark: 'current', onChoose: assignOnce })
           : null
       }
     >

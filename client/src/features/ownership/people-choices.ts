@@ -1,3 +1,4 @@
+import type { TMenuItem } from '../../ui/menu-button';
 import type { TPersonRef } from './use-ownership-actions';
 
 /**
@@ -12,4 +13,28 @@ export function peopleChoices(people: TPersonRef[], myId: number | undefined, cu
 
 export function personLabel(person: TPersonRef, myId: number | undefined): string {
   return person.id === myId ? `${person.name} (you)` : person.name;
+}
+
+/**
+ * A person picker's menu items: `none` (Unassigned, Nobody) first, then `peopleChoices`, the one in
+ * force marked — as a radio item (`checked`) or as the current choice of a plain menu (`current`).
+ */
+export function personMenuItems(options: {
+  people: TPersonRef[];
+  myId: number | undefined;
+  current: TPersonRef | null;
+  none: string;
+  mark: 'checked' | 'current';
+  onChoose: (userId: number | null) => void;
+}): TMenuItem[] {
+  const { people, myId, current, none, mark, onChoose } = options;
+  return [
+    { key: 'none', label: none, [mark]: current === null, onSelect: () => onChoose(null) },
+    ...peopleChoices(people, myId, current).map((p) => ({
+      key: String(p.id),
+      label: personLabel(p, myId),
+      [mark]: current?.id === p.id,
+      onSelect: () => onChoose(p.id),
+    })),
+  ];
 }

@@ -1,7 +1,7 @@
 import { trpc } from '../../lib/trpc';
 import { MenuButton } from '../../ui/menu-button';
 import { useToast } from '../../ui/toasts';
-import { peopleChoices, personLabel } from './people-choices';
+import { personLabel, personMenuItems } from './people-choices';
 import type { TPersonRef } from './use-ownership-actions';
 
 /**
@@ -48,15 +48,14 @@ export function ResponsiblePerson({
         loading="Loading people…"
         items={
           people.data
-            ? [
-                { key: 'none', label: 'Nobody', current: responsible === null, onSelect: () => choose(null) },
-                ...peopleChoices(people.data, me?.id, responsible).map((p) => ({
-                  key: String(p.id),
-                  label: personLabel(p, me?.id),
-                  current: responsible?.id === p.id,
-                  onSelect: () => choose(p.id),
-                })),
-              ]
+            ? personMenuItems({
+                people: people.data,
+                myId: me?.id,
+                current: responsible,
+                none: 'Nobody',
+                mark: 'current',
+                onChoose: choose,
+              })
             : null
         }
       >

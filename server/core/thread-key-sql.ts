@@ -1,0 +1,5 @@
+/**
+ * The client a conversation's key names, as SQL (`client-42` → 42; NULL for an unlinked number's
+ * `phone-…`): the inverse of `chat_thread_key()` (migration 0003) and of `shared/thread-key.ts`.
+ */
+export const clientOfThreadKeySql = (key: string): string => `CASE WHEN ${key} LIKE 'client-%' THEN substr(${key}, 8)::int END`;
