@@ -33,6 +33,14 @@ export const AUDIT_ACTIONS = [
   'inbox.assign',
   'inbox.state',
   'client.responsible',
+  'case.status',
+  'media.view',
+  'hold.place',
+  'hold.release',
+  'retention.destroy',
+  'erasure.request',
+  'erasure.decide',
+  'audit.verify',
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -35,6 +35,14 @@ const ZEnv = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  // Migrations and maintenance run as this role when requests run as a lesser one (README "Records").
+  DATABASE_OWNER_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   NEXT_PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
@@ -81,6 +89,8 @@ const ZEnv = z.object({
   ),
   // How long a client may wait for a reply before their conversation is overdue (README "Ownership").
   REPLY_TARGET_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(525_600).default(240)),
+  // Years records are kept after their case closes, or after the client's last activity (README "Records").
+  RETENTION_YEARS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(6)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -89,6 +99,8 @@ export type TMode = 'demo' | 'live';
 export type TConfig = {
   port: number;
   databaseUrl: string | undefined;
+  /** The owner's URL for migrations and maintenance; unset: DATABASE_URL serves both. */
+  databaseOwnerUrl: string | undefined;
   dataDir: string;
   sessionSecret: string;
   siteUrl: string;
@@ -106,6 +118,8 @@ export type TConfig = {
   searchLanguage: TSearchLanguage;
   /** Minutes a client may wait for a reply before the conversation is overdue. */
   replyTargetMinutes: number;
+  /** Years after a case closes, or a client's last activity, before records are due for destruction. */
+  retentionYears: number;
   mode: TMode;
   messaging: {
     apiKey: string | undefined;
@@ -140,10 +154,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       'Invalid configuration:\n  SESSION_SECRET: required in live mode (MESSAGING_API_KEY is set); use 32+ random characters',
     );
   }
+  if (e.DATABASE_OWNER_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_OWNER_URL: needs DATABASE_URL (the request role) beside it; unset, the embedded database makes both roles',
+    );
+  }
   const siteUrl = (e.NEXT_PUBLIC_SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    databaseOwnerUrl: e.DATABASE_OWNER_URL,
     dataDir: path.resolve(e.DATA_DIR),
     sessionSecret: e.SESSION_SECRET ?? DEMO_SESSION_SECRET,
     siteUrl,
@@ -153,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     firmName: e.FIRM_NAME,
     searchLanguage: e.SEARCH_LANGUAGE,
     replyTargetMinutes: e.REPLY_TARGET_MINUTES,
+    retentionYears: e.RETENTION_YEARS,
     mode,
     messaging: {
       apiKey: e.MESSAGING_API_KEY,

@@ -8,6 +8,7 @@ import { loadConfig } from '../../server/core/config';
 import { startEmbeddedPostgres } from '../../server/core/db/embedded-postgres';
 import { openDatabase } from '../../server/core/db/open-database';
 import { createLogger } from '../../server/core/logger';
+import { TEST_REQUEST_ROLE } from './test-database';
 
 declare module 'vitest' {
   // Augmenting vitest's ProvidedContext is declaration merging, which only an interface can do.
@@ -46,6 +47,14 @@ async function createMigratedTemplate(adminUrl: string): Promise<string> {
   return name;
 }
 
+// The role test servers' requests run as (tests/support/test-database.ts): neither superuser nor
+// owner, granted its rights by the server's own start-up, as a deployment's would be.
+const CREATE_REQUEST_ROLE = `DO $$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${TEST_REQUEST_ROLE.user}') THEN
+    CREATE ROLE ${TEST_REQUEST_ROLE.user} LOGIN PASSWORD '${TEST_REQUEST_ROLE.password}' NOSUPERUSER NOCREATEDB NOCREATEROLE;
+  END IF;
+END $$`;
+
 /** One PostgreSQL for the run (DATABASE_URL when set, otherwise a throwaway embedded cluster) and its migrated template. */
 export default async function setup(project: TestProject) {
   let adminUrl = process.env.DATABASE_URL;
@@ -61,6 +70,7 @@ export default async function setup(project: TestProject) {
       await rm(dataDir, { recursive: true, force: true });
     };
   }
+  await adminQuery(adminUrl, CREATE_REQUEST_ROLE);
   const template = await createMigratedTemplate(adminUrl).catch(async (error: unknown) => {
     await stopCluster();
     throw error;

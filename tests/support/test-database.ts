@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 
-export type TTestDatabase = { url: string; drop: () => Promise<void> };
+/** `url` is the owner's (superuser) URL; `requestUrl` the same database as the run's request role. */
+export type TTestDatabase = { url: string; requestUrl: string; drop: () => Promise<void> };
+
+/** The role test servers' requests run as: created once per run (tests/support/global-postgres.ts). */
+export const TEST_REQUEST_ROLE = { user: 'firm_chat_test_request', password: 'firm-chat-test-request' } as const;
 
 async function createDatabase(template: string): Promise<TTestDatabase> {
   const adminUrl = inject('pgAdminUrl');
@@ -13,8 +17,12 @@ async function createDatabase(template: string): Promise<TTestDatabase> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  const requestUrl = new URL(url);
+  requestUrl.username = TEST_REQUEST_ROLE.user;
+  requestUrl.password = TEST_REQUEST_ROLE.password;
   return {
     url: url.toString(),
+    requestUrl: requestUrl.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

@@ -16,7 +16,14 @@ export async function startTestServer(
   options: Parameters<typeof startServer>[2] = {},
 ): Promise<TTestServer> {
   const database = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: database.url, PORT: '0' });
+  // Requests run as a lesser role, the owner migrates: as a deployment with both URLs (README "Records").
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ...env,
+    DATABASE_URL: database.requestUrl,
+    DATABASE_OWNER_URL: database.url,
+    PORT: '0',
+  });
   const running = await startServer(config, logger ?? createLogger(config.logLevel), options);
   return {
     ...running,

@@ -4,6 +4,7 @@ import type { Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 import type { TSearchLanguage } from '../search-language';
 import type { TMigration } from './migration-type';
+import { grantRequestRole } from './request-role';
 import { initialSchema } from './migrations/0001-initial-schema';
 import { readState } from './migrations/0002-read-state';
 import { chatThreads } from './migrations/0003-chat-threads';
@@ -23,6 +24,7 @@ import { sendEchoIds } from './migrations/0016-send-echo-ids';
 import { keptReceiptRecipients } from './migrations/0017-kept-receipt-recipients';
 import { ethicalWalls } from './migrations/0018-ethical-walls';
 import { ownership } from './migrations/0019-ownership';
+import { records } from './migrations/0020-records';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -31,6 +33,8 @@ export type TMigrationOptions = {
   searchLanguage?: TSearchLanguage;
   /** Stop after this migration (tests of a data migration). */
   to?: string;
+  /** The role requests run as, granted its rights after the migrations (server/core/db/request-role.ts). */
+  requestRole?: string;
 };
 
 /** In order; append new migrations, never edit an applied one. */
@@ -55,6 +59,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     keptReceiptRecipients,
     ethicalWalls,
     ownership,
+    records,
   ];
 }
 
@@ -80,6 +85,7 @@ export async function migrateDatabase(sequelize: Sequelize, databaseUrl: string,
       logger: undefined,
     });
     const applied = await umzug.up(options.to ? { to: options.to } : {});
+    if (options.requestRole) await grantRequestRole(sequelize, options.requestRole);
     return applied.map((m) => m.name);
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -38,6 +38,14 @@ const ACTION_LABEL: Record<TAction, string> = {
   'inbox.assign': 'Assigned a conversation',
   'inbox.state': 'Changed a conversation’s state',
   'client.responsible': 'Named a client’s responsible person',
+  'case.status': 'Opened or closed a case',
+  'media.view': 'Opened a file',
+  'hold.place': 'Placed a legal hold',
+  'hold.release': 'Released a legal hold',
+  'retention.destroy': 'Destroyed records past retention',
+  'erasure.request': 'Recorded an erasure request',
+  'erasure.decide': 'Decided an erasure request',
+  'audit.verify': 'Verified the trail',
 };
 
 // What the trail shows comes from outside too (a typed email, a client's name, a file's name): a

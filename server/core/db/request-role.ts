@@ -1,0 +1,62 @@
+import type { Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
+
+// Requests run as a role that may read and append the audit trail and nothing more there; the
+// owner migrates (README "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
+// With the owner's or a superuser's rights a request could lift the trail's triggers, turn them off
+// for its session, or rename the table away: the rights it lacks are what make the chain's promise.
+
+/** The embedded default's request role (local only, like the superuser's password beside it). */
+export const EMBEDDED_REQUEST_ROLE = { user: 'firm_chat_app', password: 'firm-chat-app-local' } as const;
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The embedded cluster's request role, created by its superuser when missing. */
+export async function ensureEmbeddedRequestRole(owner: Sequelize): Promise<void> {
+  const { user, password } = EMBEDDED_REQUEST_ROLE;
+  await owner.query(
+    `DO $$ BEGIN
+       IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${user}') THEN
+         CREATE ROLE ${quoteIdent(user)} LOGIN PASSWORD '${password}' NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION;
+       END IF;
+     END $$`,
+  );
+}
+
+/**
+ * What the request role may do, granted by the owner after every migration (idempotent; run under
+ * the migration lock so two instances starting together do not grant at once): rows of every table,
+ * but only SELECT and INSERT on the trail, only SELECT on the chain's head and the migration list.
+ */
+export async function grantRequestRole(owner: Sequelize, role: string): Promise<void> {
+  const r = quoteIdent(role);
+  await owner.query(`
+    GRANT USAGE ON SCHEMA public TO ${r};
+    GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${r};
+    GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ${r};
+    REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON audit_events FROM ${r};
+    REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON audit_chain_head, schema_migrations FROM ${r};
+    REVOKE USAGE, UPDATE ON SEQUENCE audit_events_id_seq FROM ${r};
+  `);
+  // PostgreSQL 15 and later already keep CREATE on public from everyone but its owner; older ones
+  // let any role make a table there (the trail's impostor). Only the schema's owner may take it back.
+  await owner.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC').catch(() => undefined);
+}
+
+export type TRoleCheck = { role: string; superuser: boolean; ownsTrail: boolean; mayChangeTrail: boolean; mayCreate: boolean };
+
+/** How much the role a pool connects as could do to the trail. */
+export async function checkRequestRole(pool: Sequelize): Promise<TRoleCheck> {
+  const [row] = await pool.query<TRoleCheck>(
+    `SELECT current_user AS role,
+            (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser,
+            pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = 'public.audit_events'::regclass), 'USAGE') AS "ownsTrail",
+            has_table_privilege('public.audit_events', 'UPDATE, DELETE, TRUNCATE') AS "mayChangeTrail",
+            has_schema_privilege('public', 'CREATE') AS "mayCreate"`,
+    { type: QueryTypes.SELECT },
+  );
+  return row!;
+}
+
+/** The trail is safe from requests when their role is neither superuser nor owner and cannot change or replace it. */
+export const isLeastPrivilege = (check: TRoleCheck) => !check.superuser && !check.ownsTrail && !check.mayChangeTrail && !check.mayCreate;
