@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
 import { directorProcedure, router } from '../trpc/init';
+import { db } from '../core/db/db';
+import { readChainHead, verifyAuditChain } from './audit-chain';
 import { listAuditEvents } from './list-audit-events';
-import { AUDIT_ACTIONS } from './record-audit-event';
+import { actorOf, AUDIT_ACTIONS, recordAuditEvent } from './record-audit-event';
+
+const ZChainHead = z.object({ id: z.number().nullable(), hash: z.string(), at: z.date().nullable() });
 
 const ZAuditItem = z.object({
   id: z.number(),
@@ -29,4 +33,29 @@ export const auditRouter = router({
     )
     .output(z.object({ items: z.array(ZAuditItem), nextBefore: z.number().nullable() }))
     .query(({ ctx, input }) => listAuditEvents(ctx.reader, input ?? {})),
+
+  /** The chain's head now: the last row's id and hash (what exports carry). */
+  head: directorProcedure.output(ZChainHead).query(() => readChainHead(db())),
+
+  /** Walks the whole chain; the check itself joins the trail (who verified, and what they saw). */
+  verify: directorProcedure
+    .output(
+      z.object({
+        ok: z.boolean(),
+        rows: z.number(),
+        firstBadId: z.number().optional(),
+        problem: z.string().optional(),
+        head: ZChainHead,
+      }),
+    )
+    .query(async ({ ctx }) => {
+      const check = await verifyAuditChain(db());
+      await recordAuditEvent({
+        actor: actorOf(ctx.reader),
+        action: 'audit.verify',
+        subject: 'audit',
+        detail: { ok: check.ok, rows: check.rows, headId: check.head.id, ...(check.firstBadId ? { firstBadId: check.firstBadId } : {}) },
+      });
+      return check;
+    }),
 });

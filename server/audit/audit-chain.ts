@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
+
+// The trail's hash chain (README "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
+// Each row's hash is SHA-256 over the previous row's hash (64 zeros before the first) followed by
+// the row's canonical JSON. The database writes it (the insert trigger of migration 0020); this
+// module checks it independently: it builds the canonical text itself from the stored columns, so
+// a changed trigger or canonical function cannot make a forged row look right.
+
+export const GENESIS_HASH = '0'.repeat(64);
+const BATCH = 5_000;
+
+export type TChainHead = { id: number | null; hash: string; at: Date | null };
+export type TChainCheck = {
+  ok: boolean;
+  rows: number;
+  /** The first row whose link or hash does not match; the head's id when rows after the last one are missing. */
+  firstBadId?: number;
+  /** What is wrong there, in a sentence. */
+  problem?: string;
+  head: TChainHead;
+};
+
+/** A JSON string as PostgreSQL's jsonb writes it: only `"`, `\` and control characters escaped. */
+function jsonbString(value: string): string {
+  let out = '"';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\b') out += '\\b';
+    else if (ch === '\f') out += '\\f';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (code < 0x20) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+export type TChainRow = {
+  id: string;
+  /** UTC to the microsecond: `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+  at: string;
+  userId: number | null;
+  action: string;
+  subject: string;
+  /** The detail as jsonb's own text (its canonical form). */
+  detail: string;
+};
+
+/**
+ * The row's canonical JSON: the object jsonb_build_object would write for it, keys ordered as jsonb
+ * orders them (shorter first, then by bytes): at, id, user, action, detail, subject.
+ */
+export function canonicalAuditEvent(row: TChainRow): string {
+  return `{"at": ${jsonbString(row.at)}, "id": ${row.id}, "user": ${row.userId ?? 'null'}, "action": ${jsonbString(row.action)}, "detail": ${row.detail}, "subject": ${jsonbString(row.subject)}}`;
+}
+
+export const hashAuditEvent = (prevHash: string, row: TChainRow): string =>
+  createHash('sha256')
+    .update(prevHash + canonicalAuditEvent(row), 'utf8')
+    .digest('hex');
+
+/** The chain's head as the database keeps it: the last row's id and hash. */
+export async function readChainHead(database: Sequelize): Promise<TChainHead> {
+  const [head] = await database.query<{ id: string | null; hash: string; at: Date | null }>(
+    `SELECT h.last_id::text AS id, h.last_hash AS hash, (SELECT e.at FROM audit_events e WHERE e.id = h.last_id) AS at
+     FROM audit_chain_head h WHERE h.singleton`,
+    { type: QueryTypes.SELECT },
+  );
+  if (!head) throw new Error('The audit trail has no chain head: the database is not migrated');
+  return { id: head.id === null ? null : Number(head.id), hash: head.hash, at: head.at ? new Date(head.at) : null };
+}
+
+/**
+ * Walks the chain from its first row to the head read at the start (rows appended meanwhile are
+ * the next run's), a batch at a time so memory stays flat over a million rows. `onProgress` hears
+ * the rows checked so far.
+ */
+export async function verifyAuditChain(database: Sequelize, onProgress?: (rows: number) => void): Promise<TChainCheck> {
+  const head = await readChainHead(database);
+  let prev = GENESIS_HASH;
+  let rows = 0;
+  let after = '0';
+  let lastId: string | null = null;
+  const bad = (id: string, problem: string): TChainCheck => ({ ok: false, rows, firstBadId: Number(id), problem, head });
+  if (head.id !== null) {
+    for (;;) {
+      const batch = await database.query<TChainRow & { prevHash: string; hash: string }>(
+        `SELECT id::text, prev_hash AS "prevHash", hash, user_id AS "userId", action, subject, detail::text AS detail,
+                to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
+         FROM audit_events WHERE id > $1::bigint AND id <= $2::bigint ORDER BY id LIMIT ${BATCH}`,
+        { bind: [after, String(head.id)], type: QueryTypes.SELECT },
+      );
+      for (const row of batch) {
+        if (row.prevHash !== prev)
+          return bad(row.id, rows === 0 ? 'the first row does not start the chain' : 'the row before it is missing or was changed');
+        if (hashAuditEvent(prev, row) !== row.hash) return bad(row.id, 'its content does not match its hash');
+        prev = row.hash;
+        rows++;
+        lastId = row.id;
+      }
+      onProgress?.(rows);
+      if (batch.length < BATCH) break;
+      after = batch[batch.length - 1]!.id;
+    }
+  }
+  if (lastId === null ? head.id !== null : Number(lastId) !== head.id || prev !== head.hash)
+    return { ok: false, rows, firstBadId: head.id ?? undefined, problem: 'the last rows of the trail are missing', head };
+  return { ok: true, rows, head };
+}
