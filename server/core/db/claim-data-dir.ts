@@ -45,6 +45,12 @@ function readPid(file: string): number | null {
   }
 }
 
+/** The pid of the live process that holds `dataDir`'s claim (a running server, or a script that started the cluster), or null. */
+export function findDataDirClaimant(dataDir: string): number | null {
+  const owner = readPid(path.join(dataDir, CLAIM_FILE));
+  return owner !== null && owner !== process.pid && isLiveServer(owner) ? owner : null;
+}
+
 /** Claims `dataDir` for this process, taking over a stale claim; throws DataDirInUseError for a live one. */
 export function claimDataDir(dataDir: string): void {
   const file = path.join(dataDir, CLAIM_FILE);

@@ -1,0 +1,71 @@
+import 'dotenv/config';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../core/config';
+import { attachDatabase, hasEmbeddedCluster } from '../core/db/attach-database';
+import { findDataDirClaimant } from '../core/db/claim-data-dir';
+import { createLogger } from '../core/logger';
+import { verifyAuditChain } from '../audit/audit-chain';
+import { count, createProgressLine, megabytes } from '../backup/progress-line';
+import { restoreBackup } from '../backup/restore-backup';
+
+// npm run restore -- <file>: a backup into an empty DATA_DIR (embedded) or an empty DATABASE_URL
+// database; refuses anything else, and leaves nothing half-restored (README "Backup and restore").
+async function main() {
+  const file = process.argv[2];
+  if (!file || process.argv.length > 3) throw new ConfigError('Usage: npm run restore -- <file>');
+  const source = path.resolve(file);
+  if (!existsSync(source)) throw new ConfigError(`${source} does not exist.`);
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const embedded = !config.databaseUrl;
+  if (embedded) {
+    const server = findDataDirClaimant(config.dataDir);
+    if (server !== null)
+      throw new ConfigError(
+        `A Firm Chat server (pid ${server}) is running on ${config.dataDir}: stop it, and restore into an empty DATA_DIR.`,
+      );
+  }
+  const hadCluster = embedded && hasEmbeddedCluster(config.dataDir);
+  const started = Date.now();
+  const database = await attachDatabase(config, logger);
+  const progress = createProgressLine('restore');
+  let restored = false;
+  try {
+    const result = await restoreBackup({
+      file: source,
+      ownerUrl: database.ownerUrl,
+      requestRole: database.requestRole,
+      embedded,
+      defaultCountry: config.defaultCountry,
+      logger,
+      verifyChain: verifyAuditChain,
+      onProgress: (p) => {
+        if (p.phase === 'check') progress(`checking the file: ${p.table}, ${megabytes(p.bytes)}`);
+        else if (p.phase === 'migrate') progress(`migrating the empty database to ${p.to}`, true);
+        else if (p.phase === 'load')
+          progress(
+            p.done ? `${p.table}: ${count(p.rows ?? 0)} rows, ${megabytes(p.bytes)}` : `${p.table}: ${megabytes(p.bytes)} so far`,
+            p.done,
+          );
+        else progress(`verifying the audit trail: ${count(p.rows)} events`);
+      },
+    });
+    restored = true;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const migrated = result.migratedAfter.length ? `, then migrated to ${result.migratedAfter[result.migratedAfter.length - 1]}` : '';
+    console.log(
+      `Restored and verified: ${count(result.rows)} rows in ${result.manifest.parts.length} tables at schema ${result.manifest.schemaVersion}${migrated}; the trail verifies (${count(result.trailRows)} events). ${seconds} s.`,
+    );
+  } finally {
+    await database.close();
+    // A cluster this restore initialised holds nothing worth keeping after a failure: an empty DATA_DIR again.
+    if (!restored && embedded && !hadCluster) await rm(path.join(config.dataDir, 'pg'), { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`Restore refused: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
