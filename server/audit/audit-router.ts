@@ -3,7 +3,7 @@ import { ZRecordId } from '../trpc/record-id';
 import { directorProcedure, router } from '../trpc/init';
 import { db } from '../core/db/db';
 import { readChainHead, verifyAuditChain } from './audit-chain';
-import { listAuditEvents } from './list-audit-events';
+import { AUDIT_HASH_PATTERN, AUDIT_SUBJECT_PATTERN, listAuditEvents } from './list-audit-events';
 import { actorOf, AUDIT_ACTIONS, recordAuditEvent } from './record-audit-event';
 
 const ZChainHead = z.object({ id: z.number().nullable(), hash: z.string(), at: z.date().nullable() });
@@ -16,7 +16,23 @@ const ZAuditItem = z.object({
   subject: z.string(),
   detail: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
+  prevHash: z.string(),
+  hash: z.string(),
+  subjectLabel: z.string().nullable(),
+  subjectLink: z.string().nullable(),
+  subjectErased: z.boolean(),
+  related: z.record(z.string(), z.string()),
 });
+
+const ZAuditSubject = z
+  .string()
+  .regex(AUDIT_SUBJECT_PATTERN, 'A subject is client:<id>, case:<id>, user:<id> or communication:<id>.')
+  .refine((s) => Number(s.split(':')[1]) <= 2_147_483_647, 'No record has that id.');
+const ZHashPrefix = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(AUDIT_HASH_PATTERN, 'A hash prefix is at least 6 hexadecimal characters (0-9, a-f), at most 64.');
 
 export const auditRouter = router({
   /** The audit trail, newest first: directors only (staff get FORBIDDEN from the server). */
@@ -26,6 +42,8 @@ export const auditRouter = router({
         .object({
           action: z.enum(AUDIT_ACTIONS).optional(),
           userId: ZRecordId.optional(),
+          subject: ZAuditSubject.optional(),
+          hash: ZHashPrefix.optional(),
           before: ZRecordId.optional(),
           limit: z.number().int().min(1).max(200).optional(),
         })

@@ -7,7 +7,7 @@ import { HashingBusyError } from './password';
 import { formatEmailForTrail } from './sign-in-limiter';
 import { endWatchedSession } from './session-watch';
 import { createSession, deleteSession } from './sessions';
-import { authenticateUser } from './authenticate-user';
+import { authenticateUser, SignInRefused } from './authenticate-user';
 
 // No account's email has one (users.add takes only well-formed addresses), and PostgreSQL could not
 // look one up or record it: refused as a mistake, not checked as a wrong password.
@@ -49,7 +49,8 @@ export const authRouter = router({
             actor: { userId: null, ip: ctx.clientIp },
             action: 'auth.sign_in_failed',
             subject: `email:${email}`,
-            detail: { email },
+            // Why, for the directors who read the trail: the person was told only what they already knew.
+            detail: { email, ...(error instanceof SignInRefused ? { reason: error.reason } : {}) },
           });
         }
         throw error;
