@@ -3,7 +3,8 @@
 // Express app, the tRPC app router, the scripts) importing every feature's routes and routers.
 // `npm run lint:deps` checks it; tests/unit/dependency-rules.test.ts proves it finds a planted
 // violation of each rule.
-const FEATURES = '(audit|auth|crm|events|export|inbox|live|maintenance|media|messaging|provider|seed|settings|templates|webhook)';
+const FEATURES =
+  '(access|audit|auth|backup|crm|events|export|inbox|live|maintenance|media|messaging|notifications|ownership|provider|records|seed|settings|templates|webhook)';
 const APP = '^server/(app/|scripts/|main\\.ts$|trpc/app-router\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -115,6 +115,8 @@ export type TCommunication = {
     contacts?: TSharedContact[];
     /** An internal note's mentioned people (user ids), each told. */
     mentions?: number[];
+    /** When retention or an erasure request erased what it said (README "Records"): the record stays, its content is gone. */
+    erased_at?: string;
   };
   attachments: TAttachment[];
   /** Who sent an outbound record from this app; null for inbound, echoes and older records. */

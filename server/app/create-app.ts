@@ -1,6 +1,7 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Request } from 'express';
 import { requireSession } from '../auth';
+import { serveCertificate } from '../records/certificate-route';
 import { createContextFactory, type TDeps } from '../trpc/context';
 import { appRouter } from '../trpc/app-router';
 import { createWebhookRouter } from '../webhook/webhook-route';
@@ -78,6 +79,7 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   app.get('/api/media/:attachmentId', signedIn, serveMedia(media));
   app.post('/api/media', sameSiteUploads, signedIn, receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
   app.get('/api/export/:scope/:file', signedIn, serveExport({ ...media, firmName: deps.config.firmName }));
+  app.get('/api/retention/:file', signedIn, serveCertificate({ firmName: deps.config.firmName, logger: deps.logger }));
 
   app.use(
     '/trpc',

@@ -11,6 +11,7 @@ import { schedulePruning } from '../maintenance/prune-expired';
 import { scheduleSendSweeps, sweepAbandonedSends } from '../maintenance/sweep-abandoned-sends';
 import { scheduleTempFileSweeps } from '../maintenance/schedule-temp-file-sweeps';
 import { scheduleConversationTimers } from '../ownership';
+import { scheduleRetentionWork } from '../records';
 import { syncTemplates } from '../templates/template-catalogue';
 import { ProviderClient } from '../provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';
@@ -132,6 +133,8 @@ export async function startServer(
   // What a killed server left in the temporary directory (README "Files").
   const stopTempFileSweeps = scheduleTempFileSweeps(logger);
   const stopConversationTimers = scheduleConversationTimers(logger, config.replyTargetMinutes);
+  // Approved retention and erasure batches, carried on where a stop left them (README "Records").
+  const stopRetentionWork = scheduleRetentionWork(logger);
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
   mediaQueue.start();
 
@@ -143,6 +146,7 @@ export async function startServer(
       stopConversationTimers();
       stopSendSweeps();
       stopTempFileSweeps();
+      await stopRetentionWork();
       await mediaQueue.stop();
       liveStreams.close();
       await events.close();

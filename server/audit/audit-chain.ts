@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 
 // The trail's hash chain (README "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
@@ -65,11 +65,11 @@ export const hashAuditEvent = (prevHash: string, row: TChainRow): string =>
     .digest('hex');
 
 /** The chain's head as the database keeps it: the last row's id and hash. */
-export async function readChainHead(database: Sequelize): Promise<TChainHead> {
+export async function readChainHead(database: Sequelize, transaction?: Transaction): Promise<TChainHead> {
   const [head] = await database.query<{ id: string | null; hash: string; at: Date | null }>(
     `SELECT h.last_id::text AS id, h.last_hash AS hash, (SELECT e.at FROM audit_events e WHERE e.id = h.last_id) AS at
      FROM audit_chain_head h WHERE h.singleton`,
-    { type: QueryTypes.SELECT },
+    { type: QueryTypes.SELECT, transaction },
   );
   if (!head) throw new Error('The audit trail has no chain head: the database is not migrated');
   return { id: head.id === null ? null : Number(head.id), hash: head.hash, at: head.at ? new Date(head.at) : null };
@@ -92,7 +92,7 @@ export async function verifyAuditChain(database: Sequelize, onProgress?: (rows: 
       const batch = await database.query<TChainRow & { prevHash: string; hash: string }>(
         `SELECT id::text, prev_hash AS "prevHash", hash, user_id AS "userId", action, subject, detail::text AS detail,
                 to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
-         FROM audit_events WHERE id > $1::bigint AND id <= $2::bigint ORDER BY id LIMIT ${BATCH}`,
+         FROM audit_events e WHERE e.id > $1::bigint AND e.id <= $2::bigint ORDER BY e.id LIMIT ${BATCH}`,
         { bind: [after, String(head.id)], type: QueryTypes.SELECT },
       );
       for (const row of batch) {

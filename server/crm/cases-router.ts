@@ -3,7 +3,7 @@ import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visibl
 import { ZRecordId } from '../trpc/record-id';
 import { authedProcedure, router } from '../trpc/init';
 import { assertSubjectVisible } from '../access';
-import { createCase, getCase, listClientCases } from './cases';
+import { createCase, getCase, listClientCases, setCaseStatus } from './cases';
 
 const ZCase = z.object({
   id: z.number(),
@@ -13,6 +13,8 @@ const ZCase = z.object({
   status: z.enum(['open', 'closed']),
   createdAt: z.date(),
   restricted: z.boolean(),
+  closedAt: z.date().nullable(),
+  erasedAt: z.date().nullable(),
 });
 
 export const casesRouter = router({
@@ -50,4 +52,10 @@ export const casesRouter = router({
     .input(z.object({ clientId: ZRecordId }))
     .output(z.array(ZCase))
     .query(({ ctx, input }) => listClientCases(ctx.reader, input.clientId)),
+
+  /** Opens or closes a case: closing starts its retention clock (README "Records"). */
+  setStatus: authedProcedure
+    .input(z.object({ caseId: ZRecordId, status: z.enum(['open', 'closed']) }))
+    .output(ZCase)
+    .mutation(({ ctx, input }) => setCaseStatus(ctx.reader, input.caseId, input.status)),
 });

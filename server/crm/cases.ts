@@ -1,5 +1,7 @@
 import { literal, Op, UniqueConstraintError } from 'sequelize';
 import { assertSubjectVisible } from '../access';
+import { actorOf, recordAuditEvent } from '../audit';
+import { db } from '../core/db/db';
 import { visibleToSql, type TReader } from '../core/visibility';
 import { Case } from '../core/db/models/index';
 import { AppError } from '../core/errors';
@@ -13,6 +15,8 @@ export type TCaseDto = {
   status: 'open' | 'closed';
   createdAt: Date;
   restricted: boolean;
+  closedAt: Date | null;
+  erasedAt: Date | null;
 };
 
 const toDto = (c: Case): TCaseDto => ({
@@ -23,6 +27,8 @@ const toDto = (c: Case): TCaseDto => ({
   status: c.status,
   createdAt: c.createdAt,
   restricted: c.restricted,
+  closedAt: c.closedAt ?? null,
+  erasedAt: c.erasedAt ?? null,
 });
 
 export async function createCase(input: { clientId: number; reference: string; title: string }): Promise<TCaseDto> {
@@ -56,4 +62,27 @@ export async function listClientCases(reader: TReader, clientId: number): Promis
     ],
   });
   return rows.map(toDto);
+}
+
+/**
+ * Opens or closes a case (anyone who may see it); audited `case.status`. Closing starts its records'
+ * retention clock (README "Records"); reopening stops it, and takes its records out of any batch
+ * not yet erased.
+ */
+export async function setCaseStatus(reader: TReader, caseId: number, status: 'open' | 'closed'): Promise<TCaseDto> {
+  return db().transaction(async (transaction) => {
+    await assertSubjectVisible(reader, { caseId }, transaction);
+    const found = await Case.findByPk(caseId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!found) throw new AppError('NOT_FOUND', 'Case not found.');
+    if (found.erasedAt) throw new AppError('CONFLICT', 'This case was erased under the retention policy: it cannot be reopened.');
+    if (found.status === status) return toDto(found);
+    const from = found.status;
+    await found.update({ status }, { transaction });
+    await found.reload({ transaction });
+    await recordAuditEvent(
+      { actor: actorOf(reader), action: 'case.status', subject: `case:${caseId}`, detail: { from, to: status } },
+      transaction,
+    );
+    return toDto(found);
+  });
 }

@@ -16,17 +16,20 @@ export async function pruneExpiredRows(): Promise<{
   sessions: number;
   uploads: number;
   resumableUploads: number;
+  fileViews: number;
 }> {
   const [rows] = await db().query(`
     WITH receipts AS (DELETE FROM chat_receipts WHERE created_at < now() - interval '${KEEP_UNMATCHED_RECEIPTS}' RETURNING 1),
          limits AS (DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < (extract(epoch FROM now()) * 1000)::bigint RETURNING 1),
          sessions AS (DELETE FROM sessions WHERE expires_at < now() RETURNING 1),
          uploads AS (DELETE FROM attachments WHERE communication_id IS NULL AND created_at < now() - interval '${KEEP_UNSENT_UPLOADS}' RETURNING 1),
-         resumable AS (DELETE FROM resumable_uploads WHERE created_at < now() - ${RESUMABLE_UPLOAD_TTL_MS} * interval '1 millisecond' RETURNING 1)
+         resumable AS (DELETE FROM resumable_uploads WHERE created_at < now() - ${RESUMABLE_UPLOAD_TTL_MS} * interval '1 millisecond' RETURNING 1),
+         -- A day's mark only stops a second audit row that day (server/media/record-file-view.ts).
+         views AS (DELETE FROM file_views WHERE day < (now() AT TIME ZONE 'UTC')::date - 7 RETURNING 1)
     SELECT (SELECT count(*) FROM receipts)::int AS receipts, (SELECT count(*) FROM limits)::int AS "rateLimits",
            (SELECT count(*) FROM sessions)::int AS sessions, (SELECT count(*) FROM uploads)::int AS uploads,
-           (SELECT count(*) FROM resumable)::int AS "resumableUploads"`);
-  return (rows as { receipts: number; rateLimits: number; sessions: number; uploads: number; resumableUploads: number }[])[0]!;
+           (SELECT count(*) FROM resumable)::int AS "resumableUploads", (SELECT count(*) FROM views)::int AS "fileViews"`);
+  return (rows as Awaited<ReturnType<typeof pruneExpiredRows>>[])[0]!;
 }
 
 /** Prunes now and every hour until the returned stop is called; failures are logged, never fatal. */

@@ -8,6 +8,7 @@ import type { TLogger } from '../core/logger';
 import { sendHttpError } from '../http/http-errors';
 import { fallbackFileName, isShownInline, servedContentType } from './file-metadata';
 import type { TByteRange, TMediaStore } from './media-store';
+import { recordFileView } from './record-file-view';
 
 /**
  * The one byte range a request asks for (a player seeking, a download resuming), `null` for the
@@ -50,10 +51,16 @@ export function serveMedia(deps: { store: TMediaStore; logger: TLogger }): Reque
       return sendHttpError(res, 404, NO_SUCH_FILE);
     if (attachment.communicationId !== null && !(await seesRecord(readerOf(req, res), attachment.communicationId)))
       return sendHttpError(res, 404, NO_SUCH_FILE);
+    if (attachment.erasedAt) return sendHttpError(res, 410, "This file was erased under the firm's retention policy; its SHA-256 is kept.");
     if (attachment.state !== 'stored') {
       const message = attachment.state === 'pending' ? 'This file has not been downloaded from the provider yet.' : attachment.error;
       return sendHttpError(res, 409, message ?? 'This file could not be downloaded from the provider.');
     }
+    await recordFileView(readerOf(req, res), {
+      id: attachment.id,
+      communicationId: attachment.communicationId,
+      size: Number(attachment.size ?? 0),
+    });
     const name = attachment.fileName ?? fallbackFileName(attachment.kind, attachment.id, attachment.mimeType);
     const size = Number(attachment.size ?? 0);
     const etag = attachment.sha256 ? `"${attachment.sha256}"` : null;

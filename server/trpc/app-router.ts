@@ -9,6 +9,9 @@ import { notificationsRouter } from '../notifications/notifications-router';
 import { settingsRouter } from '../settings/settings-router';
 import { timelineRouter } from '../crm/timeline-router';
 import { usersRouter } from '../auth/users-router';
+import { erasureRouter } from '../records/erasure-router';
+import { holdsRouter } from '../records/holds-router';
+import { retentionRouter } from '../records/retention-router';
 import { router } from './init';
 
 export const appRouter = router({
@@ -23,6 +26,9 @@ export const appRouter = router({
   inbox: inboxRouter,
   notifications: notificationsRouter,
   settings: settingsRouter,
+  holds: holdsRouter,
+  retention: retentionRouter,
+  erasure: erasureRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -124,7 +124,8 @@ describe('when the database refuses the delivery log’s writes for a while', ()
     await sql(db(), 'CREATE SEQUENCE refused_delivery_writes');
     await sql(
       db(),
-      "CREATE FUNCTION refuse_delivery_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('refused_delivery_writes'); RAISE EXCEPTION 'refused for the test'; END $$",
+      // SECURITY DEFINER: the count is the owner's sequence, which the request role may not use.
+      "CREATE FUNCTION refuse_delivery_write() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$ BEGIN PERFORM nextval('refused_delivery_writes'); RAISE EXCEPTION 'refused for the test'; END $$",
     );
     await sql(
       db(),

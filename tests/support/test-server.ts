@@ -7,7 +7,8 @@ import { startServer, type TRunningServer } from '../../server/app/start-server'
 import type { AppRouter } from '../../server/trpc/app-router';
 import { createTestDatabase } from './test-database';
 
-export type TTestServer = TRunningServer & { databaseUrl: string; stop: () => Promise<void> };
+/** `databaseUrl` is the owner's (assertions, bulk loads); `requestDatabaseUrl` the role requests run as. */
+export type TTestServer = TRunningServer & { databaseUrl: string; requestDatabaseUrl: string; stop: () => Promise<void> };
 
 /** The real Express app on a random port, on a fresh database of its own. */
 export async function startTestServer(
@@ -28,6 +29,7 @@ export async function startTestServer(
   return {
     ...running,
     databaseUrl: database.url,
+    requestDatabaseUrl: database.requestUrl,
     stop: async () => {
       await running.close();
       await database.drop();

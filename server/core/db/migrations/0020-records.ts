@@ -86,6 +86,15 @@ export const records: TMigration = {
       END $$;
       CREATE TRIGGER cases_closing BEFORE INSERT OR UPDATE OF status ON cases FOR EACH ROW EXECUTE FUNCTION cases_stamp_closing();
 
+      -- A linked record's conversation is its client's whatever its number says: erasing the number
+      -- of a client's record (or changing it) moves nothing, so it need not rebuild the summary row.
+      DROP TRIGGER communications_chat_threads_move ON communications;
+      CREATE TRIGGER communications_chat_threads_move
+        AFTER UPDATE OF client_id, peer_phone ON communications FOR EACH ROW
+        WHEN (NEW.type = 'chat' AND (OLD.client_id IS DISTINCT FROM NEW.client_id
+              OR (NEW.client_id IS NULL AND OLD.peer_phone IS DISTINCT FROM NEW.peer_phone)))
+        EXECUTE FUNCTION chat_threads_moved();
+
       -- What erasure leaves: the id, times, direction, provider id and the SHA-256 of what went.
       ALTER TABLE communications ADD COLUMN erased_at timestamptz, ADD COLUMN erased_sha256 text;
       ALTER TABLE attachments ADD COLUMN erased_at timestamptz;
@@ -125,7 +134,10 @@ export const records: TMigration = {
         records integer NOT NULL DEFAULT 0,
         files integer NOT NULL DEFAULT 0,
         bytes bigint NOT NULL DEFAULT 0,
-        certificate_sha256 text
+        -- Set when it is done: the certificate's own hash, and the trail's head after its audit row.
+        certificate_sha256 text,
+        audit_head_id bigint,
+        audit_head_hash text
       );
       -- One batch erases at a time: of two approved at once, one wins.
       CREATE UNIQUE INDEX retention_batches_one_approved ON retention_batches ((true)) WHERE state = 'approved';

@@ -13,6 +13,8 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
   declare sha256: CreationOptional<string | null>;
   declare state: TAttachmentState;
   declare error: CreationOptional<string | null>;
+  /** When retention or an erasure request deleted its bytes and name (README "Records"). */
+  declare erasedAt: CreationOptional<Date | null>;
   declare uploadedBy: CreationOptional<number | null>;
   declare nextAttemptAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
@@ -31,6 +33,7 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
         sha256: { type: DataTypes.TEXT, allowNull: true },
         state: { type: DataTypes.TEXT, allowNull: false },
         error: { type: DataTypes.TEXT, allowNull: true },
+        erasedAt: { type: DataTypes.DATE, allowNull: true },
         uploadedBy: { type: DataTypes.INTEGER, allowNull: true },
         nextAttemptAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,

@@ -8,6 +8,10 @@ export class Case extends Model<InferAttributes<Case>, InferCreationAttributes<C
   declare status: CreationOptional<'open' | 'closed'>;
   /** Only its members see it (README "Ethical walls"). */
   declare restricted: CreationOptional<boolean>;
+  /** When it was last closed (a trigger keeps it): retention counts from here (README "Records"). */
+  declare closedAt: CreationOptional<Date | null>;
+  /** When retention or an erasure request erased its title. */
+  declare erasedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -20,6 +24,8 @@ export class Case extends Model<InferAttributes<Case>, InferCreationAttributes<C
         title: { type: DataTypes.TEXT, allowNull: false },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'open' },
         restricted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        closedAt: { type: DataTypes.DATE, allowNull: true },
+        erasedAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

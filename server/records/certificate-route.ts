@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { RequestHandler } from 'express';
+import { sessionUserOf } from '../auth';
+import type { TLogger } from '../core/logger';
+import { sendHttpError } from '../http/http-errors';
+import { computeCertificateHash, readCertificateBatch, writeCertificateJson, writeCertificatePdf } from './destruction-certificate';
+
+const UUID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(pdf|json)$/;
+
+/**
+ * `GET /api/retention/:batchId.pdf|.json` (README "Records"): a finished batch's destruction
+ * certificate, for directors. It names no client: ids and hashes only, so it may be kept forever.
+ */
+export function serveCertificate(deps: { firmName: string; logger: TLogger }): RequestHandler {
+  return async (req, res) => {
+    if (sessionUserOf(res).role !== 'director') return sendHttpError(res, 403, 'Only directors may read destruction certificates.');
+    const match = UUID.exec(String(req.params.file));
+    if (!match) return sendHttpError(res, 404, 'There is no such certificate: ask for <batch id>.pdf or <batch id>.json.');
+    const [, batchId, format] = match as unknown as [string, string, 'pdf' | 'json'];
+    const found = await readCertificateBatch(batchId);
+    if (!found) return sendHttpError(res, 404, 'There is no such batch.');
+    if (found.state !== 'done')
+      return sendHttpError(res, 409, 'This batch has not been destroyed yet: its certificate follows when it has.');
+    const sha256 = await computeCertificateHash(batchId);
+    const batch = { ...found, certificateSha256: sha256 };
+    res.status(200).set({
+      'Content-Type': format === 'pdf' ? 'application/pdf' : 'application/json; charset=utf-8',
+      'Content-Disposition': `attachment; filename="destruction-certificate-${batchId}.${format}"`,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      ...(format === 'json' ? { 'X-Content-SHA256': sha256 ?? '' } : {}),
+    });
+    try {
+      if (format === 'json') {
+        // Checked as it goes: the bytes sent are the bytes whose hash the batch keeps.
+        const hash = createHash('sha256');
+        const hashing = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            hash.update(chunk);
+            callback(null, chunk);
+          },
+        });
+        const sent = pipeline(hashing, res);
+        await writeCertificateJson(batch, hashing);
+        hashing.end();
+        await sent;
+        if (hash.digest('hex') !== sha256) deps.logger.error({ batchId }, 'a destruction certificate did not match its stored hash');
+      } else {
+        await writeCertificatePdf(batch, deps.firmName, res);
+      }
+    } catch (error) {
+      deps.logger.warn({ batchId, error: (error as Error).name }, 'destruction certificate not sent whole');
+      res.destroy();
+    }
+  };
+}

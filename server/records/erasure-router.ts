@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { directorProcedure, router } from '../trpc/init';
+import { ZRecordId } from '../trpc/record-id';
+import { decideErasureRequest, listErasureRequests, recordErasureRequest, REFUSAL_GROUNDS } from './erasure-requests';
+
+const ZPerson = z.object({ id: z.number(), name: z.string() }).nullable();
+
+/** Erasure requests (README "Records"): recorded, then decided by a director — erased with a certificate, or refused on fixed grounds. */
+export const erasureRouter = router({
+  request: directorProcedure
+    .input(
+      z.object({ clientId: ZRecordId, receivedAt: z.date(), note: z.string().trim().max(2000, 'At most 2,000 characters.').default('') }),
+    )
+    .output(z.object({ id: z.number() }))
+    .mutation(({ ctx, input }) => recordErasureRequest(ctx.reader, input)),
+  decide: directorProcedure
+    .input(z.object({ requestId: ZRecordId, decision: z.enum(['erase', 'refuse']), grounds: z.enum(REFUSAL_GROUNDS).optional() }))
+    .output(
+      z.object({
+        id: z.number(),
+        decision: z.enum(['erase', 'refuse']),
+        grounds: z.enum(REFUSAL_GROUNDS).nullable(),
+        batchId: z.string().nullable(),
+      }),
+    )
+    .mutation(({ ctx, input }) => decideErasureRequest(ctx.reader, input)),
+  list: directorProcedure
+    .input(z.object({ clientId: ZRecordId.optional() }).optional())
+    .output(
+      z.array(
+        z.object({
+          id: z.number(),
+          client: z.object({ id: z.number(), name: z.string(), erased: z.boolean() }),
+          receivedAt: z.date(),
+          note: z.string(),
+          recordedBy: ZPerson,
+          recordedAt: z.date(),
+          decision: z.enum(['erase', 'refuse']).nullable(),
+          grounds: z.enum(REFUSAL_GROUNDS).nullable(),
+          decidedBy: ZPerson,
+          decidedAt: z.date().nullable(),
+          batch: z.object({ id: z.string(), state: z.string() }).nullable(),
+        }),
+      ),
+    )
+    .query(({ ctx, input }) => listErasureRequests(ctx.reader, input ?? {})),
+});

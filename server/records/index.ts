@@ -1,0 +1,2 @@
+export { clientHeldSql, heldSql } from './holds';
+export { scheduleRetentionWork, runApprovedBatch } from './retention-worker';

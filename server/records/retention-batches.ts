@@ -1,0 +1,274 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import { db } from '../core/db/db';
+import { AppError } from '../core/errors';
+import type { TReader } from '../core/visibility';
+import {
+  caseDueSql,
+  caseErasableSql,
+  clientDueSql,
+  clientErasableSql,
+  KEPT_METADATA_KEYS,
+  recordDueSql,
+  recordErasableSql,
+} from './retention-rules';
+
+// A batch is what one approval destroys (README "Records"): its items are listed when it is
+// previewed, so the director approves exactly what they saw; the worker erases them in chunks, each
+// chunk one bounded transaction that checks every item against the rule again (a hold placed since
+// leaves its items out, said so on the certificate). A retention batch has a cutoff; an erasure
+// request's batch has none and takes all of one client's records.
+
+/** A preview older than this must be made again: what it lists may have changed. */
+export const PREVIEW_VALID_HOURS = 24;
+
+export type TBatchCounts = { clients: number; cases: number; records: number; files: number; bytes: number };
+export type TBatchPreview = TBatchCounts & { batchId: string; cutoff: Date | null; retentionYears: number | null };
+
+// Previews and erasures read a whole firm's records at once: more than a request's 4 s.
+const LONG_STATEMENTS = "SET LOCAL statement_timeout = '120s'";
+
+/** Lists what the conditions select as the batch's items, with the files of its records, and counts them. */
+async function listItems(
+  batchId: string,
+  where: { records: string; cases: string; clients: string },
+  bind: unknown[],
+  transaction: Transaction,
+): Promise<TBatchCounts> {
+  const q = (sql: string, withBind = true) => db().query(sql, { bind: withBind ? [batchId, ...bind] : [batchId], transaction });
+  await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id, bytes)
+           SELECT $1, 'record', c.id, c.client_id, c.case_id, octet_length(c.body) FROM communications c WHERE ${where.records}`);
+  await q(
+    `INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id, bytes)
+           SELECT $1, 'file', a.id, i.client_id, i.case_id, coalesce(a.size, 0) FROM retention_items i
+           JOIN attachments a ON a.communication_id = i.item_id AND a.erased_at IS NULL
+           WHERE i.batch_id = $1 AND i.kind = 'record'`,
+    false,
+  );
+  await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id)
+           SELECT $1, 'case', k.id, k.client_id, k.id FROM cases k WHERE ${where.cases}`);
+  await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id)
+           SELECT $1, 'client', cl.id, cl.id FROM clients cl WHERE ${where.clients}`);
+  const [counts] = await db().query<TBatchCounts>(
+    `UPDATE retention_batches b SET clients = n.clients, cases = n.cases, records = n.records, files = n.files, bytes = n.bytes
+     FROM (SELECT count(*) FILTER (WHERE kind = 'client')::int AS clients, count(*) FILTER (WHERE kind = 'case')::int AS cases,
+                  count(*) FILTER (WHERE kind = 'record')::int AS records, count(*) FILTER (WHERE kind = 'file')::int AS files,
+                  coalesce(sum(bytes), 0)::bigint AS bytes
+           FROM retention_items WHERE batch_id = $1) n
+     WHERE b.id = $1 RETURNING n.clients, n.cases, n.records, n.files, n.bytes`,
+    { bind: [batchId], type: QueryTypes.SELECT, transaction },
+  );
+  return { ...counts!, bytes: Number(counts!.bytes) };
+}
+
+/**
+ * What retention would destroy now: a new batch, listed and counted (directors). It replaces an
+ * earlier preview nobody approved.
+ */
+export async function previewRetention(reader: TReader, retentionYears: number): Promise<TBatchPreview> {
+  return db().transaction(async (transaction) => {
+    await db().query(LONG_STATEMENTS, { transaction });
+    await db().query("UPDATE retention_batches SET state = 'superseded' WHERE state = 'previewed' AND kind = 'retention'", { transaction });
+    const [batch] = await db().query<{ id: string; cutoff: Date }>(
+      `INSERT INTO retention_batches (kind, state, cutoff, retention_years, created_by)
+       VALUES ('retention', 'previewed', now() - make_interval(years => $1::int), $1::int, $2) RETURNING id, cutoff`,
+      { bind: [retentionYears, reader.id], type: QueryTypes.SELECT, transaction },
+    );
+    const cutoff = '$2::timestamptz';
+    const counts = await listItems(
+      batch!.id,
+      { records: recordDueSql('c', cutoff), cases: caseDueSql('k', cutoff), clients: clientDueSql('cl', cutoff) },
+      [batch!.cutoff],
+      transaction,
+    );
+    return { batchId: batch!.id, cutoff: new Date(batch!.cutoff), retentionYears, ...counts };
+  });
+}
+
+/** An erasure request's batch: everything of the client, approved at once by the director deciding. */
+export async function createErasureBatch(reader: TReader, clientId: number, transaction: Transaction): Promise<TBatchPreview> {
+  await db().query(LONG_STATEMENTS, { transaction });
+  const [batch] = await db().query<{ id: string }>(
+    `INSERT INTO retention_batches (kind, state, created_by) VALUES ('erasure', 'previewed', $1) RETURNING id`,
+    { bind: [reader.id], type: QueryTypes.SELECT, transaction },
+  );
+  const counts = await listItems(
+    batch!.id,
+    {
+      records: `c.client_id = $2::int AND ${recordErasableSql('c')}`,
+      cases: `k.client_id = $2::int AND ${caseErasableSql('k')}`,
+      clients: `cl.id = $2::int AND ${clientErasableSql('cl')}`,
+    },
+    [clientId],
+    transaction,
+  );
+  await approveBatch(reader, batch!.id, transaction);
+  return { batchId: batch!.id, cutoff: null, retentionYears: null, ...counts };
+}
+
+const isOneApprovedViolation = (error: unknown) =>
+  (error as { parent?: { constraint?: string } }).parent?.constraint === 'retention_batches_one_approved';
+
+async function approveBatch(reader: TReader, batchId: string, transaction: Transaction): Promise<void> {
+  try {
+    await db().query("UPDATE retention_batches SET state = 'approved', approved_by = $2, approved_at = now() WHERE id = $1", {
+      bind: [batchId, reader.id],
+      transaction,
+    });
+  } catch (error) {
+    if (isOneApprovedViolation(error))
+      throw new AppError('CONFLICT', 'Another batch is being destroyed now: approve this one when it has finished.');
+    throw error;
+  }
+}
+
+/**
+ * A director's approval of a previewed batch: the worker then erases it. Of two approvals at once
+ * one wins; a batch replaced by a newer preview, or previewed more than a day ago, is refused.
+ */
+export async function destroyBatch(reader: TReader, batchId: string): Promise<{ batchId: string; state: 'approved' }> {
+  await db().transaction(async (transaction) => {
+    const [batch] = await db().query<{ state: string; kind: string; stale: boolean }>(
+      `SELECT state, kind, created_at < now() - make_interval(hours => ${PREVIEW_VALID_HOURS}) AS stale
+       FROM retention_batches WHERE id = $1 FOR UPDATE`,
+      { bind: [batchId], type: QueryTypes.SELECT, transaction },
+    );
+    if (!batch || batch.kind !== 'retention') throw new AppError('NOT_FOUND', 'There is no such retention batch.');
+    if (batch.state === 'approved') throw new AppError('CONFLICT', 'This batch is already being destroyed.');
+    if (batch.state === 'done') throw new AppError('CONFLICT', 'This batch was already destroyed.');
+    if (batch.state === 'superseded') throw new AppError('CONFLICT', 'A newer preview replaced this batch: review that one instead.');
+    if (batch.stale) throw new AppError('CONFLICT', `This preview is more than ${PREVIEW_VALID_HOURS} hours old: preview again.`);
+    await approveBatch(reader, batchId, transaction);
+  });
+  return { batchId, state: 'approved' };
+}
+
+/**
+ * The statement that erases one chunk of a batch's items of one kind: `$1` the batch, `$2` the chunk
+ * size, `$3` the cutoff (NULL: an erasure request's batch). Every part of a statement runs, so the
+ * bytes, numbers and summaries go in the same statement as the rows that own them.
+ */
+const ERASE_CHUNK_SQL = {
+  record: `
+    WITH chunk AS (
+      SELECT i.item_id FROM retention_items i
+      WHERE i.batch_id = $1 AND i.kind = 'record' AND i.erased_at IS NULL AND i.left_out IS NULL
+      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
+    target AS (
+      SELECT c.id,
+             CASE WHEN $3::timestamptz IS NULL THEN ${recordErasableSql('c')} ELSE ${recordDueSql('c', '$3::timestamptz')} END AS due,
+             EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = c.client_id OR h.case_id = c.case_id)) AS held
+      FROM communications c JOIN chunk ON chunk.item_id = c.id FOR UPDATE OF c),
+    erased AS (
+      UPDATE communications c SET body = '', subject = NULL, error = NULL, peer_phone = NULL,
+        metadata = coalesce((SELECT jsonb_object_agg(m.key, m.value) FROM jsonb_each(c.metadata) m WHERE m.key = ANY($4::text[])), '{}'::jsonb)
+                   || jsonb_build_object('erased_at', now()),
+        erased_at = now(), erased_sha256 = encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), updated_at = now()
+      FROM target t WHERE c.id = t.id AND t.due
+      RETURNING c.id, c.erased_sha256),
+    marked AS (
+      UPDATE retention_items i SET erased_at = now(), sha256 = e.erased_sha256
+      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'record' AND i.item_id = e.id RETURNING 1),
+    skipped AS (
+      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' ELSE 'no longer due' END
+      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
+      WHERE i.batch_id = $1 AND i.kind = 'record' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT t.due) RETURNING 1)
+    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
+  // A file goes with its record: its bytes deleted, its name forgotten, its hash kept.
+  file: `
+    WITH chunk AS (
+      SELECT i.item_id FROM retention_items i
+      WHERE i.batch_id = $1 AND i.kind = 'file' AND i.erased_at IS NULL AND i.left_out IS NULL
+      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
+    target AS (
+      SELECT a.id, coalesce(cm.erased_at IS NOT NULL, false) AS due
+      FROM attachments a JOIN chunk ON chunk.item_id = a.id LEFT JOIN communications cm ON cm.id = a.communication_id
+      FOR UPDATE OF a),
+    bytes AS (DELETE FROM attachment_chunks b USING target t WHERE b.attachment_id = t.id AND t.due RETURNING 1),
+    erased AS (
+      UPDATE attachments a SET file_name = NULL, erased_at = now(), updated_at = now(),
+        state = CASE WHEN a.state = 'pending' THEN 'failed' ELSE a.state END,
+        error = CASE WHEN a.state = 'stored' THEN a.error ELSE 'Erased before it was downloaded.' END,
+        next_attempt_at = NULL, locked_until = NULL
+      FROM target t WHERE a.id = t.id AND t.due
+      RETURNING a.id, a.sha256),
+    marked AS (
+      UPDATE retention_items i SET erased_at = now(), sha256 = e.sha256
+      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'file' AND i.item_id = e.id RETURNING 1),
+    skipped AS (
+      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' ELSE 'record kept' END
+      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
+      WHERE i.batch_id = $1 AND i.kind = 'file' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT t.due) RETURNING 1)
+    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
+  // A case's title goes once none of its records is left.
+  case: `
+    WITH chunk AS (
+      SELECT i.item_id FROM retention_items i
+      WHERE i.batch_id = $1 AND i.kind = 'case' AND i.erased_at IS NULL AND i.left_out IS NULL
+      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
+    target AS (
+      SELECT k.id,
+             CASE WHEN $3::timestamptz IS NULL THEN ${caseErasableSql('k')} ELSE ${caseDueSql('k', '$3::timestamptz')} END AS due,
+             NOT EXISTS (SELECT 1 FROM communications x WHERE x.case_id = k.id AND x.erased_at IS NULL) AS emptied,
+             EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = k.client_id OR h.case_id = k.id)) AS held
+      FROM cases k JOIN chunk ON chunk.item_id = k.id FOR UPDATE OF k),
+    erased AS (
+      UPDATE cases k SET erased_sha256 = encode(sha256(convert_to(k.title, 'UTF8')), 'hex'), title = 'Erased case',
+        erased_at = now(), updated_at = now()
+      FROM target t WHERE k.id = t.id AND t.due AND t.emptied RETURNING k.id, k.erased_sha256),
+    marked AS (
+      UPDATE retention_items i SET erased_at = now(), sha256 = e.erased_sha256
+      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'case' AND i.item_id = e.id RETURNING 1),
+    skipped AS (
+      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' WHEN NOT t.due THEN 'no longer due' ELSE 'records kept' END
+      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
+      WHERE i.batch_id = $1 AND i.kind = 'case' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT (t.due AND t.emptied)) RETURNING 1)
+    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
+  // A client's name, numbers and contact details go once none of their records or cases is left.
+  client: `
+    WITH chunk AS (
+      SELECT i.item_id FROM retention_items i
+      WHERE i.batch_id = $1 AND i.kind = 'client' AND i.erased_at IS NULL AND i.left_out IS NULL
+      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
+    target AS (
+      SELECT cl.id,
+             CASE WHEN $3::timestamptz IS NULL THEN ${clientErasableSql('cl')} ELSE ${clientDueSql('cl', '$3::timestamptz')} END AS due,
+             NOT EXISTS (SELECT 1 FROM communications x WHERE x.client_id = cl.id AND x.erased_at IS NULL)
+               AND NOT EXISTS (SELECT 1 FROM cases xk WHERE xk.client_id = cl.id AND xk.erased_at IS NULL) AS emptied,
+             EXISTS (SELECT 1 FROM legal_holds h LEFT JOIN cases hk ON hk.id = h.case_id
+                     WHERE h.released_at IS NULL AND (h.client_id = cl.id OR hk.client_id = cl.id)) AS held
+      FROM clients cl JOIN chunk ON chunk.item_id = cl.id FOR UPDATE OF cl),
+    numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING 1),
+    threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.client_id = t.id AND t.due AND t.emptied RETURNING 1),
+    erased AS (
+      UPDATE clients cl SET erased_sha256 = encode(sha256(convert_to(jsonb_build_object('name', cl.name, 'phone', cl.phone, 'email', cl.email)::text, 'UTF8')), 'hex'),
+        name = 'Erased client', phone = '', phone_digits = '', phone_last9 = '', email = NULL, erased_at = now(), updated_at = now()
+      FROM target t WHERE cl.id = t.id AND t.due AND t.emptied
+      RETURNING cl.id, cl.erased_sha256),
+    marked AS (
+      UPDATE retention_items i SET erased_at = now(), sha256 = e.erased_sha256
+      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'client' AND i.item_id = e.id RETURNING 1),
+    skipped AS (
+      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' WHEN NOT t.due THEN 'no longer due' ELSE 'records kept' END
+      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
+      WHERE i.batch_id = $1 AND i.kind = 'client' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT (t.due AND t.emptied)) RETURNING 1)
+    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
+} as const;
+
+export type TItemKind = keyof typeof ERASE_CHUNK_SQL;
+/** Records first, then their files, then the cases and clients they emptied. */
+export const ERASE_ORDER: TItemKind[] = ['record', 'file', 'case', 'client'];
+/** Items one transaction takes: small enough that a chunk commits in well under a second. */
+export const CHUNK = { record: 1_000, file: 50, case: 500, client: 200 } as const satisfies Record<TItemKind, number>;
+
+/** Erases one chunk of a batch's items of one kind, in its own transaction; returns how many items it took (0: that kind is finished). */
+export async function eraseChunk(batch: { id: string; cutoff: Date | null }, kind: TItemKind, size: number = CHUNK[kind]): Promise<number> {
+  return db().transaction(async (transaction) => {
+    await db().query(LONG_STATEMENTS, { transaction });
+    const [row] = await db().query<{ taken: number; erased: number }>(ERASE_CHUNK_SQL[kind], {
+      bind: [batch.id, size, ...(kind === 'file' ? [] : [batch.cutoff]), ...(kind === 'record' ? [KEPT_METADATA_KEYS] : [])],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    return row?.taken ?? 0;
+  });
+}

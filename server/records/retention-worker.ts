@@ -1,0 +1,134 @@
+import { QueryTypes } from 'sequelize';
+import { readChainHead, recordAuditEvent } from '../audit';
+import { db } from '../core/db/db';
+import type { TLogger } from '../core/logger';
+import { computeCertificateHash } from './destruction-certificate';
+import { ERASE_ORDER, eraseChunk } from './retention-batches';
+
+// The approved batch is its own job (as an attachment row is its download's: server/decisions/0005-media-download-queue-on-the-attachment-row.md):
+// every instance polls for one; the one that leases it (SKIP LOCKED, a lease renewed after every
+// chunk) erases it chunk by chunk. A crash leaves the lease to run out and another instance, or
+// the next start, carries on where the items say it stopped: erased items are not taken again.
+
+const POLL_MS = 1_000;
+const LEASE = "interval '2 minutes'";
+
+type TLeasedBatch = { id: string; kind: 'retention' | 'erasure'; cutoff: Date | null; approved_by: number | null };
+
+async function leaseApprovedBatch(): Promise<TLeasedBatch | null> {
+  const [batch] = await db().query<TLeasedBatch>(
+    `UPDATE retention_batches SET locked_until = now() + ${LEASE}
+     WHERE id = (SELECT id FROM retention_batches WHERE state = 'approved' AND (locked_until IS NULL OR locked_until < now())
+                 ORDER BY approved_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING id, kind, cutoff, approved_by`,
+    { type: QueryTypes.SELECT },
+  );
+  return batch ?? null;
+}
+
+const renewLease = (batchId: string) =>
+  db().query(`UPDATE retention_batches SET locked_until = now() + ${LEASE} WHERE id = $1`, { bind: [batchId] });
+
+/**
+ * Marks the batch done and records `retention.destroy` (actor: the director who approved it) in one
+ * transaction, then the trail's head after that row, which the certificate carries.
+ */
+async function finishBatch(batch: TLeasedBatch): Promise<void> {
+  await db().transaction(async (transaction) => {
+    const [totals] = await db().query<{
+      records: number;
+      files: number;
+      bytes: string;
+      cases: number;
+      clients: number;
+      left_out: number;
+      client_id: number | null;
+    }>(
+      `SELECT count(*) FILTER (WHERE kind = 'record' AND erased_at IS NOT NULL)::int AS records,
+              count(*) FILTER (WHERE kind = 'file' AND erased_at IS NOT NULL)::int AS files,
+              coalesce(sum(bytes) FILTER (WHERE erased_at IS NOT NULL), 0)::text AS bytes,
+              count(*) FILTER (WHERE kind = 'case' AND erased_at IS NOT NULL)::int AS cases,
+              count(*) FILTER (WHERE kind = 'client' AND erased_at IS NOT NULL)::int AS clients,
+              count(*) FILTER (WHERE left_out IS NOT NULL)::int AS left_out,
+              (SELECT e.client_id FROM erasure_requests e WHERE e.batch_id = $1 LIMIT 1) AS client_id
+       FROM retention_items WHERE batch_id = $1`,
+      { bind: [batch.id], type: QueryTypes.SELECT, transaction },
+    );
+    const [done] = await db().query(
+      `UPDATE retention_batches SET state = 'done', finished_at = now(), locked_until = NULL WHERE id = $1 AND state = 'approved' RETURNING id`,
+      { bind: [batch.id], type: QueryTypes.SELECT, transaction },
+    );
+    if (!done) return;
+    const t = totals!;
+    await recordAuditEvent(
+      {
+        actor: { userId: batch.approved_by, ip: null },
+        action: 'retention.destroy',
+        subject: batch.kind === 'erasure' && t.client_id !== null ? `client:${t.client_id}` : `retention:${batch.id}`,
+        detail: {
+          batchId: batch.id,
+          kind: batch.kind,
+          records: t.records,
+          files: t.files,
+          bytes: Number(t.bytes),
+          cases: t.cases,
+          clients: t.clients,
+          leftOut: t.left_out,
+        },
+      },
+      transaction,
+    );
+    const head = await readChainHead(db(), transaction);
+    await db().query('UPDATE retention_batches SET audit_head_id = $2, audit_head_hash = $3 WHERE id = $1', {
+      bind: [batch.id, head.id, head.hash],
+      transaction,
+    });
+  });
+  await computeCertificateHash(batch.id);
+}
+
+/**
+ * Erases one leased batch to the end; returns whether there was one. `stopping` is asked between
+ * chunks: a server shutting down lets its lease run out and the batch is carried on later.
+ */
+export async function runApprovedBatch(logger: TLogger, stopping: () => boolean = () => false): Promise<boolean> {
+  const batch = await leaseApprovedBatch();
+  if (!batch) return false;
+  for (const kind of ERASE_ORDER) {
+    while ((await eraseChunk(batch, kind)) > 0) {
+      if (stopping()) return false;
+      await renewLease(batch.id);
+    }
+  }
+  await finishBatch(batch);
+  logger.info({ batchId: batch.id, kind: batch.kind }, 'retention batch destroyed');
+  return true;
+}
+
+/** Polls for approved batches until the returned stop is called (which waits for the chunk in hand); failures are logged and tried again. */
+export function scheduleRetentionWork(logger: TLogger): () => Promise<void> {
+  let current: Promise<void> | null = null;
+  let stopped = false;
+  const poll = () => {
+    if (current || stopped) return;
+    current = (async () => {
+      try {
+        while (!stopped && (await runApprovedBatch(logger, () => stopped)));
+      } catch (error) {
+        logger.warn(
+          { error: (error as Error).name, code: (error as { parent?: { code?: string } }).parent?.code },
+          'destroying a retention batch failed',
+        );
+      } finally {
+        current = null;
+      }
+    })();
+  };
+  poll();
+  const timer = setInterval(poll, POLL_MS).unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await current;
+  };
+}
