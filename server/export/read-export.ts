@@ -1,5 +1,6 @@
 import { QueryTypes, Transaction } from 'sequelize';
 import type { TDirection, TEdit, TReaction, TReceiptHistory, TMessageKind } from '../../shared/communication';
+import { readChainHead } from '../audit';
 import { db } from '../core/db/db';
 import { visibleToSql } from '../core/visibility';
 
@@ -19,6 +20,11 @@ export type TExportHeader = {
   notOnCase: number | null;
   exportedAt: string;
   exportedBy: { id: number; name: string; email: string };
+  /**
+   * The audit trail's head as this export's snapshot saw it (README "Records"): the export's own
+   * `export.create` row comes after it, so a later verification shows the trail this copy was made from.
+   */
+  auditHead: { id: number | null; hash: string };
 };
 
 /** One message as exported: what the record says, with provider ids and every receipt time. */
@@ -123,6 +129,7 @@ export async function readExport(
       notOnCase: elsewhere?.count ?? null,
       exportedAt: request.now.toISOString(),
       exportedBy: request.user,
+      auditHead: await readChainHead(db(), transaction).then(({ id, hash }) => ({ id, hash })),
     };
     await write(header, readPages({ column, id: request.scope.id, viewerId: request.user.id, transaction, signal: request.signal }));
     return header;

@@ -213,6 +213,7 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
       : []),
     ['Exported by', `${header.exportedBy.name} (${header.exportedBy.email})`],
     ['Exported at', formatUtc(header.exportedAt)],
+    ['Audit trail head', header.auditHead.id === null ? 'empty' : `event #${header.auditHead.id}, SHA-256 ${header.auditHead.hash}`],
   ];
   for (const [label, value] of headerLines) {
     doc.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(drawableText(value));

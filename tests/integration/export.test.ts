@@ -28,6 +28,7 @@ const ZJsonExport = z.looseObject({
   count: z.number(),
   notOnCase: z.number().nullable(),
   exportedAt: z.string(),
+  auditHead: z.object({ id: z.number().nullable(), hash: z.string() }),
   messages: z.array(ZExportedMessage),
 });
 const readJsonExport = (bytes: Buffer) => ZJsonExport.parse(JSON.parse(bytes.toString('utf8')));
@@ -89,6 +90,14 @@ describe('JSON export', () => {
     });
     expect(Date.parse(body.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(body.period!.from <= body.period!.to).toBe(true);
+    // The trail's head as the export saw it: the export's own audit row is the next one (README "Records").
+    const [exported] = await sql<{ prev_hash: string; id: string }>(
+      live.server.databaseUrl,
+      "SELECT prev_hash, id::text FROM audit_events WHERE action = 'export.create' AND detail->>'sha256' = $1",
+      [sha256(bytes)],
+    );
+    expect(body.auditHead.hash).toBe(exported!.prev_hash);
+    expect(body.auditHead.id).toBeLessThan(Number(exported!.id));
     const [question, answer, photo] = body.messages;
     expect(question).toMatchObject({
       direction: 'inbound',

@@ -11,6 +11,7 @@ const header = (name: string, type: 'client' | 'case' = 'client', reference: str
   notOnCase: null,
   exportedAt: '2026-11-23T10:00:00.000Z',
   exportedBy: { id: 1, name: 'S', email: 's@f' },
+  auditHead: { id: null, hash: '0'.repeat(64) },
 });
 
 describe('exportFileName', () => {
