@@ -14,13 +14,17 @@ import {
 
 export type TBackupReader = {
   manifest: TBackupManifest;
-  /** The part's COPY bytes, a frame at a time; throws BackupDamagedError at its end when its size or SHA-256 differ from the manifest's. */
-  readPart: (part: TBackupPart) => AsyncGenerator<Buffer>;
+  /**
+   * The part's COPY bytes, a frame at a time; throws BackupDamagedError at its end when its size or
+   * SHA-256 differ from the manifest's. `reuse`: every frame is read into one buffer, valid only until
+   * the next (a check that only hashes them holds one frame's memory, not a heap of garbage).
+   */
+  readPart: (part: TBackupPart, options?: { reuse?: boolean }) => AsyncGenerator<Buffer>;
   close: () => Promise<void>;
 };
 
-async function readExactly(handle: FileHandle, length: number, position: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
+async function readExactly(handle: FileHandle, length: number, position: number, into?: Buffer): Promise<Buffer> {
+  const buffer = into && into.length >= length ? into.subarray(0, length) : Buffer.alloc(length);
   let read = 0;
   while (read < length) {
     const { bytesRead } = await handle.read(buffer, read, length - read, position + read);
@@ -51,7 +55,8 @@ export async function openBackup(file: string): Promise<TBackupReader> {
     if (!parsed.success) throw new BackupDamagedError(`${file} has a manifest this version of Firm Chat cannot read.`);
     const manifest = parsed.data;
 
-    async function* readPart(part: TBackupPart): AsyncGenerator<Buffer> {
+    async function* readPart(part: TBackupPart, options: { reuse?: boolean } = {}): AsyncGenerator<Buffer> {
+      const shared = options.reuse ? Buffer.alloc(2 * 1024 * 1024) : undefined; // frames are written up to 1 MiB and one socket read more
       const hash = createHash('sha256');
       let position = part.offset;
       let bytes = 0;
@@ -63,7 +68,7 @@ export async function openBackup(file: string): Promise<TBackupReader> {
         if (length === 0) break;
         if (length > MAX_FRAME_LENGTH || position + length > manifestStart || bytes + length > part.bytes)
           throw new BackupDamagedError(`Part ${part.table} is damaged: a frame's length is wrong.`);
-        const frame = await readExactly(handle, length, position);
+        const frame = await readExactly(handle, length, position, shared);
         position += length;
         bytes += length;
         hash.update(frame);
@@ -84,7 +89,7 @@ export async function openBackup(file: string): Promise<TBackupReader> {
 export async function verifyBackup(reader: TBackupReader, onBytes?: (table: string, bytes: number) => void): Promise<void> {
   for (const part of reader.manifest.parts) {
     let bytes = 0;
-    for await (const frame of reader.readPart(part)) {
+    for await (const frame of reader.readPart(part, { reuse: true })) {
       bytes += frame.length;
       onBytes?.(part.table, bytes);
     }

@@ -41,7 +41,12 @@ export async function writeBackup(
   const client = new pg.Client({ connectionString: ownerUrl, application_name: 'firm-chat backup' });
   client.on('error', () => undefined); // a lost connection also fails the query in flight, which reports it
   await client.connect();
-  const handle = await open(partial, 'wx');
+  const handle = await open(partial, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+    await client.end().catch(() => undefined);
+    throw error.code === 'EEXIST'
+      ? new Error(`${partial} exists: another backup is writing it, or one was interrupted (then remove it).`)
+      : error;
+  });
   let manifest: TBackupManifest;
   try {
     // No statement_timeout: a large table's COPY takes as long as it takes.
