@@ -120,7 +120,7 @@ export async function writeCertificateJson(batch: TCertificateBatch, out: Writab
     auditHead: batch.auditHead,
     totals: batch.totals,
     hashes:
-      'sha256 is the SHA-256 (hex) of what was erased: a record\'s text (UTF-8), a file\'s bytes, a case\'s title, a client\'s {"name", "phone", "email"} as JSON',
+      'sha256 is the SHA-256 (hex) of what was erased: a record\'s text (UTF-8), a file\'s bytes, a case\'s title, a client\'s {"name", "email", "numbers"} as jsonb writes it',
   };
   const text = JSON.stringify(head);
   await write(out, `${text.slice(0, -1)},"items":[`);
@@ -199,7 +199,7 @@ export async function writeCertificatePdf(batch: TCertificateBatch, firmName: st
     .fillColor('#444')
     .text(
       'Each erased item keeps its id, times, direction and provider id; what it said is gone. SHA-256 is of what was erased: ' +
-        "a record's text (UTF-8), a file's bytes, a case's title, a client's name, phone and email as JSON. " +
+        "a record's text (UTF-8), a file's bytes, a case's title, a client's name, email and numbers as JSON (jsonb's text). " +
         'The JSON certificate lists the same items; its SHA-256 above identifies it.',
     )
     .fillColor('black');

@@ -240,8 +240,9 @@ const ERASE_CHUNK_SQL = {
     numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING 1),
     threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.client_id = t.id AND t.due AND t.emptied RETURNING 1),
     erased AS (
-      UPDATE clients cl SET erased_sha256 = encode(sha256(convert_to(jsonb_build_object('name', cl.name, 'phone', cl.phone, 'email', cl.email)::text, 'UTF8')), 'hex'),
-        name = 'Erased client', phone = '', phone_digits = '', phone_last9 = '', email = NULL, erased_at = now(), updated_at = now()
+      UPDATE clients cl SET erased_sha256 = encode(sha256(convert_to(jsonb_build_object('name', cl.name, 'email', cl.email,
+          'numbers', (SELECT coalesce(jsonb_agg(n.digits ORDER BY n.digits), '[]'::jsonb) FROM client_numbers n WHERE n.client_id = cl.id))::text, 'UTF8')), 'hex'),
+        name = 'Erased client', email = NULL, erased_at = now(), updated_at = now()
       FROM target t WHERE cl.id = t.id AND t.due AND t.emptied
       RETURNING cl.id, cl.erased_sha256),
     marked AS (
