@@ -1,78 +1,52 @@
-import { useState, useSyncExternalStore } from 'react';
-import { Link } from 'wouter';
+import { useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import { showInvisibleCharacters } from '../../../../shared/visible-text';
 import { formatDateTime } from '../../lib/format';
-import { trpc, type TOutputs } from '../../lib/trpc';
+import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
-
-type TAuditItem = TOutputs['audit']['list']['items'][number];
-type TAction = TAuditItem['action'];
-
-const ACTION_LABEL: Record<TAction, string> = {
-  'auth.sign_in': 'Signed in',
-  'auth.sign_in_failed': 'Failed sign-in',
-  'auth.sign_in_limited': 'Sign-ins blocked (too many attempts)',
-  'auth.sign_out': 'Signed out',
-  'inbox.link': 'Linked a number to a client',
-  'inbox.unlink': 'Unlinked a number',
-  'client.number_add': 'Added a number',
-  'client.number_remove': 'Removed a number',
-  'export.create': 'Exported a chat record',
-  'settings.check_connection': 'Checked the provider connection',
-  'templates.refresh': 'Refreshed templates',
-  'client.opt_out': 'Client opted out',
-  'client.opt_in': 'Client opted back in',
-  'chat.reconciled': 'A send of unknown outcome matched its receipt',
-  'communication.refile': 'Moved messages to another case',
-  'user.add': 'Added a user',
-  'user.role_change': 'Changed a role',
-  'user.deactivate': 'Deactivated a user',
-  'user.reactivate': 'Reactivated a user',
-  'access.restrict': 'Restricted a matter to its members',
-  'access.unrestrict': 'Lifted a restriction',
-  'access.member_add': 'Added a member to a matter',
-  'access.member_remove': 'Removed a member from a matter',
-  'access.screen': 'Screened someone from a matter',
-  'access.unscreen': 'Lifted a screen',
-  'access.denied': 'Tried to open a walled matter',
-  'inbox.assign': 'Assigned a conversation',
-  'inbox.state': 'Changed a conversation’s state',
-  'client.responsible': 'Named a client’s responsible person',
-  'case.status': 'Opened or closed a case',
-  'media.view': 'Opened a file',
-  'hold.place': 'Placed a legal hold',
-  'hold.release': 'Released a legal hold',
-  'retention.destroy': 'Destroyed records past retention',
-  'erasure.request': 'Recorded an erasure request',
-  'erasure.decide': 'Decided an erasure request',
-  'audit.verify': 'Verified the trail',
-};
+import { readAuditFilters, readHashPrefix, writeAuditFilters, type TAuditFilters } from './audit-filters';
+import { AuditSubjectFilter, type TChosenSubject } from './audit-subject-filter';
+import { AuditTrailHead } from './audit-trail-head';
+import { ACTION_LABEL, describeAuditEvent, subjectNameOf, type TAuditAction, type TAuditItem } from './describe-audit-event';
 
 // What the trail shows comes from outside too (a typed email, a client's name, a file's name): a
 // right-to-left override or a zero-width character in it would make an entry read as something it
 // is not, so each is shown by its code.
 const visible = showInvisibleCharacters;
+const PAGE = 50;
+const SHORT_HASH = 12;
 
-/** A few words of an event's detail: the numbers, counts and names in it, no raw JSON. */
-function describeDetail(detail: Record<string, unknown>): string {
-  return Object.entries(detail)
-    .filter(
-      ([key, value]) =>
-        key !== 'ids' && key !== 'sha256' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
-    )
-    .map(([key, value]) => `${visible(key.replace(/_/g, ' '))}: ${visible(String(value))}`)
-    .join(' · ');
+// Subjects that name no record, or only the person acting: the sentence says all there is.
+const NOTHING_MORE = /^(provider|templates|audit)$/;
+
+/** What an event was about, linked to its page when it has one (a client, a case, a number's conversation). */
+function AuditSubject({ event }: { event: TAuditItem }) {
+  if (NOTHING_MORE.test(event.subject) || (event.user && event.subject === `user:${event.user.id}`))
+    return <span className="muted">—</span>;
+  const name = visible(subjectNameOf(event));
+  return event.subjectLink ? <Link href={event.subjectLink}>{name}</Link> : <>{name}</>;
 }
 
-/** What an event was about: a client or a case links to its page, a person is named. */
-function AuditSubject({ subject, userNames }: { subject: string; userNames: Map<number, string> }) {
-  const [, kind, id] = /^(client|case|user):(\d+)$/.exec(subject) ?? [];
-  if (!kind) return <>{visible(subject)}</>;
-  if (kind === 'user') return <>{visible(userNames.get(Number(id)) ?? `User ${id}`)}</>;
-  return <Link href={`/${kind === 'client' ? 'clients' : 'cases'}/${id}`}>{`${kind === 'client' ? 'Client' : 'Case'} ${id}`}</Link>;
+/** An exported file's fingerprint, in full (it is compared character by character). */
+function ExportHash({ detail }: { detail: Record<string, unknown> }) {
+  if (typeof detail.sha256 !== 'string') return null;
+  return (
+    <code className="audit-hash" title="SHA-256 of the exported file">
+      File SHA-256 {visible(detail.sha256)}
+    </code>
+  );
 }
 
-// Six columns do not fit a phone: there each event is a short card (what and when, who and from where, on what).
+/** The event's place in the chain: its number and the start of its hash (the whole in its title). */
+function EntryHash({ event }: { event: TAuditItem }) {
+  return (
+    <code className="audit-short-hash" title={`This entry’s hash: ${event.hash}\nThe entry before it: ${event.prevHash}`}>
+      {event.hash.slice(0, SHORT_HASH)}…
+    </code>
+  );
+}
+
+// Five columns do not fit a phone: there each event is a short card (the sentence, when and from where, about what, its hash).
 const NARROW = '(max-width: 640px)';
 const subscribeToNarrow = (onChange: () => void) => {
   const query = window.matchMedia(NARROW);
@@ -80,51 +54,114 @@ const subscribeToNarrow = (onChange: () => void) => {
   return () => query.removeEventListener('change', onChange);
 };
 const isNarrow = () => window.matchMedia(NARROW).matches;
+const addressOf = (ip: string) => visible(ip.replace(/^::ffff:/, ''));
 
-/** An exported file's fingerprint, in full (it is compared character by character). */
-function AuditHash({ detail }: { detail: Record<string, unknown> }) {
-  if (typeof detail.sha256 !== 'string') return null;
+/** "Hash starts with": what a regulator holding an export's chain head types. */
+function HashFilter({ hash, onFind }: { hash: string | undefined; onFind: (hash: string | undefined) => void }) {
+  const [typed, setTyped] = useState(hash ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (typed.trim() === '') {
+      setError(null);
+      onFind(undefined);
+      return;
+    }
+    const prefix = readHashPrefix(typed);
+    if (!prefix) {
+      setError('Type at least 6 of the hash’s characters (0–9, a–f).');
+      return;
+    }
+    setError(null);
+    onFind(prefix);
+  };
   return (
-    <code className="audit-hash" title="SHA-256 of the exported file">
-      SHA-256 {visible(detail.sha256)}
-    </code>
+    <form className="audit-hash-filter" onSubmit={submit} role="search" aria-label="Find an event by its hash">
+      <label className="compact-field">
+        <span>Hash</span>
+        <input
+          type="search"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          placeholder="First 6+ characters"
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+      </label>
+      <button type="submit" className="button small ghost">
+        Find
+      </button>
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
   );
 }
 
 /** Who did what, when and from where (directors; the server refuses anyone else). */
 export function AuditPage() {
-  const [action, setAction] = useState<TAction | ''>('');
-  const [userId, setUserId] = useState<number | ''>('');
-  const [before, setBefore] = useState<number[]>([]); // the pages loaded after the first
+  // The filters are part of the address: a link can open the trail at an event or about a client.
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const filters = readAuditFilters(search);
+  const filterKey = writeAuditFilters(filters);
+  const setFilters = (next: TAuditFilters) => navigate(`${location}${writeAuditFilters(next)}`, { replace: true });
+  const [older, setOlder] = useState<{ key: string; before: number[] }>({ key: '', before: [] });
+  const before = older.key === filterKey ? older.before : []; // the pages loaded after the first
+  const [picked, setPicked] = useState<TChosenSubject | null>(null);
   const users = trpc.users.list.useQuery();
-  const filter = { ...(action ? { action } : {}), ...(userId ? { userId } : {}) };
-  const first = trpc.audit.list.useQuery({ ...filter, limit: 50 });
-  const older = trpc.useQueries((t) => before.map((b) => t.audit.list({ ...filter, limit: 50, before: b })));
-  const pages = [first.data, ...older.map((q) => q.data)].filter((p): p is NonNullable<typeof p> => Boolean(p));
+  const input = {
+    ...(filters.action ? { action: filters.action } : {}),
+    ...(filters.userId ? { userId: filters.userId } : {}),
+    ...(filters.subject ? { subject: filters.subject } : {}),
+    ...(filters.hash ? { hash: filters.hash } : {}),
+  };
+  const first = trpc.audit.list.useQuery({ ...input, limit: PAGE, ...(filters.from ? { before: filters.from + 1 } : {}) });
+  const later = trpc.useQueries((t) => before.map((b) => t.audit.list({ ...input, limit: PAGE, before: b })));
+  const pages = [first.data, ...later.map((q) => q.data)].filter((p): p is NonNullable<typeof p> => Boolean(p));
   const items = pages.flatMap((p) => p.items);
   const next = pages.length === before.length + 1 ? pages[pages.length - 1]!.nextBefore : null;
   const narrow = useSyncExternalStore(subscribeToNarrow, isNarrow);
-  const userNames = new Map((users.data ?? []).map((u) => [u.id, u.name]));
-  const changeFilter = (apply: () => void) => {
-    apply();
-    setBefore([]);
-  };
+  const hasFilter = filterKey !== '';
+
+  // The chosen subject's name: as picked, else as the trail names it (the filter came in a link).
+  const chosenSubject: TChosenSubject | null = filters.subject
+    ? {
+        subject: filters.subject,
+        name:
+          (picked?.subject === filters.subject ? picked.name : null) ??
+          items.find((e) => e.subject === filters.subject)?.subjectLabel ??
+          filters.subject.replace(':', ' #'),
+      }
+    : null;
 
   return (
-    <div className="page">
+    <div className="page audit-page">
       <div className="page-header">
         <div>
           <h1>Audit trail</h1>
           <p className="muted">
-            Every sign-in, link, export and setting change: who, when and from which address. Entries cannot be changed or removed.
+            Every sign-in, link, export and setting change: who, when and from which address. Entries cannot be changed or removed; each
+            carries the hash of the one before it.
           </p>
         </div>
       </div>
+      <AuditTrailHead />
       <section className="card" aria-label="Audit events">
-        <div className="filters" role="group" aria-label="Filter the trail">
+        <div className="filters audit-filters" role="group" aria-label="Filter the trail">
           <label className="compact-field">
             <span>Action</span>
-            <select value={action} onChange={(e) => changeFilter(() => setAction(e.target.value as TAction | ''))}>
+            <select
+              value={filters.action ?? ''}
+              onChange={(e) =>
+                setFilters({ ...filters, from: undefined, action: (e.target.value || undefined) as TAuditAction | undefined })
+              }
+            >
               <option value="">All actions</option>
               {Object.entries(ACTION_LABEL).map(([value, label]) => (
                 <option key={value} value={value}>
@@ -135,7 +172,10 @@ export function AuditPage() {
           </label>
           <label className="compact-field">
             <span>Who</span>
-            <select value={userId} onChange={(e) => changeFilter(() => setUserId(e.target.value ? Number(e.target.value) : ''))}>
+            <select
+              value={filters.userId ?? ''}
+              onChange={(e) => setFilters({ ...filters, from: undefined, userId: e.target.value ? Number(e.target.value) : undefined })}
+            >
               <option value="">Everyone</option>
               {users.data?.map((u) => (
                 <option key={u.id} value={u.id}>
@@ -144,68 +184,81 @@ export function AuditPage() {
               ))}
             </select>
           </label>
+          <AuditSubjectFilter
+            chosen={chosenSubject}
+            onChoose={(choice) => {
+              setPicked(choice);
+              setFilters({ ...filters, from: undefined, subject: choice?.subject });
+            }}
+          />
+          <HashFilter key={filters.hash ?? ''} hash={filters.hash} onFind={(hash) => setFilters({ ...filters, from: undefined, hash })} />
+          {hasFilter && (
+            <button type="button" className="button small ghost audit-clear" onClick={() => setFilters({})}>
+              Show the whole trail
+            </button>
+          )}
         </div>
+        {filters.from && (
+          <p className="notice">
+            Starting at event #{filters.from}, going back. <Link href="/audit">Show the newest first</Link>
+          </p>
+        )}
         {/* The first page says whether the trail is loading or could not be read; older pages add to it. */}
         <QueryStatus query={first} loading="Loading…" padded={false}>
           {() =>
             items.length === 0 ? (
-              <p className="empty">No events match.</p>
+              <p className="empty">{filters.hash ? 'No event you may see has a hash starting with that.' : 'No events match.'}</p>
             ) : narrow ? (
               <ol className="audit-list" aria-label="Audit events, newest first">
-                {items.map((event) => {
-                  const detail = describeDetail(event.detail);
-                  // "Sam Staff signed in" already says on whom: the subject is left out when it is the actor.
-                  const subject = event.subject === `user:${event.user?.id}` ? '' : event.subject;
-                  return (
-                    <li key={event.id} data-action={event.action}>
-                      <div className="audit-list-head">
-                        <strong>{ACTION_LABEL[event.action]}</strong>
-                        <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
-                      </div>
+                {items.map((event) => (
+                  <li key={event.id} data-action={event.action} data-event={event.id}>
+                    <p className="audit-sentence">{describeAuditEvent(event)}</p>
+                    <div className="audit-list-line muted">
+                      <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
+                      {event.ip && <> · from {addressOf(event.ip)}</>}
+                    </div>
+                    {event.subjectLink && (
                       <div className="audit-list-line">
-                        {event.user ? visible(event.user.name) : <span className="muted">System</span>}
-                        {event.ip && <span className="muted"> · from {visible(event.ip.replace(/^::ffff:/, ''))}</span>}
+                        About <AuditSubject event={event} />
                       </div>
-                      {(subject || detail) && (
-                        <div className="audit-list-line muted">
-                          {subject && <AuditSubject subject={subject} userNames={userNames} />}
-                          {subject && detail && ' · '}
-                          {detail}
-                        </div>
-                      )}
-                      <AuditHash detail={event.detail} />
-                    </li>
-                  );
-                })}
+                    )}
+                    <div className="audit-list-line muted">
+                      Event #{event.id} · hash <EntryHash event={event} />
+                    </div>
+                    <ExportHash detail={event.detail} />
+                  </li>
+                ))}
               </ol>
             ) : (
               <table className="audit-table">
                 <thead>
                   <tr>
                     <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">What</th>
-                    <th scope="col">On</th>
-                    <th scope="col">Detail</th>
+                    <th scope="col">What happened</th>
+                    <th scope="col">About</th>
                     <th scope="col">From</th>
+                    <th scope="col">Event</th>
                   </tr>
                 </thead>
                 <tbody>
                   {items.map((event) => (
-                    <tr key={event.id} data-action={event.action}>
-                      <td>
+                    <tr key={event.id} data-action={event.action} data-event={event.id}>
+                      <td className="audit-when">
                         <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
                       </td>
-                      <td>{event.user ? visible(event.user.name) : <span className="muted">System</span>}</td>
-                      <td>{ACTION_LABEL[event.action]}</td>
-                      <td className="audit-subject">
-                        <AuditSubject subject={event.subject} userNames={userNames} />
+                      <td className="audit-sentence">
+                        {describeAuditEvent(event)}
+                        <ExportHash detail={event.detail} />
                       </td>
-                      <td className="audit-detail">
-                        {describeDetail(event.detail)}
-                        <AuditHash detail={event.detail} />
+                      <td className="audit-about-cell">
+                        <AuditSubject event={event} />
                       </td>
-                      <td className="audit-ip">{event.ip ? visible(event.ip.replace(/^::ffff:/, '')) : '—'}</td>
+                      <td className="audit-ip">{event.ip ? addressOf(event.ip) : '—'}</td>
+                      <td className="audit-entry">
+                        #{event.id}
+                        <br />
+                        <EntryHash event={event} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -214,7 +267,7 @@ export function AuditPage() {
           }
         </QueryStatus>
         {next !== null && (
-          <button type="button" className="button ghost" onClick={() => setBefore((b) => [...b, next])}>
+          <button type="button" className="button ghost" onClick={() => setOlder({ key: filterKey, before: [...before, next] })}>
             Show older
           </button>
         )}

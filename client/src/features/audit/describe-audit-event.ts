@@ -1,0 +1,324 @@
+import { formatBytes } from '../../../../shared/media-limits';
+import { showInvisibleCharacters } from '../../../../shared/visible-text';
+import { formatDateTime, formatPhone } from '../../lib/format';
+import type { TOutputs } from '../../lib/trpc';
+
+export type TAuditItem = TOutputs['audit']['list']['items'][number];
+export type TAuditAction = TAuditItem['action'];
+
+/** What the action filter offers: the kind of event, in a few words. */
+export const ACTION_LABEL: Record<TAuditAction, string> = {
+  'auth.sign_in': 'Signed in',
+  'auth.sign_in_failed': 'Failed sign-in',
+  'auth.sign_in_limited': 'Sign-ins blocked (too many attempts)',
+  'auth.sign_out': 'Signed out',
+  'inbox.link': 'Linked a number to a client',
+  'inbox.unlink': 'Unlinked a number',
+  'client.number_add': 'Added a number',
+  'client.number_remove': 'Removed a number',
+  'export.create': 'Exported a chat record',
+  'settings.check_connection': 'Checked the provider connection',
+  'templates.refresh': 'Refreshed templates',
+  'client.opt_out': 'Client opted out',
+  'client.opt_in': 'Client opted back in',
+  'chat.reconciled': 'A send of unknown outcome matched its receipt',
+  'communication.refile': 'Moved messages to another case',
+  'user.add': 'Added a user',
+  'user.role_change': 'Changed a role',
+  'user.deactivate': 'Deactivated a user',
+  'user.reactivate': 'Reactivated a user',
+  'access.restrict': 'Restricted a matter to its members',
+  'access.unrestrict': 'Lifted a restriction',
+  'access.member_add': 'Added a member to a matter',
+  'access.member_remove': 'Removed a member from a matter',
+  'access.screen': 'Screened someone from a matter',
+  'access.unscreen': 'Lifted a screen',
+  'access.denied': 'Tried to open a walled matter',
+  'inbox.assign': 'Assigned a conversation',
+  'inbox.state': 'Changed a conversation’s state',
+  'client.responsible': 'Named a client’s responsible person',
+  'case.status': 'Opened or closed a case',
+  'media.view': 'Opened a file',
+  'hold.place': 'Placed a legal hold',
+  'hold.release': 'Released a legal hold',
+  'retention.destroy': 'Destroyed records past retention',
+  'erasure.request': 'Recorded an erasure request',
+  'erasure.decide': 'Decided an erasure request',
+  'audit.verify': 'Verified the trail',
+};
+
+type TDetail = Record<string, unknown>;
+const text = (d: TDetail, key: string): string | null => (typeof d[key] === 'string' && d[key] !== '' ? d[key] : null);
+const count = (d: TDetail, key: string): number | null => (typeof d[key] === 'number' && Number.isFinite(d[key]) ? d[key] : null);
+const numberWords = new Intl.NumberFormat('en-GB');
+/** "1 message", "1,234 messages". */
+const plural = (n: number, one: string, many = `${one}s`) => `${numberWords.format(n)} ${n === 1 ? one : many}`;
+/** "Amelia Hart's", "James's". */
+const possessive = (name: string) => `${name}’s`;
+const phone = (digits: string | null) => (digits ? formatPhone(`+${digits.replace(/^\+/, '')}`) : 'a number');
+const SHORT_HASH = 12;
+const shortHash = (hash: string) => `${hash.slice(0, SHORT_HASH)}…`;
+const dateOf = (value: string | null): string | null => {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : formatDateTime(date);
+};
+/** "a, b and c". */
+const listed = (parts: string[]) => (parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`);
+const ROLE_WORD: Record<string, string> = { director: 'a director', staff: 'staff' };
+const role = (value: string | null) => (value ? (ROLE_WORD[value] ?? value) : 'another role');
+
+/** What the subject is called: its name from the server, else its kind and id ("client #12"). */
+export function subjectNameOf(item: Pick<TAuditItem, 'subject' | 'subjectLabel'>): string {
+  if (item.subjectLabel) return item.subjectLabel;
+  const [kind = '', rest = ''] = splitSubject(item.subject);
+  if (kind === 'attachment') return 'a file not yet sent';
+  if (/^\d+$/.test(rest)) return `${kind} #${rest}`;
+  return item.subject;
+}
+
+function splitSubject(subject: string): [string, string] {
+  const colon = subject.indexOf(':');
+  return colon < 0 ? [subject, ''] : [subject.slice(0, colon), subject.slice(colon + 1)];
+}
+
+const SIGN_IN_REFUSAL: Record<string, string> = {
+  wrong_password: 'wrong password',
+  unknown_email: 'no account has this email',
+  deactivated: 'the account is deactivated',
+  invalid_email: 'the email has a character no address can have',
+};
+
+const RETENTION_GROUNDS: Record<string, string> = {
+  legal_claims: 'the records are needed for legal claims',
+  legal_obligation: 'the firm must keep them by law',
+  hold: 'they are under a legal hold',
+};
+
+/**
+ * One sentence a person can read for an event: who did what to what, with the numbers that matter
+ * ("Dee Director exported Amelia Hart’s chat as PDF (12 messages, 3.6 KB, SHA-256 ab12…)"). Names
+ * come from the server (`subjectLabel`, `related`); a detail of an unexpected shape falls back to the
+ * action's label. Text from outside (names, emails, file names, reasons) is in it, so every
+ * invisible or direction-changing character is shown by its code.
+ */
+export function describeAuditEvent(item: TAuditItem): string {
+  return showInvisibleCharacters(sentenceOf(item));
+}
+
+function sentenceOf(item: TAuditItem): string {
+  const d: TDetail = item.detail;
+  const who = item.user?.name ?? null;
+  const actor = who ?? 'The system';
+  const subject = subjectNameOf(item);
+  const [kind, rest] = splitSubject(item.subject);
+  const isClient = (kind === 'client' || kind === 'communication') && !item.subjectErased && item.subjectLabel !== null;
+  /** "Amelia Hart’s chat", "the chat of HART-2026-001 · …", "the chat with +44 7700 900123". */
+  const chatOf = kind === 'case' ? `the chat of ${subject}` : isClient ? `${possessive(subject)} chat` : `the chat with ${subject}`;
+  const conversation = `the conversation with ${kind === 'phone' ? phone(rest) : subject}`;
+  const isSelf = item.user !== null && item.subject === `user:${item.user.id}`;
+  const person = isSelf ? 'themself' : subject;
+
+  switch (item.action) {
+    case 'auth.sign_in':
+      return `${who ?? subject} signed in`;
+    case 'auth.sign_out':
+      return `${who ?? subject} signed out`;
+    case 'auth.sign_in_failed': {
+      const email = text(d, 'email') ?? (kind === 'email' ? rest : subject);
+      const reason = SIGN_IN_REFUSAL[text(d, 'reason') ?? ''] ?? 'wrong email or password';
+      return `A sign-in as ${email} failed: ${reason}`;
+    }
+    case 'auth.sign_in_limited': {
+      const attempts = count(d, 'attempts');
+      const minutes = count(d, 'window_minutes');
+      const until = dateOf(text(d, 'blocked_until'));
+      const whom = text(d, 'limited') === 'address' ? `from ${text(d, 'address') ?? rest}` : `as ${text(d, 'email') ?? rest}`;
+      const after = attempts !== null && minutes !== null ? ` after ${plural(attempts, 'attempt')} in ${plural(minutes, 'minute')}` : '';
+      return `Sign-ins ${whom} were blocked${after}${until ? `, until ${until}` : ''}`;
+    }
+    case 'inbox.link': {
+      const moved = count(d, 'moved');
+      return `${actor} linked ${phone(text(d, 'digits'))} to ${subject}${moved ? `, moving ${plural(moved, 'message')} to their conversation` : ''}`;
+    }
+    case 'inbox.unlink': {
+      const moved = count(d, 'moved');
+      return `${actor} unlinked ${phone(text(d, 'digits'))} from ${subject}${moved ? `; ${plural(moved, 'message')} went back to the number’s own conversation` : ''}`;
+    }
+    case 'client.number_add':
+      return `${actor} added the number ${phone(text(d, 'digits'))} to ${subject}`;
+    case 'client.number_remove':
+      return `${actor} removed the number ${phone(text(d, 'digits'))} from ${subject}`;
+    case 'export.create': {
+      const format = text(d, 'format');
+      const facts = [
+        count(d, 'messages') !== null ? plural(count(d, 'messages')!, 'message') : null,
+        count(d, 'bytes') !== null ? formatBytes(count(d, 'bytes')!) : null,
+        text(d, 'sha256') ? `SHA-256 ${shortHash(text(d, 'sha256')!)}` : null,
+      ].filter((f): f is string => f !== null);
+      return `${actor} exported ${chatOf}${format ? ` as ${format.toUpperCase()}` : ''}${facts.length ? ` (${facts.join(', ')})` : ''}`;
+    }
+    case 'settings.check_connection': {
+      const status = text(d, 'status');
+      return `${actor} checked the provider connection${status ? `: ${status}` : ''}`;
+    }
+    case 'templates.refresh': {
+      const n = count(d, 'count');
+      return `${actor} refreshed the approved templates${n !== null ? ` (${plural(n, 'template')})` : ''}`;
+    }
+    case 'client.opt_out':
+    case 'client.opt_in': {
+      const out = item.action === 'client.opt_out';
+      const digits = Array.isArray(d.digits) ? d.digits.filter((x): x is string => typeof x === 'string') : [text(d, 'digits')];
+      const numbers = listed(digits.map((x) => phone(x)));
+      const source = text(d, 'source');
+      const whose = kind === 'client' ? `${subject} (${numbers})` : numbers;
+      if (who) return `${who} ${out ? 'recorded that' : 'cleared the opt-out of'} ${whose}${out ? ' opted out of chat messages' : ''}`;
+      return `${whose} ${out ? 'opted out of chat messages' : 'opted back in to chat messages'}${source ? ` (${source})` : ''}`;
+    }
+    case 'chat.reconciled': {
+      const undone = text(d, 'undone');
+      if (undone) return `${actor} undid a match of a message in ${chatOf} to a receipt: ${undone}`;
+      return `${actor} matched a message in ${chatOf} whose sending was uncertain to the provider’s receipt: it was sent`;
+    }
+    case 'communication.refile': {
+      const records = Array.isArray(d.records) ? d.records.length : null;
+      const what = records !== null ? plural(records, 'record') : 'records';
+      const onto =
+        d.caseId === null
+          ? 'no case'
+          : (item.related.caseId ?? (count(d, 'caseId') !== null ? `case #${count(d, 'caseId')}` : 'another case'));
+      return `${actor} moved ${what} of ${subject} to ${onto}`;
+    }
+    case 'user.add': {
+      const email = text(d, 'email');
+      return `${actor} added ${subject}${email && email !== subject ? ` (${email})` : ''} as ${role(text(d, 'role'))}`;
+    }
+    case 'user.role_change': {
+      const from = text(d, 'from');
+      return `${actor} made ${person} ${role(text(d, 'to'))}${from ? ` (was ${role(from)})` : ''}`;
+    }
+    case 'user.deactivate': {
+      const sessions = count(d, 'sessionsEnded');
+      const conversations = count(d, 'conversationsUnassigned');
+      const clients = count(d, 'clientsNoLongerResponsible');
+      const effects = [
+        sessions !== null ? (sessions === 0 ? 'they had no open session' : `ended ${plural(sessions, 'session')}`) : null,
+        conversations ? `${plural(conversations, 'conversation')} went back to Unassigned` : null,
+        clients ? `${plural(clients, 'client')} lost their responsible person` : null,
+      ].filter((e): e is string => e !== null);
+      return `${actor} deactivated ${person}${effects.length ? `: ${listed(effects)}` : ''}`;
+    }
+    case 'user.reactivate': {
+      const was = text(d, 'role');
+      return `${actor} reactivated ${person}${was ? ` (${role(was)})` : ''}`;
+    }
+    case 'access.restrict':
+      return `${actor} restricted ${subject} to its members`;
+    case 'access.unrestrict':
+      return `${actor} lifted the restriction on ${subject}`;
+    case 'access.member_add':
+      return `${actor} made ${text(d, 'name') ?? 'someone'} a member of ${subject}`;
+    case 'access.member_remove':
+      return `${actor} removed ${text(d, 'name') ?? 'someone'} from the members of ${subject}`;
+    case 'access.screen': {
+      const reason = text(d, 'reason');
+      const whom = d.self === true ? 'themself' : (text(d, 'name') ?? 'someone');
+      return `${actor} screened ${whom} from ${subject}${reason ? `: “${reason}”` : ''}`;
+    }
+    case 'access.unscreen':
+      return `${actor} lifted ${possessive(text(d, 'name') ?? 'someone')} screen from ${subject}`;
+    case 'access.denied':
+      return `${actor} tried to open ${subject}, which they are walled from${text(d, 'path') ? ` (${text(d, 'path')})` : ''}`;
+    case 'inbox.assign': {
+      const to = item.related.to ?? (count(d, 'to') !== null ? `user #${count(d, 'to')}` : null);
+      const from = item.related.from ?? (count(d, 'from') !== null ? `user #${count(d, 'from')}` : null);
+      if (to === null) return `${actor} unassigned ${conversation}${from ? ` (it was ${possessive(from)})` : ''}`;
+      if (item.user && d.to === item.user.id) return `${actor} took ${conversation}${from ? ` from ${from}` : ''}`;
+      return `${actor} assigned ${conversation} to ${to}${from ? ` (it was ${possessive(from)})` : ''}`;
+    }
+    case 'inbox.state': {
+      const to = text(d, 'to');
+      const from = text(d, 'from');
+      if (to === 'snoozed') {
+        const until = dateOf(text(d, 'snoozeUntil'));
+        return `${actor} snoozed ${conversation}${until ? ` until ${until}` : ''}`;
+      }
+      if (to === 'done') return `${actor} marked ${conversation} done`;
+      if (to === 'open' && from === 'snoozed' && !who)
+        return `The system reopened a snoozed conversation with ${kind === 'phone' ? phone(rest) : subject}: its snooze ended`;
+      if (to === 'open') return `${actor} reopened ${conversation}`;
+      return `${actor} changed ${conversation} from ${from ?? '?'} to ${to ?? '?'}`;
+    }
+    case 'client.responsible': {
+      const to = item.related.to ?? (count(d, 'to') !== null ? `user #${count(d, 'to')}` : null);
+      if (to === null) return `${actor} left ${subject} with no responsible person`;
+      return `${actor} made ${to} the responsible person for ${subject}`;
+    }
+    case 'case.status': {
+      const to = text(d, 'to');
+      if (to === 'closed') return `${actor} closed ${subject}`;
+      if (to === 'open') return `${actor} reopened ${subject}`;
+      return `${actor} changed the status of ${subject}`;
+    }
+    case 'media.view': {
+      const file = item.related.attachmentId ?? 'a file';
+      const bytes = count(d, 'bytes');
+      const size = bytes !== null ? ` (${formatBytes(bytes)})` : '';
+      if (kind === 'attachment') return `${actor} opened ${file}${size}, an upload not yet sent`;
+      return `${actor} opened ${file}${size} in ${chatOf}`;
+    }
+    case 'hold.place': {
+      const reason = text(d, 'reason');
+      return `${actor} placed a legal hold on ${subject}${reason ? `: “${reason}”` : ''}`;
+    }
+    case 'hold.release':
+      return `${actor} released the legal hold on ${subject}`;
+    case 'retention.destroy': {
+      const parts = [
+        ['clients', 'client'],
+        ['cases', 'case'],
+        ['records', 'record'],
+        ['files', 'file'],
+      ]
+        .map(([key, one]) => (count(d, key!) ? plural(count(d, key!)!, one!) : null))
+        .filter((p): p is string => p !== null);
+      const bytes = count(d, 'bytes');
+      const leftOut = count(d, 'leftOut');
+      const what = parts.length ? `${listed(parts)}${bytes ? ` (${formatBytes(bytes)})` : ''}` : 'nothing';
+      const kept = leftOut ? `; ${plural(leftOut, 'item')} left out` : '';
+      if (text(d, 'kind') === 'erasure') return `${actor} erased ${what} on request${kept}`;
+      return `${actor} destroyed ${what} past their retention period${kept}`;
+    }
+    case 'erasure.request': {
+      const received = dateOf(text(d, 'receivedAt'));
+      const note = text(d, 'note');
+      return `${actor} recorded a request from ${subject} to erase their records${received ? `, received ${received}` : ''}${note ? `: “${note}”` : ''}`;
+    }
+    case 'erasure.decide': {
+      const request = count(d, 'requestId') !== null ? ` (request #${count(d, 'requestId')})` : '';
+      if (text(d, 'decision') === 'erase') return `${actor} decided to erase the records of ${subject}${request}`;
+      if (text(d, 'decision') === 'refuse') {
+        const grounds = RETENTION_GROUNDS[text(d, 'grounds') ?? ''];
+        return `${actor} refused the erasure request of ${subject}${request}${grounds ? `: ${grounds}` : ''}`;
+      }
+      return `${actor} decided the erasure request of ${subject}${request}`;
+    }
+    case 'audit.verify': {
+      const rows = count(d, 'rows');
+      const headId = count(d, 'headId');
+      const events = rows !== null ? plural(rows, 'event') : 'the events';
+      if (d.ok === true) return `${actor} verified the trail: ${events}, unbroken${headId !== null ? `, head #${headId}` : ''}`;
+      if (d.ok === false) {
+        const bad = count(d, 'firstBadId');
+        return `${actor} verified the trail: it does not verify${bad !== null ? ` at event #${bad}` : ''}`;
+      }
+      return `${actor} verified the trail`;
+    }
+    default: {
+      const action: string = item.action;
+      const label = (ACTION_LABEL as Record<string, string>)[action] ?? action;
+      return `${actor}: ${label}${item.subject ? ` (${subject})` : ''}`;
+    }
+  }
+}

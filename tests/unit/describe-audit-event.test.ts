@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import { readAuditFilters, readHashPrefix, writeAuditFilters } from '../../client/src/features/audit/audit-filters';
+import { ACTION_LABEL, describeAuditEvent, type TAuditItem } from '../../client/src/features/audit/describe-audit-event';
+import { formatDateTime } from '../../client/src/lib/format';
+
+const DEE = { id: 1, name: 'Dee Director' };
+const SAM = { id: 2, name: 'Sam Staff' };
+const SHA = 'ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12';
+
+/** An event as audit.list returns it, with only what a case sets written out. */
+const event = (fields: Partial<TAuditItem> & Pick<TAuditItem, 'action'>): TAuditItem => ({
+  id: 100,
+  at: new Date('2026-03-02T10:00:00Z'),
+  user: DEE,
+  subject: 'provider',
+  detail: {},
+  ip: '127.0.0.1',
+  prevHash: '0'.repeat(64),
+  hash: 'f'.repeat(64),
+  subjectLabel: null,
+  subjectLink: null,
+  subjectErased: false,
+  related: {},
+  ...fields,
+});
+const amelia = { subject: 'client:12', subjectLabel: 'Amelia Hart', subjectLink: '/clients/12' };
+const hartCase = { subject: 'case:3', subjectLabel: 'HART-2026-001 · Hart v Northwind Lettings', subjectLink: '/cases/3' };
+
+describe('describeAuditEvent: one sentence a person can read', () => {
+  it.each<[string, TAuditItem, string]>([
+    [
+      'an export, with its size and the start of its fingerprint',
+      event({ action: 'export.create', ...amelia, detail: { format: 'pdf', sha256: SHA, bytes: 3706, messages: 12, fileName: 'x.pdf' } }),
+      'Dee Director exported Amelia Hart’s chat as PDF (12 messages, 3.6 KB, SHA-256 ab12cd34ef56…)',
+    ],
+    [
+      "a case's export",
+      event({ action: 'export.create', ...hartCase, detail: { format: 'json', bytes: 900 } }),
+      'Dee Director exported the chat of HART-2026-001 · Hart v Northwind Lettings as JSON (900 B)',
+    ],
+    ['a sign-in', event({ action: 'auth.sign_in', user: SAM, subject: 'user:2', subjectLabel: 'Sam Staff' }), 'Sam Staff signed in'],
+    [
+      "a deactivated account's sign-in",
+      event({
+        action: 'auth.sign_in_failed',
+        user: null,
+        subject: 'email:sam@firm.test',
+        detail: { email: 'sam@firm.test', reason: 'deactivated' },
+      }),
+      'A sign-in as sam@firm.test failed: the account is deactivated',
+    ],
+    [
+      'a wrong password',
+      event({
+        action: 'auth.sign_in_failed',
+        user: null,
+        subject: 'email:sam@firm.test',
+        detail: { email: 'sam@firm.test', reason: 'wrong_password' },
+      }),
+      'A sign-in as sam@firm.test failed: wrong password',
+    ],
+    [
+      'a failed sign-in recorded before reasons were',
+      event({ action: 'auth.sign_in_failed', user: null, subject: 'email:sam@firm.test', detail: { email: 'sam@firm.test' } }),
+      'A sign-in as sam@firm.test failed: wrong email or password',
+    ],
+    [
+      'a snooze ended by the system',
+      event({
+        action: 'inbox.state',
+        user: null,
+        ip: null,
+        ...amelia,
+        detail: { from: 'snoozed', to: 'open', snoozeEnded: '2026-03-02T09:00:00Z' },
+      }),
+      'The system reopened a snoozed conversation with Amelia Hart: its snooze ended',
+    ],
+    [
+      'a deactivation, phrased for people',
+      event({
+        action: 'user.deactivate',
+        subject: 'user:2',
+        subjectLabel: 'Sam Staff',
+        detail: { role: 'staff', sessionsEnded: 13, conversationsUnassigned: 2 },
+      }),
+      'Dee Director deactivated Sam Staff: ended 13 sessions and 2 conversations went back to Unassigned',
+    ],
+    [
+      'an assignment, with both people named',
+      event({ action: 'inbox.assign', ...amelia, detail: { from: 1, to: 2 }, related: { from: 'Dee Director', to: 'Sam Staff' } }),
+      'Dee Director assigned the conversation with Amelia Hart to Sam Staff (it was Dee Director’s)',
+    ],
+    [
+      'a file read',
+      event({
+        action: 'media.view',
+        subject: 'communication:40',
+        subjectLabel: 'Amelia Hart',
+        detail: { attachmentId: 5, communicationId: 40, bytes: 123_000 },
+        related: { attachmentId: 'letter.jpg' },
+      }),
+      'Dee Director opened letter.jpg (120 KB) in Amelia Hart’s chat',
+    ],
+    [
+      'an erased client',
+      event({
+        action: 'client.number_add',
+        subject: 'client:12',
+        subjectLabel: 'Erased client #12',
+        subjectErased: true,
+        detail: { digits: '447700900123' },
+      }),
+      'Dee Director added the number +447700900123 to Erased client #12',
+    ],
+    [
+      'a refusal of erasure',
+      event({ action: 'erasure.decide', ...amelia, detail: { requestId: 4, decision: 'refuse', grounds: 'legal_claims' } }),
+      'Dee Director refused the erasure request of Amelia Hart (request #4): the records are needed for legal claims',
+    ],
+    [
+      'a retention run',
+      event({
+        action: 'retention.destroy',
+        user: null,
+        subject: 'retention',
+        detail: { batchId: 'b1', kind: 'retention', records: 120, files: 14, bytes: 3_355_443, clients: 3, cases: 5, leftOut: 2 },
+      }),
+      'The system destroyed 3 clients, 5 cases, 120 records and 14 files (3.2 MB) past their retention period; 2 items left out',
+    ],
+    [
+      'a verification',
+      event({ action: 'audit.verify', subject: 'audit', detail: { ok: true, rows: 1234, headId: 1234 } }),
+      'Dee Director verified the trail: 1,234 events, unbroken, head #1234',
+    ],
+    [
+      'a broken verification',
+      event({ action: 'audit.verify', subject: 'audit', detail: { ok: false, rows: 10, headId: 40, firstBadId: 11 } }),
+      'Dee Director verified the trail: it does not verify at event #11',
+    ],
+    [
+      'a closed case',
+      event({ action: 'case.status', ...hartCase, detail: { from: 'open', to: 'closed' } }),
+      'Dee Director closed HART-2026-001 · Hart v Northwind Lettings',
+    ],
+    [
+      'a legal hold',
+      event({ action: 'hold.place', ...hartCase, detail: { holdId: 2, reason: 'Litigation expected' } }),
+      'Dee Director placed a legal hold on HART-2026-001 · Hart v Northwind Lettings: “Litigation expected”',
+    ],
+  ])('%s', (_what, item, sentence) => {
+    expect(describeAuditEvent(item)).toBe(sentence);
+  });
+
+  it('a snooze names its end in the reader’s own format', () => {
+    const until = '2026-03-09T09:00:00.000Z';
+    expect(
+      describeAuditEvent(event({ action: 'inbox.state', ...amelia, detail: { from: 'open', to: 'snoozed', snoozeUntil: until } })),
+    ).toBe(`Dee Director snoozed the conversation with Amelia Hart until ${formatDateTime(new Date(until))}`);
+  });
+
+  it('every action has a sentence of its own, even with an empty detail, and never shows raw keys', () => {
+    for (const action of Object.keys(ACTION_LABEL) as TAuditItem['action'][]) {
+      const sentence = describeAuditEvent(event({ action, ...amelia }));
+      expect(sentence.length, action).toBeGreaterThan(10);
+      expect(sentence, action).not.toMatch(/undefined|null|NaN|\[object|[a-z]+[A-Z][a-z]+:/);
+    }
+  });
+
+  it('a detail of an unexpected shape falls back to words, not a crash', () => {
+    const odd = { digits: { no: 'thing' }, bytes: 'many', records: 'x', rows: [1], to: { id: 3 }, reason: 42 };
+    for (const action of Object.keys(ACTION_LABEL) as TAuditItem['action'][]) {
+      expect(() => describeAuditEvent(event({ action, ...amelia, detail: odd })), action).not.toThrow();
+    }
+    expect(describeAuditEvent(event({ action: 'made.up' as never, ...amelia }))).toBe('Dee Director: made.up (Amelia Hart)');
+  });
+
+  it('shows characters that hide themselves or turn text around by their code, wherever they came from', () => {
+    const typed = 'invoice\u202Efdp.exe\u200B@firm.test';
+    const sentence = describeAuditEvent(
+      event({ action: 'auth.sign_in_failed', user: null, subject: `email:${typed}`, detail: { email: typed, reason: 'unknown_email' } }),
+    );
+    expect(sentence).toBe('A sign-in as invoice[U+202E]fdp.exe[U+200B]@firm.test failed: no account has this email');
+    const file = describeAuditEvent(
+      event({
+        action: 'media.view',
+        subject: 'communication:1',
+        subjectLabel: 'Amelia\u200B Hart',
+        related: { attachmentId: 'cod\u202Eexe.doc' },
+      }),
+    );
+    expect(file).not.toMatch(/[\u202E\u200B]/);
+    expect(file).toContain('cod[U+202E]exe.doc');
+  });
+
+  it('falls back to the kind and id of a subject the server could not name', () => {
+    expect(describeAuditEvent(event({ action: 'access.restrict', subject: 'case:9' }))).toBe(
+      'Dee Director restricted case #9 to its members',
+    );
+  });
+});
+
+describe('the trail filters in the address', () => {
+  it('round-trips, leaving out what is malformed', () => {
+    const filters = { action: 'export.create' as const, userId: 4, subject: 'client:12', hash: 'ab12cd', from: 99 };
+    expect(readAuditFilters(writeAuditFilters(filters))).toEqual(filters);
+    expect(readAuditFilters('?action=nope&user=x&subject=client:abc&hash=zz&from=-1')).toEqual({});
+    expect(writeAuditFilters({})).toBe('');
+  });
+  it('reads a typed hash prefix as a regulator would paste it', () => {
+    expect(readHashPrefix(' AB12CD34… ')).toBe('ab12cd34');
+    expect(readHashPrefix('SHA-256: ab12 cd34')).toBe('ab12cd34');
+    expect(readHashPrefix('ab12c')).toBeNull();
+    expect(readHashPrefix('ab12cg')).toBeNull();
+  });
+});
