@@ -128,6 +128,18 @@ describe('describeAuditEvent: one sentence a person can read', () => {
       'The system destroyed 3 clients, 5 cases, 120 records and 14 files (3.2 MB) past their retention period; 2 items left out',
     ],
     [
+      'an erasure carried out: the client is named as erased',
+      event({
+        action: 'retention.destroy',
+        user: null,
+        subject: 'client:12',
+        subjectLabel: 'Erased client #12',
+        subjectErased: true,
+        detail: { batchId: 'b2', kind: 'erasure', records: 40, files: 2, bytes: 2048, clients: 1, cases: 1, leftOut: 0 },
+      }),
+      'The system erased 1 client, 1 case, 40 records and 2 files (2.0 KB) of Erased client #12 on request',
+    ],
+    [
       'a verification',
       event({ action: 'audit.verify', subject: 'audit', detail: { ok: true, rows: 1234, headId: 1234 } }),
       'Dee Director verified the trail: 1,234 events, unbroken, head #1234',

@@ -73,6 +73,7 @@ export function subjectNameOf(item: Pick<TAuditItem, 'subject' | 'subjectLabel'>
   if (item.subjectLabel) return item.subjectLabel;
   const [kind = '', rest = ''] = splitSubject(item.subject);
   if (kind === 'attachment') return 'a file not yet sent';
+  if (kind === 'retention' && rest) return `retention batch ${rest.slice(0, 8)}`;
   if (/^\d+$/.test(rest)) return `${kind} #${rest}`;
   return item.subject;
 }
@@ -287,7 +288,7 @@ function sentenceOf(item: TAuditItem): string {
       const leftOut = count(d, 'leftOut');
       const what = parts.length ? `${listed(parts)}${bytes ? ` (${formatBytes(bytes)})` : ''}` : 'nothing';
       const kept = leftOut ? `; ${plural(leftOut, 'item')} left out` : '';
-      if (text(d, 'kind') === 'erasure') return `${actor} erased ${what} on request${kept}`;
+      if (text(d, 'kind') === 'erasure') return `${actor} erased ${what}${kind === 'client' ? ` of ${subject}` : ''} on request${kept}`;
       return `${actor} destroyed ${what} past their retention period${kept}`;
     }
     case 'erasure.request': {
