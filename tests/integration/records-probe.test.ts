@@ -1,0 +1,482 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../../server/audit/audit-chain';
+import { createUser } from '../../server/auth/users';
+import { createSequelize } from '../../server/core/db/sequelize';
+import { createLogger } from '../../server/core/logger';
+import { runApprovedBatch } from '../../server/records';
+import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { sql } from '../support/sql';
+import { createHttpClient } from '../support/test-server';
+
+// A hostile probe of the records features (holds, retention, erasure, certificates, the chained
+// trail, the file access log): each test asserts the safe behaviour. People: Dee (director, sees
+// everything), Sam (staff), Wally (director screened from WALLED), Nora (director, not a member of
+// the restricted client SECRET).
+
+type TClient = ReturnType<typeof createHttpClient>['client'];
+let live: TLiveSetup;
+const logger = createLogger('silent');
+const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+const people = {} as Record<'wally' | 'nora', { client: TClient; id: number; cookie: string }>;
+let deeId = 0;
+let directorCookie = '';
+
+type TMatter = { clientId: number; caseId: number; records: number[]; fileId: number; bodies: string[]; digits: string };
+let seq = 0;
+
+/** A client with one case closed `yearsAgo` years ago, two records on it and one on no case, and a file (SQL as the owner). */
+async function makeOldMatter(name: string, yearsAgo: number): Promise<TMatter> {
+  seq += 1;
+  const url = live.server.databaseUrl;
+  const digits = `4477008${String(100000 + seq).slice(-5)}`;
+  const [client] = await sql<{ id: number }>(
+    url,
+    `INSERT INTO clients (name, email, created_at) VALUES ($1, 'x@example.test', now() - make_interval(years => $2::int + 1)) RETURNING id`,
+    [name, yearsAgo],
+  );
+  await sql(url, 'INSERT INTO client_numbers (client_id, digits, "primary") VALUES ($1, $2, true)', [client!.id, digits]);
+  const [kase] = await sql<{ id: number }>(
+    url,
+    `INSERT INTO cases (client_id, reference, title, status, closed_at) VALUES ($1, $2, $3, 'closed', now() - make_interval(years => $4::int))
+     RETURNING id`,
+    [client!.id, `PRB-${seq}`, `${name} v Landlord`, yearsAgo],
+  );
+  const bodies = [`${name}: the first confidential message`, `${name}: the second`, `${name}: not on a case`];
+  const records: number[] = [];
+  for (const [i, body] of bodies.entries()) {
+    const [row] = await sql<{ id: number }>(
+      url,
+      `INSERT INTO communications (type, direction, body, client_id, case_id, peer_phone, metadata, created_at)
+       VALUES ('chat', 'inbound', $1, $2, $3, $4, jsonb_build_object('chat_msg_id', $5::text), now() - make_interval(years => $6::int, days => 30))
+       RETURNING id`,
+      [body, client!.id, i < 2 ? kase!.id : null, digits, `wamid.probe-${seq}-${i}`, yearsAgo],
+    );
+    records.push(row!.id);
+  }
+  const bytes = Buffer.from(`%PDF-1.4 the lease of ${name}`);
+  const [file] = await sql<{ id: number }>(
+    url,
+    `INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state)
+     VALUES ($1, 'document', 'application/pdf', $2, $3, $4, 'stored') RETURNING id`,
+    [records[0], `${name} lease.pdf`, bytes.length, sha256(bytes)],
+  );
+  await sql(url, 'INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, 0, $2)', [file!.id, bytes]);
+  return { clientId: client!.id, caseId: kase!.id, records, fileId: file!.id, bodies, digits };
+}
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: { message: string; data?: { code?: string } }) => ({ code: error.data?.code, message: error.message }),
+  );
+
+async function signIn(email: string, name: string, role: 'staff' | 'director') {
+  const user = await createUser({ email, name, role, password: 'probe-password-1' });
+  const { client, jar } = createHttpClient(live.server.url);
+  await client.auth.signIn.mutate({ email, password: 'probe-password-1' });
+  return { client, id: user.id, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+}
+
+// The worker can be held back: while `probe_pause` is on, an approved batch gets a lease that never
+// runs out, so nothing erases it until `resume` (test-only instrumentation, made as the owner).
+const pause = (on: boolean) => sql(live.server.databaseUrl, 'UPDATE probe_pause SET on_ = $1', [on]);
+async function resume(batchId: string): Promise<void> {
+  await pause(false);
+  await sql(live.server.databaseUrl, 'UPDATE retention_batches SET locked_until = NULL WHERE id = $1', [batchId]);
+}
+async function waitDone(batchId: string): Promise<void> {
+  await runApprovedBatch(logger).catch(() => undefined);
+  await expect
+    .poll(
+      async () =>
+        (await sql<{ state: string }>(live.server.databaseUrl, 'SELECT state FROM retention_batches WHERE id = $1', [batchId]))[0]!.state,
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe('done');
+}
+const erasedIds = async (ids: number[]) =>
+  (
+    await sql<{ id: number }>(
+      live.server.databaseUrl,
+      'SELECT id FROM communications WHERE id = ANY($1) AND erased_at IS NOT NULL ORDER BY id',
+      [ids],
+    )
+  ).map((r) => r.id);
+
+let walled: TMatter; // Wally is screened from its client
+let secret: TMatter; // its client is restricted to Dee: Nora is no member
+
+beforeAll(async () => {
+  live = await startLiveSetup({ RETENTION_YEARS: '6' });
+  const owner = live.server.databaseUrl;
+  const role = new URL(live.server.requestDatabaseUrl).username;
+  await sql(
+    owner,
+    `CREATE TABLE probe_pause (on_ boolean NOT NULL); INSERT INTO probe_pause VALUES (false);
+     CREATE FUNCTION probe_pause_fn() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN IF NEW.state = 'approved' AND OLD.state <> 'approved' AND (SELECT on_ FROM probe_pause) THEN NEW.locked_until := 'infinity'; END IF; RETURN NEW; END $$;
+     CREATE TRIGGER probe_pause BEFORE UPDATE ON retention_batches FOR EACH ROW EXECUTE FUNCTION probe_pause_fn();
+     GRANT SELECT ON probe_pause TO ${role};`,
+  );
+  const [dee] = await sql<{ id: number }>(owner, "SELECT id FROM users WHERE email = 'dee@firm.test'");
+  deeId = dee!.id;
+  people.wally = await signIn('wally@firm.test', 'Wally Walled', 'director');
+  people.nora = await signIn('nora@firm.test', 'Nora Nonmember', 'director');
+  directorCookie = (await signIn('dee2@firm.test', 'Dee Two', 'director')).cookie;
+  walled = await makeOldMatter('Wanda Walled', 1);
+  secret = await makeOldMatter('Sid Secret', 1);
+  await live.director.access.screen.mutate({ clientId: walled.clientId, userId: people.wally.id, reason: 'acted for the other side' });
+  await live.director.access.addMember.mutate({ clientId: secret.clientId, userId: deeId });
+  await live.director.access.setRestricted.mutate({ clientId: secret.clientId, restricted: true });
+}, 120_000);
+afterAll(() => live?.stop());
+
+describe('walled matters answer exactly as missing ones', () => {
+  it('holds.place, holds.release and holds.list', async () => {
+    for (const { client } of [people.wally, people.nora]) {
+      const matter = client === people.wally.client ? walled : secret;
+      expect(await refusal(client.holds.place.mutate({ clientId: matter.clientId, reason: 'probe' }))).toEqual(
+        await refusal(client.holds.place.mutate({ clientId: 999_999, reason: 'probe' })),
+      );
+      expect(await refusal(client.holds.place.mutate({ caseId: matter.caseId, reason: 'probe' }))).toEqual(
+        await refusal(client.holds.place.mutate({ caseId: 999_999, reason: 'probe' })),
+      );
+      const hold = await live.director.holds.place.mutate({ caseId: matter.caseId, reason: 'Dispute: walled probe' });
+      const missing = await refusal(client.holds.release.mutate({ holdId: 999_999 }));
+      expect(missing).toMatchObject({ code: 'NOT_FOUND' });
+      expect(await refusal(client.holds.release.mutate({ holdId: hold.id }))).toEqual(missing);
+      expect(await client.holds.list.query({ clientId: matter.clientId, includeReleased: true })).toEqual([]);
+      expect(await client.holds.list.query({ caseId: matter.caseId, includeReleased: true })).toEqual([]);
+      expect((await client.holds.list.query({ includeReleased: true })).map((h) => h.id)).not.toContain(hold.id);
+      // Released, it is still NOT_FOUND (not "already released") to them.
+      await live.director.holds.release.mutate({ holdId: hold.id });
+      expect(await refusal(client.holds.release.mutate({ holdId: hold.id }))).toEqual(missing);
+      // Still live for Dee: her release worked, and it was hers alone.
+      const [row] = await sql<{ released_by: number }>(live.server.databaseUrl, 'SELECT released_by FROM legal_holds WHERE id = $1', [
+        hold.id,
+      ]);
+      expect(row!.released_by).toBe(deeId);
+    }
+  });
+
+  it('erasure.request, erasure.decide and erasure.list', async () => {
+    for (const { client } of [people.wally, people.nora]) {
+      const matter = client === people.wally.client ? walled : secret;
+      expect(await refusal(client.erasure.request.mutate({ clientId: matter.clientId, receivedAt: new Date(), note: '' }))).toEqual(
+        await refusal(client.erasure.request.mutate({ clientId: 999_999, receivedAt: new Date(), note: '' })),
+      );
+      const { id } = await live.director.erasure.request.mutate({ clientId: matter.clientId, receivedAt: new Date(), note: 'walled' });
+      const missing = await refusal(client.erasure.decide.mutate({ requestId: 999_999, decision: 'erase' }));
+      expect(missing).toMatchObject({ code: 'NOT_FOUND' });
+      expect(await refusal(client.erasure.decide.mutate({ requestId: id, decision: 'erase' }))).toEqual(missing);
+      expect(await refusal(client.erasure.decide.mutate({ requestId: id, decision: 'refuse', grounds: 'hold' }))).toEqual(
+        await refusal(client.erasure.decide.mutate({ requestId: 999_999, decision: 'refuse', grounds: 'hold' })),
+      );
+      expect(await client.erasure.list.query({ clientId: matter.clientId })).toEqual([]);
+      expect((await client.erasure.list.query()).map((r) => r.id)).not.toContain(id);
+      // Decided (by Dee), still NOT_FOUND rather than "already decided".
+      await live.director.erasure.decide.mutate({ requestId: id, decision: 'refuse', grounds: 'legal_claims' });
+      expect(await refusal(client.erasure.decide.mutate({ requestId: id, decision: 'refuse', grounds: 'hold' }))).toEqual(
+        await refusal(client.erasure.decide.mutate({ requestId: 999_999, decision: 'refuse', grounds: 'hold' })),
+      );
+    }
+    // Nothing changed by their attempts.
+    const rows = await sql<{ decided_by: number | null }>(
+      live.server.databaseUrl,
+      'SELECT decided_by FROM erasure_requests WHERE client_id = ANY($1)',
+      [[walled.clientId, secret.clientId]],
+    );
+    expect(rows.every((r) => r.decided_by === deeId)).toBe(true);
+  });
+
+  it('cases.setStatus on a walled case, either status, changes nothing and is audited as denied', async () => {
+    for (const { client } of [people.wally, people.nora]) {
+      const matter = client === people.wally.client ? walled : secret;
+      for (const status of ['open', 'closed'] as const)
+        expect(await refusal(client.cases.setStatus.mutate({ caseId: matter.caseId, status }))).toEqual(
+          await refusal(client.cases.setStatus.mutate({ caseId: 999_999, status })),
+        );
+    }
+    const [kase] = await sql<{ status: string }>(live.server.databaseUrl, 'SELECT status FROM cases WHERE id = $1', [walled.caseId]);
+    expect(kase!.status).toBe('closed');
+    // A walled attempt is audited as access.denied, and the case's own history has no case.status from them.
+    const denied = await sql<{ n: number }>(
+      live.server.databaseUrl,
+      "SELECT count(*)::int AS n FROM audit_events WHERE action = 'access.denied' AND user_id = $1 AND subject = $2",
+      [people.wally.id, `case:${walled.caseId}`],
+    );
+    expect(denied[0]!.n).toBeGreaterThan(0);
+  });
+
+  it('media: a walled file is 404 as a missing one (GET and HEAD) and leaves no media.view row; a HEAD read is logged', async () => {
+    const get = async (cookie: string, id: number) => {
+      const res = await fetch(`${live.server.url}/api/media/${id}`, { headers: { cookie } });
+      return { status: res.status, body: await res.text() };
+    };
+    expect(await get(people.wally.cookie, walled.fileId)).toEqual(await get(people.wally.cookie, 999_999));
+    expect(await get(people.nora.cookie, secret.fileId)).toEqual(await get(people.nora.cookie, 999_999));
+    const head = await fetch(`${live.server.url}/api/media/${walled.fileId}`, { method: 'HEAD', headers: { cookie: people.wally.cookie } });
+    expect(head.status).toBe(404);
+    const views = await sql(live.server.databaseUrl, "SELECT 1 FROM audit_events WHERE action = 'media.view' AND user_id = ANY($1)", [
+      [people.wally.id, people.nora.id],
+    ]);
+    expect(views).toEqual([]);
+    // A file read by HEAD or a range is still a read on the trail.
+    const other = await makeOldMatter('Hector Headreader', 1);
+    const headRead = await fetch(`${live.server.url}/api/media/${other.fileId}`, {
+      method: 'HEAD',
+      headers: { cookie: people.nora.cookie },
+    });
+    expect(headRead.status).toBe(200);
+    const logged = await sql(
+      live.server.databaseUrl,
+      "SELECT 1 FROM audit_events WHERE action = 'media.view' AND user_id = $1 AND detail->>'attachmentId' = $2",
+      [people.nora.id, String(other.fileId)],
+    );
+    expect(logged).toHaveLength(1);
+    // Anonymous: refused before anything.
+    expect((await fetch(`${live.server.url}/api/media/${other.fileId}`)).status).toBe(401);
+  });
+
+  it('the audit trail shows them no hold, erasure or media.view event of the walled matter', async () => {
+    for (const { client } of [people.wally, people.nora]) {
+      const matter = client === people.wally.client ? walled : secret;
+      const { items } = await client.audit.list.query({ limit: 200 });
+      const leaked = items.filter((e) =>
+        [`client:${matter.clientId}`, `case:${matter.caseId}`, ...matter.records.map((r) => `communication:${r}`)].includes(e.subject),
+      );
+      expect(leaked).toEqual([]);
+      expect(JSON.stringify(items)).not.toMatch(matter === walled ? /Wanda|Walled probe/ : /Sid Secret/);
+    }
+  });
+});
+
+describe('who may call the new procedures and routes', () => {
+  it('staff and anonymous callers are refused everywhere', async () => {
+    const anonymous = createHttpClient(live.server.url).client;
+    for (const [who, code] of [
+      [live.staff, 'FORBIDDEN'],
+      [anonymous, 'UNAUTHORIZED'],
+    ] as const) {
+      for (const call of [
+        () => who.holds.list.query(),
+        () => who.holds.place.mutate({ clientId: walled.clientId, reason: 'x' }),
+        () => who.holds.release.mutate({ holdId: 1 }),
+        () => who.retention.preview.query(),
+        () => who.retention.batches.query(),
+        () => who.retention.batch.query({ batchId: '00000000-0000-4000-8000-000000000000' }),
+        () => who.retention.destroy.mutate({ batchId: '00000000-0000-4000-8000-000000000000' }),
+        () => who.erasure.list.query(),
+        () => who.erasure.request.mutate({ clientId: walled.clientId, receivedAt: new Date() }),
+        () => who.erasure.decide.mutate({ requestId: 1, decision: 'erase' }),
+        () => who.audit.head.query(),
+        () => who.audit.verify.query(),
+      ])
+        expect(await refusal(call())).toMatchObject({ code });
+    }
+    expect((await fetch(`${live.server.url}/api/retention/00000000-0000-4000-8000-000000000000.json`)).status).toBe(401);
+    expect(
+      (await fetch(`${live.server.url}/api/retention/00000000-0000-4000-8000-000000000000.json`, { headers: { cookie: live.staffCookie } }))
+        .status,
+    ).toBe(403);
+    // Staff cannot reopen a walled case either (setStatus is open to staff).
+    expect(await refusal(anonymous.cases.setStatus.mutate({ caseId: walled.caseId, status: 'open' }))).toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+  });
+});
+
+describe('bad input', () => {
+  it('ids, uuids, reasons and dates out of range are refused as input, never a 500', async () => {
+    const d = live.director;
+    for (const batchId of ['not-a-uuid', "'; DROP TABLE retention_batches; --", '00000000-0000-4000-8000-00000000000G', ''])
+      expect(await refusal(d.retention.batch.query({ batchId }))).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await refusal(d.retention.batch.query({ batchId: '00000000-0000-4000-8000-000000000000' }))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await refusal(d.holds.release.mutate({ holdId: 2 ** 31 }))).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await refusal(d.holds.release.mutate({ holdId: -1 }))).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await refusal(d.holds.place.mutate({ clientId: walled.clientId, reason: 'x'.repeat(1001) }))).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(await refusal(d.holds.place.mutate({ clientId: walled.clientId, reason: 'x'.repeat(200_000) }))).not.toBeNull();
+    expect(
+      await refusal(d.erasure.request.mutate({ clientId: walled.clientId, receivedAt: new Date(Date.now() + 86_400_000) })),
+    ).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(
+      await refusal(d.erasure.request.mutate({ clientId: walled.clientId, receivedAt: new Date(Date.now()), note: 'n'.repeat(2001) })),
+    ).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    // Both at once: place with a client and a case is one of the two shapes, never both.
+    const bothShapes = { clientId: walled.clientId, caseId: secret.caseId, reason: 'both' };
+    const both = await refusal(d.holds.place.mutate(bothShapes));
+    if (both === null) {
+      const [last] = await sql<{ client_id: number | null; case_id: number | null }>(
+        live.server.databaseUrl,
+        'SELECT client_id, case_id FROM legal_holds ORDER BY id DESC LIMIT 1',
+      );
+      expect((last!.client_id === null) !== (last!.case_id === null)).toBe(true);
+    }
+    // Certificates: only <uuid>.pdf|.json, lower case; anything else is the same 404.
+    for (const file of ['00000000-0000-4000-8000-000000000000.PDF', '00000000-0000-4000-8000-000000000000.json.pdf', '%2e%2e'])
+      expect((await fetch(`${live.server.url}/api/retention/${file}`, { headers: { cookie: directorCookie } })).status).toBe(404);
+  });
+});
+
+describe('destroying what should be kept', () => {
+  it('retention never erases a case reopened after its preview, nor its client', async () => {
+    const matter = await makeOldMatter('Rory Reopened', 8);
+    const preview = await live.director.retention.preview.query();
+    await live.staff.cases.setStatus.mutate({ caseId: matter.caseId, status: 'open' });
+    await live.director.retention.destroy.mutate({ batchId: preview.batchId });
+    await waitDone(preview.batchId);
+    expect(await erasedIds(matter.records)).toEqual([]);
+    const [kase] = await sql<{ erased_at: Date | null; title: string }>(
+      live.server.databaseUrl,
+      'SELECT erased_at, title FROM cases WHERE id = $1',
+      [matter.caseId],
+    );
+    expect(kase).toMatchObject({ erased_at: null, title: 'Rory Reopened v Landlord' });
+  });
+
+  it('a stale preview, a superseded one, an erasure batch and a done batch cannot be approved; two batches never run at once', async () => {
+    await makeOldMatter('Stella Stale', 9);
+    const stale = await live.director.retention.preview.query();
+    await sql(live.server.databaseUrl, "UPDATE retention_batches SET created_at = now() - interval '25 hours' WHERE id = $1", [
+      stale.batchId,
+    ]);
+    expect(await refusal(live.director.retention.destroy.mutate({ batchId: stale.batchId }))).toMatchObject({ code: 'CONFLICT' });
+    const first = await live.director.retention.preview.query();
+    const second = await live.director.retention.preview.query();
+    expect(await refusal(live.director.retention.destroy.mutate({ batchId: first.batchId }))).toMatchObject({ code: 'CONFLICT' });
+    await pause(true);
+    await live.director.retention.destroy.mutate({ batchId: second.batchId });
+    // While it is approved, no other batch may be: not a new preview, not an erasure decision (which rolls back whole).
+    const third = await live.director.retention.preview.query();
+    expect(await refusal(live.director.retention.destroy.mutate({ batchId: third.batchId }))).toMatchObject({ code: 'CONFLICT' });
+    const other = await makeOldMatter('Ernie Erasewait', 1);
+    const { id } = await live.director.erasure.request.mutate({ clientId: other.clientId, receivedAt: new Date() });
+    expect(await refusal(live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' }))).toMatchObject({ code: 'CONFLICT' });
+    const [request] = await sql<{ decision: string | null; batch_id: string | null }>(
+      live.server.databaseUrl,
+      'SELECT decision, batch_id FROM erasure_requests WHERE id = $1',
+      [id],
+    );
+    expect(request).toEqual({ decision: null, batch_id: null });
+    await resume(second.batchId);
+    await waitDone(second.batchId);
+    expect(await refusal(live.director.retention.destroy.mutate({ batchId: second.batchId }))).toMatchObject({ code: 'CONFLICT' });
+    // An erasure batch is not a retention batch to approve by id.
+    const decided = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
+    await waitDone(decided.batchId!);
+    expect(await refusal(live.director.retention.destroy.mutate({ batchId: decided.batchId! }))).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('a hold placed after an erasure decision, before the worker runs, keeps everything it covers', async () => {
+    const matter = await makeOldMatter('Holly Heldlate', 1);
+    const { id } = await live.director.erasure.request.mutate({ clientId: matter.clientId, receivedAt: new Date() });
+    await pause(true);
+    const decided = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
+    await live.director.holds.place.mutate({ caseId: matter.caseId, reason: 'Appeal lodged' });
+    await resume(decided.batchId!);
+    await waitDone(decided.batchId!);
+    expect(await erasedIds(matter.records)).toEqual([matter.records[2]]);
+    const [client] = await sql<{ name: string }>(live.server.databaseUrl, 'SELECT name FROM clients WHERE id = $1', [matter.clientId]);
+    expect(client!.name).toBe('Holly Heldlate');
+  });
+});
+
+describe('the worker and bad data', () => {
+  it('a case, its records and a client deleted while the batch waits: the batch still finishes, saying they are gone', async () => {
+    const gone = await makeOldMatter('Gary Gone', 9);
+    const kept = await makeOldMatter('Kim Kept', 9);
+    const preview = await live.director.retention.preview.query();
+    await pause(true);
+    await live.director.retention.destroy.mutate({ batchId: preview.batchId });
+    const owner = live.server.databaseUrl;
+    await sql(owner, 'DELETE FROM attachment_chunks WHERE attachment_id = $1', [gone.fileId]);
+    await sql(owner, 'DELETE FROM attachments WHERE id = $1', [gone.fileId]);
+    await sql(owner, 'DELETE FROM communications WHERE client_id = $1', [gone.clientId]);
+    await sql(owner, 'DELETE FROM cases WHERE id = $1', [gone.caseId]);
+    await sql(owner, 'DELETE FROM client_numbers WHERE client_id = $1', [gone.clientId]);
+    await sql(owner, 'DELETE FROM chat_threads WHERE client_id = $1', [gone.clientId]).catch(() => undefined);
+    await sql(owner, 'DELETE FROM clients WHERE id = $1', [gone.clientId]);
+    await resume(preview.batchId);
+    await waitDone(preview.batchId);
+    expect(await erasedIds(kept.records)).toEqual(kept.records);
+    const items = await sql<{ left_out: string }>(owner, 'SELECT left_out FROM retention_items WHERE batch_id = $1 AND client_id = $2', [
+      preview.batchId,
+      gone.clientId,
+    ]);
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((i) => i.left_out === 'gone')).toBe(true);
+  });
+});
+
+describe('the request role against the trail', () => {
+  async function asRequestRole(statements: string[]): Promise<void> {
+    const client = new pg.Client({ connectionString: live.server.requestDatabaseUrl });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      for (const text of statements) await client.query(text);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await client.end();
+    }
+  }
+  async function verifyAsOwner() {
+    const owner = createSequelize(live.server.databaseUrl, createLogger('silent'));
+    try {
+      return await verifyAuditChain(owner);
+    } finally {
+      await owner.close();
+    }
+  }
+
+  it('cannot lock the head, use the sequence, call the trigger, or create functions, schemas or tables', async () => {
+    for (const [statement, error] of [
+      ['SELECT * FROM audit_chain_head FOR UPDATE', /permission denied/],
+      ['SELECT * FROM audit_chain_head FOR KEY SHARE', /permission denied/],
+      ['LOCK TABLE audit_chain_head IN EXCLUSIVE MODE', /permission denied/],
+      ['LOCK TABLE audit_events IN EXCLUSIVE MODE', /permission denied/],
+      ["SELECT nextval('audit_events_id_seq')", /permission denied/],
+      ["SELECT setval('audit_events_id_seq', 1)", /permission denied/],
+      ['SELECT audit_events_chain()', /trigger functions can only be called as triggers/],
+      ['CREATE SCHEMA probe', /permission denied/],
+      ['CREATE FUNCTION public.audit_event_hash(text) RETURNS text LANGUAGE sql AS $$ SELECT $1 $$', /permission denied/],
+      [
+        "CREATE OR REPLACE FUNCTION audit_event_canonical(bigint, timestamptz, integer, text, text, jsonb) RETURNS text LANGUAGE sql AS 'SELECT 1::text'",
+        /must be owner|permission denied/,
+      ],
+      ['ALTER FUNCTION audit_events_chain() SECURITY INVOKER', /must be owner/],
+      ['CREATE TABLE public.audit_chain_head2 (x int)', /permission denied/],
+      ["INSERT INTO audit_chain_head VALUES (false, 1, 'x')", /permission denied/],
+      ['DELETE FROM audit_chain_head', /permission denied/],
+      ['SET session_replication_role = replica', /permission denied/],
+      ['ALTER TABLE audit_events DISABLE TRIGGER audit_events_chain', /must be owner/],
+    ] as const)
+      await expect(asRequestRole([statement]), statement).rejects.toThrow(error);
+    expect(await verifyAsOwner()).toMatchObject({ ok: true });
+  });
+
+  it('the chain still verifies after everything above, and the head is its last row', async () => {
+    expect(await verifyAsOwner()).toMatchObject({ ok: true });
+    const head = await live.director.audit.head.query();
+    const [last] = await sql<{ id: string; hash: string }>(
+      live.server.databaseUrl,
+      'SELECT id::text, hash FROM audit_events ORDER BY id DESC LIMIT 1',
+    );
+    expect(head.id).toBeGreaterThanOrEqual(Number(last!.id));
+  });
+});
