@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { PhotoLightbox } from './photo-lightbox';
 
-type TProps = { src: string; alt: string; caption: string | null; sticker: boolean };
+/** `onError`: the picture did not load (its owner may say why instead). */
+type TProps = { src: string; alt: string; caption: string | null; sticker: boolean; onError?: () => void };
 
 /** A photo or sticker at thumbnail size; a click shows it full size (Ctrl/⌘/middle click: a new tab, as any link). */
-export function PhotoThumbnail({ src, alt, caption, sticker }: TProps) {
+export function PhotoThumbnail({ src, alt, caption, sticker, onError }: TProps) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -20,7 +21,7 @@ export function PhotoThumbnail({ src, alt, caption, sticker }: TProps) {
           setOpen(true);
         }}
       >
-        <img src={src} alt={alt} loading="lazy" />
+        <img src={src} alt={alt} loading="lazy" onError={onError} />
       </a>
       {open && <PhotoLightbox src={src} alt={alt} caption={caption} onClose={() => setOpen(false)} />}
     </>

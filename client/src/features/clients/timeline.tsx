@@ -8,6 +8,7 @@ import { MessageContent } from '../conversation/message-content';
 import { PhoneNumber } from '../../ui/phone-number';
 import { ReactionChips } from '../conversation/reaction-chips';
 import { STATUS_LABEL, StatusTicks } from '../../ui/status-ticks';
+import { ErasedNote } from '../records/erased-note';
 import { RefileBar } from './refile-bar';
 
 const TYPE_LABEL: Record<TCommunication['type'], string> = {
@@ -90,7 +91,10 @@ export function Timeline({ items, older, filing }: TProps) {
                 )}
               </div>
               {item.subject && <p className="timeline-subject">{item.subject}</p>}
-              {item.type === 'chat_note' ? (
+              {item.metadata.erased_at && item.type !== 'chat' ? (
+                // A note, call or e-mail whose content retention destroyed: the record stays, saying so.
+                <ErasedNote erasedAt={item.metadata.erased_at} className="timeline-text erased" />
+              ) : item.type === 'chat_note' ? (
                 <p className="timeline-text" role="note" aria-label="Internal note">
                   {item.body}
                 </p>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { TAttachment } from '../../../../shared/communication';
 import { formatBytes } from '../../../../shared/media-limits';
 import { formatTime } from '../../lib/format';
@@ -84,7 +85,7 @@ export function AttachmentView({ attachment, voice, outbound, caption }: TProps)
   const url = mediaUrl(attachment.id);
   if ((attachment.kind === 'image' || attachment.kind === 'sticker') && /^image\/(jpeg|png|webp)/.test(attachment.mimeType)) {
     const alt = attachment.fileName ?? (attachment.kind === 'sticker' ? 'Sticker' : 'Photo from the conversation');
-    return <PhotoThumbnail src={url} alt={alt} caption={caption ?? null} sticker={attachment.kind === 'sticker'} />;
+    return <StoredPhoto url={url} alt={alt} caption={caption ?? null} sticker={attachment.kind === 'sticker'} />;
   }
   if (attachment.kind === 'audio') {
     return (
@@ -126,4 +127,29 @@ export function AttachmentView({ attachment, voice, outbound, caption }: TProps)
       </a>
     </div>
   );
+}
+
+/** Where an erased file was: its bytes are gone, the record of it stays (README "Records"). */
+export function ErasedFile() {
+  return (
+    <p className="attachment-state erased" data-state="erased">
+      File erased
+    </p>
+  );
+}
+
+/**
+ * A photo whose bytes may have been erased since the record was read (retention runs while pages
+ * are open): a picture that fails to load is asked about once, and a 410 shows as an erased file
+ * instead of a broken image.
+ */
+function StoredPhoto({ url, alt, caption, sticker }: { url: string; alt: string; caption: string | null; sticker: boolean }) {
+  const [erased, setErased] = useState(false);
+  const checkGone = () =>
+    void fetch(url, { method: 'HEAD' }).then(
+      (res) => res.status === 410 && setErased(true),
+      () => undefined,
+    );
+  if (erased) return <ErasedFile />;
+  return <PhotoThumbnail src={url} alt={alt} caption={caption} sticker={sticker} onError={checkGone} />;
 }

@@ -1,5 +1,6 @@
 import type { TCommunication } from '../../../../shared/communication';
-import { AttachmentView } from './attachment-view';
+import { ErasedNote } from '../records/erased-note';
+import { AttachmentView, ErasedFile } from './attachment-view';
 import { ContactCards } from './contact-cards';
 import { EditHistory } from './edit-history';
 import { LocationCard } from './location-card';
@@ -22,6 +23,18 @@ export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }
   const outbound = item.direction === 'outbound';
   const kind = m.kind ?? 'text';
   const labels = [m.forwarded && 'Forwarded', echoLabel && m.echo && "Sent from the firm's phone"].filter(Boolean);
+  // Retention or an erasure request destroyed what it said and its files (README "Records"): the
+  // record stays in its place, saying so, instead of an empty bubble or a broken picture.
+  if (m.erased_at)
+    return (
+      <>
+        {labels.length > 0 && <p className="bubble-label">{labels.join(' · ')}</p>}
+        {item.attachments.map((a) => (
+          <ErasedFile key={a.id} />
+        ))}
+        <ErasedNote erasedAt={m.erased_at} className="bubble-text erased" />
+      </>
+    );
   return (
     <>
       {labels.length > 0 && <p className="bubble-label">{labels.join(' · ')}</p>}
