@@ -1,4 +1,5 @@
 import { Link } from 'wouter';
+import { formatDate } from '../../lib/format';
 import { olderOf, TIMELINE_PAGE } from '../../lib/older-pages';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
@@ -6,6 +7,9 @@ import { AccessGone } from '../access/access-gone';
 import { AccessPanel } from '../access/access-panel';
 import { goneOf, retryUnlessNotFound } from '../access/gone';
 import { LockMark } from '../access/lock-mark';
+import { erasedText } from '../records/erased-note';
+import { HoldBanner } from '../records/hold-banner';
+import { CaseStatusButton } from '../records/case-status-button';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
@@ -42,18 +46,28 @@ export function CasePage({ caseId }: { caseId: number }) {
           </nav>
           <div className="page-header">
             <div>
-              <h1 className="title-with-mark">
-                {theCase.title}
+              {/* An erased case's title is gone: what stands in its place says when and why. */}
+              <h1 className={`title-with-mark${theCase.erasedAt ? ' erased-title' : ''}`}>
+                {theCase.erasedAt ? erasedText(theCase.erasedAt) : theCase.title}
                 {theCase.restricted && <LockMark />}
               </h1>
               <p className="muted">
-                {theCase.reference} · <span className={`case-status case-${theCase.status}`}>{theCase.status}</span>
+                {theCase.reference} ·{' '}
+                {theCase.status === 'closed' && theCase.closedAt ? (
+                  <span className="case-status case-closed closed-on">Closed on {formatDate(theCase.closedAt)}</span>
+                ) : (
+                  <span className={`case-status case-${theCase.status}`}>{theCase.status}</span>
+                )}
               </p>
             </div>
-            <Link href={`/inbox/client/${theCase.clientId}?case=${theCase.id}`} className="button primary">
-              Message
-            </Link>
+            <div className="button-row">
+              {!theCase.erasedAt && <CaseStatusButton theCase={theCase} />}
+              <Link href={`/inbox/client/${theCase.clientId}?case=${theCase.id}`} className="button primary">
+                Message
+              </Link>
+            </div>
           </div>
+          {!theCase.erasedAt && <HoldBanner subject={{ caseId, clientId: theCase.clientId }} />}
           <section className="card" aria-labelledby="case-timeline-title">
             <h2 id="case-timeline-title">Case timeline</h2>
             <QueryStatus query={timeline} loading="Loading timeline…" padded={false}>

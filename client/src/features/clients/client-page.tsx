@@ -13,6 +13,8 @@ import { AccessPanel } from '../access/access-panel';
 import { goneOf, retryUnlessNotFound } from '../access/gone';
 import { LockMark } from '../access/lock-mark';
 import { ResponsiblePerson } from '../ownership/responsible-person';
+import { erasedText } from '../records/erased-note';
+import { HoldBanner } from '../records/hold-banner';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
@@ -58,6 +60,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
             </Link>
           </div>
           <OptOutBanner client={found} />
+          <HoldBanner subject={{ clientId }} />
           {/* On a phone the side panels come after the whole timeline: a way straight to each. */}
           <nav className="page-jump" aria-label="On this page">
             <a href="#cases-title">Cases</a>
@@ -101,7 +104,10 @@ export function ClientPage({ clientId }: { clientId: number }) {
                                   {c.reference}
                                   {c.restricted && <LockMark />}
                                 </span>
-                                <span className="row-sub">{c.title}</span>
+                                <span className="row-sub">
+                                  {c.erasedAt ? erasedText(c.erasedAt) : c.title}
+                                  {c.status === 'closed' && !c.erasedAt && ' · closed'}
+                                </span>
                               </span>
                             </Link>
                           </li>
