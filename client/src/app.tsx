@@ -9,6 +9,7 @@ import { SignInPage } from './features/auth/sign-in-page';
 const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
 // Directors only, and rarely: the same.
 const AuditPage = lazy(() => import('./features/audit/audit-page').then((m) => ({ default: m.AuditPage })));
+const RecordsPage = lazy(() => import('./features/records/records-page').then((m) => ({ default: m.RecordsPage })));
 // The inbox is the start page; client files and cases load when first opened.
 const ClientsPage = lazy(() => import('./features/clients/clients-page').then((m) => ({ default: m.ClientsPage })));
 const ClientPage = lazy(() => import('./features/clients/client-page').then((m) => ({ default: m.ClientPage })));
@@ -68,6 +69,17 @@ export function App() {
           ) : (
             <p className="form-error" role="alert">
               Only directors can read the audit trail.
+            </p>
+          )}
+        </Route>
+        <Route path="/records">
+          {me.data.role === 'director' ? (
+            <Loading what="records">
+              <RecordsPage />
+            </Loading>
+          ) : (
+            <p className="form-error" role="alert">
+              Only directors can manage retention, legal holds and erasure requests.
             </p>
           )}
         </Route>

@@ -13,6 +13,7 @@ const NAV = [
   { href: '/inbox', label: 'Inbox', directorOnly: false },
   { href: '/clients', label: 'Clients', directorOnly: false },
   { href: '/audit', label: 'Audit', directorOnly: true },
+  { href: '/records', label: 'Records', directorOnly: true },
   { href: '/settings', label: 'Settings', directorOnly: false },
 ] as const;
 
