@@ -118,6 +118,19 @@ const SCREENS: TScreen[] = [
     },
   },
   {
+    name: 'records',
+    as: 'Director',
+    open: async (page, url) => {
+      await page.goto(`${url}/records`);
+      await page.getByRole('heading', { name: 'Erasure requests' }).waitFor();
+      // Measured with a preview's answer on screen (nothing is due in the demo data) and the switch on.
+      await page.getByRole('button', { name: 'Preview what is due' }).click();
+      await page.getByText('Nothing is due for destruction.').waitFor();
+      await page.getByRole('switch', { name: 'Show released' }).click();
+      await page.getByRole('switch', { name: 'Show released', checked: true }).waitFor();
+    },
+  },
+  {
     name: 'not-found',
     as: 'Staff',
     open: async (page, url) => {
