@@ -12,6 +12,7 @@ import { benchLoad } from './parts/load';
 import { benchMedia } from './parts/media';
 import { benchQueries } from './parts/queries';
 import { benchReceipts } from './parts/receipts';
+import { benchRecords } from './parts/records';
 import { benchStartup } from './parts/startup';
 import { rssMb } from './process-memory';
 
@@ -21,7 +22,7 @@ import { rssMb } from './process-memory';
 // each figure as it comes, and writes the run's results to bench/results/.
 
 const QUICK = process.argv.includes('--quick');
-// --only=ingest,receipts,queries,bundle,startup,load,media,export,live runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -75,6 +76,7 @@ async function main() {
     if (runs('media')) await benchMedia(adminUrl, tools);
     if (runs('export')) await benchExport(adminUrl, tools);
     if (runs('live')) await benchLive(adminUrl, { quick: QUICK, report, migrateOnly, rssMb });
+    if (runs('records')) await benchRecords(adminUrl, tools);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
