@@ -1,1 +1,2 @@
-export { assertMayAppointDirectors, assertRecordVisible, assertSubjectVisible, seesRecord, seesSubject } from './access-gate';
+export { assertMayAppointDirectors, assertRecordVisible, assertSubjectVisible, seesRecord, seesSubject, subjectKeyOf } from './access-gate';
+export type { TSubject } from './access-gate';

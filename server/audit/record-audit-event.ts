@@ -61,7 +61,7 @@ export async function recordAuditEvent(
   event: { actor: TActor; action: TAuditAction; subject: string; detail?: Record<string, unknown> },
   transaction?: Transaction,
 ): Promise<void> {
-  await db().query('INSERT INTO audit_events (user_id, action, subject, detail, ip) VALUES ($1, $2, $3, $4::jsonb, $5)', {
+  await db().query('INSERT INTO public.audit_events (user_id, action, subject, detail, ip) VALUES ($1, $2, $3, $4::jsonb, $5)', {
     bind: [event.actor.userId, event.action, event.subject, JSON.stringify(event.detail ?? {}), event.actor.ip],
     transaction,
   });

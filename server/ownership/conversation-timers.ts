@@ -32,7 +32,7 @@ export async function reopenEndedSnoozes(batch = BATCH): Promise<number> {
          UPDATE conversation_states s SET state = 'open', snoozed_until = NULL, updated_at = now()
          FROM due d WHERE s.thread_key = d.thread_key RETURNING s.thread_key, d.snoozed_until),
        audited AS (
-         INSERT INTO audit_events (user_id, action, subject, detail)
+         INSERT INTO public.audit_events (user_id, action, subject, detail)
          SELECT NULL, 'inbox.state', ${SUBJECT_OF_KEY('o.thread_key')},
                 jsonb_build_object('from', 'snoozed', 'to', 'open', 'snoozeEnded', o.snoozed_until)
          FROM opened o ORDER BY o.snoozed_until, o.thread_key RETURNING 1)

@@ -2,10 +2,21 @@ import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { RequestHandler } from 'express';
-import { sessionUserOf } from '../auth';
+import { actorOf, recordAuditEvent } from '../audit';
+import { readerOf, sessionUserOf } from '../auth';
 import type { TLogger } from '../core/logger';
 import { sendHttpError } from '../http/http-errors';
-import { computeCertificateHash, readCertificateBatch, writeCertificateJson, writeCertificatePdf } from './destruction-certificate';
+import {
+  computeCertificateHash,
+  hashCertificateItems,
+  readAnchoredItemsHash,
+  readCertificateBatch,
+  writeCertificateJson,
+  writeCertificatePdf,
+} from './destruction-certificate';
+import { countItemsHiddenFrom } from './retention-batches';
+
+const NO_BATCH = 'There is no such batch.';
 
 const UUID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(pdf|json)$/;
 
@@ -20,11 +31,34 @@ export function serveCertificate(deps: { firmName: string; logger: TLogger }): R
     if (!match) return sendHttpError(res, 404, 'There is no such certificate: ask for <batch id>.pdf or <batch id>.json.');
     const [, batchId, format] = match as unknown as [string, string, 'pdf' | 'json'];
     const found = await readCertificateBatch(batchId);
-    if (!found) return sendHttpError(res, 404, 'There is no such batch.');
+    if (!found) return sendHttpError(res, 404, NO_BATCH);
+    // Each item's hash could confirm a document of a matter the reader is walled from: such a
+    // certificate is answered as one that does not exist (README "Ethical walls"), and the attempt audited.
+    const reader = readerOf(req, res);
+    if ((await countItemsHiddenFrom(reader, batchId)) > 0) {
+      await recordAuditEvent({
+        actor: actorOf(reader),
+        action: 'access.denied',
+        subject: `retention:${batchId}`,
+        detail: { path: reader.path },
+      });
+      return sendHttpError(res, 404, NO_BATCH);
+    }
     if (found.state !== 'done')
       return sendHttpError(res, 409, 'This batch has not been destroyed yet: its certificate follows when it has.');
+    // The items must still be those the trail recorded when the batch finished: rows changed since
+    // (by anyone with the database's rights) make a certificate that the trail contradicts.
+    const [anchored, actual] = await Promise.all([readAnchoredItemsHash(batchId), hashCertificateItems(batchId)]);
+    if (anchored === null || anchored !== actual) {
+      deps.logger.error({ batchId }, 'a destruction certificate no longer matches its audit row');
+      return sendHttpError(
+        res,
+        409,
+        "This batch's records of what was destroyed were changed after it finished: they no longer match the audit trail. Restore them from a backup.",
+      );
+    }
     const sha256 = await computeCertificateHash(batchId);
-    const batch = { ...found, certificateSha256: sha256 };
+    const batch = { ...found, itemsSha256: anchored, certificateSha256: sha256 };
     res.status(200).set({
       'Content-Type': format === 'pdf' ? 'application/pdf' : 'application/json; charset=utf-8',
       'Content-Disposition': `attachment; filename="destruction-certificate-${batchId}.${format}"`,

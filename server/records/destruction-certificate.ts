@@ -26,6 +26,8 @@ export type TCertificateBatch = {
   approvedAt: Date | null;
   finishedAt: Date | null;
   auditHead: { id: number | null; hash: string | null };
+  /** The item list's SHA-256, as its audit row records it. */
+  itemsSha256: string | null;
   certificateSha256: string | null;
   totals: { records: number; files: number; bytes: number; cases: number; clients: number; leftOut: number };
 };
@@ -46,6 +48,7 @@ export async function readCertificateBatch(batchId: string): Promise<TCertificat
     finished_at: Date | null;
     audit_head_id: string | null;
     audit_head_hash: string | null;
+    items_sha256: string | null;
     certificate_sha256: string | null;
     records: number;
     files: number;
@@ -55,7 +58,7 @@ export async function readCertificateBatch(batchId: string): Promise<TCertificat
     left_out: number;
   }>(
     `SELECT b.id, b.kind, b.state, b.retention_years, b.cutoff, b.approved_by, u.name AS approver, b.approved_at, b.finished_at,
-            b.audit_head_id::text, b.audit_head_hash, b.certificate_sha256, t.*
+            b.audit_head_id::text, b.audit_head_hash, b.items_sha256, b.certificate_sha256, t.*
      FROM retention_batches b LEFT JOIN users u ON u.id = b.approved_by,
      LATERAL (SELECT count(*) FILTER (WHERE kind = 'record' AND erased_at IS NOT NULL)::int AS records,
                      count(*) FILTER (WHERE kind = 'file' AND erased_at IS NOT NULL)::int AS files,
@@ -78,6 +81,7 @@ export async function readCertificateBatch(batchId: string): Promise<TCertificat
     approvedAt: b.approved_at ? new Date(b.approved_at) : null,
     finishedAt: b.finished_at ? new Date(b.finished_at) : null,
     auditHead: { id: b.audit_head_id === null ? null : Number(b.audit_head_id), hash: b.audit_head_hash },
+    itemsSha256: b.items_sha256,
     certificateSha256: b.certificate_sha256,
     totals: { records: b.records, files: b.files, bytes: Number(b.bytes), cases: b.cases, clients: b.clients, leftOut: b.left_out },
   };
@@ -106,6 +110,39 @@ async function write(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
 
+/** Each item as the certificate lists it: one JSON object, in the fixed order. */
+async function* readItemEntries(batchId: string): AsyncGenerator<string[]> {
+  for await (const page of readItems(batchId)) {
+    yield page.map((item) =>
+      JSON.stringify(
+        item.left_out
+          ? { kind: item.kind, id: item.item_id, leftOut: item.left_out }
+          : { kind: item.kind, id: item.item_id, sha256: item.sha256, bytes: Number(item.bytes) },
+      ),
+    );
+  }
+}
+
+/**
+ * The SHA-256 of the item list: each entry's JSON followed by a newline, in order. It goes into the
+ * batch's `retention.destroy` audit row, so a certificate whose items were changed afterwards no
+ * longer matches the trail.
+ */
+export async function hashCertificateItems(batchId: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const entries of readItemEntries(batchId)) for (const entry of entries) hash.update(`${entry}\n`);
+  return hash.digest('hex');
+}
+
+/** The item list's hash as the batch's `retention.destroy` row in the trail records it; null if there is none. */
+export async function readAnchoredItemsHash(batchId: string): Promise<string | null> {
+  const [row] = await db().query<{ hash: string | null }>(
+    `SELECT detail->>'itemsSha256' AS hash FROM audit_events WHERE action = 'retention.destroy' AND detail->>'batchId' = $1 ORDER BY id LIMIT 1`,
+    { bind: [batchId], type: QueryTypes.SELECT },
+  );
+  return row?.hash ?? null;
+}
+
 /** Writes the certificate's JSON, streamed (a batch of 100,000 records is never held whole). */
 export async function writeCertificateJson(batch: TCertificateBatch, out: Writable): Promise<void> {
   const head = {
@@ -118,6 +155,7 @@ export async function writeCertificateJson(batch: TCertificateBatch, out: Writab
     approvedAt: iso(batch.approvedAt),
     finishedAt: iso(batch.finishedAt),
     auditHead: batch.auditHead,
+    itemsSha256: batch.itemsSha256,
     totals: batch.totals,
     hashes:
       'sha256 is the SHA-256 (hex) of what was erased: a record\'s text (UTF-8), a file\'s bytes, a case\'s title, a client\'s {"name", "email", "numbers"} as jsonb writes it',
@@ -125,12 +163,9 @@ export async function writeCertificateJson(batch: TCertificateBatch, out: Writab
   const text = JSON.stringify(head);
   await write(out, `${text.slice(0, -1)},"items":[`);
   let first = true;
-  for await (const page of readItems(batch.id)) {
-    const lines = page.map((item) => {
-      const entry = item.left_out
-        ? { kind: item.kind, id: item.item_id, leftOut: item.left_out }
-        : { kind: item.kind, id: item.item_id, sha256: item.sha256, bytes: Number(item.bytes) };
-      const line = `${first ? '' : ','}\n${JSON.stringify(entry)}`;
+  for await (const entries of readItemEntries(batch.id)) {
+    const lines = entries.map((entry) => {
+      const line = `${first ? '' : ','}\n${entry}`;
       first = false;
       return line;
     });
@@ -190,6 +225,7 @@ export async function writeCertificatePdf(batch: TCertificateBatch, firmName: st
     ['Erased', `${t.records} records, ${t.files} files (${t.bytes} bytes), ${t.cases} cases, ${t.clients} clients`],
     ['Left out', `${t.leftOut} (listed below with the reason)`],
     ['Audit trail head', batch.auditHead.id === null ? 'none' : `event #${batch.auditHead.id}, ${batch.auditHead.hash}`],
+    ['Item list SHA-256 (in the audit trail)', batch.itemsSha256 ?? 'none'],
     ['JSON certificate SHA-256', batch.certificateSha256 ?? 'not computed yet'],
   ];
   for (const [label, value] of lines) doc.font('regular').text(`${label}: ${value}`);

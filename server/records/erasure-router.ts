@@ -1,15 +1,27 @@
 import { z } from 'zod';
+import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
 import { directorProcedure, router } from '../trpc/init';
 import { ZRecordId } from '../trpc/record-id';
 import { decideErasureRequest, listErasureRequests, recordErasureRequest, REFUSAL_GROUNDS } from './erasure-requests';
 
+const EARLIEST_RECEIPT = new Date('2000-01-01T00:00:00Z');
 const ZPerson = z.object({ id: z.number(), name: z.string() }).nullable();
 
 /** Erasure requests (README "Records"): recorded, then decided by a director — erased with a certificate, or refused on fixed grounds. */
 export const erasureRouter = router({
   request: directorProcedure
     .input(
-      z.object({ clientId: ZRecordId, receivedAt: z.date(), note: z.string().trim().max(2000, 'At most 2,000 characters.').default('') }),
+      z.object({
+        clientId: ZRecordId,
+        receivedAt: z.date().min(EARLIEST_RECEIPT, 'The date received must be in 2000 or later.'),
+        note: z
+          .string()
+          .trim()
+          .max(2000, 'At most 2,000 characters.')
+          // Lines and tabs are a note's own; other unseen characters would make it read as something else.
+          .refine((note) => !hasHiddenCharacters(note.replace(/[\n\t]/g, ' ')), hiddenCharacterMessage('the note'))
+          .default(''),
+      }),
     )
     .output(z.object({ id: z.number() }))
     .mutation(({ ctx, input }) => recordErasureRequest(ctx.reader, input)),

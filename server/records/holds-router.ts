@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
 import { directorProcedure, router } from '../trpc/init';
 import { ZRecordId } from '../trpc/record-id';
 import { listHolds, placeHold, releaseHold } from './holds';
@@ -13,7 +14,13 @@ const ZHold = z.object({
   releasedBy: ZPerson,
   releasedAt: z.date().nullable(),
 });
-const ZReason = z.string().trim().min(1, 'Give the reason for the hold.').max(1000, 'At most 1,000 characters.');
+const ZReason = z
+  .string()
+  .trim()
+  .min(1, 'Give the reason for the hold.')
+  .max(1000, 'At most 1,000 characters.')
+  // Shown to every director and in the trail: a direction override or an unseen character would make it read as something else.
+  .refine((reason) => !hasHiddenCharacters(reason), hiddenCharacterMessage('the reason'));
 
 /** Legal holds (README "Records"): directors place and release them; every change is audited. */
 export const holdsRouter = router({

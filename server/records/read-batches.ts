@@ -2,7 +2,9 @@ import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { visibleToSql, type TReader } from '../core/visibility';
-import type { TBatchCounts } from './retention-batches';
+import { countItemsHiddenFrom, type TBatchCounts } from './retention-batches';
+
+const NO_BATCH = 'There is no such batch.';
 
 export type TBatchSubject = { kind: 'client' | 'case'; id: number; label: string; leftOut: string | null };
 export type TBatchView = {
@@ -88,7 +90,9 @@ function viewOf(b: TBatchRow, subjects: TBatchSubject[], hiddenSubjects: number)
 /** One batch, with the clients and cases in it that the reader may see (directors). */
 export async function readBatch(reader: TReader, batchId: string): Promise<TBatchView> {
   const [batch] = await db().query<TBatchRow>(`${BATCH_SELECT} WHERE b.id = $1`, { bind: [batchId], type: QueryTypes.SELECT });
-  if (!batch) throw new AppError('NOT_FOUND', 'There is no such batch.');
+  if (!batch) throw new AppError('NOT_FOUND', NO_BATCH);
+  // An erasure request's batch is one client's: walled from them, it does not exist for the reader.
+  if (batch.kind === 'erasure' && (await countItemsHiddenFrom(reader, batchId)) > 0) throw new AppError('NOT_FOUND', NO_BATCH);
   const subjects = await db().query<TBatchSubject & { visible: boolean }>(
     `SELECT i.kind, i.item_id AS id, i.left_out AS "leftOut",
             CASE i.kind WHEN 'client' THEN c.name ELSE k.reference || ' ' || k.title END AS label,

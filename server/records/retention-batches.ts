@@ -1,7 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import type { TReader } from '../core/visibility';
+import { visibleToSql, type TReader } from '../core/visibility';
 import {
   caseDueSql,
   caseErasableSql,
@@ -17,6 +17,9 @@ import {
 // chunk one bounded transaction that checks every item against the rule again (a hold placed since
 // leaves its items out, said so on the certificate). A retention batch has a cutoff; an erasure
 // request's batch has none and takes all of one client's records.
+
+// Any constant works; it only has to be the same for every instance.
+const PREVIEW_LOCK_KEY = 7_340_020;
 
 /** A preview older than this must be made again: what it lists may have changed. */
 export const PREVIEW_VALID_HOURS = 24;
@@ -67,6 +70,8 @@ async function listItems(
 export async function previewRetention(reader: TReader, retentionYears: number): Promise<TBatchPreview> {
   return db().transaction(async (transaction) => {
     await db().query(LONG_STATEMENTS, { transaction });
+    // Two previews at once: one after the other, so the later replaces the earlier.
+    await db().query('SELECT pg_advisory_xact_lock($1)', { bind: [PREVIEW_LOCK_KEY], transaction });
     await db().query("UPDATE retention_batches SET state = 'superseded' WHERE state = 'previewed' AND kind = 'retention'", { transaction });
     const [batch] = await db().query<{ id: string; cutoff: Date }>(
       `INSERT INTO retention_batches (kind, state, cutoff, retention_years, created_by)
@@ -105,6 +110,15 @@ export async function createErasureBatch(reader: TReader, clientId: number, tran
   return { batchId: batch!.id, cutoff: null, retentionYears: null, ...counts };
 }
 
+/** How many of a batch's items are in matters walled from the reader (the walls' one rule). */
+export async function countItemsHiddenFrom(reader: TReader, batchId: string, transaction?: Transaction): Promise<number> {
+  const [hidden] = await db().query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM retention_items i WHERE i.batch_id = $1 AND NOT ${visibleToSql('$2', 'i.client_id', 'i.case_id')}`,
+    { bind: [batchId, reader.id], type: QueryTypes.SELECT, transaction },
+  );
+  return hidden!.n;
+}
+
 const isOneApprovedViolation = (error: unknown) =>
   (error as { parent?: { constraint?: string } }).parent?.constraint === 'retention_batches_one_approved';
 
@@ -137,6 +151,13 @@ export async function destroyBatch(reader: TReader, batchId: string): Promise<{ 
     if (batch.state === 'done') throw new AppError('CONFLICT', 'This batch was already destroyed.');
     if (batch.state === 'superseded') throw new AppError('CONFLICT', 'A newer preview replaced this batch: review that one instead.');
     if (batch.stale) throw new AppError('CONFLICT', `This preview is more than ${PREVIEW_VALID_HOURS} hours old: preview again.`);
+    // Nobody destroys what they may not see (README "Ethical walls"): a director walled from a
+    // matter in the batch leaves its approval to one who is not.
+    if ((await countItemsHiddenFrom(reader, batchId, transaction)) > 0)
+      throw new AppError(
+        'CONFLICT',
+        'This batch holds records of matters you may not see: a director who may see them all must approve it.',
+      );
     await approveBatch(reader, batchId, transaction);
   });
   return { batchId, state: 'approved' };
@@ -150,17 +171,20 @@ export async function destroyBatch(reader: TReader, batchId: string): Promise<{ 
 const ERASE_CHUNK_SQL = {
   record: `
     WITH chunk AS (
-      SELECT i.item_id FROM retention_items i
+      SELECT i.item_id, i.client_id AS listed_client FROM retention_items i
       WHERE i.batch_id = $1 AND i.kind = 'record' AND i.erased_at IS NULL AND i.left_out IS NULL
       ORDER BY i.item_id LIMIT $2 FOR UPDATE),
     target AS (
-      SELECT c.id,
-             CASE WHEN $3::timestamptz IS NULL THEN ${recordErasableSql('c')} ELSE ${recordDueSql('c', '$3::timestamptz')} END AS due,
+      SELECT c.id, c.client_id IS DISTINCT FROM chunk.listed_client AS moved,
+             c.client_id IS NOT DISTINCT FROM chunk.listed_client
+               AND CASE WHEN $3::timestamptz IS NULL THEN ${recordErasableSql('c')} ELSE ${recordDueSql('c', '$3::timestamptz')} END AS due,
              EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = c.client_id OR h.case_id = c.case_id)) AS held
       FROM communications c JOIN chunk ON chunk.item_id = c.id FOR UPDATE OF c),
     erased AS (
       UPDATE communications c SET body = '', subject = NULL, error = NULL, peer_phone = NULL,
-        metadata = coalesce((SELECT jsonb_object_agg(m.key, m.value) FROM jsonb_each(c.metadata) m WHERE m.key = ANY($4::text[])), '{}'::jsonb)
+        metadata = CASE WHEN jsonb_typeof(c.metadata) = 'object'
+                     THEN coalesce((SELECT jsonb_object_agg(m.key, m.value) FROM jsonb_each(c.metadata) m WHERE m.key = ANY($4::text[])), '{}'::jsonb)
+                     ELSE '{}'::jsonb END
                    || jsonb_build_object('erased_at', now()),
         erased_at = now(), erased_sha256 = encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), updated_at = now()
       FROM target t WHERE c.id = t.id AND t.due
@@ -169,7 +193,7 @@ const ERASE_CHUNK_SQL = {
       UPDATE retention_items i SET erased_at = now(), sha256 = e.erased_sha256
       FROM erased e WHERE i.batch_id = $1 AND i.kind = 'record' AND i.item_id = e.id RETURNING 1),
     skipped AS (
-      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' ELSE 'no longer due' END
+      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' WHEN t.moved THEN 'moved' ELSE 'no longer due' END
       FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
       WHERE i.batch_id = $1 AND i.kind = 'record' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT t.due) RETURNING 1)
     SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
@@ -202,12 +226,13 @@ const ERASE_CHUNK_SQL = {
   // A case's title goes once none of its records is left.
   case: `
     WITH chunk AS (
-      SELECT i.item_id FROM retention_items i
+      SELECT i.item_id, i.client_id AS listed_client FROM retention_items i
       WHERE i.batch_id = $1 AND i.kind = 'case' AND i.erased_at IS NULL AND i.left_out IS NULL
       ORDER BY i.item_id LIMIT $2 FOR UPDATE),
     target AS (
       SELECT k.id,
-             CASE WHEN $3::timestamptz IS NULL THEN ${caseErasableSql('k')} ELSE ${caseDueSql('k', '$3::timestamptz')} END AS due,
+             k.client_id = chunk.listed_client
+               AND CASE WHEN $3::timestamptz IS NULL THEN ${caseErasableSql('k')} ELSE ${caseDueSql('k', '$3::timestamptz')} END AS due,
              NOT EXISTS (SELECT 1 FROM communications x WHERE x.case_id = k.id AND x.erased_at IS NULL) AS emptied,
              EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = k.client_id OR h.case_id = k.id)) AS held
       FROM cases k JOIN chunk ON chunk.item_id = k.id FOR UPDATE OF k),
@@ -265,6 +290,10 @@ export const CHUNK = { record: 1_000, file: 50, case: 500, client: 200 } as cons
 export async function eraseChunk(batch: { id: string; cutoff: Date | null }, kind: TItemKind, size: number = CHUNK[kind]): Promise<number> {
   return db().transaction(async (transaction) => {
     await db().query(LONG_STATEMENTS, { transaction });
+    // A hold placed, or a case reopened, while a chunk runs waits for it; a chunk starting after
+    // sees it. Without this a chunk whose statement had already begun would erase what a hold,
+    // acknowledged meanwhile, was placed to keep.
+    await db().query('LOCK TABLE legal_holds, cases IN SHARE MODE', { transaction });
     const [row] = await db().query<{ taken: number; erased: number }>(ERASE_CHUNK_SQL[kind], {
       bind: [batch.id, size, ...(kind === 'file' ? [] : [batch.cutoff]), ...(kind === 'record' ? [KEPT_METADATA_KEYS] : [])],
       type: QueryTypes.SELECT,

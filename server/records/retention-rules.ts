@@ -29,10 +29,17 @@ export const clientDueSql = (cl: string, cutoff: string): string => `(${cl}.eras
                   AND NOT (ck.status = 'closed' AND ck.closed_at < ${cutoff}))
   AND NOT EXISTS (SELECT 1 FROM communications ca WHERE ca.client_id = ${cl}.id AND ca.created_at >= ${cutoff}))`;
 
-/** An erasure request's batch takes everything of its client; only a hold can still stop it. */
-export const recordErasableSql = (c: string): string => `(${c}.erased_at IS NULL AND NOT ${heldSql(`${c}.client_id`, `${c}.case_id`)})`;
-export const caseErasableSql = (k: string): string => `(${k}.erased_at IS NULL AND NOT ${heldSql(`${k}.client_id`, `${k}.id`)})`;
-export const clientErasableSql = (cl: string): string => `(${cl}.erased_at IS NULL AND NOT ${clientHeldSql(`${cl}.id`)})`;
+/**
+ * An erasure request's batch takes everything of its client, whatever its age; a hold, or a case of
+ * theirs opened (or reopened) since the decision, still stops it.
+ */
+const noOpenCaseSql = (clientId: string) => `NOT EXISTS (SELECT 1 FROM cases eo WHERE eo.client_id = ${clientId} AND eo.status = 'open')`;
+export const recordErasableSql = (c: string): string =>
+  `(${c}.erased_at IS NULL AND ${noOpenCaseSql(`${c}.client_id`)} AND NOT ${heldSql(`${c}.client_id`, `${c}.case_id`)})`;
+export const caseErasableSql = (k: string): string =>
+  `(${k}.erased_at IS NULL AND ${k}.status = 'closed' AND NOT ${heldSql(`${k}.client_id`, `${k}.id`)})`;
+export const clientErasableSql = (cl: string): string =>
+  `(${cl}.erased_at IS NULL AND ${noOpenCaseSql(`${cl}.id`)} AND NOT ${clientHeldSql(`${cl}.id`)})`;
 
 /** The metadata an erased record keeps: provider ids and how it travelled, none of what it said. */
 export const KEPT_METADATA_KEYS = [

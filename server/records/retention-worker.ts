@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { readChainHead, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import type { TLogger } from '../core/logger';
-import { computeCertificateHash } from './destruction-certificate';
+import { computeCertificateHash, hashCertificateItems } from './destruction-certificate';
 import { ERASE_ORDER, eraseChunk } from './retention-batches';
 
 // The approved batch is its own job (as an attachment row is its download's: server/decisions/0005-media-download-queue-on-the-attachment-row.md):
@@ -34,6 +34,8 @@ const renewLease = (batchId: string) =>
  * transaction, then the trail's head after that row, which the certificate carries.
  */
 async function finishBatch(batch: TLeasedBatch): Promise<void> {
+  // Every item is erased or left out by now: the list is final, and its hash goes into the trail.
+  const itemsSha256 = await hashCertificateItems(batch.id);
   await db().transaction(async (transaction) => {
     const [totals] = await db().query<{
       records: number;
@@ -74,13 +76,14 @@ async function finishBatch(batch: TLeasedBatch): Promise<void> {
           cases: t.cases,
           clients: t.clients,
           leftOut: t.left_out,
+          itemsSha256,
         },
       },
       transaction,
     );
     const head = await readChainHead(db(), transaction);
-    await db().query('UPDATE retention_batches SET audit_head_id = $2, audit_head_hash = $3 WHERE id = $1', {
-      bind: [batch.id, head.id, head.hash],
+    await db().query('UPDATE retention_batches SET audit_head_id = $2, audit_head_hash = $3, items_sha256 = $4 WHERE id = $1', {
+      bind: [batch.id, head.id, head.hash, itemsSha256],
       transaction,
     });
   });

@@ -83,6 +83,9 @@ describe('the request role (five attacks that worked with the owner’s rights)'
     await expect(asRequestRole(['ALTER TABLE audit_events RENAME TO audit_events_old'])).rejects.toThrow(/must be owner/);
     await expect(asRequestRole(['CREATE TABLE audit_events_new (LIKE audit_events)'])).rejects.toThrow(/permission denied/);
     await expect(asRequestRole(["UPDATE audit_chain_head SET last_hash = 'x'"])).rejects.toThrow(/permission denied/);
+    // A temporary table or sequence would be searched before public: named like the trail's, it would take appends out of it.
+    await expect(asRequestRole(['CREATE TEMP TABLE audit_events (LIKE public.audit_events)'])).rejects.toThrow(/permission denied/);
+    await expect(asRequestRole(['CREATE TEMP SEQUENCE audit_events_id_seq'])).rejects.toThrow(/permission denied/);
     expect(await verifyAsOwner()).toMatchObject({ ok: true });
   });
 

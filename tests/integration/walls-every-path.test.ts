@@ -44,6 +44,9 @@ type TIds = {
   zephFile: number;
   sam: number;
   mia: number;
+  vantaHold: number;
+  zephRequest: number;
+  batch: string;
 };
 /** One way to call a procedure: its input, aimed at what the caller is walled from. */
 type TCall = (ids: TIds) => unknown;
@@ -74,7 +77,26 @@ const CALLS: Record<string, TCall[] | null> = {
   'auth.signIn': null, // signs in: no records
   'auth.signOut': null, // signs out: no records (and would end the caller's session)
   'auth.me': null, // the caller themself
-  'audit.list': [() => ({}), () => ({ action: 'access.screen' }), () => ({ action: 'inbox.link' })],
+  'audit.list': [
+    () => ({}),
+    () => ({ action: 'access.screen' }),
+    () => ({ action: 'inbox.link' }),
+    (i) => ({ subject: `client:${i.zephyr}` }),
+    (i) => ({ subject: `case:${i.hush}` }),
+  ],
+  'audit.head': null, // the trail's last id and hash: no record
+  'audit.verify': null, // counts and hashes of the whole trail: no record
+  'holds.place': [(i) => ({ clientId: i.vanta, reason: 'probe' }), (i) => ({ caseId: i.hush, reason: 'probe' })],
+  'holds.release': [(i) => ({ holdId: i.vantaHold })],
+  'holds.list': [() => ({}), (i) => ({ clientId: i.vanta }), (i) => ({ caseId: i.hush })],
+  'retention.preview': [() => undefined],
+  'retention.batch': [(i) => ({ batchId: i.batch })],
+  'retention.batches': [() => undefined],
+  'retention.destroy': [(i) => ({ batchId: i.batch })],
+  'erasure.request': [(i) => ({ clientId: i.vanta, receivedAt: new Date(), note: 'probe' })],
+  'erasure.decide': [(i) => ({ requestId: i.zephRequest, decision: 'refuse', grounds: 'legal_claims' })],
+  'erasure.list': [() => ({}), (i) => ({ clientId: i.zephyr })],
+  'cases.setStatus': [(i) => ({ caseId: i.hush, status: 'closed' }), (i) => ({ caseId: i.zephCase, status: 'open' })],
   'clients.list': [() => ({}), () => ({ search: 'Zephyr' }), () => ({ search: '911111' }), () => ({ search: 'Vanta' })],
   'clients.get': [(i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.vanta })],
   // A number a walled client has: the refusal must not name them.
@@ -222,6 +244,12 @@ beforeAll(async () => {
   await dee.inbox.assign.mutate({ clientId: zephyr.id, userId: people.sam.id });
   await dee.inbox.assign.mutate({ clientId: vanta.id, userId: people.olive.id });
 
+  // Records about the walled matters, made before the walls: a hold whose reason names Vantablack,
+  // Zephyrwall's erasure request, and Zephyrwall's case closed long enough ago to be due for destruction.
+  const vantaHold = await dee.holds.place.mutate({ clientId: vanta.id, reason: `dispute with ${VANTA.name} over ${VANTA.word}` });
+  const zephRequest = await dee.erasure.request.mutate({ clientId: zephyr.id, receivedAt: new Date(), note: `${ZEPHYR.word} asked by email` });
+  await sql(server.databaseUrl, "UPDATE cases SET status = 'closed', closed_at = now() - interval '7 years' WHERE id = $1", [zephCase.id]);
+
   // The walls.
   const reason = `acted for the other side against ${ZEPHYR.name}`;
   await dee.access.screen.mutate({ clientId: zephyr.id, userId: people.sam.id, reason });
@@ -243,6 +271,10 @@ beforeAll(async () => {
     zephFile,
     sam: people.sam.id,
     mia: people.mia.id,
+    vantaHold: vantaHold.id,
+    zephRequest: zephRequest.id,
+    // Dee's preview holds Zephyrwall's case, which two of the callers are walled from.
+    batch: (await dee.retention.preview.query()).batchId,
   };
 }, 120_000);
 afterAll(() => server?.stop());
@@ -368,6 +400,7 @@ describe('every Express route', () => {
     "get '/api/media/:attachmentId'": 'checked',
     "post '/api/media'": null, // the uploader's own new file
     "get '/api/export/:scope/:file'": 'checked',
+    "get '/api/retention/:file'": null, // a destruction certificate: ids and hashes, no names (directors)
     "use '/api/webhooks/chat'": null, // the provider's deliveries in, no records out
     'use RESUMABLE_UPLOADS_PATH': null, // the uploader's own files in progress
     "use '/trpc'": 'checked', // the procedures above, and the live stream below

@@ -10,6 +10,7 @@ import { QueryTypes } from 'sequelize';
 export const EMBEDDED_REQUEST_ROLE = { user: 'firm_chat_app', password: 'firm-chat-app-local' } as const;
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The embedded cluster's request role, created by its superuser when missing. */
 export async function ensureEmbeddedRequestRole(owner: Sequelize): Promise<void> {
@@ -41,9 +42,23 @@ export async function grantRequestRole(owner: Sequelize, role: string): Promise<
   // PostgreSQL 15 and later already keep CREATE on public from everyone but its owner; older ones
   // let any role make a table there (the trail's impostor). Only the schema's owner may take it back.
   await owner.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC').catch(() => undefined);
+  // A temporary table or sequence is searched before public: named audit_events, it would take the
+  // session's appends out of the trail. Every role may make them by default; the app never does.
+  await owner.query(
+    `DO $$ BEGIN
+       EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC, %I', current_database(), ${quoteLiteral(role)});
+     END $$`,
+  );
 }
 
-export type TRoleCheck = { role: string; superuser: boolean; ownsTrail: boolean; mayChangeTrail: boolean; mayCreate: boolean };
+export type TRoleCheck = {
+  role: string;
+  superuser: boolean;
+  ownsTrail: boolean;
+  mayChangeTrail: boolean;
+  mayCreate: boolean;
+  mayCreateTemporary: boolean;
+};
 
 /** How much the role a pool connects as could do to the trail. */
 export async function checkRequestRole(pool: Sequelize): Promise<TRoleCheck> {
@@ -52,11 +67,13 @@ export async function checkRequestRole(pool: Sequelize): Promise<TRoleCheck> {
             (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser,
             pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = 'public.audit_events'::regclass), 'USAGE') AS "ownsTrail",
             has_table_privilege('public.audit_events', 'UPDATE, DELETE, TRUNCATE') AS "mayChangeTrail",
-            has_schema_privilege('public', 'CREATE') AS "mayCreate"`,
+            has_schema_privilege('public', 'CREATE') AS "mayCreate",
+            has_database_privilege(current_database(), 'TEMPORARY') AS "mayCreateTemporary"`,
     { type: QueryTypes.SELECT },
   );
   return row!;
 }
 
 /** The trail is safe from requests when their role is neither superuser nor owner and cannot change or replace it. */
-export const isLeastPrivilege = (check: TRoleCheck) => !check.superuser && !check.ownsTrail && !check.mayChangeTrail && !check.mayCreate;
+export const isLeastPrivilege = (check: TRoleCheck) =>
+  !check.superuser && !check.ownsTrail && !check.mayChangeTrail && !check.mayCreate && !check.mayCreateTemporary;

@@ -21,7 +21,7 @@ const CANONICAL_FUNCTION = `
     $$;
   CREATE FUNCTION audit_event_hash(p_prev text, p_id bigint, p_at timestamptz, p_user integer, p_action text, p_subject text, p_detail jsonb)
     RETURNS text LANGUAGE sql STABLE AS $$
-      SELECT encode(sha256(convert_to(p_prev || audit_event_canonical(p_id, p_at, p_user, p_action, p_subject, p_detail), 'UTF8')), 'hex')
+      SELECT encode(pg_catalog.sha256(pg_catalog.convert_to(p_prev || public.audit_event_canonical(p_id, p_at, p_user, p_action, p_subject, p_detail), 'UTF8')), 'hex')
     $$;`;
 
 export const records: TMigration = {
@@ -58,16 +58,19 @@ export const records: TMigration = {
 
       -- The id comes from the trigger, after the lock, so ids ascend in chain order.
       ALTER TABLE audit_events ALTER COLUMN id DROP DEFAULT;
+      -- Every name is schema-qualified and pg_temp searched last: a session's temporary table or
+      -- sequence named like these must never stand in for them in the owner's function.
       CREATE FUNCTION audit_events_chain() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-        SET search_path = pg_catalog, public AS $$
+        SET search_path = pg_catalog, public, pg_temp AS $$
       DECLARE prev text;
       BEGIN
-        SELECT last_hash INTO prev FROM audit_chain_head WHERE singleton FOR UPDATE;
-        NEW.id := nextval('audit_events_id_seq');
+        SELECT h.last_hash INTO prev FROM public.audit_chain_head h WHERE h.singleton FOR UPDATE;
+        IF prev IS NULL THEN RAISE EXCEPTION 'the audit chain has no head'; END IF;
+        NEW.id := nextval('public.audit_events_id_seq'::regclass);
         NEW.at := now();
         NEW.prev_hash := prev;
-        NEW.hash := audit_event_hash(prev, NEW.id, NEW.at, NEW.user_id, NEW.action, NEW.subject, NEW.detail);
-        UPDATE audit_chain_head SET last_id = NEW.id, last_hash = NEW.hash, updated_at = now() WHERE singleton;
+        NEW.hash := public.audit_event_hash(prev, NEW.id, NEW.at, NEW.user_id, NEW.action, NEW.subject, NEW.detail);
+        UPDATE public.audit_chain_head SET last_id = NEW.id, last_hash = NEW.hash, updated_at = now() WHERE singleton;
         RETURN NEW;
       END $$;
       CREATE TRIGGER audit_events_chain BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION audit_events_chain();
@@ -134,7 +137,9 @@ export const records: TMigration = {
         records integer NOT NULL DEFAULT 0,
         files integer NOT NULL DEFAULT 0,
         bytes bigint NOT NULL DEFAULT 0,
-        -- Set when it is done: the certificate's own hash, and the trail's head after its audit row.
+        -- Set when it is done: the SHA-256 of its certificate's item list (also in its audit row),
+        -- the certificate's own hash, and the trail's head after its audit row.
+        items_sha256 text,
         certificate_sha256 text,
         audit_head_id bigint,
         audit_head_hash text
