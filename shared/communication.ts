@@ -40,6 +40,8 @@ export type TAttachment = {
   error: string | null;
   /** A download that failed and will be tried again: when (null otherwise). */
   nextAttemptAt: Date | null;
+  /** When retention or an erasure request deleted its bytes and name (README "Records"); absent or null otherwise. */
+  erasedAt?: Date | null;
 };
 
 /** What kind of chat message a record is (absent on older records: text). */

@@ -3,6 +3,7 @@ import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visibl
 import { ZRecordId } from '../trpc/record-id';
 import { authedProcedure, router } from '../trpc/init';
 import { assertSubjectVisible } from '../access';
+import { ZHoldNotice } from './hold-notice';
 import { createCase, getCase, listClientCases, setCaseStatus } from './cases';
 
 const ZCase = z.object({
@@ -15,6 +16,7 @@ const ZCase = z.object({
   restricted: z.boolean(),
   closedAt: z.date().nullable(),
   erasedAt: z.date().nullable(),
+  hold: ZHoldNotice.nullable(),
 });
 
 export const casesRouter = router({

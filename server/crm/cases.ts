@@ -6,6 +6,7 @@ import { visibleToSql, type TReader } from '../core/visibility';
 import { Case } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { assertClientExists } from './clients';
+import { holdNoticeSql, toHoldNotice, type THoldNotice } from './hold-notice';
 
 export type TCaseDto = {
   id: number;
@@ -17,7 +18,11 @@ export type TCaseDto = {
   restricted: boolean;
   closedAt: Date | null;
   erasedAt: Date | null;
+  /** A live legal hold on the case or its client (README "Records"). */
+  hold: THoldNotice | null;
 };
+
+const WITH_HOLD = { include: [[literal(holdNoticeSql('"Case".client_id', '"Case".id')), 'hold'] as [ReturnType<typeof literal>, string]] };
 
 const toDto = (c: Case): TCaseDto => ({
   id: c.id,
@@ -29,6 +34,7 @@ const toDto = (c: Case): TCaseDto => ({
   restricted: c.restricted,
   closedAt: c.closedAt ?? null,
   erasedAt: c.erasedAt ?? null,
+  hold: toHoldNotice(c.get('hold')),
 });
 
 export async function createCase(input: { clientId: number; reference: string; title: string }): Promise<TCaseDto> {
@@ -46,7 +52,7 @@ export async function createCase(input: { clientId: number; reference: string; t
 
 export async function getCase(reader: TReader, id: number): Promise<TCaseDto> {
   await assertSubjectVisible(reader, { caseId: id });
-  const found = await Case.findByPk(id);
+  const found = await Case.findByPk(id, { attributes: WITH_HOLD });
   if (!found) throw new AppError('NOT_FOUND', 'Case not found.');
   return toDto(found);
 }
@@ -55,6 +61,7 @@ export async function getCase(reader: TReader, id: number): Promise<TCaseDto> {
 export async function listClientCases(reader: TReader, clientId: number): Promise<TCaseDto[]> {
   await assertSubjectVisible(reader, { clientId });
   const rows = await Case.findAll({
+    attributes: WITH_HOLD,
     where: { clientId, [Op.and]: literal(visibleToSql(String(Math.trunc(reader.id)), '"Case".client_id', '"Case".id')) },
     order: [
       ['createdAt', 'DESC'],
@@ -78,7 +85,6 @@ export async function setCaseStatus(reader: TReader, caseId: number, status: 'op
     if (found.status === status) return toDto(found);
     const from = found.status;
     await found.update({ status }, { transaction });
-    await found.reload({ transaction });
     await recordAuditEvent(
       { actor: actorOf(reader), action: 'case.status', subject: `case:${caseId}`, detail: { from, to: status } },
       transaction,

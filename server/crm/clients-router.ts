@@ -8,6 +8,7 @@ import { authedProcedure, checkInputTogether, directorProcedure, router } from '
 import { assertSubjectVisible } from '../access';
 import type { TReader } from '../core/visibility';
 import { setClientResponsible, type TPersonRef } from '../ownership';
+import { ZHoldNotice } from './hold-notice';
 import { clearOptOut } from './opt-outs';
 import { addClientNumber, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from './clients';
 
@@ -28,6 +29,8 @@ const ZClient = z.object({
   optOutSource: z.string().nullable(),
   restricted: z.boolean(),
   responsible: z.object({ id: z.number(), name: z.string() }).nullable(),
+  hold: ZHoldNotice.nullable(),
+  erasedAt: z.date().nullable(),
 });
 const ZPhone = z
   .string()

@@ -7,6 +7,7 @@ import { formatNumber, parseNumberInput, requireNumberInput } from '../core/phon
 import { db } from '../core/db/db';
 import { assertSubjectVisible } from '../access';
 import { visibleToSql, type TReader, type TViewer } from '../core/visibility';
+import { holdNoticeSql, toHoldNotice, type THoldNotice } from './hold-notice';
 import { stopsNumberSql } from './opt-outs';
 
 /** `linked`: linked from the inbox (the conversation offers to unlink it). */
@@ -31,6 +32,10 @@ export type TClientDto = {
   restricted: boolean;
   /** The person given the client's conversation when it first needs someone (README "Ownership"). */
   responsible: { id: number; name: string } | null;
+  /** A live legal hold on the client (README "Records"): shown to everyone who may see the client. */
+  hold: THoldNotice | null;
+  /** When retention or an erasure request erased the client's name and numbers. */
+  erasedAt: Date | null;
 };
 
 /**
@@ -56,6 +61,7 @@ const WITH_OPT_OUT = {
     [OPTED_OUT_OF('at'), 'optedOutAt'] as const,
     [OPTED_OUT_OF('source'), 'optOutSource'] as const,
     [RESPONSIBLE, 'responsible'] as const,
+    [literal(holdNoticeSql('"Client".id')), 'hold'] as const,
   ],
 };
 
@@ -80,6 +86,8 @@ function toDto(c: Client): TClientDto {
     optOutSource: (c.get('optOutSource') as string | null | undefined) ?? null,
     restricted: c.restricted,
     responsible: (c.get('responsible') as { id: number; name: string } | null | undefined) ?? null,
+    hold: toHoldNotice(c.get('hold')),
+    erasedAt: c.erasedAt ?? null,
   };
 }
 

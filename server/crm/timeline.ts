@@ -54,7 +54,7 @@ export async function listDocuments(
 ): Promise<{ items: TDocumentItem[] }> {
   await assertSubjectVisible(reader, where);
   const items = await db().query<TDocumentItem>(
-    `SELECT a.id, a.kind, a.mime_type AS "mimeType", a.file_name AS "fileName", a.size, a.state, a.error,
+    `SELECT a.id, a.kind, a.mime_type AS "mimeType", a.file_name AS "fileName", a.size, a.state, a.error, a.erased_at AS "erasedAt",
             c.id AS "communicationId", c.direction, coalesce(c.provider_timestamp, c.created_at) AS "createdAt", c.case_id AS "caseId", c.client_id AS "clientId"
      FROM attachments a JOIN communications c ON c.id = a.communication_id
      WHERE ${'clientId' in where ? 'c.client_id' : 'c.case_id'} = $1 AND ${visibleToSql('$2', 'c.client_id', 'c.case_id')}
@@ -62,5 +62,11 @@ export async function listDocuments(
      LIMIT ${TIMELINE_LIMIT}`,
     { bind: ['clientId' in where ? where.clientId : where.caseId, reader.id], type: QueryTypes.SELECT },
   );
-  return { items: items.map((item) => ({ ...item, createdAt: new Date(item.createdAt) })) };
+  return {
+    items: items.map((item) => ({
+      ...item,
+      createdAt: new Date(item.createdAt),
+      erasedAt: item.erasedAt ? new Date(item.erasedAt) : null,
+    })),
+  };
 }

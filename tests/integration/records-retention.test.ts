@@ -249,7 +249,15 @@ describe('legal holds', () => {
         releasedAt: null,
       }),
     ]);
+    // Everyone who may see the case is told on its page; the client's page is not (the hold is the case's).
+    expect((await live.staff.cases.get.query({ caseId: matter.caseId })).hold).toMatchObject({
+      reason: 'Litigation expected',
+      placedBy: 'Dee Director',
+      on: 'case',
+    });
+    expect((await live.staff.clients.get.query({ clientId: matter.clientId })).hold).toBeNull();
     await live.director.holds.release.mutate({ holdId: id });
+    expect((await live.staff.cases.get.query({ caseId: matter.caseId })).hold).toBeNull();
     await expect(live.director.holds.release.mutate({ holdId: id })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
     expect(await live.director.holds.list.query({ clientId: matter.clientId })).toEqual([]);
     expect(await live.director.holds.list.query({ clientId: matter.clientId, includeReleased: true })).toHaveLength(1);

@@ -67,7 +67,7 @@ export function CasePage({ caseId }: { caseId: number }) {
               </Link>
             </div>
           </div>
-          {!theCase.erasedAt && <HoldBanner subject={{ caseId, clientId: theCase.clientId }} />}
+          {!theCase.erasedAt && <HoldBanner subject={{ caseId, clientId: theCase.clientId }} notice={theCase.hold} />}
           <section className="card" aria-labelledby="case-timeline-title">
             <h2 id="case-timeline-title">Case timeline</h2>
             <QueryStatus query={timeline} loading="Loading timeline…" padded={false}>

@@ -13,7 +13,7 @@ import { AccessPanel } from '../access/access-panel';
 import { goneOf, retryUnlessNotFound } from '../access/gone';
 import { LockMark } from '../access/lock-mark';
 import { ResponsiblePerson } from '../ownership/responsible-person';
-import { erasedText } from '../records/erased-note';
+import { ErasedNote, erasedText } from '../records/erased-note';
 import { HoldBanner } from '../records/hold-banner';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
@@ -49,6 +49,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
                 {found.name}
                 {found.restricted && <LockMark />}
               </h1>
+              {found.erasedAt && <ErasedNote erasedAt={found.erasedAt} className="muted erased-title" />}
               <p className="muted">
                 <PhoneNumber value={found.phone} />
                 {found.email ? ` · ${found.email}` : ''}
@@ -60,7 +61,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
             </Link>
           </div>
           <OptOutBanner client={found} />
-          <HoldBanner subject={{ clientId }} />
+          <HoldBanner subject={{ clientId }} notice={found.hold} />
           {/* On a phone the side panels come after the whole timeline: a way straight to each. */}
           <nav className="page-jump" aria-label="On this page">
             <a href="#cases-title">Cases</a>

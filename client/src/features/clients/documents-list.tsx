@@ -48,7 +48,9 @@ function DocumentsTable({ items }: { items: TDocument[] }) {
                 </time>
               </td>
               <td>
-                {doc.state === 'stored' ? (
+                {doc.erasedAt ? (
+                  <span className="muted">File erased {formatDate(doc.erasedAt)}</span>
+                ) : doc.state === 'stored' ? (
                   <a href={mediaUrl(doc.id)} download aria-label={`Download ${fileLabel(doc)}`}>
                     Download
                   </a>

@@ -8,15 +8,30 @@ import { subjectHref, useReleaseHold, type THold } from './use-holds';
 
 type TSubject = { clientId: number } | { caseId: number; clientId: number };
 
+/** The hold a client's or case's page was read with (its `hold`): what everyone who may see it is told. */
+export type THoldNotice = { since: Date; reason: string; placedBy: string | null; on: 'client' | 'case' };
+
 /**
  * A client's or a case's legal hold (README "Records"): a banner while one is in force, and for
- * directors Place legal hold / Release hold. The holds are read by directors only (the server's
- * rule), so staff see nothing here.
+ * directors Place legal hold / Release hold with every hold listed. Staff see the page's own notice.
  */
-export function HoldBanner({ subject }: { subject: TSubject }) {
+export function HoldBanner({ subject, notice }: { subject: TSubject; notice: THoldNotice | null }) {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
-  if (me.data?.role !== 'director') return null;
-  return <DirectorHoldBanner subject={subject} />;
+  if (me.data?.role === 'director') return <DirectorHoldBanner subject={subject} />;
+  if (!notice) return null;
+  const own = notice.on === ('caseId' in subject ? 'case' : 'client');
+  return (
+    <div className="hold-area">
+      <div className="hold-banner" role="region" aria-label="Legal hold">
+        <p className="hold-banner-text">
+          <strong>
+            {own ? 'On legal hold' : `On legal hold with its ${notice.on}`} since {formatDate(notice.since)}:
+          </strong>{' '}
+          {notice.reason} — placed by {notice.placedBy ?? 'someone no longer here'}
+        </p>
+      </div>
+    </div>
+  );
 }
 
 function DirectorHoldBanner({ subject }: { subject: TSubject }) {

@@ -52,6 +52,7 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
       state: this.state,
       error: this.error ?? null,
       nextAttemptAt: this.state === 'pending' && this.error ? (this.nextAttemptAt ?? null) : null,
+      erasedAt: this.erasedAt ?? null,
     };
   }
 }

@@ -15,6 +15,8 @@ export class Client extends Model<InferAttributes<Client, { omit: 'numbers' }>, 
   declare email: string | null;
   /** Only its members see it (README "Ethical walls"). */
   declare restricted: CreationOptional<boolean>;
+  /** When retention or an erasure request erased its name and numbers (README "Records"). */
+  declare erasedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   /** Loaded with `include: 'numbers'`. */
@@ -27,6 +29,7 @@ export class Client extends Model<InferAttributes<Client, { omit: 'numbers' }>, 
         name: { type: DataTypes.TEXT, allowNull: false },
         email: { type: DataTypes.TEXT, allowNull: true },
         restricted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        erasedAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+// A live legal hold as a client's or case's page shows it to everyone who may see the matter
+// (README "Records"); placing and releasing holds is the records feature's, for directors.
+
+/** The earliest live hold covering a client or case: what its page says. */
+export type THoldNotice = { since: Date; reason: string; placedBy: string | null; on: 'client' | 'case' };
+
+/** SQL: the earliest live hold on the client, or (`caseId` given) on the case or its client, as json. */
+export const holdNoticeSql = (clientId: string, caseId?: string): string =>
+  `(SELECT json_build_object('since', h.placed_at, 'reason', h.reason, 'placedBy', u.name, 'on', CASE WHEN h.case_id IS NULL THEN 'client' ELSE 'case' END)
+    FROM legal_holds h LEFT JOIN users u ON u.id = h.placed_by
+    WHERE h.released_at IS NULL AND (h.client_id = ${clientId}${caseId ? ` OR h.case_id = ${caseId}` : ''})
+    ORDER BY h.placed_at, h.id LIMIT 1)`;
+
+export const toHoldNotice = (raw: unknown): THoldNotice | null => {
+  if (!raw) return null;
+  const hold = raw as { since: string; reason: string; placedBy: string | null; on: 'client' | 'case' };
+  return { ...hold, since: new Date(hold.since) };
+};
+
+export const ZHoldNotice = z.object({
+  since: z.date(),
+  reason: z.string(),
+  placedBy: z.string().nullable(),
+  on: z.enum(['client', 'case']),
+});
