@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TConfig } from '../config';
 import type { TLogger } from '../logger';
 import { findDataDirClaimant } from './claim-data-dir';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { embeddedSuperuserUrl, startEmbeddedPostgres } from './embedded-postgres';
 import { EMBEDDED_REQUEST_ROLE } from './request-role';
 
 // Maintenance scripts (backup, restore, audit:verify) reach the database as its owner, whether or
@@ -12,10 +12,6 @@ import { EMBEDDED_REQUEST_ROLE } from './request-role';
 // (claim-data-dir.ts), so a script joins its postmaster instead of starting a second one; with no
 // server it starts the cluster itself (claiming the directory, so no server starts meanwhile).
 
-// The embedded cluster's superuser, as embedded-postgres.ts creates it (local only: it listens on
-// 127.0.0.1 and its data stays in DATA_DIR).
-const EMBEDDED_USER = 'postgres';
-const EMBEDDED_PASSWORD = 'firm-chat-local';
 const READY_WAIT_MS = 60_000;
 
 export type TAttachedDatabase = {
@@ -31,7 +27,7 @@ export type TAttachedDatabase = {
   close: () => Promise<void>;
 };
 
-const embeddedUrl = (port: number) => `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
+const embeddedUrl = (port: number) => embeddedSuperuserUrl(port);
 
 /**
  * postmaster.pid's fourth line is the port, its eighth the status PostgreSQL writes once it accepts

@@ -49,6 +49,9 @@ export function takeOverShutdownSignals(): void {
 const USER = 'postgres';
 const PASSWORD = 'firm-chat-local';
 
+/** The superuser's URL of an embedded cluster on `port` (a script joining a running server's cluster uses it too). */
+export const embeddedSuperuserUrl = (port: number, database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
 export type TEmbeddedDatabase = {
   port: number;
   url: (database?: string) => string;
@@ -121,7 +124,7 @@ export async function startEmbeddedPostgres(
   logger.info({ port }, 'embedded PostgreSQL started');
   return {
     port,
-    url: (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    url: (database = 'postgres') => embeddedSuperuserUrl(port, database),
     stop: async () => {
       await pg.stop();
       forgetExit();
