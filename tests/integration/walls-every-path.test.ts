@@ -247,7 +247,11 @@ beforeAll(async () => {
   // Records about the walled matters, made before the walls: a hold whose reason names Vantablack,
   // Zephyrwall's erasure request, and Zephyrwall's case closed long enough ago to be due for destruction.
   const vantaHold = await dee.holds.place.mutate({ clientId: vanta.id, reason: `dispute with ${VANTA.name} over ${VANTA.word}` });
-  const zephRequest = await dee.erasure.request.mutate({ clientId: zephyr.id, receivedAt: new Date(), note: `${ZEPHYR.word} asked by email` });
+  const zephRequest = await dee.erasure.request.mutate({
+    clientId: zephyr.id,
+    receivedAt: new Date(),
+    note: `${ZEPHYR.word} asked by email`,
+  });
   await sql(server.databaseUrl, "UPDATE cases SET status = 'closed', closed_at = now() - interval '7 years' WHERE id = $1", [zephCase.id]);
 
   // The walls.
