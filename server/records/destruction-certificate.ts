@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
+import { ERASED_TOTALS_SQL } from './retention-batches';
 
 // The destruction certificate (README "Records"): what a batch erased, each item by id with the
 // SHA-256 of what was erased, what it left out and why, who approved it, and the trail's head after
@@ -60,12 +61,7 @@ export async function readCertificateBatch(batchId: string): Promise<TCertificat
     `SELECT b.id, b.kind, b.state, b.retention_years, b.cutoff, b.approved_by, u.name AS approver, b.approved_at, b.finished_at,
             b.audit_head_id::text, b.audit_head_hash, b.items_sha256, b.certificate_sha256, t.*
      FROM retention_batches b LEFT JOIN users u ON u.id = b.approved_by,
-     LATERAL (SELECT count(*) FILTER (WHERE kind = 'record' AND erased_at IS NOT NULL)::int AS records,
-                     count(*) FILTER (WHERE kind = 'file' AND erased_at IS NOT NULL)::int AS files,
-                     coalesce(sum(bytes) FILTER (WHERE erased_at IS NOT NULL), 0)::text AS bytes,
-                     count(*) FILTER (WHERE kind = 'case' AND erased_at IS NOT NULL)::int AS cases,
-                     count(*) FILTER (WHERE kind = 'client' AND erased_at IS NOT NULL)::int AS clients,
-                     count(*) FILTER (WHERE left_out IS NOT NULL)::int AS left_out
+     LATERAL (SELECT ${ERASED_TOTALS_SQL}
               FROM retention_items WHERE batch_id = b.id) t
      WHERE b.id = $1`,
     { bind: [batchId], type: QueryTypes.SELECT },

@@ -280,6 +280,15 @@ const ERASE_CHUNK_SQL = {
     SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
 } as const;
 
+/** What a batch erased and left out, as a select list over its `retention_items` rows. */
+export const ERASED_TOTALS_SQL = `count(*) FILTER (WHERE kind = 'record' AND erased_at IS NOT NULL)::int AS records,
+  count(*) FILTER (WHERE kind = 'file' AND erased_at IS NOT NULL)::int AS files,
+  coalesce(sum(bytes) FILTER (WHERE erased_at IS NOT NULL), 0)::text AS bytes,
+  count(*) FILTER (WHERE kind = 'case' AND erased_at IS NOT NULL)::int AS cases,
+  count(*) FILTER (WHERE kind = 'client' AND erased_at IS NOT NULL)::int AS clients,
+  count(*) FILTER (WHERE left_out IS NOT NULL)::int AS left_out`;
+export type TErasedTotals = { records: number; files: number; bytes: string; cases: number; clients: number; left_out: number };
+
 export type TItemKind = keyof typeof ERASE_CHUNK_SQL;
 /** Records first, then their files, then the cases and clients they emptied. */
 export const ERASE_ORDER: TItemKind[] = ['record', 'file', 'case', 'client'];

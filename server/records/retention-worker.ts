@@ -3,7 +3,7 @@ import { readChainHead, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import type { TLogger } from '../core/logger';
 import { computeCertificateHash, hashCertificateItems } from './destruction-certificate';
-import { ERASE_ORDER, eraseChunk } from './retention-batches';
+import { ERASE_ORDER, ERASED_TOTALS_SQL, eraseChunk, type TErasedTotals } from './retention-batches';
 
 // The approved batch is its own job (as an attachment row is its download's: server/decisions/0005-media-download-queue-on-the-attachment-row.md):
 // every instance polls for one; the one that leases it (SKIP LOCKED, a lease renewed after every
@@ -37,22 +37,8 @@ async function finishBatch(batch: TLeasedBatch): Promise<void> {
   // Every item is erased or left out by now: the list is final, and its hash goes into the trail.
   const itemsSha256 = await hashCertificateItems(batch.id);
   await db().transaction(async (transaction) => {
-    const [totals] = await db().query<{
-      records: number;
-      files: number;
-      bytes: string;
-      cases: number;
-      clients: number;
-      left_out: number;
-      client_id: number | null;
-    }>(
-      `SELECT count(*) FILTER (WHERE kind = 'record' AND erased_at IS NOT NULL)::int AS records,
-              count(*) FILTER (WHERE kind = 'file' AND erased_at IS NOT NULL)::int AS files,
-              coalesce(sum(bytes) FILTER (WHERE erased_at IS NOT NULL), 0)::text AS bytes,
-              count(*) FILTER (WHERE kind = 'case' AND erased_at IS NOT NULL)::int AS cases,
-              count(*) FILTER (WHERE kind = 'client' AND erased_at IS NOT NULL)::int AS clients,
-              count(*) FILTER (WHERE left_out IS NOT NULL)::int AS left_out,
-              (SELECT e.client_id FROM erasure_requests e WHERE e.batch_id = $1 LIMIT 1) AS client_id
+    const [totals] = await db().query<TErasedTotals & { client_id: number | null }>(
+      `SELECT ${ERASED_TOTALS_SQL}, (SELECT e.client_id FROM erasure_requests e WHERE e.batch_id = $1 LIMIT 1) AS client_id
        FROM retention_items WHERE batch_id = $1`,
       { bind: [batch.id], type: QueryTypes.SELECT, transaction },
     );

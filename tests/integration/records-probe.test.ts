@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../../server/audit/audit-chain';
 import { createUser } from '../../server/auth/users';
-import { createSequelize } from '../../server/core/db/sequelize';
 import { createLogger } from '../../server/core/logger';
 import { runApprovedBatch } from '../../server/records';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { makeOldMatter as makeOldMatterIn, runStatementsAs, verifyTrailAs, type TOldMatter } from '../support/records';
 import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
 
@@ -18,53 +16,13 @@ import { createHttpClient } from '../support/test-server';
 type TClient = ReturnType<typeof createHttpClient>['client'];
 let live: TLiveSetup;
 const logger = createLogger('silent');
-const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 const people = {} as Record<'wally' | 'nora', { client: TClient; id: number; cookie: string }>;
 let deeId = 0;
 let directorCookie = '';
 
-type TMatter = { clientId: number; caseId: number; records: number[]; fileId: number; bodies: string[]; digits: string };
-let seq = 0;
-
-/** A client with one case closed `yearsAgo` years ago, two records on it and one on no case, and a file (SQL as the owner). */
-async function makeOldMatter(name: string, yearsAgo: number): Promise<TMatter> {
-  seq += 1;
-  const url = live.server.databaseUrl;
-  const digits = `4477008${String(100000 + seq).slice(-5)}`;
-  const [client] = await sql<{ id: number }>(
-    url,
-    `INSERT INTO clients (name, email, created_at) VALUES ($1, 'x@example.test', now() - make_interval(years => $2::int + 1)) RETURNING id`,
-    [name, yearsAgo],
-  );
-  await sql(url, 'INSERT INTO client_numbers (client_id, digits, "primary") VALUES ($1, $2, true)', [client!.id, digits]);
-  const [kase] = await sql<{ id: number }>(
-    url,
-    `INSERT INTO cases (client_id, reference, title, status, closed_at) VALUES ($1, $2, $3, 'closed', now() - make_interval(years => $4::int))
-     RETURNING id`,
-    [client!.id, `PRB-${seq}`, `${name} v Landlord`, yearsAgo],
-  );
-  const bodies = [`${name}: the first confidential message`, `${name}: the second`, `${name}: not on a case`];
-  const records: number[] = [];
-  for (const [i, body] of bodies.entries()) {
-    const [row] = await sql<{ id: number }>(
-      url,
-      `INSERT INTO communications (type, direction, body, client_id, case_id, peer_phone, metadata, created_at)
-       VALUES ('chat', 'inbound', $1, $2, $3, $4, jsonb_build_object('chat_msg_id', $5::text), now() - make_interval(years => $6::int, days => 30))
-       RETURNING id`,
-      [body, client!.id, i < 2 ? kase!.id : null, digits, `wamid.probe-${seq}-${i}`, yearsAgo],
-    );
-    records.push(row!.id);
-  }
-  const bytes = Buffer.from(`%PDF-1.4 the lease of ${name}`);
-  const [file] = await sql<{ id: number }>(
-    url,
-    `INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state)
-     VALUES ($1, 'document', 'application/pdf', $2, $3, $4, 'stored') RETURNING id`,
-    [records[0], `${name} lease.pdf`, bytes.length, sha256(bytes)],
-  );
-  await sql(url, 'INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, 0, $2)', [file!.id, bytes]);
-  return { clientId: client!.id, caseId: kase!.id, records, fileId: file!.id, bodies, digits };
-}
+const makeOldMatter = (name: string, yearsAgo: number) => makeOldMatterIn(live.server.databaseUrl, name, yearsAgo, 'PRB');
+const asRequestRole = (statements: string[]) => runStatementsAs(live.server.requestDatabaseUrl, statements);
+const verifyAsOwner = () => verifyTrailAs(live.server.databaseUrl);
 
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
@@ -107,8 +65,8 @@ const erasedIds = async (ids: number[]) =>
     )
   ).map((r) => r.id);
 
-let walled: TMatter; // Wally is screened from its client
-let secret: TMatter; // its client is restricted to Dee: Nora is no member
+let walled: TOldMatter; // Wally is screened from its client
+let secret: TOldMatter; // its client is restricted to Dee: Nora is no member
 
 beforeAll(async () => {
   live = await startLiveSetup({ RETENTION_YEARS: '6' });
@@ -421,29 +379,6 @@ describe('the worker and bad data', () => {
 });
 
 describe('the request role against the trail', () => {
-  async function asRequestRole(statements: string[]): Promise<void> {
-    const client = new pg.Client({ connectionString: live.server.requestDatabaseUrl });
-    await client.connect();
-    try {
-      await client.query('BEGIN');
-      for (const text of statements) await client.query(text);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      await client.end();
-    }
-  }
-  async function verifyAsOwner() {
-    const owner = createSequelize(live.server.databaseUrl, createLogger('silent'));
-    try {
-      return await verifyAuditChain(owner);
-    } finally {
-      await owner.close();
-    }
-  }
-
   it('cannot lock the head, use the sequence, call the trigger, or create functions, schemas or tables', async () => {
     for (const [statement, error] of [
       ['SELECT * FROM audit_chain_head FOR UPDATE', /permission denied/],
@@ -483,15 +418,6 @@ describe('the request role against the trail', () => {
 
 // Holes the first probe found, each fixed: kept so they stay fixed.
 describe('fixed findings', () => {
-  async function verifyAsOwner() {
-    const owner = createSequelize(live.server.databaseUrl, createLogger('silent'));
-    try {
-      return await verifyAuditChain(owner);
-    } finally {
-      await owner.close();
-    }
-  }
-
   it('F-chain-head: a TEMP table named audit_chain_head shadows the real head inside the SECURITY DEFINER trigger', async () => {
     expect(await verifyAsOwner()).toMatchObject({ ok: true });
     const [real] = await sql<{ last_hash: string }>(live.server.databaseUrl, 'SELECT last_hash FROM audit_chain_head');
@@ -575,7 +501,7 @@ describe('fixed findings', () => {
     const b = await makeOldMatter('Bella Bystander', 1);
     const owner = live.server.databaseUrl;
     // A second number of Andy's, linked from the inbox, with one message on no case.
-    const linked = `4477007${String(100000 + seq).slice(-5)}`;
+    const linked = `4477007${a.digits.slice(-5)}`;
     await sql(owner, `INSERT INTO client_numbers (client_id, digits, "primary", added_via) VALUES ($1, $2, false, 'link')`, [
       a.clientId,
       linked,

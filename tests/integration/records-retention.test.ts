@@ -1,17 +1,16 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runApprovedBatch } from '../../server/records';
 import { createLogger } from '../../server/core/logger';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { readPdfText } from '../support/pdf-text';
 import { match } from '../support/matchers';
+import { makeOldMatter as makeOldMatterIn, sha256 } from '../support/records';
 import { sql } from '../support/sql';
 
 // Retention, legal holds and erasure requests (README "Records"): what is due is previewed, a
 // director approves it, the worker erases it in chunks (checking each item again), and a
 // certificate lists every erased item with the hash of what went. Held matters are never in a batch.
 let live: TLiveSetup;
-const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 const logger = createLogger('silent');
 
 beforeAll(async () => {
@@ -19,51 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => live?.stop());
 
-type TMatter = { clientId: number; caseId: number; records: number[]; fileId: number; bodies: string[] };
-let seq = 0;
-
-/**
- * A client with one case closed `yearsAgo` years ago, two records on it and one on no case (all as
- * old), and a file on the first record. Made by SQL as the owner: the past cannot be made through the app.
- */
-async function makeOldMatter(name: string, yearsAgo: number): Promise<TMatter> {
-  seq += 1;
-  const db = live.server.databaseUrl;
-  const digits = `4477009${String(100000 + seq).slice(-5)}`;
-  const [client] = await sql<{ id: number }>(
-    db,
-    `INSERT INTO clients (name, email, created_at) VALUES ($1, 'x@example.test', now() - make_interval(years => $2::int + 1)) RETURNING id`,
-    [name, yearsAgo],
-  );
-  await sql(db, 'INSERT INTO client_numbers (client_id, digits, "primary") VALUES ($1, $2, true)', [client!.id, digits]);
-  const [kase] = await sql<{ id: number }>(
-    db,
-    `INSERT INTO cases (client_id, reference, title, status, closed_at) VALUES ($1, $2, $3, 'closed', now() - make_interval(years => $4::int))
-     RETURNING id`,
-    [client!.id, `OLD-${seq}`, `${name} v Landlord`, yearsAgo],
-  );
-  const bodies = [`${name}: the first confidential message`, `${name}: the second`, `${name}: not on a case`];
-  const records: number[] = [];
-  for (const [i, body] of bodies.entries()) {
-    const [row] = await sql<{ id: number }>(
-      db,
-      `INSERT INTO communications (type, direction, body, client_id, case_id, peer_phone, metadata, created_at)
-       VALUES ('chat', 'inbound', $1, $2, $3, $4, jsonb_build_object('chat_msg_id', $5::text, 'contact_name', $6::text), now() - make_interval(years => $7::int, days => 30))
-       RETURNING id`,
-      [body, client!.id, i < 2 ? kase!.id : null, digits, `wamid.old-${seq}-${i}`, name, yearsAgo],
-    );
-    records.push(row!.id);
-  }
-  const bytes = Buffer.from(`%PDF-1.4 the lease of ${name}`);
-  const [file] = await sql<{ id: number }>(
-    db,
-    `INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state)
-     VALUES ($1, 'document', 'application/pdf', $2, $3, $4, 'stored') RETURNING id`,
-    [records[0], `${name} lease.pdf`, bytes.length, sha256(bytes)],
-  );
-  await sql(db, 'INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, 0, $2)', [file!.id, bytes]);
-  return { clientId: client!.id, caseId: kase!.id, records, fileId: file!.id, bodies };
-}
+const makeOldMatter = (name: string, yearsAgo: number) => makeOldMatterIn(live.server.databaseUrl, name, yearsAgo);
 
 /** Runs the worker until the batch is done (the server's own poller may take it first: either way it ends done). */
 async function destroyAndWait(batchId: string): Promise<void> {

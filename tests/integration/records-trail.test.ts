@@ -1,10 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../../server/audit/audit-chain';
-import { createSequelize } from '../../server/core/db/sequelize';
-import { createLogger } from '../../server/core/logger';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
+import { runStatementsAs, verifyTrailAs } from '../support/records';
 import { sql } from '../support/sql';
 
 // The trail a regulator accepts (README "Records"): hash-chained by the database, appended by a
@@ -16,30 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => live?.stop());
 
-/** Runs one statement as the request role, in a transaction rolled back after: what a compromised request could do. */
-async function asRequestRole(statements: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: live.server.requestDatabaseUrl });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    for (const text of statements) await client.query(text);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
-}
-
-async function verifyAsOwner() {
-  const owner = createSequelize(live.server.databaseUrl, createLogger('silent'));
-  try {
-    return await verifyAuditChain(owner);
-  } finally {
-    await owner.close();
-  }
-}
+/** Statements as the request role, in one transaction: what a compromised request could do. */
+const asRequestRole = (statements: string[]) => runStatementsAs(live.server.requestDatabaseUrl, statements);
+const verifyAsOwner = () => verifyTrailAs(live.server.databaseUrl);
 
 describe('the chain', () => {
   it('links every row to the one before it, also when many requests append at once', async () => {
