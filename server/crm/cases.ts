@@ -82,13 +82,14 @@ export async function setCaseStatus(reader: TReader, caseId: number, status: 'op
     const found = await Case.findByPk(caseId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!found) throw new AppError('NOT_FOUND', 'Case not found.');
     if (found.erasedAt) throw new AppError('CONFLICT', 'This case was erased under the retention policy: it cannot be reopened.');
-    if (found.status === status) return toDto(found);
+    if (found.status === status) return toDto((await Case.findByPk(caseId, { attributes: WITH_HOLD, transaction }))!);
     const from = found.status;
     await found.update({ status }, { transaction });
     await recordAuditEvent(
       { actor: actorOf(reader), action: 'case.status', subject: `case:${caseId}`, detail: { from, to: status } },
       transaction,
     );
-    return toDto(found);
+    // Read again: the trigger set closed_at, and the page shows the hold with it.
+    return toDto((await Case.findByPk(caseId, { attributes: WITH_HOLD, transaction }))!);
   });
 }

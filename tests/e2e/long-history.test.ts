@@ -1,54 +1,28 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/core/db/embedded-postgres';
-import { findFreePort } from '../../server/core/db/embedded-postgres';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
-import { startAppProcess, type TAppProcess } from '../support/app-process';
-import { E2E_KEY, E2E_SECRET } from '../support/live-app';
+import type { TAppProcess } from '../support/app-process';
+import { startLiveAppOnOwnDatabase } from '../support/live-app';
 import { hasChromium, launchChromium, liveStreamOpen, saveScreenshot, signInDemo, untilStill } from '../support/browser';
-import { silentLogger } from '../support/own-cluster';
 import { sql } from '../support/sql';
 
 // Long histories, as a reader meets them: 150 conversations scrolled to the oldest, and
 // a client of 20,000 messages whose thread opens at the newest and loads earlier pages above
 // without moving what is on screen.
 describe.runIf(hasChromium())('long histories in Chromium', () => {
-  let dataDir: string;
-  let pg: TEmbeddedDatabase;
+  let live: Awaited<ReturnType<typeof startLiveAppOnOwnDatabase>>;
   let app: TAppProcess;
-  let sim: ProviderSimulator;
+  let ownerUrl: string;
   let browser: Browser;
   let longId: number;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-long-'));
-    await chmod(dataDir, 0o755);
-    pg = await startEmbeddedPostgres(dataDir, silentLogger);
     // Live mode against the provider simulator, on a PostgreSQL this test can load directly.
-    const port = await findFreePort();
-    sim = await startProviderSimulator({
-      apiKey: E2E_KEY,
-      webhookSecret: E2E_SECRET,
-      webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`,
-      outOfOrderRate: 0,
-    });
-    app = await startAppProcess({
-      port,
-      seedDemo: true,
-      env: {
-        DATABASE_URL: pg.url(),
-        MESSAGING_API_KEY: E2E_KEY,
-        MESSAGING_PROVIDER_URL: sim.url,
-        MESSAGING_WEBHOOK_SECRET: E2E_SECRET,
-        SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
-      },
-    });
+    live = await startLiveAppOnOwnDatabase('long');
+    app = live.app;
+    ownerUrl = live.ownerUrl;
     // 150 clients who each wrote once, a day and more ago, an hour apart ("Conversation 150" oldest).
     await sql(
-      pg.url(),
+      ownerUrl,
       `WITH c AS (INSERT INTO clients (name) SELECT 'Conversation ' || lpad(g::text, 3, '0') FROM generate_series(1, 150) g RETURNING id, name),
             n AS (INSERT INTO client_numbers (client_id, digits, "primary") SELECT c.id, '4477009' || lpad(c.id::text, 5, '0'), true FROM c)
        INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, receipts, created_at, updated_at, read_at)
@@ -57,10 +31,10 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
        FROM c`,
     );
     // One client with 20,000 messages, the newest a minute ago.
-    longId = (await sql<{ id: number }>(pg.url(), `INSERT INTO clients (name) VALUES ('Lorna Long') RETURNING id`))[0]!.id;
-    await sql(pg.url(), `INSERT INTO client_numbers (client_id, digits, "primary") VALUES ($1, '447700955555', true)`, [longId]);
+    longId = (await sql<{ id: number }>(ownerUrl, `INSERT INTO clients (name) VALUES ('Lorna Long') RETURNING id`))[0]!.id;
+    await sql(ownerUrl, `INSERT INTO client_numbers (client_id, digits, "primary") VALUES ($1, '447700955555', true)`, [longId]);
     await sql(
-      pg.url(),
+      ownerUrl,
       `INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, receipts, created_at, updated_at, read_at)
        SELECT 'chat', CASE WHEN g % 2 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN g % 2 = 1 THEN 'read' END,
               'Long history message ' || g, $1, '447700955555', '{}', '{}', now() - interval '1 minute' - (20000 - g) * interval '10 minutes', now(), now()
@@ -71,10 +45,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await app?.stop();
-    await sim?.close();
-    await pg?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await live?.stop();
   });
 
   const signIn = async (): Promise<Page> => (await signInDemo(browser, app.url, 'Staff', { height: 800 })).page;
@@ -87,12 +58,12 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     // A message for a conversation on no loaded page brings it to the top, live.
     const oldest = (
       await sql<{ id: number; digits: string }>(
-        pg.url(),
+        ownerUrl,
         `SELECT c.id, n.digits FROM clients c JOIN client_numbers n ON n.client_id = c.id WHERE c.name = 'Conversation 150'`,
       )
     )[0]!;
     await liveStreamOpen(page);
-    await sim.sendInbound(oldest.digits, 'Back after a long time');
+    await live.sim.sendInbound(oldest.digits, 'Back after a long time');
     await expect.poll(() => list.locator('a[data-thread]').first().textContent(), { timeout: 15_000 }).toContain('Back after a long time');
     await expect(list.locator('a[data-thread]').first().textContent()).resolves.toContain('Conversation 150');
     const end = page.getByText('No older conversations.');
@@ -105,7 +76,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     }
     await end.waitFor();
     const keys = await list.locator('a[data-thread]').evaluateAll((links) => links.map((a) => (a as HTMLElement).dataset.thread));
-    const count = (await sql<{ count: number }>(pg.url(), 'SELECT count(*)::int AS count FROM chat_threads'))[0]!.count;
+    const count = (await sql<{ count: number }>(ownerUrl, 'SELECT count(*)::int AS count FROM chat_threads'))[0]!.count;
     expect(count).toBeGreaterThan(150);
     expect(keys).toHaveLength(count);
     expect(new Set(keys).size).toBe(count);
@@ -172,15 +143,15 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     }
     await saveScreenshot(page, 'thread-long-history');
     // A message arriving while the reader is up here: announced, not scrolled to, and unread until seen.
-    await sim.sendInbound('447700955555', 'Are you there?');
+    await live.sim.sendInbound('447700955555', 'Are you there?');
     const below = page.getByRole('button', { name: 'New message below ↓' });
     await below.waitFor({ timeout: 15_000 });
     // A second message shown in the conversation list: by then the page has long dealt with the first,
     // and marked nothing read (both still unread).
-    await sim.sendInbound('447700955555', 'Hello?');
+    await live.sim.sendInbound('447700955555', 'Hello?');
     const conversations = page.getByRole('list', { name: 'Conversations' });
     await conversations.locator('a[data-thread]', { hasText: 'Lorna Long' }).getByText('Hello?').waitFor({ timeout: 15_000 });
-    const unreadBefore = (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!
+    const unreadBefore = (await sql<{ unread: number }>(ownerUrl, `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!
       .unread;
     expect(unreadBefore).toBe(2);
     await below.click();
@@ -188,7 +159,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
     await messages.getByText('Hello?', { exact: true }).waitFor();
     await expect
       .poll(
-        async () => (await sql<{ unread: number }>(pg.url(), `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!.unread,
+        async () => (await sql<{ unread: number }>(ownerUrl, `SELECT unread FROM chat_threads WHERE client_id = $1`, [longId]))[0]!.unread,
         { timeout: 10_000 },
       )
       .toBe(0);
@@ -203,7 +174,7 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
   });
 
   it('opens a search hit 5,000 messages back: earlier pages load until it is there, then it is shown, marked and focused', async () => {
-    const [hit] = await sql<{ id: number }>(pg.url(), `SELECT id FROM communications WHERE body = 'Long history message 15000'`);
+    const [hit] = await sql<{ id: number }>(ownerUrl, `SELECT id FROM communications WHERE body = 'Long history message 15000'`);
     const page = await signIn();
     await page.goto(`${app.url}/inbox/client/${longId}?message=${hit!.id}`);
     const messages = page.getByRole('list', { name: 'Messages' });

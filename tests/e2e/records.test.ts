@@ -1,72 +1,47 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort, startEmbeddedPostgres, type TEmbeddedDatabase } from '../../server/core/db/embedded-postgres';
-import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
-import { startAppProcess, type TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, signInDemo } from '../support/browser';
-import { E2E_KEY, E2E_SECRET } from '../support/live-app';
-import { silentLogger } from '../support/own-cluster';
+import type { TAppProcess } from '../support/app-process';
+import { hasChromium, launchChromium, SCREENSHOT_DIR, signInDemo } from '../support/browser';
+import { startLiveAppOnOwnDatabase } from '../support/live-app';
 import { sql } from '../support/sql';
 
 // Records as a director meets them (README "Records"): records made old by SQL, previewed,
 // destroyed after a typed confirmation, followed to a certificate whose links download; and a legal
 // hold placed in the browser keeping its client out of retention and refusing its erasure.
 // Every state photographed is also measured by axe-core at a desk's and a phone's width, as in
-// accessibility.test.ts; the screenshots go to SHOTS for a person to look at.
-const SHOTS = process.env.RECORDS_SHOTS_DIR ?? path.join(os.tmpdir(), 'helper-records');
+// accessibility.test.ts; the screenshots go to tests/e2e/screenshots/ for a person to look at.
+const SHOTS = SCREENSHOT_DIR;
 
 describe.runIf(hasChromium())('records in Chromium', () => {
-  let dataDir: string;
-  let pg: TEmbeddedDatabase;
+  let live: Awaited<ReturnType<typeof startLiveAppOnOwnDatabase>>;
   let app: TAppProcess;
-  let sim: ProviderSimulator;
+  let ownerUrl: string;
   let browser: Browser;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-records-'));
-    await chmod(dataDir, 0o755);
     // The app on a PostgreSQL this test reaches as its owner: back-dating records is no request's business.
-    pg = await startEmbeddedPostgres(dataDir, silentLogger);
-    const port = await findFreePort();
-    sim = await startProviderSimulator({
-      apiKey: E2E_KEY,
-      webhookSecret: E2E_SECRET,
-      webhookUrl: `http://127.0.0.1:${port}/api/webhooks/chat`,
-      outOfOrderRate: 0,
-    });
-    app = await startAppProcess({
-      port,
-      seedDemo: true,
-      env: {
-        DATABASE_URL: pg.url(),
-        MESSAGING_API_KEY: E2E_KEY,
-        MESSAGING_PROVIDER_URL: sim.url,
-        MESSAGING_WEBHOOK_SECRET: E2E_SECRET,
-        SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
-      },
-    });
+    live = await startLiveAppOnOwnDatabase('records');
+    app = live.app;
+    ownerUrl = live.ownerUrl;
     browser = await launchChromium();
     await mkdir(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
-    await app?.stop();
-    await sim?.close();
-    await pg?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await live?.stop();
   });
 
   const caseNamed = async (reference: string) =>
-    (await sql<{ id: number; client_id: number }>(pg.url(), 'SELECT id, client_id FROM cases WHERE reference = $1', [reference]))[0]!;
+    (await sql<{ id: number; client_id: number }>(ownerUrl, 'SELECT id, client_id FROM cases WHERE reference = $1', [reference]))[0]!;
   /** Closed seven years ago, its records as old: past the default six years' retention. */
   const makeOld = async (caseId: number) => {
-    await sql(pg.url(), `UPDATE cases SET status = 'closed', closed_at = now() - interval '7 years' WHERE id = $1`, [caseId]);
-    await sql(pg.url(), `UPDATE communications SET created_at = now() - interval '7 years' WHERE case_id = $1`, [caseId]);
+    await sql(ownerUrl, `UPDATE cases SET status = 'closed', closed_at = now() - interval '7 years' WHERE id = $1`, [caseId]);
+    await sql(ownerUrl, `UPDATE communications SET created_at = now() - interval '7 years' WHERE case_id = $1`, [caseId]);
   };
   const shoot = async (page: Page, name: string) => {
     for (const width of [1280, 390]) {
@@ -96,9 +71,9 @@ describe.runIf(hasChromium())('records in Chromium', () => {
   it('previews what is due, destroys it after a typed confirmation, and hands over a certificate that downloads', async () => {
     const lease = await caseNamed('HART-2026-001');
     await makeOld(lease.id);
-    const records = await sql<{ id: number }>(pg.url(), 'SELECT id FROM communications WHERE case_id = $1 ORDER BY id', [lease.id]);
+    const records = await sql<{ id: number }>(ownerUrl, 'SELECT id FROM communications WHERE case_id = $1 ORDER BY id', [lease.id]);
     const files = await sql<{ id: number }>(
-      pg.url(),
+      ownerUrl,
       'SELECT a.id FROM attachments a JOIN communications c ON c.id = a.communication_id WHERE c.case_id = $1',
       [lease.id],
     );

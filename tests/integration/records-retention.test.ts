@@ -242,7 +242,10 @@ describe('erasure requests', () => {
       data: { code: 'NOT_FOUND' },
     });
     const matter = await makeOldMatter('Erin Erasure', 1);
-    await live.director.cases.setStatus.mutate({ caseId: matter.caseId, status: 'closed' });
+    // Closing a closed case changes nothing; reopening clears its closing, closing again stamps it anew.
+    expect((await live.director.cases.setStatus.mutate({ caseId: matter.caseId, status: 'open' })).closedAt).toBeNull();
+    const closed = await live.director.cases.setStatus.mutate({ caseId: matter.caseId, status: 'closed' });
+    expect(Date.now() - closed.closedAt!.getTime()).toBeLessThan(60_000);
     const received = new Date(Date.now() - 3 * 86_400_000);
     const { id } = await live.director.erasure.request.mutate({ clientId: matter.clientId, receivedAt: received, note: 'By email' });
     await expect(live.director.erasure.decide.mutate({ requestId: id, decision: 'refuse' })).rejects.toMatchObject({

@@ -1,9 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { findFreePort } from '../../server/core/db/embedded-postgres';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { findFreePort, startEmbeddedPostgres } from '../../server/core/db/embedded-postgres';
 import { startProviderSimulator, type ProviderSimulator, type TSimulatorOptions } from '../../server/dev/provider-sim/provider-simulator';
 import { startAppProcess, type TAppProcess } from './app-process';
 import { launchChromium } from './browser';
+import { silentLogger } from './own-cluster';
 
 export const E2E_SECRET = 'e2e-webhook-secret';
 export const E2E_KEY = 'e2e-provider-key';
@@ -11,6 +15,7 @@ export const E2E_KEY = 'e2e-provider-key';
 /** `npm start` in live mode (demo data seeded on purpose) against a provider simulator that posts to it. */
 export async function startLiveApp(
   simOptions: Partial<TSimulatorOptions> = {},
+  env: Record<string, string> = {},
 ): Promise<{ sim: ProviderSimulator; app: TAppProcess; stop: () => Promise<void> }> {
   const port = await findFreePort();
   const sim = await startProviderSimulator({
@@ -28,6 +33,7 @@ export async function startLiveApp(
       MESSAGING_PROVIDER_URL: sim.url,
       MESSAGING_WEBHOOK_SECRET: E2E_SECRET,
       SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
+      ...env,
     },
   }).catch(async (error: unknown) => {
     await sim.close();
@@ -39,6 +45,34 @@ export async function startLiveApp(
     stop: async () => {
       await app.stop();
       await sim.close();
+    },
+  };
+}
+
+/**
+ * `startLiveApp` on a PostgreSQL of the test's own (one URL: the app migrates and runs on it), which
+ * the test reaches as its owner at `ownerUrl` to load or back-date rows no request could.
+ */
+export async function startLiveAppOnOwnDatabase(
+  prefix: string,
+): Promise<{ sim: ProviderSimulator; app: TAppProcess; ownerUrl: string; stop: () => Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `firm-chat-${prefix}-`));
+  await chmod(dataDir, 0o755); // the unprivileged postgres user runs the cluster under root
+  const pg = await startEmbeddedPostgres(dataDir, silentLogger);
+  const dropCluster = async () => {
+    await pg.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const live = await startLiveApp({}, { DATABASE_URL: pg.url() }).catch(async (error: unknown) => {
+    await dropCluster();
+    throw error;
+  });
+  return {
+    ...live,
+    ownerUrl: pg.url(),
+    stop: async () => {
+      await live.stop();
+      await dropCluster();
     },
   };
 }

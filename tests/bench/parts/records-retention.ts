@@ -1,3 +1,7 @@
+import { createSequelize } from '../../../server/core/db/sequelize';
+import { bindDatabase } from '../../../server/core/db/db';
+import { previewRetention } from '../../../server/records/retention-batches';
+import { benchLogger } from '../app-under-test';
 import { query, type TBenchTools } from '../bench-support';
 import { sampleHealth, type TRecordsApp } from './records-app';
 import { seedFiles } from './records-seed';
@@ -13,6 +17,8 @@ const PREVIEW_SECONDS_PER_100K = 30;
 /** Destroying 100,000 records and their files in the background. */
 const DESTROY_SECONDS_PER_100K = 120;
 const DONE_TIMEOUT_S = 900;
+/** The server's default (RETENTION_YEARS); the old records are OLD_YEARS (7) old. */
+const RETENTION_YEARS = 6;
 
 type TPreview = { batchId: string; clients: number; cases: number; records: number; files: number; bytes: number };
 
@@ -49,8 +55,24 @@ export async function benchRetention(url: string, app: TRecordsApp, options: { o
   let sampled: { waits: number[]; failed: number } | undefined;
   try {
     let t = performance.now();
-    preview = await trpc<TPreview>('retention.preview');
+    const answer = await trpc<TPreview>('retention.preview').catch((error: Error) => error);
     previewSeconds = (performance.now() - t) / 1000;
+    if (answer instanceof Error) {
+      // The request's pool gives up on any statement after 4.5 s (server/core/db/sequelize.ts's
+      // query_timeout), whatever statement_timeout the preview sets for itself: said as a missed
+      // figure, then the same preview is timed in this process on a pool without that bound.
+      tools.report({
+        part: 'records',
+        name: `retention: retention.preview through the API FAILED after ${previewSeconds.toFixed(1)} s (${answer.message.slice(0, 60)}…)`,
+        value: previewSeconds,
+        unit: 's',
+        target: 'answers',
+        pass: false,
+      });
+      t = performance.now();
+      preview = await previewUnbounded(url);
+      previewSeconds = (performance.now() - t) / 1000;
+    } else preview = answer;
     t = performance.now();
     await trpc('retention.destroy', { method: 'POST', body: JSON.stringify({ json: { batchId: preview.batchId } }) });
     for (;;) {
@@ -138,4 +160,16 @@ export async function benchRetention(url: string, app: TRecordsApp, options: { o
       r.cases === preview.cases &&
       r.clients === preview.clients,
   });
+}
+
+/** The director's preview as the server makes it, in this process, on a pool with no client-side time limit. */
+async function previewUnbounded(url: string): Promise<TPreview> {
+  const sequelize = createSequelize(url, benchLogger, { unbounded: true });
+  bindDatabase(sequelize);
+  try {
+    const [director] = await query<{ id: number }>(url, "SELECT id FROM users WHERE email = 'director@firm.test'");
+    return await previewRetention({ id: director!.id, role: 'director', ip: null, path: 'bench' }, RETENTION_YEARS);
+  } finally {
+    await sequelize.close();
+  }
 }
