@@ -1,9 +1,14 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../server/app/start-server';
+import { loadConfig } from '../../server/core/config';
+import { createLogger } from '../../server/core/logger';
+import { captureLogLines } from '../support/log-capture';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
 import { runStatementsAs, verifyTrailAs } from '../support/records';
 import { sql } from '../support/sql';
+import { createTestDatabase } from '../support/test-database';
 
 // The trail a regulator accepts (README "Records"): hash-chained by the database, appended by a
 // request role that cannot change, disable, truncate, replace or back-date it; an owner's edit is
@@ -147,5 +152,29 @@ describe('the verifier finds what the owner changed', () => {
     expect(await verifyAsOwner()).toMatchObject({ ok: false, firstBadId: tail, problem: 'the last rows of the trail are missing' });
     await asOwner([lift, `DELETE FROM audit_events WHERE id = ${first}`, restore]);
     expect(await verifyAsOwner()).toMatchObject({ ok: false, firstBadId: all[1], problem: 'the first row does not start the chain' });
+  });
+});
+
+describe('the start-up check of the request role', () => {
+  // The trail is only as safe as the role requests run as: a start says so when it is the owner's.
+  const startWithLog = async (env: Record<string, string>) => {
+    const { lines, destination } = captureLogLines();
+    const server = await startServer(loadConfig({ LOG_LEVEL: 'warn', PORT: '0', ...env }), createLogger('warn', destination));
+    await server.close();
+    return lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  };
+
+  it('warns when one URL serves requests and migrations, and not when a lesser role runs the requests', async () => {
+    const database = await createTestDatabase();
+    try {
+      const alone = await startWithLog({ DATABASE_URL: database.url });
+      expect(alone).toContainEqual(
+        match.stringMatching(/one DATABASE_URL serves requests and migrations: the audit trail is only as safe as that role/),
+      );
+      const both = await startWithLog({ DATABASE_URL: database.requestUrl, DATABASE_OWNER_URL: database.url });
+      expect(both.filter((msg) => /audit trail/.test(msg))).toEqual([]);
+    } finally {
+      await database.drop();
+    }
   });
 });
