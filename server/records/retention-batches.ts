@@ -1,5 +1,5 @@
-import { QueryTypes, type Transaction } from 'sequelize';
-import { db } from '../core/db/db';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { db, longWorkDb } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { visibleToSql, type TReader } from '../core/visibility';
 import {
@@ -27,7 +27,8 @@ export const PREVIEW_VALID_HOURS = 24;
 export type TBatchCounts = { clients: number; cases: number; records: number; files: number; bytes: number };
 export type TBatchPreview = TBatchCounts & { batchId: string; cutoff: Date | null; retentionYears: number | null };
 
-// Previews and erasures read a whole firm's records at once: more than a request's 4 s.
+// An erasure request's batch is listed inside its decision's transaction, on the request pool; one
+// client's records, but a long-standing client's can be many.
 const LONG_STATEMENTS = "SET LOCAL statement_timeout = '120s'";
 
 /** Lists what the conditions select as the batch's items, with the files of its records, and counts them. */
@@ -36,8 +37,9 @@ async function listItems(
   where: { records: string; cases: string; clients: string },
   bind: unknown[],
   transaction: Transaction,
+  database: Sequelize = db(),
 ): Promise<TBatchCounts> {
-  const q = (sql: string, withBind = true) => db().query(sql, { bind: withBind ? [batchId, ...bind] : [batchId], transaction });
+  const q = (sql: string, withBind = true) => database.query(sql, { bind: withBind ? [batchId, ...bind] : [batchId], transaction });
   await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id, bytes)
            SELECT $1, 'record', c.id, c.client_id, c.case_id, octet_length(c.body) FROM communications c WHERE ${where.records}`);
   await q(
@@ -51,7 +53,7 @@ async function listItems(
            SELECT $1, 'case', k.id, k.client_id, k.id FROM cases k WHERE ${where.cases}`);
   await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id)
            SELECT $1, 'client', cl.id, cl.id FROM clients cl WHERE ${where.clients}`);
-  const [counts] = await db().query<TBatchCounts>(
+  const [counts] = await database.query<TBatchCounts>(
     `UPDATE retention_batches b SET clients = n.clients, cases = n.cases, records = n.records, files = n.files, bytes = n.bytes
      FROM (SELECT count(*) FILTER (WHERE kind = 'client')::int AS clients, count(*) FILTER (WHERE kind = 'case')::int AS cases,
                   count(*) FILTER (WHERE kind = 'record')::int AS records, count(*) FILTER (WHERE kind = 'file')::int AS files,
@@ -68,11 +70,14 @@ async function listItems(
  * earlier preview nobody approved.
  */
 export async function previewRetention(reader: TReader, retentionYears: number): Promise<TBatchPreview> {
-  return db().transaction(async (transaction) => {
-    await db().query(LONG_STATEMENTS, { transaction });
+  // A whole firm's records at once: the long-work pool (server/core/db/db.ts).
+  const database = longWorkDb();
+  return database.transaction(async (transaction) => {
     // Two previews at once: one after the other, so the later replaces the earlier.
-    await db().query('SELECT pg_advisory_xact_lock($1)', { bind: [PREVIEW_LOCK_KEY], transaction });
-    await db().query("UPDATE retention_batches SET state = 'superseded' WHERE state = 'previewed' AND kind = 'retention'", { transaction });
+    await database.query('SELECT pg_advisory_xact_lock($1)', { bind: [PREVIEW_LOCK_KEY], transaction });
+    await database.query("UPDATE retention_batches SET state = 'superseded' WHERE state = 'previewed' AND kind = 'retention'", {
+      transaction,
+    });
     const [batch] = await db().query<{ id: string; cutoff: Date }>(
       `INSERT INTO retention_batches (kind, state, cutoff, retention_years, created_by)
        VALUES ('retention', 'previewed', now() - make_interval(years => $1::int), $1::int, $2) RETURNING id, cutoff`,
@@ -84,6 +89,7 @@ export async function previewRetention(reader: TReader, retentionYears: number):
       { records: recordDueSql('c', cutoff), cases: caseDueSql('k', cutoff), clients: clientDueSql('cl', cutoff) },
       [batch!.cutoff],
       transaction,
+      database,
     );
     return { batchId: batch!.id, cutoff: new Date(batch!.cutoff), retentionYears, ...counts };
   });
@@ -263,7 +269,7 @@ const ERASE_CHUNK_SQL = {
                      WHERE h.released_at IS NULL AND (h.client_id = cl.id OR hk.client_id = cl.id)) AS held
       FROM clients cl JOIN chunk ON chunk.item_id = cl.id FOR UPDATE OF cl),
     numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING 1),
-    threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.client_id = t.id AND t.due AND t.emptied RETURNING 1),
+    threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.thread_key = 'client-' || t.id AND t.due AND t.emptied RETURNING 1),
     erased AS (
       UPDATE clients cl SET erased_sha256 = encode(sha256(convert_to(jsonb_build_object('name', cl.name, 'email', cl.email,
           'numbers', (SELECT coalesce(jsonb_agg(n.digits ORDER BY n.digits), '[]'::jsonb) FROM client_numbers n WHERE n.client_id = cl.id))::text, 'UTF8')), 'hex'),
@@ -297,13 +303,13 @@ export const CHUNK = { record: 1_000, file: 50, case: 500, client: 200 } as cons
 
 /** Erases one chunk of a batch's items of one kind, in its own transaction; returns how many items it took (0: that kind is finished). */
 export async function eraseChunk(batch: { id: string; cutoff: Date | null }, kind: TItemKind, size: number = CHUNK[kind]): Promise<number> {
-  return db().transaction(async (transaction) => {
-    await db().query(LONG_STATEMENTS, { transaction });
+  const database = longWorkDb();
+  return database.transaction(async (transaction) => {
     // A hold placed, or a case reopened, while a chunk runs waits for it; a chunk starting after
     // sees it. Without this a chunk whose statement had already begun would erase what a hold,
     // acknowledged meanwhile, was placed to keep.
-    await db().query('LOCK TABLE legal_holds, cases IN SHARE MODE', { transaction });
-    const [row] = await db().query<{ taken: number; erased: number }>(ERASE_CHUNK_SQL[kind], {
+    await database.query('LOCK TABLE legal_holds, cases IN SHARE MODE', { transaction });
+    const [row] = await database.query<{ taken: number; erased: number }>(ERASE_CHUNK_SQL[kind], {
       bind: [batch.id, size, ...(kind === 'file' ? [] : [batch.cutoff]), ...(kind === 'record' ? [KEPT_METADATA_KEYS] : [])],
       type: QueryTypes.SELECT,
       transaction,

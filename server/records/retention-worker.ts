@@ -12,6 +12,7 @@ import { ERASE_ORDER, ERASED_TOTALS_SQL, eraseChunk, type TErasedTotals } from '
 
 const POLL_MS = 1_000;
 const LEASE = "interval '2 minutes'";
+const RETRY_AFTER = "interval '10 seconds'";
 
 type TLeasedBatch = { id: string; kind: 'retention' | 'erasure'; cutoff: Date | null; approved_by: number | null };
 
@@ -83,13 +84,22 @@ async function finishBatch(batch: TLeasedBatch): Promise<void> {
 export async function runApprovedBatch(logger: TLogger, stopping: () => boolean = () => false): Promise<boolean> {
   const batch = await leaseApprovedBatch();
   if (!batch) return false;
-  for (const kind of ERASE_ORDER) {
-    while ((await eraseChunk(batch, kind)) > 0) {
-      if (stopping()) return false;
-      await renewLease(batch.id);
+  try {
+    for (const kind of ERASE_ORDER) {
+      while ((await eraseChunk(batch, kind)) > 0) {
+        if (stopping()) return false;
+        await renewLease(batch.id);
+      }
     }
+    await finishBatch(batch);
+  } catch (error) {
+    // Taken up again shortly (by any instance) rather than when the whole lease has run out; what
+    // the failed chunk did was rolled back with it.
+    await db()
+      .query(`UPDATE retention_batches SET locked_until = now() + ${RETRY_AFTER} WHERE id = $1`, { bind: [batch.id] })
+      .catch(() => undefined);
+    throw error;
   }
-  await finishBatch(batch);
   logger.info({ batchId: batch.id, kind: batch.kind }, 'retention batch destroyed');
   return true;
 }

@@ -4,9 +4,12 @@ import type { TLogger } from '../logger';
 import { ensureSearchLanguage } from './search-column';
 import { startEmbeddedPostgres, type TEmbeddedDatabase } from './embedded-postgres';
 import { migrateDatabase } from './migrate';
-import { bindDatabase } from './db';
+import { bindDatabase, bindLongWorkDatabase } from './db';
 import { checkRequestRole, EMBEDDED_REQUEST_ROLE, ensureEmbeddedRequestRole, isLeastPrivilege } from './request-role';
 import { createSequelize } from './sequelize';
+
+/** How long one statement of the long-work pool may take (db.ts). */
+const LONG_STATEMENT_MS = 120_000;
 
 export type TDatabase = {
   sequelize: Sequelize;
@@ -43,6 +46,7 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
   const owner = ownerUrl!;
   const separate = owner !== requestUrl;
   const sequelize = createSequelize(requestUrl, logger);
+  const longWork = createSequelize(requestUrl, logger, { poolMax: 2, statementTimeoutMs: LONG_STATEMENT_MS });
   try {
     // Schema changes get a connection of their own without the request timeouts.
     const migrator = createSequelize(owner, logger, { poolMax: 1, unbounded: true });
@@ -60,6 +64,7 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
       await migrator.close().catch(() => undefined);
     }
     bindDatabase(sequelize);
+    bindLongWorkDatabase(longWork);
     const role = await checkRequestRole(sequelize);
     if (!isLeastPrivilege(role)) {
       logger.warn(
@@ -71,6 +76,7 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
     }
   } catch (error) {
     await sequelize.close().catch(() => undefined);
+    await longWork.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw error;
   }
@@ -81,6 +87,7 @@ export async function openDatabase(config: TConfig, logger: TLogger): Promise<TD
     embedded: Boolean(embedded),
     close: async () => {
       await sequelize.close().catch((err: unknown) => logger.warn({ err }, 'closing the pool failed'));
+      await longWork.close().catch((err: unknown) => logger.warn({ err }, 'closing the long-work pool failed'));
       await embedded?.stop();
     },
   };

@@ -6,10 +6,17 @@ import type { TLogger } from '../logger';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 /**
+ * `statementTimeoutMs`: a statement's limit (4 s: requests and webhooks); the pool for long work
+ * (open-database.ts) allows two minutes.
  * `unbounded`: no statement or query timeout, for the migrations and rebuilds run at start, which
  * take as long as the tables are large (a generated column over a million records takes minutes).
  */
-export function createSequelize(databaseUrl: string, logger: TLogger, options: { poolMax?: number; unbounded?: boolean } = {}): Sequelize {
+export function createSequelize(
+  databaseUrl: string,
+  logger: TLogger,
+  options: { poolMax?: number; unbounded?: boolean; statementTimeoutMs?: number } = {},
+): Sequelize {
+  const statementTimeout = options.statementTimeoutMs ?? 4_000;
   return new Sequelize(databaseUrl, {
     dialect: 'postgres',
     dialectModule: pg,
@@ -20,10 +27,10 @@ export function createSequelize(databaseUrl: string, logger: TLogger, options: {
     dialectOptions: options.unbounded
       ? { connectionTimeoutMillis: 4_000 }
       : {
-          statement_timeout: 4_000,
+          statement_timeout: statementTimeout,
           // The server's statement_timeout cannot fire on a frozen server (a network partition, stopped
           // processes): the client gives up too, a little later, so the server's own error wins otherwise.
-          query_timeout: 4_500,
+          query_timeout: statementTimeout + 500,
           connectionTimeoutMillis: 4_000,
         },
     define: { underscored: true },
