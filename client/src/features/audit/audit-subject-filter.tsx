@@ -1,18 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { showInvisibleCharacters as visible } from '../../../../shared/visible-text';
 import { trpc } from '../../lib/trpc';
+import { useDebounced } from '../../lib/use-debounced';
 import { SUBJECT_PATTERN } from './audit-filters';
 
 const MAX_CLIENTS = 5;
-
-function useDebounced(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 export type TChosenSubject = { subject: string; name: string };
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { ChoiceGroup } from '../../ui/choice-group';
 import { QueryStatus } from '../../ui/query-status';
@@ -6,6 +6,7 @@ import { EVERY_THREAD } from '../../lib/cache-patches';
 import { formatPhone, formatWaited } from '../../lib/format';
 import { olderOf } from '../../lib/older-pages';
 import { threadKeyOfRef, threadPath, trpc, type TThreadRef } from '../../lib/trpc';
+import { useDebounced } from '../../lib/use-debounced';
 import { useShortcuts } from '../../lib/use-shortcuts';
 import type { TThreadState } from '../ownership/snooze-presets';
 import { isThreadState, StateSwitch } from '../ownership/state-switch';
@@ -178,14 +179,4 @@ function titleOf(filter: TThreadFilter, replyTargetMinutes: number | undefined):
       : `The client wrote last, more than ${formatWaited(replyTargetMinutes * 60_000)} ago`;
   if (filter === 'mine') return 'Assigned to you';
   return undefined;
-}
-
-/** The value once it has stopped changing for `ms` (one search per pause in typing, not per key). */
-function useDebounced(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
