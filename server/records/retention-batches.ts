@@ -171,22 +171,42 @@ export async function destroyBatch(reader: TReader, batchId: string): Promise<{ 
 
 /**
  * The statement that erases one chunk of a batch's items of one kind: `$1` the batch, `$2` the chunk
- * size, `$3` the cutoff (NULL: an erasure request's batch). Every part of a statement runs, so the
- * bytes, numbers and summaries go in the same statement as the rows that own them.
+ * size, `$3` the cutoff (NULL: an erasure request's batch). It takes the chunk's items, checks each
+ * target against the rule again (`target`: `due`, and whatever else `kept` needs), erases those that
+ * pass (`erase`: CTEs ending in `erased`, returning `id` and the hash of what went), marks them, and
+ * leaves the rest out with the reason `leftOut` gives. Every part of a statement runs, so the bytes,
+ * numbers and summaries go in the same statement as the rows that own them.
  */
-const ERASE_CHUNK_SQL = {
-  record: `
+function eraseChunkSql(kind: string, parts: { target: string; erase: string; hash: string; kept: string; leftOut: string }): string {
+  return `
     WITH chunk AS (
       SELECT i.item_id, i.client_id AS listed_client FROM retention_items i
-      WHERE i.batch_id = $1 AND i.kind = 'record' AND i.erased_at IS NULL AND i.left_out IS NULL
+      WHERE i.batch_id = $1 AND i.kind = '${kind}' AND i.erased_at IS NULL AND i.left_out IS NULL
       ORDER BY i.item_id LIMIT $2 FOR UPDATE),
-    target AS (
+    target AS (${parts.target}),
+    ${parts.erase},
+    marked AS (
+      UPDATE retention_items i SET erased_at = now(), sha256 = e.${parts.hash}
+      FROM erased e WHERE i.batch_id = $1 AND i.kind = '${kind}' AND i.item_id = e.id RETURNING 1),
+    skipped AS (
+      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' ${parts.leftOut} END
+      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
+      WHERE i.batch_id = $1 AND i.kind = '${kind}' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT (${parts.kept})) RETURNING 1)
+    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`;
+}
+
+const HELD_OR_NOT_DUE = "WHEN t.held THEN 'hold' WHEN NOT t.due THEN 'no longer due' ELSE 'records kept'";
+
+const ERASE_CHUNK_SQL = {
+  // What a record said goes; its id, times, direction and provider ids stay, with the hash of its text.
+  record: eraseChunkSql('record', {
+    target: `
       SELECT c.id, c.client_id IS DISTINCT FROM chunk.listed_client AS moved,
              c.client_id IS NOT DISTINCT FROM chunk.listed_client
                AND CASE WHEN $3::timestamptz IS NULL THEN ${recordErasableSql('c')} ELSE ${recordDueSql('c', '$3::timestamptz')} END AS due,
              EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = c.client_id OR h.case_id = c.case_id)) AS held
-      FROM communications c JOIN chunk ON chunk.item_id = c.id FOR UPDATE OF c),
-    erased AS (
+      FROM communications c JOIN chunk ON chunk.item_id = c.id FOR UPDATE OF c`,
+    erase: `erased AS (
       UPDATE communications c SET body = '', subject = NULL, error = NULL, peer_phone = NULL,
         metadata = CASE WHEN jsonb_typeof(c.metadata) = 'object'
                      THEN coalesce((SELECT jsonb_object_agg(m.key, m.value) FROM jsonb_each(c.metadata) m WHERE m.key = ANY($4::text[])), '{}'::jsonb)
@@ -194,97 +214,69 @@ const ERASE_CHUNK_SQL = {
                    || jsonb_build_object('erased_at', now()),
         erased_at = now(), erased_sha256 = encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), updated_at = now()
       FROM target t WHERE c.id = t.id AND t.due
-      RETURNING c.id, c.erased_sha256),
-    marked AS (
-      UPDATE retention_items i SET erased_at = now(), sha256 = e.erased_sha256
-      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'record' AND i.item_id = e.id RETURNING 1),
-    skipped AS (
-      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' WHEN t.moved THEN 'moved' ELSE 'no longer due' END
-      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
-      WHERE i.batch_id = $1 AND i.kind = 'record' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT t.due) RETURNING 1)
-    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
+      RETURNING c.id, c.erased_sha256)`,
+    hash: 'erased_sha256',
+    kept: 't.due',
+    leftOut: "WHEN t.held THEN 'hold' WHEN t.moved THEN 'moved' ELSE 'no longer due'",
+  }),
   // A file goes with its record: its bytes deleted, its name forgotten, its hash kept.
-  file: `
-    WITH chunk AS (
-      SELECT i.item_id FROM retention_items i
-      WHERE i.batch_id = $1 AND i.kind = 'file' AND i.erased_at IS NULL AND i.left_out IS NULL
-      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
-    target AS (
+  file: eraseChunkSql('file', {
+    target: `
       SELECT a.id, coalesce(cm.erased_at IS NOT NULL, false) AS due
       FROM attachments a JOIN chunk ON chunk.item_id = a.id LEFT JOIN communications cm ON cm.id = a.communication_id
-      FOR UPDATE OF a),
-    bytes AS (DELETE FROM attachment_chunks b USING target t WHERE b.attachment_id = t.id AND t.due RETURNING 1),
+      FOR UPDATE OF a`,
+    erase: `bytes AS (DELETE FROM attachment_chunks b USING target t WHERE b.attachment_id = t.id AND t.due RETURNING 1),
     erased AS (
       UPDATE attachments a SET file_name = NULL, erased_at = now(), updated_at = now(),
         state = CASE WHEN a.state = 'pending' THEN 'failed' ELSE a.state END,
         error = CASE WHEN a.state = 'stored' THEN a.error ELSE 'Erased before it was downloaded.' END,
         next_attempt_at = NULL, locked_until = NULL
       FROM target t WHERE a.id = t.id AND t.due
-      RETURNING a.id, a.sha256),
-    marked AS (
-      UPDATE retention_items i SET erased_at = now(), sha256 = e.sha256
-      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'file' AND i.item_id = e.id RETURNING 1),
-    skipped AS (
-      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' ELSE 'record kept' END
-      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
-      WHERE i.batch_id = $1 AND i.kind = 'file' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT t.due) RETURNING 1)
-    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
+      RETURNING a.id, a.sha256)`,
+    hash: 'sha256',
+    kept: 't.due',
+    leftOut: "ELSE 'record kept'",
+  }),
   // A case's title goes once none of its records is left.
-  case: `
-    WITH chunk AS (
-      SELECT i.item_id, i.client_id AS listed_client FROM retention_items i
-      WHERE i.batch_id = $1 AND i.kind = 'case' AND i.erased_at IS NULL AND i.left_out IS NULL
-      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
-    target AS (
+  case: eraseChunkSql('case', {
+    target: `
       SELECT k.id,
              k.client_id = chunk.listed_client
                AND CASE WHEN $3::timestamptz IS NULL THEN ${caseErasableSql('k')} ELSE ${caseDueSql('k', '$3::timestamptz')} END AS due,
              NOT EXISTS (SELECT 1 FROM communications x WHERE x.case_id = k.id AND x.erased_at IS NULL) AS emptied,
              EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = k.client_id OR h.case_id = k.id)) AS held
-      FROM cases k JOIN chunk ON chunk.item_id = k.id FOR UPDATE OF k),
-    erased AS (
+      FROM cases k JOIN chunk ON chunk.item_id = k.id FOR UPDATE OF k`,
+    erase: `erased AS (
       UPDATE cases k SET erased_sha256 = encode(sha256(convert_to(k.title, 'UTF8')), 'hex'), title = 'Erased case',
         erased_at = now(), updated_at = now()
-      FROM target t WHERE k.id = t.id AND t.due AND t.emptied RETURNING k.id, k.erased_sha256),
-    marked AS (
-      UPDATE retention_items i SET erased_at = now(), sha256 = e.erased_sha256
-      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'case' AND i.item_id = e.id RETURNING 1),
-    skipped AS (
-      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' WHEN NOT t.due THEN 'no longer due' ELSE 'records kept' END
-      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
-      WHERE i.batch_id = $1 AND i.kind = 'case' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT (t.due AND t.emptied)) RETURNING 1)
-    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
+      FROM target t WHERE k.id = t.id AND t.due AND t.emptied RETURNING k.id, k.erased_sha256)`,
+    hash: 'erased_sha256',
+    kept: 't.due AND t.emptied',
+    leftOut: HELD_OR_NOT_DUE,
+  }),
   // A client's name, numbers and contact details go once none of their records or cases is left.
-  client: `
-    WITH chunk AS (
-      SELECT i.item_id FROM retention_items i
-      WHERE i.batch_id = $1 AND i.kind = 'client' AND i.erased_at IS NULL AND i.left_out IS NULL
-      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
-    target AS (
+  client: eraseChunkSql('client', {
+    target: `
       SELECT cl.id,
              CASE WHEN $3::timestamptz IS NULL THEN ${clientErasableSql('cl')} ELSE ${clientDueSql('cl', '$3::timestamptz')} END AS due,
              NOT EXISTS (SELECT 1 FROM communications x WHERE x.client_id = cl.id AND x.erased_at IS NULL)
                AND NOT EXISTS (SELECT 1 FROM cases xk WHERE xk.client_id = cl.id AND xk.erased_at IS NULL) AS emptied,
              EXISTS (SELECT 1 FROM legal_holds h LEFT JOIN cases hk ON hk.id = h.case_id
                      WHERE h.released_at IS NULL AND (h.client_id = cl.id OR hk.client_id = cl.id)) AS held
-      FROM clients cl JOIN chunk ON chunk.item_id = cl.id FOR UPDATE OF cl),
-    numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING 1),
+      FROM clients cl JOIN chunk ON chunk.item_id = cl.id FOR UPDATE OF cl`,
+    erase: `numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING 1),
     threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.thread_key = 'client-' || t.id AND t.due AND t.emptied RETURNING 1),
     erased AS (
       UPDATE clients cl SET erased_sha256 = encode(sha256(convert_to(jsonb_build_object('name', cl.name, 'email', cl.email,
           'numbers', (SELECT coalesce(jsonb_agg(n.digits ORDER BY n.digits), '[]'::jsonb) FROM client_numbers n WHERE n.client_id = cl.id))::text, 'UTF8')), 'hex'),
         name = 'Erased client', email = NULL, erased_at = now(), updated_at = now()
       FROM target t WHERE cl.id = t.id AND t.due AND t.emptied
-      RETURNING cl.id, cl.erased_sha256),
-    marked AS (
-      UPDATE retention_items i SET erased_at = now(), sha256 = e.erased_sha256
-      FROM erased e WHERE i.batch_id = $1 AND i.kind = 'client' AND i.item_id = e.id RETURNING 1),
-    skipped AS (
-      UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' WHEN t.held THEN 'hold' WHEN NOT t.due THEN 'no longer due' ELSE 'records kept' END
-      FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
-      WHERE i.batch_id = $1 AND i.kind = 'client' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT (t.due AND t.emptied)) RETURNING 1)
-    SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`,
-} as const;
+      RETURNING cl.id, cl.erased_sha256)`,
+    hash: 'erased_sha256',
+    kept: 't.due AND t.emptied',
+    leftOut: HELD_OR_NOT_DUE,
+  }),
+};
 
 /** What a batch erased and left out, as a select list over its `retention_items` rows. */
 export const ERASED_TOTALS_SQL = `count(*) FILTER (WHERE kind = 'record' AND erased_at IS NOT NULL)::int AS records,
