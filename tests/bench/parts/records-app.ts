@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { findFreePort } from '../../../server/core/db/embedded-postgres';
 import { TSX } from '../app-under-test';
-import { ROOT, SECRET, startProcess } from '../bench-support';
+import { ROOT, SECRET, startProcess, type TBenchTools } from '../bench-support';
 import { rssMb } from '../process-memory';
 
 // What the records part runs beside its database: the real server (its own retention worker
@@ -107,4 +107,23 @@ export async function runScriptMeasured(
   const seconds = (performance.now() - t0) / 1000;
   if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}:\n${output}`);
   return { seconds, peakMb: Math.max(0, ...peaks.values()), output };
+}
+
+/** A request must not wait longer than this at p99 while the records' long work runs beside it. */
+export const HEALTH_P99_MS = 250;
+
+/** Reports how long `/api/health` kept its askers waiting during `during` (p99 of the sampled waits). */
+export function reportHealthWaits(tools: TBenchTools, during: string, waits: number[], failed: number): void {
+  const p99 = waits[Math.min(waits.length - 1, Math.floor(0.99 * waits.length))] ?? NaN;
+  tools.report({
+    part: 'records',
+    name: `${during} (${waits.length} asked, ${failed} failed; slowest ${Math.max(...waits).toFixed(0)} ms)`,
+    value: p99,
+    unit: 'ms',
+    ceiling: HEALTH_P99_MS,
+    ceilingName: 'target',
+    ratio: p99 / HEALTH_P99_MS,
+    target: `≤ ${HEALTH_P99_MS} ms, none failed`,
+    pass: p99 <= HEALTH_P99_MS && failed === 0,
+  });
 }

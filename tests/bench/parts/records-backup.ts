@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrateOnly } from '../app-under-test';
 import { createDatabase, query, type TBenchTools } from '../bench-support';
-import { runScriptMeasured, sampleHealth, type TRecordsApp } from './records-app';
+import { reportHealthWaits, runScriptMeasured, sampleHealth, type TRecordsApp } from './records-app';
 import { seedFiles } from './records-seed';
 
 // Backup and restore (README "Backup and restore"): `npm run backup` of the whole benchmark
@@ -15,7 +15,6 @@ import { seedFiles } from './records-seed';
 const FILE_CHUNKS = 4; // 1 MB files, in the app's 256 KB chunks
 const CHUNK_KB = 256;
 const GROWTH_MB = 100;
-const HEALTH_P99_MS = 250;
 /** Megabytes a second the backup and the restore keep up at least (a gigabyte in under two minutes and a half). */
 const MIN_MB_PER_S = 7;
 
@@ -85,18 +84,7 @@ export async function benchBackup(adminUrl: string, url: string, app: TRecordsAp
       pass: backupGrowth <= GROWTH_MB,
     });
     const { waits, failed } = sampled;
-    const p99 = waits[Math.min(waits.length - 1, Math.floor(0.99 * waits.length))] ?? NaN;
-    tools.report({
-      part: 'records',
-      name: `backup: /api/health p99 during it (${waits.length} asked, ${failed} failed; slowest ${Math.max(...waits).toFixed(0)} ms)`,
-      value: p99,
-      unit: 'ms',
-      ceiling: HEALTH_P99_MS,
-      ceilingName: 'target',
-      ratio: p99 / HEALTH_P99_MS,
-      target: `≤ ${HEALTH_P99_MS} ms, none failed`,
-      pass: p99 <= HEALTH_P99_MS && failed === 0,
-    });
+    reportHealthWaits(tools, 'backup: /api/health p99 during it', waits, failed);
 
     const target = await createDatabase(adminUrl, 'bench_records_restored');
     const restore = await runScriptMeasured('server/scripts/restore.ts', [file], { DATABASE_URL: target });

@@ -3,7 +3,7 @@ import { bindDatabase } from '../../../server/core/db/db';
 import { previewRetention } from '../../../server/records/retention-batches';
 import { benchLogger } from '../app-under-test';
 import { query, type TBenchTools } from '../bench-support';
-import { sampleHealth, type TRecordsApp } from './records-app';
+import { reportHealthWaits, sampleHealth, type TRecordsApp } from './records-app';
 import { seedFiles } from './records-seed';
 
 // Retention (README "Records"): the old clients' records, cases and files, previewed and destroyed
@@ -11,7 +11,6 @@ import { seedFiles } from './records-seed';
 // health check asked every 50 ms says how long the server keeps other requests waiting.
 
 const FILE_KB = 10;
-const HEALTH_P99_MS = 250;
 /** Previewing 100,000 records: a director waits for the list before approving it. */
 const PREVIEW_SECONDS_PER_100K = 30;
 /** Destroying 100,000 records and their files in the background. */
@@ -134,18 +133,7 @@ export async function benchRetention(url: string, app: TRecordsApp, options: { o
     target: `≤ ${DESTROY_SECONDS_PER_100K} s per 100,000 records`,
     pass: destroySeconds <= destroyCeiling,
   });
-  const p99 = waits[Math.min(waits.length - 1, Math.floor(0.99 * waits.length))] ?? NaN;
-  tools.report({
-    part: 'records',
-    name: `retention: /api/health p99 throughout preview and destruction (${waits.length} asked, ${failed} failed; slowest ${Math.max(...waits).toFixed(0)} ms)`,
-    value: p99,
-    unit: 'ms',
-    ceiling: HEALTH_P99_MS,
-    ceilingName: 'target',
-    ratio: p99 / HEALTH_P99_MS,
-    target: `≤ ${HEALTH_P99_MS} ms, none failed`,
-    pass: p99 <= HEALTH_P99_MS && failed === 0,
-  });
+  reportHealthWaits(tools, 'retention: /api/health p99 throughout preview and destruction', waits, failed);
   tools.report({
     part: 'records',
     name: `retention: erased as listed (records ${r.records.toLocaleString('en-GB')}, files ${r.files.toLocaleString('en-GB')}, cases ${r.cases}, clients ${r.clients}; ${r.left_out} left out) with the files' chunks left`,
