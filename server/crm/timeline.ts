@@ -63,10 +63,11 @@ export async function listDocuments(
     { bind: ['clientId' in where ? where.clientId : where.caseId, reader.id], type: QueryTypes.SELECT },
   );
   return {
-    items: items.map((item) => ({
+    // erasedAt only on an erased file: every other keeps the shape it always had.
+    items: items.map(({ erasedAt, ...item }) => ({
       ...item,
       createdAt: new Date(item.createdAt),
-      erasedAt: item.erasedAt ? new Date(item.erasedAt) : null,
+      ...(erasedAt ? { erasedAt: new Date(erasedAt) } : {}),
     })),
   };
 }

@@ -52,7 +52,8 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
       state: this.state,
       error: this.error ?? null,
       nextAttemptAt: this.state === 'pending' && this.error ? (this.nextAttemptAt ?? null) : null,
-      erasedAt: this.erasedAt ?? null,
+      // Only on an erased file: every other keeps the shape it always had.
+      ...(this.erasedAt ? { erasedAt: this.erasedAt } : {}),
     };
   }
 }
