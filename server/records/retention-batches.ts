@@ -53,6 +53,12 @@ async function listItems(
            SELECT $1, 'case', k.id, k.client_id, k.id FROM cases k WHERE ${where.cases}`);
   await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id)
            SELECT $1, 'client', cl.id, cl.id FROM clients cl WHERE ${where.clients}`);
+  // Fresh statistics for the chunks that follow (see server/core/db/request-role.ts); skipped where the role may not.
+  const [analysable] = await database.query<{ may: boolean }>(
+    `SELECT CASE WHEN current_setting('server_version_num')::int >= 170000 THEN has_table_privilege('retention_items', 'MAINTAIN') ELSE false END AS may`,
+    { type: QueryTypes.SELECT, transaction },
+  );
+  if (analysable?.may) await database.query('ANALYZE retention_items', { transaction });
   const [counts] = await database.query<TBatchCounts>(
     `UPDATE retention_batches b SET clients = n.clients, cases = n.cases, records = n.records, files = n.files, bytes = n.bytes
      FROM (SELECT count(*) FILTER (WHERE kind = 'client')::int AS clients, count(*) FILTER (WHERE kind = 'case')::int AS cases,

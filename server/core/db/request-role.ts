@@ -42,6 +42,15 @@ export async function grantRequestRole(owner: Sequelize, role: string): Promise<
   // PostgreSQL 15 and later already keep CREATE on public from everyone but its owner; older ones
   // let any role make a table there (the trail's impostor). Only the schema's owner may take it back.
   await owner.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC').catch(() => undefined);
+  // A batch's items are listed by the thousand just before they are erased chunk by chunk: analysed
+  // at once (MAINTAIN, PostgreSQL 17 and later) the chunks are planned for what is there.
+  await owner.query(
+    `DO $$ BEGIN
+       IF current_setting('server_version_num')::int >= 170000 THEN
+         EXECUTE format('GRANT MAINTAIN ON retention_items TO %I', ${quoteLiteral(role)});
+       END IF;
+     END $$`,
+  );
   // A temporary table or sequence is searched before public: named audit_events, it would take the
   // session's appends out of the trail. Every role may make them by default; the app never does.
   await owner.query(
