@@ -41,10 +41,10 @@ export async function startApp(databaseUrl: string) {
 }
 
 /**
- * The app as its own process on `url` (migrated), with one member of staff signed in and one client:
- * the server's pid (tsx runs it as a child of its own) for memory, and the session cookie.
+ * The app as its own process on `url` (migrated), answering `/api/health`: its address, the
+ * environment it was given, and the server's pid (tsx runs it as a child of its own) for memory.
  */
-export async function startSignedInApp(url: string, extraEnv: Record<string, string> = {}) {
+export async function startBenchServer(url: string, extraEnv: Record<string, string> = {}) {
   const port = await findFreePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const env = {
@@ -59,6 +59,20 @@ export async function startSignedInApp(url: string, extraEnv: Record<string, str
   const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
   try {
     const serverPid = Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    return { app, appUrl, env, serverPid };
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
+}
+
+/**
+ * The app as its own process on `url` (migrated), with one member of staff signed in and one client:
+ * the server's pid (tsx runs it as a child of its own) for memory, and the session cookie.
+ */
+export async function startSignedInApp(url: string, extraEnv: Record<string, string> = {}) {
+  const { app, appUrl, env, serverPid } = await startBenchServer(url, extraEnv);
+  try {
     const { runScript } = await import('../support/app-process');
     await runScript('server/scripts/user-add.ts', { ...process.env, ...env }, [
       '--email',

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { findFreePort } from '../../../server/core/db/embedded-postgres';
-import { TSX } from '../app-under-test';
-import { ROOT, SECRET, startProcess, type TBenchTools } from '../bench-support';
+import { startBenchServer, TSX } from '../app-under-test';
+import { ROOT, type TBenchTools } from '../bench-support';
 import { rssMb } from '../process-memory';
 
 // What the records part runs beside its database: the real server (its own retention worker
@@ -13,20 +12,8 @@ export type TRecordsApp = { appUrl: string; serverPid: number; cookie: string; s
 
 /** The server on `url`, with the director (seeded by records.ts) signed in. */
 export async function startRecordsApp(url: string, email: string, password: string): Promise<TRecordsApp> {
-  const port = await findFreePort();
-  const appUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    DATABASE_URL: url,
-    PORT: String(port),
-    MESSAGING_WEBHOOK_SECRET: SECRET,
-    LOG_LEVEL: 'warn',
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-    NODE_ENV: 'production',
-    MESSAGING_API_KEY: '',
-  };
-  const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
+  const { app, appUrl, serverPid } = await startBenchServer(url, { MESSAGING_API_KEY: '' });
   try {
-    const serverPid = childrenOf(app.child.pid!)[0]!;
     const signIn = await fetch(`${appUrl}/trpc/auth.signIn`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
