@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { db, longWorkDb } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { visibleToSql, type TReader } from '../core/visibility';
+import { clientHeldSql, heldSql } from './holds';
 import {
   caseDueSql,
   caseErasableSql,
@@ -210,7 +211,7 @@ const ERASE_CHUNK_SQL = {
       SELECT c.id, c.client_id IS DISTINCT FROM chunk.listed_client AS moved,
              c.client_id IS NOT DISTINCT FROM chunk.listed_client
                AND CASE WHEN $3::timestamptz IS NULL THEN ${recordErasableSql('c')} ELSE ${recordDueSql('c', '$3::timestamptz')} END AS due,
-             EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = c.client_id OR h.case_id = c.case_id)) AS held
+             ${heldSql('c.client_id', 'c.case_id')} AS held
       FROM communications c JOIN chunk ON chunk.item_id = c.id FOR UPDATE OF c`,
     erase: `erased AS (
       UPDATE communications c SET body = '', subject = NULL, error = NULL, peer_phone = NULL,
@@ -250,7 +251,7 @@ const ERASE_CHUNK_SQL = {
              k.client_id = chunk.listed_client
                AND CASE WHEN $3::timestamptz IS NULL THEN ${caseErasableSql('k')} ELSE ${caseDueSql('k', '$3::timestamptz')} END AS due,
              NOT EXISTS (SELECT 1 FROM communications x WHERE x.case_id = k.id AND x.erased_at IS NULL) AS emptied,
-             EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = k.client_id OR h.case_id = k.id)) AS held
+             ${heldSql('k.client_id', 'k.id')} AS held
       FROM cases k JOIN chunk ON chunk.item_id = k.id FOR UPDATE OF k`,
     erase: `erased AS (
       UPDATE cases k SET erased_sha256 = encode(sha256(convert_to(k.title, 'UTF8')), 'hex'), title = 'Erased case',
@@ -267,8 +268,7 @@ const ERASE_CHUNK_SQL = {
              CASE WHEN $3::timestamptz IS NULL THEN ${clientErasableSql('cl')} ELSE ${clientDueSql('cl', '$3::timestamptz')} END AS due,
              NOT EXISTS (SELECT 1 FROM communications x WHERE x.client_id = cl.id AND x.erased_at IS NULL)
                AND NOT EXISTS (SELECT 1 FROM cases xk WHERE xk.client_id = cl.id AND xk.erased_at IS NULL) AS emptied,
-             EXISTS (SELECT 1 FROM legal_holds h LEFT JOIN cases hk ON hk.id = h.case_id
-                     WHERE h.released_at IS NULL AND (h.client_id = cl.id OR hk.client_id = cl.id)) AS held
+             ${clientHeldSql('cl.id')} AS held
       FROM clients cl JOIN chunk ON chunk.item_id = cl.id FOR UPDATE OF cl`,
     erase: `numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING 1),
     threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.thread_key = 'client-' || t.id AND t.due AND t.emptied RETURNING 1),
