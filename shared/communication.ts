@@ -60,8 +60,13 @@ export const MESSAGE_KINDS = [
 ] as const;
 export type TMessageKind = (typeof MESSAGE_KINDS)[number];
 
-/** A reaction from one number (an empty emoji removes it, so stored ones are never empty). */
-export type TReaction = { from: string; emoji: string; at: string | null };
+/**
+ * A reaction from one number (an empty emoji removes it, so stored ones are never empty). The
+ * firm's own reactions come from the firm's number, with `by`: the person who chose it.
+ */
+export type TReaction = { from: string; emoji: string; at: string | null; by?: number };
+/** A quick-reply button sent with a question (at most three, titles of at most 20 characters). */
+export type TReplyButton = { id: string; title: string };
 /** An earlier text of an edited message, and when it was replaced. */
 export type TEdit = { /** The edit's own provider id (a retried edit is applied once). */ id?: string; body: string; at: string | null };
 export type TLocation = { latitude: number; longitude: number; name?: string; address?: string; url?: string };
@@ -90,7 +95,7 @@ export type TCommunication = {
     truncated?: { length: number; sha256: string };
     unlinked_case_id?: number;
     /** An approved template sent: its name, language and the values filled in. */
-    template?: { name: string; language: string; params: string[] };
+    template?: { name: string; language: string; params: string[]; header?: { kind: 'document' | 'image' | 'video' } };
     kind?: TMessageKind;
     /** The provider id of the message this one answers (a reply, a button or list choice). */
     context_id?: string;
@@ -115,6 +120,14 @@ export type TCommunication = {
     echo?: boolean;
     location?: TLocation;
     contacts?: TSharedContact[];
+    /** The firm's automatic reply outside business hours (README "Business hours"). */
+    auto_reply?: true;
+    /** Sent by a scheduled send (README "Scheduled sends"): its id. */
+    scheduled_send_id?: number;
+    /** A question sent with quick-reply buttons; the client's choice comes back with `context_id` naming it. */
+    buttons?: TReplyButton[];
+    /** When the firm marked this inbound message read on the client's phone (README "Read receipts"). */
+    marked_read_at?: string;
     /** An internal note's mentioned people (user ids), each told. */
     mentions?: number[];
     /** When retention or an erasure request erased what it said (README "Records"): the record stays, its content is gone. */

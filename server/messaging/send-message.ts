@@ -41,7 +41,8 @@ async function sendChatMessageOnce(deps: TSendDeps, input: TSendInput, echo: { e
   return recordAndSend(deps, recipient, {
     body,
     sentBy: input.userId ?? null,
-    metadata: { ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...(input.test ? { test: true } : {}), ...echo },
+    metadata: { ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...(input.test ? { test: true } : {}), ...input.marks, ...echo },
+    attach: input.inRecordTransaction,
     send: (provider, to) => provider.sendText(to, body),
   });
 }
@@ -78,8 +79,9 @@ export async function sendFileMessage(
   return recordAndSend(deps, recipient, {
     body: kind === 'audio' ? '' : caption,
     sentBy: input.userId ?? null,
-    metadata: { kind, ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...echo },
+    metadata: { kind, ...(input.retryOf ? { retry_of: input.retryOf } : {}), ...input.marks, ...echo },
     attach: async (recordId, transaction) => {
+      await input.inRecordTransaction?.(recordId, transaction);
       if (resend) {
         sentId = await copyUpload(file.id, recordId, input.userId, transaction);
         return;
@@ -165,8 +167,10 @@ async function sendTemplateMessageOnce(deps: TSendDeps, input: TSendTemplateInpu
       template: { name: template.name, language: template.language, params },
       ...(input.retryOf ? { retry_of: input.retryOf } : {}),
       ...(input.test ? { test: true } : {}),
+      ...input.marks,
       ...echo,
     },
+    attach: input.inRecordTransaction,
     send: (provider, to) => provider.sendTemplate(to, { name: template.name, language: template.language, params }),
   });
 }

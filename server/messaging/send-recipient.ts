@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { Case, Client } from '../core/db/models/index';
 import { findNumberOptOut, matchOneClientSql } from '../crm';
 import { AppError } from '../core/errors';
@@ -23,6 +23,13 @@ export type TRecipientInput = {
   userId?: number;
   test?: boolean;
   echoId?: string;
+  /** Kept on the record: an automatic out-of-hours reply, or the scheduled send that made it. */
+  marks?: { auto_reply?: true; scheduled_send_id?: number };
+  /**
+   * Runs in the transaction that writes the record, before any provider call: a scheduled send
+   * stops being due there, so the record and the end of its wait commit together or not at all.
+   */
+  inRecordTransaction?: (recordId: number, transaction: Transaction) => Promise<void>;
 };
 /** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
 export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number };

@@ -63,6 +63,8 @@ export const checkInputTogether = (schema: z.ZodType, rule: TContextRule) =>
   });
 
 export const router = t.router;
+/** Two routers' procedures under one name (a feature adds to `chat` or `settings` from its own file). */
+export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapAppErrors);

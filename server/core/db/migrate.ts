@@ -25,6 +25,7 @@ import { keptReceiptRecipients } from './migrations/0017-kept-receipt-recipients
 import { ethicalWalls } from './migrations/0018-ethical-walls';
 import { ownership } from './migrations/0019-ownership';
 import { records } from './migrations/0020-records';
+import { reach } from './migrations/0021-reach';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -60,6 +61,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     ethicalWalls,
     ownership,
     records,
+    reach,
   ];
 }
 
