@@ -41,6 +41,11 @@ export const AUDIT_ACTIONS = [
   'erasure.request',
   'erasure.decide',
   'audit.verify',
+  'chat.schedule',
+  'chat.edit_scheduled',
+  'chat.reschedule',
+  'chat.cancel_scheduled',
+  'settings.business_hours',
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 
