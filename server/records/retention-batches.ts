@@ -221,7 +221,9 @@ const ERASE_CHUNK_SQL = {
                    || jsonb_build_object('erased_at', now()),
         erased_at = now(), erased_sha256 = encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), updated_at = now()
       FROM target t WHERE c.id = t.id AND t.due
-      RETURNING c.id, c.erased_sha256)`,
+      RETURNING c.id, c.erased_sha256),
+    -- The scheduled send that made a record kept its words and number too (README "Scheduled sends"): it goes.
+    scheduled AS (DELETE FROM scheduled_sends s USING target t WHERE s.communication_id = t.id AND t.due RETURNING 1)`,
     hash: 'erased_sha256',
     kept: 't.due',
     leftOut: "WHEN t.held THEN 'hold' WHEN t.moved THEN 'moved' ELSE 'no longer due'",
@@ -270,7 +272,11 @@ const ERASE_CHUNK_SQL = {
                AND NOT EXISTS (SELECT 1 FROM cases xk WHERE xk.client_id = cl.id AND xk.erased_at IS NULL) AS emptied,
              ${clientHeldSql('cl.id')} AS held
       FROM clients cl JOIN chunk ON chunk.item_id = cl.id FOR UPDATE OF cl`,
-    erase: `numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING 1),
+    erase: `numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING n.digits),
+    -- What was still to be sent to them, or was never sent, goes (no record holds it); an
+    -- out-of-hours reply's mark goes with their numbers.
+    scheduled AS (DELETE FROM scheduled_sends s USING target t WHERE s.client_id = t.id AND t.due AND t.emptied RETURNING 1),
+    marks AS (DELETE FROM auto_reply_marks m USING numbers n WHERE m.digits = n.digits RETURNING 1),
     threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.thread_key = 'client-' || t.id AND t.due AND t.emptied RETURNING 1),
     erased AS (
       UPDATE clients cl SET erased_sha256 = encode(sha256(convert_to(jsonb_build_object('name', cl.name, 'email', cl.email,

@@ -257,6 +257,16 @@ describe('erasure requests', () => {
       message: 'A legal hold covers this client: refuse on the grounds of the hold, or release the hold first.',
     });
     await live.director.holds.release.mutate({ holdId: hold.id });
+    // A send still scheduled for them, one that made a record of theirs, and their out-of-hours reply's mark.
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO scheduled_sends (kind, created_by, client_id, to_digits, body, send_at, state, communication_id)
+       SELECT 'text', u.id, $1::int, $2::text, 'Erin, your secret appointment', now() + interval '30 days', 'scheduled', NULL FROM users u WHERE u.email = 'dee@firm.test'
+       UNION ALL
+       SELECT 'text', u.id, $1::int, $2::text, 'Erin, as we discussed', now() - interval '1 day', 'sent', $3::int FROM users u WHERE u.email = 'dee@firm.test'`,
+      [matter.clientId, matter.digits, matter.records[0]],
+    );
+    await sql(live.server.databaseUrl, `INSERT INTO auto_reply_marks (digits, last_at) VALUES ($1, now())`, [matter.digits]);
     const decided = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
     expect(decided.batchId).toEqual(expect.any(String));
     await expect(live.director.erasure.decide.mutate({ requestId: id, decision: 'refuse', grounds: 'hold' })).rejects.toMatchObject({
@@ -265,6 +275,9 @@ describe('erasure requests', () => {
     await destroyAndWait(decided.batchId!);
     const [client] = await sql<{ name: string }>(live.server.databaseUrl, 'SELECT name FROM clients WHERE id = $1', [matter.clientId]);
     expect(client!.name).toBe('Erased client');
+    // Nothing scheduled for them is left: the send still due and the one that made their record.
+    expect(await sql(live.server.databaseUrl, 'SELECT state FROM scheduled_sends WHERE client_id = $1', [matter.clientId])).toEqual([]);
+    expect(await sql(live.server.databaseUrl, 'SELECT digits FROM auto_reply_marks WHERE digits = $1', [matter.digits])).toEqual([]);
     const [listed] = await live.director.erasure.list.query({ clientId: matter.clientId });
     expect(listed).toMatchObject({
       id,
