@@ -67,6 +67,20 @@ export type TMessageKind = (typeof MESSAGE_KINDS)[number];
 export type TReaction = { from: string; emoji: string; at: string | null; by?: number };
 /** A quick-reply button sent with a question (at most three, titles of at most 20 characters). */
 export type TReplyButton = { id: string; title: string };
+
+// A pictograph (with any skin tone, joiner sequence or tag: one grapheme), a flag (two regional
+// indicators) or a keycap: every emoji Unicode recommends, and a pictograph written without its
+// emoji variation selector (a bare ❤), which phones show as one.
+const ONE_EMOJI = /^(?:\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3|\P{White_Space}*\p{Extended_Pictographic}\P{White_Space}*)$/u;
+let graphemes: Intl.Segmenter | null = null;
+
+/** Whether `text` is exactly one emoji as a person sees one (one grapheme): what a reaction may be. */
+export function isOneEmoji(text: string): boolean {
+  if (!text || text.length > 64) return false;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const [first, second] = graphemes.segment(text);
+  return first !== undefined && second === undefined && ONE_EMOJI.test(text);
+}
 /** An earlier text of an edited message, and when it was replaced. */
 export type TEdit = { /** The edit's own provider id (a retried edit is applied once). */ id?: string; body: string; at: string | null };
 export type TLocation = { latitude: number; longitude: number; name?: string; address?: string; url?: string };

@@ -91,6 +91,8 @@ const ZEnv = z.object({
   REPLY_TARGET_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(525_600).default(240)),
   // Years records are kept after their case closes, or after the client's last activity (README "Records").
   RETENTION_YEARS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(6)),
+  // Whether opening a conversation shows the client it was read (README "Read receipts"): never, or when its assignee opens it.
+  READ_RECEIPTS: z.preprocess(emptyToUndefined, z.enum(['off', 'assignee'], { message: 'must be "off" or "assignee"' }).default('off')),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -120,6 +122,8 @@ export type TConfig = {
   replyTargetMinutes: number;
   /** Years after a case closes, or a client's last activity, before records are due for destruction. */
   retentionYears: number;
+  /** `assignee`: the conversation's assignee opening it marks the client's last message read on their phone. */
+  readReceipts: 'off' | 'assignee';
   mode: TMode;
   messaging: {
     apiKey: string | undefined;
@@ -174,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     searchLanguage: e.SEARCH_LANGUAGE,
     replyTargetMinutes: e.REPLY_TARGET_MINUTES,
     retentionYears: e.RETENTION_YEARS,
+    readReceipts: e.READ_RECEIPTS,
     mode,
     messaging: {
       apiKey: e.MESSAGING_API_KEY,

@@ -14,6 +14,7 @@ import {
   type TWorkloadRow,
 } from '../ownership';
 import { ZCursor } from '../trpc/cursor-input';
+import { markReadAtProvider } from '../messaging';
 import { AppError } from '../core/errors';
 import { searchMessages, type TSearchHit } from './search-messages';
 import {
@@ -23,6 +24,7 @@ import {
   linkPhoneToClient,
   listThreads,
   markThreadRead,
+  phoneDigitsOf,
   CONVERSATION_STATES,
   THREAD_FILTERS,
   unlinkPhoneFromClient,
@@ -91,7 +93,18 @@ export const inboxRouter = router({
   markRead: authedProcedure
     .input(ZThreadRef)
     .output(z.object({ updated: z.number() }))
-    .mutation(async ({ ctx, input }) => ({ updated: await markThreadRead(ctx.reader, input, ctx.deps.now()) })),
+    .mutation(async ({ ctx, input }) => {
+      const updated = await markThreadRead(ctx.reader, input, ctx.deps.now());
+      // README "Read receipts": the assignee's opening shows the client blue ticks. Never at the cost
+      // of the reader's own read, which is done: a failure here is logged, not answered.
+      if (ctx.deps.config.readReceipts === 'assignee') {
+        const thread = 'clientId' in input ? { clientId: input.clientId } : { peerPhone: phoneDigitsOf(input.phone) };
+        await markReadAtProvider(ctx.deps, ctx.reader, thread, ctx.deps.now()).catch((error: unknown) =>
+          ctx.deps.logger.warn({ error: (error as Error).name }, 'messages were not marked read on the client’s phone'),
+        );
+      }
+      return { updated };
+    }),
 
   /** Files an unlinked number's records under a client and adds the number to it: a person's decision, never a guess. */
   link: authedProcedure

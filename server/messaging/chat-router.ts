@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
-import type { TCommunication } from '../../shared/communication';
+import { isOneEmoji, type TCommunication } from '../../shared/communication';
 import { WHATSAPP_TEMPLATES } from '../../shared/templates';
 import { recordAuditEvent } from '../audit';
 import { ProviderError } from '../provider';
-import { listStoredTemplates, syncTemplates } from '../templates';
+import { HEADER_FORMATS, listStoredTemplates, syncTemplates } from '../templates';
 import { AppError } from '../core/errors';
 import { authedProcedure, directorProcedure, router } from '../trpc/init';
 import { addNote, NOTE_MAX_LENGTH } from '../ownership';
 import { retryChatMessage } from './retry-message';
 import { sendChatMessage, sendTemplateMessage } from './send-message';
-import { ZBody, ZCaption, ZEchoId, ZTemplateChoice } from './send-inputs';
+import { reactToMessage } from './react-to-message';
+import { sendButtonsMessage } from './send-buttons';
+import { ZBody, ZCaption, ZEchoId, ZInteractiveBody, ZReplyButtons, ZTemplateChoice } from './send-inputs';
 
 export const ZSendInput = z.union([
   // A file first: these branches need `attachmentId` (the text-only ones would drop it).
@@ -47,10 +49,15 @@ const ZTemplateCatalogue = z.object({
       body: z.string(),
       paramCount: z.number(),
       examples: z.array(z.string()),
+      /** What the header holds: a DOCUMENT, IMAGE or VIDEO one is sent with a file (`header` of `sendTemplate`). */
+      headerFormat: z.enum(HEADER_FORMATS).nullable(),
     }),
   ),
   syncedAt: z.date().nullable(),
 });
+
+/** A template's document, image or video header: the sender's upload (`POST /api/media`), not sent yet. */
+const ZTemplateHeader = z.object({ attachmentId: ZRecordId }).strict();
 
 export const ZSendTemplateInput = z.union([
   z.object({
@@ -58,10 +65,46 @@ export const ZSendTemplateInput = z.union([
     caseId: ZRecordId.optional(),
     to: z.string().trim().min(1).max(40).optional(),
     ...ZTemplateChoice,
+    header: ZTemplateHeader.optional(),
     echoId: ZEchoId,
   }),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), ...ZTemplateChoice, echoId: ZEchoId }),
+  z.object({
+    to: z.string().trim().min(1, 'Enter a number').max(40),
+    ...ZTemplateChoice,
+    header: ZTemplateHeader.optional(),
+    echoId: ZEchoId,
+  }),
 ]);
+
+/**
+ * A question with quick-reply buttons (README "Quick-reply buttons"), to a client's number or a
+ * typed one. One object rather than a union of the two, so a refusal names its field.
+ */
+export const ZSendButtonsInput = z
+  .object({
+    clientId: ZRecordId.optional(),
+    caseId: ZRecordId.optional(),
+    to: z.string().trim().min(1, 'Enter a number').max(40).optional(),
+    body: ZInteractiveBody,
+    buttons: ZReplyButtons,
+    echoId: ZEchoId,
+  })
+  .strict()
+  .refine((input) => input.clientId !== undefined || input.to !== undefined, { message: 'Choose a client or enter a number', path: ['to'] })
+  .refine((input) => input.caseId === undefined || input.clientId !== undefined, {
+    message: 'A case needs its client',
+    path: ['caseId'],
+  });
+
+/** `emoji`: exactly one emoji, or empty to take the firm's reaction away (README "Reactions"). */
+export const ZReactInput = z.object({
+  communicationId: ZRecordId,
+  emoji: z
+    .string()
+    .trim()
+    .max(64, 'React with exactly one emoji')
+    .refine((emoji) => emoji === '' || isOneEmoji(emoji), 'React with exactly one emoji'),
+});
 
 export const chatRouter = router({
   send: authedProcedure
@@ -96,6 +139,20 @@ export const chatRouter = router({
     .input(ZSendTemplateInput)
     .mutation(({ ctx, input }): Promise<TCommunication> =>
       sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
+    ),
+
+  /** A question with up to three quick-reply buttons; the client's choice comes back linked to it. */
+  sendButtons: authedProcedure
+    .input(ZSendButtonsInput)
+    .mutation(({ ctx, input }): Promise<TCommunication> =>
+      sendButtonsMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
+    ),
+
+  /** The firm's reaction to a client's message (one per message: a new one replaces it, an empty one removes it). */
+  react: authedProcedure
+    .input(ZReactInput)
+    .mutation(({ ctx, input }): Promise<TCommunication> =>
+      reactToMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }, ctx.deps.now()),
     ),
 
   /** The provider's template catalogue as last synced (shared by every instance). */

@@ -4,6 +4,9 @@ export type { TInboundAttachment, TInboundMessage, TMessageExtra, TMessageUpdate
 export { INTERRUPTED_SEND_ERROR, markInterruptedSends, SWEEP_SENDS_EVERY_MS } from './interrupted-sends';
 export { applyMessageUpdates } from './message-updates';
 export { adoptKeptReceipts, applyReceipts } from './receipts';
-export { ZBody, ZTemplateChoice } from './send-inputs';
+export { markReadAtProvider, type TReadThread } from './mark-read-at-provider';
+export { reactToMessage } from './react-to-message';
+export { sendButtonsMessage, type TSendButtonsInput } from './send-buttons';
+export { ZBody, ZInteractiveBody, ZReplyButtons, ZTemplateChoice } from './send-inputs';
 export { sendChatMessage, sendTemplateMessage } from './send-message';
 export { storeInboundMessages } from './store-inbound';

@@ -33,3 +33,43 @@ export const ZTemplateChoice = {
     )
     .max(20),
 };
+
+// A question with quick-reply buttons (README "Quick-reply buttons"): the provider's limits for an
+// interactive message — its text at most 1,024 characters, one to three buttons, each title at most
+// 20 characters and each id at most 256, no two alike.
+export const INTERACTIVE_BODY_MAX = 1024;
+export const BUTTON_TITLE_MAX = 20;
+export const BUTTON_ID_MAX = 256;
+export const BUTTONS_MAX = 3;
+
+export const ZInteractiveBody = z
+  .string()
+  .trim()
+  .min(1, 'Type the question first')
+  .max(INTERACTIVE_BODY_MAX, `A message with buttons can be at most ${INTERACTIVE_BODY_MAX} characters`)
+  .refine((body) => !body.includes('\u0000'), 'The message contains a NUL character, which cannot be sent');
+
+export const ZReplyButton = z.object({
+  id: z
+    .string()
+    .trim()
+    .min(1, 'Each button needs an id')
+    .max(BUTTON_ID_MAX, `A button id can be at most ${BUTTON_ID_MAX} characters`)
+    .refine((id) => !id.includes('\u0000'), 'A button id cannot contain a NUL character'),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'Each button needs a title')
+    .max(BUTTON_TITLE_MAX, `A button title can be at most ${BUTTON_TITLE_MAX} characters`)
+    .refine((title) => !title.includes('\u0000'), 'A button title cannot contain a NUL character'),
+});
+
+const sameTwice = (values: string[]) => new Set(values).size !== values.length;
+
+export const ZReplyButtons = z
+  .array(ZReplyButton)
+  .min(1, 'Add at least one button')
+  .max(BUTTONS_MAX, `A message can have at most ${BUTTONS_MAX} buttons`)
+  .refine((buttons) => !sameTwice(buttons.map((b) => b.id)), 'Two buttons have the same id: give each its own')
+  // The client sees titles only: two alike could not be told apart (the provider refuses them too).
+  .refine((buttons) => !sameTwice(buttons.map((b) => b.title.toLocaleLowerCase())), 'Two buttons have the same title: give each its own');

@@ -1,33 +1,15 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { TCommunication } from '../../shared/communication';
-import { Attachment } from '../core/db/models/index';
+import type { TAttachmentKind, TCommunication } from '../../shared/communication';
+import { Attachment, Communication } from '../core/db/models/index';
 import { renderTemplateBody } from '../provider';
-import { findTemplate } from '../templates';
+import { findTemplate, MEDIA_HEADER_FORMATS, type TMediaHeaderFormat, type TTemplateDto } from '../templates';
 import { AppError } from '../core/errors';
 import { db } from '../core/db/db';
-import { assertRecordVisible } from '../access';
 import type { TSendDeps } from './send-deps';
-import { resolveRecipient, type TRecipientInput, type TSendInput, type TSendTemplateInput } from './send-recipient';
-import { EchoedSend, findEchoedSend, recordAndSend } from './record-and-send';
-
-/**
- * Runs a send once per echo id: a queued send the browser tries again (its tab closed mid-request,
- * the answer lost) gets the first record back, whatever became of it, and nothing is sent again.
- */
-async function sendOnce(
-  input: TRecipientInput,
-  send: (metadata: { echo_id?: string }) => Promise<TCommunication>,
-): Promise<TCommunication> {
-  if (!input.echoId) return send({});
-  const earlier = await findEchoedSend(input.userId, input.echoId);
-  // Walled since (README "Ethical walls"): the sender sees the first record only while they may.
-  if (earlier && input.reader) await assertRecordVisible(input.reader, earlier.id);
-  if (earlier) return earlier;
-  return send({ echo_id: input.echoId }).catch((error: unknown) => {
-    if (error instanceof EchoedSend) return error.record;
-    throw error;
-  });
-}
+import { resolveRecipient, type TSendInput, type TSendTemplateInput } from './send-recipient';
+import { recordAndSend } from './record-and-send';
+import { sendOnce } from './send-once';
+import { sendButtonsMessageOnce } from './send-buttons';
 
 export async function sendChatMessage(deps: TSendDeps, input: TSendInput): Promise<TCommunication> {
   return sendOnce(input, (echo) => sendChatMessageOnce(deps, input, echo));
@@ -37,6 +19,10 @@ async function sendChatMessageOnce(deps: TSendDeps, input: TSendInput, echo: { e
   const body = (input.body ?? '').trim();
   if (input.attachmentId !== undefined) return sendFileMessage(deps, input, input.attachmentId, body, false, echo);
   if (!body) throw new AppError('INVALID_INPUT', 'Type a message first.', { body: ['Type a message first.'] });
+  // A question with buttons is retried with its buttons (README "Quick-reply buttons"), never as plain text.
+  const buttons =
+    input.retryOf !== undefined ? (await Communication.findByPk(input.retryOf, { attributes: ['metadata'] }))?.metadata.buttons : undefined;
+  if (buttons?.length) return sendButtonsMessageOnce(deps, { ...input, body, buttons }, echo);
   const recipient = await resolveRecipient(deps, input);
   return recordAndSend(deps, recipient, {
     body,
@@ -62,15 +48,7 @@ export async function sendFileMessage(
   resend = false,
   echo: { echo_id?: string } = {},
 ): Promise<TCommunication> {
-  const file = await Attachment.findByPk(attachmentId);
-  if (resend) {
-    if (!file || file.state !== 'stored') throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
-  } else {
-    if (!file || file.state !== 'stored' || (input.userId !== undefined && file.uploadedBy !== input.userId)) {
-      throw new AppError('NOT_FOUND', 'That file was not found: upload it again.', { attachmentId: ['Upload the file again.'] });
-    }
-    if (file.communicationId !== null) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
-  }
+  const file = resend ? await findStoredFile(attachmentId) : await findOwnUpload(attachmentId, input.userId, 'attachmentId');
   if (file.kind === 'sticker') throw new AppError('INVALID_INPUT', 'Stickers cannot be sent from here.');
   const kind = file.kind;
   const recipient = await resolveRecipient(deps, input);
@@ -86,11 +64,7 @@ export async function sendFileMessage(
         sentId = await copyUpload(file.id, recordId, input.userId, transaction);
         return;
       }
-      const [claimed] = await db().query<{ id: number }>(
-        'UPDATE attachments SET communication_id = $2, updated_at = now() WHERE id = $1 AND communication_id IS NULL RETURNING id',
-        { bind: [file.id, recordId], type: QueryTypes.SELECT, transaction },
-      );
-      if (!claimed) throw new AppError('CONFLICT', 'That file has already been sent; upload it again to send it again.');
+      await claimUpload(file.id, recordId, transaction);
     },
     send: async (provider, to, checkpoint) => {
       const uploaded = await provider.uploadMedia(deps.mediaStore.read(sentId), {
@@ -105,6 +79,34 @@ export async function sendFileMessage(
   });
 }
 
+const ALREADY_SENT = 'That file has already been sent; upload it again to send it again.';
+const NO_LONGER_STORED = 'The file of that message is no longer stored: upload it again.';
+
+/** An upload of this person's (`POST /api/media`), stored and not sent yet: what a send may take. */
+async function findOwnUpload(attachmentId: number, userId: number | undefined, field: string): Promise<Attachment> {
+  const file = await Attachment.findByPk(attachmentId);
+  if (!file || file.state !== 'stored' || (userId !== undefined && file.uploadedBy !== userId))
+    throw new AppError('NOT_FOUND', 'That file was not found: upload it again.', { [field]: ['Upload the file again.'] });
+  if (file.communicationId !== null) throw new AppError('CONFLICT', ALREADY_SENT);
+  return file;
+}
+
+/** A failed message's file, to be sent again as a copy. */
+async function findStoredFile(attachmentId: number | undefined): Promise<Attachment> {
+  const file = attachmentId === undefined ? null : await Attachment.findByPk(attachmentId);
+  if (!file || file.state !== 'stored') throw new AppError('CONFLICT', NO_LONGER_STORED);
+  return file;
+}
+
+/** The upload joins the record being written, in its transaction; one already taken is a CONFLICT (sent once). */
+async function claimUpload(attachmentId: number, recordId: number, transaction: Transaction): Promise<void> {
+  const [claimed] = await db().query<{ id: number }>(
+    'UPDATE attachments SET communication_id = $2, updated_at = now() WHERE id = $1 AND communication_id IS NULL RETURNING id',
+    { bind: [attachmentId, recordId], type: QueryTypes.SELECT, transaction },
+  );
+  if (!claimed) throw new AppError('CONFLICT', ALREADY_SENT);
+}
+
 /** The same bytes (copied inside the database) joined to the retry's record, in its transaction. */
 async function copyUpload(attachmentId: number, recordId: number, userId: number | undefined, transaction: Transaction): Promise<number> {
   const [copy] = await db().query<{ id: number }>(
@@ -113,7 +115,7 @@ async function copyUpload(attachmentId: number, recordId: number, userId: number
      RETURNING id`,
     { bind: [attachmentId, userId ?? null, recordId], type: QueryTypes.SELECT, transaction },
   );
-  if (!copy) throw new AppError('CONFLICT', 'The file of that message is no longer stored: upload it again.');
+  if (!copy) throw new AppError('CONFLICT', NO_LONGER_STORED);
   await db().query(
     'INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT $2, seq, data FROM attachment_chunks WHERE attachment_id = $1',
     {
@@ -159,18 +161,106 @@ async function sendTemplateMessageOnce(deps: TSendDeps, input: TSendTemplateInpu
   const empty = params.findIndex((p) => !p);
   if (empty >= 0)
     throw new AppError('INVALID_INPUT', `Fill in field ${empty + 1} of the template.`, { params: [`Field ${empty + 1} is empty.`] });
+  const header = await findTemplateHeader(input, template);
   const recipient = await resolveRecipient(deps, input);
+  const templateKept = { name: template.name, language: template.language, params };
+  let headerFileId = header?.file.id; // the copy's id, for a retry
   return recordAndSend(deps, recipient, {
     body: renderTemplateBody(template.body, params),
     sentBy: input.userId ?? null,
     metadata: {
-      template: { name: template.name, language: template.language, params },
+      template: { ...templateKept, ...(header ? { header: { kind: header.kind } } : {}) },
+      // A record with a file says its kind, as every file's does (the thread loads its files by it).
+      ...(header ? { kind: header.kind } : {}),
       ...(input.retryOf ? { retry_of: input.retryOf } : {}),
       ...(input.test ? { test: true } : {}),
       ...input.marks,
       ...echo,
     },
-    attach: input.inRecordTransaction,
-    send: (provider, to) => provider.sendTemplate(to, { name: template.name, language: template.language, params }),
+    attach: async (recordId, transaction) => {
+      await input.inRecordTransaction?.(recordId, transaction);
+      if (!header) return;
+      if (header.resend) headerFileId = await copyUpload(header.file.id, recordId, input.userId, transaction);
+      else await claimUpload(header.file.id, recordId, transaction);
+    },
+    send: async (provider, to, checkpoint) => {
+      if (!header || headerFileId === undefined) return provider.sendTemplate(to, templateKept);
+      // The header's file goes up first, as a file send's does (README "Files"); then the template names it.
+      const fileName = header.file.fileName ?? `file-${header.file.id}`;
+      const uploaded = await provider.uploadMedia(deps.mediaStore.read(headerFileId), {
+        mimeType: header.file.mimeType,
+        fileName,
+        size: Number(header.file.size ?? 0),
+      });
+      await Attachment.update({ providerMediaId: uploaded.id }, { where: { id: headerFileId } });
+      await checkpoint();
+      return provider.sendTemplate(to, { ...templateKept, header: { kind: header.kind, id: uploaded.id, fileName } });
+    },
   });
+}
+
+const HEADER_KIND: Record<TMediaHeaderFormat, TTemplateHeaderKind> = { DOCUMENT: 'document', IMAGE: 'image', VIDEO: 'video' };
+type TTemplateHeaderKind = 'document' | 'image' | 'video';
+const A_FILE_OF_KIND: Record<TAttachmentKind, string> = {
+  document: 'a document',
+  image: 'a photo',
+  video: 'a video',
+  audio: 'an audio file',
+  sticker: 'a sticker',
+};
+
+/**
+ * The file a template's document, image or video header is sent with (README "Sending messages",
+ * Approved templates), checked before anything is written: a header only for a template that has
+ * one and always for one that does, a file of the header's kind (a photo is not a document), and
+ * the sender's own upload not sent yet — or, on a retry, the failed record's file, sent as a copy.
+ */
+async function findTemplateHeader(
+  input: TSendTemplateInput,
+  template: TTemplateDto,
+): Promise<{ kind: TTemplateHeaderKind; file: Attachment; resend: boolean } | null> {
+  const format = MEDIA_HEADER_FORMATS.find((f) => f === template.headerFormat);
+  const kind = format ? HEADER_KIND[format] : null;
+  if (!kind) {
+    if (input.header)
+      throw new AppError(
+        'INVALID_INPUT',
+        `The template "${template.name}" has no document, photo or video header: send it without a file.`,
+        {
+          header: ['This template takes no file.'],
+        },
+      );
+    return null;
+  }
+  const wanted = A_FILE_OF_KIND[kind];
+  if (!input.header)
+    throw new AppError('INVALID_INPUT', `The template "${template.name}" is sent with ${wanted} in its header: attach one.`, {
+      header: [`Attach ${wanted}.`],
+    });
+  let file: Attachment;
+  let resend = false;
+  if ('attachmentId' in input.header) {
+    file = await findOwnUpload(input.header.attachmentId, input.userId, 'header');
+  } else {
+    // A retry names the header's kind only: its file is the failed record's own.
+    if (input.retryOf === undefined)
+      throw new AppError('INVALID_INPUT', `Attach ${wanted} for the template's header.`, { header: [`Attach ${wanted}.`] });
+    const [kept] = await Attachment.findAll({
+      where: { communicationId: input.retryOf },
+      attributes: ['id'],
+      order: [['id', 'ASC']],
+      limit: 1,
+    });
+    file = await findStoredFile(kept?.id);
+    resend = true;
+  }
+  if (file.kind !== kind)
+    throw new AppError(
+      'INVALID_INPUT',
+      `The template "${template.name}" needs ${wanted} in its header, not ${A_FILE_OF_KIND[file.kind]}.`,
+      {
+        header: [`Attach ${wanted}.`],
+      },
+    );
+  return { kind, file, resend };
 }

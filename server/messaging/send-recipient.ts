@@ -33,7 +33,17 @@ export type TRecipientInput = {
 };
 /** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
 export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number };
-export type TSendTemplateInput = TRecipientInput & { name: string; language: string; params: string[] };
+/**
+ * `header`: the file a template with a document, image or video header is sent with — an upload of
+ * the sender's not sent yet (`{attachmentId}`), or on a retry the failed record's own header
+ * (`{kind}`, as `metadata.template` keeps it), whose file is sent again as a copy.
+ */
+export type TSendTemplateInput = TRecipientInput & {
+  name: string;
+  language: string;
+  params: string[];
+  header?: { attachmentId: number } | { kind: 'document' | 'image' | 'video' };
+};
 
 /** `name`: the client's, for messages about them ("since Amelia Hart last wrote"). */
 export type TRecipient = { digits: string; clientId: number | null; caseId: number | null; name: string | null };

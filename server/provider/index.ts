@@ -1,4 +1,4 @@
-export type { ProviderClient } from './provider-client';
+export type { ProviderClient, TProviderTemplateSend, TTemplateHeaderMedia } from './provider-client';
 export { CLIENT_NAME_SLOT, messageForProviderCode } from './provider-error-codes';
 export { ProviderError } from './provider-errors';
 export { countParams, renderTemplateBody } from './provider-template';

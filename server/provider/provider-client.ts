@@ -14,6 +14,9 @@ export const MEDIA_IDLE_TIMEOUT_MS = 30_000;
 export type TMediaInfo = { url: string; mimeType: string | null; sha256: string | null; fileSize: number | null };
 export type TMediaDownload = { body: AsyncIterable<Uint8Array>; contentLength: number | null };
 export type TMediaSendKind = 'image' | 'video' | 'audio' | 'document';
+/** A template's media header: an uploaded file's id, and a document's name as the client sees it. */
+export type TTemplateHeaderMedia = { kind: 'document' | 'image' | 'video'; id: string; fileName?: string };
+export type TProviderTemplateSend = { name: string; language: string; params: string[]; header?: TTemplateHeaderMedia };
 
 export type TProviderClientOptions = {
   baseUrl: string;
@@ -66,23 +69,65 @@ export class ProviderClient {
 
   /**
    * Sends an approved template (README "Sending messages", Approved templates: the exact body).
-   * `components` is left out when the template has no parameters.
+   * `components` is left out when the template has neither parameters nor a media header; a header
+   * goes first, as the provider lists a template's parts.
    */
-  async sendTemplate(to: string, template: { name: string; language: string; params: string[] }): Promise<{ id: string }> {
+  async sendTemplate(to: string, template: TProviderTemplateSend): Promise<{ id: string }> {
+    const components: unknown[] = [];
+    if (template.header) {
+      const { kind, id, fileName } = template.header;
+      const media = { id, ...(kind === 'document' && fileName ? { filename: fileName } : {}) };
+      components.push({ type: 'header', parameters: [{ type: kind, [kind]: media }] });
+    }
+    if (template.params.length) components.push({ type: 'body', parameters: template.params.map((text) => ({ type: 'text', text })) });
     const payload = {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to,
       type: 'template',
-      template: {
-        name: template.name,
-        language: { code: template.language },
-        ...(template.params.length
-          ? { components: [{ type: 'body', parameters: template.params.map((text) => ({ type: 'text', text })) }] }
-          : {}),
+      template: { name: template.name, language: { code: template.language }, ...(components.length ? { components } : {}) },
+    };
+    return this.messageIdOf(await this.request('POST', '/messages', payload));
+  }
+
+  /**
+   * Reacts to a message the client sent (README "Reactions"): an empty emoji takes the firm's
+   * reaction away. The provider takes reactions only to messages of the last 30 days.
+   */
+  async sendReaction(to: string, reaction: { messageId: string; emoji: string }): Promise<{ id: string }> {
+    const payload = {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to,
+      type: 'reaction',
+      reaction: { message_id: reaction.messageId, emoji: reaction.emoji },
+    };
+    return this.messageIdOf(await this.request('POST', '/messages', payload));
+  }
+
+  /** A question with up to three quick-reply buttons (README "Quick-reply buttons"); free text's 24-hour rule applies. */
+  async sendButtons(to: string, question: { body: string; buttons: { id: string; title: string }[] }): Promise<{ id: string }> {
+    const payload = {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to,
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        body: { text: question.body },
+        action: { buttons: question.buttons.map(({ id, title }) => ({ type: 'reply', reply: { id, title } })) },
       },
     };
     return this.messageIdOf(await this.request('POST', '/messages', payload));
+  }
+
+  /**
+   * Marks a message the client sent as read on their phone (the blue ticks; README "Read
+   * receipts"), and with it every earlier one in that chat. The provider answers `{success: true}`.
+   */
+  async markRead(messageId: string): Promise<void> {
+    const answer = await this.request('POST', '/messages', { messaging_product: 'whatsapp', status: 'read', message_id: messageId });
+    if ((answer as { success?: unknown } | null)?.success !== true) throw new ProviderError('unexpected', 200, 'no success in the answer');
   }
 
   /**

@@ -9,7 +9,10 @@ const BODY = (text: string, examples: string[] = []) => ({
   ...(examples.length ? { example: { body_text: [examples] } } : {}),
 });
 
-const DEFINITIONS: { name: string; category: string; text: string; examples?: string[] }[] = [
+/** A header that carries a file sent with the template (README "Sending messages", Approved templates). */
+const HEADER = (format: 'DOCUMENT' | 'IMAGE' | 'VIDEO') => ({ type: 'HEADER', format });
+
+const DEFINITIONS: { name: string; category: string; text: string; examples?: string[]; header?: 'DOCUMENT' | 'IMAGE' | 'VIDEO' }[] = [
   { name: 'hello_world', category: 'UTILITY', text: 'Hello World' },
   {
     name: 'appointment_reminder',
@@ -35,6 +38,13 @@ const DEFINITIONS: { name: string; category: string; text: string; examples?: st
     text: 'Hello {{1}}, {{2}} would like to speak with you about your matter. Please reply to this message when convenient.',
     examples: ['Amelia', 'Ashdown & Vale Solicitors'],
   },
+  {
+    name: 'document_attached',
+    category: 'UTILITY',
+    header: 'DOCUMENT',
+    text: 'Hello {{1}}, the attached document is about {{2}}. Please read it and reply here with any questions.',
+    examples: ['Amelia', 'HART-2026-001'],
+  },
 ];
 
 export const BUILT_IN_TEMPLATES: TProviderTemplate[] = DEFINITIONS.map((d) => ({
@@ -45,5 +55,5 @@ export const BUILT_IN_TEMPLATES: TProviderTemplate[] = DEFINITIONS.map((d) => ({
   body: d.text,
   paramCount: countParams(d.text),
   examples: d.examples ?? [],
-  components: [BODY(d.text, d.examples)],
+  components: [...(d.header ? [HEADER(d.header)] : []), BODY(d.text, d.examples)],
 }));

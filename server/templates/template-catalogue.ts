@@ -6,6 +6,12 @@ import { BUILT_IN_TEMPLATES } from './built-in-templates';
 // The catalogue lives in PostgreSQL with the time of its last sync, so every instance offers the
 // same templates; a sync replaces it whole (templates deleted at the provider disappear).
 
+export const HEADER_FORMATS = ['DOCUMENT', 'IMAGE', 'VIDEO', 'TEXT', 'LOCATION'] as const;
+export type THeaderFormat = (typeof HEADER_FORMATS)[number];
+/** The header formats that carry a file, sent with the template (README "Sending messages", Approved templates). */
+export const MEDIA_HEADER_FORMATS = ['DOCUMENT', 'IMAGE', 'VIDEO'] as const satisfies readonly THeaderFormat[];
+export type TMediaHeaderFormat = (typeof MEDIA_HEADER_FORMATS)[number];
+
 export type TTemplateDto = {
   name: string;
   language: string;
@@ -14,7 +20,13 @@ export type TTemplateDto = {
   body: string;
   paramCount: number;
   examples: string[];
+  /** What the template's header holds, as the provider lists it (its HEADER's `format`); null: no header. */
+  headerFormat: THeaderFormat | null;
 };
+
+/** The stored template's HEADER `format`, one of HEADER_FORMATS or null, read from its components in SQL. */
+const HEADER_FORMAT_SQL = `(SELECT upper(h->>'format') FROM jsonb_array_elements(components) h
+   WHERE upper(h->>'type') = 'HEADER' AND upper(h->>'format') IN (${HEADER_FORMATS.map((f) => `'${f}'`).join(', ')}) LIMIT 1)`;
 
 export type TTemplateCatalogue = { templates: TTemplateDto[]; syncedAt: Date | null };
 
@@ -23,7 +35,7 @@ export type TTemplateSource = { provider: ProviderClient | null; templatesPath: 
 
 export async function listStoredTemplates(): Promise<TTemplateCatalogue> {
   const rows = await db().query<TTemplateDto & { components: unknown }>(
-    `SELECT name, language, category, status, body, param_count AS "paramCount",
+    `SELECT name, language, category, status, body, param_count AS "paramCount", ${HEADER_FORMAT_SQL} AS "headerFormat",
             coalesce((SELECT array_agg(e) FROM jsonb_array_elements_text(
               (SELECT c->'example'->'body_text'->0 FROM jsonb_array_elements(components) c WHERE upper(c->>'type') = 'BODY' LIMIT 1)) e), '{}') AS examples
      FROM provider_templates ORDER BY (status = 'APPROVED') DESC, name, language`,
@@ -74,7 +86,8 @@ async function storeTemplates(templates: TProviderTemplate[]): Promise<void> {
 /** One stored template by name and language, or null. */
 export async function findTemplate(name: string, language: string): Promise<TTemplateDto | null> {
   const [row] = await db().query<TTemplateDto>(
-    `SELECT name, language, category, status, body, param_count AS "paramCount", '{}'::text[] AS examples
+    `SELECT name, language, category, status, body, param_count AS "paramCount", '{}'::text[] AS examples,
+            ${HEADER_FORMAT_SQL} AS "headerFormat"
      FROM provider_templates WHERE name = $1 AND language = $2`,
     { bind: [name, language], type: QueryTypes.SELECT },
   );

@@ -190,3 +190,79 @@ describe('the simulator', () => {
     expect((await client().getProfile()).verifiedName).toBeTruthy();
   });
 });
+
+describe('reactions, buttons, reads and template headers (README "Reactions", "Quick-reply buttons", "Read receipts")', () => {
+  const CLIENT = '447700900123';
+
+  it('reacts to a received message, and the simulator takes it; an unknown message is refused with the provider’s code', async () => {
+    const { id } = await sim.sendInbound(CLIENT, 'hello'); // no webhook: the simulator still holds it as received
+    expect((await client().sendReaction(CLIENT, { messageId: id, emoji: '👍' })).id).toMatch(/^wamid\.SIM/);
+    expect(sim.requests.at(-1)?.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: CLIENT,
+      type: 'reaction',
+      reaction: { message_id: id, emoji: '👍' },
+    });
+    expect(await providerErrorOf(client().sendReaction(CLIENT, { messageId: 'wamid.NEVER', emoji: '👍' }))).toMatchObject({
+      kind: 'bad_request',
+      code: 131009,
+    });
+  });
+
+  it('sends a question with reply buttons in the interactive shape', async () => {
+    const buttons = [
+      { id: 'yes', title: 'Yes' },
+      { id: 'no', title: 'No' },
+    ];
+    const { id } = await client().sendButtons(CLIENT, { body: 'Are you free?', buttons });
+    expect(sim.requests.at(-1)?.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: CLIENT,
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        body: { text: 'Are you free?' },
+        action: { buttons: buttons.map((reply) => ({ type: 'reply', reply })) },
+      },
+    });
+    expect(sim.message(id)?.buttons).toEqual(buttons);
+  });
+
+  it('marks a received message read, and takes anything but {success: true} as a failure', async () => {
+    const { id } = await sim.sendInbound(CLIENT, 'read me');
+    await client().markRead(id);
+    expect(sim.requests.at(-1)?.body).toEqual({ messaging_product: 'whatsapp', status: 'read', message_id: id });
+    expect(sim.message(id)?.readAt).toEqual(match.any(Number));
+    expect(await providerErrorOf(client().markRead('wamid.NEVER'))).toMatchObject({ kind: 'bad_request', code: 131009 });
+    sim.queueResponse({ status: 200, body: {} });
+    expect(await providerErrorOf(client().markRead(id))).toMatchObject({ kind: 'unexpected' });
+  });
+
+  it('sends a template with a document header first, its filename kept, and leaves components out when there is nothing to fill', async () => {
+    const media = await sim.addMedia({ bytes: Buffer.from('%PDF-1.4\n%%EOF\n'), mimeType: 'application/pdf' });
+    await client().sendTemplate(CLIENT, {
+      name: 'document_attached',
+      language: 'en_GB',
+      params: ['Amelia', 'HART-1'],
+      header: { kind: 'document', id: media.id, fileName: 'letter.pdf' },
+    });
+    expect((sim.requests.at(-1)?.body as { template: unknown }).template).toEqual({
+      name: 'document_attached',
+      language: { code: 'en_GB' },
+      components: [
+        { type: 'header', parameters: [{ type: 'document', document: { id: media.id, filename: 'letter.pdf' } }] },
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Amelia' },
+            { type: 'text', text: 'HART-1' },
+          ],
+        },
+      ],
+    });
+    await client().sendTemplate(CLIENT, { name: 'hello_world', language: 'en_US', params: [] });
+    expect((sim.requests.at(-1)?.body as { template: unknown }).template).toEqual({ name: 'hello_world', language: { code: 'en_US' } });
+  });
+});

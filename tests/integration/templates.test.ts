@@ -32,9 +32,10 @@ beforeEach(() => {
 describe('the template catalogue', () => {
   it('is read from the provider, every page of its own shape, stored with the sync time; staff may not refresh it', async () => {
     const catalogue = await live.director.chat.refreshTemplates.mutate();
-    expect(templateGets().map((r) => r.apiKey)).toEqual(['sim-key-0123456789', 'sim-key-0123456789']);
+    expect(templateGets().map((r) => r.apiKey)).toEqual(['sim-key-0123456789', 'sim-key-0123456789', 'sim-key-0123456789']);
     expect(catalogue.templates.map((t) => [t.name, t.language, t.status, t.paramCount])).toEqual([
       ['appointment_reminder', 'en_GB', 'APPROVED', 3],
+      ['document_attached', 'en_GB', 'APPROVED', 2],
       ['document_request', 'en_GB', 'APPROVED', 2],
       ['hello_world', 'en_US', 'APPROVED', 0],
       ['fee_update', 'en_GB', 'PENDING', 1],
@@ -42,14 +43,14 @@ describe('the template catalogue', () => {
     expect(catalogue.syncedAt).toBeInstanceOf(Date);
     expect(await live.staff.chat.providerTemplates.query()).toEqual(catalogue);
     await expect(live.staff.chat.refreshTemplates.mutate()).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
-    expect((await audit('templates.refresh')).at(-1)).toMatchObject({ detail: { count: 4 } });
+    expect((await audit('templates.refresh')).at(-1)).toMatchObject({ detail: { count: 5 } });
   });
 
   it("follows the cloud shape's paging.next on the provider's own host, never another", async () => {
     live.sim.configure({ templateShape: 'cloud', templatePageSize: 1 });
     const catalogue = await live.director.chat.refreshTemplates.mutate();
-    expect(catalogue.templates).toHaveLength(4);
-    expect(templateGets()).toHaveLength(4);
+    expect(catalogue.templates).toHaveLength(5);
+    expect(templateGets()).toHaveLength(5);
   });
 
   it("takes a template's new status from a message_template_status_update event", async () => {

@@ -41,6 +41,7 @@ console.log(
 console.log(
   '  control:  POST /__sim/inbound {"from","body","name"} · POST /__sim/next {"status"|"hang"} · POST /__sim/config {...} · GET /__sim/requests',
 );
+console.log('            POST /__sim/press {"messageId","buttonId"} · POST /__sim/age {"messageId","days"} · GET /__sim/messages');
 const stop = () => void sim.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { sha256Hex as readSha256 } from '../../core/sha256-hex';
-import { sendInbound, sendInboundKind } from './inbound-messages';
+import { pressButton, sendInbound, sendInboundKind } from './inbound-messages';
 import { addMedia, ZSimMediaSize } from './media-files';
-import { configureSim, type TScriptedResponse, type TSendJson, type TSimState } from './sim-state';
+import { ageMessage, configureSim, type TScriptedResponse, type TSendJson, type TSimState } from './sim-state';
 
 // The control API under `/__sim/` (no API key), for tests in other processes and for use by hand:
-// script the next answer, post an inbound message, register a file, change settings, and read or
-// clear the recorded requests.
+// script the next answer, post an inbound message, press a question's button, register a file,
+// change settings, age a message, read the messages delivered and received (with the firm's
+// reactions and reads), and read or clear the recorded requests.
 
 const ZInboundKind = z
   .object({
@@ -76,6 +77,22 @@ const ZControlMedia = z.object({
     .optional(),
 });
 
+/** The client presses a button of a question the app sent. */
+const ZPress = z.object({ messageId: z.string().min(1), buttonId: z.string().min(1) });
+/** A message sent or received `days` earlier than it was (reactions are taken for 30 days only). */
+const ZAge = z.object({ messageId: z.string().min(1), days: z.number().min(0).max(3650) });
+
+/** Every message delivered or received, oldest first, with its times as ISO text. */
+export function listMessages(state: TSimState): unknown[] {
+  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  return [...state.messages.values()].map((m) => ({
+    ...m,
+    at: iso(m.at),
+    readAt: iso(m.readAt),
+    ...(m.reaction ? { reaction: { ...m.reaction, at: iso(m.reaction.at) } } : {}),
+  }));
+}
+
 /** Answers one `/__sim/…` request. */
 export async function handleControl(state: TSimState, method: string, path: string, body: unknown, send: TSendJson): Promise<void> {
   const input = (body ?? {}) as Record<string, unknown>;
@@ -114,6 +131,23 @@ export async function handleControl(state: TSimState, method: string, path: stri
     return send(200, { ok: true });
   }
   if (method === 'GET' && path === '/__sim/requests') return send(200, state.requests);
+  if (method === 'GET' && path === '/__sim/messages') return send(200, listMessages(state));
+  if (method === 'POST' && path === '/__sim/press') {
+    const parsed = ZPress.safeParse(input);
+    if (!parsed.success) return send(400, { ok: false, error: 'messageId and buttonId are required' });
+    try {
+      return send(200, await pressButton(state, parsed.data.messageId, parsed.data.buttonId));
+    } catch (error) {
+      return send(400, { ok: false, error: (error as Error).message });
+    }
+  }
+  if (method === 'POST' && path === '/__sim/age') {
+    const parsed = ZAge.safeParse(input);
+    if (!parsed.success) return send(400, { ok: false, error: 'messageId and days (0 to 3650) are required' });
+    const message = ageMessage(state, parsed.data.messageId, parsed.data.days);
+    if (!message) return send(404, { ok: false, error: `no message ${parsed.data.messageId}` });
+    return send(200, { ok: true, at: new Date(message.at).toISOString() });
+  }
   if (method === 'DELETE' && path === '/__sim/requests') {
     state.requests.length = 0;
     return send(200, { ok: true });

@@ -1,5 +1,5 @@
 import { addMedia } from './media-files';
-import { FIRM_DIGITS, markInbound, nextSequence, type TSimState } from './sim-state';
+import { FIRM_DIGITS, markInbound, nextSequence, rememberMessage, type TSimState } from './sim-state';
 import { postWebhook, type TWebhookAnswer } from './webhook-delivery';
 
 // Messages "from" a client (and echoes of what the firm's own phone wrote), shaped as the real
@@ -70,6 +70,7 @@ export async function sendInbound(
 ): Promise<TWebhookAnswer & { id: string }> {
   markInbound(state, from);
   const id = `wamid.SIMIN${Date.now()}${nextSequence(state)}`;
+  rememberMessage(state, { id, direction: 'inbound', peer: from, type: 'text', at: Date.now() });
   const value = {
     messaging_product: 'whatsapp',
     metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
@@ -151,9 +152,12 @@ export async function sendInboundKind(
   } else if (kind === 'revoke') {
     if (!input.targetId) throw new RangeError('targetId is required');
     item = { type: 'revoke', revoke: { original_message_id: input.targetId } };
+    const revoked = state.messages.get(input.targetId);
+    if (revoked) revoked.revoked = true;
   } else if (kind === 'echo') {
     if (!input.to || input.body === undefined) throw new RangeError('to and body are required');
     const echo = { from: FIRM_DIGITS, to: input.to, id, timestamp, type: 'text', text: { body: input.body } };
+    rememberMessage(state, { id, direction: 'outbound', peer: input.to, type: 'text', at: Date.now() });
     return {
       ...(await postWebhook(
         state,
@@ -172,6 +176,9 @@ export async function sendInboundKind(
   }
   const from = input.from!;
   markInbound(state, from);
+  // A message one may react to or mark read; a reaction, an edit or a deletion is about another one.
+  if (kind !== 'reaction' && kind !== 'edit' && kind !== 'revoke')
+    rememberMessage(state, { id, direction: 'inbound', peer: from, type: item.type as string, at: Date.now() });
   const value = {
     messaging_product: 'whatsapp',
     metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
@@ -179,4 +186,29 @@ export async function sendInboundKind(
     messages: [{ from, id, timestamp, ...item }],
   };
   return { ...(await postWebhook(state, value)), id, ...(mediaId ? { mediaId } : {}) };
+}
+
+/**
+ * The client presses one of a question's quick-reply buttons: the button reply the provider posts
+ * (`interactive.button_reply`, its `context.id` the question's), from the number the question went to.
+ */
+export async function pressButton(
+  state: TSimState,
+  questionId: string,
+  buttonId: string,
+): Promise<TWebhookAnswer & { id: string; mediaId?: string }> {
+  const question = state.messages.get(questionId);
+  if (!question || question.direction !== 'outbound' || !question.buttons)
+    throw new RangeError(`${questionId} is not a question with buttons`);
+  const button = question.buttons.find((b) => b.id === buttonId);
+  if (!button) throw new RangeError(`the question has no button ${buttonId}: ${question.buttons.map((b) => b.id).join(', ')}`);
+  const answer = await sendInboundKind(state, {
+    kind: 'button_reply',
+    from: question.peer,
+    replyId: button.id,
+    title: button.title,
+    contextId: question.id,
+  });
+  question.pressed = { buttonId: button.id, replyId: answer.id };
+  return answer;
 }

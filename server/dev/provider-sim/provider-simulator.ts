@@ -1,13 +1,15 @@
 import type http from 'node:http';
 import { closeHttpServer, startHttpServer } from './http-server';
-import { sendInbound, sendInboundKind, type TInboundKindInput } from './inbound-messages';
+import { pressButton, sendInbound, sendInboundKind, type TInboundKindInput } from './inbound-messages';
 import { addMedia, readMediaBytes, type TAddedMedia, type TAddMediaInput } from './media-files';
 import {
+  ageMessage,
   configureSim,
   createSimState,
   markInbound,
   type TRecordedRequest,
   type TScriptedResponse,
+  type TSimMessage,
   type TSimSettings,
   type TSimState,
   type TSimulatorOptions,
@@ -24,7 +26,7 @@ import { postReceipt, type TReceiptError, type TWebhookAnswer } from './webhook-
 // inbound-messages, media-files and media-endpoints, templates, control-api (/__sim/), sim-state.
 
 export type { TInboundKindInput } from './inbound-messages';
-export type { TRecordedRequest, TScriptedResponse, TSimTemplate, TSimulatorOptions } from './sim-state';
+export type { TRecordedRequest, TScriptedResponse, TSimMessage, TSimTemplate, TSimulatorOptions } from './sim-state';
 
 export class ProviderSimulator {
   private readonly state: TSimState;
@@ -108,6 +110,24 @@ export class ProviderSimulator {
   /** Registers a file the provider holds (what a client sent, or a test's fixture). */
   addMedia(input: TAddMediaInput): Promise<TAddedMedia> {
     return addMedia(this.state, input);
+  }
+
+  /**
+   * The client presses button `buttonId` of the question `messageId` the app sent: a signed button
+   * reply naming the question (`context.id`) is posted to the app's webhook.
+   */
+  pressButton(messageId: string, buttonId: string): Promise<TWebhookAnswer & { id: string }> {
+    return pressButton(this.state, messageId, buttonId);
+  }
+
+  /** A message delivered or received, with the firm's reaction and read (undefined: never seen). */
+  message(id: string): TSimMessage | undefined {
+    return this.state.messages.get(id);
+  }
+
+  /** Moves a message's time `days` back (reactions are taken for 30 days only); false for an unknown id. */
+  ageMessage(id: string, days: number): boolean {
+    return ageMessage(this.state, id, days) !== null;
   }
 
   /** The bytes the simulator holds for a media id (uploads included), read whole: for tests of small files. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { isOneEmoji } from '../../../shared/communication';
 import { ERROR_TITLES, errorBody } from './provider-errors';
-import { nextSequence, type TSendJson, type TSimState } from './sim-state';
+import { nextSequence, rememberMessage, type TSendJson, type TSimState, type TSimTemplate } from './sim-state';
 import { findApprovedTemplate } from './templates';
 import { postReceipt, postReceiptLater, scheduleReceipts } from './webhook-delivery';
 
@@ -32,63 +33,132 @@ function mediaSend<K extends 'image' | 'video' | 'audio' | 'document', T extends
     } & Record<K, T>)
     .strict();
 }
-const ZSendBody = z.union([
+const ZEnvelope = {
+  messaging_product: z.literal('whatsapp'),
+  recipient_type: z.literal('individual'),
+  to: ZTo,
+};
+const ZTemplateHeaderParameter = z.union([
+  z.object({ type: z.literal('document'), document: ZMediaRef.extend({ filename: z.string().min(1).max(255).optional() }) }).strict(),
+  z.object({ type: z.literal('image'), image: ZMediaRef }).strict(),
+  z.object({ type: z.literal('video'), video: ZMediaRef }).strict(),
+]);
+const ZTemplateComponent = z.union([
+  z.object({ type: z.literal('header'), parameters: z.array(ZTemplateHeaderParameter).length(1) }).strict(),
   z
     .object({
-      messaging_product: z.literal('whatsapp'),
-      recipient_type: z.literal('individual'),
-      to: ZTo,
+      type: z.literal('body'),
+      parameters: z.array(z.object({ type: z.literal('text'), text: z.string().min(1) }).strict()).min(1),
+    })
+    .strict(),
+]);
+const ZReplyButtons = z
+  .array(
+    z
+      .object({
+        type: z.literal('reply'),
+        reply: z.object({ id: z.string().min(1).max(256), title: z.string().min(1).max(20) }).strict(),
+      })
+      .strict(),
+  )
+  .min(1)
+  .max(3)
+  .refine((buttons) => new Set(buttons.map((b) => b.reply.id)).size === buttons.length, 'button ids must be unique')
+  .refine((buttons) => new Set(buttons.map((b) => b.reply.title)).size === buttons.length, 'button titles must be unique');
+
+// Each type's exact body, so a refusal names what is wrong in that type's own terms.
+const SEND_BODIES = {
+  text: z
+    .object({
+      ...ZEnvelope,
       type: z.literal('text'),
       text: z.object({ body: z.string().min(1).max(4096), preview_url: z.literal(false) }).strict(),
     })
     .strict(),
-  z
+  template: z
     .object({
-      messaging_product: z.literal('whatsapp'),
-      recipient_type: z.literal('individual'),
-      to: ZTo,
+      ...ZEnvelope,
       type: z.literal('template'),
       template: z
         .object({
           name: z.string().min(1),
           language: z.object({ code: z.string().min(1) }).strict(),
           components: z
-            .array(
-              z
-                .object({
-                  type: z.literal('body'),
-                  parameters: z.array(z.object({ type: z.literal('text'), text: z.string().min(1) }).strict()).min(1),
-                })
-                .strict(),
-            )
-            .length(1)
+            .array(ZTemplateComponent)
+            .min(1)
+            .max(2)
+            .refine((parts) => new Set(parts.map((p) => p.type)).size === parts.length, 'one header and one body at most')
             .optional(),
         })
         .strict(),
     })
     .strict(),
-  mediaSend('image', ZMediaRef.extend({ caption: ZCaption })),
-  mediaSend('video', ZMediaRef.extend({ caption: ZCaption })),
-  mediaSend('audio', ZMediaRef),
-  mediaSend('document', ZMediaRef.extend({ caption: ZCaption, filename: z.string().min(1).max(255).optional() })),
-]);
+  reaction: z
+    .object({
+      ...ZEnvelope,
+      type: z.literal('reaction'),
+      reaction: z
+        .object({
+          message_id: z.string().min(1),
+          emoji: z
+            .string()
+            .refine((emoji) => emoji === '' || isOneEmoji(emoji), 'emoji must be one emoji, or empty to remove the reaction'),
+        })
+        .strict(),
+    })
+    .strict(),
+  interactive: z
+    .object({
+      ...ZEnvelope,
+      type: z.literal('interactive'),
+      interactive: z
+        .object({
+          type: z.literal('button'),
+          body: z.object({ text: z.string().min(1).max(1024) }).strict(),
+          action: z.object({ buttons: ZReplyButtons }).strict(),
+        })
+        .strict(),
+    })
+    .strict(),
+  image: mediaSend('image', ZMediaRef.extend({ caption: ZCaption })),
+  video: mediaSend('video', ZMediaRef.extend({ caption: ZCaption })),
+  audio: mediaSend('audio', ZMediaRef),
+  document: mediaSend('document', ZMediaRef.extend({ caption: ZCaption, filename: z.string().min(1).max(255).optional() })),
+};
+type TSendType = keyof typeof SEND_BODIES;
+
+/** `status: 'read'`: the firm marks a message it received read (the client sees blue ticks). */
+const ZMarkRead = z.object({ messaging_product: z.literal('whatsapp'), status: z.literal('read'), message_id: z.string().min(1) }).strict();
+
+const REACTION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+const INVALID_VALUE = 'Parameter value is not valid';
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const issuesOf = (error: z.ZodError) => error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
 
 /** Answers a send: refused as the provider refuses it, or accepted with its id and its receipts to follow. */
 export async function answerSend(state: TSimState, body: unknown, send: TSendJson): Promise<void> {
   const { options } = state;
-  const parsed = ZSendBody.safeParse(body);
   const shape = options.apiMode ?? 'cloud';
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-    return send(400, errorBody(400, shape, details, ERROR_TITLES[400]!));
-  }
+  if (isRecord(body) && 'status' in body) return answerMarkRead(state, body, send);
+  const type = isRecord(body) && typeof body.type === 'string' && body.type in SEND_BODIES ? (body.type as TSendType) : null;
+  if (!type)
+    return send(
+      400,
+      errorBody(400, shape, `type: unsupported message type ${JSON.stringify(isRecord(body) ? body.type : undefined)}`, ERROR_TITLES[400]!),
+    );
+  const parsed = SEND_BODIES[type].safeParse(body);
+  if (!parsed.success) return send(400, errorBody(400, shape, issuesOf(parsed.error), ERROR_TITLES[400]!));
   let windowClosed = false;
   const sent = parsed.data as Record<string, unknown>;
   const mediaRef = sent[parsed.data.type] as { id?: string } | undefined;
-  if (parsed.data.type !== 'text' && parsed.data.type !== 'template' && !state.media.has(mediaRef?.id ?? '')) {
+  if (['image', 'video', 'audio', 'document'].includes(parsed.data.type) && !state.media.has(mediaRef?.id ?? '')) {
     return send(400, errorBody(400, shape, `Media id ${mediaRef?.id} was not uploaded to this number.`, 'Media upload error', 131053));
   }
-  if (parsed.data.type === 'template') {
+  let headerMediaId: string | undefined;
+  if (parsed.data.type === 'reaction') {
+    const refusal = refuseReaction(state, parsed.data.to, parsed.data.reaction.message_id);
+    if (refusal) return send(400, errorBody(400, shape, refusal, INVALID_VALUE, 131009));
+  } else if (parsed.data.type === 'template') {
     const sent = parsed.data.template;
     const known = findApprovedTemplate(options, sent.name, sent.language.code);
     if (!known)
@@ -103,7 +173,7 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
         ),
       );
     const expected = Math.max(0, ...[...known.body.matchAll(/\{\{(\d+)\}\}/g)].map((m) => Number(m[1])));
-    const given = sent.components?.[0]?.parameters.length ?? 0;
+    const given = sent.components?.find((c) => c.type === 'body')?.parameters.length ?? 0;
     if (given !== expected)
       return send(
         400,
@@ -115,7 +185,12 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
           132000,
         ),
       );
-  } else if (options.enforceWindow) {
+    const header = checkTemplateHeader(state, known, sent.components?.find((c) => c.type === 'header')?.parameters[0]);
+    if ('refusal' in header) return send(400, errorBody(400, shape, header.refusal.details, header.refusal.title, header.refusal.code));
+    headerMediaId = header.mediaId;
+  }
+  if (parsed.data.type !== 'template' && parsed.data.type !== 'reaction' && options.enforceWindow) {
+    // Free text's rule: everything but a template (interactive questions and files too); a reaction has its own (30 days).
     windowClosed = Date.now() - (state.lastInbound.get(parsed.data.to) ?? 0) > WINDOW_MS;
     if (windowClosed && shape === 'onprem')
       return send(
@@ -133,6 +208,24 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
   // Accepted from here on: a slow answer (answerDelayMs) may reach an app that stopped waiting,
   // but the message goes and its receipts follow, as with the real provider.
   state.accepted.push({ id, to: parsed.data.to });
+  rememberMessage(state, {
+    id,
+    direction: 'outbound',
+    peer: parsed.data.to,
+    type: parsed.data.type,
+    at: Date.now(),
+    ...(parsed.data.type === 'interactive'
+      ? { buttons: parsed.data.interactive.action.buttons.map(({ reply }) => ({ id: reply.id, title: reply.title })) }
+      : {}),
+    ...(headerMediaId ? { headerMediaId } : {}),
+  });
+  if (parsed.data.type === 'reaction') {
+    const { message_id: target, emoji } = parsed.data.reaction;
+    state.messages.get(target)!.reaction = emoji ? { emoji, at: Date.now(), id } : null;
+    // A reaction gets a `sent` receipt only: never delivered or read (as the provider documents).
+    if (options.autoReceipts ?? true) postReceiptLater(state, (options.receiptDelaysMs ?? [150])[0], id, 'sent', parsed.data.to);
+    return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
+  }
   // Receipts that beat the answer (README "Sending messages": early receipts) go first; a slow answer comes after them.
   const early = new Set(windowClosed ? [] : (options.receiptsBeforeAnswer ?? []));
   for (const status of early) await postReceipt(state, id, status, parsed.data.to);
@@ -152,4 +245,82 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
   }
   if (options.autoReceipts ?? true) scheduleReceipts(state, id, parsed.data.to, early);
   return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
+}
+
+/** Why a reaction is refused, or null: the provider takes one only to a message it received from that number, not deleted, of the last 30 days. */
+function refuseReaction(state: TSimState, to: string, messageId: string): string | null {
+  const target = state.messages.get(messageId);
+  if (!target || target.direction !== 'inbound' || target.peer !== to || target.revoked)
+    return `Message ${messageId} is not a message received from ${to}: only a received, undeleted message can be reacted to.`;
+  if (Date.now() - target.at > REACTION_MAX_AGE_MS)
+    return `Message ${messageId} is more than 30 days old: reactions are taken only to messages of the last 30 days.`;
+  return null;
+}
+
+type TRefusal = { code: number; title: string; details: string };
+
+/**
+ * A template's media header: given, of the template's format, by the id of a file uploaded here,
+ * for a template whose header is a DOCUMENT, IMAGE or VIDEO — and for no other.
+ */
+function checkTemplateHeader(
+  state: TSimState,
+  template: TSimTemplate,
+  parameter: z.infer<typeof ZTemplateHeaderParameter> | undefined,
+): { mediaId?: string } | { refusal: TRefusal } {
+  const format = template.headerFormat && template.headerFormat !== 'TEXT' ? template.headerFormat.toLowerCase() : null;
+  if (!format) {
+    if (!parameter) return {};
+    return {
+      refusal: {
+        code: 132012,
+        title: 'Parameter format does not match format in the created template',
+        details: `header: the template ${template.name} has no ${parameter.type} header`,
+      },
+    };
+  }
+  if (!parameter)
+    return {
+      refusal: {
+        code: 131008,
+        title: 'Required parameter is missing',
+        details: `header: the template ${template.name} needs a ${format} parameter`,
+      },
+    };
+  if (parameter.type !== format)
+    return {
+      refusal: {
+        code: 132012,
+        title: 'Parameter format does not match format in the created template',
+        details: `header: expected ${format.toUpperCase()}, received ${parameter.type.toUpperCase()}`,
+      },
+    };
+  const mediaId =
+    parameter.type === 'document' ? parameter.document.id : parameter.type === 'image' ? parameter.image.id : parameter.video.id;
+  if (!state.media.has(mediaId))
+    return { refusal: { code: 131053, title: 'Media upload error', details: `Media id ${mediaId} was not uploaded to this number.` } };
+  return { mediaId };
+}
+
+/**
+ * `status: 'read'`: marks a message the simulator received read, and every earlier one from that
+ * number, as the provider does; `{success: true}`. An id it never received is refused.
+ */
+function answerMarkRead(state: TSimState, body: unknown, send: TSendJson): void {
+  const shape = state.options.apiMode ?? 'cloud';
+  const parsed = ZMarkRead.safeParse(body);
+  if (!parsed.success) return send(400, errorBody(400, shape, issuesOf(parsed.error), ERROR_TITLES[400]!));
+  const target = state.messages.get(parsed.data.message_id);
+  if (!target || target.direction !== 'inbound')
+    return send(
+      400,
+      errorBody(400, shape, `Message ${parsed.data.message_id} is not a message received by this number.`, INVALID_VALUE, 131009),
+    );
+  const now = Date.now();
+  for (const message of state.messages.values()) {
+    if (message.direction === 'inbound' && message.peer === target.peer && message.at <= target.at && message.readAt === undefined)
+      message.readAt = now;
+  }
+  target.readAt ??= now;
+  return send(200, { success: true });
 }

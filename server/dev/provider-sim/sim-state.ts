@@ -17,7 +17,42 @@ export type TRecordedRequest = {
   body: unknown;
 };
 
-export type TSimTemplate = { name: string; language: string; status: string; category: string; body: string };
+/** `headerFormat`: a header holding a file (sent with the template by media id) or text. */
+export type TSimTemplate = {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  body: string;
+  headerFormat?: 'DOCUMENT' | 'IMAGE' | 'VIDEO' | 'TEXT';
+};
+
+/**
+ * A message the simulator delivered (`outbound`: the app sent it, or the firm's phone: an echo) or
+ * received from a client (`inbound`), with what happened to it since: the firm's reaction, when the
+ * firm marked it read, the buttons a question was sent with and which one the client pressed.
+ */
+export type TSimMessage = {
+  id: string;
+  direction: 'outbound' | 'inbound';
+  /** The client's number. */
+  peer: string;
+  /** The provider's type: text, template, interactive, image, reaction, … */
+  type: string;
+  /** When it was sent (epoch ms): reactions are taken for 30 days. */
+  at: number;
+  buttons?: { id: string; title: string }[];
+  /** The client's choice of a button (the reply's id), when pressed. */
+  pressed?: { buttonId: string; replyId: string };
+  /** The firm's reaction to this client message (null once taken away). */
+  reaction?: { emoji: string; at: number; id: string } | null;
+  /** When the firm marked it read (it, or a later message from the same number). */
+  readAt?: number;
+  /** Deleted by its sender. */
+  revoked?: boolean;
+  /** A template's media header: the uploaded file's id. */
+  headerMediaId?: string;
+};
 
 export type TSimulatorOptions = {
   port?: number;
@@ -109,6 +144,8 @@ export type TSimState = {
   /** When each number last wrote (the 24-hour rule). */
   readonly lastInbound: Map<string, number>;
   readonly media: Map<string, TSimMedia>;
+  /** Every message delivered or received, by id (what a reaction or a read refers to). */
+  readonly messages: Map<string, TSimMessage>;
 };
 
 /** The firm's number as the simulator announces it in what it posts. */
@@ -127,6 +164,7 @@ export function createSimState(options: TSimulatorOptions): TSimState {
     sequence: 0,
     lastInbound: new Map(),
     media: new Map(),
+    messages: new Map(),
   };
 }
 
@@ -160,4 +198,17 @@ export function markInbound(state: TSimState, from: string, at = Date.now()): vo
 /** Changes the options a running simulator may change. */
 export function configureSim(state: TSimState, patch: TSimSettings): void {
   Object.assign(state.options, patch);
+}
+
+/** Remembers a message delivered or received (what later reactions, reads and button presses refer to). */
+export function rememberMessage(state: TSimState, message: TSimMessage): void {
+  state.messages.set(message.id, message);
+}
+
+/** Moves a message's time back by `days` (reactions are taken for 30 days only); null for an id not known here. */
+export function ageMessage(state: TSimState, messageId: string, days: number): TSimMessage | null {
+  const message = state.messages.get(messageId);
+  if (!message) return null;
+  message.at -= days * 24 * 60 * 60 * 1000;
+  return message;
 }

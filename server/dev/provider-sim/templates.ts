@@ -19,6 +19,14 @@ const DEFAULT_TEMPLATES: TSimTemplate[] = [
     category: 'UTILITY',
     body: 'Hello {{1}}, to move {{2}} forward we need some documents from you. Please reply to this message so we can tell you what to send.',
   },
+  {
+    name: 'document_attached',
+    language: 'en_GB',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    headerFormat: 'DOCUMENT',
+    body: 'Hello {{1}}, the attached document is about {{2}}. Please read it and reply here with any questions.',
+  },
   { name: 'fee_update', language: 'en_GB', status: 'PENDING', category: 'UTILITY', body: 'Hello {{1}}, your fee estimate has changed.' },
 ];
 
@@ -34,7 +42,7 @@ export function listTemplatePage(options: TSimulatorOptions, query: URLSearchPar
     language: t.language,
     status: t.status,
     category: t.category,
-    components: [{ type: 'BODY', text: t.body }],
+    components: [...(t.headerFormat ? [{ type: 'HEADER', format: t.headerFormat }] : []), { type: 'BODY', text: t.body }],
   }));
   const size = options.templatePageSize ?? 2;
   if ((options.templateShape ?? 'waba') === 'cloud') {

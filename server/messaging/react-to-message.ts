@@ -1,0 +1,121 @@
+import { QueryTypes } from 'sequelize';
+import { isOneEmoji, type TCommunication } from '../../shared/communication';
+import { parsePhoneDigits } from '../../shared/phone';
+import { Client, Communication, withDetails } from '../core/db/models/index';
+import { db } from '../core/db/db';
+import { AppError } from '../core/errors';
+import type { TConfig } from '../core/config';
+import type { TReader } from '../core/visibility';
+import { assertRecordVisible } from '../access';
+import { NOTIFY_CTE } from '../events';
+import { ProviderError } from '../provider';
+import { MAX_KEPT_REACTIONS } from './message-updates';
+import type { TSendDeps } from './send-deps';
+import { assertNumberMayReceive } from './send-recipient';
+
+// The firm reacting to a client's message (README "Reactions"): the provider's reaction message,
+// then the reaction on the record like a client's, from the firm's number, with who chose it. One
+// reaction from the firm per message: a new one replaces it, an empty one takes it away.
+
+/** The provider takes reactions only to messages of the last 30 days. */
+export const REACTION_MAX_AGE_DAYS = 30;
+const REACTION_MAX_AGE_MS = REACTION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
+/** The provider's code for a reaction it will not take (too old, deleted, or not in that chat). */
+const REACTION_REFUSED_CODE = 131009;
+
+export const REACTION_TOO_OLD =
+  'The provider only takes reactions to messages from the last 30 days: this message is older, so it cannot be reacted to. Reply to it instead.';
+export const REACTION_REFUSED =
+  'The provider only takes reactions to messages from the last 30 days that it still holds, and refused this one (it may be older, or deleted on their phone). Reply to it instead.';
+const REACTION_UNKNOWN =
+  'The messaging service did not answer, so the reaction may or may not show on their phone: react again to be sure (the same reaction twice changes nothing).';
+
+export type TReactDeps = Pick<TSendDeps, 'provider'> & { config: Pick<TConfig, 'firmPhone'> };
+/** `emoji`: exactly one emoji, or empty to take the firm's reaction away. */
+export type TReactInput = { communicationId: number; emoji: string; reader?: TReader; userId?: number };
+
+/** Replaces the firm's reaction (an empty emoji removes it), keeping the newest MAX_KEPT_REACTIONS, and announces the record. */
+const FIRM_REACTION_SQL = `
+WITH changed AS (
+  UPDATE communications c
+  SET metadata = jsonb_set(c.metadata, '{reactions}', (
+        SELECT coalesce(jsonb_agg(e ORDER BY i), '[]'::jsonb)
+        FROM jsonb_array_elements(t.reactions) WITH ORDINALITY AS x(e, i)
+        WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS})),
+      updated_at = now()
+  FROM (
+    SELECT o.id,
+      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions') r WHERE r->>'from' <> $2), '[]'::jsonb)
+      || CASE WHEN $3 = '' THEN '[]'::jsonb
+         ELSE jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('from', $2::text, 'emoji', $3::text, 'at', $4::timestamptz, 'by', $5::int))) END
+      AS reactions
+    FROM communications o WHERE o.id = $1
+    FOR UPDATE
+  ) t
+  WHERE c.id = t.id
+  RETURNING c.id
+), ${NOTIFY_CTE('changed')}
+SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
+
+/**
+ * Reacts to a client's message. Refused before any provider call: a record the reader may not see
+ * (NOT_FOUND, as if missing), the firm's own message or a note, one without a provider id or
+ * deleted by the client, one older than 30 days (checked here from the client's own time, so the
+ * provider is not asked what it is known to refuse), a number that opted out, and anything but
+ * one emoji. The reaction is stored only once the provider took it (demo mode: at once).
+ */
+export async function reactToMessage(deps: TReactDeps, input: TReactInput, now = new Date()): Promise<TCommunication> {
+  const emoji = input.emoji;
+  if (emoji !== '' && !isOneEmoji(emoji))
+    throw new AppError('INVALID_INPUT', 'React with exactly one emoji.', { emoji: ['Choose one emoji.'] });
+  if (input.reader) await assertRecordVisible(input.reader, input.communicationId);
+  const record = await Communication.findByPk(input.communicationId);
+  if (!record) throw new AppError('NOT_FOUND', 'Message not found.');
+  if (record.type !== 'chat' || record.direction !== 'inbound')
+    throw new AppError(
+      'INVALID_INPUT',
+      record.type === 'chat' && record.direction === 'outbound'
+        ? 'Only a client’s message can be reacted to, not one the firm sent.'
+        : 'Only a client’s chat message can be reacted to: notes stay within the firm.',
+    );
+  const messageId = record.metadata.chat_msg_id;
+  if (!messageId || !record.peerPhone)
+    throw new AppError('INVALID_INPUT', 'This message has no id at the provider, so it cannot be reacted to.');
+  if (record.metadata.revoked_at) throw new AppError('INVALID_INPUT', 'The client deleted this message, so it cannot be reacted to.');
+  const sentAt = record.providerTimestamp ?? record.createdAt;
+  if (now.getTime() - sentAt.getTime() > REACTION_MAX_AGE_MS) throw new AppError('PRECONDITION_FAILED', REACTION_TOO_OLD);
+
+  const firm = firmDigits(deps.config.firmPhone);
+  const current = (record.metadata.reactions ?? []).find((r) => r.from === firm)?.emoji ?? '';
+  if (current === emoji) return dtoOf(record.id); // nothing to change: the provider is not asked again
+
+  const client = record.clientId !== null ? await Client.findByPk(record.clientId, { attributes: ['name'] }) : null;
+  await assertNumberMayReceive({ digits: record.peerPhone, name: client?.name ?? null });
+  if (deps.provider) {
+    await deps.provider.sendReaction(record.peerPhone, { messageId, emoji }).catch((error: unknown) => {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.outcomeUnknown) throw new AppError('PROVIDER_ERROR', REACTION_UNKNOWN);
+      if (error.code === REACTION_REFUSED_CODE) throw new AppError('PRECONDITION_FAILED', REACTION_REFUSED);
+      throw new AppError('PROVIDER_ERROR', error.messageFor(client?.name ?? 'this contact'));
+    });
+  }
+  await db().query(FIRM_REACTION_SQL, {
+    bind: [record.id, firm, emoji, now.toISOString(), input.userId ?? null],
+    type: QueryTypes.SELECT,
+  });
+  return dtoOf(record.id);
+}
+
+/** The firm's number as the provider names it (digits), the `from` of the firm's reactions and of its phone's echoes. */
+function firmDigits(firmPhone: string): string {
+  const digits = parsePhoneDigits(firmPhone);
+  if (!digits)
+    throw new AppError('PRECONDITION_FAILED', 'FIRM_PHONE is not a number the provider can use: set it in international format.');
+  return digits;
+}
+
+async function dtoOf(id: number): Promise<TCommunication> {
+  const [stored] = await withDetails(await Communication.findAll({ where: { id } }));
+  if (!stored) throw new AppError('NOT_FOUND', 'Message not found.');
+  return stored.toDto();
+}
