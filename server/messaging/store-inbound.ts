@@ -1,4 +1,5 @@
 import { QueryTypes } from 'sequelize';
+import { listAutoReplyCandidates, queueAutoRepliesSql } from '../business-hours';
 import { matchOneClientSql } from '../crm';
 import { NOTIFY_CTE } from '../events';
 import { NO_DOWNLOADS_IN_DEMO } from '../media';
@@ -12,7 +13,8 @@ export type TStoredInbound = { id: number; clientId: number | null; peerPhone: s
 // none or several leave it unlinked: never guess), and the unique index on the provider id
 // makes a retried or concurrent duplicate delivery store nothing (no check-then-insert). A file
 // is recorded `pending` beside its message in the same statement, due at once: the media queue
-// downloads it after the webhook has answered.
+// downloads it after the webhook has answered. Out of hours, the batch's senders are queued the
+// firm's reply in the same statement (README "Business hours"), sent later by the scheduled-sends worker.
 const INSERT_INBOUND_SQL = `
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[], $7::text[], $8::jsonb[], $9::jsonb[]) WITH ORDINALITY
@@ -40,7 +42,7 @@ WITH input AS (
   WHERE i.attachment IS NOT NULL
   ORDER BY n.id, i.ord
   RETURNING communication_id, state
-), ${NOTIFY_CTE('inserted')}
+), ${NOTIFY_CTE('inserted')}, ${queueAutoRepliesSql('inserted', '$12::text[]')}
 SELECT id, client_id AS "clientId", peer_phone AS "peerPhone", chat_msg_id AS "chatMsgId",
        EXISTS (SELECT 1 FROM files f WHERE f.communication_id = inserted.id AND f.state = 'pending') AS "hasAttachment",
        (SELECT count(*) FROM announced) AS "notified"
@@ -69,6 +71,7 @@ export async function storeInboundMessages(messages: TInboundMessage[], canDownl
     messages.map((m) => (m.attachment ? JSON.stringify(m.attachment) : null)),
     canDownload,
     NO_DOWNLOADS_IN_DEMO, // bound, not pasted into the SQL: the sentence may one day hold a quote
+    listAutoReplyCandidates(messages),
   ];
   return db().query<TStoredInbound>(INSERT_INBOUND_SQL, { bind, type: QueryTypes.SELECT });
 }

@@ -1,0 +1,15 @@
+import { authedProcedure, directorProcedure, router } from '../trpc/init';
+import { readBusinessHours, saveBusinessHours } from './business-hours';
+import { ZBusinessHours, ZBusinessHoursInput } from './business-hours-schema';
+
+/** Mounted under `settings` (README "Business hours"), beside the settings router's own procedures. */
+export const businessHoursRouter = router({
+  /** Anyone signed in: the SPA reads the firm's time zone for "send later", and staff may see the hours. */
+  businessHours: authedProcedure.output(ZBusinessHours).query(() => readBusinessHours()),
+
+  /** Directors only (server/decisions/0013-roles-enforced-by-the-server.md): enforced here, whatever the page shows. */
+  setBusinessHours: directorProcedure
+    .input(ZBusinessHoursInput)
+    .output(ZBusinessHours)
+    .mutation(({ ctx, input }) => saveBusinessHours({ userId: ctx.user.id, ip: ctx.clientIp }, input)),
+});

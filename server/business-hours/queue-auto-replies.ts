@@ -1,0 +1,62 @@
+import { optOutChangeOfText, stopsNumberSql } from '../crm';
+import { outOfHoursReplySql } from './out-of-hours-sql';
+
+// The out-of-hours reply (README "Business hours") is decided in the statement that stores a batch
+// of inbound messages, so a message and its reply's place in the queue commit together or not at
+// all, and a retried delivery (stored nothing new) asks for nothing. It is only queued here: the
+// scheduled-sends worker sends it after the webhook has answered, never inside the request.
+
+/** What the reply needs to know of a message about to be stored. */
+export type TReplyCandidate = {
+  chatMsgId: string;
+  peerPhone: string;
+  direction: 'inbound' | 'outbound';
+  kind: string;
+  body: string;
+  providerTimestamp: Date | null;
+};
+
+/**
+ * The ids of the messages that may be answered: a client's own (not an echo of what the firm sent
+ * from its phone), from a number that sent no STOP or START in this batch (ingest applies those
+ * right after the batch is stored; a STOP must never be answered, and a number resuming is not
+ * "out of hours" news). Reactions, edits, deletions and receipts are never messages here.
+ */
+export function listAutoReplyCandidates(messages: TReplyCandidate[]): string[] {
+  const inbound = messages.filter((m) => m.direction === 'inbound');
+  // As ingest reads them: only a text or a button's text can be a keyword.
+  const asking = new Set(
+    inbound.filter((m) => (m.kind === 'text' || m.kind === 'button') && optOutChangeOfText(m) !== null).map((m) => m.peerPhone),
+  );
+  return inbound.filter((m) => !asking.has(m.peerPhone)).map((m) => m.chatMsgId);
+}
+
+/**
+ * CTEs (to follow others in a `WITH`) that queue the out-of-hours reply for the rows `stored` (a CTE
+ * with `id`, `client_id`, `peer_phone`, `chat_msg_id`) whose ids are in the text[] `candidateIds`
+ * (`listAutoReplyCandidates`). Set-based: for each distinct number, when the firm is out of hours now
+ * and has a reply, the number is not opted out, and its mark is older than 12 hours (or absent), the
+ * mark is claimed and one `auto_reply` row is queued, due now, for the client of its newest record.
+ * The claim is one upsert, so concurrent batches (on any instance) queue one reply between them.
+ */
+export function queueAutoRepliesSql(stored: string, candidateIds: string): string {
+  return `auto_reply_hours AS (
+  SELECT b.auto_reply FROM business_hours b WHERE ${outOfHoursReplySql('b')}
+), auto_reply_to AS (
+  SELECT DISTINCT ON (s.peer_phone) s.peer_phone AS digits, s.client_id
+  FROM ${stored} s JOIN unnest(${candidateIds}) AS candidate(chat_msg_id) ON candidate.chat_msg_id = s.chat_msg_id
+  WHERE EXISTS (SELECT 1 FROM auto_reply_hours)
+    AND NOT EXISTS (SELECT 1 FROM number_opt_outs o WHERE o.last9 = right(s.peer_phone, 9) AND ${stopsNumberSql('o', 's.peer_phone')})
+  ORDER BY s.peer_phone, s.id DESC
+), auto_reply_claimed AS (
+  INSERT INTO auto_reply_marks AS m (digits, last_at)
+  SELECT digits, now() FROM auto_reply_to
+  ON CONFLICT (digits) DO UPDATE SET last_at = now() WHERE m.last_at < now() - interval '12 hours'
+  RETURNING m.digits
+), auto_reply_queued AS (
+  INSERT INTO scheduled_sends (kind, created_by, to_digits, client_id, body, send_at)
+  SELECT 'auto_reply', NULL, r.digits, r.client_id, h.auto_reply, now()
+  FROM auto_reply_claimed c JOIN auto_reply_to r ON r.digits = c.digits CROSS JOIN auto_reply_hours h
+  RETURNING id
+)`;
+}
