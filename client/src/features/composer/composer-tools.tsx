@@ -1,5 +1,7 @@
 import { useId } from 'react';
 import { usePhoneFormatter } from '../../lib/format';
+import type { TThreadRef } from '../../lib/trpc';
+import { ButtonsTool } from './buttons-tool';
 import { FilePicker } from './file-picker';
 import type { TCaseChoice } from './use-case-choice';
 import type { useComposerFile } from './use-composer-file';
@@ -8,8 +10,12 @@ import type { TFirmWording } from './use-firm-wording';
 /** The number a message goes to: always shown, a choice when the conversation has several. */
 export type TRecipient = { value: string; options: string[]; onChange: (digits: string) => void; note?: string | null };
 
-/** Above the message box: the number it goes to, firm wording, the case, and the file to send. */
+/**
+ * Above the message box: the number it goes to, firm wording, the case, a question with buttons
+ * (a client's conversation), and the file to send.
+ */
 export function ComposerTools({
+  threadRef,
   recipient,
   mode,
   wording,
@@ -24,8 +30,11 @@ export function ComposerTools({
   filing: TCaseChoice | null;
   file: File | null;
   attachment: ReturnType<typeof useComposerFile>;
+  /** The conversation: a client's may be sent a question with buttons. */
+  threadRef?: TThreadRef;
 }) {
   const formatNumber = usePhoneFormatter();
+  const clientId = threadRef && 'clientId' in threadRef ? threadRef.clientId : null;
   const caseNoteId = useId();
   return (
     <div className="composer-tools">
@@ -105,6 +114,9 @@ export function ComposerTools({
           />
           <span>Keep</span>
         </label>
+      )}
+      {mode === 'text' && clientId !== null && (
+        <ButtonsTool clientId={clientId} to={recipient?.value ?? null} caseId={filing?.caseId} onSent={() => filing?.noteSent()} />
       )}
       {mode === 'text' && (
         <FilePicker

@@ -1,7 +1,10 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
+import { checkHeaderFile, headerMark, isMediaHeader, TemplateHeaderFile } from './template-header-file';
+import { uploadFile } from './upload-file';
 
-export type TTemplateChoice = { name: string; language: string; params: string[] };
+/** `header`: the uploaded file a template with a document, photo or video header starts with. */
+export type TTemplateChoice = { name: string; language: string; params: string[]; header?: { attachmentId: number } };
 type TContext = { firstName: string | null; caseReference: string | null; firmName: string | null };
 
 /**
@@ -74,14 +77,42 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
   const templateKey = template ? `${template.name}|${template.language}` : '';
   const params = template ? mergeParams(prefillParams(template.body, template.paramCount, context), edited[templateKey]) : [];
   const [sending, setSending] = useState(false);
+  // A template that starts with a document, photo or video (README "Templates"): its file, checked
+  // when chosen and uploaded when sent.
+  const headerFormat = template?.headerFormat;
+  const [headerFile, setHeaderFile] = useState<File | null>(null);
+  const [headerError, setHeaderError] = useState<string | null>(null);
+  const [headerProgress, setHeaderProgress] = useState<number | null>(null);
+  // The wrong kind of file (a photo for a document) is refused as soon as it is chosen, before any upload.
+  const headerProblem = headerFile && isMediaHeader(headerFormat) ? checkHeaderFile(headerFile, headerFormat) : null;
+  const chooseHeaderFile = (file: File | null) => {
+    setHeaderFile(file);
+    setHeaderError(null);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!template) return;
     setSending(true);
     try {
-      const ok = await onSend({ name: template.name, language: template.language, params });
-      if (ok) setEdited(({ [templateKey]: _sent, ...others }) => others);
+      let header: TTemplateChoice['header'];
+      if (isMediaHeader(headerFormat)) {
+        if (!headerFile || headerProblem) return; // said beside the file, and Send is off meanwhile
+        try {
+          setHeaderProgress(0);
+          header = { attachmentId: (await uploadFile(headerFile, setHeaderProgress)).attachmentId };
+        } catch (error) {
+          setHeaderError((error as Error).message);
+          return;
+        } finally {
+          setHeaderProgress(null);
+        }
+      }
+      const ok = await onSend({ name: template.name, language: template.language, params, ...(header ? { header } : {}) });
+      if (ok) {
+        setEdited(({ [templateKey]: _sent, ...others }) => others);
+        setHeaderFile(null);
+      }
     } finally {
       setSending(false);
     }
@@ -99,18 +130,35 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
     );
   }
   const missing = params.findIndex((p) => !p.trim());
+  const fileMissing = isMediaHeader(headerFormat) && (!headerFile || headerProblem !== null);
   return (
     <form className="template-composer" onSubmit={(event) => void submit(event)} aria-label="Send an approved template">
       <label className="compact-field">
         <span>Approved template</span>
-        <select value={templateKey} onChange={(e) => setKey(e.target.value)} aria-label="Approved template">
+        <select
+          value={templateKey}
+          onChange={(e) => {
+            setKey(e.target.value);
+            chooseHeaderFile(null); // a file chosen for one template's header is not another's
+          }}
+          aria-label="Approved template"
+        >
           {approved.map((t) => (
             <option key={`${t.name}|${t.language}`} value={`${t.name}|${t.language}`}>
-              {labelOf(t.name)} ({t.language})
+              {labelOf(t.name)} ({t.language}){headerMark(t.headerFormat)}
             </option>
           ))}
         </select>
       </label>
+      {isMediaHeader(headerFormat) && (
+        <TemplateHeaderFile
+          format={headerFormat}
+          file={headerFile}
+          onChoose={chooseHeaderFile}
+          error={headerProblem ?? headerError}
+          progress={headerProgress}
+        />
+      )}
       {params.length > 0 && (
         <div className="template-fields">
           {params.map((value, i) => (
@@ -135,13 +183,14 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
         {fill(template.body, params)}
       </p>
       <div className="button-row">
-        <button type="submit" className="button primary" disabled={sending || missing >= 0}>
-          {sending ? 'Sending…' : 'Send template'}
+        <button type="submit" className="button primary" disabled={sending || missing >= 0 || fileMissing}>
+          {headerProgress !== null ? 'Uploading…' : sending ? 'Sending…' : 'Send template'}
         </button>
         <button type="button" className="link-button" onClick={onWriteFreeText}>
           {windowOpen ? 'Write a message instead' : 'Write free text anyway'}
         </button>
         {missing >= 0 && <span className="muted">Fill in value {missing + 1}.</span>}
+        {missing < 0 && isMediaHeader(headerFormat) && !headerFile && <span className="muted">Choose its file.</span>}
       </div>
     </form>
   );

@@ -8,8 +8,11 @@ import { PhoneNumber } from '../../ui/phone-number';
 import { STATUS_LABEL, UNKNOWN_LABEL, UnknownMark } from '../../ui/status-ticks';
 import type { TMeasure } from './message-list';
 import { MessageContent, type TQuoted } from './message-content';
-import { ReactionChips } from './reaction-chips';
+import { BubbleReactions } from './bubble-reactions';
+import { QuestionButtons } from './question-buttons';
 import { ReceiptSteps, ReceiptToggle } from './receipt-details';
+
+const AUTO_REPLY_LABEL = 'Automatic reply · outside business hours';
 
 /** The case a record is filed on, as its picker shows it. */
 export type TFiledCase = { id: number; reference: string; title: string };
@@ -59,6 +62,11 @@ export function MessageBubble({
   const resentAs = item.metadata.resent_as;
   const [receiptsOpen, setReceiptsOpen] = useState(false);
   const receiptsId = useId();
+  // The firm's automatic reply outside business hours (README "Business hours") is nobody's: it says
+  // what it is where a person's name would be, to the eye and to a screen reader.
+  const autoReply = outbound && item.metadata.auto_reply === true;
+  const who = autoReply ? AUTO_REPLY_LABEL : speaker;
+  const buttons = item.metadata.buttons;
   return (
     <li
       {...measure}
@@ -66,15 +74,17 @@ export function MessageBubble({
       data-id={item.id}
       data-status={item.status ?? undefined}
       data-outcome={unknownOutcome ? 'unknown' : undefined}
+      data-auto-reply={autoReply || undefined}
     >
       <div className={`bubble ${outbound ? 'out' : 'in'} ${item.status === 'failed' ? 'failed' : ''} ${unknownOutcome ? 'unknown' : ''}`}>
         {/* Read first by a screen reader: who, when and (for the firm's) how far it got. */}
         <span className="visually-hidden">
-          {speaker}, {formatDateTime(when)}
+          {who}, {formatDateTime(when)}
           {outbound && item.status ? `, ${(unknownOutcome ? UNKNOWN_LABEL : STATUS_LABEL[item.status]).toLowerCase()}` : ''}:{' '}
         </span>
         {item.metadata.test && <span className="bubble-tag">Test message</span>}
         <MessageContent item={item} quoted={quoted} onShowMessage={onShowMessage} />
+        {buttons && buttons.length > 0 && <QuestionButtons buttons={buttons} />}
         {filedOn && (
           <Link href={`/cases/${filedOn.id}`} className="bubble-case" title={filedOn.title}>
             <span className="visually-hidden">Filed on </span>
@@ -88,14 +98,30 @@ export function MessageBubble({
               <PhoneNumber value={number} /> ·
             </span>
           )}
-          {outbound && (item.sentBy || item.metadata.echo) && (
-            <span className="bubble-sender" aria-hidden="true">
-              {item.sentBy?.name ?? "Firm's phone"} ·
+          {autoReply ? (
+            <span className="bubble-sender auto-reply" aria-hidden="true">
+              {AUTO_REPLY_LABEL} ·
             </span>
+          ) : (
+            outbound &&
+            (item.sentBy || item.metadata.echo) && (
+              <span className="bubble-sender" aria-hidden="true">
+                {item.sentBy?.name ?? "Firm's phone"} ·
+              </span>
+            )
           )}
           <time dateTime={when.toISOString()} aria-hidden="true">
             {formatDateTime(when)}
           </time>
+          {/* With READ_RECEIPTS on, the firm marked it read on the client's phone (their ticks turned blue). */}
+          {!outbound && item.metadata.marked_read_at && (
+            <span
+              className="bubble-read-mark"
+              title={`Marked read on their phone ${formatDateTime(new Date(item.metadata.marked_read_at))}`}
+            >
+              · read on their phone
+            </span>
+          )}
           {unknownOutcome ? (
             <UnknownMark />
           ) : (
@@ -114,7 +140,7 @@ export function MessageBubble({
         </span>
         {receiptsOpen && <ReceiptSteps receipts={item.receipts} id={receiptsId} />}
       </div>
-      {item.metadata.reactions && <ReactionChips reactions={item.metadata.reactions} showWho={Boolean(number)} />}
+      {(item.metadata.reactions?.length || !outbound) && <BubbleReactions item={item} speaker={speaker} showWho={Boolean(number)} />}
       {unknownOutcome && (
         <div className="bubble-error unknown">
           <span>May not have been sent — the provider&rsquo;s answer was lost</span>

@@ -6,6 +6,7 @@ import { useLiveRecord } from '../../lib/live-records';
 import { setProviderTemplates } from '../../lib/cache-patches';
 import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
+import { BusinessHoursPanel } from '../business-hours/business-hours-panel';
 import { WorkloadPanel } from '../ownership/workload-panel';
 import { UsersPanel } from './users-panel';
 
@@ -119,6 +120,7 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
           )}
         </section>
       </div>
+      <BusinessHoursPanel role={role} />
       {isDirector && <WorkloadPanel />}
       {isDirector && <UsersPanel />}
     </div>
