@@ -117,6 +117,8 @@ export type TCommunication = {
     /** An audio attachment recorded as a voice note. */
     voice?: boolean;
     reactions?: TReaction[];
+    /** The provider ids of the firm's latest reactions to this message (their receipts belong to no send). */
+    firm_reaction_ids?: string[];
     /** Earlier texts, oldest first: the current text is `body`. At most the newest 20 are kept. */
     edits?: TEdit[];
     /** How many older edits were not kept (or not sent in a live frame, to bound its size). */

@@ -34,6 +34,13 @@ export type TReactDeps = Pick<TSendDeps, 'provider'> & { config: Pick<TConfig, '
 /** `emoji`: exactly one emoji, or empty to take the firm's reaction away. */
 export type TReactInput = { communicationId: number; emoji: string; reader?: TReader; userId?: number };
 
+/**
+ * The provider ids of the firm's latest reaction messages kept on the message they react to: the
+ * provider's receipts for them name ids no record has, and must not be taken for a lost send's
+ * (receipts.ts adopts such an id only when it is not one of these).
+ */
+const KEPT_REACTION_SEND_IDS = 5;
+
 /** Replaces the firm's reaction (an empty emoji removes it), keeping the newest MAX_KEPT_REACTIONS, and announces the record. */
 const FIRM_REACTION_SQL = `
 WITH changed AS (
@@ -41,7 +48,11 @@ WITH changed AS (
   SET metadata = jsonb_set(c.metadata, '{reactions}', (
         SELECT coalesce(jsonb_agg(e ORDER BY i), '[]'::jsonb)
         FROM jsonb_array_elements(t.reactions) WITH ORDINALITY AS x(e, i)
-        WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS})),
+        WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS}))
+      || CASE WHEN $6::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('firm_reaction_ids', (
+        SELECT jsonb_agg(e ORDER BY i)
+        FROM jsonb_array_elements(coalesce(c.metadata->'firm_reaction_ids', '[]'::jsonb) || jsonb_build_array($6::text)) WITH ORDINALITY AS y(e, i)
+        WHERE i > jsonb_array_length(coalesce(c.metadata->'firm_reaction_ids', '[]'::jsonb)) + 1 - ${KEPT_REACTION_SEND_IDS})) END,
       updated_at = now()
   FROM (
     SELECT o.id,
@@ -91,16 +102,17 @@ export async function reactToMessage(deps: TReactDeps, input: TReactInput, now =
 
   const client = record.clientId !== null ? await Client.findByPk(record.clientId, { attributes: ['name'] }) : null;
   await assertNumberMayReceive({ digits: record.peerPhone, name: client?.name ?? null });
+  let sentId: string | null = null;
   if (deps.provider) {
-    await deps.provider.sendReaction(record.peerPhone, { messageId, emoji }).catch((error: unknown) => {
+    ({ id: sentId } = await deps.provider.sendReaction(record.peerPhone, { messageId, emoji }).catch((error: unknown) => {
       if (!(error instanceof ProviderError)) throw error;
       if (error.outcomeUnknown) throw new AppError('PROVIDER_ERROR', REACTION_UNKNOWN);
       if (error.code === REACTION_REFUSED_CODE) throw new AppError('PRECONDITION_FAILED', REACTION_REFUSED);
       throw new AppError('PROVIDER_ERROR', error.messageFor(client?.name ?? 'this contact'));
-    });
+    }));
   }
   await db().query(FIRM_REACTION_SQL, {
-    bind: [record.id, firm, emoji, now.toISOString(), input.userId ?? null],
+    bind: [record.id, firm, emoji, now.toISOString(), input.userId ?? null, sentId],
     type: QueryTypes.SELECT,
   });
   return dtoOf(record.id);

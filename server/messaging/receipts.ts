@@ -176,7 +176,7 @@ const ADOPT_WINDOW = '10 minutes';
  * `delivered` or `read` receipt for an id no record has is that send's when its recipient had, in
  * the ten minutes before it, exactly one send without a provider id — and that one of unknown
  * outcome (a send still waiting for its answer may own the receipt instead) — and no other such
- * receipt claims it. The record adopts the id (its kept receipts then apply as usual), marked
+ * receipt claims it, and it is not the id of a reaction the firm sent that number. The record adopts the id (its kept receipts then apply as usual), marked
  * `reconciled`, and the trail says so. Anything less certain: nothing is guessed.
  */
 async function adoptUnknownOutcomeSends(rows: TApplyRow[]): Promise<void> {
@@ -189,7 +189,7 @@ async function adoptUnknownOutcomeSends(rows: TApplyRow[]): Promise<void> {
          FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS i(chat_msg_id, digits, at)
          WHERE NOT EXISTS (SELECT 1 FROM communications x WHERE x.metadata->>'chat_msg_id' = i.chat_msg_id)
        ), waiting AS (
-         SELECT i.chat_msg_id, c.id, c.metadata->>'outcome' AS outcome
+         SELECT i.chat_msg_id, i.digits, c.id, c.metadata->>'outcome' AS outcome
          FROM input i JOIN communications c
            ON c.direction = 'outbound' AND c.status = 'pending' AND c.peer_phone = i.digits AND NOT c.metadata ? 'chat_msg_id'
           AND c.created_at BETWEEN i.at - interval '${ADOPT_WINDOW}' AND i.at + interval '1 minute'
@@ -198,6 +198,9 @@ async function adoptUnknownOutcomeSends(rows: TApplyRow[]): Promise<void> {
          WHERE w.outcome = 'unknown'
            AND (SELECT count(*) FROM waiting q WHERE q.chat_msg_id = w.chat_msg_id) = 1
            AND (SELECT count(*) FROM waiting q WHERE q.id = w.id) = 1
+           -- The receipt of a reaction the firm sent that number is no lost send's (react-to-message.ts).
+           AND NOT EXISTS (SELECT 1 FROM communications r WHERE r.peer_phone = w.digits AND r.direction = 'inbound'
+                             AND r.metadata->'firm_reaction_ids' ? w.chat_msg_id)
        )
        UPDATE communications c
        SET metadata = (c.metadata - 'outcome') || jsonb_build_object('chat_msg_id', s.chat_msg_id, 'reconciled', true),

@@ -12,7 +12,7 @@ import { openLiveStream } from '../support/live-stream';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
-import { postWebhook, sql, WEBHOOK_SECRET } from '../support/webhook';
+import { cloudPayload, postWebhook, sql, WEBHOOK_SECRET } from '../support/webhook';
 
 // Reactions, quick-reply buttons, read receipts on the client's phone and templates sent with a
 // file: the app in live mode against the provider simulator over HTTP, READ_RECEIPTS=assignee
@@ -203,6 +203,46 @@ describe('with READ_RECEIPTS=assignee', () => {
       expect((await Communication.findByPk(record.id))!.metadata.reactions).toEqual([
         { from: FIRM, emoji: '🎉', at: match.any(String), by: samId },
       ]);
+    });
+
+    it('the provider’s receipt for the firm’s reaction is never taken for a lost send to that number', async () => {
+      const { record } = await inbound(AMELIA, 'Thanks for the update');
+      // A send to her whose answer was lost a moment ago: a receipt for an id no record has may be its.
+      const lostSend = async () =>
+        (
+          await sql<{ id: number }>(
+            server.databaseUrl,
+            `INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata)
+             VALUES ('chat', 'outbound', 'pending', 'Its answer was lost', $1, $2, '{"outcome":"unknown"}') RETURNING id`,
+            [amelia.id, AMELIA],
+          )
+        )[0]!.id;
+      const receipt = (id: string) =>
+        postWebhook(
+          server.url,
+          cloudPayload({ statuses: [{ id, status: 'sent', timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: AMELIA }] }),
+        );
+      const metadataOf = async (id: number) =>
+        (
+          await sql<{ metadata: Record<string, unknown> }>(server.databaseUrl, 'SELECT metadata FROM communications WHERE id = $1', [id])
+        )[0]!.metadata;
+
+      const lost = await lostSend();
+      await staff.chat.react.mutate({ communicationId: record.id, emoji: '👍' });
+      const reactionId = sim.accepted.at(-1)!.id;
+      expect((await receipt(reactionId)).status).toBe(200);
+      await eventually(
+        () => sql(server.databaseUrl, 'SELECT 1 FROM chat_receipts WHERE chat_msg_id = $1', [reactionId]),
+        (rows) => rows.length === 1,
+      );
+      expect(await metadataOf(lost)).toEqual({ outcome: 'unknown' });
+      // Aimed true: the same receipt for an id that is no reaction's is the lost send's.
+      expect((await receipt('wamid.the-lost-one')).status).toBe(200);
+      await eventually(
+        () => metadataOf(lost),
+        (metadata) => metadata.chat_msg_id === 'wamid.the-lost-one',
+      );
+      await sql(server.databaseUrl, "UPDATE communications SET status = 'failed' WHERE id = $1", [lost]);
     });
 
     it('refuses, before any provider call: the firm’s own message, a note, not one emoji, no provider id, older than 30 days', async () => {
