@@ -4,7 +4,7 @@
 // `npm run lint:deps` checks it; tests/unit/dependency-rules.test.ts proves it finds a planted
 // violation of each rule.
 const FEATURES =
-  '(access|audit|auth|backup|crm|events|export|inbox|live|maintenance|media|messaging|notifications|ownership|provider|records|seed|settings|templates|webhook)';
+  '(access|audit|auth|backup|business-hours|crm|events|export|inbox|live|maintenance|media|messaging|notifications|ownership|provider|records|scheduling|seed|settings|templates|webhook)';
 const APP = '^server/(app/|scripts/|main\\.ts$|trpc/app-router\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

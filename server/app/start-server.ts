@@ -12,12 +12,14 @@ import { scheduleSendSweeps, sweepAbandonedSends } from '../maintenance/sweep-ab
 import { scheduleTempFileSweeps } from '../maintenance/schedule-temp-file-sweeps';
 import { scheduleConversationTimers } from '../ownership';
 import { scheduleRetentionWork } from '../records';
+import { startScheduledSendWorker, type TScheduledSendWorkerOptions } from '../scheduling';
 import { syncTemplates } from '../templates/template-catalogue';
 import { ProviderClient } from '../provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';
 import { PostgresMediaStore } from '../media/media-store';
 import { loadThreadItems, type TThreadItem } from '../inbox/inbox';
 import { isDatabaseEmpty, seedDemoData } from '../seed/seed-demo';
+import type { TDeps } from '../trpc/context';
 import { createApp } from './create-app';
 
 export type TRunningServer = {
@@ -44,6 +46,8 @@ export async function startServer(
     providerTimeoutMs?: number;
     /** How long a request may take to arrive, and an upload sit idle; tests shorten them. */
     timeouts?: Partial<THttpTimeouts>;
+    /** The scheduled sends' worker; `false`: this instance sends none (a test's other instance does). */
+    scheduledSends?: TScheduledSendWorkerOptions | false;
   } = {},
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
@@ -55,6 +59,7 @@ export async function startServer(
   const liveStreams = new LiveStreams(events, logger, options.liveStreams);
   let server: Server;
   let mediaQueue: MediaDownloadQueue | undefined;
+  let deps: TDeps;
   try {
     await sweepAbandonedSends(logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
@@ -94,7 +99,7 @@ export async function startServer(
     if (!provider) await templateSync;
     const signInLimiter = new SignInLimiter(options.signInLimits);
     const mediaStore = new PostgresMediaStore();
-    const deps = {
+    deps = {
       config,
       logger,
       events,
@@ -137,11 +142,15 @@ export async function startServer(
   const stopRetentionWork = scheduleRetentionWork(logger);
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
   mediaQueue.start();
+  // Scheduled sends and out-of-hours replies, due now or left leased by a stop (README "Scheduled sends").
+  const scheduledSends = options.scheduledSends === false ? null : startScheduledSendWorker(deps, options.scheduledSends);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       // End live streams, stop accepting, let in-flight requests finish (bounded), then release the database.
+      // Scheduled sends first: a send in flight finishes (its record and the end of its wait commit together).
+      await scheduledSends?.stop();
       stopPruning();
       stopConversationTimers();
       stopSendSweeps();

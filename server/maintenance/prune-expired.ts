@@ -3,9 +3,9 @@ import { RESUMABLE_UPLOAD_TTL_MS } from '../media';
 import { db } from '../core/db/db';
 
 // Rows that only ever grow unless someone removes them: receipts kept for ids that never arrived,
-// sign-in counters whose window has passed, expired sessions, files uploaded and never sent,
-// resumable uploads never finished (their parts go with them). Deleting them is idempotent, so every
-// instance may run this; it is cheap (indexed or small tables) and runs hourly.
+// sign-in counters whose window has passed, expired sessions, files uploaded and never sent (unless a
+// scheduled send holds them), resumable uploads never finished (their parts go with them). Deleting
+// them is idempotent, so every instance may run this; it is cheap (indexed or small tables) and runs hourly.
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const KEEP_UNMATCHED_RECEIPTS = '24 hours';
 const KEEP_UNSENT_UPLOADS = '24 hours';
@@ -22,7 +22,9 @@ export async function pruneExpiredRows(): Promise<{
     WITH receipts AS (DELETE FROM chat_receipts WHERE created_at < now() - interval '${KEEP_UNMATCHED_RECEIPTS}' RETURNING 1),
          limits AS (DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < (extract(epoch FROM now()) * 1000)::bigint RETURNING 1),
          sessions AS (DELETE FROM sessions WHERE expires_at < now() RETURNING 1),
-         uploads AS (DELETE FROM attachments WHERE communication_id IS NULL AND created_at < now() - interval '${KEEP_UNSENT_UPLOADS}' RETURNING 1),
+         -- An upload a scheduled send holds waits for its time, however far ahead (README "Scheduled sends").
+         uploads AS (DELETE FROM attachments a WHERE a.communication_id IS NULL AND a.created_at < now() - interval '${KEEP_UNSENT_UPLOADS}'
+                       AND NOT EXISTS (SELECT 1 FROM scheduled_sends s WHERE s.attachment_id = a.id AND s.state = 'scheduled') RETURNING 1),
          resumable AS (DELETE FROM resumable_uploads WHERE created_at < now() - ${RESUMABLE_UPLOAD_TTL_MS} * interval '1 millisecond' RETURNING 1),
          -- A day's mark only stops a second audit row that day (server/media/record-file-view.ts).
          views AS (DELETE FROM file_views WHERE day < (now() AT TIME ZONE 'UTC')::date - 7 RETURNING 1)

@@ -17,13 +17,20 @@ export type TNotification = {
   actor: { id: number; name: string } | null;
   /** For 'assigned': who has the conversation now (null: nobody). */
   assignee: { id: number; name: string } | null;
+  /** For 'scheduled_not_sent': the send that could not go, and why (never its words). */
+  scheduledSend: { id: number; reason: string | null; sendAt: Date } | null;
 };
 
-// A notification is about a conversation and often a record in it: under the walls
-// (README "Ethical walls") it is shown only while its person may still see both, so one that
-// became walled after it was made is left out rather than deleted (it comes back with the access).
+// A notification is about a conversation and often a record in it (or a scheduled send, on its
+// case): under the walls (README "Ethical walls") it is shown only while its person may still see
+// both, so one that became walled after it was made is left out rather than deleted (it comes back
+// with the access).
 const CLIENT_OF_KEY = clientOfThreadKeySql('n.thread_key');
-const VISIBLE = visibleToSql('$1', CLIENT_OF_KEY, 'm.case_id');
+const CASE_OF_NOTIFICATION = 'coalesce(m.case_id, ss.case_id)';
+const VISIBLE = visibleToSql('$1', CLIENT_OF_KEY, CASE_OF_NOTIFICATION);
+/** What a notification is about: its record and its scheduled send, each when it has one. */
+const ABOUT = `LEFT JOIN communications m ON m.id = n.communication_id
+     LEFT JOIN scheduled_sends ss ON ss.id = n.scheduled_send_id`;
 
 type TRow = {
   id: string;
@@ -38,6 +45,9 @@ type TRow = {
   actorName: string | null;
   assigneeId: number | null;
   assigneeName: string | null;
+  scheduledSendId: number | null;
+  scheduledReason: string | null;
+  scheduledSendAt: Date | null;
 };
 
 const PAGE = 30;
@@ -53,9 +63,10 @@ export async function listNotifications(
   const rows = await db().query<TRow>(
     `SELECT n.id, n.kind, n.at, n.read_at AS "readAt", n.thread_key AS "threadKey", cl.name AS "clientName",
        t.contact_name AS "contactName", n.communication_id AS "communicationId",
-       n.actor_id AS "actorId", a.name AS "actorName", n.assignee_id AS "assigneeId", s.name AS "assigneeName"
+       n.actor_id AS "actorId", a.name AS "actorName", n.assignee_id AS "assigneeId", s.name AS "assigneeName",
+       n.scheduled_send_id AS "scheduledSendId", ss.reason AS "scheduledReason", ss.send_at AS "scheduledSendAt"
      FROM notifications n
-     LEFT JOIN communications m ON m.id = n.communication_id
+     ${ABOUT}
      LEFT JOIN clients cl ON cl.id = ${CLIENT_OF_KEY}
      LEFT JOIN chat_threads t ON t.thread_key = n.thread_key
      LEFT JOIN users a ON a.id = n.actor_id
@@ -85,13 +96,15 @@ function toNotification(r: Omit<TRow, 'id'> & { id: number }): TNotification {
     communicationId: r.communicationId,
     actor: r.actorId !== null ? { id: r.actorId, name: r.actorName ?? '' } : null,
     assignee: r.assigneeId !== null ? { id: r.assigneeId, name: r.assigneeName ?? '' } : null,
+    scheduledSend:
+      r.scheduledSendId !== null ? { id: Number(r.scheduledSendId), reason: r.scheduledReason, sendAt: r.scheduledSendAt! } : null,
   };
 }
 
 /** How many of the reader's notifications they have not read (and may still see). */
 export async function countUnreadNotifications(viewer: TViewer): Promise<number> {
   const [row] = await db().query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM notifications n LEFT JOIN communications m ON m.id = n.communication_id
+    `SELECT count(*)::int AS count FROM notifications n ${ABOUT}
      WHERE n.user_id = $1 AND n.read_at IS NULL AND ${VISIBLE}`,
     { bind: [viewer.id], type: QueryTypes.SELECT },
   );
@@ -104,7 +117,12 @@ export async function markNotificationsRead(viewer: TViewer, which: { ids: numbe
   const rows = await db().query<{ id: string }>(
     `UPDATE notifications n SET read_at = now()
      WHERE n.user_id = $1 AND n.read_at IS NULL AND ($2::bigint[] IS NULL OR n.id = ANY($2::bigint[]))
-       AND ${visibleToSql('$1', CLIENT_OF_KEY, `(SELECT m.case_id FROM communications m WHERE m.id = n.communication_id)`)}
+       AND ${visibleToSql(
+         '$1',
+         CLIENT_OF_KEY,
+         `coalesce((SELECT m.case_id FROM communications m WHERE m.id = n.communication_id),
+                   (SELECT ss.case_id FROM scheduled_sends ss WHERE ss.id = n.scheduled_send_id))`,
+       )}
      RETURNING n.id`,
     { bind: [viewer.id, 'ids' in which ? which.ids : null], type: QueryTypes.SELECT },
   );

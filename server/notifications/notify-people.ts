@@ -3,7 +3,8 @@ import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { announce, notifyPayload } from '../events';
 
-export const NOTIFICATION_KINDS = ['assigned', 'mention', 'message', 'overdue'] as const;
+/** `scheduled_not_sent`: a scheduled send of the person's could not go at its time (README "Scheduled sends"). */
+export const NOTIFICATION_KINDS = ['assigned', 'mention', 'message', 'overdue', 'scheduled_not_sent'] as const;
 export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export type TNewNotification = {
@@ -14,6 +15,8 @@ export type TNewNotification = {
   actorId?: number | null;
   /** For 'assigned': who has the conversation now (null: nobody). */
   assigneeId?: number | null;
+  /** For 'scheduled_not_sent': the scheduled send (its reason is on it). */
+  scheduledSendId?: number | null;
 };
 
 /**
@@ -25,8 +28,8 @@ export async function notifyPeople(rows: TNewNotification[], transaction: Transa
   const told = rows.filter((row) => row.userId !== row.actorId);
   if (told.length === 0) return;
   const inserted = await db().query<{ user_id: number }>(
-    `INSERT INTO notifications (user_id, kind, thread_key, communication_id, actor_id, assignee_id)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[])
+    `INSERT INTO notifications (user_id, kind, thread_key, communication_id, actor_id, assignee_id, scheduled_send_id)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::bigint[])
      RETURNING user_id`,
     {
       bind: [
@@ -36,6 +39,7 @@ export async function notifyPeople(rows: TNewNotification[], transaction: Transa
         told.map((r) => r.communicationId ?? null),
         told.map((r) => r.actorId ?? null),
         told.map((r) => r.assigneeId ?? null),
+        told.map((r) => r.scheduledSendId ?? null),
       ],
       type: QueryTypes.SELECT,
       transaction,

@@ -6,13 +6,15 @@ import { chatRouter } from '../messaging/chat-router';
 import { clientsRouter } from '../crm/clients-router';
 import { inboxRouter } from '../inbox/inbox-router';
 import { notificationsRouter } from '../notifications/notifications-router';
+import { businessHoursRouter } from '../business-hours/business-hours-router';
 import { settingsRouter } from '../settings/settings-router';
 import { timelineRouter } from '../crm/timeline-router';
 import { usersRouter } from '../auth/users-router';
 import { erasureRouter } from '../records/erasure-router';
 import { holdsRouter } from '../records/holds-router';
 import { retentionRouter } from '../records/retention-router';
-import { router } from './init';
+import { scheduledSendsRouter } from '../scheduling/scheduled-sends-router';
+import { mergeRouters, router } from './init';
 
 export const appRouter = router({
   access: accessRouter,
@@ -22,10 +24,10 @@ export const appRouter = router({
   cases: casesRouter,
   timeline: timelineRouter,
   users: usersRouter,
-  chat: chatRouter,
+  chat: mergeRouters(chatRouter, scheduledSendsRouter),
   inbox: inboxRouter,
   notifications: notificationsRouter,
-  settings: settingsRouter,
+  settings: mergeRouters(settingsRouter, businessHoursRouter),
   holds: holdsRouter,
   retention: retentionRouter,
   erasure: erasureRouter,

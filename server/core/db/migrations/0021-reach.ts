@@ -21,11 +21,14 @@ export const reach: TMigration = {
         created_by integer REFERENCES users(id),
         client_id integer REFERENCES clients(id) ON DELETE CASCADE,
         case_id integer REFERENCES cases(id) ON DELETE SET NULL,
-        -- The number chosen when it was scheduled (digits), or null: the client's default number at send time.
-        to_digits text,
+        -- The number it goes to (digits), fixed when it was scheduled: the one the composer showed
+        -- (README "Scheduled sends"), and the one whose 24-hour window and opt-out are checked at send time.
+        to_digits text NOT NULL,
         body text,
         -- {name, language, params, header?: {attachmentId}} for a template.
         template jsonb,
+        -- The upload it sends (a file, or a template's media header): held from pruning while scheduled;
+        -- an upload deleted before its time leaves null here, and the send is not made.
         attachment_id integer REFERENCES attachments(id) ON DELETE SET NULL,
         send_at timestamptz NOT NULL,
         state text NOT NULL DEFAULT 'scheduled' CHECK (state IN ('scheduled', 'sent', 'not_sent', 'cancelled')),
@@ -41,9 +44,12 @@ export const reach: TMigration = {
         CHECK (state <> 'not_sent' OR reason IS NOT NULL)
       );
       CREATE INDEX scheduled_sends_due_idx ON scheduled_sends (send_at) WHERE state = 'scheduled';
-      CREATE INDEX scheduled_sends_client_idx ON scheduled_sends (client_id, send_at) WHERE state = 'scheduled';
+      -- A conversation's list: what waits, and what was recently not sent.
+      CREATE INDEX scheduled_sends_client_idx ON scheduled_sends (client_id, send_at) WHERE state IN ('scheduled', 'not_sent');
       CREATE INDEX scheduled_sends_author_idx ON scheduled_sends (created_by, send_at);
       CREATE INDEX scheduled_sends_attachment_idx ON scheduled_sends (attachment_id) WHERE attachment_id IS NOT NULL;
+      -- One upload waits in one scheduled send at a time (as it is sent once).
+      CREATE UNIQUE INDEX scheduled_sends_attachment_once ON scheduled_sends (attachment_id) WHERE state = 'scheduled';
 
       -- The firm's week: one row. A day not listed is closed; no row at all means no out-of-hours reply.
       CREATE TABLE business_hours (
@@ -67,6 +73,7 @@ export const reach: TMigration = {
       ALTER TABLE notifications ADD CONSTRAINT notifications_kind_check
         CHECK (kind IN ('assigned', 'mention', 'message', 'overdue', 'scheduled_not_sent'));
       ALTER TABLE notifications ADD COLUMN scheduled_send_id bigint REFERENCES scheduled_sends(id) ON DELETE CASCADE;
+      CREATE INDEX notifications_scheduled_send ON notifications (scheduled_send_id) WHERE scheduled_send_id IS NOT NULL;
     `);
   },
   async down({ context: qi }) {

@@ -1,0 +1,65 @@
+import { QueryTypes } from 'sequelize';
+import { db } from '../core/db/db';
+import { visibleToSql } from '../core/visibility';
+import { everWroteSql, windowOpenSql } from './reply-window';
+import type { TScheduledTemplate } from './scheduled-inputs';
+
+/** How long a worker holds a due row while it sends it; a crashed worker's row is due again after it. */
+export const LEASE = "interval '2 minutes'";
+
+/** A due row, leased, with what its send depends on, asked in the statement that leased it. */
+export type TDueSend = {
+  id: number;
+  kind: 'text' | 'template' | 'file' | 'auto_reply';
+  authorId: number | null;
+  authorName: string | null;
+  authorRole: 'director' | 'staff' | null;
+  /** The author's account was deactivated. */
+  authorGone: boolean;
+  /** The author may still see the client and case (README "Ethical walls"); true for the firm's own sends. */
+  permitted: boolean;
+  clientId: number | null;
+  clientName: string | null;
+  caseId: number | null;
+  toDigits: string;
+  body: string | null;
+  template: TScheduledTemplate | null;
+  attachmentId: number | null;
+  /** The number wrote in the last 24 hours, so free text may go (true for a template or an automatic reply). */
+  windowOpen: boolean;
+  everWrote: boolean;
+  /** Leases taken so far, this one included. */
+  attempts: number;
+};
+
+/**
+ * Leases up to `limit` due rows, soonest first (SKIP LOCKED: instances take different rows; a
+ * leased row is not due again until its lease runs out), and returns them with their author, the
+ * walls, and the number's window in the same statement, so a send costs the queue no query of its
+ * own before it goes (README "Scheduled sends").
+ */
+export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
+  const rows = await db().query<TDueSend>(
+    `WITH leased AS (
+       UPDATE scheduled_sends s SET leased_until = now() + ${LEASE}, attempts = s.attempts + 1
+       WHERE s.id IN (
+         SELECT id FROM scheduled_sends
+         WHERE state = 'scheduled' AND send_at <= now() AND (leased_until IS NULL OR leased_until < now())
+         ORDER BY send_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING s.*)
+     SELECT l.id, l.kind, l.created_by AS "authorId", u.name AS "authorName", u.role AS "authorRole",
+            coalesce(u.deactivated_at IS NOT NULL, false) AS "authorGone",
+            (l.created_by IS NULL OR ${visibleToSql('l.created_by', 'l.client_id', 'l.case_id')}) AS permitted,
+            l.client_id AS "clientId", c.name AS "clientName", l.case_id AS "caseId", l.to_digits AS "toDigits",
+            l.body, l.template, l.attachment_id AS "attachmentId", l.attempts,
+            w.open AS "windowOpen", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote"
+     FROM leased l
+     -- Only free text and files wait for the window: a template reaches past it, and an automatic reply answers a message just in.
+     CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpenSql('l.to_digits')} ELSE true END AS open) w
+     LEFT JOIN users u ON u.id = l.created_by
+     LEFT JOIN clients c ON c.id = l.client_id
+     ORDER BY l.send_at, l.id`,
+    { bind: [limit], type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}

@@ -1,0 +1,118 @@
+import { QueryTypes, UniqueConstraintError } from 'sequelize';
+import { actorOf, recordAuditEvent } from '../audit';
+import { db } from '../core/db/db';
+import { AppError } from '../core/errors';
+import type { TConfig } from '../core/config';
+import type { TReader } from '../core/visibility';
+import { announceScheduledChange } from './announce-scheduled-change';
+import { checkScheduledBody, checkSendAt, type TScheduleInput, type TScheduledTemplate } from './scheduled-inputs';
+import { resolveScheduledRecipient } from './scheduled-recipient';
+import { A_FILE_OF_KIND, checkScheduledTemplate } from './scheduled-template';
+import { ALREADY_SCHEDULED, assertUploadMayBeScheduled } from './scheduled-upload';
+
+export type TScheduledKind = 'text' | 'template' | 'file';
+
+type TWhat =
+  | { kind: 'text'; body: string }
+  | { kind: 'file'; body: string; attachmentId: number }
+  | { kind: 'template'; template: TScheduledTemplate };
+
+const ONE_AT_A_TIME = 'Schedule a text, a file or a template: one at a time.';
+
+/** Which of a text, a file (with its caption) or a template the input is: exactly one. */
+function chooseWhat(input: TScheduleInput): TWhat {
+  if (input.template !== undefined) {
+    if (input.body !== undefined || input.attachmentId !== undefined)
+      throw new AppError('INVALID_INPUT', ONE_AT_A_TIME, { template: [ONE_AT_A_TIME] });
+    return { kind: 'template', template: input.template };
+  }
+  if (input.attachmentId !== undefined)
+    return { kind: 'file', body: checkScheduledBody(input.body, true), attachmentId: input.attachmentId };
+  return { kind: 'text', body: checkScheduledBody(input.body, false) };
+}
+
+/**
+ * Schedules a text, a file or an approved template to a client's conversation at `sendAt`
+ * (README "Scheduled sends"). Everything a send now would refuse is refused now: the walls, the
+ * number, an opt-out, the case, the file, the template. Then the row waits in the queue that the
+ * worker sends from (send-due-scheduled.ts); it is audited `chat.schedule`.
+ */
+export async function scheduleSend(
+  deps: { config: Pick<TConfig, 'defaultCountry'>; now: () => Date },
+  reader: TReader,
+  input: TScheduleInput,
+): Promise<{ id: number }> {
+  const sendAt = checkSendAt(input.sendAt, deps.now());
+  const what = chooseWhat(input);
+  const recipient = await resolveScheduledRecipient(deps.config, reader, input);
+  let template: TScheduledTemplate | null = null;
+  let attachmentId: number | null = null;
+  if (what.kind === 'file') {
+    await assertUploadMayBeScheduled(reader.id, what.attachmentId);
+    attachmentId = what.attachmentId;
+  } else if (what.kind === 'template') {
+    const checked = await checkScheduledTemplate(what.template);
+    template = checked.template;
+    if (template.header) {
+      const file = await assertUploadMayBeScheduled(reader.id, template.header.attachmentId, 'header');
+      if (file.kind !== checked.headerKind) {
+        const wanted = A_FILE_OF_KIND[checked.headerKind!]!;
+        throw new AppError(
+          'INVALID_INPUT',
+          `The template "${template.name}" needs ${wanted} in its header, not ${A_FILE_OF_KIND[file.kind]}.`,
+          {
+            header: [`Attach ${wanted}.`],
+          },
+        );
+      }
+      attachmentId = template.header.attachmentId;
+    }
+  }
+  const body = what.kind === 'template' ? null : what.body || null;
+  return db()
+    .transaction(async (transaction) => {
+      const [row] = await db().query<{ id: number }>(
+        `INSERT INTO scheduled_sends (kind, created_by, client_id, case_id, to_digits, body, template, attachment_id, send_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) RETURNING id`,
+        {
+          bind: [
+            what.kind,
+            reader.id,
+            recipient.clientId,
+            recipient.caseId,
+            recipient.digits,
+            body,
+            template ? JSON.stringify(template) : null,
+            attachmentId,
+            sendAt,
+          ],
+          type: QueryTypes.SELECT,
+          transaction,
+        },
+      );
+      const id = Number(row!.id);
+      await recordAuditEvent(
+        {
+          actor: actorOf(reader),
+          action: 'chat.schedule',
+          subject: `client:${recipient.clientId}`,
+          detail: {
+            scheduledSendId: id,
+            kind: what.kind,
+            sendAt: sendAt.toISOString(),
+            ...(recipient.caseId !== null ? { caseId: recipient.caseId } : {}),
+            ...(attachmentId !== null ? { attachmentId } : {}),
+            ...(template ? { template: template.name } : {}),
+          },
+        },
+        transaction,
+      );
+      await announceScheduledChange(transaction);
+      return { id };
+    })
+    .catch((error: unknown) => {
+      // The same upload scheduled twice at once: the unique index lets one in.
+      if (error instanceof UniqueConstraintError) throw new AppError('CONFLICT', ALREADY_SCHEDULED);
+      throw error;
+    });
+}
