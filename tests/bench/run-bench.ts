@@ -13,6 +13,7 @@ import { benchMedia } from './parts/media';
 import { benchQueries } from './parts/queries';
 import { benchReceipts } from './parts/receipts';
 import { benchRecords } from './parts/records';
+import { benchScheduled } from './parts/scheduled';
 import { benchStartup } from './parts/startup';
 import { rssMb } from './process-memory';
 
@@ -22,7 +23,7 @@ import { rssMb } from './process-memory';
 // each figure as it comes, and writes the run's results to bench/results/.
 
 const QUICK = process.argv.includes('--quick');
-// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -77,6 +78,7 @@ async function main() {
     if (runs('export')) await benchExport(adminUrl, tools);
     if (runs('live')) await benchLive(adminUrl, { quick: QUICK, report, migrateOnly, rssMb });
     if (runs('records')) await benchRecords(adminUrl, tools);
+    if (runs('scheduled')) await benchScheduled(adminUrl, tools);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -47,6 +47,8 @@ type TIds = {
   vantaHold: number;
   zephRequest: number;
   batch: string;
+  vantaScheduled: number;
+  hushScheduled: number;
 };
 /** One way to call a procedure: its input, aimed at what the caller is walled from. */
 type TCall = (ids: TIds) => unknown;
@@ -133,6 +135,23 @@ const CALLS: Record<string, TCall[] | null> = {
   'chat.sendTemplate': [
     (i) => ({ clientId: i.vanta, name: 'appointment_reminder', language: 'en_GB', params: ['a', 'b'], echoId: echo() }),
   ],
+  'chat.react': [(i) => ({ communicationId: i.zephRecord, emoji: '👍' }), (i) => ({ communicationId: i.hushRecord, emoji: '👍' })],
+  'chat.sendButtons': [
+    (i) => ({ clientId: i.vanta, body: 'probe', buttons: [{ id: 'a', title: 'A' }], echoId: echo() }),
+    () => ({ to: VANTA.phone, body: 'probe', buttons: [{ id: 'a', title: 'A' }], echoId: echo() }),
+    (i) => ({ clientId: i.open, caseId: i.hush, body: 'probe', buttons: [{ id: 'a', title: 'A' }], echoId: echo() }),
+  ],
+  'chat.schedule': [
+    (i) => ({ clientId: i.vanta, body: 'probe', sendAt: new Date(Date.now() + 3_600_000) }),
+    (i) => ({ clientId: i.open, caseId: i.hush, body: 'probe', sendAt: new Date(Date.now() + 3_600_000) }),
+  ],
+  'chat.scheduled': [() => ({}), (i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.vanta }), (i) => ({ clientId: i.open })],
+  'chat.reschedule': [
+    (i) => ({ id: i.vantaScheduled, sendAt: new Date(Date.now() + 7_200_000) }),
+    (i) => ({ id: i.hushScheduled, sendAt: new Date(Date.now() + 7_200_000) }),
+  ],
+  'chat.editScheduled': [(i) => ({ id: i.vantaScheduled, body: 'probe' }), (i) => ({ id: i.hushScheduled, body: 'probe' })],
+  'chat.cancelScheduled': [(i) => ({ id: i.vantaScheduled }), (i) => ({ id: i.hushScheduled })],
   'chat.providerTemplates': null, // the provider's template catalogue
   'chat.refreshTemplates': null, // the provider's template catalogue
   'chat.templates': null, // the firm's wording
@@ -163,6 +182,8 @@ const CALLS: Record<string, TCall[] | null> = {
   'settings.webhookStatus': null, // deliveries' counts, no records
   'settings.sendTest': [() => ({ to: VANTA.phone, body: 'probe' })],
   'settings.checkConnection': null, // the provider's account
+  'settings.businessHours': null, // the firm's opening hours
+  'settings.setBusinessHours': null, // the firm's opening hours
 };
 
 /** Calls `path` over HTTP as `client`: what came back, data or error, as text. */
@@ -254,6 +275,17 @@ beforeAll(async () => {
   });
   await sql(server.databaseUrl, "UPDATE cases SET status = 'closed', closed_at = now() - interval '7 years' WHERE id = $1", [zephCase.id]);
 
+  // Sends scheduled on each walled matter, a day ahead, saying its secret word.
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const vantaScheduled = await dee.chat.schedule.mutate({ clientId: vanta.id, body: `${VANTA.word} reminder`, sendAt: tomorrow });
+  const hushScheduled = await dee.chat.schedule.mutate({
+    clientId: open.id,
+    caseId: hush.id,
+    body: `${HUSH.word} reminder`,
+    sendAt: tomorrow,
+  });
+  await dee.chat.schedule.mutate({ clientId: zephyr.id, body: `${ZEPHYR.word} reminder`, sendAt: tomorrow });
+
   // The walls.
   const reason = `acted for the other side against ${ZEPHYR.name}`;
   await dee.access.screen.mutate({ clientId: zephyr.id, userId: people.sam.id, reason });
@@ -279,6 +311,8 @@ beforeAll(async () => {
     zephRequest: zephRequest.id,
     // Dee's preview holds Zephyrwall's case, which two of the callers are walled from.
     batch: (await dee.retention.preview.query()).batchId,
+    vantaScheduled: vantaScheduled.id,
+    hushScheduled: hushScheduled.id,
   };
 }, 120_000);
 afterAll(() => server?.stop());
@@ -321,6 +355,19 @@ describe('every procedure of the app router', () => {
       [visibleUnread],
     );
     expect(await people[person].client.inbox.unreadCount.query()).toEqual(row);
+  });
+
+  it('changed nothing scheduled on a walled matter, and scheduled nothing there', async () => {
+    const rows = await sql<{ id: number; state: string; body: string; created_by: number }>(
+      server.databaseUrl,
+      'SELECT id, state, body, created_by FROM scheduled_sends ORDER BY id',
+    );
+    expect(rows.filter((r) => r.id === ids.vantaScheduled || r.id === ids.hushScheduled)).toEqual([
+      { id: ids.vantaScheduled, state: 'scheduled', body: `${VANTA.word} reminder`, created_by: people.dee.id },
+      { id: ids.hushScheduled, state: 'scheduled', body: `${HUSH.word} reminder`, created_by: people.dee.id },
+    ]);
+    const walled = [people.sam.id, people.dana.id, people.olive.id];
+    expect(rows.filter((r) => walled.includes(r.created_by) && r.body === 'probe')).toEqual([]);
   });
 
   it('the same calls, by a member, do reach the walled records: the probe above is aimed true', async () => {
