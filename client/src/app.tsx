@@ -14,6 +14,8 @@ const RecordsPage = lazy(() => import('./features/records/records-page').then((m
 const ClientsPage = lazy(() => import('./features/clients/clients-page').then((m) => ({ default: m.ClientsPage })));
 const ClientPage = lazy(() => import('./features/clients/client-page').then((m) => ({ default: m.ClientPage })));
 const CasePage = lazy(() => import('./features/clients/case-page').then((m) => ({ default: m.CasePage })));
+// The person's scheduled sends, opened now and then from the top bar.
+const ScheduledPage = lazy(() => import('./features/scheduling/scheduled-page').then((m) => ({ default: m.ScheduledPage })));
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -55,6 +57,11 @@ export function App() {
         <Route path="/inbox">{() => <InboxPage threadRef={null} />}</Route>
         <Route path="/inbox/client/:clientId">{(params) => <InboxPage threadRef={{ clientId: Number(params.clientId) }} />}</Route>
         <Route path="/inbox/phone/:phone">{(params) => <InboxPage threadRef={{ phone: params.phone }} />}</Route>
+        <Route path="/scheduled">
+          <Loading what="your scheduled messages">
+            <ScheduledPage />
+          </Loading>
+        </Route>
         <Route path="/settings">
           <Loading what="settings">
             <SettingsPage role={me.data.role} />

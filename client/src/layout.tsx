@@ -53,7 +53,7 @@ export function Layout({ user, children }: TProps) {
           </>
         )}
       </nav>
-      <header className="topbar">
+      <header className="topbar" data-role={user.role}>
         <Link href="/" className="brand" aria-label="Firm Chat home">
           <span className="brand-mark" aria-hidden="true" />
           Firm Chat
@@ -76,6 +76,16 @@ export function Layout({ user, children }: TProps) {
           ))}
         </nav>
         <div className="user-menu">
+          {/* Beside the bell, not among the places: a sixth word would not fit a phone's top bar (and a
+              director's phone has no room even for the clock: the bell's panel links there too). */}
+          <Link
+            href="/scheduled"
+            className={location.startsWith('/scheduled') ? 'scheduled-link active' : 'scheduled-link'}
+            aria-current={location.startsWith('/scheduled') ? 'page' : undefined}
+          >
+            <ClockIcon />
+            <span className="scheduled-link-text">Scheduled</span>
+          </Link>
           <NotificationBell myId={user.id} />
           <span className="user-name">
             {user.name} <span className="role-badge">{user.role}</span>
@@ -92,6 +102,18 @@ export function Layout({ user, children }: TProps) {
         {children}
       </main>
     </div>
+  );
+}
+
+/** A clock drawn in the text's colour, for the Scheduled link (its word is hidden on a phone, not its name). */
+function ClockIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm0 1.8a6.2 6.2 0 1 1 0 12.4 6.2 6.2 0 0 1 0-12.4ZM9.1 5.5v5.1l3.8 2.3.9-1.5-2.9-1.7V5.5H9.1Z"
+      />
+    </svg>
   );
 }
 

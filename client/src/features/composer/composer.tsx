@@ -2,13 +2,22 @@ import { useId, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, 
 import type { TTemplateValues } from '../../../../shared/templates';
 import { threadKeyOfRef, trpc, type TThreadRef } from '../../lib/trpc';
 import { useAutoGrow } from '../../lib/use-auto-grow';
+import { formatWallTime } from '../../lib/zoned-time';
 import { useCoarsePointer } from '../../lib/use-coarse-pointer';
 import { useNarrowScreen } from '../../lib/use-narrow-screen';
+import { useToast } from '../../ui/toasts';
+import { ScheduledStrip } from '../scheduling/scheduled-strip';
+import type { TScheduledSend } from '../scheduling/scheduled-send';
+import { SendLaterMenu } from '../scheduling/send-later-menu';
+import { SendLaterPicker } from '../scheduling/send-later-picker';
+import { useFirmTimeZone, withZone } from '../scheduling/use-firm-time-zone';
+import { useScheduledActions } from '../scheduling/use-scheduled-actions';
 import { ComposerTools, type TRecipient } from './composer-tools';
 import { draftKeyOf } from './drafts';
 import { composerHint, sendsOnEnter } from './enter-to-send';
 import { CAPTION_LIMIT, describeLength, TEXT_LIMIT } from './message-length';
 import { TemplateComposer, type TTemplateChoice } from './template-composer';
+import { uploadFile } from './upload-file';
 import { useCaseChoice } from './use-case-choice';
 import { useComposerFile } from './use-composer-file';
 import { useDraft } from './use-draft';
@@ -49,7 +58,9 @@ type TProps = TSendActions & {
  * the 24-hour window, where free text is sent only on purpose. The text is kept as a draft per
  * conversation; on a desktop Enter sends (Shift+Enter adds a line), on a touch device Enter adds a
  * line and the button sends. Firm wording goes in at the cursor, follows the case chosen until it
- * is edited, and can be undone.
+ * is edited, and can be undone. In a client's conversation, "Send later" (the clock beside Send)
+ * schedules the text, the file or the template for a time on the firm's clock instead, and the
+ * conversation's scheduled sends are listed above (README "Scheduled sends").
  */
 export function Composer({
   threadRef,
@@ -96,6 +107,14 @@ export function Composer({
   const wording = useFirmWording({ body, setBody, textarea, values });
   const insertion = wording.insertion;
   const progress = attachment.progress;
+  const toast = useToast();
+  const firmZone = useFirmTimeZone();
+  const zone = firmZone.zone;
+  const scheduling = useScheduledActions();
+  // "Pick a date and time…" open (text and files); for a template, the time its Send will schedule it for.
+  const [picking, setPicking] = useState(false);
+  const [templateLaterAt, setTemplateLaterAt] = useState<Date | null>(null);
+  const [schedulingFile, setSchedulingFile] = useState(false);
 
   // An image pasted into the text (a screenshot) is attached.
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -104,8 +123,9 @@ export function Composer({
     event.preventDefault();
     attachment.choose(pasted.name ? pasted : new File([pasted], 'pasted-image.png', { type: pasted.type }));
   };
-  const clearSent = () => {
-    setBody('');
+  /** `only`: clear the text only while it is still this (what was scheduled), keeping anything typed since. */
+  const clearSent = (only?: string) => {
+    setBody((current) => (only === undefined || current.trim() === only ? '' : current));
     wording.forget();
     filing.noteSent();
   };
@@ -125,6 +145,50 @@ export function Composer({
     clearSent();
     await onSend(text, caseId);
   };
+  /**
+   * Schedules what is in the composer (the file with its caption, else the text) for `sendAt`;
+   * cleared as after a send once the server took it. Returns the server's refusal (said in a notice
+   * too, and in the picker when it asked), or null.
+   */
+  const scheduleAt = async (sendAt: Date): Promise<string | null> => {
+    if (clientId === null || !zone) return null;
+    if (progress !== null || length.state === 'over' || scheduling.pending) return null;
+    const target = { clientId, to: recipient?.value, caseId, sendAt };
+    if (file) {
+      let refused: string | null = null;
+      setSchedulingFile(true);
+      const done = await attachment
+        .send(file, async (chosen, onProgress) => {
+          const uploaded = await uploadFile(chosen, onProgress).catch((error: Error) => error);
+          if (uploaded instanceof Error) return { ok: false, error: (refused = uploaded.message) };
+          refused = await scheduling.schedule({ ...target, body: body.trim(), attachmentId: uploaded.attachmentId }, zone);
+          return refused === null ? { ok: true } : { ok: false, error: refused };
+        })
+        .finally(() => setSchedulingFile(false));
+      if (done) clearSent();
+      return refused;
+    }
+    if (fileNote) return null; // a caption whose file is not here: never scheduled alone (said beside it)
+    const text = body.trim();
+    if (!text) return null;
+    const refused = await scheduling.schedule({ ...target, body: text }, zone);
+    // Cleared as after a send — unless more was typed while the server answered: that stays.
+    if (refused === null) clearSent(text);
+    return refused;
+  };
+  // A preset's refusal is said in a notice (a file's, beside the file); the picker says its own.
+  const scheduleFromMenu = (sendAt: Date) => {
+    const withFile = file !== null;
+    void scheduleAt(sendAt).then((refused) => {
+      if (refused && !withFile) toast('error', refused);
+      textarea.current?.focus();
+    });
+  };
+  /** A text that was not sent goes back into the message box (after what is there), to be edited and sent by hand. */
+  const editAndSend = (item: TScheduledSend) => {
+    setBody((current) => (current.trim() ? `${current.trimEnd()}\n${item.body ?? ''}` : (item.body ?? '')));
+    textarea.current?.focus();
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (sendsOnEnter({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing }, touch)) {
       event.preventDefault();
@@ -133,9 +197,13 @@ export function Composer({
   };
   const narrow = useNarrowScreen();
   const [templateOpen, setTemplateOpen] = useState(false);
+  const strip = clientId !== null && <ScheduledStrip clientId={clientId} onEditAndSend={editAndSend} />;
+  const sendDisabled =
+    (!body.trim() && !file) || progress !== null || attachment.tooLarge !== null || length.state === 'over' || (!file && fileNote !== null);
 
   const tools = (
     <ComposerTools
+      threadRef={threadRef}
       recipient={recipient}
       mode={mode}
       wording={wording}
@@ -149,118 +217,198 @@ export function Composer({
     // On a small screen the form would take the whole conversation: it waits behind one line.
     if (narrow && !templateOpen) {
       return (
-        <div className="composer">
-          <div className="template-summary">
-            <button type="button" className="button primary small" aria-expanded={false} onClick={() => setTemplateOpen(true)}>
-              Send a template…
-            </button>
-            <button type="button" className="link-button" onClick={() => onModeChange('text')}>
-              {windowOpen ? 'Write a message instead' : 'Write free text anyway'}
-            </button>
+        <>
+          {strip}
+          <div className="composer">
+            <div className="template-summary">
+              <button type="button" className="button primary small" aria-expanded={false} onClick={() => setTemplateOpen(true)}>
+                Send a template…
+              </button>
+              <button type="button" className="link-button" onClick={() => onModeChange('text')}>
+                {windowOpen ? 'Write a message instead' : 'Write free text anyway'}
+              </button>
+            </div>
           </div>
-        </div>
+        </>
       );
     }
     return (
-      <div className="composer">
-        {narrow && (
-          <button type="button" className="link-button template-hide" aria-expanded={true} onClick={() => setTemplateOpen(false)}>
-            Hide the template form
-          </button>
-        )}
-        {tools}
-        <TemplateComposer
-          windowOpen={windowOpen}
-          context={{
-            firstName: firstName ?? null,
-            caseReference: selectedCase?.reference ?? null,
-            firmName: settings.data?.firmName ?? null,
-          }}
-          onSend={async (choice) => {
-            const sent = await onSendTemplate(choice, caseId);
-            if (sent) filing.noteSent();
-            return sent;
-          }}
-          onWriteFreeText={() => onModeChange('text')}
-        />
-      </div>
+      <>
+        {strip}
+        <div className="composer">
+          {narrow && (
+            <button type="button" className="link-button template-hide" aria-expanded={true} onClick={() => setTemplateOpen(false)}>
+              Hide the template form
+            </button>
+          )}
+          {tools}
+          <TemplateComposer
+            windowOpen={windowOpen}
+            context={{
+              firstName: firstName ?? null,
+              caseReference: selectedCase?.reference ?? null,
+              firmName: settings.data?.firmName ?? null,
+            }}
+            onSend={async (choice) => {
+              if (templateLaterAt && clientId !== null && zone) {
+                const refused = await scheduling.schedule(
+                  { clientId, to: recipient?.value, caseId, sendAt: templateLaterAt, template: choice },
+                  zone,
+                );
+                if (refused !== null) {
+                  toast('error', refused);
+                  return false;
+                }
+                setTemplateLaterAt(null);
+                filing.noteSent();
+                return true;
+              }
+              const sent = await onSendTemplate(choice, caseId);
+              if (sent) filing.noteSent();
+              return sent;
+            }}
+            onWriteFreeText={() => onModeChange('text')}
+          />
+          {clientId !== null && (
+            <div className="template-later">
+              {templateLaterAt && zone ? (
+                <p className="template-later-note" role="status">
+                  <strong>Send template</strong> schedules it for {withZone(formatWallTime(templateLaterAt, zone.timeZone), zone)}.{' '}
+                  <button type="button" className="link-button" onClick={() => setTemplateLaterAt(null)}>
+                    Send it now instead
+                  </button>
+                </p>
+              ) : (
+                <span className="template-later-choose">
+                  <SendLaterMenu
+                    zone={zone}
+                    error={firmZone.error}
+                    label="Schedule for later"
+                    onPreset={setTemplateLaterAt}
+                    onPickOwn={() => setPicking(true)}
+                  />
+                </span>
+              )}
+              {picking && zone && (
+                <SendLaterPicker
+                  zone={zone}
+                  title="Send the template"
+                  action="Choose this time"
+                  onPick={(at) => {
+                    setTemplateLaterAt(at);
+                    setPicking(false);
+                    return Promise.resolve(null);
+                  }}
+                  onCancel={() => setPicking(false)}
+                />
+              )}
+            </div>
+          )}
+        </div>
+      </>
     );
   }
 
   return (
-    <form className="composer" onSubmit={(event) => void submit(event)} aria-label="Write a message">
-      {tools}
-      {attachment.lost && fileNote && (
-        <p className="file-lost" role="note">
-          <span>
-            <strong>{fileNote.name}</strong> — not sent: attach again
-          </span>
-          <button type="button" className="link-button" onClick={attachment.forgetNote}>
-            Send the text without it
-          </button>
-        </p>
-      )}
-      {!file && fileNote && attachment.uploadingElsewhere && (
-        <p className="file-lost" role="status">
-          <strong>{fileNote.name}</strong> is still uploading; it is sent when done.
-        </p>
-      )}
-      {insertion && (
-        <p className="wording-note">
-          <span role="status">{wording.insertedName ? `“${wording.insertedName}” inserted` : 'Wording inserted'}</span>
-          {' · '}
-          <button type="button" className="link-button" onClick={wording.undo}>
-            Undo
-          </button>
-        </p>
-      )}
-      <div className="composer-row">
-        <label className="visually-hidden" htmlFor="composer-text">
-          {file || fileNote ? 'Caption' : 'Message'}
-        </label>
-        {/* No maxLength: a long paste is kept whole and refused with the reason, never cut short. */}
-        <textarea
-          ref={textarea}
-          id="composer-text"
-          rows={1}
-          placeholder={composerHint({ touch, caption: file !== null || fileNote !== null })}
-          enterKeyHint={touch ? 'enter' : 'send'}
-          value={body}
-          onChange={(e) => wording.onType(e.target.value)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-          aria-invalid={length.state === 'over' || undefined}
-          aria-describedby={length.state === 'quiet' ? undefined : lengthId}
-        />
-        <button
-          type="submit"
-          className="button primary"
-          disabled={
-            (!body.trim() && !file) ||
-            progress !== null ||
-            attachment.tooLarge !== null ||
-            length.state === 'over' ||
-            (!file && fileNote !== null)
-          }
-        >
-          {progress !== null ? 'Sending…' : file ? 'Send file' : 'Send'}
-        </button>
-      </div>
-      {length.state !== 'quiet' && (
-        <div className={`composer-length ${length.state}`}>
-          {length.refusal && (
-            <p className="form-error" role="alert">
-              {length.refusal}
-            </p>
-          )}
-          <p id={lengthId} className="composer-count">
-            {length.counter}
+    <>
+      {strip}
+      <form className="composer" onSubmit={(event) => void submit(event)} aria-label="Write a message">
+        {tools}
+        {attachment.lost && fileNote && (
+          <p className="file-lost" role="note">
+            <span>
+              <strong>{fileNote.name}</strong> — not sent: attach again
+            </span>
+            <button type="button" className="link-button" onClick={attachment.forgetNote}>
+              Send the text without it
+            </button>
           </p>
+        )}
+        {!file && fileNote && attachment.uploadingElsewhere && (
+          <p className="file-lost" role="status">
+            <strong>{fileNote.name}</strong> is still uploading; it is sent when done.
+          </p>
+        )}
+        {insertion && (
+          <p className="wording-note">
+            <span role="status">{wording.insertedName ? `“${wording.insertedName}” inserted` : 'Wording inserted'}</span>
+            {' · '}
+            <button type="button" className="link-button" onClick={wording.undo}>
+              Undo
+            </button>
+          </p>
+        )}
+        <div className="composer-row">
+          <label className="visually-hidden" htmlFor="composer-text">
+            {file || fileNote ? 'Caption' : 'Message'}
+          </label>
+          {/* No maxLength: a long paste is kept whole and refused with the reason, never cut short. */}
+          <textarea
+            ref={textarea}
+            id="composer-text"
+            rows={1}
+            placeholder={composerHint({ touch, caption: file !== null || fileNote !== null })}
+            enterKeyHint={touch ? 'enter' : 'send'}
+            value={body}
+            onChange={(e) => wording.onType(e.target.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            aria-invalid={length.state === 'over' || undefined}
+            aria-describedby={length.state === 'quiet' ? undefined : lengthId}
+          />
+          <span className="send-buttons">
+            <button type="submit" className="button primary" disabled={sendDisabled}>
+              {progress !== null ? (schedulingFile ? 'Scheduling…' : 'Sending…') : file ? 'Send file' : 'Send'}
+            </button>
+            {clientId !== null && (
+              <SendLaterMenu
+                zone={zone}
+                error={firmZone.error}
+                disabled={sendDisabled || scheduling.pending}
+                onPreset={scheduleFromMenu}
+                onPickOwn={() => setPicking(true)}
+              />
+            )}
+          </span>
+        </div>
+        {length.state !== 'quiet' && (
+          <div className={`composer-length ${length.state}`}>
+            {length.refusal && (
+              <p className="form-error" role="alert">
+                {length.refusal}
+              </p>
+            )}
+            <p id={lengthId} className="composer-count">
+              {length.counter}
+            </p>
+          </div>
+        )}
+        {!draft.kept && (
+          <p className="muted composer-count">This draft is not kept on this device: the browser's storage is full or turned off.</p>
+        )}
+      </form>
+      {/* Its own form, after the composer's (a form may not hold another). */}
+      {picking && zone && (
+        <div className="composer-later">
+          <SendLaterPicker
+            zone={zone}
+            title={file ? 'Send the file later' : 'Send later'}
+            action="Schedule"
+            onPick={async (at) => {
+              const refused = await scheduleAt(at);
+              if (refused === null) {
+                setPicking(false);
+                textarea.current?.focus();
+              }
+              return refused;
+            }}
+            onCancel={() => {
+              setPicking(false);
+              textarea.current?.focus();
+            }}
+          />
         </div>
       )}
-      {!draft.kept && (
-        <p className="muted composer-count">This draft is not kept on this device: the browser's storage is full or turned off.</p>
-      )}
-    </form>
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import { trpc } from '../../lib/trpc';
 import { NotificationList } from './notification-list';
 
@@ -80,6 +81,12 @@ export function NotificationBell({ myId }: { myId: number }) {
         // Focusable (not in the Tab order) so that a press on its text keeps the focus inside it.
         <div className="notifications-panel" id={panelId} tabIndex={-1}>
           <NotificationList myId={myId} unread={unread} onOpenOne={() => setOpen(false)} />
+          {/* Also here: on a phone a director's top bar has no room for the Scheduled link. */}
+          <p className="notifications-foot">
+            <Link href="/scheduled" onClick={() => setOpen(false)}>
+              Your scheduled messages
+            </Link>
+          </p>
         </div>
       )}
     </div>

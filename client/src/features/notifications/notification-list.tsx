@@ -45,7 +45,7 @@ export function NotificationList({ myId, unread, onOpenOne }: { myId: number; un
             return (
               <p className="empty">
                 Nothing yet. You are told here when a conversation is assigned to you, a colleague mentions you in a note, a client writes
-                in a conversation of yours, or one of yours is overdue.
+                in a conversation of yours, one of yours is overdue, or a message you scheduled could not be sent.
               </p>
             );
           const older = olderOf(list);

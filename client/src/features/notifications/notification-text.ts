@@ -7,6 +7,7 @@ const KIND_LABEL: Record<TNotification['kind'], string> = {
   mention: 'Mentioned',
   message: 'New message',
   overdue: 'Overdue',
+  scheduled_not_sent: 'Not sent',
 };
 
 export function kindLabel(notification: TNotification): string {
@@ -28,7 +29,19 @@ export function describeNotification(n: TNotification, myId: number | undefined)
       return `New message from ${n.threadName} in your conversation`;
     case 'overdue':
       return `${n.threadName} has waited past the reply target`;
+    case 'scheduled_not_sent':
+      return describeNotSent(n);
   }
+}
+
+/**
+ * A send of the reader's that could not go at its time (README "Scheduled sends"), with why: the
+ * firm's own sentence (the window closed, an opt-out), never the message's words.
+ */
+function describeNotSent(n: TNotification): string {
+  const reason = n.scheduledSend?.reason;
+  const sentence = `Your scheduled message to ${n.threadName} was not sent`;
+  return reason ? `${sentence}: ${reason}` : `${sentence}.`;
 }
 
 /**

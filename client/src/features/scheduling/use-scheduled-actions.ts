@@ -1,0 +1,43 @@
+import { trpc } from '../../lib/trpc';
+import { formatWallTime } from '../../lib/zoned-time';
+import { useToast } from '../../ui/toasts';
+import { withZone, type TFirmZone } from './use-firm-time-zone';
+
+/**
+ * Scheduling a send and changing one: each says what it did in a notice (the page's live region),
+ * and hands a refusal back in the server's own words, for the form that asked to show it (nothing
+ * typed is lost). The lists are read again after each change.
+ */
+export function useScheduledActions() {
+  const utils = trpc.useUtils();
+  const toast = useToast();
+  const schedule = trpc.chat.schedule.useMutation();
+  const reschedule = trpc.chat.reschedule.useMutation();
+  const edit = trpc.chat.editScheduled.useMutation();
+  const cancel = trpc.chat.cancelScheduled.useMutation();
+  const refreshLists = () => void utils.chat.scheduled.invalidate();
+  const refusalOf = (error: unknown) => (error instanceof Error ? error.message : 'That did not work. Try again.');
+  /** Runs `call`; null once done (with `done`'s notice), else the refusal. */
+  const run = async (call: () => Promise<unknown>, done: string): Promise<string | null> => {
+    try {
+      await call();
+    } catch (error) {
+      refreshLists(); // it may have gone or been changed elsewhere meanwhile: the list says so
+      return refusalOf(error);
+    }
+    refreshLists();
+    toast('success', done);
+    return null;
+  };
+  const when = (at: Date, zone: TFirmZone) => withZone(formatWallTime(at, zone.timeZone), zone);
+  return {
+    pending: schedule.isPending || reschedule.isPending || edit.isPending || cancel.isPending,
+    schedule: (input: Parameters<typeof schedule.mutateAsync>[0] & { sendAt: Date }, zone: TFirmZone) =>
+      run(() => schedule.mutateAsync(input), `Scheduled for ${when(input.sendAt, zone)}.`),
+    reschedule: (id: number, sendAt: Date, zone: TFirmZone) =>
+      run(() => reschedule.mutateAsync({ id, sendAt }), `Rescheduled for ${when(sendAt, zone)}.`),
+    edit: (id: number, body: string) => run(() => edit.mutateAsync({ id, body }), 'Scheduled message changed.'),
+    /** `notice`: what to say once done, when it is not a plain cancel (one not sent, dismissed). */
+    cancel: (id: number, notice = 'Scheduled message cancelled: it will not be sent.') => run(() => cancel.mutateAsync({ id }), notice),
+  };
+}
