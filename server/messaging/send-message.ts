@@ -135,32 +135,46 @@ export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateI
   return sendOnce(input, (echo) => sendTemplateMessageOnce(deps, input, echo));
 }
 
-async function sendTemplateMessageOnce(deps: TSendDeps, input: TSendTemplateInput, echo: { echo_id?: string }): Promise<TCommunication> {
-  const template = await findTemplate(input.name, input.language);
+/**
+ * The template chosen and its values, checked before anything is written or sent: known and
+ * approved at the provider in that language, with every value given and not empty. Returns it, and
+ * the values trimmed as they are kept.
+ */
+export async function checkTemplateChoice(choice: {
+  name: string;
+  language: string;
+  params: string[];
+}): Promise<{ template: NonNullable<Awaited<ReturnType<typeof findTemplate>>>; params: string[] }> {
+  const template = await findTemplate(choice.name, choice.language);
   if (!template)
     throw new AppError(
       'INVALID_INPUT',
-      `There is no template "${input.name}" in ${input.language}: refresh the templates or choose another.`,
+      `There is no template "${choice.name}" in ${choice.language}: refresh the templates or choose another.`,
       { name: ['Choose one of the approved templates.'] },
     );
   if (template.status !== 'APPROVED') {
     throw new AppError(
       'INVALID_INPUT',
-      `The template "${input.name}" (${input.language}) is ${template.status.toLowerCase()} at the provider, not approved: choose another.`,
+      `The template "${choice.name}" (${choice.language}) is ${template.status.toLowerCase()} at the provider, not approved: choose another.`,
       { name: ['Choose an approved template.'] },
     );
   }
-  const params = input.params.map((p) => p.trim());
+  const params = choice.params.map((p) => p.trim());
   if (params.length !== template.paramCount) {
     throw new AppError(
       'INVALID_INPUT',
-      `The template "${input.name}" takes ${template.paramCount} value${template.paramCount === 1 ? '' : 's'}, not ${params.length}.`,
+      `The template "${choice.name}" takes ${template.paramCount} value${template.paramCount === 1 ? '' : 's'}, not ${params.length}.`,
       { params: [`Fill in all ${template.paramCount} fields.`] },
     );
   }
   const empty = params.findIndex((p) => !p);
   if (empty >= 0)
     throw new AppError('INVALID_INPUT', `Fill in field ${empty + 1} of the template.`, { params: [`Field ${empty + 1} is empty.`] });
+  return { template, params };
+}
+
+async function sendTemplateMessageOnce(deps: TSendDeps, input: TSendTemplateInput, echo: { echo_id?: string }): Promise<TCommunication> {
+  const { template, params } = await checkTemplateChoice(input);
   const header = await findTemplateHeader(input, template);
   const recipient = await resolveRecipient(deps, input);
   const templateKept = { name: template.name, language: template.language, params };

@@ -30,6 +30,12 @@ export type TRecipientInput = {
    * stops being due there, so the record and the end of its wait commit together or not at all.
    */
   inRecordTransaction?: (recordId: number, transaction: Transaction) => Promise<void>;
+  /**
+   * Who it goes to, already decided and checked by the caller (the client, the case, that the
+   * number is theirs, the walls): a scheduled send's worker reads all of it in the statement that
+   * leases the row. Only the opt-out is asked again here (and once more before the provider call).
+   */
+  resolved?: TRecipient;
 };
 /** `attachmentId`: a file this user uploaded (`POST /api/media`) and has not sent; `body` is then its caption. */
 export type TSendInput = TRecipientInput & { body?: string; attachmentId?: number };
@@ -78,7 +84,11 @@ export async function assertNumberMayReceive(recipient: Pick<TRecipient, 'digits
   );
 }
 
-export async function resolveRecipient(deps: TSendDeps, input: TRecipientInput): Promise<TRecipient> {
+export async function resolveRecipient(deps: Pick<TSendDeps, 'config'>, input: TRecipientInput): Promise<TRecipient> {
+  if (input.resolved) {
+    await assertNumberMayReceive(input.resolved);
+    return input.resolved;
+  }
   if (input.clientId !== undefined) {
     if (input.reader) await assertSubjectVisible(input.reader, { clientId: input.clientId });
     const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name'] });

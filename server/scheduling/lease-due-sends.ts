@@ -27,6 +27,8 @@ export type TDueSend = {
   attachmentId: number | null;
   /** The number wrote in the last 24 hours, so free text may go (true for a template or an automatic reply). */
   windowOpen: boolean;
+  /** The number is still one the client's conversation may reply to (theirs, or one that wrote on their file). */
+  numberTheirs: boolean;
   everWrote: boolean;
   /** Leases taken so far, this one included. */
   attempts: number;
@@ -35,7 +37,7 @@ export type TDueSend = {
 /**
  * Leases up to `limit` due rows, soonest first (SKIP LOCKED: instances take different rows; a
  * leased row is not due again until its lease runs out), and returns them with their author, the
- * walls, and the number's window in the same statement, so a send costs the queue no query of its
+ * walls, the number's window and whether the number is still the client's, in the same statement, so a send costs the queue no query of its
  * own before it goes (README "Scheduled sends").
  */
 export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
@@ -52,7 +54,11 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
             (l.created_by IS NULL OR ${visibleToSql('l.created_by', 'l.client_id', 'l.case_id')}) AS permitted,
             l.client_id AS "clientId", c.name AS "clientName", l.case_id AS "caseId", l.to_digits AS "toDigits",
             l.body, l.template, l.attachment_id AS "attachmentId", l.attempts,
-            w.open AS "windowOpen", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote"
+            w.open AS "windowOpen",
+            (l.client_id IS NULL
+              OR EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.digits = l.to_digits)
+              OR EXISTS (SELECT 1 FROM communications m WHERE m.peer_phone = l.to_digits AND m.client_id = l.client_id
+                           AND m.type = 'chat' AND m.direction = 'inbound')) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote"
      FROM leased l
      -- Only free text and files wait for the window: a template reaches past it, and an automatic reply answers a message just in.
      CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpenSql('l.to_digits')} ELSE true END AS open) w

@@ -1,12 +1,12 @@
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { actorOf, recordAuditEvent } from '../audit';
+import { resolveRecipient } from '../messaging';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import type { TConfig } from '../core/config';
 import type { TReader } from '../core/visibility';
 import { announceScheduledChange } from './announce-scheduled-change';
 import { checkScheduledBody, checkSendAt, type TScheduleInput, type TScheduledTemplate } from './scheduled-inputs';
-import { resolveScheduledRecipient } from './scheduled-recipient';
 import { A_FILE_OF_KIND, checkScheduledTemplate } from './scheduled-template';
 import { ALREADY_SCHEDULED, assertUploadMayBeScheduled } from './scheduled-upload';
 
@@ -44,7 +44,9 @@ export async function scheduleSend(
 ): Promise<{ id: number }> {
   const sendAt = checkSendAt(input.sendAt, deps.now());
   const what = chooseWhat(input);
-  const recipient = await resolveScheduledRecipient(deps.config, reader, input);
+  // Decided now as a send now decides it, and kept: nothing goes to a number other than the one shown.
+  const recipient = await resolveRecipient(deps, { clientId: input.clientId, to: input.to, caseId: input.caseId, reader });
+  const clientId = recipient.clientId!;
   let template: TScheduledTemplate | null = null;
   let attachmentId: number | null = null;
   if (what.kind === 'file') {
@@ -78,7 +80,7 @@ export async function scheduleSend(
           bind: [
             what.kind,
             reader.id,
-            recipient.clientId,
+            clientId,
             recipient.caseId,
             recipient.digits,
             body,
@@ -95,7 +97,7 @@ export async function scheduleSend(
         {
           actor: actorOf(reader),
           action: 'chat.schedule',
-          subject: `client:${recipient.clientId}`,
+          subject: `client:${clientId}`,
           detail: {
             scheduledSendId: id,
             kind: what.kind,

@@ -1,18 +1,11 @@
 import { z } from 'zod';
-import { ZBody, ZTemplateChoice } from '../messaging';
+import { ZBody, ZCaption, ZTemplateChoice } from '../messaging';
 import { AppError } from '../core/errors';
 import { ZRecordId } from '../trpc/record-id';
 
 // What a scheduled send may hold (README "Scheduled sends"): the same rules as a send now, plus a
 // time. The message's own rules (ZBody, a caption's) are checked by the procedures, so that a bad
 // body and a missing choice are told apart in words a person can act on.
-
-/** A file's caption: as `chat.send` takes it with a file (the provider's caption limit is 1,024 characters). */
-export const ZScheduledCaption = z
-  .string()
-  .trim()
-  .max(1024, 'A caption can be at most 1024 characters')
-  .refine((body) => !body.includes('\u0000'), 'The caption contains a NUL character, which cannot be sent');
 
 /** An approved template and its values; `header`: an upload of the caller's for a template with a media header. */
 export const ZScheduledTemplate = z.object({
@@ -61,7 +54,7 @@ export function checkSendAt(sendAt: Date, now: Date): Date {
 
 /** The text of a scheduled text (ZBody's rules) or a file's caption, trimmed; INVALID_INPUT on `body`. */
 export function checkScheduledBody(body: string | undefined, withFile: boolean): string {
-  const parsed = (withFile ? ZScheduledCaption : ZBody).safeParse(body ?? '');
+  const parsed = (withFile ? ZCaption : ZBody).safeParse(body ?? '');
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues[0]?.message ?? 'Type a message first';
   throw new AppError('INVALID_INPUT', `${message}.`, { body: [message] });

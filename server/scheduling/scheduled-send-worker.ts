@@ -11,7 +11,10 @@ import { refusalOf, sendDueSend, type TSchedulingDeps } from './send-due-schedul
 export type TScheduledSendWorkerOptions = {
   /** How often due rows are looked for (1 s): a send goes at most this late, when nothing is queued before it. */
   pollMs?: number;
-  /** Sends in flight at once on this instance (16). */
+  /**
+   * Sends in flight at once on this instance (6): fewer than the request pool's 10 connections, so
+   * that a backlog leaves room for people's requests (npm run bench, part 11).
+   */
   concurrency?: number;
 };
 
@@ -29,7 +32,7 @@ export type TScheduledSendWorker = {
  * Failures are logged and never fatal: a missed round costs one interval.
  */
 export function startScheduledSendWorker(deps: TSchedulingDeps, options: TScheduledSendWorkerOptions = {}): TScheduledSendWorker {
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? 6;
   // Under a backlog, rows are leased a few at a time as sends finish, not one lease per send.
   const leaseAtLeast = Math.max(1, Math.floor(concurrency / 4));
   const inFlight = new Set<Promise<void>>();

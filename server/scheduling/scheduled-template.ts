@@ -1,4 +1,5 @@
-import { findTemplate, MEDIA_HEADER_FORMATS } from '../templates';
+import { checkTemplateChoice } from '../messaging';
+import { MEDIA_HEADER_FORMATS } from '../templates';
 import { AppError } from '../core/errors';
 import type { TScheduledTemplate } from './scheduled-inputs';
 
@@ -13,37 +14,15 @@ export const A_FILE_OF_KIND: Record<string, string> = {
 
 /**
  * A template may be scheduled on the checks a send now makes before any provider call
- * (messaging's sendTemplateMessage): known and approved in that language, with every value given,
- * and a file in its header exactly when it has a document, photo or video header. They are made
+ * (messaging's checkTemplateChoice), and with a file in its header exactly when it has a document,
+ * photo or video header. They are made
  * again when it is sent (a template may be paused meanwhile). Returns it with its values trimmed,
  * as it is kept, and the kind of file its header takes.
  */
 export async function checkScheduledTemplate(
   choice: TScheduledTemplate,
 ): Promise<{ template: TScheduledTemplate; headerKind: 'document' | 'image' | 'video' | null }> {
-  const template = await findTemplate(choice.name, choice.language);
-  if (!template)
-    throw new AppError(
-      'INVALID_INPUT',
-      `There is no template "${choice.name}" in ${choice.language}: refresh the templates or choose another.`,
-      { name: ['Choose one of the approved templates.'] },
-    );
-  if (template.status !== 'APPROVED')
-    throw new AppError(
-      'INVALID_INPUT',
-      `The template "${choice.name}" (${choice.language}) is ${template.status.toLowerCase()} at the provider, not approved: choose another.`,
-      { name: ['Choose an approved template.'] },
-    );
-  const params = choice.params.map((p) => p.trim());
-  if (params.length !== template.paramCount)
-    throw new AppError(
-      'INVALID_INPUT',
-      `The template "${choice.name}" takes ${template.paramCount} value${template.paramCount === 1 ? '' : 's'}, not ${params.length}.`,
-      { params: [`Fill in all ${template.paramCount} fields.`] },
-    );
-  const empty = params.findIndex((p) => !p);
-  if (empty >= 0)
-    throw new AppError('INVALID_INPUT', `Fill in field ${empty + 1} of the template.`, { params: [`Field ${empty + 1} is empty.`] });
+  const { template, params } = await checkTemplateChoice(choice);
   const format = MEDIA_HEADER_FORMATS.find((f) => f === template.headerFormat);
   const headerKind = format ? HEADER_KIND[format] : null;
   if (!headerKind && choice.header)

@@ -2,6 +2,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { sendChatMessage, sendTemplateMessage } from '../messaging';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
+import { formatNumber } from '../core/phone-input';
 import type { TLogger } from '../core/logger';
 import type { TReader } from '../core/visibility';
 import type { TDueSend } from './lease-due-sends';
@@ -40,6 +41,8 @@ export function refusalOf(row: TDueSend): TRefusal | null {
   if (!row.permitted) return refuse(NO_LONGER_PERMITTED);
   const needsFile = row.kind === 'file' || (row.kind === 'template' && row.template?.header !== undefined);
   if (needsFile && row.attachmentId === null) return refuse(FILE_GONE);
+  if (!row.numberTheirs)
+    return refuse(`Not sent: ${formatNumber(row.toDigits)} is no longer one of ${row.clientName ?? 'the client'}'s numbers.`);
   if (!row.windowOpen) return refuse(windowClosedReason(row.clientName, row.toDigits, row.everWrote));
   return null;
 }
@@ -79,6 +82,8 @@ async function sendThroughSendPath(deps: TSchedulingDeps, row: TDueSend): Promis
     clientId: row.clientId!,
     to: row.toDigits,
     ...(row.caseId !== null ? { caseId: row.caseId } : {}),
+    // The lease read the walls, the author and the number (refusalOf): the send path asks only the opt-out again.
+    resolved: { digits: row.toDigits, clientId: row.clientId, caseId: row.caseId, name: row.clientName },
     userId: reader.id,
     reader,
     marks: { scheduled_send_id: row.id },
