@@ -170,6 +170,29 @@ describe('describeAuditEvent: one sentence a person can read', () => {
     ).toBe(`Dee Director snoozed the conversation with Amelia Hart until ${formatDateTime(new Date(until))}`);
   });
 
+  it('a scheduled send names what, to whom and when, never its words', () => {
+    const sendAt = '2026-03-03T09:00:00.000Z';
+    expect(describeAuditEvent(event({ action: 'chat.schedule', ...amelia, detail: { scheduledSendId: 7, kind: 'text', sendAt } }))).toBe(
+      `Dee Director scheduled a message to Amelia Hart for ${formatDateTime(new Date(sendAt))}`,
+    );
+    expect(
+      describeAuditEvent(event({ action: 'chat.cancel_scheduled', ...amelia, detail: { scheduledSendId: 7, kind: 'template', sendAt } })),
+    ).toBe(`Dee Director cancelled a template to Amelia Hart scheduled for ${formatDateTime(new Date(sendAt))}`);
+  });
+
+  it('business hours read as the week a person would write, with the reply’s length only', () => {
+    const detail = {
+      first: true,
+      timeZone: { from: null, to: 'Europe/London' },
+      week: { from: null, to: ['1 09:00-17:30', '2 09:00-17:30', '3 09:00-13:00', '3 14:00-17:30'] },
+      closedDates: { added: ['2026-12-25'], removed: [] },
+      autoReply: { from: null, to: { length: 83 } },
+    };
+    expect(describeAuditEvent(event({ action: 'settings.business_hours', subject: 'business_hours', detail }))).toBe(
+      'Dee Director set the business hours: time zone Europe/London; hours Mon–Tue 09:00–17:30, Wed 09:00–13:00 and 14:00–17:30; closed on 25 Dec 2026; an automatic reply (83 characters)',
+    );
+  });
+
   it('every action has a sentence of its own, even with an empty detail, and never shows raw keys', () => {
     for (const action of Object.keys(ACTION_LABEL) as TAuditItem['action'][]) {
       const sentence = describeAuditEvent(event({ action, ...amelia }));
