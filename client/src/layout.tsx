@@ -6,6 +6,7 @@ import { forgetUnsentWork, useLeaveGuard } from './features/composer/unsent-work
 import { useOnline } from './lib/use-online';
 import { useOutboxRunner } from './features/composer/use-outbox-runner';
 import { NotificationBell } from './features/notifications/notification-bell';
+import { ClockIcon } from './ui/clock-icon';
 
 type TProps = { user: { id: number; name: string; role: 'director' | 'staff' }; children: ReactNode };
 
@@ -83,7 +84,7 @@ export function Layout({ user, children }: TProps) {
             className={location.startsWith('/scheduled') ? 'scheduled-link active' : 'scheduled-link'}
             aria-current={location.startsWith('/scheduled') ? 'page' : undefined}
           >
-            <ClockIcon />
+            <ClockIcon size={18} />
             <span className="scheduled-link-text">Scheduled</span>
           </Link>
           <NotificationBell myId={user.id} />
@@ -102,18 +103,6 @@ export function Layout({ user, children }: TProps) {
         {children}
       </main>
     </div>
-  );
-}
-
-/** A clock drawn in the text's colour, for the Scheduled link (its word is hidden on a phone, not its name). */
-function ClockIcon() {
-  return (
-    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
-      <path
-        fill="currentColor"
-        d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm0 1.8a6.2 6.2 0 1 1 0 12.4 6.2 6.2 0 0 1 0-12.4ZM9.1 5.5v5.1l3.8 2.3.9-1.5-2.9-1.7V5.5H9.1Z"
-      />
-    </svg>
   );
 }
 

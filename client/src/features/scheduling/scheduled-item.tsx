@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { threadPath } from '../../lib/trpc';
 import { formatWallTime } from '../../lib/zoned-time';
+import { escapeCancels } from '../../lib/escape-cancels';
 import { hasEditableText, whatOf, type TScheduledSend } from './scheduled-send';
 import { SendLaterPicker } from './send-later-picker';
 import type { useScheduledActions } from './use-scheduled-actions';
@@ -197,18 +198,7 @@ function EditText({
     });
   };
   return (
-    <form
-      className="scheduled-edit"
-      aria-label="Edit the scheduled message"
-      onSubmit={submit}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
-    >
+    <form className="scheduled-edit" aria-label="Edit the scheduled message" onSubmit={submit} onKeyDown={escapeCancels(onCancel)}>
       <label htmlFor={boxId} className="visually-hidden">
         {caption ? 'Caption' : 'Scheduled message'}
       </label>

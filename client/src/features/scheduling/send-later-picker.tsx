@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { fromZonedInputValue, toZonedInputValue } from '../../lib/zoned-time';
+import { escapeCancels } from '../../lib/escape-cancels';
 import { latestSendAt, sendLaterPresets } from './send-later-presets';
 import type { TFirmZone } from './use-firm-time-zone';
 
@@ -67,13 +68,7 @@ export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel
       aria-label={title}
       aria-busy={saving || undefined}
       onSubmit={submit}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
+      onKeyDown={escapeCancels(onCancel)}
     >
       <label htmlFor={inputId}>{title} at</label>
       <input
