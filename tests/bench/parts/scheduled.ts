@@ -146,14 +146,7 @@ async function measureBurst(
     target: `all sent ≤ ${BURST_SECONDS} s after their time`,
     pass: sentAll && lastS <= BURST_SECONDS,
   });
-  tools.report({
-    part: 'scheduled',
-    name: `burst: sends the provider accepted per row — exactly one: ${tally.once.toLocaleString('en-GB')}, none: ${tally.missing.toLocaleString('en-GB')}, more than one: ${tally.twice} (${tally.extraSends} extra); records per row: ${recordsTwice} rows with more than one`,
-    value: tally.twice,
-    unit: 'rows sent twice',
-    target: 'exactly 1 for every row',
-    pass: tally.twice === 0 && recordsTwice === 0 && tally.missing === 0,
-  });
+  reportOncePerRow(tools, 'burst', tally, recordsTwice);
   tools.report({
     part: 'scheduled',
     name: `burst: rows left not sent (queue states: sent ${count('sent').toLocaleString('en-GB')}, not_sent ${count('not_sent')}${reasons ? ` — ${reasons}` : ''}, still scheduled ${count('scheduled')})`,
@@ -228,14 +221,7 @@ async function measureSteady(
     target: `p99 ≤ ${LATENESS_P99_S} s`,
     pass: p(99) <= LATENESS_P99_S,
   });
-  tools.report({
-    part: 'scheduled',
-    name: `steady: sends the provider accepted per row — exactly one: ${tally.once.toLocaleString('en-GB')}, none: ${tally.missing}, more than one: ${tally.twice} (${tally.extraSends} extra); records per row: ${recordsTwice} rows with more than one`,
-    value: tally.twice,
-    unit: 'rows sent twice',
-    target: 'exactly 1 for every row',
-    pass: tally.twice === 0 && recordsTwice === 0 && tally.missing === 0,
-  });
+  reportOncePerRow(tools, 'steady', tally, recordsTwice);
   tools.report({
     part: 'scheduled',
     name: `steady: where the time goes — ${describeCpu(cpu, batch.rows.length - tally.missing)}`,
@@ -250,4 +236,16 @@ function logProgress(accepted: TAcceptances, fromMs: number): NodeJS.Timeout {
     const counts = accepted.bySim.map((bySim) => [...bySim.values()].reduce((n, times) => n + times.filter((t) => t >= fromMs).length, 0));
     console.log(`  +${((Date.now() - fromMs) / 1000).toFixed(0)} s: accepted ${counts.join(' + ')}`);
   }, 5_000);
+}
+
+/** A phase's sends per row, as the provider saw them and as the records say: the row of the figures that must be exactly one. */
+function reportOncePerRow(tools: TBenchTools, phase: string, tally: ReturnType<typeof tallyAcceptances>, recordsTwice: number): void {
+  tools.report({
+    part: 'scheduled',
+    name: `${phase}: sends the provider accepted per row — exactly one: ${tally.once.toLocaleString('en-GB')}, none: ${tally.missing.toLocaleString('en-GB')}, more than one: ${tally.twice} (${tally.extraSends} extra); records per row: ${recordsTwice} rows with more than one`,
+    value: tally.twice,
+    unit: 'rows sent twice',
+    target: 'exactly 1 for every row',
+    pass: tally.twice === 0 && recordsTwice === 0 && tally.missing === 0,
+  });
 }
