@@ -12,6 +12,7 @@ import { markThreadNotificationsRead } from '../notifications';
 import { formatNumber } from '../core/phone-input';
 import { decodeCursor, endPage, isTimestampText, readRecordPage } from '../core/record-pages';
 import { db } from '../core/db/db';
+import { clientWaitingSql } from '../core/client-waiting-sql';
 
 export type TThreadRef = { clientId: number } | { phone: string };
 export type TReceiptStep = { status: TReceiptStatus; at: Date | null };
@@ -270,7 +271,7 @@ ORDER BY ${recency}.last_at DESC, ${recency}.last_id DESC
 LIMIT $1`;
 
 /** The client wrote last, longer ago than the reply target ($6 minutes). */
-const OVERDUE = "(l.direction = 'inbound' AND l.created_at < now() - make_interval(mins => $6::int))";
+const OVERDUE = `(${clientWaitingSql('l')} AND l.created_at < now() - make_interval(mins => $6::int))`;
 
 /** A conversation's unread count as the reader may see it (`t`: its kept summary, `s`: the one read again, if any). */
 const SEEN_UNREAD = 'CASE WHEN s.client_id IS NULL THEN t.unread ELSE s.unread END';
@@ -315,7 +316,7 @@ const THREADS_SQL: Record<TThreadFilter, string> = {
   all: threadsSql('true'),
   unread: threadsSql(`t.unread > 0 AND ${SEEN_UNREAD} > 0`),
   unlinked: threadsSql('t.client_id IS NULL'),
-  awaiting_reply: threadsSql("l.direction = 'inbound'"),
+  awaiting_reply: threadsSql(clientWaitingSql('l')),
   // The reader's own, newest first, read from conversation_states' index of each person's
   // conversations by activity (the same times as chat_threads', kept in step by migration 0019's
   // triggers): one row read per row shown, however many conversations the firm has.

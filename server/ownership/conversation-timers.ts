@@ -3,6 +3,7 @@ import type { TLogger } from '../core/logger';
 import { db } from '../core/db/db';
 import { visibleToSql } from '../core/visibility';
 import { announceNotifications } from '../notifications';
+import { clientWaitingSql } from '../core/client-waiting-sql';
 import { announceOwnershipChange } from './conversation-row';
 
 // A conversation's timers are columns on its own row (server/decisions/0017-conversation-timers-on-their-row.md):
@@ -56,7 +57,7 @@ export async function notifyOverdueConversations(replyTargetMinutes: number, bat
          SELECT s.thread_key, s.assignee_id, t.last_id FROM conversation_states s
          JOIN chat_threads t ON t.thread_key = s.thread_key JOIN communications l ON l.id = t.last_id
          WHERE s.state = 'open' AND s.assignee_id IS NOT NULL AND s.overdue_notified_at IS NULL
-           AND l.direction = 'inbound' AND l.created_at < now() - make_interval(mins => $1::int)
+           AND ${clientWaitingSql('l')} AND l.created_at < now() - make_interval(mins => $1::int)
            AND ${visibleToSql('s.assignee_id', 'l.client_id', 'l.case_id')}
          ORDER BY s.thread_key LIMIT $2 FOR UPDATE OF s SKIP LOCKED),
        marked AS (

@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { clientOfThreadKeySql } from '../core/thread-key-sql';
 import { visibleToSql, type TViewer } from '../core/visibility';
+import { clientWaitingSql } from '../core/client-waiting-sql';
 import type { TPersonRef } from './conversation-ref';
 
 export type TWorkloadRow = { user: TPersonRef; open: number; awaitingReply: number; oldestAwaitingAt: Date | null; overdue: number };
@@ -15,19 +16,19 @@ export type TWorkloadRow = { user: TPersonRef; open: number; awaitingReply: numb
 export async function readWorkload(viewer: TViewer, replyTargetMinutes: number): Promise<TWorkloadRow[]> {
   const rows = await db().query<{ id: number; name: string; open: number; awaiting: number; oldest: Date | null; overdue: number }>(
     `WITH held AS (
-       SELECT s.assignee_id, l.direction, l.created_at
+       SELECT s.assignee_id, ${clientWaitingSql('l')} AS waiting, l.created_at
        FROM conversation_states s LEFT JOIN chat_threads t ON t.thread_key = s.thread_key LEFT JOIN communications l ON l.id = t.last_id
        WHERE s.state = 'open' AND s.assignee_id IS NOT NULL
          AND ${visibleToSql('$2', clientOfThreadKeySql('s.thread_key'), 'NULL')})
      SELECT u.id, u.name,
        count(h.assignee_id)::int AS open,
-       count(*) FILTER (WHERE h.direction = 'inbound')::int AS awaiting,
-       min(h.created_at) FILTER (WHERE h.direction = 'inbound') AS oldest,
-       count(*) FILTER (WHERE h.direction = 'inbound' AND h.created_at < now() - make_interval(mins => $1::int))::int AS overdue
+       count(*) FILTER (WHERE h.waiting)::int AS awaiting,
+       min(h.created_at) FILTER (WHERE h.waiting) AS oldest,
+       count(*) FILTER (WHERE h.waiting AND h.created_at < now() - make_interval(mins => $1::int))::int AS overdue
      FROM users u LEFT JOIN held h ON h.assignee_id = u.id
      WHERE u.deactivated_at IS NULL OR h.assignee_id IS NOT NULL
      GROUP BY u.id, u.name
-     ORDER BY count(*) FILTER (WHERE h.direction = 'inbound') DESC, min(h.created_at) FILTER (WHERE h.direction = 'inbound'), u.name`,
+     ORDER BY count(*) FILTER (WHERE h.waiting) DESC, min(h.created_at) FILTER (WHERE h.waiting), u.name`,
     { bind: [replyTargetMinutes, viewer.id], type: QueryTypes.SELECT },
   );
   return rows.map((r) => ({

@@ -55,10 +55,13 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
             l.client_id AS "clientId", c.name AS "clientName", l.case_id AS "caseId", l.to_digits AS "toDigits",
             l.body, l.template, l.attachment_id AS "attachmentId", l.attempts,
             w.open AS "windowOpen",
+            -- As the composer offers numbers (replyNumbersOf, shared/phone.ts): one of the client's
+            -- own, or one that wrote on their file and matches an own number by its last 9 digits.
             (l.client_id IS NULL
               OR EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.digits = l.to_digits)
-              OR EXISTS (SELECT 1 FROM communications m WHERE m.peer_phone = l.to_digits AND m.client_id = l.client_id
-                           AND m.type = 'chat' AND m.direction = 'inbound')) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote"
+              OR (EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.last9 = right(l.to_digits, 9))
+                  AND EXISTS (SELECT 1 FROM communications m WHERE m.peer_phone = l.to_digits AND m.client_id = l.client_id
+                                AND m.type = 'chat' AND m.direction = 'inbound'))) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote"
      FROM leased l
      -- Only free text and files wait for the window: a template reaches past it, and an automatic reply answers a message just in.
      CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpenSql('l.to_digits')} ELSE true END AS open) w

@@ -337,6 +337,9 @@ describe('the out-of-hours reply', () => {
       ['inbound', 'Are you there?', false],
       ['outbound', REPLY, true],
     ]);
+    // The automatic reply answers no one's question: she is still waiting for a person.
+    const awaiting = await live.staff.inbox.threads.query({ filter: 'awaiting_reply' });
+    expect(awaiting.threads.map((t) => t.clientId)).toContain(amelia.id);
   });
 
   it('is sent once in 12 hours per number: a second message gets none, and one after the mark is 13 hours old gets one', async () => {

@@ -476,17 +476,21 @@ describe('on one server', () => {
     expect(sendsWith(live, 'From Leo to Hana')).toHaveLength(0);
   });
 
-  it('a number removed from the client before its time is not sent to, saying why', async () => {
-    const digits = nextDigits();
-    const kit = await createClient({ name: 'Kit Lowe', phone: `+${digits}` });
+  it('a number removed from the client before its time is not sent to, saying why, even one that wrote on their file', async () => {
+    const kit = await clientWhoWrote('Kit Lowe');
     await live.director.clients.addNumber.mutate({ clientId: kit.id, phone: `+${nextDigits()}` });
-    // A template: it would go outside the window, so only the number can stop it.
-    const template = { name: 'hello_world', language: 'en_US', params: [] };
-    const { id } = await live.staff.chat.schedule.mutate({ clientId: kit.id, to: `+${digits}`, template, sendAt: inSeconds(2) });
-    await live.director.clients.removeNumber.mutate({ clientId: kit.id, phone: `+${digits}` });
+    const { id } = await live.staff.chat.schedule.mutate({
+      clientId: kit.id,
+      to: `+${kit.digits}`,
+      body: 'From us to Kit',
+      sendAt: inSeconds(2),
+    });
+    // Removed, and given to someone else: the number's messages stay on Kit's file, the number is not Kit's.
+    await live.director.clients.removeNumber.mutate({ clientId: kit.id, phone: `+${kit.digits}` });
+    await createClient({ name: 'Kit’s successor', phone: `+${kit.digits}` });
     await expect.poll(() => stateOf(id), { timeout: 15_000 }).toBe('not_sent');
     expect((await rowOf(id)).reason).toMatch(/is no longer one of Kit Lowe's numbers/);
-    expect(live.sim.accepted.filter((a) => a.to === digits)).toHaveLength(0);
+    expect(sendsWith(live, 'From us to Kit')).toHaveLength(0);
   });
 
   it('walls: a screened person gets NOT_FOUND on every path for that client, as for one that does not exist; a send whose author was walled does not go', async () => {
