@@ -42,7 +42,10 @@ export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel
   const refusalLine = useRef<HTMLParagraphElement>(null);
   useEffect(() => input.current?.focus(), []);
   // In a composer that scrolls, the reason may land below its edge: it is brought into view.
-  useEffect(() => refusalLine.current?.scrollIntoView({ block: 'nearest' }), [refusal]);
+  // Braces: a browser's scrollIntoView may return a promise, which React would call as a clean-up.
+  useEffect(() => {
+    refusalLine.current?.scrollIntoView({ block: 'nearest' });
+  }, [refusal]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (saving) return; // a second press waits for the first answer (the button stays enabled: a disabled one drops the focus)
