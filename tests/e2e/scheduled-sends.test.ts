@@ -121,8 +121,19 @@ describe.runIf(hasChromium())('scheduled sends in Chromium', () => {
     await page.getByRole('menuitem', { name: 'In 1 hour' }).click();
     await expect.poll(() => message(page).inputValue()).toBe('');
 
-    // Picked a few seconds ahead, in the firm's time (5 h ahead of the browser's).
+    // A time passed is refused in place; closing the picker after a refusal leaves the page whole.
     await message(page).fill(soon);
+    await page.getByRole('button', { name: 'Schedule for later' }).click();
+    await page.getByRole('menuitem', { name: 'Pick a date and time…' }).click();
+    const refusing = page.getByRole('form', { name: 'Send later' });
+    await refusing.getByLabel('Send later at').fill(firmInput(-3_600_000).value);
+    await refusing.getByRole('button', { name: 'Schedule' }).click();
+    await refusing.getByRole('alert').waitFor();
+    await page.keyboard.press('Escape');
+    await refusing.waitFor({ state: 'detached' });
+    expect(await message(page).inputValue()).toBe(soon);
+
+    // Picked a few seconds ahead, in the firm's time (5 h ahead of the browser's).
     const { value } = firmInput(8_000);
     await scheduleAt(page, value);
     expect(await message(page).inputValue()).toBe('');
