@@ -14,11 +14,14 @@ export type TReplyCandidate = {
   kind: string;
   body: string;
   providerTimestamp: Date | null;
+  /** The same delivery held a STOP or START from this number's preferences. */
+  askedToStopOrStart?: true;
 };
 
 /**
  * The ids of the messages that may be answered: a client's own (not an echo of what the firm sent
- * from its phone), from a number that sent no STOP or START in this batch (ingest applies those
+ * from its phone), from a number that sent no STOP or START in this batch, as a text or as a
+ * preference of its delivery (ingest applies those
  * right after the batch is stored; a STOP must never be answered, and a number resuming is not
  * "out of hours" news). Reactions, edits, deletions and receipts are never messages here.
  */
@@ -26,7 +29,9 @@ export function listAutoReplyCandidates(messages: TReplyCandidate[]): string[] {
   const inbound = messages.filter((m) => m.direction === 'inbound');
   // As ingest reads them: only a text or a button's text can be a keyword.
   const asking = new Set(
-    inbound.filter((m) => (m.kind === 'text' || m.kind === 'button') && optOutChangeOfText(m) !== null).map((m) => m.peerPhone),
+    inbound
+      .filter((m) => m.askedToStopOrStart || ((m.kind === 'text' || m.kind === 'button') && optOutChangeOfText(m) !== null))
+      .map((m) => m.peerPhone),
   );
   return inbound.filter((m) => !asking.has(m.peerPhone)).map((m) => m.chatMsgId);
 }

@@ -35,6 +35,11 @@ export type TInboundMessage = {
   truncated: { length: number; sha256: string } | null;
   extra: TMessageExtra;
   attachment: TInboundAttachment | null;
+  /**
+   * The delivery also carried a STOP or START from this number's preferences (applied after the
+   * messages are stored): no out-of-hours reply is queued for it (README "Business hours").
+   */
+  askedToStopOrStart?: true;
 };
 
 /**

@@ -13,7 +13,13 @@ export async function ingestDelivery(
   batcher: InboundBatcher,
   onFilesPending?: () => void,
 ): Promise<{ stored: TStoredInbound[]; changed: number }> {
-  const stored = await batcher.submit(payload.messages);
+  // A number whose preferences say STOP or START in this delivery gets no out-of-hours reply to its
+  // messages: the reply is decided as they are stored, before the opt-outs below are applied.
+  const asking = new Set(payload.preferences.map((p) => p.peerPhone));
+  const messages = asking.size
+    ? payload.messages.map((m) => (asking.has(m.peerPhone) ? { ...m, askedToStopOrStart: true as const } : m))
+    : payload.messages;
+  const stored = await batcher.submit(messages);
   if (payload.updates.length) await applyMessageUpdates(payload.updates);
   const changed = payload.receipts.length ? await applyReceipts(payload.receipts) : 0;
   if (payload.templateUpdates.length) await applyTemplateStatusUpdates(payload.templateUpdates);

@@ -402,6 +402,19 @@ describe('the out-of-hours reply', () => {
     expect(await queuedFor('447700900206')).toHaveLength(1);
   });
 
+  it('answers none of a number whose preferences say STOP in the same delivery', async () => {
+    await awayFromMidnight('Europe/London');
+    await live.director.settings.setBusinessHours.mutate(closedNow());
+    live.sim.markInbound('447700900209');
+    const at = Math.floor(Date.now() / 1000);
+    const delivery = cloudPayload({
+      messages: [textMessage('wamid.bh-pref-1', '447700900209', 'Hello there', String(at))],
+      user_preferences: [{ wa_id: '447700900209', category: 'marketing_messages', value: 'stop', timestamp: at }],
+    });
+    expect(await postWebhook(live.server.url, delivery)).toMatchObject({ status: 200, json: { stored: 1 } });
+    await expectNoReply('447700900209');
+  });
+
   it('is queued once when deliveries from one number arrive at the same moment', async () => {
     await live.director.settings.setBusinessHours.mutate(closedNow());
     const number = '447700900209';
