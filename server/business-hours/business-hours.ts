@@ -58,7 +58,11 @@ export async function readBusinessHours(transaction?: Transaction): Promise<TBus
  */
 async function resolveTimeZone(name: string, transaction: Transaction): Promise<string> {
   const [zone] = await db().query<{ name: string }>(
-    'SELECT name FROM pg_timezone_names WHERE lower(name) = lower($1) ORDER BY name = $1 DESC LIMIT 1',
+    // Not an abbreviation as well (CET, EET, MET, WET, EST…): AT TIME ZONE reads those as a fixed
+    // offset all year, where the browser keeps the zone's summer time. UTC and GMT are the same either way.
+    `SELECT name FROM pg_timezone_names WHERE lower(name) = lower($1)
+       AND (upper($1) IN ('UTC', 'GMT') OR NOT EXISTS (SELECT 1 FROM pg_timezone_abbrevs a WHERE lower(a.abbrev) = lower($1)))
+     ORDER BY name = $1 DESC LIMIT 1`,
     { bind: [name], type: QueryTypes.SELECT, transaction },
   );
   if (!zone) throw new AppError('INVALID_INPUT', TIME_ZONE_REFUSAL, { timeZone: [TIME_ZONE_REFUSAL] });

@@ -218,6 +218,12 @@ describe('the settings', () => {
     // Known to JavaScript only (PostgreSQL would read it as the abbreviation: UTC-8 all year), and to PostgreSQL only.
     ['a zone the browser knows and PostgreSQL does not', { timeZone: 'PST' }, 'timeZone', /^Choose a time zone such as Europe\/London$/],
     [
+      'a zone PostgreSQL would read as a fixed offset all year',
+      { timeZone: 'CET' },
+      'timeZone',
+      /^Choose a time zone such as Europe\/London$/,
+    ],
+    [
       'a zone PostgreSQL knows and the browser does not',
       { timeZone: 'Factory' },
       'timeZone',
@@ -405,14 +411,14 @@ describe('the out-of-hours reply', () => {
   it('answers none of a number whose preferences say STOP in the same delivery', async () => {
     await awayFromMidnight('Europe/London');
     await live.director.settings.setBusinessHours.mutate(closedNow());
-    live.sim.markInbound('447700900209');
+    live.sim.markInbound('447700900219');
     const at = Math.floor(Date.now() / 1000);
     const delivery = cloudPayload({
-      messages: [textMessage('wamid.bh-pref-1', '447700900209', 'Hello there', String(at))],
-      user_preferences: [{ wa_id: '447700900209', category: 'marketing_messages', value: 'stop', timestamp: at }],
+      messages: [textMessage('wamid.bh-pref-1', '447700900219', 'Hello there', String(at))],
+      user_preferences: [{ wa_id: '447700900219', category: 'marketing_messages', value: 'stop', timestamp: at }],
     });
     expect(await postWebhook(live.server.url, delivery)).toMatchObject({ status: 200, json: { stored: 1 } });
-    await expectNoReply('447700900209');
+    await expectNoReply('447700900219');
   });
 
   it('is queued once when deliveries from one number arrive at the same moment', async () => {
