@@ -98,13 +98,25 @@ async function findStoredFile(attachmentId: number | undefined): Promise<Attachm
   return file;
 }
 
-/** The upload joins the record being written, in its transaction; one already taken is a CONFLICT (sent once). */
+const HELD_BY_SCHEDULED_SEND =
+  'That file is waiting in a scheduled message: cancel that one first, or upload the file again to send it now.';
+
+/**
+ * The upload joins the record being written, in its transaction; one already taken is a CONFLICT
+ * (sent once), and so is one a scheduled send still holds (README "Scheduled sends": the scheduled
+ * send itself ends its wait in this transaction before its file is claimed).
+ */
 async function claimUpload(attachmentId: number, recordId: number, transaction: Transaction): Promise<void> {
-  const [claimed] = await db().query<{ id: number }>(
-    'UPDATE attachments SET communication_id = $2, updated_at = now() WHERE id = $1 AND communication_id IS NULL RETURNING id',
+  const [claimed] = await db().query<{ id: number | null; held: boolean }>(
+    `WITH held AS (SELECT EXISTS (SELECT 1 FROM scheduled_sends s WHERE s.attachment_id = $1 AND s.state = 'scheduled') AS held),
+     claimed AS (
+       UPDATE attachments SET communication_id = $2, updated_at = now()
+       WHERE id = $1 AND communication_id IS NULL AND NOT (SELECT held FROM held) RETURNING id)
+     SELECT (SELECT id FROM claimed) AS id, (SELECT held FROM held) AS held`,
     { bind: [attachmentId, recordId], type: QueryTypes.SELECT, transaction },
   );
-  if (!claimed) throw new AppError('CONFLICT', ALREADY_SENT);
+  if (claimed?.held) throw new AppError('CONFLICT', HELD_BY_SCHEDULED_SEND);
+  if (!claimed?.id) throw new AppError('CONFLICT', ALREADY_SENT);
 }
 
 /** The same bytes (copied inside the database) joined to the retry's record, in its transaction. */

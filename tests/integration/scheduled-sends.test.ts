@@ -359,6 +359,11 @@ describe('on one server', () => {
     await pruneExpiredRows();
     const kept = await sql<{ id: number }>(live.server.databaseUrl, 'SELECT id FROM attachments WHERE id = ANY($1)', [[later, loose]]);
     expect(kept.map((k) => k.id)).toEqual([later]);
+    // Nor can it be sent now meanwhile, to anyone: it waits for its scheduled send.
+    const sentNow = await failureOf(live.staff.chat.send.mutate({ clientId: eve.id, attachmentId: later, body: 'Now instead' }));
+    expect(sentNow.data?.code).toBe('CONFLICT');
+    expect(sentNow.message).toMatch(/waiting in a scheduled message/);
+    expect(sendsWith(live, 'Now instead')).toHaveLength(0);
 
     // Deleted before its time (as retention or a person could): not sent, its author told why.
     await sql(live.server.databaseUrl, 'DELETE FROM attachments WHERE id = $1', [later]);
