@@ -257,7 +257,7 @@ describe('with READ_RECEIPTS=assignee', () => {
       const noteRefusal = await failureOf(staff.chat.react.mutate({ communicationId: note.id, emoji: '👍' }));
       expect(noteRefusal.data?.code).toBe('BAD_REQUEST');
       expect(noteRefusal.message).toMatch(/notes stay within the firm/);
-      for (const emoji of ['👍👍', 'ok', '👍 ok', '1', '🇬']) {
+      for (const emoji of ['👍👍', 'ok', '👍 ok', '1', '🇬', '👍\u{E0041}\u{E0042}', '👍\u0301\u0301', '👍\u{E0100}']) {
         const refusal = await failureOf(staff.chat.react.mutate({ communicationId: record.id, emoji }));
         expect(refusal.data?.code).toBe('BAD_REQUEST');
         expect(refusal.data?.fieldErrors?.emoji).toEqual(['React with exactly one emoji']);
