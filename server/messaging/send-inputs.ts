@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
 
 // NUL cannot be stored and would reach the provider as something other than what is kept: refused.
 export const ZBody = z
@@ -61,10 +62,13 @@ export const ZReplyButton = z.object({
     .trim()
     .min(1, 'Each button needs a title')
     .max(BUTTON_TITLE_MAX, `A button title can be at most ${BUTTON_TITLE_MAX} characters`)
-    .refine((title) => !title.includes('\u0000'), 'A button title cannot contain a NUL character'),
+    // A title is all the client reads of a button: nothing in it may be unseen or turn it around.
+    .refine((title) => !hasHiddenCharacters(title), hiddenCharacterMessage('the button title')),
 });
 
 const sameTwice = (values: string[]) => new Set(values).size !== values.length;
+/** A title as the client tells two apart: composed the same way, in any case. */
+const titleAsSeen = (title: string) => title.normalize('NFC').toLocaleLowerCase();
 
 export const ZReplyButtons = z
   .array(ZReplyButton)
@@ -72,4 +76,4 @@ export const ZReplyButtons = z
   .max(BUTTONS_MAX, `A message can have at most ${BUTTONS_MAX} buttons`)
   .refine((buttons) => !sameTwice(buttons.map((b) => b.id)), 'Two buttons have the same id: give each its own')
   // The client sees titles only: two alike could not be told apart (the provider refuses them too).
-  .refine((buttons) => !sameTwice(buttons.map((b) => b.title.toLocaleLowerCase())), 'Two buttons have the same title: give each its own');
+  .refine((buttons) => !sameTwice(buttons.map((b) => titleAsSeen(b.title))), 'Two buttons have the same title: give each its own');

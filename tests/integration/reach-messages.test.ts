@@ -412,6 +412,18 @@ describe('with READ_RECEIPTS=assignee', () => {
           'buttons',
           /same title/,
         ],
+        ['a control character in a title', [{ id: 'a', title: 'Y\u0007es' }], 'buttons', /hidden control or text-direction character/],
+        ['a title turned around', [{ id: 'a', title: 'Yes\u202Eon' }], 'buttons', /hidden control or text-direction character/],
+        ['an unseen space in a title', [{ id: 'a', title: 'Yes\u200B' }], 'buttons', /hidden control or text-direction character/],
+        [
+          'two titles that look the same, composed differently',
+          [
+            { id: 'a', title: 'Caf\u00e9' },
+            { id: 'b', title: 'Cafe\u0301' },
+          ],
+          'buttons',
+          /same title/,
+        ],
       ];
       for (const [, given, field, message] of cases) {
         const refusal = await failureOf(
