@@ -17,7 +17,7 @@ const PAGE = 50;
 const SHORT_HASH = 12;
 
 // Subjects that name no record, or only the person acting: the sentence says all there is.
-const NOTHING_MORE = /^(provider|templates|audit)$/;
+const NOTHING_MORE = /^(provider|templates|audit|business_hours)$/;
 
 /** What an event was about, linked to its page when it has one (a client, a case, a number's conversation). */
 function AuditSubject({ event }: { event: TAuditItem }) {
