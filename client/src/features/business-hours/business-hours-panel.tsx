@@ -30,7 +30,7 @@ export function BusinessHoursPanel({ role }: { role: 'director' | 'staff' }) {
       <QueryStatus query={hours} loading="Loading the business hours…" padded={false}>
         {(saved) => (
           <>
-            <OpenNowLine saved={saved} />
+            <OpenNowLine saved={saved} editing={role === 'director'} />
             {saved.updatedAt && (
               <p className="muted small hours-changed">
                 Last changed {formatDateTime(saved.updatedAt)}
@@ -54,12 +54,12 @@ export function BusinessHoursPanel({ role }: { role: 'director' | 'staff' }) {
  * Whether the firm is open now: the server's answer (it decides when the automatic reply goes), with
  * until when, or when it opens next, worked out here from the same hours.
  */
-function OpenNowLine({ saved }: { saved: TSavedHours }) {
+function OpenNowLine({ saved, editing }: { saved: TSavedHours; editing: boolean }) {
   const now = useMinuteClock();
   if (!saved.hoursSet || saved.openNow === null)
     return (
       <p className="open-now tone-info" role="status" data-open="unset">
-        No business hours are set{saved.autoReply ? '' : ': no automatic reply is sent'}.
+        No business hours are saved yet, so no automatic reply is sent{editing ? ': the week below is a suggestion until you save it' : ''}.
       </p>
     );
   const state = openStateAt(saved, new Date(now));
@@ -140,7 +140,7 @@ function HoursForm({ saved }: { saved: TSavedHours }) {
           rows={4}
           value={draft.autoReply}
           onChange={(e) => change({ autoReply: e.target.value })}
-          placeholder="Thank you for your message. Our office is closed; we will reply when we open."
+          placeholder="For example: Thank you for your message. Our office is closed; we will reply when we open."
           {...errors.field('autoReply')}
           aria-describedby={[
             `${errors.inputId('autoReply')}-hint`,

@@ -67,10 +67,10 @@ export function WeekField({
                   <button
                     type="button"
                     className="link-button"
-                    aria-label={`One interval on ${name}`}
+                    aria-label={`Remove the break on ${name}`}
                     onClick={() => setDay(i, { ...day, intervals: day.intervals.slice(0, 1) })}
                   >
-                    One interval
+                    Remove the break
                   </button>
                 )}
               </span>
