@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { threadKeyOf } from '../../shared/thread-key';
+import { stopsNumberSql } from '../crm';
 import { db } from '../core/db/db';
 import type { TLogger } from '../core/logger';
 import { visibleToSql, type TReader } from '../core/visibility';
@@ -31,6 +32,8 @@ WITH last AS (
     AND ${thread === 'client' ? 'c.client_id = $3' : 'c.client_id IS NULL AND c.peer_phone = $3'}
     AND ${visibleToSql('$2', 'c.client_id', 'c.case_id')}
     AND EXISTS (SELECT 1 FROM conversation_states s WHERE s.thread_key = $4 AND s.assignee_id = $2)
+    -- A number that asked to receive nothing gets no blue ticks either (README "Read receipts").
+    AND NOT EXISTS (SELECT 1 FROM number_opt_outs o WHERE o.last9 = right(c.peer_phone, 9) AND ${stopsNumberSql('o', 'c.peer_phone')})
   ORDER BY c.peer_phone, coalesce(c.provider_timestamp, c.created_at) DESC, c.id DESC
 ), changed AS (
   UPDATE communications c SET metadata = c.metadata || jsonb_build_object('marked_read_at', $1::timestamptz), updated_at = now()

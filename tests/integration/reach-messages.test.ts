@@ -510,6 +510,11 @@ describe('with READ_RECEIPTS=assignee', () => {
       const next = await inbound('447700900321', 'Third question');
       await staff.inbox.markRead.mutate({ clientId: bea.id });
       expect(readCalls().map((r) => (r.body as { message_id: string }).message_id)).toEqual([last.chatMsgId, next.chatMsgId]);
+
+      // A STOP stops read marks too: nothing more reaches the phone of a number that asked for nothing.
+      await inbound('447700900321', 'STOP');
+      await staff.inbox.markRead.mutate({ clientId: bea.id });
+      expect(readCalls()).toHaveLength(2);
     });
 
     it('works for an unlinked number’s conversation too', async () => {
