@@ -208,6 +208,13 @@ describe.runIf(hasChromium())('scheduled sends in Chromium', () => {
     const text = `Are you free on Thursday? (${Date.now()})`;
     await message(page).fill(text);
     await scheduleAt(page, firmInput(6_000).value);
+    // Scheduled all the same (she may write meanwhile), and told now that it will not go otherwise.
+    await page
+      .getByRole('status')
+      .filter({
+        hasText: /That is after Chloe Martin’s 24-hour window closes \(.+\): unless they write again before then, it will not be sent/,
+      })
+      .waitFor();
 
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await expect.poll(() => bell.getAttribute('aria-label'), { timeout: 30_000 }).toMatch(/\(\d+ unread\)/);

@@ -46,6 +46,8 @@ type TProps = TSendActions & {
   recipient: TRecipient | null;
   /** The 24-hour window of the number the message goes to. */
   windowOpen: boolean;
+  /** When the reply number's 24-hour window closes (null: it never opened): what a scheduled text is checked against. */
+  windowClosesAt?: Date | null;
   /** 'template': an approved template (first choice outside the window); 'text': free text. */
   mode: 'template' | 'text';
   onModeChange: (mode: 'template' | 'text') => void;
@@ -72,6 +74,7 @@ export function Composer({
   onFileChange,
   recipient,
   windowOpen,
+  windowClosesAt = null,
   mode,
   onModeChange,
   proposedCaseId,
@@ -154,6 +157,7 @@ export function Composer({
     if (clientId === null || !zone) return null;
     if (progress !== null || length.state === 'over' || scheduling.pending) return null;
     const target = { clientId, to: recipient?.value, caseId, sendAt };
+    const window = { closesAt: windowClosesAt, name: clientName ?? 'This number' };
     if (file) {
       let refused: string | null = null;
       setSchedulingFile(true);
@@ -161,7 +165,7 @@ export function Composer({
         .send(file, async (chosen, onProgress) => {
           const uploaded = await uploadFile(chosen, onProgress).catch((error: Error) => error);
           if (uploaded instanceof Error) return { ok: false, error: (refused = uploaded.message) };
-          refused = await scheduling.schedule({ ...target, body: body.trim(), attachmentId: uploaded.attachmentId }, zone);
+          refused = await scheduling.schedule({ ...target, body: body.trim(), attachmentId: uploaded.attachmentId }, zone, window);
           return refused === null ? { ok: true } : { ok: false, error: refused };
         })
         .finally(() => setSchedulingFile(false));
@@ -171,7 +175,7 @@ export function Composer({
     if (fileNote) return null; // a caption whose file is not here: never scheduled alone (said beside it)
     const text = body.trim();
     if (!text) return null;
-    const refused = await scheduling.schedule({ ...target, body: text }, zone);
+    const refused = await scheduling.schedule({ ...target, body: text }, zone, window);
     // Cleared as after a send — unless more was typed while the server answered: that stays.
     if (refused === null) clearSent(text);
     return refused;

@@ -22,7 +22,7 @@ import { MessageList, type TMessageListApi, type TRow } from './message-list';
 import { NumberJoined, withDividers } from './number-joined';
 import { hideArrivedCopies } from './optimistic-copies';
 import { OptOutBanner } from './opt-out-banner';
-import { ReplyWindow } from './reply-window';
+import { ReplyWindow, WINDOW_MS } from './reply-window';
 import { ThreadHeader } from './thread-header';
 import { useArrivalAnnouncement } from './use-arrival-announcement';
 import { useMarkThreadRead } from './use-mark-thread-read';
@@ -242,6 +242,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
                 file={file}
                 onFileChange={setFile}
                 windowOpen={reply.windowOpen}
+                windowClosesAt={reply.lastInboundAt ? new Date(reply.lastInboundAt.getTime() + WINDOW_MS) : null}
                 mode={mode}
                 onModeChange={setChosenMode}
                 proposedCaseId={proposedCaseId}

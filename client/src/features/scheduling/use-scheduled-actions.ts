@@ -32,8 +32,25 @@ export function useScheduledActions() {
   const when = (at: Date, zone: TFirmZone) => withZone(formatWallTime(at, zone.timeZone), zone);
   return {
     pending: schedule.isPending || reschedule.isPending || edit.isPending || cancel.isPending,
-    schedule: (input: Parameters<typeof schedule.mutateAsync>[0] & { sendAt: Date }, zone: TFirmZone) =>
-      run(() => schedule.mutateAsync(input), `Scheduled for ${when(input.sendAt, zone)}.`),
+    /**
+     * `window`: when the number's 24-hour window closes, and whose it is. Free text due after it is
+     * scheduled all the same (they may write again meanwhile), and the notice says it will not go
+     * otherwise, so that nobody learns it only from the not-sent notice (README "Scheduled sends").
+     */
+    schedule: (
+      input: Parameters<typeof schedule.mutateAsync>[0] & { sendAt: Date },
+      zone: TFirmZone,
+      window?: { closesAt: Date | null; name: string } | null,
+    ) => {
+      const late = window && input.template === undefined && (window.closesAt === null || input.sendAt > window.closesAt);
+      const why = !late
+        ? ''
+        : window.closesAt === null
+          ? ` ${window.name} has not written from this number:`
+          : ` That is after ${window.name}’s 24-hour window closes (${when(window.closesAt, zone)}):`;
+      const warning = late ? `${why} unless they write again before then, it will not be sent. An approved template would be.` : '';
+      return run(() => schedule.mutateAsync(input), `Scheduled for ${when(input.sendAt, zone)}.${warning}`);
+    },
     reschedule: (id: number, sendAt: Date, zone: TFirmZone) =>
       run(() => reschedule.mutateAsync({ id, sendAt }), `Rescheduled for ${when(sendAt, zone)}.`),
     edit: (id: number, body: string) => run(() => edit.mutateAsync({ id, body }), 'Scheduled message changed.'),
