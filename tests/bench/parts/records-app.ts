@@ -100,10 +100,10 @@ export async function runScriptMeasured(
 export const HEALTH_P99_MS = 250;
 
 /** Reports how long `/api/health` kept its askers waiting during `during` (p99 of the sampled waits). */
-export function reportHealthWaits(tools: TBenchTools, during: string, waits: number[], failed: number): void {
+export function reportHealthWaits(tools: TBenchTools, during: string, waits: number[], failed: number, part = 'records'): void {
   const p99 = waits[Math.min(waits.length - 1, Math.floor(0.99 * waits.length))] ?? NaN;
   tools.report({
-    part: 'records',
+    part,
     name: `${during} (${waits.length} asked, ${failed} failed; slowest ${Math.max(...waits).toFixed(0)} ms)`,
     value: p99,
     unit: 'ms',
