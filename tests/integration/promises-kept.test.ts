@@ -509,7 +509,10 @@ describe('a trickling provider', () => {
     for (;;) {
       const [row] = await sql<{ n: number; error: string | null }>(
         live.server.databaseUrl,
-        `SELECT (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction') AS n,
+        // Held across a chunk's 250 ms wait, a transaction would sit idle that long; the pollers'
+        // own transactions (snoozes, scheduled sends) are idle for a moment between statements.
+        `SELECT (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'
+                   AND state_change < now() - interval '100 milliseconds') AS n,
                 (SELECT error FROM attachments WHERE communication_id = $1) AS error`,
         [record.id],
       );

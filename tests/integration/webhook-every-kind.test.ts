@@ -22,7 +22,7 @@ beforeAll(async () => {
   await createClient({ name: 'Amelia Hart', phone: `+${CLIENT}` });
 });
 afterAll(() => server?.stop());
-beforeEach(() => sql(server.databaseUrl, 'TRUNCATE communications, chat_receipts CASCADE'));
+beforeEach(() => sql(server.databaseUrl, 'TRUNCATE scheduled_sends, communications, chat_receipts CASCADE'));
 
 const byMsgId = async (id: string) => (await Communication.findOne({ where: { metadata: { chat_msg_id: id } } }))!;
 const deliver = (...messages: unknown[]) =>

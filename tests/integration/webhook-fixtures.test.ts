@@ -93,7 +93,7 @@ describe('real provider payloads', () => {
   });
 
   it.each(cases.map((c) => [`${c.file} › ${c.name}`, c] as const))('%s answers 200 with exact counts', async (_label, c) => {
-    await sql(server.databaseUrl, 'TRUNCATE communications, chat_receipts CASCADE');
+    await sql(server.databaseUrl, 'TRUNCATE scheduled_sends, communications, chat_receipts CASCADE');
     const status = STATUS_CASES[c.name];
     const record =
       c.file === 'message_status.json'
