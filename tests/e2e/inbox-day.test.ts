@@ -157,7 +157,8 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
     expect(ameliaId).toBeTruthy();
     failing = new RegExp(`"clientId":${ameliaId}[,}]`);
     await amelia.click();
-    const retry = page.getByRole('button', { name: 'Retry' });
+    // The conversation's own Retry: a list refreshed in the same aborted batch may offer one too.
+    const retry = page.getByRole('region', { name: 'Conversation with Amelia Hart' }).getByRole('button', { name: 'Retry' });
     await retry.waitFor();
     failing = null;
     await retry.click();
