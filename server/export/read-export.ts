@@ -57,7 +57,28 @@ export type TExportMessage = {
   revokedAt: string | null;
   reactions: TReaction[];
   truncated: { length: number; sha256: string } | null;
-  attachments: { kind: string; fileName: string | null; mimeType: string; size: number | null; sha256: string | null; state: string }[];
+  /**
+   * The message's files. `exhibit` numbers every file of the export from 1, in the order the
+   * messages are exported (then by attachment id), stored or not: a court bundle's `exhibits/NNN-…`
+   * and the transcript's references use the same numbers.
+   */
+  attachments: {
+    id: number;
+    exhibit: number;
+    kind: string;
+    fileName: string | null;
+    mimeType: string;
+    size: number | null;
+    sha256: string | null;
+    state: string;
+  }[];
+};
+
+/** The export's snapshot, for a writer that needs the messages more than once (a court bundle). */
+export type TExportSnapshot = {
+  /** The same messages again, from the first, read in the same snapshot as the header. */
+  pages(): AsyncIterable<TExportMessage[]>;
+  transaction: Transaction;
 };
 
 /** A conversation's record: its messages and the firm's internal notes, each note marked internal. */
@@ -67,7 +88,8 @@ const EXPORTED_TYPES = "m.type IN ('chat', 'chat_note')";
 const PAGE_SIZE = 500;
 const PAGE_BYTES = 2_000_000;
 
-type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByFirmAt'> & {
+type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByFirmAt' | 'attachments'> & {
+  attachments: Omit<TExportMessage['attachments'][number], 'exhibit'>[];
   providerTime: Date | null;
   storedTime: Date;
   readByFirmAt: Date | null;
@@ -87,7 +109,7 @@ type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByF
  */
 export async function readExport(
   request: { scope: TExportScope; firm: string; user: { id: number; name: string; email: string }; now: Date; signal?: AbortSignal },
-  write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>) => Promise<void>,
+  write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, snapshot: TExportSnapshot) => Promise<void>,
 ): Promise<TExportHeader | null> {
   return db().transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }, async (transaction) => {
     await db().query('SET TRANSACTION READ ONLY', { transaction });
@@ -131,7 +153,8 @@ export async function readExport(
       exportedBy: request.user,
       auditHead: await readChainHead(db(), transaction).then(({ id, hash }) => ({ id, hash })),
     };
-    await write(header, readPages({ column, id: request.scope.id, viewerId: request.user.id, transaction, signal: request.signal }));
+    const pages = () => readPages({ column, id: request.scope.id, viewerId: request.user.id, transaction, signal: request.signal });
+    await write(header, pages(), { pages, transaction });
     return header;
   });
 }
@@ -144,6 +167,7 @@ async function* readPages(query: {
   signal?: AbortSignal;
 }): AsyncIterable<TExportMessage[]> {
   let after: { at: string; id: number } | null = null;
+  let exhibits = 0;
   for (;;) {
     query.signal?.throwIfAborted();
     const rows: TMessageRow[] = await db().query<TMessageRow>(
@@ -158,7 +182,7 @@ async function* readPages(query: {
               coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
               coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
               coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,
-              coalesce((SELECT json_agg(json_build_object('kind', a.kind, 'fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state) ORDER BY a.id)
+              coalesce((SELECT json_agg(json_build_object('id', a.id, 'kind', a.kind, 'fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state) ORDER BY a.id)
                         FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments,
               octet_length(m.body) + octet_length(m.metadata::text) AS bytes
        FROM communications m LEFT JOIN users u ON u.id = m.sent_by
@@ -180,6 +204,7 @@ async function* readPages(query: {
     if (rows.length === 0) return;
     yield rows.map(({ cursorAt: _cursor, reached: _reached, bytes: _bytes, pageBytes: _pageBytes, pageRow: _pageRow, ...row }) => ({
       ...row,
+      attachments: row.attachments.map((file) => ({ ...file, exhibit: (exhibits += 1) })),
       providerTime: row.providerTime ? new Date(row.providerTime).toISOString() : null,
       storedTime: new Date(row.storedTime).toISOString(),
       readByFirmAt: row.readByFirmAt ? new Date(row.readByFirmAt).toISOString() : null,
