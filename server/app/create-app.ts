@@ -8,6 +8,8 @@ import { createWebhookRouter } from '../webhook/webhook-route';
 import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
 import { serveExport } from '../export/export-route';
+import { EXPORT_VERIFY_PATH, serveExportVerify } from '../export/verify-route';
+import { watchIdleUpload } from '../media/uploads/watch-idle-upload';
 import { serveLiveStream } from '../live/live-stream-route';
 import { RESUMABLE_UPLOADS_PATH, receiveResumableUploads } from '../media/uploads/resumable-upload-route';
 import { handleHealth } from '../http/health-route';
@@ -29,12 +31,14 @@ export type TAppOptions = {
   timeouts?: THttpTimeouts;
 };
 
-/** Uploads have no total time limit, only an idle one (see the upload routes). */
+/** Uploads have no total time limit, only an idle one (see the upload routes); a copy sent to be verified is one too. */
 function isUpload(req: Request): boolean {
   // As Express routes: case-insensitive, a trailing slash allowed.
   const path = req.path.toLowerCase().replace(/\/+$/, '');
   return (
-    (req.method === 'POST' && path === '/api/media') || path === RESUMABLE_UPLOADS_PATH || path.startsWith(`${RESUMABLE_UPLOADS_PATH}/`)
+    (req.method === 'POST' && (path === '/api/media' || path === EXPORT_VERIFY_PATH)) ||
+    path === RESUMABLE_UPLOADS_PATH ||
+    path.startsWith(`${RESUMABLE_UPLOADS_PATH}/`)
   );
 }
 
@@ -78,6 +82,12 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   app.get('/api/health', handleHealth(deps.config.mode));
   app.get('/api/media/:attachmentId', signedIn, serveMedia(media));
   app.post('/api/media', sameSiteUploads, signedIn, receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
+  app.post(
+    EXPORT_VERIFY_PATH,
+    requireSameSite(deps.config.siteUrl, 'Copies are verified from Firm Chat itself.'),
+    signedIn,
+    serveExportVerify({ logger: deps.logger, idleMs: timeouts.uploadIdleMs, watchIdle: watchIdleUpload }),
+  );
   app.get('/api/export/:scope/:file', signedIn, serveExport({ ...media, firmName: deps.config.firmName }));
   app.get('/api/retention/:file', signedIn, serveCertificate({ firmName: deps.config.firmName, logger: deps.logger }));
 

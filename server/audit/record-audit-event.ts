@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'client.number_add',
   'client.number_remove',
   'export.create',
+  'export.verify',
   'settings.check_connection',
   'templates.refresh',
   'client.opt_out',

@@ -82,7 +82,12 @@ describe.runIf(hasChromium())('the audit page', () => {
       const diana = people.find((p) => p.name === 'Diana Director')!.id;
       await call(page, 'clients.addNumber', { clientId: ameliaId, phone: '+44 7700 900998' }, 'mutation');
       await call(page, 'inbox.assign', { clientId: ameliaId, userId: diana }, 'mutation');
-      const exported = await page.evaluate(async (id) => (await fetch(`/api/export/client/${id}.json`)).status, ameliaId);
+      // The body is read to its end: an export is recorded once its reader has it (README "Evidence exports").
+      const exported = await page.evaluate(async (id) => {
+        const res = await fetch(`/api/export/client/${id}.json`);
+        await res.text();
+        return res.status;
+      }, ameliaId);
       expect(exported).toBe(200);
       await context.close();
     });

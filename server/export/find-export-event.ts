@@ -1,0 +1,84 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { TBundlePart, TFileCheck, TFoundExport } from './verify-export';
+
+/**
+ * The export a file is; `byManifest` when a ZIP was known by its manifest (its files packed into a
+ * new ZIP since) rather than its own hash; `onFile` false once its client or case was erased.
+ */
+export type TExportMatch = { found: TFoundExport; byManifest: boolean; onFile: boolean };
+
+type TEventRow = {
+  id: string;
+  at: Date;
+  userId: number | null;
+  userName: string | null;
+  subject: string;
+  format: string | null;
+  part: TBundlePart | null;
+  subjectName: string | null;
+};
+
+/** Which hashes of an `export.create` event's detail a file's hash is compared with. */
+const MATCHES = {
+  /** A PDF or JSON export, or one part of a bundle (README "Evidence exports"). */
+  file: `$1 IN (e.detail->>'sha256', e.detail->>'transcriptSha256', e.detail->>'jsonSha256', e.detail->>'manifestSha256')`,
+  bundle: `e.detail->>'sha256' = $1 AND e.detail->>'format' = 'zip'`,
+  manifest: `e.detail->>'manifestSha256' = $1`,
+} as const;
+
+/**
+ * The first `export.create` event whose detail records `sha256` as `as` says. Export events are
+ * found through the action's index (audit_events_action_idx), then by their detail: a trail holds
+ * far fewer exports than events. The subject's name is read as it is now; null once erased.
+ */
+async function findEvent(database: Sequelize, sha256: string, as: keyof typeof MATCHES): Promise<Omit<TExportMatch, 'byManifest'> | null> {
+  const [row] = await database.query<TEventRow>(
+    `SELECT e.id::text AS id, e.at, e.user_id AS "userId", u.name AS "userName", e.subject, e.detail->>'format' AS format,
+            CASE WHEN e.detail->>'sha256' = $1 THEN NULL
+                 WHEN e.detail->>'transcriptSha256' = $1 THEN 'transcript.pdf'
+                 WHEN e.detail->>'jsonSha256' = $1 THEN 'messages.json'
+                 ELSE 'manifest.json' END AS part,
+            CASE WHEN e.subject ~ '^client:[0-9]{1,10}$' THEN (SELECT c.name FROM clients c WHERE c.id::text = split_part(e.subject, ':', 2))
+                 WHEN e.subject ~ '^case:[0-9]{1,10}$'
+                   THEN (SELECT k.reference || ' ' || k.title FROM cases k WHERE k.id::text = split_part(e.subject, ':', 2))
+            END AS "subjectName"
+     FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
+     WHERE e.action = 'export.create' AND ${MATCHES[as]}
+     ORDER BY e.id
+     LIMIT 1`,
+    { bind: [sha256.toLowerCase()], type: QueryTypes.SELECT },
+  );
+  const subject = /^(client|case):(\d+)$/.exec(row?.subject ?? '');
+  if (!row || !subject) return null;
+  const type = subject[1] as 'client' | 'case';
+  const found: TFoundExport = {
+    auditEventId: Number(row.id),
+    at: new Date(row.at).toISOString(),
+    by: { id: row.userId, name: row.userName ?? (row.userId === null ? 'the system' : `user #${row.userId}`) },
+    subject: { type, id: Number(subject[2]), name: row.subjectName ?? `${type} #${subject[2]}, no longer on file` },
+    format: row.format === 'zip' || row.format === 'json' ? row.format : 'pdf',
+    part: row.part,
+  };
+  return { found, onFile: row.subjectName !== null };
+}
+
+/**
+ * The export a checked file is, from the audit trail: a ZIP by its own hash, or else by its
+ * manifest's (the same bundle repacked); any other file by its hash, as a plain export or as a part
+ * of a bundle. No walls here: the route asks them (the CLI is the operator's, on the server).
+ */
+export async function findExportEvent(database: Sequelize, check: TFileCheck): Promise<TExportMatch | null> {
+  if (check.kind !== 'zip') {
+    const file = await findEvent(database, check.sha256, 'file');
+    return file && { ...file, byManifest: false };
+  }
+  const whole = await findEvent(database, check.sha256, 'bundle');
+  if (whole) return { ...whole, byManifest: false };
+  if (!check.manifestSha256) return null;
+  const repacked = await findEvent(database, check.manifestSha256, 'manifest');
+  return repacked && { found: { ...repacked.found, part: null }, onFile: repacked.onFile, byManifest: true };
+}
+
+/** The export's client or case, as the walls name it. */
+export const subjectOfExport = (found: TFoundExport) =>
+  found.subject.type === 'client' ? { clientId: found.subject.id } : { caseId: found.subject.id };

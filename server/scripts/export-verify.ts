@@ -1,0 +1,105 @@
+import 'dotenv/config';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Sequelize } from 'sequelize';
+import { showInvisibleCharacters } from '../../shared/visible-text';
+import { loadConfig } from '../core/config';
+import { attachDatabase, hasEmbeddedCluster, type TAttachedDatabase } from '../core/db/attach-database';
+import { createSequelize } from '../core/db/sequelize';
+import { createLogger } from '../core/logger';
+import { findExportEvent, type TExportMatch } from '../export/find-export-event';
+import { describeExport, judgeCopy } from '../export/judge-copy';
+import { checkExportFile, type TFileCheck } from '../export/verify-export';
+
+// npm run export:verify -- <file> [--offline] (README "Evidence exports"): what a copy of an export
+// is, and for a court bundle whether every file matches its manifest — that part with no server and
+// no database. The file's hash is looked up in the audit trail when a database is configured
+// (DATABASE_URL, or the embedded one under DATA_DIR). Exit 0 genuine (or, offline, a bundle whose
+// every file matches), 1 altered or unknown, 2 a wrong command.
+
+const USAGE = 'Usage: npm run export:verify -- <file> [--offline]';
+const KIND = { zip: 'court bundle (ZIP)', pdf: 'PDF', json: 'JSON', unknown: 'not an export of Firm Chat' } as const;
+
+/** A name from inside a file, safe to print: no control or direction characters reach the terminal. */
+const shown = (text: string) => showInvisibleCharacters(text).replace(/[\t\n\r]/g, ' ');
+
+class UsageError extends Error {}
+
+function parseArguments(args: string[]): { file: string; offline: boolean } {
+  const options = args.filter((arg) => arg.startsWith('--'));
+  const files = args.filter((arg) => !arg.startsWith('--'));
+  if (files.length !== 1 || options.some((option) => option !== '--offline')) throw new UsageError(USAGE);
+  return { file: path.resolve(files[0]!), offline: options.includes('--offline') };
+}
+
+/** The audit trail's answer, or why it was not asked. */
+async function lookUp(check: TFileCheck): Promise<{ match: TExportMatch | null } | { notLookedUp: string }> {
+  let database: TAttachedDatabase | null = null;
+  let sequelize: Sequelize | null = null;
+  try {
+    const config = loadConfig();
+    if (!config.databaseUrl && !hasEmbeddedCluster(config.dataDir)) return { notLookedUp: 'no database is configured here' };
+    const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+    database = await attachDatabase(config, logger);
+    sequelize = createSequelize(database.ownerUrl, logger, { poolMax: 1 });
+    return { match: await findExportEvent(sequelize, check) };
+  } catch (error) {
+    return { notLookedUp: `the database could not be reached (${error instanceof Error ? error.message : String(error)})` };
+  } finally {
+    await sequelize?.close().catch(() => undefined);
+    await database?.close().catch(() => undefined);
+  }
+}
+
+function printManifest(check: TFileCheck): void {
+  if (check.problem) return console.log(`Manifest: not checked: ${check.problem}.`);
+  const manifest = check.manifest;
+  if (!manifest) return;
+  const differ = manifest.files.filter((file) => file.found && !file.matches);
+  const absent = manifest.files.filter((file) => !file.found);
+  console.log(
+    manifest.allMatch
+      ? `Manifest: ${manifest.files.length} files listed; every one matches.`
+      : `Manifest: ${manifest.files.length} files listed; ${differ.length} differ, ${absent.length} missing, ${manifest.extra.length} not listed.`,
+  );
+  for (const file of differ) console.log(`  differs:    ${shown(file.path)}`);
+  for (const file of absent) console.log(`  missing:    ${shown(file.path)}`);
+  for (const extra of manifest.extra) console.log(`  not listed: ${shown(extra)}`);
+  for (const missing of manifest.missing)
+    console.log(`  exhibit ${missing.exhibit} (${shown(missing.name)}) is not in the bundle: ${shown(missing.reason)}`);
+}
+
+async function main(): Promise<number> {
+  const { file, offline } = parseArguments(process.argv.slice(2));
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw new UsageError(`${file} is not a file. ${USAGE}`);
+  const check = await checkExportFile(file);
+  console.log(`File: ${shown(file)}`);
+  console.log(`Kind: ${KIND[check.kind]}, ${check.bytes.toLocaleString('en-GB')} bytes`);
+  console.log(`SHA-256: ${check.sha256}`);
+  printManifest(check);
+  const trail = offline ? { notLookedUp: '--offline' } : await lookUp(check);
+  if ('notLookedUp' in trail) console.log(`Audit trail: not looked up in the audit trail (${trail.notLookedUp}).`);
+  else if (trail.match) console.log(`Audit trail: ${shown(describeExport(trail.match.found))}.`);
+  else console.log('Audit trail: no export in the trail has this file’s hash.');
+  const match = 'match' in trail ? trail.match : null;
+  const { verdict, summary } = judgeCopy(check, match?.found ?? null, {
+    lookedUp: !('notLookedUp' in trail),
+    byManifest: match?.byManifest,
+  });
+  const intactOffline = 'notLookedUp' in trail && verdict === 'unknown' && check.manifest?.allMatch === true;
+  console.log(`Verdict: ${intactOffline ? 'intact (every file matches its manifest)' : verdict}. ${shown(summary)}`);
+  return verdict === 'genuine' || intactOffline ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    console.error(`export:verify failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { EXHIBIT_NAME_MAX_BYTES, exhibitFileName, exhibitPath } from '../../server/export/exhibit-file-name';
+
+// A court bundle's exhibits are unpacked on any system (README "Evidence exports"): every name a
+// client's phone can send must come out as one file, named so every OS and ZIP reader takes it.
+
+const PDF = 'application/pdf';
+const bytes = (name: string) => Buffer.byteLength(name);
+
+describe('exhibitFileName', () => {
+  it('keeps an ordinary name as it is', () => {
+    expect(exhibitFileName('Tenancy agreement (signed).pdf', PDF)).toBe('Tenancy agreement (signed).pdf');
+    expect(exhibitFileName('Договор — καλημέρα.docx', PDF)).toBe('Договор — καλημέρα.docx');
+  });
+
+  it('prefixes Windows device names, with or without an extension, in any case', () => {
+    expect(exhibitFileName('CON', PDF)).toBe('_CON');
+    expect(exhibitFileName('con.txt', PDF)).toBe('_con.txt');
+    expect(exhibitFileName('Lpt9.tar.gz', PDF)).toBe('_Lpt9.tar.gz');
+    expect(exhibitFileName('nul .txt', PDF)).toBe('_nul .txt');
+    expect(exhibitFileName('COM1', PDF)).toBe('_COM1');
+    // Only the names themselves: a name that begins with one is an ordinary name.
+    expect(exhibitFileName('CONTRACT.pdf', PDF)).toBe('CONTRACT.pdf');
+    expect(exhibitFileName('COM0.pdf', PDF)).toBe('COM0.pdf');
+  });
+
+  it('never makes . or .., nor leading or trailing dots and spaces', () => {
+    expect(exhibitFileName('..', PDF)).toBe('file.pdf');
+    expect(exhibitFileName('.', PDF)).toBe('file.pdf');
+    expect(exhibitFileName(' .hidden. ', PDF)).toBe('hidden');
+    expect(exhibitFileName('report.pdf...', PDF)).toBe('report.pdf');
+  });
+
+  it('replaces path separators, drive colons, wildcards and control characters with _', () => {
+    expect(exhibitFileName('a:b', PDF)).toBe('a_b');
+    expect(exhibitFileName('../../etc/passwd', PDF)).toBe('_.._etc_passwd');
+    expect(exhibitFileName('C:\\Windows\\x.pdf', PDF)).toBe('C__Windows_x.pdf');
+    expect(exhibitFileName('what?*"<>|.pdf', PDF)).toBe('what______.pdf');
+    expect(exhibitFileName('tab\there\nnul\u0000del\u007f.pdf', PDF)).toBe('tab_here_nul_del_.pdf');
+    expect(exhibitFileName('line\u2028break.pdf', PDF)).toBe('line_break.pdf');
+  });
+
+  it('writes hidden and direction-changing characters as [U+XXXX], never dropping them', () => {
+    expect(exhibitFileName('\u202Efdp.exe', PDF)).toBe('[U+202E]fdp.exe');
+    expect(exhibitFileName('in\u200Bvoice.pdf', PDF)).toBe('in[U+200B]voice.pdf');
+    expect(exhibitFileName('\uFEFFbom.pdf', PDF)).toBe('[U+FEFF]bom.pdf');
+    expect(exhibitFileName('filler\u3164.pdf', PDF)).toBe('filler[U+3164].pdf');
+    expect(exhibitFileName('half\uD800.pdf', PDF)).toBe('half[U+D800].pdf');
+    // A joiner inside an emoji sequence draws one emoji: it is seen, so it stays.
+    expect(exhibitFileName('👨\u200D👩.jpg', PDF)).toBe('👨\u200D👩.jpg');
+  });
+
+  it(`cuts a long name to ${EXHIBIT_NAME_MAX_BYTES} UTF-8 bytes, keeping the extension and whole characters`, () => {
+    const long = exhibitFileName(`${'a'.repeat(300)}.pdf`, PDF);
+    expect(bytes(long)).toBe(EXHIBIT_NAME_MAX_BYTES);
+    expect(long).toBe(`${'a'.repeat(EXHIBIT_NAME_MAX_BYTES - 4)}.pdf`);
+    // 300 characters of two bytes each, with '..' and ':' in it: the cut falls between characters.
+    const mixed = exhibitFileName(`..é:${'é'.repeat(296)}.docx`, PDF);
+    expect(bytes(mixed)).toBeLessThanOrEqual(EXHIBIT_NAME_MAX_BYTES);
+    expect(mixed).toMatch(/^é_é+\.docx$/);
+    expect(mixed).not.toContain('\uFFFD');
+    // A [U+XXXX] at the cut is kept whole or left out, never split.
+    const tokens = exhibitFileName(`${'\u202E'.repeat(40)}.pdf`, PDF);
+    expect(bytes(tokens)).toBeLessThanOrEqual(EXHIBIT_NAME_MAX_BYTES);
+    expect(tokens).toMatch(/^(\[U\+202E\])+\.pdf$/);
+    // With no extension to keep, the name is simply cut.
+    expect(exhibitFileName('b'.repeat(300), PDF)).toBe('b'.repeat(EXHIBIT_NAME_MAX_BYTES));
+  });
+
+  it('names a file that came without a name (or with nothing left of it) from its type', () => {
+    expect(exhibitFileName(null, 'image/jpeg')).toBe('file.jpg');
+    expect(exhibitFileName(undefined, 'audio/ogg; codecs=opus')).toBe('file.ogg');
+    expect(exhibitFileName('', PDF)).toBe('file.pdf');
+    expect(exhibitFileName('   ', 'application/x-unknown')).toBe('file');
+  });
+});
+
+describe('exhibitPath', () => {
+  it('puts the exhibit number first, three digits at least, so two files of the same name stay apart', () => {
+    expect(exhibitPath(7, 'contract.pdf', PDF)).toBe('exhibits/007-contract.pdf');
+    expect(exhibitPath(8, 'contract.pdf', PDF)).toBe('exhibits/008-contract.pdf');
+    expect(exhibitPath(1234, 'CON', PDF)).toBe('exhibits/1234-_CON');
+    expect(exhibitPath(3, null, 'image/png')).toBe('exhibits/003-file.png');
+  });
+});
