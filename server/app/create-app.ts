@@ -88,7 +88,11 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
     signedIn,
     serveExportVerify({ logger: deps.logger, idleMs: timeouts.uploadIdleMs, watchIdle: watchIdleUpload }),
   );
-  app.get('/api/export/:scope/:file', signedIn, serveExport({ ...media, firmName: deps.config.firmName }));
+  app.get(
+    '/api/export/:scope/:file',
+    signedIn,
+    serveExport({ ...media, firmName: deps.config.firmName, firmTimeZone: deps.config.firmTimeZone }),
+  );
   app.get('/api/retention/:file', signedIn, serveCertificate({ firmName: deps.config.firmName, logger: deps.logger }));
 
   app.use(

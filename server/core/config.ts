@@ -20,6 +20,16 @@ const booleanFlag = z.preprocess(
     .transform((v) => v === 'true'),
 );
 
+/** Whether this JavaScript knows the zone by that name (the firm's business hours are checked the same way). */
+function isKnownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isTrustedPeer(part: string): boolean {
   if (['loopback', 'linklocal', 'uniquelocal'].includes(part)) return true;
   const [address = '', prefix] = part.split('/');
@@ -55,6 +65,16 @@ const ZEnv = z.object({
       .optional(),
   ),
   FIRM_NAME: z.preprocess(emptyToUndefined, z.string().max(120).default('Ashdown & Vale Solicitors')),
+  // The firm's clock for exports' times (README "Evidence exports"), until a director saves business hours in another zone.
+  FIRM_TIME_ZONE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .max(64, 'must be a time zone such as Europe/London')
+      .refine(isKnownTimeZone, 'must be a time zone such as Europe/London')
+      .default('Europe/London'),
+  ),
   SEARCH_LANGUAGE: z.preprocess(
     emptyToUndefined,
     z.enum(SEARCH_LANGUAGES, { message: `must be one of ${SEARCH_LANGUAGES.join(', ')}` }).default('english'),
@@ -116,6 +136,8 @@ export type TConfig = {
   /** How defaultCountry was found, for the start-up log. */
   defaultCountryFrom: 'DEFAULT_COUNTRY' | 'FIRM_PHONE' | 'calling code' | null;
   firmName: string;
+  /** The firm's time zone (IANA name) when no business hours were saved: exports write times in it, UTC beside. */
+  firmTimeZone: string;
   /** PostgreSQL text-search configuration of message search (stemming, stop words). */
   searchLanguage: TSearchLanguage;
   /** Minutes a client may wait for a reply before the conversation is overdue. */
@@ -175,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     firmPhone: e.FIRM_PHONE,
     ...findDefaultCountry(e.DEFAULT_COUNTRY, e.FIRM_PHONE),
     firmName: e.FIRM_NAME,
+    firmTimeZone: e.FIRM_TIME_ZONE,
     searchLanguage: e.SEARCH_LANGUAGE,
     replyTargetMinutes: e.REPLY_TARGET_MINUTES,
     retentionYears: e.RETENTION_YEARS,

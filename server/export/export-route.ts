@@ -61,7 +61,13 @@ type TPrepared = { path: string; sha256: string; bytes: number; detail: Record<s
  * It is recorded in the audit trail with the hash once the reader has all of it but the last byte
  * (sendSpooledExport): a reader gone before that leaves no record.
  */
-export function serveExport(deps: { firmName: string; logger: TLogger; now: () => Date; store: TMediaStore }): RequestHandler {
+export function serveExport(deps: {
+  firmName: string;
+  firmTimeZone: string;
+  logger: TLogger;
+  now: () => Date;
+  store: TMediaStore;
+}): RequestHandler {
   let preparing = 0;
   return async (req, res) => {
     const gone = new AbortController(); // from the start: a reader gone before the export exists stops it too
@@ -100,6 +106,7 @@ export function serveExport(deps: { firmName: string; logger: TLogger; now: () =
         {
           scope: request.scope,
           firm: deps.firmName,
+          firmTimeZone: deps.firmTimeZone,
           user: { id: user.id, name: user.name, email: user.email },
           now: deps.now(),
           signal: gone.signal,

@@ -1,23 +1,24 @@
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { TExportHeader, TExportMessage } from './read-export';
+import type { TPdfPart } from './pdf-parts';
+import type { TExportHeader } from './read-export';
 import { renderPdf } from './render-pdf';
 
 /** Messages between the server and this worker (write-pdf-export.ts holds the other end). */
-export type TToWorker = { type: 'page'; messages: TExportMessage[] } | { type: 'end' };
+export type TToWorker = { type: 'part'; part: TPdfPart } | { type: 'end' };
 export type TFromWorker = { type: 'next' } | { type: 'data'; chunk: Uint8Array } | { type: 'done' };
 
 const port = parentPort!;
 const send = (message: TFromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-/** Asks the server for one page of messages at a time: the next is read while this one is drawn. */
-async function* pagesFromServer(): AsyncIterable<TExportMessage[]> {
+/** Asks the server for one part at a time: the next is read (and its photos scaled) while this one is drawn. */
+async function* partsFromServer(): AsyncIterable<TPdfPart> {
   for (;;) {
     const reply = new Promise<TToWorker>((resolve) => port.once('message', resolve));
     send({ type: 'next' });
     const message = await reply;
     if (message.type === 'end') return;
-    yield message.messages;
+    yield message.part;
   }
 }
 
@@ -29,5 +30,5 @@ const toServer = new Writable({
   },
 });
 
-await renderPdf(workerData as TExportHeader, pagesFromServer(), toServer);
+await renderPdf(workerData as TExportHeader, partsFromServer(), toServer);
 send({ type: 'done' });

@@ -1,8 +1,10 @@
 import { QueryTypes, Transaction } from 'sequelize';
 import type { TDirection, TEdit, TReaction, TReceiptHistory, TMessageKind } from '../../shared/communication';
 import { readChainHead } from '../audit';
+import { DEFAULT_TIME_ZONE, readBusinessHours } from '../business-hours';
 import { db } from '../core/db/db';
 import { visibleToSql } from '../core/visibility';
+import { isKnownTimeZone } from './firm-time';
 
 /** What an export covers: one client's chat, or the chat filed on one case. */
 export type TExportScope = { type: 'client' | 'case'; id: number };
@@ -25,6 +27,13 @@ export type TExportHeader = {
    * `export.create` row comes after it, so a later verification shows the trail this copy was made from.
    */
   auditHead: { id: number | null; hash: string };
+  /**
+   * The firm's time zone (IANA name), in which the PDF writes times with UTC beside them: the zone of
+   * the firm's business hours when a director saved them (README "Business hours": the firm has one
+   * clock), else FIRM_TIME_ZONE. Always set by readExport; a header made by hand without it reads
+   * as Europe/London.
+   */
+  timeZone?: string;
 };
 
 /** One message as exported: what the record says, with provider ids and every receipt time. */
@@ -50,6 +59,15 @@ export type TExportMessage = {
   readByFirmAt: string | null;
   /** Provider id of the message this one answers. */
   replyTo: string | null;
+  /**
+   * The message `replyTo` names, when it is in this export (same subject, and the exporter may see
+   * it): its record, side, time (provider time, else stored) and up to 200 characters of its text.
+   */
+  quoted: { id: number; direction: TDirection | null; at: string; excerpt: string } | null;
+  /** The firm's question with quick-reply buttons: the buttons it offered (README "Quick-reply buttons"). */
+  buttons: { id: string; title: string }[] | null;
+  /** A resend (README "Retries"): the record of the failed message this one is a copy of. */
+  resentFrom: number | null;
   forwarded: boolean;
   /** Sent from the firm's phone app rather than from this app. */
   fromFirmPhone: boolean;
@@ -74,22 +92,38 @@ export type TExportMessage = {
   }[];
 };
 
+/** One file of the export, as the PDF's index of exhibits lists it. */
+export type TExportExhibit = TExportMessage['attachments'][number] & {
+  /** The record the file came with, and when it was stored. */
+  messageId: number;
+  storedTime: string;
+};
+
 /** The export's snapshot, for a writer that needs the messages more than once (a court bundle). */
 export type TExportSnapshot = {
   /** The same messages again, from the first, read in the same snapshot as the header. */
   pages(): AsyncIterable<TExportMessage[]>;
+  /** Every file of the export in exhibit order, numbered as in `pages()`, without the messages' text. */
+  exhibits(): AsyncIterable<TExportExhibit[]>;
   transaction: Transaction;
 };
 
 /** A conversation's record: its messages and the firm's internal notes, each note marked internal. */
-const EXPORTED_TYPES = "m.type IN ('chat', 'chat_note')";
+const exportedTypesOf = (alias: string) => `${alias}.type IN ('chat', 'chat_note')`;
+const EXPORTED_TYPES = exportedTypesOf('m');
 
 /** A page is at most this many messages, and at most this much text (edits included) beyond its first. */
 const PAGE_SIZE = 500;
 const PAGE_BYTES = 2_000_000;
+/** Files listed per query of the exhibit index. */
+const EXHIBIT_PAGE_SIZE = 1_000;
+/** A quoted message's text is cut to this many characters (an ellipsis included). */
+export const QUOTE_EXCERPT_CHARACTERS = 200;
 
-type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByFirmAt' | 'attachments'> & {
+type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByFirmAt' | 'attachments' | 'quoted'> & {
   attachments: Omit<TExportMessage['attachments'][number], 'exhibit'>[];
+  /** `at` as json_build_object prints a timestamptz. */
+  quoted: (Omit<NonNullable<TExportMessage['quoted']>, 'at'> & { at: string }) | null;
   providerTime: Date | null;
   storedTime: Date;
   readByFirmAt: Date | null;
@@ -108,7 +142,15 @@ type TMessageRow = Omit<TExportMessage, 'providerTime' | 'storedTime' | 'readByF
  * an export of any length holds one page in memory.
  */
 export async function readExport(
-  request: { scope: TExportScope; firm: string; user: { id: number; name: string; email: string }; now: Date; signal?: AbortSignal },
+  request: {
+    scope: TExportScope;
+    firm: string;
+    user: { id: number; name: string; email: string };
+    now: Date;
+    signal?: AbortSignal;
+    /** FIRM_TIME_ZONE (config): the zone when the firm saved no business hours. Default Europe/London. */
+    firmTimeZone?: string;
+  },
   write: (header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, snapshot: TExportSnapshot) => Promise<void>,
 ): Promise<TExportHeader | null> {
   return db().transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }, async (transaction) => {
@@ -152,26 +194,49 @@ export async function readExport(
       exportedAt: request.now.toISOString(),
       exportedBy: request.user,
       auditHead: await readChainHead(db(), transaction).then(({ id, hash }) => ({ id, hash })),
+      timeZone: await readFirmTimeZone(request.firmTimeZone, transaction),
     };
-    const pages = () => readPages({ column, id: request.scope.id, viewerId: request.user.id, transaction, signal: request.signal });
-    await write(header, pages(), { pages, transaction });
+    const query = { column, id: request.scope.id, viewerId: request.user.id, transaction, signal: request.signal } as const;
+    const pages = () => readPages(query);
+    await write(header, pages(), { pages, exhibits: () => readExhibits(query), transaction });
     return header;
   });
 }
 
-async function* readPages(query: {
+/** The firm's one clock: its business hours' zone once a director saved them, else the configured zone. */
+async function readFirmTimeZone(configured: string | undefined, transaction: Transaction): Promise<string> {
+  const hours = await readBusinessHours(transaction);
+  const fallback = configured ?? DEFAULT_TIME_ZONE;
+  // Saved hours name a zone PostgreSQL knows; the PDF's clock is JavaScript's, which knew it when it was saved.
+  return hours.hoursSet && isKnownTimeZone(hours.timeZone) ? hours.timeZone : fallback;
+}
+
+type TPagesQuery = {
   column: 'client_id' | 'case_id';
   id: number;
   viewerId: number;
   transaction: Transaction;
   signal?: AbortSignal;
-}): AsyncIterable<TExportMessage[]> {
+};
+
+async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
   let after: { at: string; id: number } | null = null;
   let exhibits = 0;
   for (;;) {
     query.signal?.throwIfAborted();
     const rows: TMessageRow[] = await db().query<TMessageRow>(
-      `SELECT * FROM (
+      // The message answered is looked up for the page's rows only, by its provider id (one index
+      // lookup each: communications_chat_msg_id_key), and quoted only when it is in this export too.
+      `SELECT counted.*, (
+         SELECT json_build_object('id', r.id, 'direction', r.direction, 'at', coalesce(r.provider_timestamp, r.created_at),
+                  'excerpt', CASE WHEN r.body = '' THEN '(' || coalesce(r.metadata->>'kind', 'text') || ', no text)'
+                                  WHEN length(r.body) > ${QUOTE_EXCERPT_CHARACTERS} THEN left(r.body, ${QUOTE_EXCERPT_CHARACTERS - 1}) || '…'
+                                  ELSE r.body END)
+         FROM communications r
+         WHERE r.metadata->>'chat_msg_id' = counted."replyTo"
+           AND r.${query.column} = $1 AND ${exportedTypesOf('r')} AND ${visibleToSql('$2', 'r.client_id', 'r.case_id')}
+       ) AS quoted
+       FROM (
          SELECT page.*, sum(page.bytes) OVER w AS "pageBytes", row_number() OVER w AS "pageRow", count(*) OVER () AS reached
          FROM (
        SELECT m.id, m.type = 'chat_note' AS internal, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
@@ -179,6 +244,8 @@ async function* readPages(query: {
               m.peer_phone AS "peerPhone", m.metadata->>'contact_name' AS "contactName", m.body,
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
               m.status, m.error, m.receipts, m.read_at AS "readByFirmAt", m.metadata->>'context_id' AS "replyTo",
+              CASE WHEN jsonb_typeof(m.metadata->'buttons') = 'array' THEN m.metadata->'buttons' END AS buttons,
+              CASE WHEN jsonb_typeof(m.metadata->'retry_of') = 'number' THEN (m.metadata->>'retry_of')::bigint END AS "resentFrom",
               coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
               coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
               coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,
@@ -205,6 +272,8 @@ async function* readPages(query: {
     yield rows.map(({ cursorAt: _cursor, reached: _reached, bytes: _bytes, pageBytes: _pageBytes, pageRow: _pageRow, ...row }) => ({
       ...row,
       attachments: row.attachments.map((file) => ({ ...file, exhibit: (exhibits += 1) })),
+      quoted: row.quoted ? { ...row.quoted, at: new Date(row.quoted.at).toISOString() } : null,
+      resentFrom: row.resentFrom === null ? null : Number(row.resentFrom),
       providerTime: row.providerTime ? new Date(row.providerTime).toISOString() : null,
       storedTime: new Date(row.storedTime).toISOString(),
       readByFirmAt: row.readByFirmAt ? new Date(row.readByFirmAt).toISOString() : null,
@@ -212,5 +281,42 @@ async function* readPages(query: {
     if (rows.length === rows[0]!.reached && rows.length < PAGE_SIZE) return; // neither limit cut it: that was the last
     const last = rows[rows.length - 1]!;
     after = { at: last.cursorAt, id: last.id };
+  }
+}
+
+/**
+ * The files of the same messages, in the same order and numbering as `readPages` gives them (the
+ * messages' stored time and id, then the file's id), a page at a time, for the PDF's index of
+ * exhibits: one query per thousand files, without reading the messages' text again.
+ */
+async function* readExhibits(query: TPagesQuery): AsyncIterable<TExportExhibit[]> {
+  let after: { at: string; messageId: number; id: number } | null = null;
+  let exhibits = 0;
+  for (;;) {
+    query.signal?.throwIfAborted();
+    const rows: (Omit<TExportExhibit, 'exhibit' | 'storedTime'> & { storedTime: Date; cursorAt: string })[] = await db().query(
+      `SELECT a.id, a.kind, a.file_name AS "fileName", a.mime_type AS "mimeType", a.size, a.sha256, a.state,
+              m.id AS "messageId", m.created_at AS "storedTime", m.created_at::text AS "cursorAt"
+       FROM communications m JOIN attachments a ON a.communication_id = m.id
+       WHERE m.${query.column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
+         ${after ? 'AND (m.created_at, m.id, a.id) > ($3::timestamptz, $4, $5)' : ''}
+       ORDER BY m.created_at, m.id, a.id
+       LIMIT ${EXHIBIT_PAGE_SIZE}`,
+      {
+        bind: after ? [query.id, query.viewerId, after.at, after.messageId, after.id] : [query.id, query.viewerId],
+        type: QueryTypes.SELECT,
+        transaction: query.transaction,
+      },
+    );
+    if (rows.length === 0) return;
+    yield rows.map(({ cursorAt: _cursor, ...row }) => ({
+      ...row,
+      size: row.size === null ? null : Number(row.size),
+      exhibit: (exhibits += 1),
+      storedTime: new Date(row.storedTime).toISOString(),
+    }));
+    if (rows.length < EXHIBIT_PAGE_SIZE) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.cursorAt, messageId: last.messageId, id: last.id };
   }
 }

@@ -1,136 +1,57 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Writable } from 'node:stream';
 import { once } from 'node:events';
-import { create as openFont } from 'fontkit';
+import type { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import type { TReceiptHistory } from '../../shared/communication';
-import { formatNumber as formatStoredNumber } from '../core/phone-input';
-import type { TExportHeader, TExportMessage } from './read-export';
-
-// DejaVu Sans (free licence, in the dejavu-fonts-ttf package): Latin, Greek, Cyrillic, Hebrew,
-// Arabic letters and many symbols, where PDF's built-in fonts know only Western European text.
-const require = createRequire(import.meta.url);
-const FONT_REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
-let fonts: { regular: Buffer; bold: Buffer; drawable: Set<number> } | null = null;
-function loadFonts() {
-  if (fonts) return fonts;
-  const regular = readFileSync(FONT_REGULAR);
-  return (fonts = { regular, bold: readFileSync(FONT_BOLD), drawable: new Set(openFont(regular).characterSet) });
-}
-
-/**
- * Text as the PDF can show it, nothing silently lost: a character the font has no glyph for (CJK,
- * emoji, a tab) is written as its code, `[U+1F44D]`, so it stays in the page and its text; more than
- * three combining marks on one letter are counted rather than stacked (each costs layout time); and a
- * run of 70 characters without a space (longer than a SHA-256) gets a zero-width break, so it wraps inside the margin
- * instead of being split letter by letter (slow) or running off the page.
- */
-export function drawableText(text: string): string {
-  const { drawable } = loadFonts();
-  const marked = text
-    .replace(/\r\n?/g, '\n')
-    .replace(/(\p{M}{3})(\p{M}+)/gu, (_all, kept: string, more: string) => `${kept}[+${[...more].length} marks]`);
-  let out = '';
-  for (const char of marked) {
-    const code = char.codePointAt(0)!;
-    out += char === '\n' || drawable.has(code) ? char : `[U+${code.toString(16).toUpperCase().padStart(4, '0')}]`;
-  }
-  return out.replace(/[^\s\u200b]{70}(?=[^\s\u200b])/gu, '$&\u200b');
-}
+import { drawBidiLines, hasRightToLeft, layOutBidiLines } from './bidi-text';
+import { formatFirmTime } from './firm-time';
+import { drawableText, loadFonts } from './pdf-fonts';
+import {
+  describeBody,
+  describeButtons,
+  describeExhibit,
+  describeHeading,
+  describeIndexEntry,
+  describePhotoCaption,
+  describePhotoDetail,
+  describeQuote,
+  describeRecord,
+  describeSubject,
+  type TWhen,
+} from './pdf-message-text';
+import { createPageTotal } from './pdf-page-total';
+import type { TPdfPart, TPdfPhoto } from './pdf-parts';
+import type { TExportExhibit, TExportHeader, TExportMessage } from './read-export';
 
 const MARGIN = 50;
 const GREY = '#555555';
-const DIRECTION_LABEL = { inbound: 'From the client', outbound: 'From the firm' } as const;
+const GREY_LEVEL = 0x55 / 0xff;
+const QUOTE_RULE = '#bbbbbb';
+/** When the header names no zone (a header made by hand): the firm's default. */
+const DEFAULT_ZONE = 'Europe/London';
 
-/** "2026-11-20 14:03:22 UTC": evidence names its time zone. */
-export function formatUtc(iso: string | null): string {
-  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '—';
-}
+type TStyle = { font: 'regular' | 'bold'; size: number; color: string; indent?: number };
+const STYLE = {
+  title: { font: 'bold', size: 16, color: 'black' },
+  heading: { font: 'bold', size: 9.5, color: 'black' },
+  quote: { font: 'regular', size: 8.5, color: GREY, indent: 10 },
+  body: { font: 'regular', size: 10, color: 'black' },
+  buttons: { font: 'regular', size: 9.5, color: 'black' },
+  caption: { font: 'bold', size: 8.5, color: 'black' },
+  exhibit: { font: 'regular', size: 8.5, color: 'black' },
+  record: { font: 'regular', size: 7.5, color: GREY },
+  note: { font: 'regular', size: 8, color: GREY },
+  footer: { font: 'regular', size: 7.5, color: GREY },
+} satisfies Record<string, TStyle>;
 
-const formattedNumbers = new Map<string, string>();
-/** Formatting is slow next to drawing; a chat has few numbers, so each is formatted once. */
-function formatNumber(digits: string | null): string {
-  if (!digits) return 'unknown number';
-  let text = formattedNumbers.get(digits);
-  if (text === undefined) {
-    if (formattedNumbers.size >= 1_000) formattedNumbers.clear();
-    formattedNumbers.set(digits, (text = formatStoredNumber(digits)));
-  }
-  return text;
-}
-
-function formatReceipts(receipts: TReceiptHistory): string {
-  const parts = (['sent', 'delivered', 'read', 'failed'] as const)
-    .filter((status) => receipts[status])
-    .map((status) => {
-      const receipt = receipts[status]!;
-      const failure =
-        status === 'failed' && receipt.code != null ? ` (code ${receipt.code}${receipt.details ? `: ${receipt.details}` : ''})` : '';
-      return `${status} ${formatUtc(receipt.at)}${failure}`;
-    });
-  return parts.length ? parts.join(' · ') : 'none';
-}
-
-function describeSubject(subject: TExportHeader['subject']): string {
-  const numbers = subject.numbers.map(formatNumber).join(', ') || 'no number on file';
-  return subject.type === 'client'
-    ? `Client ${subject.name} (no. ${subject.id}) · ${numbers}`
-    : `Case ${subject.reference} "${subject.name}" (no. ${subject.id}) for ${subject.clientName} · ${numbers}`;
-}
-
-/** The lines under a message's text: ids, times, status, receipts and what happened to it since. */
-function describeRecord(message: TExportMessage): string[] {
-  if (message.internal) return [`Record ${message.id} · internal note, never sent · stored ${formatUtc(message.storedTime)}`];
-  // The provider dates what it delivers to the firm; for what the firm sent, its times are the receipts.
-  const providerTime =
-    message.providerTime || message.direction !== 'outbound' ? ` · provider time ${formatUtc(message.providerTime)}` : '';
-  const lines = [
-    `Record ${message.id} · provider id ${message.chatMsgId ?? 'none'}${providerTime} · stored ${formatUtc(message.storedTime)}`,
-  ];
-  if (message.direction === 'outbound') {
-    lines.push(
-      `Status ${message.status ?? '—'} · receipts: ${formatReceipts(message.receipts)}${message.error ? ` · error: ${message.error}` : ''}`,
-    );
-  } else if (message.readByFirmAt) {
-    lines.push(`First opened in Firm Chat ${formatUtc(message.readByFirmAt)}`);
-  }
-  for (const file of message.attachments) {
-    const size = file.size == null ? 'size unknown' : `${file.size.toLocaleString('en-GB')} bytes`;
-    lines.push(
-      `Attachment: ${file.fileName ?? `${file.kind}, no file name`} · ${file.mimeType} · ${size} · ${file.state === 'stored' ? `sha256 ${file.sha256}` : `not stored (${file.state})`}`,
-    );
-  }
-  if (message.truncated)
-    lines.push(
-      `Text cut to what is stored: the client sent ${message.truncated.length.toLocaleString('en-GB')} characters, sha256 ${message.truncated.sha256}`,
-    );
-  for (const edit of message.edits) lines.push(`Earlier text, replaced ${formatUtc(edit.at)}: ${edit.body}`);
-  if (message.revokedAt)
-    lines.push(`Deleted for everyone by the sender ${formatUtc(message.revokedAt)}; the firm's record keeps the content.`);
-  for (const reaction of message.reactions)
-    lines.push(`Reaction ${reaction.emoji} from ${formatNumber(reaction.from)} ${formatUtc(reaction.at)}`);
-  return lines;
-}
-
-function describeSender(message: TExportMessage): string {
-  if (message.internal) return `Internal note by ${message.sentBy?.name ?? 'a former colleague'} · not sent to the client`;
-  if (message.direction === 'inbound') {
-    return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${message.contactName}")` : ''}`;
-  }
-  const by = message.sentBy
-    ? `sent by ${message.sentBy.name}`
-    : message.fromFirmPhone
-      ? "sent from the firm's phone"
-      : 'sender not recorded';
-  return `${DIRECTION_LABEL.outbound} · ${by} · to ${formatNumber(message.peerPhone)}`;
-}
+/** Something drawn as part of a message, measured before anything is drawn (so the message is kept on one page). */
+type TBlock =
+  | { kind: 'text'; text: string; style: TStyle; rule?: boolean; lines?: ReturnType<typeof layOutBidiLines> }
+  | { kind: 'photo'; jpeg: Uint8Array; width: number; height: number }
+  | { kind: 'gap'; height: number };
 
 /**
  * pdfkit keeps the glyph layout of every distinct word it has drawn, for the life of the document:
  * ids, times and hashes are all distinct, so a 10,000-message export kept ~100 MB of them. Laying
- * words out afresh is 4× slower, so the cache stays and is emptied once per page of messages.
+ * words out afresh is 4× slower, so the cache stays and is emptied once per part.
  * (`_fontFamilies` and `layoutCache` are pdfkit internals: if they change, memory grows as before.)
  */
 function forgetWordLayouts(doc: PDFKit.PDFDocument): void {
@@ -140,15 +61,18 @@ function forgetWordLayouts(doc: PDFKit.PDFDocument): void {
 
 /**
  * The PDF export: a header naming firm, subject, period, who exported and when, then every message
- * with its record lines. Pages are written out as they fill (pdfkit without `bufferPages`), so the
- * document never sits in memory whole. CPU-bound: the server runs it in a worker (write-pdf-export.ts).
+ * with its photos, files and record lines, then an index of the exhibits. Pages are written out as
+ * they fill (pdfkit without `bufferPages`), so the document never sits in memory whole; "page N of
+ * M" comes from pdf-page-total.ts. CPU-bound: the server runs it in a worker (write-pdf-export.ts).
  */
-export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExportMessage[]>, out: Writable): Promise<void> {
+export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdfPart>, out: Writable): Promise<void> {
   const { regular, bold } = loadFonts();
+  const zone = header.timeZone ?? DEFAULT_ZONE;
+  const when: TWhen = (iso) => formatFirmTime(iso, zone);
   const title = header.subject.type === 'client' ? `Chat record: ${header.subject.name}` : `Chat record: case ${header.subject.reference}`;
   const doc = new PDFDocument({
     size: 'A4',
-    margins: { top: MARGIN, bottom: MARGIN + 20, left: MARGIN, right: MARGIN },
+    margins: { top: MARGIN, bottom: MARGIN + 24, left: MARGIN, right: MARGIN },
     bufferPages: false,
     info: {
       Title: title,
@@ -162,41 +86,181 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
   });
   doc.registerFont('regular', regular);
   doc.registerFont('bold', bold);
-  doc.font('regular');
   doc.pipe(out, { end: false });
   const ended = once(doc, 'end');
+  const width = doc.page.width - 2 * MARGIN;
+
+  let style: TStyle = STYLE.body;
+  let pageColor: string | null = null; // the fill colour this page's content last set
+  /** The font and size only: enough to measure. */
+  const useFont = (next: TStyle) => doc.font(next.font).fontSize(next.size);
+  const useStyle = (next: TStyle) => {
+    style = next;
+    useFont(next);
+    if (pageColor !== next.color) doc.fillColor((pageColor = next.color));
+  };
+  useStyle(STYLE.footer);
+  const pageTotal = createPageTotal(doc, GREY_LEVEL);
 
   let pageNumber = 0;
+  const footerText = drawableText(
+    `${header.firm} · ${[...title].length > 80 ? `${[...title].slice(0, 79).join('')}…` : title} · exported ${when(header.exportedAt)} by ${header.exportedBy.name}`,
+  );
   const footer = () => {
     pageNumber += 1;
     const { x, y } = doc;
+    const drawing = style;
+    pageColor = null;
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // writing below the margin must not start another page
-    doc
-      .font('regular')
-      .fontSize(7.5)
-      .fillColor(GREY)
-      .text(
-        drawableText(
-          `${header.firm} · ${title} · exported ${formatUtc(header.exportedAt)} by ${header.exportedBy.name} · page ${pageNumber}`,
-        ),
-        MARGIN,
-        doc.page.height - MARGIN,
-        { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false },
-      );
+    useStyle(STYLE.footer);
+    const top = doc.page.height - MARGIN - 8;
+    doc.y = top;
+    drawText(footerText, MARGIN, width, true);
+    const label = `Page ${pageNumber} of `;
+    doc.text(label, MARGIN, top + 10, { lineBreak: false });
+    pageTotal.place(MARGIN + doc.widthOfString(label), top + 10);
     doc.page.margins.bottom = bottom;
+    useStyle(drawing); // a new page starts with the default colour: what was being drawn goes on as it was
     doc.x = x;
     doc.y = y;
   };
+
+  /** Text at the cursor, wrapped to `width`; right-to-left lines in reading order (bidi-text.ts). */
+  function drawText(text: string, x: number, lineWidth: number, oneLine = false, lines?: ReturnType<typeof layOutBidiLines>): void {
+    if (lines || hasRightToLeft(text)) {
+      const laidOut = lines ?? layOutBidiLines(doc, text, lineWidth);
+      drawBidiLines(doc, oneLine ? laidOut.slice(0, 1) : laidOut, x, lineWidth);
+    } else if (oneLine) doc.text(text, x, doc.y, { width: lineWidth, lineBreak: false });
+    else doc.text(text, x, doc.y, { width: lineWidth });
+  }
+
+  function measure(block: TBlock): number {
+    if (block.kind === 'gap') return block.height;
+    if (block.kind === 'photo') return block.height;
+    useFont(block.style);
+    const lineWidth = width - (block.style.indent ?? 0);
+    if (hasRightToLeft(block.text)) {
+      block.lines = layOutBidiLines(doc, block.text, lineWidth);
+      return block.lines.length * doc.currentLineHeight(true);
+    }
+    // One line that fits is one line high: cheaper than pdfkit's wrapping (most bodies are short).
+    if (!block.text.includes('\n') && doc.widthOfString(block.text) <= lineWidth) return doc.currentLineHeight(true);
+    return doc.heightOfString(block.text, { width: lineWidth });
+  }
+
+  /**
+   * Draws the blocks on one page: a new page first when they do not fit in what is left of this one
+   * but would fit on an empty one (README "Evidence exports": a message is never split across pages
+   * unless it is longer than a page). Measuring costs about as much layout as drawing, but pdfkit
+   * keeps what it laid out for the drawing, so it adds about a fifth to the time of an export.
+   */
+  function drawTogether(blocks: TBlock[]): void {
+    const room = doc.page.maxY() - 0.5 - doc.y;
+    // The space after the last line may fall below the margin.
+    const last = blocks.findLastIndex((block) => block.kind !== 'gap');
+    const height = blocks.slice(0, last + 1).reduce((sum, block) => sum + measure(block), 0);
+    const pageRoom = doc.page.maxY() - doc.page.margins.top;
+    if (height > room && height <= pageRoom && doc.y > doc.page.margins.top + 0.5) doc.addPage();
+    for (const block of blocks) {
+      if (block.kind === 'gap') doc.y += block.height;
+      else if (block.kind === 'photo') {
+        if (doc.y + block.height > doc.page.maxY()) doc.addPage();
+        doc.image(Buffer.from(block.jpeg.buffer, block.jpeg.byteOffset, block.jpeg.byteLength), MARGIN, doc.y, {
+          width: block.width,
+          height: block.height,
+        });
+        doc.x = MARGIN;
+        doc.y += block.height;
+      } else {
+        useStyle(block.style);
+        const indent = block.style.indent ?? 0;
+        const [top, page] = [doc.y, pageNumber];
+        drawText(block.text, MARGIN + indent, width - indent, false, block.lines);
+        if (block.rule && page === pageNumber) {
+          doc
+            .save()
+            .moveTo(MARGIN + 3, top)
+            .lineTo(MARGIN + 3, doc.y)
+            .lineWidth(1.5)
+            .strokeColor(QUOTE_RULE)
+            .stroke()
+            .restore();
+        }
+      }
+    }
+  }
+
+  const textBlock = (value: string, textStyle: TStyle, rule = false): TBlock => ({
+    kind: 'text',
+    text: drawableText(value),
+    style: textStyle,
+    rule,
+  });
+  const gap = (height: number): TBlock => ({ kind: 'gap', height });
+
+  /** A photo fitted to the text's width and at most a third of the page high, never enlarged past its pixels. */
+  function photoBlock(photo: Extract<TPdfPhoto, { jpeg: Uint8Array }>): TBlock {
+    const maxHeight = (doc.page.maxY() - doc.page.margins.top) / 3;
+    const scale = Math.min(width / photo.width, maxHeight / photo.height, 1);
+    return { kind: 'photo', jpeg: photo.jpeg, width: photo.width * scale, height: photo.height * scale };
+  }
+
+  function messageBlocks(message: TExportMessage, photos: Map<number, TPdfPhoto>): TBlock[] {
+    const blocks: TBlock[] = [textBlock(describeHeading(message, when), STYLE.heading)];
+    const quote = describeQuote(message, when);
+    if (quote) blocks.push(gap(1), textBlock(quote, STYLE.quote, true), gap(1));
+    blocks.push(textBlock(describeBody(message), STYLE.body));
+    const buttons = describeButtons(message);
+    if (buttons) blocks.push(textBlock(buttons, STYLE.buttons));
+    const listed: TBlock[] = [];
+    for (const file of message.attachments) {
+      const photo = photos.get(file.id);
+      if (photo && 'jpeg' in photo) {
+        blocks.push(
+          gap(3),
+          photoBlock(photo),
+          gap(2),
+          textBlock(describePhotoCaption(file), STYLE.caption),
+          textBlock(describePhotoDetail(file), STYLE.record),
+        );
+      } else listed.push(textBlock(describeExhibit(file, photo && 'notDrawn' in photo ? photo.notDrawn : undefined), STYLE.exhibit));
+    }
+    if (listed.length) blocks.push(gap(2), ...listed);
+    blocks.push(textBlock(describeRecord(message, when).join('\n'), STYLE.record));
+    blocks.push(gap(useFont(STYLE.record).currentLineHeight(true) * 0.7));
+    return blocks;
+  }
+
+  let indexStarted = false;
+  function drawIndex(exhibits: TExportExhibit[]): void {
+    if (!indexStarted) {
+      indexStarted = true;
+      doc.addPage();
+      useStyle(STYLE.title);
+      doc.text('Exhibits', MARGIN, doc.y, { width });
+      doc.moveDown(0.3);
+      useStyle(STYLE.note);
+      doc.text(
+        'Every file in this record, numbered as in the messages above (and as in a court bundle, whose exhibits folder holds each stored file as it was received). ' +
+          'The SHA-256 identifies the exact bytes: a copy whose hash differs is not the same file.',
+        { width },
+      );
+      doc.moveDown(0.6);
+    }
+    for (const exhibit of exhibits) drawTogether([textBlock(describeIndexEntry(exhibit, when), STYLE.exhibit), gap(2)]);
+  }
+
   footer();
   doc.on('pageAdded', footer);
 
-  doc.font('bold').fontSize(16).fillColor('black').text(drawableText(title));
+  useStyle(STYLE.title);
+  drawText(drawableText(title), MARGIN, width);
   doc.moveDown(0.4);
   const headerLines: [string, string][] = [
     ['Firm', header.firm],
     ['Subject', describeSubject(header.subject)],
-    ['Period', header.period ? `${formatUtc(header.period.from)} to ${formatUtc(header.period.to)}` : 'no messages'],
+    ['Period', header.period ? `${when(header.period.from)} to ${when(header.period.to)}` : 'no messages'],
     [
       'Messages',
       header.notOnCase
@@ -212,55 +276,46 @@ export async function renderPdf(header: TExportHeader, pages: AsyncIterable<TExp
         ]
       : []),
     ['Exported by', `${header.exportedBy.name} (${header.exportedBy.email})`],
-    ['Exported at', formatUtc(header.exportedAt)],
+    ['Exported at', when(header.exportedAt)],
+    ['Time zone', `${zone}: every time is the firm's, with the same moment in UTC in brackets`],
     ['Audit trail head', header.auditHead.id === null ? 'empty' : `event #${header.auditHead.id}, SHA-256 ${header.auditHead.hash}`],
   ];
   for (const [label, value] of headerLines) {
-    doc.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(drawableText(value));
-  }
-  doc.moveDown(0.4);
-  doc
-    .font('regular')
-    .fontSize(8)
-    .fillColor(GREY)
-    .text(
-      'Times are UTC. "Provider time" is the messaging provider\'s timestamp; "stored" is when this system recorded the message. ' +
-        'Characters this font cannot draw (emoji, Chinese, Japanese and Korean script, tabs) are written as their Unicode code, such as [U+1F44D] for a thumbs-up; ' +
-        'long runs without spaces wrap at the margin. The JSON export of the same record holds the exact text. ' +
-        "The file's SHA-256 is recorded in the firm's audit trail under this export.",
-    );
-  doc.moveDown(0.8);
-
-  const width = doc.page.width - 2 * MARGIN;
-  for await (const page of pages) {
-    forgetWordLayouts(doc);
-    for (const message of page) {
-      const at = message.providerTime ?? message.storedTime;
-      doc
-        .font('bold')
-        .fontSize(9.5)
-        .fillColor('black')
-        .text(
-          drawableText(
-            `${formatUtc(at)} · ${describeSender(message)}${message.forwarded ? ' · forwarded' : ''}${message.replyTo ? ` · reply to ${message.replyTo}` : ''}`,
-          ),
-          MARGIN,
-          doc.y,
-          { width },
-        );
-      doc
-        .font('regular')
-        .fontSize(10)
-        .fillColor('black')
-        .text(drawableText(message.body) || `(${message.kind}, no text)`, { width });
-      doc
-        .font('regular')
-        .fontSize(7.5)
-        .fillColor(GREY)
-        .text(drawableText(describeRecord(message).join('\n')), { width });
-      doc.moveDown(0.7);
+    const shown = drawableText(value);
+    if (hasRightToLeft(shown)) {
+      useStyle(STYLE.body);
+      drawText(`${label}: ${shown}`, MARGIN, width);
+    } else {
+      useStyle({ ...STYLE.body, font: 'bold' });
+      doc.text(`${label}: `, MARGIN, doc.y, { continued: true, width });
+      doc.font('regular').text(shown);
     }
   }
+  doc.moveDown(0.4);
+  useStyle(STYLE.note);
+  doc.text(
+    `Times are the firm's clock (${zone}), such as "${when(header.exportedAt)}": the same moment in UTC follows in brackets, with its date when that is another day. ` +
+      '"Provider time" is the messaging provider\'s timestamp; "stored" is when this system recorded the message. ' +
+      'A reply quotes the message it answers; a resent copy names the record of the message it repeats. ' +
+      'Files are numbered exhibits: photos are drawn (scaled down), other files are listed with their size and SHA-256, and all are indexed at the end. ' +
+      'Characters that cannot be seen or that change the direction of the text around them, and characters this font cannot draw (emoji; Chinese, Japanese and Korean script; tabs), are written as their Unicode code, such as [U+202E] or [U+1F44D] for a thumbs-up; ' +
+      'long runs without spaces wrap at the margin. The JSON export of the same record holds the exact text. ' +
+      "The file's SHA-256 is recorded in the firm's audit trail under this export.",
+    MARGIN,
+    doc.y,
+    { width },
+  );
+  doc.moveDown(0.8);
+
+  for await (const part of parts) {
+    forgetWordLayouts(doc);
+    if (part.type === 'messages') {
+      const photos = new Map(part.photos.map((photo) => [photo.attachmentId, photo]));
+      for (const message of part.messages) drawTogether(messageBlocks(message, photos));
+    } else drawIndex(part.exhibits);
+  }
+  useStyle(STYLE.footer);
+  pageTotal.finish(pageNumber);
   doc.end();
   await ended;
 }

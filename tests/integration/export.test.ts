@@ -87,6 +87,8 @@ describe('JSON export', () => {
       count: 3,
       notOnCase: null,
       exportedBy: { id: staffId, name: 'Sam Staff', email: 'sam@firm.test' },
+      // No business hours saved and no FIRM_TIME_ZONE: the firm's clock is the default (README "Evidence exports").
+      timeZone: 'Europe/London',
     });
     expect(Date.parse(body.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(body.period!.from <= body.period!.to).toBe(true);
@@ -107,6 +109,10 @@ describe('JSON export', () => {
       peerPhone: CLIENT,
       contactName: 'Amelia',
       edits: [{ body: 'Did the letting agent reply?' }],
+      replyTo: null,
+      quoted: null,
+      buttons: null,
+      resentFrom: null,
     });
     expect(question!.providerTime).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(question!.storedTime).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -120,7 +126,7 @@ describe('JSON export', () => {
     expect(photo).toMatchObject({
       kind: 'image',
       body: 'The check-out report',
-      attachments: [{ kind: 'image', mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }],
+      attachments: [{ exhibit: 1, kind: 'image', mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }],
     });
   });
 
@@ -181,11 +187,15 @@ describe('PDF export', () => {
       'Not yet; their deadline is Friday.',
       'sent by Sam Staff',
       'The check-out report',
-      `sha256 ${sha256(PNG)}`,
+      'Time zone: Europe/London',
+      // Not a picture sharp can read (a PNG's first bytes only): listed as an exhibit instead of drawn.
+      `Exhibit 1: image, no file name · image/png · ${PNG.length} bytes · SHA-256 ${sha256(PNG)} · photo not drawn: not a picture this system can read`,
     ])
       expect(text).toContain(expected);
-    expect(text).toMatch(/Period: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
-    expect(text).toMatch(/receipts: sent .* UTC · delivered .* UTC · read .* UTC/);
+    // The firm's clock (GMT or BST in London), the same moment in UTC beside it (export-pdf.test.ts tests the formats).
+    const time = String.raw`\d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d (GMT|BST) \((\d{1,2} [A-Z][a-z]{2} \d{4} )?\d\d:\d\d:\d\d UTC\)`;
+    expect(text).toMatch(new RegExp(`Period: ${time} to ${time}`));
+    expect(text).toMatch(new RegExp(`receipts: sent ${time} · delivered ${time} · read ${time}`));
   });
 
   it('writes what the font cannot draw as its code, wraps tab- and CJK-separated runs inside the margin, and counts piled-up combining marks', async () => {

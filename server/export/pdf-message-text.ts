@@ -1,0 +1,140 @@
+import type { TReceiptHistory } from '../../shared/communication';
+import { formatNumber as formatStoredNumber } from '../core/phone-input';
+import type { TExportExhibit, TExportHeader, TExportMessage } from './read-export';
+
+// The words of the PDF export for one message (README "Evidence exports"): who, when, what it
+// answers, its files as numbered exhibits, and its record lines. Plain strings; render-pdf.ts draws them.
+
+/** A time as the export writes it: the firm's zone with UTC beside (firm-time.ts). */
+export type TWhen = (iso: string | null) => string;
+
+const DIRECTION_LABEL = { inbound: 'From the client', outbound: 'From the firm' } as const;
+
+const formattedNumbers = new Map<string, string>();
+/** Formatting is slow next to drawing; a chat has few numbers, so each is formatted once. */
+export function formatNumber(digits: string | null): string {
+  if (!digits) return 'unknown number';
+  let text = formattedNumbers.get(digits);
+  if (text === undefined) {
+    if (formattedNumbers.size >= 1_000) formattedNumbers.clear();
+    formattedNumbers.set(digits, (text = formatStoredNumber(digits)));
+  }
+  return text;
+}
+
+const formatBytes = (size: number | null) => (size === null ? 'size unknown' : `${size.toLocaleString('en-GB')} bytes`);
+
+export function describeSubject(subject: TExportHeader['subject']): string {
+  const numbers = subject.numbers.map(formatNumber).join(', ') || 'no number on file';
+  return subject.type === 'client'
+    ? `Client ${subject.name} (no. ${subject.id}) · ${numbers}`
+    : `Case ${subject.reference} "${subject.name}" (no. ${subject.id}) for ${subject.clientName} · ${numbers}`;
+}
+
+function describeSender(message: TExportMessage): string {
+  if (message.internal) return `Internal note by ${message.sentBy?.name ?? 'a former colleague'} · not sent to the client`;
+  if (message.direction === 'inbound') {
+    return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${message.contactName}")` : ''}`;
+  }
+  const by = message.sentBy
+    ? `sent by ${message.sentBy.name}`
+    : message.fromFirmPhone
+      ? "sent from the firm's phone"
+      : 'sender not recorded';
+  return `${DIRECTION_LABEL.outbound} · ${by} · to ${formatNumber(message.peerPhone)}`;
+}
+
+/** The message's first line: when, who, and what kind of copy it is. */
+export function describeHeading(message: TExportMessage, when: TWhen): string {
+  return (
+    `${when(message.providerTime ?? message.storedTime)} · ${describeSender(message)}` +
+    `${message.forwarded ? ' · forwarded' : ''}${message.resentFrom !== null ? ` · Resent copy of record ${message.resentFrom}` : ''}`
+  );
+}
+
+/** What a reply answers, quoted; or that the message it answers is not in this record. */
+export function describeQuote(message: TExportMessage, when: TWhen): string | null {
+  if (!message.replyTo) return null;
+  const quoted = message.quoted;
+  if (!quoted) return `In reply to a message not in this record (provider id ${message.replyTo})`;
+  const side = quoted.direction === 'inbound' ? 'the client' : quoted.direction === 'outbound' ? 'the firm' : 'a note';
+  return `In reply to ${side}, ${when(quoted.at)} (record ${quoted.id}): “${quoted.excerpt}”`;
+}
+
+/** The text as sent; a pressed button says so; no text says what the message was. */
+export function describeBody(message: TExportMessage): string {
+  if (message.kind === 'button' && message.direction === 'inbound') return `Pressed the button “${message.body}”`;
+  return message.body || `(${message.kind}, no text)`;
+}
+
+/** The firm's question's buttons: "Offered buttons: [Yes] [No] [Call me]". */
+export function describeButtons(message: TExportMessage): string | null {
+  const titles = (message.buttons ?? []).map((button) => `[${String(button.title)}]`);
+  return titles.length ? `Offered buttons: ${titles.join(' ')}` : null;
+}
+
+const nameOf = (file: { fileName: string | null; kind: string }) => file.fileName ?? `${file.kind}, no file name`;
+
+/** Under a drawn photo: "Exhibit 7 · photo.jpg". */
+export function describePhotoCaption(file: TExportMessage['attachments'][number]): string {
+  return `Exhibit ${file.exhibit} · ${nameOf(file)}`;
+}
+
+/** Under the caption: what the file is, exactly. */
+export function describePhotoDetail(file: TExportMessage['attachments'][number]): string {
+  return `${file.mimeType} · ${formatBytes(file.size)} · SHA-256 ${file.sha256 ?? 'unknown'}`;
+}
+
+/**
+ * A file not drawn: "Exhibit 12: contract.pdf · application/pdf · 48,213 bytes · SHA-256 …"; a
+ * file whose bytes were never stored says so (a court bundle cannot hold it); `notDrawn` says why
+ * a photo is listed rather than shown.
+ */
+export function describeExhibit(file: Omit<TExportExhibit, 'messageId' | 'storedTime'>, notDrawn?: string): string {
+  const held =
+    file.state === 'stored'
+      ? `${formatBytes(file.size)} · SHA-256 ${file.sha256 ?? 'unknown'}`
+      : `not in the bundle: bytes not stored (${file.state})`;
+  return `Exhibit ${file.exhibit}: ${nameOf(file)} · ${file.mimeType} · ${held}${notDrawn ? ` · photo not drawn: ${notDrawn}` : ''}`;
+}
+
+/** A line of the index of exhibits: the file, and the record and time it came with. */
+export function describeIndexEntry(exhibit: TExportExhibit, when: TWhen): string {
+  return `${describeExhibit(exhibit)} · record ${exhibit.messageId}, ${when(exhibit.storedTime)}`;
+}
+
+function formatReceipts(receipts: TReceiptHistory, when: TWhen): string {
+  const parts = (['sent', 'delivered', 'read', 'failed'] as const)
+    .filter((status) => receipts[status])
+    .map((status) => {
+      const receipt = receipts[status]!;
+      const failure =
+        status === 'failed' && receipt.code != null ? ` (code ${receipt.code}${receipt.details ? `: ${receipt.details}` : ''})` : '';
+      return `${status} ${when(receipt.at)}${failure}`;
+    });
+  return parts.length ? parts.join(' · ') : 'none';
+}
+
+/** The lines under a message's text: ids, times, status, receipts and what happened to it since. */
+export function describeRecord(message: TExportMessage, when: TWhen): string[] {
+  if (message.internal) return [`Record ${message.id} · internal note, never sent · stored ${when(message.storedTime)}`];
+  // The provider dates what it delivers to the firm; for what the firm sent, its times are the receipts.
+  const providerTime = message.providerTime || message.direction !== 'outbound' ? ` · provider time ${when(message.providerTime)}` : '';
+  const lines = [`Record ${message.id} · provider id ${message.chatMsgId ?? 'none'}${providerTime} · stored ${when(message.storedTime)}`];
+  if (message.direction === 'outbound') {
+    lines.push(
+      `Status ${message.status ?? '—'} · receipts: ${formatReceipts(message.receipts, when)}${message.error ? ` · error: ${message.error}` : ''}`,
+    );
+  } else if (message.readByFirmAt) {
+    lines.push(`First opened in Firm Chat ${when(message.readByFirmAt)}`);
+  }
+  if (message.truncated)
+    lines.push(
+      `Text cut to what is stored: the client sent ${message.truncated.length.toLocaleString('en-GB')} characters, SHA-256 ${message.truncated.sha256}`,
+    );
+  for (const edit of message.edits) lines.push(`Earlier text, replaced ${when(edit.at)}: ${edit.body}`);
+  if (message.revokedAt) lines.push(`Deleted for everyone by the sender ${when(message.revokedAt)}; the firm's record keeps the content.`);
+  for (const reaction of message.reactions)
+    lines.push(`Reaction ${reaction.emoji} from ${formatNumber(reaction.from)} ${when(reaction.at)}`);
+  return lines;
+}
