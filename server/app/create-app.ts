@@ -18,7 +18,7 @@ import { enforceRequestDeadline } from '../http/request-deadline';
 import { logRequests } from '../http/request-logger';
 import { answerNotFound, handleHttpErrors } from '../http/http-errors';
 import { requireSameOriginJson, requireSameSite } from '../http/same-origin';
-import { securityHeaders } from '../http/security-headers';
+import { framedBySelfOnly, securityHeaders } from '../http/security-headers';
 import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from '../http/trpc-guards';
 import { serveSpa } from '../http/spa-route';
 
@@ -90,6 +90,7 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
   );
   app.get(
     '/api/export/:scope/:file',
+    framedBySelfOnly,
     signedIn,
     serveExport({ ...media, firmName: deps.config.firmName, firmTimeZone: deps.config.firmTimeZone }),
   );

@@ -1,4 +1,5 @@
 import helmet from 'helmet';
+import type { RequestHandler } from 'express';
 import type { TConfig } from '../core/config';
 
 /** helmet's headers with a CSP the SPA runs under: its own scripts, styles, images and SSE only. */
@@ -23,3 +24,15 @@ export function securityHeaders(config: TConfig) {
     strictTransportSecurity: https,
   });
 }
+
+/**
+ * For the export routes: the SPA downloads a court bundle through a hidden frame of its own (a bundle
+ * can be gigabytes: the browser's download manager saves it, not the page), and when the server
+ * refuses, the page reads the refusal's sentence from that frame. Its answers are a file or inert
+ * JSON, so only this site may frame them.
+ */
+export const framedBySelfOnly: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
+  res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  next();
+};

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readAuditFilters, readHashPrefix, writeAuditFilters } from '../../client/src/features/audit/audit-filters';
-import { ACTION_LABEL, describeAuditEvent, type TAuditItem } from '../../client/src/features/audit/describe-audit-event';
+import {
+  ACTION_LABEL,
+  describeAuditEvent,
+  verifiedExportEventOf,
+  type TAuditItem,
+} from '../../client/src/features/audit/describe-audit-event';
 import { formatDateTime } from '../../client/src/lib/format';
 
 const DEE = { id: 1, name: 'Dee Director' };
@@ -37,6 +42,46 @@ describe('describeAuditEvent: one sentence a person can read', () => {
       "a case's export",
       event({ action: 'export.create', ...hartCase, detail: { format: 'json', bytes: 900 } }),
       'Dee Director exported the chat of HART-2026-001 · Hart v Northwind Lettings as JSON (900 B)',
+    ],
+    [
+      'a court bundle, with its exhibits and those whose files were gone',
+      event({
+        action: 'export.create',
+        ...amelia,
+        detail: {
+          format: 'zip',
+          sha256: SHA,
+          bytes: 3706,
+          messages: 12,
+          fileName: 'x.zip',
+          exhibits: 12,
+          missingExhibits: 1,
+          manifestSha256: SHA,
+          transcriptSha256: SHA,
+          jsonSha256: SHA,
+        },
+      }),
+      'Dee Director exported the court bundle of Amelia Hart, 12 exhibits (1 missing): 12 messages, 3.6 KB, SHA-256 ab12cd34ef56…',
+    ],
+    [
+      "a case's court bundle with nothing missing",
+      event({ action: 'export.create', ...hartCase, detail: { format: 'zip', bytes: 900, exhibits: 1, missingExhibits: 0 } }),
+      'Dee Director exported the court bundle of HART-2026-001 · Hart v Northwind Lettings, 1 exhibit: 900 B',
+    ],
+    [
+      'a copy verified as genuine',
+      event({ action: 'export.verify', ...amelia, detail: { sha256: SHA, verdict: 'genuine', auditEventId: 41 } }),
+      'Dee Director verified a copy: genuine',
+    ],
+    [
+      'an altered copy',
+      event({ action: 'export.verify', ...amelia, detail: { sha256: SHA, verdict: 'altered', auditEventId: 41 } }),
+      'Dee Director verified a copy: altered',
+    ],
+    [
+      'a file the trail does not know',
+      event({ action: 'export.verify', subject: 'export', detail: { sha256: SHA, verdict: 'unknown', auditEventId: null } }),
+      'Dee Director verified a copy: unknown (no export in the trail has it)',
     ],
     ['a sign-in', event({ action: 'auth.sign_in', user: SAM, subject: 'user:2', subjectLabel: 'Sam Staff' }), 'Sam Staff signed in'],
     [
@@ -161,6 +206,15 @@ describe('describeAuditEvent: one sentence a person can read', () => {
     ],
   ])('%s', (_what, item, sentence) => {
     expect(describeAuditEvent(item)).toBe(sentence);
+  });
+
+  it("a verification links to the export's event when it found one, and nothing else does", () => {
+    const verified = (auditEventId: unknown) =>
+      event({ action: 'export.verify', detail: { sha256: SHA, verdict: 'genuine', auditEventId } });
+    expect(verifiedExportEventOf(verified(41))).toBe(41);
+    expect(verifiedExportEventOf(verified(null))).toBeNull();
+    expect(verifiedExportEventOf(verified('41'))).toBeNull();
+    expect(verifiedExportEventOf(event({ action: 'export.create', detail: { auditEventId: 41 } }))).toBeNull();
   });
 
   it('a snooze names its end in the reader’s own format', () => {

@@ -7,7 +7,15 @@ import { QueryStatus } from '../../ui/query-status';
 import { readAuditFilters, readHashPrefix, writeAuditFilters, type TAuditFilters } from './audit-filters';
 import { AuditSubjectFilter, type TChosenSubject } from './audit-subject-filter';
 import { AuditTrailHead } from './audit-trail-head';
-import { ACTION_LABEL, describeAuditEvent, subjectNameOf, type TAuditAction, type TAuditItem } from './describe-audit-event';
+import {
+  ACTION_LABEL,
+  describeAuditEvent,
+  subjectNameOf,
+  verifiedExportEventOf,
+  type TAuditAction,
+  type TAuditItem,
+} from './describe-audit-event';
+import { VerifyCopy } from './verify-copy';
 
 // What the trail shows comes from outside too (a typed email, a client's name, a file's name): a
 // right-to-left override or a zero-width character in it would make an entry read as something it
@@ -34,6 +42,18 @@ function ExportHash({ detail }: { detail: Record<string, unknown> }) {
     <code className="audit-hash" title="SHA-256 of the exported file">
       File SHA-256 {visible(detail.sha256)}
     </code>
+  );
+}
+
+/** A verification's export, when it found one: a link to the trail at that event. */
+function VerifiedExport({ event }: { event: TAuditItem }) {
+  const id = verifiedExportEventOf(event);
+  if (id === null) return null;
+  return (
+    <span className="audit-verified-export">
+      {' '}
+      — <Link href={`/audit${writeAuditFilters({ from: id })}`}>export event #{id}</Link>
+    </span>
   );
 }
 
@@ -152,6 +172,7 @@ export function AuditPage() {
         </div>
       </div>
       <AuditTrailHead />
+      <VerifyCopy />
       <section className="card" aria-label="Audit events">
         <div className="filters audit-filters" role="group" aria-label="Filter the trail">
           <label className="compact-field">
@@ -212,7 +233,10 @@ export function AuditPage() {
               <ol className="audit-list" aria-label="Audit events, newest first">
                 {items.map((event) => (
                   <li key={event.id} data-action={event.action} data-event={event.id}>
-                    <p className="audit-sentence">{describeAuditEvent(event)}</p>
+                    <p className="audit-sentence">
+                      {describeAuditEvent(event)}
+                      <VerifiedExport event={event} />
+                    </p>
                     <div className="audit-list-line muted">
                       <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
                       {event.ip && <> · from {addressOf(event.ip)}</>}
@@ -248,6 +272,7 @@ export function AuditPage() {
                       </td>
                       <td className="audit-sentence">
                         {describeAuditEvent(event)}
+                        <VerifiedExport event={event} />
                         <ExportHash detail={event.detail} />
                       </td>
                       <td className="audit-about-cell">

@@ -17,6 +17,7 @@ export const ACTION_LABEL: Record<TAuditAction, string> = {
   'client.number_add': 'Added a number',
   'client.number_remove': 'Removed a number',
   'export.create': 'Exported a chat record',
+  'export.verify': 'Verified a copy of an export',
   'settings.check_connection': 'Checked the provider connection',
   'templates.refresh': 'Refreshed templates',
   'client.opt_out': 'Client opted out',
@@ -175,6 +176,27 @@ const RETENTION_GROUNDS: Record<string, string> = {
   hold: 'they are under a legal hold',
 };
 
+/** A court bundle's numbers: ", 12 exhibits (1 missing): 34 messages, 1.2 MB, SHA-256 ab12…". */
+function bundleFacts(d: TDetail): string {
+  const exhibits = count(d, 'exhibits');
+  // A count, or the list of the exhibits left out.
+  const missing = Array.isArray(d.missingExhibits) ? d.missingExhibits.length : count(d, 'missingExhibits');
+  const facts = [
+    count(d, 'messages') !== null ? plural(count(d, 'messages')!, 'message') : null,
+    count(d, 'bytes') !== null ? formatBytes(count(d, 'bytes')!) : null,
+    text(d, 'sha256') ? `SHA-256 ${shortHash(text(d, 'sha256')!)}` : null,
+  ].filter((f): f is string => f !== null);
+  const numbered = exhibits !== null ? `, ${plural(exhibits, 'exhibit')}${missing ? ` (${numberWords.format(missing)} missing)` : ''}` : '';
+  return `${numbered}${facts.length ? `: ${facts.join(', ')}` : ''}`;
+}
+
+/** The export event a verification found (its `auditEventId`), for a link to it; null for any other event. */
+export function verifiedExportEventOf(item: Pick<TAuditItem, 'action' | 'detail'>): number | null {
+  if (item.action !== 'export.verify') return null;
+  const id = count(item.detail, 'auditEventId');
+  return id !== null && Number.isInteger(id) && id > 0 ? id : null;
+}
+
 /**
  * One sentence a person can read for an event: who did what to what, with the numbers that matter
  * ("Dee Director exported Amelia Hart’s chat as PDF (12 messages, 3.6 KB, SHA-256 ab12…)"). Names
@@ -231,12 +253,18 @@ function sentenceOf(item: TAuditItem): string {
       return `${actor} removed the number ${phone(text(d, 'digits'))} from ${subject}`;
     case 'export.create': {
       const format = text(d, 'format');
+      if (format === 'zip') return `${actor} exported the court bundle of ${subject}${bundleFacts(d)}`;
       const facts = [
         count(d, 'messages') !== null ? plural(count(d, 'messages')!, 'message') : null,
         count(d, 'bytes') !== null ? formatBytes(count(d, 'bytes')!) : null,
         text(d, 'sha256') ? `SHA-256 ${shortHash(text(d, 'sha256')!)}` : null,
       ].filter((f): f is string => f !== null);
       return `${actor} exported ${chatOf}${format ? ` as ${format.toUpperCase()}` : ''}${facts.length ? ` (${facts.join(', ')})` : ''}`;
+    }
+    case 'export.verify': {
+      const verdict = text(d, 'verdict');
+      if (verdict === 'unknown') return `${actor} verified a copy: unknown (no export in the trail has it)`;
+      return `${actor} verified a copy${verdict ? `: ${verdict}` : ''}`;
     }
     case 'settings.check_connection': {
       const status = text(d, 'status');

@@ -1,6 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import { useToast } from '../../ui/toasts';
+import { formatTime } from '../../lib/format';
 import { readHttpErrorMessage } from '../../lib/http-error-message';
+import { trpc } from '../../lib/trpc';
+import { downloadInFrame } from './download-in-frame';
 
 type TExportFormat = 'pdf' | 'json';
 type TSaved = { format: TExportFormat; fileName: string; sha256: string; verified: boolean };
@@ -9,6 +13,7 @@ type TExportState =
   | { step: 'preparing'; format: TExportFormat }
   | { step: 'done'; format: TExportFormat }
   | { step: 'failed'; message: string };
+type TBundleState = { step: 'idle' } | { step: 'requested'; at: Date } | { step: 'failed'; message: string };
 
 /** The file name the server chose (RFC 6266: `filename*` when it has characters beyond ASCII). */
 function fileNameOf(disposition: string | null, fallback: string): string {
@@ -32,6 +37,100 @@ function saveBlob(blob: Blob, fileName: string): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+// Said when the frame could not be read and the subject is still there to see: most often the
+// server was already preparing as many exports as it will at once.
+const BUNDLE_REFUSED =
+  'The court bundle could not be prepared: the server may be busy with other exports. Try again in a few seconds; if it keeps failing, tell whoever runs Firm Chat.';
+
+/**
+ * The court bundle (README "Evidence exports"): a ZIP of the transcript, the JSON, every file as a
+ * numbered exhibit and a manifest of their fingerprints. It can be gigabytes, so it is not fetched
+ * into the page and hashed there as the PDF and JSON are: the browser's download manager saves it
+ * (`downloadInFrame`), and the copy is checked later with Verify a copy.
+ */
+function CourtBundle({ scope, id }: { scope: 'client' | 'case'; id: number }) {
+  const [state, setState] = useState<TBundleState>({ step: 'idle' });
+  const isDirector = trpc.auth.me.useQuery(undefined, { staleTime: Infinity }).data?.role === 'director';
+  const utils = trpc.useUtils();
+  const toast = useToast();
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  /**
+   * Why the server refused: the sentence it answered in the frame (the export routes may be framed by
+   * this site alone). When the frame could not be read, the subject is asked for again (a wall put
+   * up meanwhile, or a session ended, answers with the server's own sentence), else it was busy.
+   */
+  const explainRefusal = async (message: string | null): Promise<string> => {
+    if (message) return `The court bundle could not be prepared: ${message}`;
+    try {
+      // Past the page's cache: its answer is for this sentence only, and the page's own (live) reading
+      // of a wall closes it in its own time, not before the sentence is shown.
+      if (scope === 'client') await utils.client.clients.get.query({ clientId: id });
+      else await utils.client.cases.get.query({ caseId: id });
+    } catch (error) {
+      if (error instanceof Error && error.message) return `The court bundle could not be prepared: ${error.message}`;
+    }
+    return BUNDLE_REFUSED;
+  };
+
+  const request = () => {
+    setState({ step: 'requested', at: new Date() });
+    downloadInFrame(`/api/export/${scope}/${id}.zip`, (message) => {
+      void explainRefusal(message).then((sentence) => {
+        // Gone to another page meanwhile: the reason still reaches the person.
+        if (mounted.current) setState({ step: 'failed', message: sentence });
+        else toast('error', sentence);
+      });
+    });
+  };
+
+  const requested = state.step === 'requested';
+  return (
+    <div className="export-bundle">
+      <div className="export-bundle-offer">
+        {/* aria-disabled, not disabled: the button keeps the focus while the note below is read out. */}
+        <button type="button" className="button" aria-disabled={requested} onClick={() => !requested && request()}>
+          {requested ? 'Court bundle requested' : 'Court bundle (ZIP)'}
+        </button>
+        <p className="muted small">
+          One ZIP for court: the transcript PDF, the JSON, every file as a numbered exhibit, and a manifest of their SHA-256 fingerprints.
+        </p>
+      </div>
+      <div role="status" aria-live="polite">
+        {requested && (
+          <div className="export-bundle-note">
+            <p>
+              Preparing the court bundle (asked for at {formatTime(state.at)}). Your browser saves it when it is ready and shows it in its
+              downloads; one with many files can take some minutes. Its fingerprints go into the firm&rsquo;s audit trail.{' '}
+              {isDirector ? (
+                <>
+                  Check any copy of it later with <Link href="/audit#verify-copy">Verify a copy</Link> on the Audit page.
+                </>
+              ) : (
+                <>A director can check any copy of it later with Verify a copy on the Audit page.</>
+              )}
+            </p>
+            <button type="button" className="button small ghost" onClick={() => setState({ step: 'idle' })}>
+              Ask for another copy
+            </button>
+          </div>
+        )}
+      </div>
+      {state.step === 'failed' && (
+        <p className="form-error" role="alert">
+          {state.message}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -144,6 +243,7 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
           {state.message}
         </p>
       )}
+      <CourtBundle scope={scope} id={id} />
     </div>
   );
 }

@@ -1,0 +1,42 @@
+import { readHttpErrorMessage } from '../../lib/http-error-message';
+
+/**
+ * Asks for a file the browser's own download manager saves — streamed to disk, never held by the
+ * page, however large (a court bundle can be gigabytes: README "Evidence exports") — by navigating a
+ * hidden frame to `url`. One request: a file answer becomes a download and the frame stays blank; an
+ * error answer loads in the frame instead, and `onRefused` is called with the server's sentence, or
+ * null when the frame may not be read (the server's `frame-ancestors 'none'` blanks an answer loaded
+ * in a frame). A plain `<a download>` would lose the sentence: the browser's download list says only
+ * "Failed".
+ *
+ * The frame hangs from the document, outside React: going to another page while the server is still
+ * preparing the file must not cancel it (removing the frame before the answer arrives would).
+ */
+export function downloadInFrame(url: string, onRefused: (message: string | null) => void): void {
+  const frame = document.createElement('iframe');
+  frame.hidden = true;
+  frame.tabIndex = -1;
+  frame.title = 'Download';
+  frame.setAttribute('aria-hidden', 'true');
+  document.body.append(frame);
+  // Listened to only now: the blank document a new frame starts with has loaded already.
+  frame.addEventListener(
+    'load',
+    () => {
+      onRefused(readRefusal(frame));
+      frame.remove();
+    },
+    { once: true },
+  );
+  frame.src = url;
+}
+
+/** The error sentence of the answer shown in the frame, when the frame may be read and holds one. */
+function readRefusal(frame: HTMLIFrameElement): string | null {
+  try {
+    const text = frame.contentDocument?.body?.textContent;
+    return text ? readHttpErrorMessage(JSON.parse(text)) : null;
+  } catch {
+    return null; // another origin's document, or not JSON
+  }
+}

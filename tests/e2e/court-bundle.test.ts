@@ -1,0 +1,315 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import { hasChromium, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
+
+// The court bundle as a director meets it (README "Evidence exports"): downloaded from a client's
+// page by the browser itself, then handed back to Verify a copy on the Audit page — the bundle as it
+// came is genuine, file by file; a copy with one exhibit changed is altered, and says which.
+const SHOTS = process.env.BUNDLE_SCREENSHOTS ?? '/tmp/helper-bundle';
+const AMELIA = '447700900123';
+// A 2×2 PNG (red, green / blue, white) and a small PDF, sent by the client through the simulator.
+const PHOTO = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+type TManifest = { files: { path: string; sha256: string; bytes: number }[]; missing?: unknown[] };
+
+/** Every entry of a ZIP by name (a test's bundle is small). */
+function readZip(file: string): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const entries = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName.endsWith('/')) return zip.readEntry();
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError) return reject(streamError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', reject);
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('error', reject);
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
+}
+
+function writeZip(entries: Map<string, Buffer>, file: string): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
+  zip.end();
+  return pipeline(zip.outputStream, createWriteStream(file));
+}
+
+/** A tRPC call from inside the signed-in page (its cookie, its origin), as the SPA makes it. */
+async function call<T>(page: Page, procedure: string, input: unknown, kind: 'query' | 'mutation'): Promise<T> {
+  return page.evaluate(
+    async ({ procedure, input, kind }) => {
+      const body = JSON.stringify({ json: input });
+      const res =
+        kind === 'query'
+          ? await fetch(`/trpc/${procedure}?input=${encodeURIComponent(body)}`)
+          : await fetch(`/trpc/${procedure}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const answer = (await res.json()) as { result?: { data: { json: unknown } }; error?: unknown };
+      if (!answer.result) throw new Error(`${procedure}: ${JSON.stringify(answer.error)}`);
+      return answer.result.data.json;
+    },
+    { procedure, input, kind },
+  ) as Promise<T>;
+}
+
+/** The section at both widths, photographed, and measured by axe-core (nothing serious, nothing sideways). */
+async function shootAndMeasure(page: Page, section: Locator, name: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
+    // From the top of the page, clipped to the section: a shot scrolled to it draws the sticky top bar over it.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const box = (await section.boundingBox())!;
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true, clip: box });
+    const { violations } = await new AxeBuilder({ page })
+      .include(`#${await section.getAttribute('id')}`)
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(
+      violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
+      `axe on ${name} at ${width} px`,
+    ).toEqual([]);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(wide, `${name} scrolls sideways at ${width} px`).toBe(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
+}
+
+describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium', () => {
+  const live = useLiveBrowserSuite();
+  let context: BrowserContext;
+  let page: Page;
+  let dir: string;
+  let bundle: string;
+  let entries: Map<string, Buffer>;
+  let manifest: TManifest;
+
+  beforeAll(async () => {
+    await mkdir(SHOTS, { recursive: true });
+    dir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-bundle-'));
+    // Beside the demo's photo and letter: a photo and a named document from the client.
+    await live.sim.sendInboundKind({
+      kind: 'image',
+      from: AMELIA,
+      name: 'Amelia',
+      bytesBase64: PHOTO.toString('base64'),
+      mimeType: 'image/png',
+      caption: 'Photo of the meter',
+    });
+    await live.sim.sendInboundKind({
+      kind: 'document',
+      from: AMELIA,
+      name: 'Amelia',
+      bytesBase64: PDF.toString('base64'),
+      mimeType: 'application/pdf',
+      fileName: 'Tenancy agreement.pdf',
+      caption: 'Signed',
+    });
+    // bypassCSP: axe-core is injected as a script, which the app's CSP rightly forbids.
+    ({ context, page } = await signInDemo(live.browser, live.app.url, 'Director', { acceptDownloads: true, bypassCSP: true }));
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('a director downloads the bundle from the client page: a ZIP holding the transcript, the JSON and every file, each in the manifest', async () => {
+    await page.goto(`${live.app.url}/clients`);
+    await page.getByRole('link', { name: /Amelia Hart/ }).click();
+    // Both files from the simulator stored (downloaded from the provider by the media queue) before the bundle is asked for.
+    const documents = page.getByRole('region', { name: 'Documents' });
+    await documents.getByRole('link', { name: 'Download Tenancy agreement.pdf' }).waitFor({ timeout: 20_000 });
+    await expect.poll(() => documents.locator('tr[data-state="pending"]').count(), { timeout: 20_000 }).toBe(0);
+
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Export the chat' }) });
+    await card.getByText('every file as a numbered exhibit').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      card.getByRole('button', { name: 'Court bundle (ZIP)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    bundle = path.join(dir, download.suggestedFilename());
+    await download.saveAs(bundle);
+    // The page said what happens, and where a copy is checked.
+    const note = card.getByRole('status').filter({ hasText: 'Preparing the court bundle' });
+    await note.getByRole('link', { name: 'Verify a copy' }).waitFor();
+    await card.evaluate((el) => el.setAttribute('id', 'export-card')); // for the photograph and axe
+    await shootAndMeasure(page, card, 'export-panel');
+
+    entries = await readZip(bundle);
+    for (const part of ['transcript.pdf', 'messages.json', 'manifest.json']) expect(entries.has(part), part).toBe(true);
+    manifest = JSON.parse(entries.get('manifest.json')!.toString('utf8')) as TManifest;
+    const listed = manifest.files.map((f) => f.path).sort();
+    const exhibits = [...entries.keys()].filter((name) => name.startsWith('exhibits/')).sort();
+    expect(listed).toEqual(['messages.json', 'transcript.pdf', ...exhibits].sort());
+    for (const exhibit of exhibits) expect(exhibit).toMatch(/^exhibits\/\d{3}-./);
+    for (const file of manifest.files) {
+      expect(sha256(entries.get(file.path)!), file.path).toBe(file.sha256);
+      expect(entries.get(file.path)!.length, file.path).toBe(file.bytes);
+    }
+    // The client's photo and document are there byte for byte, and the demo's two files with them.
+    const hashes = exhibits.map((name) => sha256(entries.get(name)!));
+    expect(hashes).toContain(sha256(PHOTO));
+    expect(hashes).toContain(sha256(PDF));
+    expect(exhibits.length).toBeGreaterThanOrEqual(4);
+    expect(exhibits.some((name) => name.endsWith('-Tenancy agreement.pdf'))).toBe(true);
+
+    // "Verify a copy" on the export card opens the Audit page at the section.
+    await note.getByRole('link', { name: 'Verify a copy' }).click();
+    await page.waitForURL(/\/audit#verify-copy$/);
+    await page.getByRole('heading', { name: 'Verify a copy' }).waitFor();
+  });
+
+  it('Verify a copy: the bundle as downloaded is genuine, every file ✓, and names its export', async () => {
+    const section = page.locator('#verify-copy');
+    await section.getByText('Drop an export (ZIP, PDF or JSON) to check it').waitFor();
+    await section.getByLabel('choose a file to check').setInputFiles(bundle);
+    const headline = section.getByRole('heading', { name: 'This copy is genuine' });
+    await headline.waitFor({ timeout: 60_000 });
+    expect(await headline.evaluate((el) => el === document.activeElement)).toBe(true); // the reader is taken to it
+
+    const rows = section.locator('.verify-files tbody tr');
+    expect(await rows.count()).toBe(manifest.files.length);
+    expect(new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-check'))))).toEqual(new Set(['matches']));
+    for (const file of manifest.files) {
+      const row = rows.filter({ hasText: file.path });
+      expect(await row.locator('.verify-check').textContent(), file.path).toBe('✓ matches');
+    }
+    const bytes = await readFile(bundle);
+    await section.getByText(sha256(bytes), { exact: true }).waitFor();
+    await section.getByText('The court bundle (ZIP) of').waitFor();
+    const clientLink = section.getByRole('link', { name: 'Amelia Hart' });
+    expect(await clientLink.getAttribute('href')).toMatch(/^\/clients\/\d+$/);
+    const event = section.getByRole('link', { name: /^Event #\d+$/ });
+    const eventId = Number(/\d+/.exec((await event.textContent())!)![0]);
+    await shootAndMeasure(page, section, 'verify-genuine');
+
+    // The trail has both: the bundle exported (with its exhibits) and the copy verified, linked to the export's event.
+    const trail = page.getByRole('region', { name: 'Audit events' });
+    const exported = trail.locator(`tr[data-event="${eventId}"]`);
+    await exported.waitFor();
+    expect(await exported.textContent()).toMatch(/Diana Director exported the court bundle of Amelia Hart, \d+ exhibits/);
+    const verified = trail.locator('tr[data-action="export.verify"]').first();
+    await verified.waitFor();
+    expect(await verified.textContent()).toContain('Diana Director verified a copy: genuine');
+    expect(await verified.getByRole('link', { name: `export event #${eventId}` }).getAttribute('href')).toBe(`/audit?from=${eventId}`);
+  });
+
+  it('a copy with one exhibit changed is altered: its row says ✗ differs, the others still match', async () => {
+    const changed = [...entries.keys()].find((name) => name.startsWith('exhibits/') && sha256(entries.get(name)!) === sha256(PDF))!;
+    const altered = new Map(entries);
+    altered.set(changed, Buffer.concat([PDF, Buffer.from('% one line added after the export\n')]));
+    const copy = path.join(dir, 'altered copy.zip');
+    await writeZip(altered, copy);
+
+    // Dropped on the zone this time, as a person drags it from their files.
+    const section = page.locator('#verify-copy');
+    const dropped = await page.evaluateHandle(
+      ({ base64, name }) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name, { type: 'application/zip' }));
+        return transfer;
+      },
+      { base64: (await readFile(copy)).toString('base64'), name: path.basename(copy) },
+    );
+    await section.locator('.verify-drop').dispatchEvent('dragover', { dataTransfer: dropped });
+    await section.locator('.verify-drop').dispatchEvent('drop', { dataTransfer: dropped });
+    await section.getByRole('heading', { name: 'This copy has been altered' }).waitFor({ timeout: 60_000 });
+    const rows = section.locator('.verify-files tbody tr');
+    const row = rows.filter({ hasText: changed });
+    expect(await row.getAttribute('data-check')).toBe('differs');
+    expect(await row.locator('.verify-check').textContent()).toBe('✗ differs');
+    expect(await section.locator('.verify-files tbody tr[data-check="matches"]').count()).toBe(manifest.files.length - 1);
+    await section.getByText('altered copy.zip').first().waitFor();
+    await shootAndMeasure(page, section, 'verify-altered');
+  });
+
+  it('a large copy shows its upload as it goes and can be cancelled (nothing checked, nothing recorded); a stranger file is unknown', async () => {
+    const big = path.join(dir, 'large scan.bin');
+    await writeFile(big, randomBytes(6 * 1024 * 1024));
+    const before = await call<{ items: unknown[] }>(page, 'audit.list', { limit: 100 }, 'query');
+    // The browser's own network throttling: about 20 seconds to send it.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 300 * 1024,
+    });
+    const section = page.locator('#verify-copy');
+    await section.getByLabel('choose a file to check').setInputFiles(big);
+    const progress = section.getByRole('progressbar', { name: 'Sending large scan.bin' });
+    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(Number(await progress.getAttribute('value'))).toBeLessThan(6 * 1024 * 1024);
+    await section.getByText(/^Sending large scan\.bin: .+ of 6\.0 MB$/).waitFor();
+    await shootAndMeasure(page, section, 'verify-sending');
+    await section.getByRole('button', { name: 'Cancel' }).click();
+    await section.getByRole('status').filter({ hasText: 'Cancelled: large scan.bin was not checked.' }).waitFor();
+    expect(await progress.count()).toBe(0);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+    // The server saw the upload stop: no verification on the trail.
+    const after = await call<{ items: { action: string }[] }>(page, 'audit.list', { limit: 100 }, 'query');
+    expect(after.items.length).toBe(before.items.length);
+
+    // A file that is no export of the firm's: said so, plainly.
+    const stranger = path.join(dir, 'Chat record - someone else.pdf');
+    await writeFile(stranger, Buffer.concat([PDF, randomBytes(64)]));
+    await section.getByLabel('choose a file to check').setInputFiles(stranger);
+    await section.getByRole('heading', { name: 'Firm Chat has no record of this file' }).waitFor({ timeout: 30_000 });
+    await section.getByText('No export in the audit trail that you may see has this fingerprint.').waitFor();
+    await shootAndMeasure(page, section, 'verify-unknown');
+  });
+
+  it('a bundle refused by the server says why on the page (here: a wall put up while the page was open)', async () => {
+    // Sam, staff, on Benedict Okafor's page, its live updates held back so the page does not close
+    // by itself when the wall goes up: the bundle's own request meets the wall.
+    const staff = await signInDemo(live.browser, live.app.url, 'Staff', { acceptDownloads: true });
+    await staff.context.route('**/trpc/inbox.onChange**', (route) => route.abort());
+    await staff.page.goto(`${live.app.url}/clients`);
+    await staff.page.getByRole('link', { name: /Benedict Okafor/ }).click();
+    const card = staff.page.locator('section', { has: staff.page.getByRole('heading', { name: 'Export the chat' }) });
+    await card.getByRole('button', { name: 'Court bundle (ZIP)' }).waitFor();
+    const clientId = Number(/\/clients\/(\d+)/.exec(staff.page.url())![1]);
+    const people = await call<{ id: number; name: string }[]>(page, 'users.list', undefined, 'query');
+    const sam = people.find((p) => p.name === 'Sam Staff')!;
+    await call(page, 'access.screen', { clientId, userId: sam.id, reason: 'Acted for the landlord' }, 'mutation');
+
+    await card.getByRole('button', { name: 'Court bundle (ZIP)' }).click();
+    const refusal = card.getByRole('alert');
+    await refusal.waitFor({ timeout: 30_000 });
+    // The server's own sentence, read from the download's frame.
+    expect(await refusal.textContent()).toMatch(/could not be prepared: That client does not exist\./);
+    await card.screenshot({ path: path.join(SHOTS, 'export-refused-1280.png') });
+    // Offered again (once the reason is sorted out).
+    expect(await card.getByRole('button', { name: 'Court bundle (ZIP)' }).getAttribute('aria-disabled')).not.toBe('true');
+    await staff.context.close();
+    await call(page, 'access.unscreen', { clientId, userId: sam.id }, 'mutation');
+  });
+});
