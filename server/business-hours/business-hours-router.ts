@@ -5,7 +5,7 @@ import { ZBusinessHours, ZBusinessHoursInput } from './business-hours-schema';
 /** Mounted under `settings` (README "Business hours"), beside the settings router's own procedures. */
 export const businessHoursRouter = router({
   /** Anyone signed in: the SPA reads the firm's time zone for "send later", and staff may see the hours. */
-  businessHours: authedProcedure.output(ZBusinessHours).query(() => readBusinessHours()),
+  businessHours: authedProcedure.output(ZBusinessHours).query(({ ctx }) => readBusinessHours(undefined, ctx.deps.config.firmTimeZone)),
 
   /** Directors only (server/decisions/0013-roles-enforced-by-the-server.md): enforced here, whatever the page shows. */
   setBusinessHours: directorProcedure

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownTimeZone } from '../../shared/time-zone';
 import { showInvisibleCharacters } from '../../shared/visible-text';
 
 // The firm's week as a director types it (README "Business hours"). Times are the firm's wall-clock
@@ -13,16 +14,6 @@ export const TIME_ZONE_REFUSAL = 'Choose a time zone such as Europe/London';
 const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 /** "Monday" for 1 … "Sunday" for 7 (ISO days, as PostgreSQL's isodow counts them). */
 export const dayName = (day: number): string => DAY_NAMES[day - 1] ?? `day ${day}`;
-
-/** Whether this JavaScript (the SPA's "send later" among others) knows the zone by that name. */
-export function isKnownTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Whether `YYYY-MM-DD` is a day of the calendar (2026-02-30 is not). */
 function isCalendarDate(text: string): boolean {

@@ -33,13 +33,16 @@ async function readRow(transaction?: Transaction): Promise<TRow | null> {
   return row ?? null;
 }
 
-/** The firm's hours and out-of-hours reply, or the default (Europe/London, no hours, no reply) when none were set. */
-export async function readBusinessHours(transaction?: Transaction): Promise<TBusinessHours> {
+/**
+ * The firm's hours and out-of-hours reply, or the default when none were set: no hours, no reply, and
+ * the configured zone (FIRM_TIME_ZONE), so the firm has one clock before a director saves hours.
+ */
+export async function readBusinessHours(transaction?: Transaction, defaultZone = DEFAULT_TIME_ZONE): Promise<TBusinessHours> {
   const row = await readRow(transaction);
   if (!row) {
     return {
       hoursSet: false,
-      timeZone: DEFAULT_TIME_ZONE,
+      timeZone: defaultZone,
       week: [],
       closedDates: [],
       autoReply: null,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import metadata from 'libphonenumber-js/min/metadata';
 import { z } from 'zod';
+import { isKnownTimeZone } from '../../shared/time-zone';
 import { SEARCH_LANGUAGES, type TSearchLanguage } from './search-language';
 
 // The only product module that reads process.env (README "Configuration"); the provider simulator, a
@@ -19,16 +20,6 @@ const booleanFlag = z.preprocess(
     .default('false')
     .transform((v) => v === 'true'),
 );
-
-/** Whether this JavaScript knows the zone by that name (the firm's business hours are checked the same way). */
-function isKnownTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function isTrustedPeer(part: string): boolean {
   if (['loopback', 'linklocal', 'uniquelocal'].includes(part)) return true;

@@ -57,15 +57,6 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const dayOf = (date: Date) => `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 const clockTimeOf = (date: Date) => `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 
-/** Whether this JavaScript knows the zone by that name (as the firm's business hours check it). */
-export function isKnownTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * "26 Nov 2026 14:03:22 GMT (14:03:22 UTC)"; the UTC date too when it is another day there:

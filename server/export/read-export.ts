@@ -4,7 +4,7 @@ import { readChainHead } from '../audit';
 import { DEFAULT_TIME_ZONE, readBusinessHours } from '../business-hours';
 import { db } from '../core/db/db';
 import { visibleToSql } from '../core/visibility';
-import { isKnownTimeZone } from './firm-time';
+import { isKnownTimeZone } from '../../shared/time-zone';
 
 /** What an export covers: one client's chat, or the chat filed on one case. */
 export type TExportScope = { type: 'client' | 'case'; id: number };
@@ -205,10 +205,10 @@ export async function readExport(
 
 /** The firm's one clock: its business hours' zone once a director saved them, else the configured zone. */
 async function readFirmTimeZone(configured: string | undefined, transaction: Transaction): Promise<string> {
-  const hours = await readBusinessHours(transaction);
   const fallback = configured ?? DEFAULT_TIME_ZONE;
+  const hours = await readBusinessHours(transaction, fallback);
   // Saved hours name a zone PostgreSQL knows; the PDF's clock is JavaScript's, which knew it when it was saved.
-  return hours.hoursSet && isKnownTimeZone(hours.timeZone) ? hours.timeZone : fallback;
+  return isKnownTimeZone(hours.timeZone) ? hours.timeZone : fallback;
 }
 
 type TPagesQuery = {

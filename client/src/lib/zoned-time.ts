@@ -113,15 +113,7 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-/** Whether `timeZone` is a zone this browser knows (a bad name would throw in every format). */
-export function isKnownTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isKnownTimeZone } from '../../../shared/time-zone';
 
 /**
  * How a person names the zone beside a time: "UK time" for London, else the zone's city
