@@ -47,6 +47,30 @@ export function exportFileName(header: TExportHeader, format: TFormat): string {
   return `Chat ${format === 'zip' ? 'bundle' : 'record'} - ${[...clean].slice(0, 100).join('').trim() || 'unnamed'} - ${header.exportedAt.slice(0, 10)}.${format}`;
 }
 
+/**
+ * `?ticket=`: a page that saves an export through a hidden frame names the download, and learns the
+ * hash and size of what it was given from a cookie of that name (README "Evidence exports").
+ */
+const TICKET = /^[A-Za-z0-9_-]{16,64}$/;
+/** The ticket's cookie lives long enough for the page to read it once the download starts. */
+const TICKET_COOKIE_SECONDS = 600;
+
+/** The request's ticket: absent (null), or well formed; `false` when malformed or given twice. */
+export function parseTicket(url: string): string | null | false {
+  const tickets = new URL(url, 'http://localhost').searchParams.getAll('ticket');
+  if (tickets.length === 0) return null;
+  return tickets.length === 1 && TICKET.test(tickets[0]!) ? tickets[0]! : false;
+}
+
+/**
+ * `firm_chat_export_<ticket>=<sha256>.<bytes>`: readable by the page (not HttpOnly: that is its
+ * purpose), sent back to this site only, Secure on an https site. It names no subject, only the
+ * fingerprint the page was about to be shown anyway.
+ */
+export function ticketCookie(ticket: string, file: { sha256: string; bytes: number }, secure: boolean): string {
+  return `firm_chat_export_${ticket}=${file.sha256}.${file.bytes}; Path=/; Max-Age=${TICKET_COOKIE_SECONDS}; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
 /** A reader that stops reading for this long loses the connection (and the file it was sent). */
 export const EXPORT_SEND_IDLE_MS = 60_000;
 
@@ -59,10 +83,13 @@ type TPrepared = { path: string; sha256: string; bytes: number; detail: Record<s
  * The export is written to a temporary file while its SHA-256 is computed (it must head the
  * response, before the body), then streamed and deleted: never in memory whole, whatever its length.
  * It is recorded in the audit trail with the hash once the reader has all of it but the last byte
- * (sendSpooledExport): a reader gone before that leaves no record.
+ * (sendSpooledExport): a reader gone before that leaves no record. With `?ticket=`, the answer
+ * also sets the ticket's cookie (ticketCookie) with the hash and size.
  */
 export function serveExport(deps: {
   firmName: string;
+  /** The site's address: the ticket's cookie is Secure on https. */
+  siteUrl: string;
   firmTimeZone: string;
   logger: TLogger;
   now: () => Date;
@@ -82,6 +109,9 @@ export function serveExport(deps: {
     if (req.headers['sec-fetch-site'] === 'cross-site') return sendHttpError(res, 403, 'Exports are started from Firm Chat itself.');
     const request = parseExportPath(String(req.params.scope), String(req.params.file));
     if (!request) return sendHttpError(res, 404, 'There is no such export: ask for client/<id>.pdf|json|zip or case/<id>.pdf|json|zip.');
+    const ticket = parseTicket(req.originalUrl);
+    if (ticket === false)
+      return sendHttpError(res, 400, 'The download ticket must be one value of 16 to 64 letters, digits, hyphens or underscores.');
     // Walled (README "Ethical walls"): answered as for a subject that does not exist, and audited.
     const subject = request.scope.type === 'client' ? { clientId: request.scope.id } : { caseId: request.scope.id };
     if (!(await seesSubject(readerOf(req, res), subject))) return sendHttpError(res, 404, `That ${request.scope.type} does not exist.`);
@@ -142,6 +172,8 @@ export function serveExport(deps: {
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'no-store',
       });
+      // Only with the export itself: a refusal above sets no cookie, and the page keeps waiting for its answer instead.
+      if (ticket) res.append('Set-Cookie', ticketCookie(ticket, { sha256, bytes }, deps.siteUrl.startsWith('https://')));
       release();
       res.setTimeout(EXPORT_SEND_IDLE_MS, () => res.destroy());
       await sendSpooledExport(res, { path, bytes }, gone.signal, () =>

@@ -3,9 +3,11 @@ import type { TBundlePart, TFileCheck, TFoundExport } from './verify-export';
 
 /**
  * The export a file is; `byManifest` when a ZIP was known by its manifest (its files packed into a
- * new ZIP since) rather than its own hash; `onFile` false once its client or case was erased.
+ * new ZIP since) rather than its own hash; `byPart` when neither is in the trail but its transcript
+ * or messages.json is a recorded bundle's: the ZIP claims to be that bundle, with a manifest that
+ * is not the one recorded (altered). `onFile` false once its client or case was erased.
  */
-export type TExportMatch = { found: TFoundExport; byManifest: boolean; onFile: boolean };
+export type TExportMatch = { found: TFoundExport; byManifest: boolean; byPart: TBundlePart | null; onFile: boolean };
 
 type TEventRow = {
   id: string;
@@ -24,6 +26,8 @@ const MATCHES = {
   file: `$1 IN (e.detail->>'sha256', e.detail->>'transcriptSha256', e.detail->>'jsonSha256', e.detail->>'manifestSha256')`,
   bundle: `e.detail->>'sha256' = $1 AND e.detail->>'format' = 'zip'`,
   manifest: `e.detail->>'manifestSha256' = $1`,
+  /** A bundle's transcript or JSON, as a ZIP that claims to be that bundle holds it. */
+  part: `e.detail->>'format' = 'zip' AND $1 IN (e.detail->>'transcriptSha256', e.detail->>'jsonSha256')`,
 } as const;
 
 /**
@@ -31,7 +35,11 @@ const MATCHES = {
  * found through the action's index (audit_events_action_idx), then by their detail: a trail holds
  * far fewer exports than events. The subject's name is read as it is now; null once erased.
  */
-async function findEvent(database: Sequelize, sha256: string, as: keyof typeof MATCHES): Promise<Omit<TExportMatch, 'byManifest'> | null> {
+async function findEvent(
+  database: Sequelize,
+  sha256: string,
+  as: keyof typeof MATCHES,
+): Promise<Omit<TExportMatch, 'byManifest' | 'byPart'> | null> {
   const [row] = await database.query<TEventRow>(
     `SELECT e.id::text AS id, e.at, e.user_id AS "userId", u.name AS "userName", e.subject, e.detail->>'format' AS format,
             CASE WHEN e.detail->>'sha256' = $1 THEN NULL
@@ -64,19 +72,29 @@ async function findEvent(database: Sequelize, sha256: string, as: keyof typeof M
 
 /**
  * The export a checked file is, from the audit trail: a ZIP by its own hash, or else by its
- * manifest's (the same bundle repacked); any other file by its hash, as a plain export or as a part
- * of a bundle. No walls here: the route asks them (the CLI is the operator's, on the server).
+ * manifest's (the same bundle repacked), or else by its transcript's or messages.json's (a bundle
+ * whose manifest was edited: the route and the CLI call it altered); any other file by its hash, as
+ * a plain export or as a part of a bundle. No walls here: the route asks them (the CLI is the
+ * operator's, on the server).
  */
 export async function findExportEvent(database: Sequelize, check: TFileCheck): Promise<TExportMatch | null> {
   if (check.kind !== 'zip') {
     const file = await findEvent(database, check.sha256, 'file');
-    return file && { ...file, byManifest: false };
+    return file && { ...file, byManifest: false, byPart: null };
   }
   const whole = await findEvent(database, check.sha256, 'bundle');
-  if (whole) return { ...whole, byManifest: false };
+  if (whole) return { ...whole, byManifest: false, byPart: null };
   if (!check.manifestSha256) return null;
   const repacked = await findEvent(database, check.manifestSha256, 'manifest');
-  return repacked && { found: { ...repacked.found, part: null }, onFile: repacked.onFile, byManifest: true };
+  if (repacked) return { found: { ...repacked.found, part: null }, onFile: repacked.onFile, byManifest: true, byPart: null };
+  for (const [part, sha256] of [
+    ['transcript.pdf', check.parts.transcriptSha256],
+    ['messages.json', check.parts.jsonSha256],
+  ] as const) {
+    const claimed = sha256 ? await findEvent(database, sha256, 'part') : null;
+    if (claimed) return { found: { ...claimed.found, part: null }, onFile: claimed.onFile, byManifest: false, byPart: part };
+  }
+  return null;
 }
 
 /** The export's client or case, as the walls name it. */

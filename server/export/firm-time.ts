@@ -57,7 +57,6 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const dayOf = (date: Date) => `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 const clockTimeOf = (date: Date) => `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 
-
 /**
  * "26 Nov 2026 14:03:22 GMT (14:03:22 UTC)"; the UTC date too when it is another day there:
  * "27 Nov 2026 01:03:22 GMT+11 (26 Nov 2026 14:03:22 UTC)". In UTC itself, once: "… 14:03:22 UTC".

@@ -1,4 +1,5 @@
-import type { TFileCheck, TFoundExport, TManifestCheck, TVerdict } from './verify-export';
+import type { TStoredFile } from './find-stored-file';
+import { DAMAGED_ZIP, type TBundlePart, type TFileCheck, type TFoundExport, type TManifestCheck, type TVerdict } from './verify-export';
 
 // The verdict on a copy and the one sentence that says it (README "Evidence exports"), for the
 // Audit page and `npm run export:verify` alike.
@@ -11,11 +12,14 @@ const PART: Record<NonNullable<TFoundExport['part']>, string> = {
 };
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/** "26 Nov 2026". */
+const formatDay = (at: Date) => `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+
 /** "26 Nov 2026 at 14:03 UTC". */
 export function formatWhen(iso: string): string {
   const at = new Date(iso);
   const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
-  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()} at ${time} UTC`;
+  return `${formatDay(at)} at ${time} UTC`;
 }
 
 /** "the court bundle of Amelia Hart that Sam Director exported on 26 Nov 2026 at 14:03 UTC (audit event #812)". */
@@ -28,32 +32,94 @@ export function describeExport(found: TFoundExport): string {
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 const some = (names: string[]) => (names.length > 3 ? `${names.slice(0, 3).join(', ')}, …` : names.join(', '));
 
-/** "1 file differs from the manifest (exhibits/003-x.pdf); 1 listed file is missing (…); 1 file was added (…)". */
+/**
+ * "1 file differs from the manifest (exhibits/003-x.pdf); 1 file differs from what messages.json
+ * recorded (exhibits/002-y.jpg); 1 listed file is missing (…); 1 file was added (…)".
+ */
 export function describeManifestProblems(manifest: TManifestCheck): string {
-  const differ = manifest.files.filter((file) => file.found && !file.matches).map((file) => file.path);
+  const bad = manifest.files.filter((file) => file.found && !file.matches);
+  // Bytes that are the manifest's yet do not match: messages.json (or the JSON itself) disagrees.
+  const isManifests = (file: TManifestCheck['files'][number]) => file.actualSha256 === file.sha256.toLowerCase();
+  const differ = bad.filter((file) => !isManifests(file)).map((file) => file.path);
+  const unrecorded = bad.filter((file) => isManifests(file) && file.path !== 'messages.json').map((file) => file.path);
+  const unreadableJson = bad.some((file) => isManifests(file) && file.path === 'messages.json');
   const absent = manifest.files.filter((file) => !file.found).map((file) => file.path);
   const problems = [
     differ.length ? `${plural(differ.length, 'file differs', 'files differ')} from the manifest (${some(differ)})` : null,
+    unrecorded.length
+      ? `${plural(unrecorded.length, 'file does', 'files do')} not match what messages.json recorded (${some(unrecorded)})`
+      : null,
+    unreadableJson ? 'messages.json cannot be read as the one Firm Chat writes' : null,
     absent.length ? `${plural(absent.length, 'listed file is', 'listed files are')} missing (${some(absent)})` : null,
     manifest.extra.length ? `${plural(manifest.extra.length, 'file was', 'files were')} added (${some(manifest.extra)})` : null,
   ];
   return problems.filter(Boolean).join('; ');
 }
 
+/** " 2 exhibits are not in the bundle as received: its manifest says why for each." when the firm did not hold every file whole; else nothing. */
+function describeMissing(manifest: TManifestCheck | null): string {
+  const count = manifest?.missing.length ?? 0;
+  if (!count) return '';
+  // Not held (not yet downloaded, failed, destroyed) or not whole: one wording for every reason the manifest gives.
+  return ` ${count === 1 ? '1 exhibit is' : `${count} exhibits are`} not in the bundle as received: its manifest says why for each.`;
+}
+
+/** "This file is identical to IMG_2041.jpg, which Amelia Hart sent on 26 Nov 2026 (stored with this SHA-256)." */
+export function describeStoredFile(file: TStoredFile): string {
+  const what = file.fileName ?? `${file.mimeType.startsWith('image/') ? 'a photo' : 'a file'} with no file name (${file.mimeType})`;
+  const day = formatDay(new Date(file.at));
+  const how =
+    file.direction === 'inbound'
+      ? `which ${file.subject.name} sent on ${day}`
+      : file.direction === 'outbound'
+        ? `which the firm sent to ${file.subject.name} on ${day}`
+        : `which is on ${file.subject.name}'s record from ${day}`;
+  const others = file.others
+    ? `; ${file.others === 1 ? '1 other stored file has' : `${file.others} other stored files have`} the same bytes`
+    : '';
+  return `This file is identical to ${what}, ${how} (stored with this SHA-256${others}).`;
+}
+
+const PART_NAME: Record<TBundlePart, string> = {
+  'transcript.pdf': 'transcript',
+  'messages.json': 'messages.json',
+  'manifest.json': 'manifest',
+};
+
+/** How the trail knew the file, and what else it holds. */
+export type TJudgeHow = {
+  /** False when the trail was not asked (`npm run export:verify -- --offline`). */
+  lookedUp: boolean;
+  /** A ZIP found by its manifest's hash rather than its own. */
+  byManifest?: boolean;
+  /** A ZIP found only by its transcript's or messages.json's hash: its manifest is not the recorded one. */
+  byPart?: TBundlePart | null;
+  /** No export matched; a file the firm holds has these bytes. */
+  storedFile?: TStoredFile | null;
+};
+
 /**
- * `altered` when a ZIP's manifest check fails; `genuine` when the file (or, for a ZIP, its
- * manifest) is an export in the audit trail and, for a ZIP, every file matches; `unknown` otherwise.
- * `lookedUp` is false when the trail was not asked (`npm run export:verify -- --offline`);
- * `byManifest` when a ZIP was found by its manifest's hash rather than its own.
+ * `altered` when a ZIP's manifest check fails, or when the ZIP is known only by its transcript or
+ * messages.json (its manifest is not the one recorded); `genuine` when the file (or, for a ZIP, its
+ * manifest) is an export in the audit trail and, for a ZIP, every file matches, or when it is a
+ * file the firm holds; `unknown` otherwise.
  */
 export function judgeCopy(
   check: TFileCheck,
   found: TFoundExport | null,
-  how: { lookedUp: boolean; byManifest?: boolean } = { lookedUp: true },
+  how: TJudgeHow = { lookedUp: true },
 ): { verdict: TVerdict; summary: string } {
   const known = found ? describeExport(found) : null;
-  if (check.manifest && !check.manifest.allMatch) {
-    const problems = describeManifestProblems(check.manifest);
+  const problems = check.manifest && !check.manifest.allMatch ? describeManifestProblems(check.manifest) : null;
+  if (found && how.byPart) {
+    return {
+      verdict: 'altered',
+      summary:
+        `This bundle's manifest is not the one recorded with export event #${found.auditEventId}: its ${PART_NAME[how.byPart]} is that of ${known}, ` +
+        `but its manifest was changed since${problems ? `, and ${problems}` : ''}.`,
+    };
+  }
+  if (problems) {
     return {
       verdict: 'altered',
       summary: known
@@ -61,10 +127,14 @@ export function judgeCopy(
         : `This ZIP has been altered since its manifest was written: ${problems}.`,
     };
   }
+  if (!found && how.storedFile) return { verdict: 'genuine', summary: describeStoredFile(how.storedFile) };
   if (check.kind === 'zip' && check.problem) {
     return {
       verdict: 'unknown',
-      summary: `This ZIP could not be checked: ${check.problem}. It is damaged, or it is not a court bundle Firm Chat made.`,
+      summary:
+        check.problem === DAMAGED_ZIP
+          ? `This file could not be read as a ZIP: ${DAMAGED_ZIP}.`
+          : `This ZIP could not be checked: ${check.problem}. It is not a court bundle as Firm Chat made it.`,
     };
   }
   if (!how.lookedUp) {
@@ -72,15 +142,32 @@ export function judgeCopy(
       verdict: 'unknown',
       summary: check.manifest
         ? `Every file matches the bundle's manifest; it was not looked up in the audit trail.`
-        : `This looks like ${check.kind === 'unknown' ? 'no export of Firm Chat' : `a ${check.kind.toUpperCase()} export`}; it was not looked up in the audit trail.`,
+        : `This looks like ${check.kind === 'unknown' ? (check.plainJson ? 'a JSON file that is not a Firm Chat export' : 'no export of Firm Chat') : `a ${check.kind.toUpperCase()} export`}; it was not looked up in the audit trail.`,
     };
   }
-  if (!found || !known) return { verdict: 'unknown', summary: 'Firm Chat has no record of exporting this file.' };
+  if (!found || !known) {
+    const lacking = check.manifest ? lackingParts(check) : '';
+    return {
+      verdict: 'unknown',
+      summary: check.plainJson
+        ? 'This is a JSON file that is not a Firm Chat export, and no file Firm Chat holds has its SHA-256.'
+        : `Firm Chat has no record of this file: it is no export in the audit trail and no file the firm holds.${lacking}`,
+    };
+  }
   if (check.kind !== 'zip') return { verdict: 'genuine', summary: `This is ${known}.` };
   return {
     verdict: 'genuine',
-    summary: how.byManifest
-      ? `This is ${known}, packed into a new ZIP since; every file matches the manifest it was exported with.`
-      : `This is ${known}; every file matches its manifest.`,
+    summary:
+      (how.byManifest
+        ? `This is ${known}, packed into a new ZIP since; every file matches the manifest it was exported with.`
+        : `This is ${known}; every file matches its manifest.`) + describeMissing(check.manifest),
   };
+}
+
+/** " It lacks transcript.pdf, which every bundle holds." for a ZIP with a manifest but no readable transcript or messages.json. */
+function lackingParts(check: TFileCheck): string {
+  const lacking = [check.parts.transcriptSha256 ? null : 'transcript.pdf', check.parts.jsonSha256 ? null : 'messages.json'].filter(
+    (part): part is string => part !== null,
+  );
+  return lacking.length ? ` It lacks ${lacking.join(' and ')}, which every bundle holds.` : '';
 }

@@ -1,5 +1,7 @@
 import type { TReceiptHistory } from '../../shared/communication';
 import { formatNumber as formatStoredNumber } from '../core/phone-input';
+import { exhibitPath } from './exhibit-file-name';
+import { isHeld, notHeldReason } from './exhibit-held';
 import type { TExportExhibit, TExportHeader, TExportMessage } from './read-export';
 
 // The words of the PDF export for one message (README "Evidence exports"): who, when, what it
@@ -11,13 +13,16 @@ export type TWhen = (iso: string | null) => string;
 const DIRECTION_LABEL = { inbound: 'From the client', outbound: 'From the firm' } as const;
 
 const formattedNumbers = new Map<string, string>();
-/** Formatting is slow next to drawing; a chat has few numbers, so each is formatted once. */
+/**
+ * "+44 7700 900123" with no-break spaces inside, so a line never ends in the middle of a number.
+ * Formatting is slow next to drawing; a chat has few numbers, so each is formatted once.
+ */
 export function formatNumber(digits: string | null): string {
   if (!digits) return 'unknown number';
   let text = formattedNumbers.get(digits);
   if (text === undefined) {
     if (formattedNumbers.size >= 1_000) formattedNumbers.clear();
-    formattedNumbers.set(digits, (text = formatStoredNumber(digits)));
+    formattedNumbers.set(digits, (text = formatStoredNumber(digits).replace(/ /g, '\u00A0')));
   }
   return text;
 }
@@ -44,10 +49,14 @@ function describeSender(message: TExportMessage): string {
   return `${DIRECTION_LABEL.outbound} · ${by} · to ${formatNumber(message.peerPhone)}`;
 }
 
-/** The message's first line: when, who, and what kind of copy it is. */
-export function describeHeading(message: TExportMessage, when: TWhen): string {
+/**
+ * The message's first line: when, who, what kind of copy it is, and (`withCase`: in a client's
+ * export, which spans their cases) the case it is filed on.
+ */
+export function describeHeading(message: TExportMessage, when: TWhen, withCase = false): string {
   return (
     `${when(message.providerTime ?? message.storedTime)} · ${describeSender(message)}` +
+    `${withCase && message.caseReference !== null ? ` · case ${message.caseReference}` : ''}` +
     `${message.forwarded ? ' · forwarded' : ''}${message.resentFrom !== null ? ` · Resent copy of record ${message.resentFrom}` : ''}`
   );
 }
@@ -73,29 +82,42 @@ export function describeButtons(message: TExportMessage): string | null {
   return titles.length ? `Offered buttons: ${titles.join(' ')}` : null;
 }
 
-const nameOf = (file: { fileName: string | null; kind: string }) => file.fileName ?? `${file.kind}, no file name`;
+type TFile = Omit<TExportExhibit, 'messageId' | 'storedTime'>;
 
-/** Under a drawn photo: "Exhibit 7 · photo.jpg". */
-export function describePhotoCaption(file: TExportMessage['attachments'][number]): string {
-  return `Exhibit ${file.exhibit} · ${nameOf(file)}`;
+const nameOf = (file: { fileName: string | null; kind: string }) => file.fileName ?? `${file.kind}, no file name`;
+/** Where a court bundle holds the file ("exhibits/001-file.jpg"), so an exhibit named only by its kind can be matched to its file. */
+const inBundle = (file: TFile) => `bundle file ${exhibitPath(file.exhibit, file.fileName, file.mimeType)}`;
+
+/** Under a drawn photo: "Exhibit 7 · photo.jpg · bundle file exhibits/007-photo.jpg". */
+export function describePhotoCaption(file: TFile): string {
+  return `Exhibit ${file.exhibit} · ${nameOf(file)} · ${inBundle(file)}`;
 }
 
 /** Under the caption: what the file is, exactly. */
-export function describePhotoDetail(file: TExportMessage['attachments'][number]): string {
+export function describePhotoDetail(file: TFile): string {
   return `${file.mimeType} · ${formatBytes(file.size)} · SHA-256 ${file.sha256 ?? 'unknown'}`;
 }
 
 /**
- * A file not drawn: "Exhibit 12: contract.pdf · application/pdf · 48,213 bytes · SHA-256 …"; a
- * file whose bytes were never stored says so (a court bundle cannot hold it); `notDrawn` says why
- * a photo is listed rather than shown.
+ * A file not drawn: "Exhibit 12: contract.pdf · bundle file exhibits/012-contract.pdf ·
+ * application/pdf · 48,213 bytes · SHA-256 …"; a file whose bytes the firm does not hold says why
+ * (notHeldReason: a plain PDF is no bundle, so it is "not held", not "not in the bundle");
+ * `notDrawn` says why a photo is listed rather than shown.
  */
-export function describeExhibit(file: Omit<TExportExhibit, 'messageId' | 'storedTime'>, notDrawn?: string): string {
-  const held =
-    file.state === 'stored'
-      ? `${formatBytes(file.size)} · SHA-256 ${file.sha256 ?? 'unknown'}`
-      : `not in the bundle: bytes not stored (${file.state})`;
-  return `Exhibit ${file.exhibit}: ${nameOf(file)} · ${file.mimeType} · ${held}${notDrawn ? ` · photo not drawn: ${notDrawn}` : ''}`;
+export function describeExhibit(file: TFile, notDrawn?: string): string {
+  const notHeld = notHeldReason(file, 'record');
+  const held = notHeld
+    ? `${file.mimeType} · file not held by the firm: ${notHeld}`
+    : `${inBundle(file)} · ${file.mimeType} · ${formatBytes(file.size)} · SHA-256 ${file.sha256 ?? 'unknown'}`;
+  return `Exhibit ${file.exhibit}: ${nameOf(file)} · ${held}${notDrawn ? ` · photo not drawn: ${notDrawn}` : ''}`;
+}
+
+/** Pictures, drawn when held; in their place a box saying why when not (render-pdf.ts). */
+const PICTURE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic']);
+
+/** A photo the firm does not hold: it gets a box where it would have been drawn, not only a line. */
+export function isMissingPhoto(file: TFile): boolean {
+  return !isHeld(file) && (file.kind === 'image' || PICTURE_TYPES.has(file.mimeType.split(';')[0]!.trim().toLowerCase()));
 }
 
 /** A line of the index of exhibits: the file, and the record and time it came with. */

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { TMediaStore } from '../media';
+import { isHeld } from './exhibit-held';
 import type { TPdfPart, TPdfPhoto } from './pdf-parts';
 import type { TExportMessage } from './read-export';
 
@@ -24,9 +25,9 @@ const PART_PHOTO_BYTES = 8 * 1024 * 1024;
 
 type TFile = TExportMessage['attachments'][number];
 
-/** Whether the file is a stored picture the PDF draws. */
+/** Whether the file is a picture the firm holds, which the PDF draws. */
 export function isPhoto(file: TFile): boolean {
-  return file.state === 'stored' && PHOTO_TYPES.has(file.mimeType.split(';')[0]!.trim().toLowerCase());
+  return isHeld(file) && PHOTO_TYPES.has(file.mimeType.split(';')[0]!.trim().toLowerCase());
 }
 
 /** The stored bytes, or null past `max` (read no further). */

@@ -46,6 +46,8 @@ export type TExportMessage = {
   sentBy: { id: number; name: string } | null;
   /** The client's number the message came from or went to. */
   peerPhone: string | null;
+  /** The reference of the case the message is filed on; null when it is on none (README "Evidence exports"). */
+  caseReference: string | null;
   /** The profile name the provider reported with an inbound message. */
   contactName: string | null;
   body: string;
@@ -89,6 +91,11 @@ export type TExportMessage = {
     size: number | null;
     sha256: string | null;
     state: string;
+    /**
+     * Its bytes were stored once and are gone now: erased (retention or an erasure request, README
+     * "Records") or deleted since. A court bundle cannot hold it, and the PDF says why.
+     */
+    destroyed: boolean;
   }[];
 };
 
@@ -111,6 +118,13 @@ export type TExportSnapshot = {
 /** A conversation's record: its messages and the firm's internal notes, each note marked internal. */
 const exportedTypesOf = (alias: string) => `${alias}.type IN ('chat', 'chat_note')`;
 const EXPORTED_TYPES = exportedTypesOf('m');
+
+/**
+ * Whether a file's bytes were stored once and are gone now, as SQL over `a` (an attachments row):
+ * erased, or stored with a size yet no chunk left (one index probe on attachment_chunks' key).
+ */
+const DESTROYED_SQL = `(a.erased_at IS NOT NULL OR (a.state = 'stored' AND coalesce(a.size, 1) > 0
+  AND NOT EXISTS (SELECT 1 FROM attachment_chunks b WHERE b.attachment_id = a.id)))`;
 
 /** A page is at most this many messages, and at most this much text (edits included) beyond its first. */
 const PAGE_SIZE = 500;
@@ -241,7 +255,7 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
          FROM (
        SELECT m.id, m.type = 'chat_note' AS internal, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
               CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS "sentBy",
-              m.peer_phone AS "peerPhone", m.metadata->>'contact_name' AS "contactName", m.body,
+              m.peer_phone AS "peerPhone", k.reference AS "caseReference", m.metadata->>'contact_name' AS "contactName", m.body,
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
               m.status, m.error, m.receipts, m.read_at AS "readByFirmAt", m.metadata->>'context_id' AS "replyTo",
               CASE WHEN jsonb_typeof(m.metadata->'buttons') = 'array' THEN m.metadata->'buttons' END AS buttons,
@@ -249,10 +263,11 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
               coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
               coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
               coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,
-              coalesce((SELECT json_agg(json_build_object('id', a.id, 'kind', a.kind, 'fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state) ORDER BY a.id)
+              coalesce((SELECT json_agg(json_build_object('id', a.id, 'kind', a.kind, 'fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state,
+                                                  'destroyed', ${DESTROYED_SQL}) ORDER BY a.id)
                         FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments,
               octet_length(m.body) + octet_length(m.metadata::text) AS bytes
-       FROM communications m LEFT JOIN users u ON u.id = m.sent_by
+       FROM communications m LEFT JOIN users u ON u.id = m.sent_by LEFT JOIN cases k ON k.id = m.case_id
        WHERE m.${query.column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
          ${after ? 'AND (m.created_at, m.id) > ($3::timestamptz, $4)' : ''}
        ORDER BY m.created_at, m.id
@@ -296,7 +311,7 @@ async function* readExhibits(query: TPagesQuery): AsyncIterable<TExportExhibit[]
     query.signal?.throwIfAborted();
     const rows: (Omit<TExportExhibit, 'exhibit' | 'storedTime'> & { storedTime: Date; cursorAt: string })[] = await db().query(
       `SELECT a.id, a.kind, a.file_name AS "fileName", a.mime_type AS "mimeType", a.size, a.sha256, a.state,
-              m.id AS "messageId", m.created_at AS "storedTime", m.created_at::text AS "cursorAt"
+              ${DESTROYED_SQL} AS destroyed, m.id AS "messageId", m.created_at AS "storedTime", m.created_at::text AS "cursorAt"
        FROM communications m JOIN attachments a ON a.communication_id = m.id
        WHERE m.${query.column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
          ${after ? 'AND (m.created_at, m.id, a.id) > ($3::timestamptz, $4, $5)' : ''}

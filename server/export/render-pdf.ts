@@ -15,6 +15,7 @@ import {
   describeQuote,
   describeRecord,
   describeSubject,
+  isMissingPhoto,
   type TWhen,
 } from './pdf-message-text';
 import { createPageTotal } from './pdf-page-total';
@@ -25,6 +26,12 @@ const MARGIN = 50;
 const GREY = '#555555';
 const GREY_LEVEL = 0x55 / 0xff;
 const QUOTE_RULE = '#bbbbbb';
+/** A missing photo's box: a pale fill and a dashed frame, so it reads as a gap in the record, not as a picture. */
+const PLACEHOLDER_FILL = '#f2f2f2';
+const PLACEHOLDER_FRAME = '#888888';
+const PLACEHOLDER_PADDING = 12;
+/** About a sixth of a page: clearly where a photo would be, without the room of a drawn one. */
+const PLACEHOLDER_MIN_HEIGHT = 90;
 /** When the header names no zone (a header made by hand): the firm's default. */
 const DEFAULT_ZONE = 'Europe/London';
 
@@ -46,6 +53,7 @@ const STYLE = {
 type TBlock =
   | { kind: 'text'; text: string; style: TStyle; rule?: boolean; lines?: ReturnType<typeof layOutBidiLines> }
   | { kind: 'photo'; jpeg: Uint8Array; width: number; height: number }
+  | { kind: 'placeholder'; title: string; text: string; height?: number }
   | { kind: 'gap'; height: number };
 
 /**
@@ -135,9 +143,48 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
     else doc.text(text, x, doc.y, { width: lineWidth });
   }
 
+  /** The box's height: its two lines of words, padded, and never less than PLACEHOLDER_MIN_HEIGHT. */
+  function measurePlaceholder(block: Extract<TBlock, { kind: 'placeholder' }>): number {
+    const inner = width - 2 * PLACEHOLDER_PADDING;
+    useFont(STYLE.caption);
+    let words = doc.heightOfString(block.title, { width: inner });
+    useFont(STYLE.exhibit);
+    words += doc.heightOfString(block.text, { width: inner });
+    return (block.height = Math.max(PLACEHOLDER_MIN_HEIGHT, words + 2 * PLACEHOLDER_PADDING));
+  }
+
+  /** Where a photo the firm does not hold would have been: a framed box that says so, with the exhibit's line. */
+  function drawPlaceholder(block: Extract<TBlock, { kind: 'placeholder' }>): void {
+    const height = block.height ?? measurePlaceholder(block);
+    if (doc.y + height > doc.page.maxY()) doc.addPage();
+    const top = doc.y;
+    doc
+      .save()
+      .rect(MARGIN, top, width, height)
+      .fillColor(PLACEHOLDER_FILL)
+      .fill()
+      .rect(MARGIN, top, width, height)
+      .dash(4, { space: 3 })
+      .lineWidth(1)
+      .strokeColor(PLACEHOLDER_FRAME)
+      .stroke()
+      .undash()
+      .restore();
+    pageColor = null; // the fill above changed it
+    const inner = width - 2 * PLACEHOLDER_PADDING;
+    doc.y = top + PLACEHOLDER_PADDING;
+    useStyle(STYLE.caption);
+    drawText(block.title, MARGIN + PLACEHOLDER_PADDING, inner);
+    useStyle(STYLE.exhibit);
+    drawText(block.text, MARGIN + PLACEHOLDER_PADDING, inner);
+    doc.x = MARGIN;
+    doc.y = top + height;
+  }
+
   function measure(block: TBlock): number {
     if (block.kind === 'gap') return block.height;
     if (block.kind === 'photo') return block.height;
+    if (block.kind === 'placeholder') return measurePlaceholder(block);
     useFont(block.style);
     const lineWidth = width - (block.style.indent ?? 0);
     if (hasRightToLeft(block.text)) {
@@ -164,6 +211,7 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
     if (height > room && height <= pageRoom && doc.y > doc.page.margins.top + 0.5) doc.addPage();
     for (const block of blocks) {
       if (block.kind === 'gap') doc.y += block.height;
+      else if (block.kind === 'placeholder') drawPlaceholder(block);
       else if (block.kind === 'photo') {
         if (doc.y + block.height > doc.page.maxY()) doc.addPage();
         doc.image(Buffer.from(block.jpeg.buffer, block.jpeg.byteOffset, block.jpeg.byteLength), MARGIN, doc.y, {
@@ -206,8 +254,11 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
     return { kind: 'photo', jpeg: photo.jpeg, width: photo.width * scale, height: photo.height * scale };
   }
 
+  /** A client's export spans their cases: each message names the one it is filed on. */
+  const withCase = header.subject.type === 'client';
+
   function messageBlocks(message: TExportMessage, photos: Map<number, TPdfPhoto>): TBlock[] {
-    const blocks: TBlock[] = [textBlock(describeHeading(message, when), STYLE.heading)];
+    const blocks: TBlock[] = [textBlock(describeHeading(message, when, withCase), STYLE.heading)];
     const quote = describeQuote(message, when);
     if (quote) blocks.push(gap(1), textBlock(quote, STYLE.quote, true), gap(1));
     blocks.push(textBlock(describeBody(message), STYLE.body));
@@ -224,6 +275,12 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
           textBlock(describePhotoCaption(file), STYLE.caption),
           textBlock(describePhotoDetail(file), STYLE.record),
         );
+      } else if (isMissingPhoto(file)) {
+        blocks.push(gap(3), {
+          kind: 'placeholder',
+          title: drawableText(`Photo not held by the firm (exhibit ${file.exhibit})`),
+          text: drawableText(describeExhibit(file)),
+        });
       } else listed.push(textBlock(describeExhibit(file, photo && 'notDrawn' in photo ? photo.notDrawn : undefined), STYLE.exhibit));
     }
     if (listed.length) blocks.push(gap(2), ...listed);
@@ -242,7 +299,7 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
       doc.moveDown(0.3);
       useStyle(STYLE.note);
       doc.text(
-        'Every file in this record, numbered as in the messages above (and as in a court bundle, whose exhibits folder holds each stored file as it was received). ' +
+        'Every file in this record, numbered as in the messages above (and as in a court bundle, whose exhibits folder holds each file the firm holds as it was received, under the bundle file named on its line). ' +
           'The SHA-256 identifies the exact bytes: a copy whose hash differs is not the same file.',
         { width },
       );
@@ -297,7 +354,8 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
     `Times are the firm's clock (${zone}), such as "${when(header.exportedAt)}": the same moment in UTC follows in brackets, with its date when that is another day. ` +
       '"Provider time" is the messaging provider\'s timestamp; "stored" is when this system recorded the message. ' +
       'A reply quotes the message it answers; a resent copy names the record of the message it repeats. ' +
-      'Files are numbered exhibits: photos are drawn (scaled down), other files are listed with their size and SHA-256, and all are indexed at the end. ' +
+      'Files are numbered exhibits: photos are drawn (scaled down), other files are listed with their size, SHA-256 and their file in a court bundle, and all are indexed at the end; ' +
+      'a file the firm does not hold says why, and a photo it does not hold is a framed box where the photo would be. ' +
       'Characters that cannot be seen or that change the direction of the text around them, and characters this font cannot draw (emoji; Chinese, Japanese and Korean script; tabs), are written as their Unicode code, such as [U+202E] or [U+1F44D] for a thumbs-up; ' +
       'long runs without spaces wrap at the margin. The JSON export of the same record holds the exact text. ' +
       "The file's SHA-256 is recorded in the firm's audit trail under this export.",

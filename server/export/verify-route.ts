@@ -12,12 +12,19 @@ import type { TLogger } from '../core/logger';
 import { makeTempDir } from '../core/temp-files';
 import { sendHttpError } from '../http/http-errors';
 import { findExportEvent, subjectOfExport, type TExportMatch } from './find-export-event';
+import { findStoredFile, subjectOfStoredFile } from './find-stored-file';
 import { spoolWhileHashing, type TSpooled } from './hashing-spool';
 import { judgeCopy } from './judge-copy';
 import { checkExportFile, type TVerifyResult } from './verify-export';
 
 /** Where a copy is sent to be verified (README "Evidence exports"). */
 export const EXPORT_VERIFY_PATH = '/api/export/verify';
+
+/**
+ * The audit subject of a check whose file is no export and no file the checker may see: it names
+ * nothing (the Audit page shows "—"), and it is the subject such checks always had.
+ */
+export const EXPORT_UNKNOWN_SUBJECT = 'export';
 
 /** The largest copy verified: a court bundle of 2 GB of files, with room to spare. */
 export const MAX_VERIFY_BYTES = 5 * 1024 ** 3;
@@ -100,10 +107,11 @@ function fileNameOf(header: string | string[] | undefined): string | null {
 /**
  * `POST /api/export/verify` (README "Evidence exports"): a director sends a copy of an export (the
  * file's raw bytes) and learns which export it is, by whom and when, and for a court bundle whether
- * every file matches its manifest. The body is spooled to a temporary file while hashed, never held
- * in memory; like an upload it may take as long as it keeps moving (`idleMs` without a byte ends
- * it). An export of a client or case the director may not see is answered as no export at all. The
- * check is itself audited (`export.verify`).
+ * every file matches its manifest and what its messages.json recorded; a file that is no export may
+ * be one the firm holds (an exhibit taken out of a bundle). The body is spooled to a temporary file
+ * while hashed, never held in memory; like an upload it may take as long as it keeps moving
+ * (`idleMs` without a byte ends it). An export or file of a client or case the director may not see
+ * is answered as no export at all. The check is itself audited (`export.verify`).
  */
 export function serveExportVerify(deps: {
   logger: TLogger;
@@ -151,23 +159,41 @@ export function serveExportVerify(deps: {
       // Walls (README "Ethical walls"): an export of a matter the director may not see is no export to them.
       // A subject erased since has no wall left to keep.
       const visible = match && (!match.onFile || (await seesSubject(readerOf(req, res), subjectOfExport(match.found)))) ? match : null;
-      const { verdict, summary } = judgeCopy(check, visible?.found ?? null, { lookedUp: true, byManifest: visible?.byManifest });
+      const found = visible?.found ?? null;
+      // Not an export: perhaps a file taken out of one, or any the firm holds; walled ones are not found (findStoredFile).
+      const storedFile = found ? null : await findStoredFile(db(), check.sha256, user.id);
+      const { verdict, summary } = judgeCopy(check, found, {
+        lookedUp: true,
+        byManifest: visible?.byManifest,
+        byPart: visible?.byPart,
+        storedFile,
+      });
       const result: TVerifyResult = {
         fileName: fileNameOf(req.headers['x-file-name']),
         kind: check.kind,
         sha256: check.sha256,
         bytes: check.bytes,
-        export: visible?.found ?? null,
+        export: found,
         manifest: check.manifest,
+        storedFile,
         verdict,
         summary,
       };
-      const found = visible?.found;
       await recordAuditEvent({
         actor: { userId: user.id, ip: req.ip ?? null },
         action: 'export.verify',
-        subject: found ? `${found.subject.type}:${found.subject.id}` : 'export',
-        detail: { sha256: check.sha256, verdict, auditEventId: found?.auditEventId ?? null },
+        // What the copy is about, as export.create names it; EXPORT_UNKNOWN_SUBJECT when it is nothing the viewer may know.
+        subject: found
+          ? `${found.subject.type}:${found.subject.id}`
+          : storedFile
+            ? subjectOfStoredFile(storedFile)
+            : EXPORT_UNKNOWN_SUBJECT,
+        detail: {
+          sha256: check.sha256,
+          verdict,
+          auditEventId: found?.auditEventId ?? null,
+          attachmentId: storedFile?.attachmentId ?? null,
+        },
       });
       res.status(200).set('Cache-Control', 'no-store').json(result);
     } catch (error) {

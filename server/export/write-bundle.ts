@@ -6,6 +6,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import type { TMediaStore } from '../media';
 import { exhibitFileName, exhibitPath } from './exhibit-file-name';
+import { notHeldReason } from './exhibit-held';
 import type { TWriteExport } from './export-writer';
 import { spoolWhileHashing, type THashingSpool, type TSpooled } from './hashing-spool';
 import type { TExportHeader, TExportMessage, TExportSnapshot } from './read-export';
@@ -31,13 +32,6 @@ type TAttachment = TExportMessage['attachments'][number];
 
 /** The PDF writer, called with the snapshot and the store for the photos it draws. */
 const writeTranscript: TWriteExport = writePdfExport;
-
-/** Why a file the records name has no bytes to put in the bundle, by its state. */
-function notStoredReason(state: string): string {
-  if (state === 'pending') return 'It had not been downloaded from the provider when the bundle was made.';
-  if (state === 'failed') return 'Its download failed, so its bytes were never stored.';
-  return `Its bytes are not stored (state: ${state}).`;
-}
 
 /** The first failure of the ZIP, of its file or of the request: every wait on yazl is raced against it. */
 type TFailure = { promise: Promise<never>; error: Error | null };
@@ -122,14 +116,17 @@ async function copyExhibit(zip: ZipFile, path: string, source: Readable, mtime: 
   return { outcome: 'copied', sha256: hash.digest('hex'), bytes, complete };
 }
 
-/** Why an exhibit that was stored is not (whole) in the bundle; null when it is. */
+/**
+ * Why an exhibit that was held is not (whole) in the bundle, as a phrase like notHeldReason's; null
+ * when it is. Bytes found gone here went after the snapshot was read: destroyed all the same.
+ */
 function copyProblem(file: TAttachment, copied: TCopied, path: string): string | null {
-  if (copied.outcome === 'no bytes') return 'Its bytes are no longer stored (deleted since it was received, for example by retention).';
-  if (copied.outcome !== 'copied') return 'Its bytes could not be read from the database when the bundle was made.';
+  if (copied.outcome === 'no bytes') return notHeldReason({ state: file.state, destroyed: true }, 'bundle');
+  if (copied.outcome !== 'copied') return 'its bytes could not be read from the database when the bundle was made';
   if (!copied.complete || (file.size !== null && copied.bytes !== file.size))
-    return `Only ${copied.bytes} of its ${file.size ?? 'unknown number of'} bytes could be read when the bundle was made: ${path} is incomplete.`;
+    return `only ${copied.bytes} of its ${file.size ?? 'unknown number of'} bytes could be read when the bundle was made: ${path} is incomplete`;
   if (file.sha256 && copied.sha256 !== file.sha256)
-    return `Its bytes no longer match the SHA-256 recorded when it was stored: ${path} holds what is stored now.`;
+    return `its bytes no longer match the SHA-256 recorded when it was stored: ${path} holds what is stored now`;
   return null;
 }
 
@@ -231,8 +228,9 @@ export async function writeBundle(
         if (failure.error) throw failure.error;
         exhibits += 1;
         const name = file.fileName ?? exhibitFileName(null, file.mimeType);
-        if (file.state !== 'stored') {
-          await manifest.addMissing({ exhibit: file.exhibit, name, reason: notStoredReason(file.state) });
+        const notHeld = notHeldReason(file, 'bundle');
+        if (notHeld) {
+          await manifest.addMissing({ exhibit: file.exhibit, name, reason: notHeld });
           continue;
         }
         const path = exhibitPath(file.exhibit, file.fileName, file.mimeType);

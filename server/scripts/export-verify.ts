@@ -8,14 +8,16 @@ import { attachDatabase, hasEmbeddedCluster, type TAttachedDatabase } from '../c
 import { createSequelize } from '../core/db/sequelize';
 import { createLogger } from '../core/logger';
 import { findExportEvent, type TExportMatch } from '../export/find-export-event';
+import { findStoredFile, type TStoredFile } from '../export/find-stored-file';
 import { describeExport, judgeCopy } from '../export/judge-copy';
 import { checkExportFile, type TFileCheck } from '../export/verify-export';
 
 // npm run export:verify -- <file> [--offline] (README "Evidence exports"): what a copy of an export
 // is, and for a court bundle whether every file matches its manifest — that part with no server and
 // no database. The file's hash is looked up in the audit trail when a database is configured
-// (DATABASE_URL, or the embedded one under DATA_DIR). Exit 0 genuine (or, offline, a bundle whose
-// every file matches), 1 altered or unknown, 2 a wrong command.
+// (DATABASE_URL, or the embedded one under DATA_DIR), and when it is no export, among the files the
+// firm holds (the operator's command: no walls). Exit 0 genuine (or, offline, a bundle whose every
+// file matches), 1 altered or unknown, 2 a wrong command.
 
 const USAGE = 'Usage: npm run export:verify -- <file> [--offline]';
 const KIND = { zip: 'court bundle (ZIP)', pdf: 'PDF', json: 'JSON', unknown: 'not an export of Firm Chat' } as const;
@@ -32,8 +34,10 @@ function parseArguments(args: string[]): { file: string; offline: boolean } {
   return { file: path.resolve(files[0]!), offline: options.includes('--offline') };
 }
 
-/** The audit trail's answer, or why it was not asked. */
-async function lookUp(check: TFileCheck): Promise<{ match: TExportMatch | null } | { notLookedUp: string }> {
+/** The audit trail's answer (and the stored file with the same bytes, when no export matches), or why it was not asked. */
+async function lookUp(
+  check: TFileCheck,
+): Promise<{ match: TExportMatch | null; storedFile: TStoredFile | null } | { notLookedUp: string }> {
   let database: TAttachedDatabase | null = null;
   let sequelize: Sequelize | null = null;
   try {
@@ -42,7 +46,8 @@ async function lookUp(check: TFileCheck): Promise<{ match: TExportMatch | null }
     const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
     database = await attachDatabase(config, logger);
     sequelize = createSequelize(database.ownerUrl, logger, { poolMax: 1 });
-    return { match: await findExportEvent(sequelize, check) };
+    const match = await findExportEvent(sequelize, check);
+    return { match, storedFile: match ? null : await findStoredFile(sequelize, check.sha256, null) };
   } catch (error) {
     return { notLookedUp: `the database could not be reached (${error instanceof Error ? error.message : String(error)})` };
   } finally {
@@ -55,15 +60,17 @@ function printManifest(check: TFileCheck): void {
   if (check.problem) return console.log(`Manifest: not checked: ${check.problem}.`);
   const manifest = check.manifest;
   if (!manifest) return;
-  const differ = manifest.files.filter((file) => file.found && !file.matches);
-  const absent = manifest.files.filter((file) => !file.found);
+  const bad = manifest.files.filter((file) => !file.matches);
   console.log(
     manifest.allMatch
       ? `Manifest: ${manifest.files.length} files listed; every one matches.`
-      : `Manifest: ${manifest.files.length} files listed; ${differ.length} differ, ${absent.length} missing, ${manifest.extra.length} not listed.`,
+      : `Manifest: ${manifest.files.length} files listed; ${bad.length} do not match, ${manifest.extra.length} not listed.`,
   );
-  for (const file of differ) console.log(`  differs:    ${shown(file.path)}`);
-  for (const file of absent) console.log(`  missing:    ${shown(file.path)}`);
+  for (const file of bad)
+    console.log(`  ${(file.found ? 'differs:' : 'missing:').padEnd(12)}${shown(file.path)}: ${shown(file.problem ?? 'differs')}`);
+  // Differences the bundle itself declared (its manifest's missing list) match, yet are worth reading.
+  for (const file of manifest.files.filter((row) => row.matches && row.problem))
+    console.log(`  note:       ${shown(file.path)}: ${shown(file.problem!)}`);
   for (const extra of manifest.extra) console.log(`  not listed: ${shown(extra)}`);
   for (const missing of manifest.missing)
     console.log(`  exhibit ${missing.exhibit} (${shown(missing.name)}) is not in the bundle: ${shown(missing.reason)}`);
@@ -75,7 +82,8 @@ async function main(): Promise<number> {
   if (!info?.isFile()) throw new UsageError(`${file} is not a file. ${USAGE}`);
   const check = await checkExportFile(file);
   console.log(`File: ${shown(file)}`);
-  console.log(`Kind: ${KIND[check.kind]}, ${check.bytes.toLocaleString('en-GB')} bytes`);
+  const kind = check.plainJson ? 'a JSON file that is not a Firm Chat export' : KIND[check.kind];
+  console.log(`Kind: ${kind}, ${check.bytes.toLocaleString('en-GB')} bytes`);
   console.log(`SHA-256: ${check.sha256}`);
   printManifest(check);
   const trail = offline ? { notLookedUp: '--offline' } : await lookUp(check);
@@ -83,9 +91,12 @@ async function main(): Promise<number> {
   else if (trail.match) console.log(`Audit trail: ${shown(describeExport(trail.match.found))}.`);
   else console.log('Audit trail: no export in the trail has this file’s hash.');
   const match = 'match' in trail ? trail.match : null;
+  const storedFile = 'storedFile' in trail ? trail.storedFile : null;
   const { verdict, summary } = judgeCopy(check, match?.found ?? null, {
     lookedUp: !('notLookedUp' in trail),
     byManifest: match?.byManifest,
+    byPart: match?.byPart,
+    storedFile,
   });
   const intactOffline = 'notLookedUp' in trail && verdict === 'unknown' && check.manifest?.allMatch === true;
   console.log(`Verdict: ${intactOffline ? 'intact (every file matches its manifest)' : verdict}. ${shown(summary)}`);

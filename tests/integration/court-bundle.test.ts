@@ -118,6 +118,15 @@ beforeAll(async () => {
     `UPDATE attachments SET state = 'failed', error = 'The provider no longer has this file.' WHERE file_name = 'failed.pdf';
      DELETE FROM attachment_chunks WHERE attachment_id = (SELECT id FROM attachments WHERE file_name = 'failed.pdf')`,
   );
+  // A photo still waiting for its download (due in an hour: the queue leaves it be meanwhile).
+  await sql(
+    live.server.databaseUrl,
+    `WITH m AS (INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+                VALUES ('chat', 'inbound', '', NULL, $1, $2, '{"kind": "image"}', '{}', now(), now()) RETURNING id)
+     INSERT INTO attachments (communication_id, kind, mime_type, file_name, state, next_attempt_at)
+     SELECT id, 'image', 'image/jpeg', 'waiting.jpg', 'pending', now() + interval '1 hour' FROM m`,
+    [clientId, CLIENT],
+  );
   // The photo is filed on the case; nothing else is.
   await sql(live.server.databaseUrl, `UPDATE communications SET case_id = $1 WHERE metadata->>'chat_msg_id' = $2`, [caseId, shown.id]);
 }, 60_000);
@@ -162,17 +171,28 @@ describe('the court bundle of a client', () => {
 
     // messages.json is the JSON export of the same snapshot; the transcript its PDF.
     const json = ZMessages.parse(JSON.parse(entries.get('messages.json')!.toString('utf8')));
-    expect(json).toMatchObject({ exportedAt: manifest.exportedAt, count: 11 });
+    expect(json).toMatchObject({ exportedAt: manifest.exportedAt, count: 12 });
     expect(manifest).toMatchObject({
       subject: { type: 'client', id: clientId, name: 'Amelia Hart' },
       exportedBy: { id: staffId, name: 'Sam Staff' },
     });
     expect(entries.get('transcript.pdf')!.subarray(0, 5).toString()).toBe('%PDF-');
-    expect((await readPdfText(entries.get('transcript.pdf')!)).text).toContain('Not yet. Can you send the check-out report?');
+    const transcript = (await readPdfText(entries.get('transcript.pdf')!)).text.replace(/\s+/g, ' ');
+    expect(transcript).toContain('Not yet. Can you send the check-out report?');
+    // Each file the firm does not hold says why, in the same words as the manifest.
+    expect(transcript).toContain(
+      "Exhibit 8: failed.pdf · application/pdf · file not held by the firm: the provider's copy could not be downloaded",
+    );
+    expect(transcript).toContain(
+      'Exhibit 7: gone.pdf · application/pdf · file not held by the firm: destroyed since it was received (for example under the retention policy)',
+    );
+    expect(transcript).toContain(
+      'Exhibit 9: waiting.jpg · image/jpeg · file not held by the firm: not yet downloaded from the provider when this record was made',
+    );
 
     // Each exhibit is the stored attachment's bytes: its SHA-256 is the one recorded when it was stored.
     const attachments = json.messages.flatMap((message) => message.attachments);
-    expect(attachments.map((file) => file.exhibit)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(attachments.map((file) => file.exhibit)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     const stored = new Map(
       (await sql<{ id: number; sha256: string }>(live.server.databaseUrl, 'SELECT id, sha256 FROM attachments')).map((row) => [
         row.id,
@@ -199,8 +219,9 @@ describe('the court bundle of a client', () => {
 
     // The files whose bytes are gone are named, with why; the bundle is made all the same.
     expect(manifest.missing).toEqual([
-      { exhibit: 7, name: 'gone.pdf', reason: expect.stringContaining('no longer stored') as unknown },
-      { exhibit: 8, name: 'failed.pdf', reason: expect.stringContaining('download failed') as unknown },
+      { exhibit: 7, name: 'gone.pdf', reason: 'destroyed since it was received (for example under the retention policy)' },
+      { exhibit: 8, name: 'failed.pdf', reason: "the provider's copy could not be downloaded" },
+      { exhibit: 9, name: 'waiting.jpg', reason: 'not yet downloaded from the provider when the bundle was made' },
     ]);
 
     // The audit trail has the ZIP's hash, and each part's, so a part taken out is known too.
@@ -210,10 +231,10 @@ describe('the court bundle of a client', () => {
       format: 'zip',
       sha256: sha256(bytes),
       bytes: bytes.length,
-      messages: 11,
+      messages: 12,
       fileName: expect.stringMatching(/^Chat bundle - Amelia Hart - .*\.zip$/) as unknown,
-      exhibits: 8,
-      missingExhibits: 2,
+      exhibits: 9,
+      missingExhibits: 3,
       manifestSha256: sha256(entries.get('manifest.json')!),
       transcriptSha256: sha256(entries.get('transcript.pdf')!),
       jsonSha256: sha256(entries.get('messages.json')!),
@@ -342,7 +363,7 @@ describe('the plain exports', () => {
       const { res, bytes } = await download(`client/${clientId}.${format}`);
       expect(res.status).toBe(200);
       const event = (await exportEvents(`client:${clientId}`)).at(-1)!;
-      expect(event.detail).toMatchObject({ format, sha256: sha256(bytes), bytes: bytes.length, messages: 11 });
+      expect(event.detail).toMatchObject({ format, sha256: sha256(bytes), bytes: bytes.length, messages: 12 });
     }
   });
 });

@@ -39,6 +39,31 @@ async function readPdf(bytes: Buffer): Promise<{ pages: string[]; images: number
     await pdf.destroy();
   }
 }
+/** Each page's text, the paths it fills and strokes (pdf.js folds each into a constructPath) and how many dashed lines it begins. */
+async function readPdfDrawing(bytes: Buffer): Promise<{ pages: string[]; fills: number[]; strokes: number[]; dashes: number[] }> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise;
+  try {
+    const pages: string[] = [];
+    const fills: number[] = [];
+    const strokes: number[] = [];
+    const dashes: number[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
+      const list = await page.getOperatorList();
+      const painted = (paint: number) =>
+        list.fnArray.filter((op, i) => op === OPS.constructPath && (list.argsArray[i] as [number])[0] === paint).length;
+      fills.push(painted(OPS.fill));
+      strokes.push(painted(OPS.stroke));
+      // setDash's first argument is the pattern: empty when a dash ends.
+      dashes.push(list.fnArray.filter((op, i) => op === OPS.setDash && (list.argsArray[i] as [number[]])[0].length > 0).length);
+    }
+    return { pages, fills, strokes, dashes };
+  } finally {
+    await pdf.destroy();
+  }
+}
 /** Text as one line: pdf.js breaks lines where the PDF wraps them. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
@@ -202,8 +227,12 @@ describe('the PDF of a conversation', () => {
 
   it('shows hidden and direction-changing characters by their code, in the text and in file names', () => {
     expect(text).toContain('Pay into account[U+200B] 12345 and open [U+202E]fdp.exe');
-    expect(text).toContain('[U+202E]fdp.exe · application/octet-stream · not in the bundle: bytes not stored (failed)');
+    expect(text).toContain(
+      "[U+202E]fdp.exe · application/octet-stream · file not held by the firm: the provider's copy could not be downloaded",
+    );
     expect(text).not.toContain('\u202E');
+    // A plain PDF is no bundle: nothing in it is "not in the bundle".
+    expect(text).not.toContain('not in the bundle');
   });
 
   it('draws the photo scaled, captioned with its exhibit number, and lists other files with size and SHA-256', async () => {
@@ -212,15 +241,16 @@ describe('the PDF of a conversation', () => {
       `SELECT sha256 FROM attachments WHERE mime_type = 'image/jpeg'`,
     );
     // Exhibits are numbered in the order the export lists them: the failed file came first.
-    expect(text).toMatch(/Exhibit 2 · image, no file name image\/jpeg · [\d,]+ bytes · SHA-256 /);
+    // The caption names the exhibit's file in a court bundle: a photo with no name is matched to exhibits/002-file.jpg.
+    expect(text).toMatch(/Exhibit 2 · image, no file name · bundle file exhibits\/002-file\.jpg image\/jpeg · [\d,]+ bytes · SHA-256 /);
     expect(text).toContain(`SHA-256 ${photo!.sha256}`);
-    const captioned = pdf.pages.findIndex((page) => flat(page).includes('Exhibit 2 · image, no file name'));
+    const captioned = pdf.pages.findIndex((page) => flat(page).includes('Exhibit 2 · image, no file name · bundle file'));
     expect(pdf.images[captioned]).toBe(1); // painted on the page of its caption
     expect(pdf.images.reduce((a, b) => a + b, 0)).toBe(1);
     // The copy drawn is scaled to 1,200 pixels on its long side; the original's hash is the one listed.
     expect(pdf.raw).toMatch(/\/Subtype \/Image\n\/BitsPerComponent 8\n\/Width 1200\n\/Height 800/);
     expect(text).toContain(
-      `Exhibit 3: contract.pdf · application/pdf · ${contractBytes.length.toLocaleString('en-GB')} bytes · SHA-256 ${sha256(contractBytes)}`,
+      `Exhibit 3: contract.pdf · bundle file exhibits/003-contract.pdf · application/pdf · ${contractBytes.length.toLocaleString('en-GB')} bytes · SHA-256 ${sha256(contractBytes)}`,
     );
   });
 
@@ -228,10 +258,14 @@ describe('the PDF of a conversation', () => {
     const index = flat(pdf.pages[pdf.pages.length - 1]!);
     expect(index).toContain('Exhibits');
     expect(index).toContain(
-      `Exhibit 1: [U+202E]fdp.exe · application/octet-stream · not in the bundle: bytes not stored (failed) · record ${ids.scan},`,
+      `Exhibit 1: [U+202E]fdp.exe · application/octet-stream · file not held by the firm: the provider's copy could not be downloaded · record ${ids.scan},`,
     );
-    expect(index).toMatch(/Exhibit 2: image, no file name · image\/jpeg · [\d,]+ bytes · SHA-256 [0-9a-f]{64} · record \d+/);
-    expect(index).toContain(`Exhibit 3: contract.pdf · application/pdf · ${contractBytes.length.toLocaleString('en-GB')} bytes`);
+    expect(index).toMatch(
+      /Exhibit 2: image, no file name · bundle file exhibits\/002-file\.jpg · image\/jpeg · [\d,]+ bytes · SHA-256 [0-9a-f]{64} · record \d+/,
+    );
+    expect(index).toContain(
+      `Exhibit 3: contract.pdf · bundle file exhibits/003-contract.pdf · application/pdf · ${contractBytes.length.toLocaleString('en-GB')} bytes`,
+    );
   });
 
   it("labels the firm's buttons and the client's choice, and quotes the question a reply answers", () => {
@@ -281,6 +315,65 @@ describe('the PDF of a conversation', () => {
     expect(byBody('About the old thread')).toMatchObject({ replyTo: 'wamid.NEVER-HERE-1', quoted: null });
     expect(byBody('Your appointment is confirmed')).toBeDefined();
     expect(body.messages.find((m) => m.id === ids.resent)).toMatchObject({ resentFrom: ids.failed, buttons: null });
+  });
+});
+
+describe('photos the firm does not hold', () => {
+  it('each get a framed box where the photo would be, saying why in plain words', async () => {
+    const gaps = await createClient({ name: 'Missing Photos', phone: '+447700900246' });
+    await sql(
+      live.server.databaseUrl,
+      `WITH m AS (
+         INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+         SELECT 'chat', 'inbound', 'Photo ' || g, NULL, $1, '447700900246', '{"kind": "image"}', '{}', now() + g * interval '1 second', now()
+         FROM generate_series(1, 3) g RETURNING id, body)
+       INSERT INTO attachments (communication_id, kind, mime_type, file_name, size, sha256, state, next_attempt_at, erased_at)
+       SELECT id, 'image', 'image/jpeg', CASE body WHEN 'Photo 3' THEN NULL ELSE 'site.jpg' END,
+              CASE body WHEN 'Photo 3' THEN 2048 END, CASE body WHEN 'Photo 3' THEN repeat('ab', 32) END,
+              CASE body WHEN 'Photo 1' THEN 'pending' WHEN 'Photo 2' THEN 'failed' ELSE 'stored' END,
+              CASE body WHEN 'Photo 1' THEN now() + interval '1 hour' END,
+              CASE body WHEN 'Photo 3' THEN now() END
+       FROM m`,
+      [gaps.id],
+    );
+    const { pages, fills, strokes, dashes } = await readPdfDrawing(await download(`client/${gaps.id}.pdf`));
+    const text = flat(pages.join('\n'));
+    for (const [exhibit, why] of [
+      [1, 'not yet downloaded from the provider when this record was made'],
+      [2, "the provider's copy could not be downloaded"],
+      [3, 'destroyed since it was received (for example under the retention policy)'],
+    ] as const) {
+      expect(text).toContain(`Photo not held by the firm (exhibit ${exhibit}) Exhibit ${exhibit}: `);
+      expect(text).toContain(`image/jpeg · file not held by the firm: ${why}`);
+    }
+    expect(text).not.toContain('not in the bundle');
+    // Three boxes: each a filled rectangle and a dashed frame, on the page of the messages.
+    const page = pages.findIndex((content) => flat(content).includes('Photo not held by the firm (exhibit 1)'));
+    expect(dashes[page]).toBe(3);
+    expect([fills[page], strokes[page]]).toEqual([3, 3]);
+  });
+});
+
+describe('phone numbers', () => {
+  it('are never broken across lines', async () => {
+    const many = await createClient({ name: 'Many Numbers', phone: '+447700900400' });
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO client_numbers (client_id, digits) SELECT $1, '4477009004' || lpad(g::text, 2, '0') FROM generate_series(1, 11) g`,
+      [many.id],
+    );
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+       VALUES ('chat', 'inbound', 'Which number is mine?', NULL, $1, '447700900400', '{}', '{}', now(), now())`,
+      [many.id],
+    );
+    const { pages } = await readPdf(await download(`client/${many.id}.pdf`));
+    const lines = pages.flatMap((page) => page.split('\n')).map((line) => line.replace(/\u00a0/g, ' '));
+    const numbers = Array.from({ length: 12 }, (_, i) => `+44 7700 9004${String(i).padStart(2, '0')}`);
+    // The subject line lists all twelve: it wraps, and each number is whole on one line.
+    expect(lines.filter((line) => line.includes('+44 7700 9004')).length).toBeGreaterThan(1);
+    expect(numbers.filter((number) => !lines.some((line) => line.includes(number)))).toEqual([]);
   });
 });
 

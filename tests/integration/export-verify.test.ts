@@ -25,7 +25,15 @@ const REQUEST_MS = 2_000;
 const IDLE_MS = 1_000;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-const ZFile = z.object({ path: z.string(), sha256: z.string(), bytes: z.number(), found: z.boolean(), matches: z.boolean() });
+const ZFile = z.strictObject({
+  path: z.string(),
+  sha256: z.string(),
+  bytes: z.number(),
+  found: z.boolean(),
+  matches: z.boolean(),
+  actualSha256: z.string().nullable(),
+  problem: z.string().nullable(),
+});
 const ZVerifyResult = z.strictObject({
   fileName: z.string().nullable(),
   kind: z.enum(['zip', 'pdf', 'json', 'unknown']),
@@ -51,6 +59,19 @@ const ZVerifyResult = z.strictObject({
       missing: z.array(z.object({ exhibit: z.number(), name: z.string(), reason: z.string() })),
       extra: z.array(z.string()),
       allMatch: z.boolean(),
+    })
+    .nullable(),
+  storedFile: z
+    .strictObject({
+      attachmentId: z.number(),
+      fileName: z.string().nullable(),
+      mimeType: z.string(),
+      bytes: z.number(),
+      direction: z.enum(['inbound', 'outbound']).nullable(),
+      at: z.string(),
+      subject: z.strictObject({ type: z.literal('client'), id: z.number(), name: z.string() }),
+      caseId: z.number().nullable(),
+      others: z.number(),
     })
     .nullable(),
   verdict: z.enum(['genuine', 'altered', 'unknown']),
@@ -186,6 +207,36 @@ afterAll(async () => {
 
 const entry = (name: string) => bundleEntries.find(([path]) => path === name)![1];
 
+/** What the check says of a file that is no export and no file the firm holds (or may be shown). */
+const NO_RECORD = 'Firm Chat has no record of this file: it is no export in the audit trail and no file the firm holds.';
+
+const lastVerification = async () =>
+  (
+    await sql<{ subject: string; detail: Record<string, unknown> }>(
+      live.server.databaseUrl,
+      `SELECT subject, detail FROM audit_events WHERE action = 'export.verify' ORDER BY audit_events.id DESC LIMIT 1`,
+    )
+  )[0]!;
+
+/**
+ * The bundle with some entries' bytes replaced and its manifest edited to match, as a forger who
+ * read the README would do; `recorded` also rewrites what messages.json recorded for them.
+ */
+async function forgedBundle(changes: Record<string, Buffer>, options: { recorded?: boolean } = {}): Promise<Buffer> {
+  const manifest = JSON.parse(entry('manifest.json').toString('utf8')) as { files: { path: string; sha256: string; bytes: number }[] };
+  let messages = entry('messages.json').toString('utf8');
+  if (options.recorded) for (const path of Object.keys(changes)) messages = messages.replace(sha256(entry(path)), sha256(changes[path]!));
+  const parts: Record<string, Buffer> = { ...changes, 'messages.json': Buffer.from(messages) };
+  for (const file of manifest.files)
+    if (parts[file.path]) Object.assign(file, { sha256: sha256(parts[file.path]!), bytes: parts[file.path]!.length });
+  return zipOf(
+    bundleEntries.map(([name, bytes]): [string, Buffer] => [
+      name,
+      name === 'manifest.json' ? Buffer.from(JSON.stringify(manifest, null, 2)) : (parts[name] ?? bytes),
+    ]),
+  );
+}
+
 describe('POST /api/export/verify', () => {
   it('says a fresh bundle is genuine: which export, by whom, when, and every file matching its manifest; the check is audited', async () => {
     const { status, result } = await verify(bundle, { fileName: 'Chat bundle – Amelia Hart.zip' });
@@ -206,12 +257,16 @@ describe('POST /api/export/verify', () => {
       },
       manifest: { extra: [], missing: [], allMatch: true },
     });
-    expect(result!.manifest!.files.map((file) => [file.path, file.found, file.matches])).toEqual([
-      ['transcript.pdf', true, true],
-      ['messages.json', true, true],
-      ['exhibits/001-file.jpg', true, true],
-      ['exhibits/002-inventory.pdf', true, true],
+    expect(result!.manifest!.files.map((file) => [file.path, file.found, file.matches, file.actualSha256, file.problem])).toEqual(
+      bundleEntries.filter(([name]) => name !== 'manifest.json').map(([name, bytes]) => [name, true, true, sha256(bytes), null]),
+    );
+    expect(result!.manifest!.files.map((file) => file.path)).toEqual([
+      'transcript.pdf',
+      'messages.json',
+      'exhibits/001-file.jpg',
+      'exhibits/002-inventory.pdf',
     ]);
+    expect(result!.storedFile).toBeNull();
     expect(result!.summary).toMatch(
       /^This is the court bundle of Amelia Hart that Sam Staff exported on \d+ \w{3} \d{4} at \d\d:\d\d UTC \(audit event #\d+\); every file matches its manifest\.$/,
     );
@@ -272,6 +327,9 @@ describe('POST /api/export/verify', () => {
     expect(one.result!.manifest!.files.find((file) => file.path === 'exhibits/002-inventory.pdf')).toMatchObject({
       found: true,
       matches: false,
+      actualSha256: sha256(Buffer.from('%PDF-1.4 the inventorY')),
+      // The manifest and messages.json both recorded the original: both differ.
+      problem: 'differs from the manifest; differs from what messages.json recorded for exhibit 2',
     });
     expect(one.result!.summary).toContain('1 file differs from the manifest (exhibits/002-inventory.pdf)');
 
@@ -284,6 +342,8 @@ describe('POST /api/export/verify', () => {
     expect(removed.result!.manifest!.files.find((file) => file.path === 'exhibits/001-file.jpg')).toMatchObject({
       found: false,
       matches: false,
+      actualSha256: null,
+      problem: 'not in the ZIP',
     });
 
     const verdicts = await sql<{ verdict: string }>(
@@ -295,8 +355,20 @@ describe('POST /api/export/verify', () => {
 
   it('says unknown for a file it never exported, and for ZIPs it cannot check (no manifest, a path out of the folder, a zip bomb), without failing', async () => {
     const random = await verify(randomBytes(4096));
-    expect(random.result).toMatchObject({ kind: 'unknown', verdict: 'unknown', export: null, manifest: null });
-    expect(random.result!.summary).toBe('Firm Chat has no record of exporting this file.');
+    expect(random.result).toMatchObject({ kind: 'unknown', verdict: 'unknown', export: null, manifest: null, storedFile: null });
+    expect(random.result!.summary).toBe(NO_RECORD);
+    // Nothing the checker may know: a subject the Audit page shows as "—".
+    expect((await lastVerification()).subject).toBe('export');
+
+    // JSON, but no export: said so, not called "not a JSON file".
+    const hello = await verify(Buffer.from('{"hello":"world"}'));
+    expect(hello.result).toMatchObject({ kind: 'unknown', verdict: 'unknown', export: null });
+    expect(hello.result!.summary).toBe('This is a JSON file that is not a Firm Chat export, and no file Firm Chat holds has its SHA-256.');
+
+    // A bundle cut short in its download: said plainly, not in the ZIP library's words.
+    const truncated = await verify(bundle.subarray(0, Math.floor(bundle.length / 2)));
+    expect(truncated.result).toMatchObject({ kind: 'zip', verdict: 'unknown', manifest: null });
+    expect(truncated.result!.summary).toBe('This file could not be read as a ZIP: it is damaged or incomplete.');
 
     const noManifest = await verify(await zipOf([['notes.txt', Buffer.from('hello')]]));
     expect(noManifest.result).toMatchObject({ kind: 'zip', verdict: 'unknown', manifest: null });
@@ -307,7 +379,9 @@ describe('POST /api/export/verify', () => {
     escaping.write('../../../x', escaping.lastIndexOf('exhibits/x'));
     const traversal = await verify(escaping);
     expect(traversal.result).toMatchObject({ kind: 'zip', verdict: 'unknown', manifest: null });
-    expect(traversal.result!.summary).toMatch(/could not be checked: it is not a well-formed ZIP \(invalid relative path/);
+    expect(traversal.result!.summary).toBe(
+      'This ZIP could not be checked: one of its entries is named with a path that leaves its folder, which no bundle has. It is not a court bundle as Firm Chat made it.',
+    );
 
     const bomb = await verify(await overlappingZip());
     expect(bomb.result).toMatchObject({ kind: 'zip', verdict: 'unknown', manifest: null });
@@ -339,7 +413,18 @@ describe('POST /api/export/verify', () => {
     expect(result).toMatchObject({ verdict: 'unknown', export: null, manifest: { allMatch: true } });
     expect(result!.summary).not.toContain('Amelia');
     const random = await verify(entry('messages.json'), { cookie: walledDirectorCookie });
-    expect(random.result).toMatchObject({ verdict: 'unknown', export: null, summary: 'Firm Chat has no record of exporting this file.' });
+    expect(random.result).toMatchObject({ verdict: 'unknown', export: null, summary: NO_RECORD });
+    // A file of the client taken out of the bundle: no stored file to this director either, and audited as about nothing.
+    const exhibit = await verify(entry('exhibits/002-inventory.pdf'), { cookie: walledDirectorCookie });
+    expect(exhibit.result).toMatchObject({ verdict: 'unknown', export: null, storedFile: null, summary: NO_RECORD });
+    expect(await lastVerification()).toMatchObject({ subject: 'export', detail: { attachmentId: null, auditEventId: null } });
+    // A forged bundle claiming to be the client's is no record to them either: it names nothing.
+    const claimed = await verify(await forgedBundle({ 'exhibits/002-inventory.pdf': Buffer.from('%PDF-1.4 forged') }), {
+      cookie: walledDirectorCookie,
+    });
+    expect(claimed.result).toMatchObject({ verdict: 'altered', export: null });
+    expect(claimed.result!.summary).not.toContain('Amelia');
+    expect(claimed.result!.summary).not.toContain('#');
   });
 
   it('is for directors only, same-site only, and takes the file as octet-stream', async () => {
@@ -353,6 +438,119 @@ describe('POST /api/export/verify', () => {
     expect((await verify(bundle, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
     const form = await verify(bundle, { headers: { 'content-type': 'multipart/form-data; boundary=x' } });
     expect(form.status).toBe(415);
+  });
+});
+
+describe('a forged bundle (a file changed and the manifest edited to match)', () => {
+  it('is altered: the file differs from what messages.json recorded, and its transcript names the export it claims to be', async () => {
+    const forged = Buffer.from('%PDF-1.4 the inventory, as someone would rather it read');
+    const { result } = await verify(await forgedBundle({ 'exhibits/002-inventory.pdf': forged }));
+    const event = Number((await exportEvent(sha256(bundle)))!.id);
+    expect(result).toMatchObject({
+      verdict: 'altered',
+      export: { auditEventId: event, format: 'zip', part: null, subject: { type: 'client', id: clientId } },
+      manifest: { allMatch: false, extra: [] },
+    });
+    expect(result!.manifest!.files.map((file) => [file.path, file.matches, file.problem])).toEqual([
+      ['transcript.pdf', true, null],
+      ['messages.json', true, null],
+      ['exhibits/001-file.jpg', true, null],
+      ['exhibits/002-inventory.pdf', false, 'differs from what messages.json recorded for exhibit 2'],
+    ]);
+    expect(result!.manifest!.files[3]!.actualSha256).toBe(sha256(forged));
+    expect(result!.summary).toMatch(
+      new RegExp(
+        `^This bundle's manifest is not the one recorded with export event #${event}: its transcript is that of the court bundle of Amelia Hart that Sam Staff exported on .+, but its manifest was changed since, and 1 file does not match what messages.json recorded \\(exhibits/002-inventory.pdf\\)\\.$`,
+      ),
+    );
+    expect(await lastVerification()).toMatchObject({
+      subject: `client:${clientId}`,
+      detail: { verdict: 'altered', auditEventId: event, attachmentId: null },
+    });
+  });
+
+  it('is altered when messages.json was rewritten to match too: the transcript is still the recorded one', async () => {
+    const forged = Buffer.from('%PDF-1.4 a different inventory');
+    const { result } = await verify(await forgedBundle({ 'exhibits/002-inventory.pdf': forged }, { recorded: true }));
+    // Every row agrees with the forged manifest and the forged messages.json: only the trail can tell.
+    expect(result!.manifest).toMatchObject({ allMatch: true });
+    expect(result).toMatchObject({ verdict: 'altered', export: { auditEventId: Number((await exportEvent(sha256(bundle)))!.id) } });
+    expect(result!.summary).toMatch(
+      /^This bundle's manifest is not the one recorded with export event #\d+: its transcript is that of the court bundle of Amelia Hart .*, but its manifest was changed since\.$/,
+    );
+  });
+
+  it('is altered offline too, by what messages.json recorded (npm run export:verify -- --offline)', async () => {
+    const forged = path.join(work, 'forged.zip');
+    await writeFile(forged, await forgedBundle({ 'exhibits/001-file.jpg': Buffer.from('not the photo') }));
+    const run = await runScript('server/scripts/export-verify.ts', { ...process.env, LOG_LEVEL: 'warn' }, [forged, '--offline']);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain('differs:    exhibits/001-file.jpg: differs from what messages.json recorded for exhibit 1');
+    expect(run.output).toContain('Verdict: altered.');
+  }, 60_000);
+});
+
+describe('a file taken out of a bundle', () => {
+  it('is known as the stored file with the same bytes: who sent it and when, audited with the client and the attachment', async () => {
+    const [photo, inventory] = await sql<{ id: number; size: string }>(
+      live.server.databaseUrl,
+      `SELECT id, size FROM attachments WHERE state = 'stored' ORDER BY id`,
+    );
+    const { result } = await verify(entry('exhibits/002-inventory.pdf'), { fileName: '002-inventory.pdf' });
+    expect(result).toMatchObject({
+      kind: 'pdf',
+      verdict: 'genuine',
+      export: null,
+      manifest: null,
+      storedFile: {
+        attachmentId: inventory!.id,
+        fileName: 'inventory.pdf',
+        mimeType: 'application/pdf',
+        bytes: Number(inventory!.size),
+        direction: 'inbound',
+        subject: { type: 'client', id: clientId, name: 'Amelia Hart' },
+        caseId: null,
+        others: 0,
+      },
+    });
+    expect(result!.summary).toMatch(
+      /^This file is identical to inventory\.pdf, which Amelia Hart sent on \d{1,2} \w{3} \d{4} \(stored with this SHA-256\)\.$/,
+    );
+    expect(await lastVerification()).toMatchObject({
+      subject: `client:${clientId}`,
+      detail: { sha256: sha256(entry('exhibits/002-inventory.pdf')), verdict: 'genuine', auditEventId: null, attachmentId: inventory!.id },
+    });
+
+    const shown = await verify(entry('exhibits/001-file.jpg'));
+    expect(shown.result).toMatchObject({
+      verdict: 'genuine',
+      storedFile: { attachmentId: photo!.id, fileName: null, mimeType: 'image/jpeg' },
+    });
+    expect(shown.result!.summary).toMatch(
+      /^This file is identical to a photo with no file name \(image\/jpeg\), which Amelia Hart sent on /,
+    );
+  });
+});
+
+describe('a bundle missing files the firm did not hold', () => {
+  it('is genuine, and its summary says the manifest gives the reason for each', async () => {
+    const partial = await createClient({ name: 'Partial Files', phone: '+447700900456' });
+    await sql(
+      live.server.databaseUrl,
+      `WITH m AS (INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+                  VALUES ('chat', 'inbound', '', NULL, $1, '447700900456', '{"kind": "image"}', '{}', now(), now()) RETURNING id)
+       INSERT INTO attachments (communication_id, kind, mime_type, file_name, state, next_attempt_at) SELECT id, 'image', 'image/jpeg', NULL, 'pending', now() + interval '1 hour' FROM m`,
+      [partial.id],
+    );
+    const copy = await download(`client/${partial.id}.zip`);
+    const { result } = await verify(copy);
+    expect(result).toMatchObject({
+      verdict: 'genuine',
+      manifest: { allMatch: true, missing: [{ exhibit: 1, reason: 'not yet downloaded from the provider when the bundle was made' }] },
+    });
+    expect(result!.summary).toMatch(
+      /; every file matches its manifest\. 1 exhibit is not in the bundle as received: its manifest says why for each\.$/,
+    );
   });
 });
 
@@ -446,5 +644,11 @@ describe('npm run export:verify', () => {
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain(`(audit event #${(await exportEvent(sha256(bundle)))!.id})`);
     expect(result.output).toContain('Verdict: genuine.');
+    // A file taken out of the bundle is found among the files the firm holds (the operator's command has no walls).
+    const exhibit = path.join(work, '002-inventory.pdf');
+    await writeFile(exhibit, entry('exhibits/002-inventory.pdf'));
+    const stored = await run(exhibit, [], { DATABASE_URL: live.server.requestDatabaseUrl, DATABASE_OWNER_URL: live.server.databaseUrl });
+    expect(stored.code, stored.output).toBe(0);
+    expect(stored.output).toMatch(/Verdict: genuine\. This file is identical to inventory\.pdf, which Amelia Hart sent on /);
   }, 60_000);
 });

@@ -103,6 +103,7 @@ describe('JSON export', () => {
     const [question, answer, photo] = body.messages;
     expect(question).toMatchObject({
       direction: 'inbound',
+      caseReference: null,
       sentBy: null,
       body: 'Did the letting agent reply yet?',
       chatMsgId: inboundId,
@@ -121,12 +122,16 @@ describe('JSON export', () => {
       sentBy: { id: staffId, name: 'Sam Staff' },
       body: 'Not yet; their deadline is Friday.',
       status: 'read',
+      caseReference: 'HART-001',
     });
     expect(Object.keys(answer!.receipts).sort()).toEqual(['delivered', 'read', 'sent']);
     expect(photo).toMatchObject({
       kind: 'image',
       body: 'The check-out report',
-      attachments: [{ exhibit: 1, kind: 'image', mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored' }],
+      caseReference: 'HART-001',
+      attachments: [
+        { exhibit: 1, kind: 'image', mimeType: 'image/png', size: PNG.length, sha256: sha256(PNG), state: 'stored', destroyed: false },
+      ],
     });
   });
 
@@ -189,13 +194,22 @@ describe('PDF export', () => {
       'The check-out report',
       'Time zone: Europe/London',
       // Not a picture sharp can read (a PNG's first bytes only): listed as an exhibit instead of drawn.
-      `Exhibit 1: image, no file name · image/png · ${PNG.length} bytes · SHA-256 ${sha256(PNG)} · photo not drawn: not a picture this system can read`,
+      `Exhibit 1: image, no file name · bundle file exhibits/001-file.png · image/png · ${PNG.length} bytes · SHA-256 ${sha256(PNG)} · photo not drawn: not a picture this system can read`,
     ])
       expect(text).toContain(expected);
     // The firm's clock (GMT or BST in London), the same moment in UTC beside it (export-pdf.test.ts tests the formats).
     const time = String.raw`\d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d (GMT|BST) \((\d{1,2} [A-Z][a-z]{2} \d{4} )?\d\d:\d\d:\d\d UTC\)`;
     expect(text).toMatch(new RegExp(`Period: ${time} to ${time}`));
     expect(text).toMatch(new RegExp(`receipts: sent ${time} · delivered ${time} · read ${time}`));
+  });
+
+  it("of a client names the case each message is filed on; a case's does not repeat its own", async () => {
+    const client = (await readPdfText((await download(`client/${clientId}.pdf`)).bytes)).text.replace(/\s+/g, ' ');
+    expect(client).toMatch(/· sent by Sam Staff · to \+44 7700 900123 · case HART-001 Not yet; their deadline is Friday\./);
+    expect(client).toMatch(/· From the client · \+44 7700 900123 \(profile name "[^"]+"\) · case HART-001 The check-out report/);
+    expect(client).toMatch(/· From the client · \+44 7700 900123 \(profile name "Amelia"\) Did the letting agent reply yet\?/);
+    const onCase = (await readPdfText((await download(`case/${caseId}.pdf`)).bytes)).text.replace(/\s+/g, ' ');
+    expect(onCase).toContain('· to +44 7700 900123 Not yet; their deadline is Friday.');
   });
 
   it('writes what the font cannot draw as its code, wraps tab- and CJK-separated runs inside the margin, and counts piled-up combining marks', async () => {
@@ -290,6 +304,42 @@ describe('who may export, and the record of it', () => {
       headers: { cookie: live.staffCookie, 'sec-fetch-site': 'cross-site' },
     });
     expect(crossSite.status).toBe(403);
+    expect((await live.director.audit.list.query({ action: 'export.create' })).items.length).toBe(before);
+  });
+
+  it('with ?ticket= sets a cookie of that name holding the hash and size, on the export only; without one, no cookie', async () => {
+    const ticket = 'dl_7Hq2-Xk9pLm3Nb4v';
+    const { res, bytes } = await download(`client/${clientId}.json?ticket=${ticket}`);
+    expect(res.status).toBe(200);
+    // The site is https (live setup): Secure. Not HttpOnly: the page reads it.
+    expect(res.headers.getSetCookie()).toEqual([
+      `firm_chat_export_${ticket}=${sha256(bytes)}.${bytes.length}; Path=/; Max-Age=600; SameSite=Strict; Secure`,
+    ]);
+    for (const format of ['json', 'pdf', 'zip']) {
+      const plain = await download(`client/${clientId}.${format}`);
+      expect([format, plain.res.status, plain.res.headers.getSetCookie()]).toEqual([format, 200, []]);
+    }
+  });
+
+  it('refuses a malformed ticket with 400 and records nothing; sets no cookie on any refusal', async () => {
+    const before = (await live.director.audit.list.query({ action: 'export.create' })).items.length;
+    for (const query of [
+      'ticket=',
+      'ticket=short',
+      `ticket=${'x'.repeat(65)}`,
+      'ticket=has%20a%20space%20in%20it',
+      'ticket=semi;colon-0123456789',
+      'ticket=abcdefghijklmnop&ticket=qrstuvwxyz012345',
+    ]) {
+      const { res, bytes } = await download(`client/${clientId}.json?${query}`);
+      expect([query, res.status, res.headers.getSetCookie()]).toEqual([query, 400, []]);
+      expect((JSON.parse(bytes.toString()) as { error: { message: string } }).error.message).toContain('16 to 64 letters, digits');
+    }
+    const ticket = 'abcdefghijklmnop';
+    const missing = await download(`client/999999.json?ticket=${ticket}`);
+    expect([missing.res.status, missing.res.headers.getSetCookie()]).toEqual([404, []]);
+    const signedOut = await download(`client/${clientId}.json?ticket=${ticket}`, null);
+    expect([signedOut.res.status, signedOut.res.headers.getSetCookie()]).toEqual([401, []]);
     expect((await live.director.audit.list.query({ action: 'export.create' })).items.length).toBe(before);
   });
 

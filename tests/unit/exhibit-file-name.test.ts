@@ -1,5 +1,9 @@
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EXHIBIT_NAME_MAX_BYTES, exhibitFileName, exhibitPath } from '../../server/export/exhibit-file-name';
+import { exhibitNumberOf, RecordedExhibitsReader } from '../../server/export/recorded-exhibits';
+import { writeJsonExport } from '../../server/export/write-json-export';
+import type { TExportHeader, TExportMessage } from '../../server/export/read-export';
 
 // A court bundle's exhibits are unpacked on any system (README "Evidence exports"): every name a
 // client's phone can send must come out as one file, named so every OS and ZIP reader takes it.
@@ -81,5 +85,83 @@ describe('exhibitPath', () => {
     expect(exhibitPath(8, 'contract.pdf', PDF)).toBe('exhibits/008-contract.pdf');
     expect(exhibitPath(1234, 'CON', PDF)).toBe('exhibits/1234-_CON');
     expect(exhibitPath(3, null, 'image/png')).toBe('exhibits/003-file.png');
+  });
+});
+
+describe('exhibitNumberOf', () => {
+  it('reads the number back from a path in a bundle, past 999 too; any other file has none', () => {
+    for (const exhibit of [1, 7, 999, 1234]) expect(exhibitNumberOf(exhibitPath(exhibit, '001-x.pdf', PDF))).toBe(exhibit);
+    expect(exhibitNumberOf('messages.json')).toBeNull();
+    expect(exhibitNumberOf('exhibits/7-short.pdf')).toBeNull();
+    expect(exhibitNumberOf('other/001-x.pdf')).toBeNull();
+  });
+});
+
+describe('what a bundle’s messages.json records of each exhibit', () => {
+  const header = { firm: 'Ωmega & Co', subject: { name: 'Ελένη' } } as unknown as TExportHeader;
+  const message = (exhibits: [number, string | null][]): TExportMessage =>
+    ({
+      body: 'Καλημέρα — ✓',
+      attachments: exhibits.map(([exhibit, sha256]) => ({ exhibit, sha256, state: sha256 ? 'stored' : 'failed' })),
+    }) as unknown as TExportMessage;
+
+  async function exportOf(pages: TExportMessage[][]): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(Buffer.from(chunk));
+        callback();
+      },
+    });
+    await writeJsonExport(header, Readable.from(pages) as AsyncIterable<TExportMessage[]>, out);
+    return Buffer.concat(chunks);
+  }
+
+  it('reads the JSON export line by line, whatever the pieces it arrives in, a line split across them', async () => {
+    const bytes = await exportOf([
+      [message([[1, 'A'.repeat(64)]]), message([])],
+      [
+        message([
+          [2, null],
+          [3, 'b'.repeat(64)],
+        ]),
+      ],
+    ]);
+    for (const size of [1, 7, bytes.length]) {
+      const reader = new RecordedExhibitsReader(0); // line by line only, as a bundle too large to parse whole is read
+      for (let at = 0; at < bytes.length; at += size) reader.feed(bytes.subarray(at, at + size));
+      expect([...reader.finish()!]).toEqual([
+        [1, 'a'.repeat(64)],
+        [2, null],
+        [3, 'b'.repeat(64)],
+      ]);
+    }
+    const empty = new RecordedExhibitsReader();
+    empty.feed(await exportOf([]));
+    expect(empty.finish()).toEqual(new Map());
+  });
+
+  it('reads a reformatted one whole, and refuses what is not an export of messages', async () => {
+    const pretty = new RecordedExhibitsReader();
+    pretty.feed(Buffer.from(JSON.stringify(JSON.parse((await exportOf([[message([[4, 'c'.repeat(64)]])]])).toString()), null, 4)));
+    expect([...pretty.finish()!]).toEqual([[4, 'c'.repeat(64)]]);
+    for (const text of [
+      '{"hello":"world"}',
+      'not json',
+      JSON.stringify({
+        messages: [
+          {
+            attachments: [
+              { exhibit: 1, sha256: null },
+              { exhibit: 1, sha256: null },
+            ],
+          },
+        ],
+      }),
+    ]) {
+      const reader = new RecordedExhibitsReader();
+      reader.feed(Buffer.from(text));
+      expect([text, reader.finish()]).toEqual([text, null]);
+    }
   });
 });

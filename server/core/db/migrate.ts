@@ -26,6 +26,7 @@ import { ethicalWalls } from './migrations/0018-ethical-walls';
 import { ownership } from './migrations/0019-ownership';
 import { records } from './migrations/0020-records';
 import { reach } from './migrations/0021-reach';
+import { courtBundle } from './migrations/0022-court-bundle';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -62,6 +63,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     ownership,
     records,
     reach,
+    courtBundle,
   ];
 }
 
