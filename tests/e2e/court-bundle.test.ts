@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -13,10 +13,13 @@ import { hasChromium, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
 // The court bundle as a director meets it (README "Evidence exports"): downloaded from a client's
-// page by the browser itself, then handed back to Verify a copy on the Audit page — the bundle as it
-// came is genuine, file by file; a copy with one exhibit changed is altered, and says which.
-const SHOTS = process.env.BUNDLE_SCREENSHOTS ?? '/tmp/helper-bundle';
+// page by the browser itself, its fingerprint shown on the card once the browser has it, then handed
+// back to Verify a copy on the Audit page — the bundle as it came is genuine, file by file; a copy
+// with one exhibit changed is altered, and says which; an exhibit taken out of it is a file the firm
+// holds; one forged with its manifest edited to match is altered all the same.
+const SHOTS = process.env.BUNDLE_SCREENSHOTS ?? '/tmp/helper-bundle2';
 const AMELIA = '447700900123';
+const CHLOE = '447700900789';
 // A 2×2 PNG (red, green / blue, white) and a small PDF, sent by the client through the simulator.
 const PHOTO = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
@@ -101,6 +104,14 @@ async function shootAndMeasure(page: Page, section: Locator, name: string): Prom
   await page.setViewportSize({ width: 1280, height: 860 });
 }
 
+/** The answer for the file just checked, once it is there: named after the file, so an earlier answer is never taken for it. */
+async function answerFor(section: Locator, fileName: string, headline: string, timeout = 60_000): Promise<Locator> {
+  const answer = section.getByRole('article', { name: `Check of ${fileName}` });
+  await answer.waitFor({ timeout });
+  expect(await answer.locator('.verify-headline').textContent()).toContain(headline);
+  return answer;
+}
+
 describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium', () => {
   const live = useLiveBrowserSuite();
   let context: BrowserContext;
@@ -136,6 +147,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
   });
   afterAll(async () => {
     await context?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('a director downloads the bundle from the client page: a ZIP holding the transcript, the JSON and every file, each in the manifest', async () => {
@@ -148,6 +160,8 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
 
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Export the chat' }) });
     await card.getByText('every file as a numbered exhibit').waitFor();
+    // Every file is held: nothing to warn about.
+    expect(await card.getByTestId('bundle-files-not-held').count()).toBe(0);
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 60_000 }),
       card.getByRole('button', { name: 'Court bundle (ZIP)' }).click(),
@@ -155,9 +169,17 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     expect(download.suggestedFilename()).toMatch(/\.zip$/);
     bundle = path.join(dir, download.suggestedFilename());
     await download.saveAs(bundle);
-    // The page said what happens, and where a copy is checked.
-    const note = card.getByRole('status').filter({ hasText: 'Preparing the court bundle' });
-    await note.getByRole('link', { name: 'Verify a copy' }).waitFor();
+    const bytes = await readFile(bundle);
+    // The card learns what the browser was given (the ticket's cookie) and shows its fingerprint: the file's own.
+    const saved = card.getByRole('status').filter({ hasText: 'Saved by your browser' });
+    await saved.waitFor({ timeout: 30_000 });
+    expect(await saved.getByRole('textbox', { name: 'SHA-256 of the saved court bundle' }).inputValue()).toBe(sha256(bytes));
+    expect(await saved.textContent()).toContain(`(${new Intl.NumberFormat('en-GB').format(bytes.length)} bytes`);
+    await saved.getByText('Keep the fingerprint with the file.').waitFor();
+    await saved.getByRole('button', { name: 'Copy' }).waitFor();
+    // Offered again, and the cookie read is gone.
+    expect(await card.getByRole('button', { name: 'Court bundle (ZIP)' }).getAttribute('aria-disabled')).not.toBe('true');
+    expect(await page.evaluate(() => document.cookie)).not.toContain('firm_chat_export_');
     await card.evaluate((el) => el.setAttribute('id', 'export-card')); // for the photograph and axe
     await shootAndMeasure(page, card, 'export-panel');
 
@@ -180,7 +202,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     expect(exhibits.some((name) => name.endsWith('-Tenancy agreement.pdf'))).toBe(true);
 
     // "Verify a copy" on the export card opens the Audit page at the section.
-    await note.getByRole('link', { name: 'Verify a copy' }).click();
+    await saved.getByRole('link', { name: 'Verify a copy' }).click();
     await page.waitForURL(/\/audit#verify-copy$/);
     await page.getByRole('heading', { name: 'Verify a copy' }).waitFor();
   });
@@ -188,7 +210,14 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
   it('Verify a copy: the bundle as downloaded is genuine, every file ✓, and names its export', async () => {
     const section = page.locator('#verify-copy');
     await section.getByText('Drop an export (ZIP, PDF or JSON) to check it').waitFor();
-    await section.getByLabel('choose a file to check').setInputFiles(bundle);
+    // On a phone there is nothing to drop a file from: the zone offers the choice alone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await section.getByText('Choose an export (ZIP, PDF or JSON) to check it').waitFor();
+    expect(await section.getByText('Drop an export (ZIP, PDF or JSON) to check it').isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 860 });
+    expect(await section.getByText('Choose an export (ZIP, PDF or JSON) to check it').isVisible()).toBe(false);
+    await section.getByRole('button', { name: 'Choose an export to check' }).waitFor();
+    await section.getByLabel('Choose an export to check', { exact: true }).setInputFiles(bundle);
     const headline = section.getByRole('heading', { name: 'This copy is genuine' });
     await headline.waitFor({ timeout: 60_000 });
     expect(await headline.evaluate((el) => el === document.activeElement)).toBe(true); // the reader is taken to it
@@ -201,7 +230,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
       expect(await row.locator('.verify-check').textContent(), file.path).toBe('✓ matches');
     }
     const bytes = await readFile(bundle);
-    await section.getByText(sha256(bytes), { exact: true }).waitFor();
+    await section.locator('.verify-facts').getByText(sha256(bytes), { exact: true }).waitFor();
     await section.getByText('The court bundle (ZIP) of').waitFor();
     const clientLink = section.getByRole('link', { name: 'Amelia Hart' });
     expect(await clientLink.getAttribute('href')).toMatch(/^\/clients\/\d+$/);
@@ -213,7 +242,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     const trail = page.getByRole('region', { name: 'Audit events' });
     const exported = trail.locator(`tr[data-event="${eventId}"]`);
     await exported.waitFor();
-    expect(await exported.textContent()).toMatch(/Diana Director exported the court bundle of Amelia Hart, \d+ exhibits/);
+    expect(await exported.textContent()).toMatch(/Diana Director exported the court bundle of Amelia Hart: \d+ exhibits, \d+ messages/);
     const verified = trail.locator('tr[data-action="export.verify"]').first();
     await verified.waitFor();
     expect(await verified.textContent()).toContain('Diana Director verified a copy: genuine');
@@ -244,9 +273,95 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     const row = rows.filter({ hasText: changed });
     expect(await row.getAttribute('data-check')).toBe('differs');
     expect(await row.locator('.verify-check').textContent()).toBe('✗ differs');
+    // What is wrong, in words, and both fingerprints in full without hovering: the manifest's and the one received.
+    await row.getByText('Differs from the manifest').waitFor();
+    await row.getByText(sha256(PDF), { exact: true }).waitFor();
+    await row.getByText(sha256(altered.get(changed)!), { exact: true }).waitFor();
+    await section.getByText(`1 of ${manifest.files.length} files listed does not match.`).waitFor();
     expect(await section.locator('.verify-files tbody tr[data-check="matches"]').count()).toBe(manifest.files.length - 1);
     await section.getByText('altered copy.zip').first().waitFor();
     await shootAndMeasure(page, section, 'verify-altered');
+  });
+
+  it('an exhibit taken out of the bundle is a file the firm holds: identical to the one Amelia Hart sent, her page linked', async () => {
+    const exhibit = [...entries.keys()].find((name) => name.endsWith('-Tenancy agreement.pdf'))!;
+    const taken = path.join(dir, path.basename(exhibit));
+    await writeFile(taken, entries.get(exhibit)!);
+    const section = page.locator('#verify-copy');
+    await section.getByLabel('Choose an export to check', { exact: true }).setInputFiles(taken);
+    const answer = await answerFor(section, path.basename(taken), 'This copy is genuine');
+    const sentence = answer.locator('.verify-stored');
+    await sentence.waitFor();
+    expect(await sentence.textContent()).toMatch(
+      /^This file is identical to Tenancy agreement\.pdf, which Amelia Hart sent to the firm on .+ \(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)/,
+    );
+    expect(await sentence.getByRole('link', { name: 'Amelia Hart' }).getAttribute('href')).toMatch(/^\/clients\/\d+$/);
+    expect(await answer.getByText('No export in the audit trail that you may see has this fingerprint.').count()).toBe(0);
+    await shootAndMeasure(page, section, 'verify-stored-file');
+    const verified = page.getByRole('region', { name: 'Audit events' }).locator('tr[data-action="export.verify"]').first();
+    await expect.poll(() => verified.textContent()).toContain('verified a copy: genuine — identical to a file the firm holds');
+  });
+
+  it('a bundle forged with one exhibit changed and its manifest edited to match is altered, and names its export', async () => {
+    const changed = [...entries.keys()].find((name) => name.startsWith('exhibits/') && sha256(entries.get(name)!) === sha256(PHOTO))!;
+    const forged = new Map(entries);
+    const replacement = Buffer.concat([PDF, Buffer.from('% not the photo the client sent\n')]);
+    forged.set(changed, replacement);
+    const edited = {
+      ...manifest,
+      files: manifest.files.map((f) => (f.path === changed ? { ...f, sha256: sha256(replacement), bytes: replacement.length } : f)),
+    };
+    forged.set('manifest.json', Buffer.from(JSON.stringify(edited, null, 2)));
+    const copy = path.join(dir, 'forged copy.zip');
+    await writeZip(forged, copy);
+
+    const section = page.locator('#verify-copy');
+    await section.getByLabel('Choose an export to check', { exact: true }).setInputFiles(copy);
+    const answer = await answerFor(section, 'forged copy.zip', 'This copy has been altered');
+    // The export it came from is named, found by the parts the forger left alone.
+    await answer.getByText('The court bundle (ZIP) of').waitFor();
+    const row = answer.locator('.verify-files tbody tr').filter({ hasText: changed });
+    expect(await row.getAttribute('data-check')).toBe('differs');
+    expect(await row.locator('.verify-check').textContent()).toBe('✗ differs');
+    await row.getByText(/messages\.json recorded/).waitFor();
+    // The manifest's line and the bytes agree (the forger edited both): the row shows the hash received all the same.
+    expect(await row.getByText(sha256(replacement), { exact: true }).count()).toBe(2);
+    await shootAndMeasure(page, section, 'verify-forged');
+  });
+
+  it("a ZIP with a manifest of its own that the trail does not know: the table says it is the ZIP's claim, not confirmed", async () => {
+    const made = new Map<string, Buffer>([
+      ['transcript.pdf', Buffer.concat([PDF, randomBytes(32)])],
+      ['exhibits/001-Invoice.pdf', Buffer.concat([PDF, randomBytes(32)])],
+    ]);
+    made.set(
+      'manifest.json',
+      Buffer.from(
+        JSON.stringify({
+          subject: { type: 'client', id: 1, name: 'Amelia Hart' },
+          exportedAt: '2026-01-15T09:00:00.000Z',
+          exportedBy: { id: 1, name: 'Someone Else' },
+          auditHead: { id: 1, hash: '0'.repeat(64) },
+          files: [...made].map(([name, bytes]) => ({ path: name, sha256: sha256(bytes), bytes: bytes.length })),
+          missing: [],
+        }),
+      ),
+    );
+    const copy = path.join(dir, 'homemade bundle.zip');
+    await writeZip(made, copy);
+    const section = page.locator('#verify-copy');
+    await section.getByLabel('Choose an export to check', { exact: true }).setInputFiles(copy);
+    const answer = await answerFor(section, 'homemade bundle.zip', 'Firm Chat has no record of this file');
+    await answer.getByRole('heading', { name: 'What the ZIP’s own manifest says (not confirmed by the audit trail)' }).waitFor();
+    expect(await answer.getByRole('heading', { name: 'Files in the ZIP, checked against its manifest' }).count()).toBe(0);
+    await answer.getByText(/The manifest says it was exported on .+ by Someone Else .*; the audit trail does not confirm it\./).waitFor();
+    // Agreeing with a manifest nobody vouches for is no tick.
+    expect(await answer.locator('.verify-check').allTextContents()).toEqual(['= as listed', '= as listed']);
+    await shootAndMeasure(page, section, 'verify-unknown-manifest');
+    // The check names no record: About says so.
+    const verified = page.getByRole('region', { name: 'Audit events' }).locator('tr[data-action="export.verify"]').first();
+    await expect.poll(() => verified.textContent()).toContain('verified a copy: unknown');
+    expect(await verified.locator('.audit-about-cell').textContent()).toBe('—');
   });
 
   it('a large copy shows its upload as it goes and can be cancelled (nothing checked, nothing recorded); a stranger file is unknown', async () => {
@@ -263,7 +378,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
       uploadThroughput: 300 * 1024,
     });
     const section = page.locator('#verify-copy');
-    await section.getByLabel('choose a file to check').setInputFiles(big);
+    await section.getByLabel('Choose an export to check', { exact: true }).setInputFiles(big);
     const progress = section.getByRole('progressbar', { name: 'Sending large scan.bin' });
     await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 20_000 }).toBeGreaterThan(0);
     expect(Number(await progress.getAttribute('value'))).toBeLessThan(6 * 1024 * 1024);
@@ -281,7 +396,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     // A file that is no export of the firm's: said so, plainly.
     const stranger = path.join(dir, 'Chat record - someone else.pdf');
     await writeFile(stranger, Buffer.concat([PDF, randomBytes(64)]));
-    await section.getByLabel('choose a file to check').setInputFiles(stranger);
+    await section.getByLabel('Choose an export to check', { exact: true }).setInputFiles(stranger);
     await section.getByRole('heading', { name: 'Firm Chat has no record of this file' }).waitFor({ timeout: 30_000 });
     await section.getByText('No export in the audit trail that you may see has this fingerprint.').waitFor();
     await shootAndMeasure(page, section, 'verify-unknown');
@@ -311,5 +426,28 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     expect(await card.getByRole('button', { name: 'Court bundle (ZIP)' }).getAttribute('aria-disabled')).not.toBe('true');
     await staff.context.close();
     await call(page, 'access.unscreen', { clientId, userId: sam.id }, 'mutation');
+  });
+
+  it('warns before a bundle misses files: one the firm does not hold yet is counted under the button', async () => {
+    // A document whose announced checksum is wrong: the firm's download of it fails, and is tried again later.
+    await live.sim.sendInboundKind({
+      kind: 'document',
+      from: CHLOE,
+      name: 'Chloe',
+      bytesBase64: PDF.toString('base64'),
+      mimeType: 'application/pdf',
+      fileName: 'Receipt.pdf',
+      sha256: sha256(Buffer.from('not these bytes')),
+    });
+    await page.goto(`${live.app.url}/clients`);
+    await page.getByRole('link', { name: /Chloe Martin/ }).click();
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Export the chat' }) });
+    const warning = card.getByTestId('bundle-files-not-held');
+    await warning.waitFor({ timeout: 30_000 });
+    expect(await warning.textContent()).toContain(
+      '1 file is not held by the firm yet (still downloading or failed): it will be listed as missing in the bundle.',
+    );
+    await card.evaluate((el) => el.setAttribute('id', 'export-card-warning'));
+    await shootAndMeasure(page, card, 'export-warning');
   });
 });

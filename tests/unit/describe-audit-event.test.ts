@@ -3,6 +3,7 @@ import { readAuditFilters, readHashPrefix, writeAuditFilters } from '../../clien
 import {
   ACTION_LABEL,
   describeAuditEvent,
+  isAboutNoRecord,
   verifiedExportEventOf,
   type TAuditItem,
 } from '../../client/src/features/audit/describe-audit-event';
@@ -61,12 +62,12 @@ describe('describeAuditEvent: one sentence a person can read', () => {
           jsonSha256: SHA,
         },
       }),
-      'Dee Director exported the court bundle of Amelia Hart, 12 exhibits (1 missing): 12 messages, 3.6 KB, SHA-256 ab12cd34ef56…',
+      'Dee Director exported the court bundle of Amelia Hart: 12 exhibits (1 missing), 12 messages, 3.6 KB, SHA-256 ab12cd34ef56…',
     ],
     [
       "a case's court bundle with nothing missing",
       event({ action: 'export.create', ...hartCase, detail: { format: 'zip', bytes: 900, exhibits: 1, missingExhibits: 0 } }),
-      'Dee Director exported the court bundle of HART-2026-001 · Hart v Northwind Lettings, 1 exhibit: 900 B',
+      'Dee Director exported the court bundle of HART-2026-001 · Hart v Northwind Lettings: 1 exhibit, 900 B',
     ],
     [
       'a copy verified as genuine',
@@ -77,6 +78,11 @@ describe('describeAuditEvent: one sentence a person can read', () => {
       'an altered copy',
       event({ action: 'export.verify', ...amelia, detail: { sha256: SHA, verdict: 'altered', auditEventId: 41 } }),
       'Dee Director verified a copy: altered',
+    ],
+    [
+      'a file the firm holds, taken out of a bundle',
+      event({ action: 'export.verify', ...amelia, detail: { sha256: SHA, verdict: 'genuine', auditEventId: null, attachmentId: 7 } }),
+      'Dee Director verified a copy: genuine — identical to a file the firm holds',
     ],
     [
       'a file the trail does not know',
@@ -206,6 +212,25 @@ describe('describeAuditEvent: one sentence a person can read', () => {
     ],
   ])('%s', (_what, item, sentence) => {
     expect(describeAuditEvent(item)).toBe(sentence);
+  });
+
+  it('a court bundle recorded with the list of its missing exhibits counts them; one with no numbers says no more', () => {
+    expect(
+      describeAuditEvent(
+        event({ action: 'export.create', ...amelia, detail: { format: 'zip', exhibits: 7, missingExhibits: [3, 5], messages: 12 } }),
+      ),
+    ).toBe('Dee Director exported the court bundle of Amelia Hart: 7 exhibits (2 missing), 12 messages');
+    expect(describeAuditEvent(event({ action: 'export.create', ...amelia, detail: { format: 'zip' } }))).toBe(
+      'Dee Director exported the court bundle of Amelia Hart',
+    );
+  });
+
+  it('a verification of a file no export has is about no record ("—"); one of a known export is about its client or case', () => {
+    expect(isAboutNoRecord(event({ action: 'export.verify', subject: 'export', detail: { verdict: 'unknown' } }))).toBe(true);
+    expect(isAboutNoRecord(event({ action: 'export.verify', ...amelia, detail: { verdict: 'genuine' } }))).toBe(false);
+    expect(isAboutNoRecord(event({ action: 'export.verify', ...hartCase, detail: { verdict: 'altered' } }))).toBe(false);
+    expect(isAboutNoRecord(event({ action: 'auth.sign_in', user: SAM, subject: 'user:2' }))).toBe(true);
+    expect(isAboutNoRecord(event({ action: 'user.deactivate', subject: 'user:2' }))).toBe(false);
   });
 
   it("a verification links to the export's event when it found one, and nothing else does", () => {

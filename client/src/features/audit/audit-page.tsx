@@ -10,6 +10,7 @@ import { AuditTrailHead } from './audit-trail-head';
 import {
   ACTION_LABEL,
   describeAuditEvent,
+  isAboutNoRecord,
   subjectNameOf,
   verifiedExportEventOf,
   type TAuditAction,
@@ -24,13 +25,9 @@ const visible = showInvisibleCharacters;
 const PAGE = 50;
 const SHORT_HASH = 12;
 
-// Subjects that name no record, or only the person acting: the sentence says all there is.
-const NOTHING_MORE = /^(provider|templates|audit|business_hours)$/;
-
 /** What an event was about, linked to its page when it has one (a client, a case, a number's conversation). */
 function AuditSubject({ event }: { event: TAuditItem }) {
-  if (NOTHING_MORE.test(event.subject) || (event.user && event.subject === `user:${event.user.id}`))
-    return <span className="muted">—</span>;
+  if (isAboutNoRecord(event)) return <span className="muted">—</span>;
   const name = visible(subjectNameOf(event));
   return event.subjectLink ? <Link href={event.subjectLink}>{name}</Link> : <>{name}</>;
 }

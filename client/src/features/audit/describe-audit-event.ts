@@ -176,18 +176,27 @@ const RETENTION_GROUNDS: Record<string, string> = {
   hold: 'they are under a legal hold',
 };
 
-/** A court bundle's numbers: ", 12 exhibits (1 missing): 34 messages, 1.2 MB, SHA-256 ab12…". */
+/** A court bundle's numbers: ": 12 exhibits (1 missing), 34 messages, 1.2 MB, SHA-256 ab12…". */
 function bundleFacts(d: TDetail): string {
   const exhibits = count(d, 'exhibits');
   // A count, or the list of the exhibits left out.
   const missing = Array.isArray(d.missingExhibits) ? d.missingExhibits.length : count(d, 'missingExhibits');
   const facts = [
+    exhibits !== null ? `${plural(exhibits, 'exhibit')}${missing ? ` (${numberWords.format(missing)} missing)` : ''}` : null,
     count(d, 'messages') !== null ? plural(count(d, 'messages')!, 'message') : null,
     count(d, 'bytes') !== null ? formatBytes(count(d, 'bytes')!) : null,
     text(d, 'sha256') ? `SHA-256 ${shortHash(text(d, 'sha256')!)}` : null,
   ].filter((f): f is string => f !== null);
-  const numbered = exhibits !== null ? `, ${plural(exhibits, 'exhibit')}${missing ? ` (${numberWords.format(missing)} missing)` : ''}` : '';
-  return `${numbered}${facts.length ? `: ${facts.join(', ')}` : ''}`;
+  return facts.length ? `: ${facts.join(', ')}` : '';
+}
+
+// Subjects that name no record, or none the trail knows: the sentence says all there is. A
+// verification of a file no export in the trail has is about `export` (README "Evidence exports").
+const NAMES_NO_RECORD = /^(provider|templates|audit|business_hours|export)$/;
+
+/** Whether an event is about nothing a reader can open (the About column shows "—"): no record, or the person acting themself. */
+export function isAboutNoRecord(item: Pick<TAuditItem, 'subject' | 'user'>): boolean {
+  return NAMES_NO_RECORD.test(item.subject) || (item.user !== null && item.subject === `user:${item.user.id}`);
 }
 
 /** The export event a verification found (its `auditEventId`), for a link to it; null for any other event. */
@@ -264,7 +273,9 @@ function sentenceOf(item: TAuditItem): string {
     case 'export.verify': {
       const verdict = text(d, 'verdict');
       if (verdict === 'unknown') return `${actor} verified a copy: unknown (no export in the trail has it)`;
-      return `${actor} verified a copy${verdict ? `: ${verdict}` : ''}`;
+      // Not an export but a file the firm holds (an exhibit taken out of a bundle, say).
+      const held = count(d, 'attachmentId') !== null && count(d, 'auditEventId') === null;
+      return `${actor} verified a copy${verdict ? `: ${verdict}` : ''}${held ? ' — identical to a file the firm holds' : ''}`;
     }
     case 'settings.check_connection': {
       const status = text(d, 'status');

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { showInvisibleCharacters } from '../../../../shared/visible-text';
 import { trpc } from '../../lib/trpc';
 import { CancelledUpload, MAX_VERIFY_BYTES, uploadForVerification } from './upload-for-verification';
-import type { TVerifyResult } from './verify-result';
-import { formatSize, VerifyResultView } from './verify-result-view';
+import { formatSize, type TVerifyResult } from './verify-result';
+import { VerifyResultView } from './verify-result-view';
 
 const visible = showInvisibleCharacters;
 
@@ -107,11 +107,16 @@ export function VerifyCopy() {
         onDragLeave={onDragLeave}
         onDrop={onDrop}
       >
-        <p className="verify-drop-text">Drop an export (ZIP, PDF or JSON) to check it</p>
-        <label className="verify-choose">
-          <span>or choose a file to check:</span>
+        {/* A phone has nothing to drop a file from: there the zone only offers the choice (the styles swap the two lines). */}
+        <p className="verify-drop-text verify-drop-wide">Drop an export (ZIP, PDF or JSON) to check it</p>
+        <p className="verify-drop-text verify-drop-narrow">Choose an export (ZIP, PDF or JSON) to check it</p>
+        <div className="verify-choose">
+          <span className="verify-drop-wide" aria-hidden="true">
+            or
+          </span>
           <input
             type="file"
+            aria-label="Choose an export to check"
             disabled={busy}
             onChange={(e) => {
               const file = e.currentTarget.files?.[0];
@@ -119,7 +124,7 @@ export function VerifyCopy() {
               if (file) void check(file);
             }}
           />
-        </label>
+        </div>
       </div>
       <div className="verify-status" aria-live="polite">
         {state.step === 'sending' && (

@@ -16,7 +16,7 @@ export function DocumentsList({ where }: { where: { clientId: number } | { caseI
   );
 }
 
-function DocumentsTable({ items }: { items: TDocument[] }) {
+export function DocumentsTable({ items }: { items: TDocument[] }) {
   if (!items.length) return <p className="empty">No files yet. Photos, documents and voice notes sent in the chat appear here.</p>;
   return (
     <div className="table-scroll">
@@ -35,7 +35,7 @@ function DocumentsTable({ items }: { items: TDocument[] }) {
           {items.map((doc) => (
             <tr key={doc.id} data-state={doc.state}>
               <td className="document-name" title={fileLabel(doc)}>
-                {doc.fileName ?? kindLabel(doc.kind)}
+                {doc.fileName !== null ? fileLabel(doc) : kindLabel(doc.kind)}
               </td>
               <td>
                 {kindLabel(doc.kind)} <span className="muted">{shortType(doc.mimeType)}</span>

@@ -1,5 +1,11 @@
 import { readHttpErrorMessage } from '../../lib/http-error-message';
 
+export type TFrameDownload = {
+  /** Whether the frame is still waiting for the server (neither refused nor removed). */
+  isAlive: () => boolean;
+  remove: () => void;
+};
+
 /**
  * Asks for a file the browser's own download manager saves — streamed to disk, never held by the
  * page, however large (a court bundle can be gigabytes: README "Evidence exports") — by navigating a
@@ -10,9 +16,11 @@ import { readHttpErrorMessage } from '../../lib/http-error-message';
  * "Failed".
  *
  * The frame hangs from the document, outside React: going to another page while the server is still
- * preparing the file must not cancel it (removing the frame before the answer arrives would).
+ * preparing the file must not cancel it (removing the frame before the answer arrives would). A file
+ * answer fires no `load`, so the frame stays until `remove()` is called, once the caller knows the
+ * download has begun (a court bundle: its ticket's cookie, `export-ticket.ts`).
  */
-export function downloadInFrame(url: string, onRefused: (message: string | null) => void): void {
+export function downloadInFrame(url: string, onRefused: (message: string | null) => void): TFrameDownload {
   const frame = document.createElement('iframe');
   frame.hidden = true;
   frame.tabIndex = -1;
@@ -29,6 +37,7 @@ export function downloadInFrame(url: string, onRefused: (message: string | null)
     { once: true },
   );
   frame.src = url;
+  return { isAlive: () => frame.isConnected, remove: () => frame.remove() };
 }
 
 /** The error sentence of the answer shown in the frame, when the frame may be read and holds one. */

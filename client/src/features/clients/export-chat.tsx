@@ -1,10 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
 import { Link } from 'wouter';
 import { useToast } from '../../ui/toasts';
 import { formatTime } from '../../lib/format';
 import { readHttpErrorMessage } from '../../lib/http-error-message';
 import { trpc } from '../../lib/trpc';
+import { formatSize } from '../audit/verify-result';
 import { downloadInFrame } from './download-in-frame';
+import { newExportTicket, watchSavedExport, type TSavedExport } from './export-ticket';
+import { describeFilesNotHeld } from './files-not-held';
 
 type TExportFormat = 'pdf' | 'json';
 type TSaved = { format: TExportFormat; fileName: string; sha256: string; verified: boolean };
@@ -13,7 +16,8 @@ type TExportState =
   | { step: 'preparing'; format: TExportFormat }
   | { step: 'done'; format: TExportFormat }
   | { step: 'failed'; message: string };
-type TBundleState = { step: 'idle' } | { step: 'requested'; at: Date } | { step: 'failed'; message: string };
+type TBundleState =
+  { step: 'idle' } | { step: 'requested'; at: Date } | { step: 'saved'; saved: TSavedExport } | { step: 'failed'; message: string };
 
 /** The file name the server chose (RFC 6266: `filename*` when it has characters beyond ASCII). */
 function fileNameOf(disposition: string | null, fallback: string): string {
@@ -44,18 +48,85 @@ function saveBlob(blob: Blob, fileName: string): void {
 const BUNDLE_REFUSED =
   'The court bundle could not be prepared: the server may be busy with other exports. Try again in a few seconds; if it keeps failing, tell whoever runs Firm Chat.';
 
+const counted = new Intl.NumberFormat('en-GB');
+
+/** A fingerprint to keep: sized to its 64 characters at any width (wrapped, never cut), selectable, with Copy. */
+function FingerprintRow({ sha256, label, fieldRef }: { sha256: string; label: string; fieldRef?: Ref<HTMLTextAreaElement> | undefined }) {
+  const [copied, setCopied] = useState(false);
+  const toast = useToast();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(sha256);
+      setCopied(true);
+    } catch {
+      toast('error', 'Copy is not allowed here: select the fingerprint and copy it by hand.');
+    }
+  };
+  return (
+    <div className="copy-row">
+      <textarea
+        ref={fieldRef}
+        readOnly
+        rows={4}
+        value={sha256}
+        aria-label={label}
+        className="sha256"
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <button type="button" className="button" onClick={() => void copy()}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
+
+/** Where a copy of the bundle is checked: a link for directors, who may open the Audit page. */
+function CheckLater({ isDirector }: { isDirector: boolean }) {
+  return isDirector ? (
+    <>
+      Check any copy of it later with <Link href="/audit#verify-copy">Verify a copy</Link> on the Audit page.
+    </>
+  ) : (
+    <>A director can check any copy of it later with Verify a copy on the Audit page.</>
+  );
+}
+
+/** What the browser saved, as the server's cookie told it (the page never sees the bytes). */
+function SavedBundle({ saved, isDirector }: { saved: TSavedExport; isDirector: boolean }) {
+  return (
+    <div className="export-result export-bundle-saved">
+      {/* The cookie comes with the first bytes: a large bundle may still be arriving, as the browser's downloads list shows. */}
+      <p>
+        Saved by your browser: <strong>{formatSize(saved.bytes)}</strong> ({counted.format(saved.bytes)} bytes), SHA-256:
+      </p>
+      <FingerprintRow sha256={saved.sha256} label="SHA-256 of the saved court bundle" />
+      <p className="muted small">
+        The same fingerprint is in the firm&rsquo;s audit trail. A large bundle may still be arriving: the browser&rsquo;s downloads list
+        shows when it is complete. Keep the fingerprint with the file. Anyone can check a copy later: <code>sha256sum</code> (or{' '}
+        <code>Get-FileHash</code> on Windows, which prints it in capitals) must give the same 64 characters.{' '}
+        <CheckLater isDirector={isDirector} />
+      </p>
+    </div>
+  );
+}
+
 /**
  * The court bundle (README "Evidence exports"): a ZIP of the transcript, the JSON, every file as a
  * numbered exhibit and a manifest of their fingerprints. It can be gigabytes, so it is not fetched
  * into the page and hashed there as the PDF and JSON are: the browser's download manager saves it
- * (`downloadInFrame`), and the copy is checked later with Verify a copy.
+ * (`downloadInFrame`), and the server's cookie under the request's ticket says what was sent
+ * (`export-ticket.ts`).
  */
 function CourtBundle({ scope, id }: { scope: 'client' | 'case'; id: number }) {
   const [state, setState] = useState<TBundleState>({ step: 'idle' });
   const isDirector = trpc.auth.me.useQuery(undefined, { staleTime: Infinity }).data?.role === 'director';
+  // The same query as the Documents list beside it (one request): what the bundle will lack.
+  const documents = trpc.timeline.documents.useQuery(scope === 'client' ? { clientId: id } : { caseId: id });
+  const notHeld = documents.data ? describeFilesNotHeld(documents.data.items) : null;
   const utils = trpc.useUtils();
   const toast = useToast();
   const mounted = useRef(true);
+  const current = useRef<string | null>(null); // the ticket of the request the card shows
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -82,14 +153,31 @@ function CourtBundle({ scope, id }: { scope: 'client' | 'case'; id: number }) {
   };
 
   const request = () => {
+    const ticket = newExportTicket();
+    current.current = ticket;
+    // The answer for an earlier request the person gave up waiting for is not shown over this one's.
+    const show = (next: TBundleState) => {
+      if (current.current === ticket) setState(next);
+    };
     setState({ step: 'requested', at: new Date() });
-    downloadInFrame(`/api/export/${scope}/${id}.zip`, (message) => {
+    const frame = downloadInFrame(`/api/export/${scope}/${id}.zip?ticket=${ticket}`, (message) => {
       void explainRefusal(message).then((sentence) => {
         // Gone to another page meanwhile: the reason still reaches the person.
-        if (mounted.current) setState({ step: 'failed', message: sentence });
+        if (mounted.current) show({ step: 'failed', message: sentence });
         else toast('error', sentence);
       });
     });
+    // Looked for while someone may read the answer or the server may still send it: the cookie is
+    // set only when the server, the bundle ready, starts sending it.
+    watchSavedExport(
+      ticket,
+      () => mounted.current || frame.isAlive(),
+      (saved) => {
+        frame.remove(); // the download manager has the file now
+        if (mounted.current) show({ step: 'saved', saved });
+        else toast('success', `Your browser saved the court bundle: ${formatSize(saved.bytes)}, SHA-256 ${saved.sha256}.`);
+      },
+    );
   };
 
   const requested = state.step === 'requested';
@@ -98,31 +186,32 @@ function CourtBundle({ scope, id }: { scope: 'client' | 'case'; id: number }) {
       <div className="export-bundle-offer">
         {/* aria-disabled, not disabled: the button keeps the focus while the note below is read out. */}
         <button type="button" className="button" aria-disabled={requested} onClick={() => !requested && request()}>
-          {requested ? 'Court bundle requested' : 'Court bundle (ZIP)'}
+          {requested ? 'Preparing the court bundle…' : 'Court bundle (ZIP)'}
         </button>
         <p className="muted small">
           One ZIP for court: the transcript PDF, the JSON, every file as a numbered exhibit, and a manifest of their SHA-256 fingerprints.
         </p>
+        {notHeld && (
+          <p className="export-bundle-warning" data-testid="bundle-files-not-held">
+            <span aria-hidden="true">⚠ </span>
+            {notHeld}
+          </p>
+        )}
       </div>
-      <div role="status" aria-live="polite">
+      <div role="status" aria-live="polite" className="export-bundle-status">
         {requested && (
           <div className="export-bundle-note">
             <p>
               Preparing the court bundle (asked for at {formatTime(state.at)}). Your browser saves it when it is ready and shows it in its
               downloads; one with many files can take some minutes. Its fingerprints go into the firm&rsquo;s audit trail.{' '}
-              {isDirector ? (
-                <>
-                  Check any copy of it later with <Link href="/audit#verify-copy">Verify a copy</Link> on the Audit page.
-                </>
-              ) : (
-                <>A director can check any copy of it later with Verify a copy on the Audit page.</>
-              )}
+              <CheckLater isDirector={isDirector} />
             </p>
             <button type="button" className="button small ghost" onClick={() => setState({ step: 'idle' })}>
               Ask for another copy
             </button>
           </div>
         )}
+        {state.step === 'saved' && <SavedBundle saved={state.saved} isDirector={isDirector} />}
       </div>
       {state.step === 'failed' && (
         <p className="form-error" role="alert">
@@ -142,9 +231,7 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
   const [state, setState] = useState<TExportState>({ step: 'idle' });
   // Each format's latest file stays listed: exporting the JSON does not hide the PDF's fingerprint.
   const [saved, setSaved] = useState<Partial<Record<TExportFormat, TSaved>>>({});
-  const [copied, setCopied] = useState<TExportFormat | null>(null);
   const latest = useRef<HTMLTextAreaElement>(null);
-  const toast = useToast();
   // The buttons are busy while the file is prepared: focus goes on to the new fingerprint.
   useEffect(() => {
     if (state.step === 'done') latest.current?.focus();
@@ -152,7 +239,6 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
 
   const download = async (format: TExportFormat) => {
     setState({ step: 'preparing', format });
-    setCopied(null);
     try {
       const res = await fetch(`/api/export/${scope}/${id}.${format}`, { credentials: 'same-origin' });
       if (!res.ok) {
@@ -176,15 +262,6 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
       setState({ step: 'done', format });
     } catch {
       setState({ step: 'failed', message: 'The server could not be reached. Check the connection and export again.' });
-    }
-  };
-
-  const copy = async (format: TExportFormat, text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(format);
-    } catch {
-      toast('error', 'Copy is not allowed here: select the fingerprint and copy it by hand.');
     }
   };
 
@@ -213,28 +290,20 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
                 Saved <strong>{file.fileName}</strong>. Its SHA-256 fingerprint{file.verified ? ', checked against the file received,' : ''}{' '}
                 is recorded in the firm&rsquo;s audit trail:
               </p>
-              <div className="copy-row">
-                {/* Sized to its 64 characters at any width (wrapped, never cut), and selectable. */}
-                <textarea
-                  ref={state.step === 'done' && state.format === format ? latest : undefined}
-                  readOnly
-                  rows={4}
-                  value={file.sha256}
-                  aria-label={`SHA-256 of the exported ${format.toUpperCase()}`}
-                  className="sha256"
-                  onFocus={(e) => e.currentTarget.select()}
-                />
-                <button type="button" className="button" onClick={() => void copy(format, file.sha256)}>
-                  {copied === format ? 'Copied' : 'Copy'}
-                </button>
-              </div>
+              <FingerprintRow
+                key={file.sha256}
+                sha256={file.sha256}
+                label={`SHA-256 of the exported ${format.toUpperCase()}`}
+                fieldRef={state.step === 'done' && state.format === format ? latest : undefined}
+              />
             </div>
           );
         })}
         {Object.keys(saved).length > 0 && (
           <p className="muted small">
-            Keep the fingerprint with the file. Anyone can check a copy later: <code>sha256sum</code> (or <code>Get-FileHash</code> on
-            Windows, which prints it in capitals) must give the same 64 characters.
+            The same fingerprint is in the firm&rsquo;s audit trail. A large bundle may still be arriving: the browser&rsquo;s downloads
+            list shows when it is complete. Keep the fingerprint with the file. Anyone can check a copy later: <code>sha256sum</code> (or{' '}
+            <code>Get-FileHash</code> on Windows, which prints it in capitals) must give the same 64 characters.
           </p>
         )}
       </div>

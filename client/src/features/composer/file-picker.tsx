@@ -1,5 +1,6 @@
 import { useCallback, useId, useRef } from 'react';
 import { formatBytes, UPLOAD_LIMITS } from '../../../../shared/media-limits';
+import { showInvisibleCharacters } from '../../../../shared/visible-text';
 import { shortType } from '../conversation/attachment-view';
 import { acceptRisk, asDocument, canSendAsDocument, isSentAsDocument, pendingRisk } from './upload-file';
 import { sentAsText, UPLOAD_LIMITS_TEXT } from './upload-limits-text';
@@ -90,8 +91,8 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
             </span>
           )}
           <span className="chosen-text">
-            <span className="document-name" title={file.name}>
-              {file.name}
+            <span className="document-name" title={showInvisibleCharacters(file.name)}>
+              {showInvisibleCharacters(file.name)}
             </span>
             <span className="document-meta">
               {formatBytes(file.size)},{' '}
@@ -105,7 +106,7 @@ export function FilePicker({ file, onChoose, onClear, progress, error }: TProps)
             className="button small ghost"
             onClick={onClear}
             disabled={progress !== null}
-            aria-label={`Remove ${file.name}`}
+            aria-label={`Remove ${showInvisibleCharacters(file.name)}`}
           >
             Remove
           </button>

@@ -1,3 +1,5 @@
+import { showInvisibleCharacters } from '../../../../shared/visible-text';
+
 // Files a client's phone is likely to warn about or refuse: programs and scripts, and web pages
 // (an SVG drawing can carry a web page's scripts). Judged by the name's extension first (what the
 // phone goes by), then by the type the browser reported.
@@ -58,5 +60,5 @@ export function describeRisk(file: { name: string; type: string }): string | nul
   const risk = riskOf(file);
   if (!risk) return null;
   const what = risk === 'program' ? 'a program' : risk === 'web page' ? 'a web page' : 'a web image (SVG) that can hold a web page';
-  return `${file.name} is ${what}: the client's phone may warn them or refuse it. Send anyway?`;
+  return `${showInvisibleCharacters(file.name)} is ${what}: the client's phone may warn them or refuse it. Send anyway?`;
 }

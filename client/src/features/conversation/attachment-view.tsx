@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TAttachment } from '../../../../shared/communication';
 import { formatBytes } from '../../../../shared/media-limits';
+import { showInvisibleCharacters } from '../../../../shared/visible-text';
 import { formatTime } from '../../lib/format';
 import { PhotoThumbnail } from '../../ui/photo-thumbnail';
 
@@ -38,13 +39,21 @@ export function kindLabel(kind: TAttachment['kind'], voice?: boolean): string {
   return kind === 'audio' && voice ? 'Voice note' : KIND_LABEL[kind];
 }
 
-export function fileLabel(attachment: TAttachment): string {
-  return attachment.fileName ?? `${KIND_LABEL[attachment.kind]} (${shortType(attachment.mimeType)})`;
+// A file's name is the sender's choice: a right-to-left override would make "Ref \u202Efdp.exe" read
+// as "Ref exe.pdf", so such characters are shown by their code ("Ref [U+202E]fdp.exe"), as the Audit
+// page and the exports do (README "A tour of the screens"). Only names: a message's text is the client's words.
+const visibleFileName = showInvisibleCharacters;
+
+/** What a file is called on screen: its name as sent, invisible characters shown, else its kind and type ("Photo (JPEG)"). */
+export function fileLabel(attachment: Pick<TAttachment, 'fileName' | 'kind' | 'mimeType'>): string {
+  return attachment.fileName !== null
+    ? visibleFileName(attachment.fileName)
+    : `${KIND_LABEL[attachment.kind]} (${shortType(attachment.mimeType)})`;
 }
 
 /** The file named in a sentence: its own name as sent (never re-cased), else "the photo". */
 function fileInSentence(attachment: TAttachment, voice?: boolean): string {
-  return attachment.fileName ?? `the ${kindLabel(attachment.kind, voice).toLowerCase()}`;
+  return attachment.fileName !== null ? visibleFileName(attachment.fileName) : `the ${kindLabel(attachment.kind, voice).toLowerCase()}`;
 }
 
 /** `caption`: the message's text, shown with the photo full size. */
@@ -84,7 +93,12 @@ export function AttachmentView({ attachment, voice, outbound, caption }: TProps)
   }
   const url = mediaUrl(attachment.id);
   if ((attachment.kind === 'image' || attachment.kind === 'sticker') && /^image\/(jpeg|png|webp)/.test(attachment.mimeType)) {
-    const alt = attachment.fileName ?? (attachment.kind === 'sticker' ? 'Sticker' : 'Photo from the conversation');
+    const alt =
+      attachment.fileName !== null
+        ? visibleFileName(attachment.fileName)
+        : attachment.kind === 'sticker'
+          ? 'Sticker'
+          : 'Photo from the conversation';
     return <StoredPhoto url={url} alt={alt} caption={caption ?? null} sticker={attachment.kind === 'sticker'} />;
   }
   if (attachment.kind === 'audio') {

@@ -1,3 +1,5 @@
+import { showInvisibleCharacters } from '../../../../shared/visible-text';
+
 export type TQuoted = { id: number; body: string; direction: string | null; kind: string; fileName?: string | null };
 
 const KIND_NAME: Partial<Record<string, string>> = {
@@ -12,7 +14,8 @@ const KIND_NAME: Partial<Record<string, string>> = {
 
 /** The quoted message in a line: what it is when not plain text ("Photo · the caption"), then its text. */
 function quoteText(quoted: TQuoted): string {
-  const what = quoted.fileName ?? KIND_NAME[quoted.kind];
+  // A file name is the sender's: a direction override in it must not turn "fdp.exe" into "exe.pdf".
+  const what = (quoted.fileName != null ? showInvisibleCharacters(quoted.fileName) : null) ?? KIND_NAME[quoted.kind];
   if (!what) return quoted.body || '(no text)';
   if (!quoted.body || quoted.body.startsWith(what)) return quoted.body || what;
   return `${what} · ${quoted.body}`;
