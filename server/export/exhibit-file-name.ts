@@ -12,6 +12,12 @@ export const EXHIBIT_NAME_MAX_BYTES = 150;
 const UNSAFE = /[/\\:*?"<>|\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 /** Invisible letters and joiners Unicode does not class as format characters (Cf): shown by their code too. */
 const INVISIBLE_LETTERS = /[\u034f\u115f\u1160\u3164\uffa0]/g;
+/**
+ * Variation selectors: they choose how the character before them is drawn, and take no room of
+ * their own; in a name a file system and a ZIP reader keep, they are shown by their code too (a
+ * name that looks alike yet differs would otherwise differ invisibly).
+ */
+const VARIATION_SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 /** Device names Windows refuses as a file's name, with or without an extension, in any case. */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
 /** An extension worth keeping when a long name is cut: a dot and a few letters or digits. */
@@ -73,14 +79,18 @@ function cutToBytes(name: string, maxBytes: number): string {
 /**
  * A stored file's name as it goes into a bundle: no `/ \ : * ? " < > |` or control characters
  * (each becomes `_`); a hidden or direction-changing character written as `[U+202E]`, so that
- * "\u202Efdp.exe" reads as what it is rather than as "exe.pdf"; no leading or trailing dots or
+ * "\u202Efdp.exe" reads as what it is rather than as "exe.pdf" (variation selectors too); no leading or trailing dots or
  * spaces (so never `.` or `..`); a Windows device name (`CON`, `lpt1.txt`) prefixed with `_`; at
  * most EXHIBIT_NAME_MAX_BYTES, keeping the extension. No name at all is `file` with an extension
  * from the type.
  */
 export function exhibitFileName(name: string | null | undefined, mimeType: string): string {
   // Half a surrogate pair is shown by its code too (showInvisibleCharacters), so every name is valid UTF-8.
-  const visible = showInvisibleCharacters((name ?? '').replace(UNSAFE, '_')).replace(INVISIBLE_LETTERS, describeCodePoint);
+  // Selectors first: a joiner after one no longer sits between two emoji, and is shown by its code too.
+  const visible = showInvisibleCharacters((name ?? '').replace(UNSAFE, '_').replace(VARIATION_SELECTORS, describeCodePoint)).replace(
+    INVISIBLE_LETTERS,
+    describeCodePoint,
+  );
   const trimmed = trimDotsAndSpaces(visible);
   if (!trimmed) return unnamed(mimeType);
   const safe = WINDOWS_RESERVED.test(trimmed.split('.')[0]!.trimEnd()) ? `_${trimmed}` : trimmed;

@@ -1,5 +1,14 @@
 import type { TStoredFile } from './find-stored-file';
-import { DAMAGED_ZIP, type TBundlePart, type TFileCheck, type TFoundExport, type TManifestCheck, type TVerdict } from './verify-export';
+import {
+  DAMAGED_ZIP,
+  MISSING_BUT_HELD,
+  UNACCOUNTED,
+  type TBundlePart,
+  type TFileCheck,
+  type TFoundExport,
+  type TManifestCheck,
+  type TVerdict,
+} from './verify-export';
 
 // The verdict on a copy and the one sentence that says it (README "Evidence exports"), for the
 // Audit page and `npm run export:verify` alike.
@@ -31,19 +40,36 @@ export function describeExport(found: TFoundExport): string {
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 const some = (names: string[]) => (names.length > 3 ? `${names.slice(0, 3).join(', ')}, …` : names.join(', '));
+/**
+ * An extra that is no file: a folder, a comment, a second name (verify-export.ts marks each so).
+ * Plain string tests: the names are anyone's, up to 64 KB each.
+ */
+const isMarked = (extra: string) =>
+  extra === '(a comment on the ZIP)' ||
+  extra.endsWith(' (a folder)') ||
+  extra.endsWith(' (a comment on this entry)') ||
+  extra.includes(' (so named in its own header; ');
 
 /**
  * "1 file differs from the manifest (exhibits/003-x.pdf); 1 file differs from what messages.json
- * recorded (exhibits/002-y.jpg); 1 listed file is missing (…); 1 file was added (…)".
+ * recorded (exhibits/002-y.jpg); 1 listed file is missing (…); 1 file was added (…)"; empty when
+ * nothing is wrong. `vouched`: the audit trail recorded this very manifest (the ZIP's or its
+ * manifest's hash), so what its list of missing files says is the firm's own word, not a problem.
  */
-export function describeManifestProblems(manifest: TManifestCheck): string {
+export function describeManifestProblems(manifest: TManifestCheck, vouched = false): string {
   const bad = manifest.files.filter((file) => file.found && !file.matches);
   // Bytes that are the manifest's yet do not match: messages.json (or the JSON itself) disagrees.
   const isManifests = (file: TManifestCheck['files'][number]) => file.actualSha256 === file.sha256.toLowerCase();
   const differ = bad.filter((file) => !isManifests(file)).map((file) => file.path);
   const unrecorded = bad.filter((file) => isManifests(file) && file.path !== 'messages.json').map((file) => file.path);
   const unreadableJson = bad.some((file) => isManifests(file) && file.path === 'messages.json');
-  const absent = manifest.files.filter((file) => !file.found).map((file) => file.path);
+  const absent = manifest.files.filter((file) => !file.found && !file.problem?.startsWith(UNACCOUNTED)).map((file) => file.path);
+  const unaccounted = manifest.files.filter((file) => !file.found && file.problem?.startsWith(UNACCOUNTED)).map((file) => file.path);
+  const added = manifest.extra.filter((extra) => !isMarked(extra));
+  const carried = manifest.extra.filter(isMarked);
+  const contradicted = vouched ? [] : manifest.missing.filter((missing) => missing.problem);
+  const held = contradicted.filter((missing) => missing.problem === MISSING_BUT_HELD).map((missing) => `exhibit ${missing.exhibit}`);
+  const unknown = contradicted.filter((missing) => missing.problem !== MISSING_BUT_HELD).map((missing) => `exhibit ${missing.exhibit}`);
   const problems = [
     differ.length ? `${plural(differ.length, 'file differs', 'files differ')} from the manifest (${some(differ)})` : null,
     unrecorded.length
@@ -51,7 +77,17 @@ export function describeManifestProblems(manifest: TManifestCheck): string {
       : null,
     unreadableJson ? 'messages.json cannot be read as the one Firm Chat writes' : null,
     absent.length ? `${plural(absent.length, 'listed file is', 'listed files are')} missing (${some(absent)})` : null,
-    manifest.extra.length ? `${plural(manifest.extra.length, 'file was', 'files were')} added (${some(manifest.extra)})` : null,
+    unaccounted.length
+      ? `${plural(unaccounted.length, 'exhibit', 'exhibits')} that messages.json records ${unaccounted.length === 1 ? 'is' : 'are'} neither in the ZIP nor among its manifest’s missing files (${some(unaccounted)})`
+      : null,
+    held.length
+      ? `${plural(held.length, 'exhibit is', 'exhibits are')} listed as missing although messages.json records ${held.length === 1 ? 'it' : 'them'} as held (${some(held)})`
+      : null,
+    unknown.length
+      ? `${plural(unknown.length, 'exhibit is', 'exhibits are')} listed as missing although messages.json records no such exhibit (${some(unknown)})`
+      : null,
+    added.length ? `${plural(added.length, 'file was', 'files were')} added (${some(added)})` : null,
+    carried.length ? `the ZIP carries what no bundle has: ${some(carried)}` : null,
   ];
   return problems.filter(Boolean).join('; ');
 }
@@ -64,20 +100,45 @@ function describeMissing(manifest: TManifestCheck | null): string {
   return ` ${count === 1 ? '1 exhibit is' : `${count} exhibits are`} not in the bundle as received: its manifest says why for each.`;
 }
 
+/** "IMG_2041.jpg", or "a photo with no file name (image/jpeg)". */
+const storedName = (file: TStoredFile) =>
+  file.fileName ?? `${file.mimeType.startsWith('image/') ? 'a photo' : 'a file'} with no file name (${file.mimeType})`;
+
+/** "which Amelia Hart sent on 26 Nov 2026". */
+function storedHow(file: TStoredFile): string {
+  const day = formatDay(new Date(file.at));
+  return file.direction === 'inbound'
+    ? `which ${file.subject.name} sent on ${day}`
+    : file.direction === 'outbound'
+      ? `which the firm sent to ${file.subject.name} on ${day}`
+      : `which is on ${file.subject.name}'s record from ${day}`;
+}
+
+const storedOthers = (file: TStoredFile) =>
+  file.others ? `; ${file.others === 1 ? '1 other stored file has' : `${file.others} other stored files have`} the same bytes` : '';
+
 /** "This file is identical to IMG_2041.jpg, which Amelia Hart sent on 26 Nov 2026 (stored with this SHA-256)." */
 export function describeStoredFile(file: TStoredFile): string {
-  const what = file.fileName ?? `${file.mimeType.startsWith('image/') ? 'a photo' : 'a file'} with no file name (${file.mimeType})`;
+  return `This file is identical to ${storedName(file)}, ${storedHow(file)} (stored with this SHA-256${storedOthers(file)}).`;
+}
+
+/**
+ * A file that says it is an export, yet is only one the firm holds among a conversation's files:
+ * "This is not an export the firm made: no export in the audit trail has it. It is only a file that
+ * came in from Amelia Hart on 26 Nov 2026 (bundle.zip, stored with this SHA-256)."
+ */
+export function describeClaimedStoredFile(file: TStoredFile): string {
   const day = formatDay(new Date(file.at));
   const how =
     file.direction === 'inbound'
-      ? `which ${file.subject.name} sent on ${day}`
+      ? `a file that came in from ${file.subject.name} on ${day}`
       : file.direction === 'outbound'
-        ? `which the firm sent to ${file.subject.name} on ${day}`
-        : `which is on ${file.subject.name}'s record from ${day}`;
-  const others = file.others
-    ? `; ${file.others === 1 ? '1 other stored file has' : `${file.others} other stored files have`} the same bytes`
-    : '';
-  return `This file is identical to ${what}, ${how} (stored with this SHA-256${others}).`;
+        ? `a file the firm sent to ${file.subject.name} on ${day}`
+        : `a file on ${file.subject.name}'s record from ${day}`;
+  return (
+    `This is not an export the firm made: no export in the audit trail has it. ` +
+    `It is only ${how} (${storedName(file)}, stored with this SHA-256${storedOthers(file)}).`
+  );
 }
 
 const PART_NAME: Record<TBundlePart, string> = {
@@ -102,7 +163,9 @@ export type TJudgeHow = {
  * `altered` when a ZIP's manifest check fails, or when the ZIP is known only by its transcript or
  * messages.json (its manifest is not the one recorded); `genuine` when the file (or, for a ZIP, its
  * manifest) is an export in the audit trail and, for a ZIP, every file matches, or when it is a
- * file the firm holds; `unknown` otherwise.
+ * file the firm holds that does not claim to be an export; `unknown` otherwise. A file that claims
+ * to be an export (a bundle's parts, an export's header, Firm Chat as a PDF's creator) and is none
+ * in the trail is never genuine, even when a client sent the firm those very bytes.
  */
 export function judgeCopy(
   check: TFileCheck,
@@ -110,7 +173,11 @@ export function judgeCopy(
   how: TJudgeHow = { lookedUp: true },
 ): { verdict: TVerdict; summary: string } {
   const known = found ? describeExport(found) : null;
-  const problems = check.manifest && !check.manifest.allMatch ? describeManifestProblems(check.manifest) : null;
+  // The trail recorded this manifest (the ZIP's hash, or its manifest's): its list of missing files is the firm's own word.
+  const vouched = found !== null && !how.byPart;
+  const problems = check.manifest ? describeManifestProblems(check.manifest, vouched) || null : null;
+  const stored = !found && how.storedFile ? how.storedFile : null;
+  const cameIn = stored ? ` ${describeClaimedStoredFile(stored).replace(/^This is not/, 'It is not')}` : '';
   if (found && how.byPart) {
     return {
       verdict: 'altered',
@@ -124,10 +191,14 @@ export function judgeCopy(
       verdict: 'altered',
       summary: known
         ? `This copy of ${known} has been altered: ${problems}.`
-        : `This ZIP has been altered since its manifest was written: ${problems}.`,
+        : `This ZIP has been altered since its manifest was written: ${problems}.${cameIn}`,
     };
   }
-  if (!found && how.storedFile) return { verdict: 'genuine', summary: describeStoredFile(how.storedFile) };
+  if (stored) {
+    return check.claimsExport
+      ? { verdict: 'unknown', summary: describeClaimedStoredFile(stored) }
+      : { verdict: 'genuine', summary: describeStoredFile(stored) };
+  }
   if (check.kind === 'zip' && check.problem) {
     return {
       verdict: 'unknown',

@@ -1,4 +1,5 @@
 import type { TReceiptHistory } from '../../shared/communication';
+import { describeCodePoint } from '../../shared/visible-text';
 import { formatNumber as formatStoredNumber } from '../core/phone-input';
 import { exhibitPath } from './exhibit-file-name';
 import { isHeld, notHeldReason } from './exhibit-held';
@@ -27,22 +28,29 @@ export function formatNumber(digits: string | null): string {
   return text;
 }
 
+/**
+ * A name on one line: a line break in it (a stored file name, a profile name from a phone, old
+ * records) is written as its code, `[U+000A]`, so it cannot start a line of its own that reads as
+ * part of the record. Only names: in a message's text a line break is the sender's.
+ */
+export const oneLine = (name: string) => name.replace(/[\r\n]/g, describeCodePoint);
+
 const formatBytes = (size: number | null) => (size === null ? 'size unknown' : `${size.toLocaleString('en-GB')} bytes`);
 
 export function describeSubject(subject: TExportHeader['subject']): string {
   const numbers = subject.numbers.map(formatNumber).join(', ') || 'no number on file';
   return subject.type === 'client'
-    ? `Client ${subject.name} (no. ${subject.id}) · ${numbers}`
-    : `Case ${subject.reference} "${subject.name}" (no. ${subject.id}) for ${subject.clientName} · ${numbers}`;
+    ? `Client ${oneLine(subject.name)} (no. ${subject.id}) · ${numbers}`
+    : `Case ${oneLine(subject.reference ?? '')} "${oneLine(subject.name)}" (no. ${subject.id}) for ${oneLine(subject.clientName)} · ${numbers}`;
 }
 
 function describeSender(message: TExportMessage): string {
-  if (message.internal) return `Internal note by ${message.sentBy?.name ?? 'a former colleague'} · not sent to the client`;
+  if (message.internal) return `Internal note by ${oneLine(message.sentBy?.name ?? 'a former colleague')} · not sent to the client`;
   if (message.direction === 'inbound') {
-    return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${message.contactName}")` : ''}`;
+    return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${oneLine(message.contactName)}")` : ''}`;
   }
   const by = message.sentBy
-    ? `sent by ${message.sentBy.name}`
+    ? `sent by ${oneLine(message.sentBy.name)}`
     : message.fromFirmPhone
       ? "sent from the firm's phone"
       : 'sender not recorded';
@@ -56,7 +64,7 @@ function describeSender(message: TExportMessage): string {
 export function describeHeading(message: TExportMessage, when: TWhen, withCase = false): string {
   return (
     `${when(message.providerTime ?? message.storedTime)} · ${describeSender(message)}` +
-    `${withCase && message.caseReference !== null ? ` · case ${message.caseReference}` : ''}` +
+    `${withCase && message.caseReference !== null ? ` · case ${oneLine(message.caseReference)}` : ''}` +
     `${message.forwarded ? ' · forwarded' : ''}${message.resentFrom !== null ? ` · Resent copy of record ${message.resentFrom}` : ''}`
   );
 }
@@ -78,13 +86,15 @@ export function describeBody(message: TExportMessage): string {
 
 /** The firm's question's buttons: "Offered buttons: [Yes] [No] [Call me]". */
 export function describeButtons(message: TExportMessage): string | null {
-  const titles = (message.buttons ?? []).map((button) => `[${String(button.title)}]`);
+  const titles = (message.buttons ?? []).map((button) => `[${oneLine(String(button.title))}]`);
   return titles.length ? `Offered buttons: ${titles.join(' ')}` : null;
 }
 
 type TFile = Omit<TExportExhibit, 'messageId' | 'storedTime'>;
 
-const nameOf = (file: { fileName: string | null; kind: string }) => file.fileName ?? `${file.kind}, no file name`;
+/** "contract.pdf"; "(no name)" for a name of nothing but spaces; "image, no file name" for a file sent without one. */
+const nameOf = (file: { fileName: string | null; kind: string }) =>
+  file.fileName === null ? `${file.kind}, no file name` : /^\s*$/u.test(file.fileName) ? '(no name)' : oneLine(file.fileName);
 /** Where a court bundle holds the file ("exhibits/001-file.jpg"), so an exhibit named only by its kind can be matched to its file. */
 const inBundle = (file: TFile) => `bundle file ${exhibitPath(file.exhibit, file.fileName, file.mimeType)}`;
 

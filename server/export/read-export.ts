@@ -241,6 +241,9 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
     const rows: TMessageRow[] = await db().query<TMessageRow>(
       // The message answered is looked up for the page's rows only, by its provider id (one index
       // lookup each: communications_chat_msg_id_key), and quoted only when it is in this export too.
+      // A reply to, or a resend of, a record behind a wall (README "Ethical walls") names nothing: its
+      // replyTo and resentFrom are null, as for a message that is no reply, so the export does not
+      // tell the record exists. One the exporter may see, or that is not stored at all, is named.
       `SELECT counted.*, (
          SELECT json_build_object('id', r.id, 'direction', r.direction, 'at', coalesce(r.provider_timestamp, r.created_at),
                   'excerpt', CASE WHEN r.body = '' THEN '(' || coalesce(r.metadata->>'kind', 'text') || ', no text)'
@@ -257,9 +260,16 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
               CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS "sentBy",
               m.peer_phone AS "peerPhone", k.reference AS "caseReference", m.metadata->>'contact_name' AS "contactName", m.body,
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
-              m.status, m.error, m.receipts, m.read_at AS "readByFirmAt", m.metadata->>'context_id' AS "replyTo",
+              m.status, m.error, m.receipts, m.read_at AS "readByFirmAt",
+              CASE WHEN NOT EXISTS (SELECT 1 FROM communications t WHERE t.metadata->>'chat_msg_id' = m.metadata->>'context_id'
+                                      AND NOT ${visibleToSql('$2', 't.client_id', 't.case_id')})
+                   THEN m.metadata->>'context_id' END AS "replyTo",
               CASE WHEN jsonb_typeof(m.metadata->'buttons') = 'array' THEN m.metadata->'buttons' END AS buttons,
-              CASE WHEN jsonb_typeof(m.metadata->'retry_of') = 'number' THEN (m.metadata->>'retry_of')::bigint END AS "resentFrom",
+              CASE WHEN jsonb_typeof(m.metadata->'retry_of') = 'number' AND m.metadata->>'retry_of' ~ '^[0-9]{1,18}$' THEN
+                CASE WHEN NOT EXISTS (SELECT 1 FROM communications t WHERE t.id = (m.metadata->>'retry_of')::bigint
+                                        AND NOT ${visibleToSql('$2', 't.client_id', 't.case_id')})
+                     THEN (m.metadata->>'retry_of')::bigint END
+              END AS "resentFrom",
               coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
               coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
               coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,

@@ -16,6 +16,7 @@ import {
   describeRecord,
   describeSubject,
   isMissingPhoto,
+  oneLine,
   type TWhen,
 } from './pdf-message-text';
 import { createPageTotal } from './pdf-page-total';
@@ -77,7 +78,9 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
   const { regular, bold } = loadFonts();
   const zone = header.timeZone ?? DEFAULT_ZONE;
   const when: TWhen = (iso) => formatFirmTime(iso, zone);
-  const title = header.subject.type === 'client' ? `Chat record: ${header.subject.name}` : `Chat record: case ${header.subject.reference}`;
+  const title = oneLine(
+    header.subject.type === 'client' ? `Chat record: ${header.subject.name}` : `Chat record: case ${header.subject.reference}`,
+  );
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: MARGIN, bottom: MARGIN + 24, left: MARGIN, right: MARGIN },
@@ -112,7 +115,7 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
 
   let pageNumber = 0;
   const footerText = drawableText(
-    `${header.firm} · ${[...title].length > 80 ? `${[...title].slice(0, 79).join('')}…` : title} · exported ${when(header.exportedAt)} by ${header.exportedBy.name}`,
+    `${oneLine(header.firm)} · ${[...title].length > 80 ? `${[...title].slice(0, 79).join('')}…` : title} · exported ${when(header.exportedAt)} by ${oneLine(header.exportedBy.name)}`,
   );
   const footer = () => {
     pageNumber += 1;
@@ -332,7 +335,7 @@ export async function renderPdf(header: TExportHeader, parts: AsyncIterable<TPdf
           ] as [string, string],
         ]
       : []),
-    ['Exported by', `${header.exportedBy.name} (${header.exportedBy.email})`],
+    ['Exported by', oneLine(`${header.exportedBy.name} (${header.exportedBy.email})`)],
     ['Exported at', when(header.exportedAt)],
     ['Time zone', `${zone}: every time is the firm's, with the same moment in UTC in brackets`],
     ['Audit trail head', header.auditHead.id === null ? 'empty' : `event #${header.auditHead.id}, SHA-256 ${header.auditHead.hash}`],

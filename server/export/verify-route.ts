@@ -15,7 +15,7 @@ import { findExportEvent, subjectOfExport, type TExportMatch } from './find-expo
 import { findStoredFile, subjectOfStoredFile } from './find-stored-file';
 import { spoolWhileHashing, type TSpooled } from './hashing-spool';
 import { judgeCopy } from './judge-copy';
-import { checkExportFile, type TVerifyResult } from './verify-export';
+import { checkExportFile, serializeVerifyResult, type TVerifyResult } from './verify-export';
 
 /** Where a copy is sent to be verified (README "Evidence exports"). */
 export const EXPORT_VERIFY_PATH = '/api/export/verify';
@@ -40,6 +40,13 @@ class BodyRefusal extends Error {
     super(message);
   }
 }
+
+/** Removes a check's temporary directory; false when it could not be (it is tried again). */
+const removed = (dir: string) =>
+  rm(dir, { recursive: true, force: true }).then(
+    () => true,
+    () => false,
+  );
 
 const tooLarge = () => new BodyRefusal(413, 'A copy to verify can be at most 5 GiB.');
 
@@ -179,6 +186,8 @@ export function serveExportVerify(deps: {
         verdict,
         summary,
       };
+      // The answer is written before the check is recorded: one that cannot be sent leaves no record.
+      const body = await serializeVerifyResult(result);
       await recordAuditEvent({
         actor: { userId: user.id, ip: req.ip ?? null },
         action: 'export.verify',
@@ -195,7 +204,9 @@ export function serveExportVerify(deps: {
           attachmentId: storedFile?.attachmentId ?? null,
         },
       });
-      res.status(200).set('Cache-Control', 'no-store').json(result);
+      // The copy is gone before the answer: once answered, nothing of it is left on disk (else `finally` tries again).
+      if (await removed(dir)) dir = null;
+      res.status(200).set('Cache-Control', 'no-store').type('application/json').send(body);
     } catch (error) {
       if (res.destroyed) return;
       deps.logger.error({ error: (error as Error).name, code: (error as NodeJS.ErrnoException).code }, 'export verification failed');

@@ -64,7 +64,14 @@ async function spoolPart(path: string, write: (out: Writable) => Promise<void>):
   }
 }
 
-type TCopied = { outcome: 'copied'; sha256: string; bytes: number; complete: boolean } | { outcome: 'no bytes' | 'unreadable' };
+/** `gap`: the read stopped where the store lacks a chunk (media-store.ts: part of the stored bytes is gone). */
+type TCopied =
+  | { outcome: 'copied'; sha256: string; bytes: number; complete: boolean; gap: boolean }
+  | { outcome: 'no bytes' }
+  | { outcome: 'unreadable'; gap: boolean };
+
+/** The store's ChunkGapError, told by its name (the media feature's index does not export the class). */
+const isChunkGap = (error: unknown) => error instanceof Error && error.name === 'ChunkGapError';
 
 /**
  * Copies one stored file into the ZIP as it is read from the store, hashing it. The first piece is
@@ -81,12 +88,13 @@ async function copyExhibit(zip: ZipFile, path: string, source: Readable, mtime: 
   } catch (error) {
     source.destroy();
     if (failure.error) throw error;
-    return { outcome: 'unreadable' };
+    return { outcome: 'unreadable', gap: isChunkGap(error) };
   }
   if (first.done) return { outcome: 'no bytes' };
   const hash = createHash('sha256');
   let bytes = 0;
   let complete = true;
+  let gap = false;
   async function* body(): AsyncGenerator<Buffer> {
     let next = first;
     try {
@@ -96,8 +104,9 @@ async function copyExhibit(zip: ZipFile, path: string, source: Readable, mtime: 
         yield next.value;
         try {
           next = await pieces.next();
-        } catch {
+        } catch (error) {
           complete = false;
+          gap = isChunkGap(error);
           return;
         }
       }
@@ -113,7 +122,7 @@ async function copyExhibit(zip: ZipFile, path: string, source: Readable, mtime: 
     entry.destroy();
     throw error;
   }
-  return { outcome: 'copied', sha256: hash.digest('hex'), bytes, complete };
+  return { outcome: 'copied', sha256: hash.digest('hex'), bytes, complete, gap };
 }
 
 /**
@@ -122,9 +131,12 @@ async function copyExhibit(zip: ZipFile, path: string, source: Readable, mtime: 
  */
 function copyProblem(file: TAttachment, copied: TCopied, path: string): string | null {
   if (copied.outcome === 'no bytes') return notHeldReason({ state: file.state, destroyed: true }, 'bundle');
-  if (copied.outcome !== 'copied') return 'its bytes could not be read from the database when the bundle was made';
+  if (copied.outcome !== 'copied')
+    return copied.gap
+      ? 'the start of its stored bytes is missing from the database: none of it could be copied when the bundle was made'
+      : 'its bytes could not be read from the database when the bundle was made';
   if (!copied.complete || (file.size !== null && copied.bytes !== file.size))
-    return `only ${copied.bytes} of its ${file.size ?? 'unknown number of'} bytes could be read when the bundle was made: ${path} is incomplete`;
+    return `only ${copied.bytes} of its ${file.size ?? 'unknown number of'} bytes could be read when the bundle was made${copied.gap ? ' (part of its stored bytes is missing from the database)' : ''}: ${path} is incomplete`;
   if (file.sha256 && copied.sha256 !== file.sha256)
     return `its bytes no longer match the SHA-256 recorded when it was stored: ${path} holds what is stored now`;
   return null;
@@ -271,5 +283,5 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 /** A stored file of no bytes has nothing to read back from the store: it goes in as it is. */
 function addEmptyExhibit(zip: ZipFile, path: string, mtime: Date): TCopied {
   zip.addBuffer(Buffer.alloc(0), path, { mtime, compress: false });
-  return { outcome: 'copied', sha256: EMPTY_SHA256, bytes: 0, complete: true };
+  return { outcome: 'copied', sha256: EMPTY_SHA256, bytes: 0, complete: true, gap: false };
 }

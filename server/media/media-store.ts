@@ -31,6 +31,17 @@ export class FileTooLargeError extends Error {
   }
 }
 
+/** A stored file whose chunks skip a number: part of its bytes is gone, and what is left is not the file. */
+export class ChunkGapError extends Error {
+  override name = 'ChunkGapError';
+  constructor(
+    readonly attachmentId: number,
+    readonly seq: number,
+  ) {
+    super(`attachment ${attachmentId} has no chunk ${seq}: part of its stored bytes is missing`);
+  }
+}
+
 /** 256 KB rows: big enough that a 100 MB file is 400 rows, small enough to keep memory flat. */
 export const CHUNK_BYTES = 256 * 1024;
 /** Chunks fetched per query when reading. */
@@ -77,6 +88,11 @@ export class PostgresMediaStore implements TMediaStore {
     return { size, sha256: hash.digest('hex') };
   }
 
+  /**
+   * A file's chunks are numbered 0, 1, 2, … as write() stores them: a number missing means bytes
+   * missing from the middle of the file, and the read fails there (ChunkGapError) rather than
+   * splice the chunks either side of the gap into a file that never existed.
+   */
   read(attachmentId: number, range?: TByteRange): Readable {
     if (range) return Readable.from(this.readRange(attachmentId, range), { objectMode: false });
     async function* chunks() {
@@ -86,9 +102,12 @@ export class PostgresMediaStore implements TMediaStore {
           'SELECT seq, data FROM attachment_chunks WHERE attachment_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
           { bind: [attachmentId, next, CHUNKS_PER_READ], type: QueryTypes.SELECT },
         );
-        for (const row of rows) yield row.data;
+        for (const row of rows) {
+          if (Number(row.seq) !== next) throw new ChunkGapError(attachmentId, next);
+          next += 1;
+          yield row.data;
+        }
         if (rows.length < CHUNKS_PER_READ) return;
-        next = rows[rows.length - 1]!.seq + 1;
       }
     }
     return Readable.from(chunks(), { objectMode: false });
@@ -107,10 +126,12 @@ export class PostgresMediaStore implements TMediaStore {
       { bind: [attachmentId], type: QueryTypes.SELECT },
     );
     let first = 0; // where the chunk starts in the file
-    for (const chunk of layout) {
+    for (const [index, chunk] of layout.entries()) {
       const bytes = chunk.bytes;
       const last = first + bytes - 1;
       if (first > range.end) return;
+      // A gap moves every byte after it: the rest of the range would be of a file that never existed.
+      if (Number(chunk.seq) !== index) throw new ChunkGapError(attachmentId, index);
       if (last >= range.start) {
         const from = Math.max(range.start, first);
         const to = Math.min(range.end, last);

@@ -10,7 +10,7 @@ import { createLogger } from '../core/logger';
 import { findExportEvent, type TExportMatch } from '../export/find-export-event';
 import { findStoredFile, type TStoredFile } from '../export/find-stored-file';
 import { describeExport, judgeCopy } from '../export/judge-copy';
-import { checkExportFile, type TFileCheck } from '../export/verify-export';
+import { checkExportFile, UNACCOUNTED, type TFileCheck } from '../export/verify-export';
 
 // npm run export:verify -- <file> [--offline] (README "Evidence exports"): what a copy of an export
 // is, and for a court bundle whether every file matches its manifest — that part with no server and
@@ -61,10 +61,14 @@ function printManifest(check: TFileCheck): void {
   const manifest = check.manifest;
   if (!manifest) return;
   const bad = manifest.files.filter((file) => !file.matches);
+  // Rows for exhibits messages.json records that the manifest does not list are not "listed".
+  const listed = manifest.files.filter((file) => !file.problem?.startsWith(UNACCOUNTED)).length;
+  const contradicted = manifest.missing.filter((missing) => missing.problem).length;
   console.log(
-    manifest.allMatch
-      ? `Manifest: ${manifest.files.length} files listed; every one matches.`
-      : `Manifest: ${manifest.files.length} files listed; ${bad.length} do not match, ${manifest.extra.length} not listed.`,
+    (manifest.allMatch
+      ? `Manifest: ${listed} files listed; every one matches`
+      : `Manifest: ${listed} files listed; ${bad.length} do not match, ${manifest.extra.length} not listed`) +
+      (contradicted ? `; messages.json contradicts ${contradicted} of the exhibits it lists as missing.` : '.'),
   );
   for (const file of bad)
     console.log(`  ${(file.found ? 'differs:' : 'missing:').padEnd(12)}${shown(file.path)}: ${shown(file.problem ?? 'differs')}`);
@@ -73,7 +77,10 @@ function printManifest(check: TFileCheck): void {
     console.log(`  note:       ${shown(file.path)}: ${shown(file.problem!)}`);
   for (const extra of manifest.extra) console.log(`  not listed: ${shown(extra)}`);
   for (const missing of manifest.missing)
-    console.log(`  exhibit ${missing.exhibit} (${shown(missing.name)}) is not in the bundle: ${shown(missing.reason)}`);
+    console.log(
+      `  exhibit ${missing.exhibit} (${shown(missing.name)}) is not in the bundle: ${shown(missing.reason)}` +
+        (missing.problem ? ` (${missing.problem})` : ''),
+    );
 }
 
 async function main(): Promise<number> {

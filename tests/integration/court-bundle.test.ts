@@ -367,3 +367,61 @@ describe('the plain exports', () => {
     }
   });
 });
+
+describe('old records', () => {
+  it('names with a line break, of only spaces or with variation selectors, and a file missing a stored chunk, come out plain', async () => {
+    const old = await createClient({ name: 'Old Records', phone: '+447700900765' });
+    const file = (n: number) => Buffer.from(`the bytes of file ${n}, `.repeat(50));
+    const holed = Buffer.alloc(3000, 7);
+    // Stored before names were checked: written in SQL, each file one chunk (the holed one three, its middle one since lost).
+    const rows = await sql<{ id: number; name: string }>(
+      live.server.databaseUrl,
+      `WITH m AS (INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+                  SELECT 'chat', 'inbound', 'file ' || n, NULL, $1, '447700900765', '{"kind": "document"}', '{}', now() + n * interval '1 second', now()
+                  FROM generate_series(1, 4) n RETURNING id, body)
+       INSERT INTO attachments (communication_id, kind, mime_type, file_name, state, size, sha256)
+       SELECT m.id, 'document', 'application/pdf', f.name, 'stored', f.size, f.sha256
+       FROM m JOIN unnest($2::text[], $3::int[], $4::text[]) WITH ORDINALITY AS f(name, size, sha256, n) ON m.body = 'file ' || f.n
+       RETURNING id, file_name AS name`,
+      [
+        old.id,
+        ['Invoice\nPAID IN FULL.pdf', '   ', 'vs\uFE0F.pdf', 'holed.pdf'],
+        [file(1).length, file(2).length, file(3).length, holed.length],
+        [sha256(file(1)), sha256(file(2)), sha256(file(3)), sha256(holed)],
+      ],
+    );
+    for (const [i, row] of rows.entries()) {
+      const pieces = row.name === 'holed.pdf' ? [holed.subarray(0, 1000), null, holed.subarray(2000)] : [file(i + 1)];
+      for (const [seq, data] of pieces.entries())
+        if (data)
+          await sql(live.server.databaseUrl, 'INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, $2, $3)', [
+            row.id,
+            seq,
+            data,
+          ]);
+    }
+    const { res, bytes } = await download(`client/${old.id}.zip`);
+    expect(res.status).toBe(200);
+    const entries = await readZip(bytes);
+    expect([...entries.keys()].filter((name) => name.startsWith('exhibits/'))).toEqual([
+      'exhibits/001-Invoice_PAID IN FULL.pdf',
+      'exhibits/002-file.pdf',
+      'exhibits/003-vs[U+FE0F].pdf',
+      'exhibits/004-holed.pdf',
+    ]);
+    // The bytes before the gap, never the chunks either side of it put together; the manifest says why.
+    expect(entries.get('exhibits/004-holed.pdf')).toEqual(holed.subarray(0, 1000));
+    expect(ZManifest.parse(JSON.parse(entries.get('manifest.json')!.toString('utf8'))).missing).toEqual([
+      {
+        exhibit: 4,
+        name: 'holed.pdf',
+        reason:
+          'only 1000 of its 3000 bytes could be read when the bundle was made (part of its stored bytes is missing from the database): exhibits/004-holed.pdf is incomplete',
+      },
+    ]);
+    const transcript = (await readPdfText(entries.get('transcript.pdf')!)).text.replace(/\s+/g, ' ');
+    expect(transcript).toContain('Exhibit 1: Invoice[U+000A]PAID IN FULL.pdf · bundle file exhibits/001-Invoice_PAID IN FULL.pdf');
+    expect(transcript).toContain('Exhibit 2: (no name) · bundle file exhibits/002-file.pdf');
+    expect(transcript).toContain('Exhibit 3: vs[U+FE0F].pdf · bundle file exhibits/003-vs[U+FE0F].pdf');
+  });
+});

@@ -378,9 +378,10 @@ describe('phone numbers', () => {
 });
 
 describe('quotes respect the record and the walls', () => {
-  it('quotes at most 200 characters, and never a message outside the export or behind a wall: that reads as not in this record', async () => {
+  it('quotes at most 200 characters, and never a message outside the export; a reply to a message behind a wall reads as no reply at all', async () => {
     const walled = await createClient({ name: 'Quoted Client', phone: '+447700900654' });
     const hidden = await createCase({ clientId: walled.id, reference: 'QC-1', title: 'Sealed matter' });
+    const open = await createCase({ clientId: walled.id, reference: 'QC-2', title: 'Open matter' });
     const long = `${'a'.repeat(250)} end`;
     await sql(
       live.server.databaseUrl,
@@ -388,23 +389,56 @@ describe('quotes respect the record and the walls', () => {
          ('chat', 'outbound', $3, 'sent', $1, NULL, '447700900654', '{"chat_msg_id":"wamid.Q-LONG"}', '{}', now(), now()),
          ('chat', 'outbound', 'The sealed question', 'sent', $1, $2, '447700900654', '{"chat_msg_id":"wamid.Q-SEALED"}', '{}', now(), now()),
          ('chat', 'inbound', 'Answer to the long one', NULL, $1, NULL, '447700900654', '{"chat_msg_id":"wamid.A-1","context_id":"wamid.Q-LONG"}', '{}', now() + interval '1 second', now()),
-         ('chat', 'inbound', 'Answer to the sealed one', NULL, $1, NULL, '447700900654', '{"chat_msg_id":"wamid.A-2","context_id":"wamid.Q-SEALED"}', '{}', now() + interval '2 seconds', now())`,
-      [walled.id, hidden.id, long],
+         ('chat', 'inbound', 'Answer to the sealed one', NULL, $1, NULL, '447700900654', '{"chat_msg_id":"wamid.A-2","context_id":"wamid.Q-SEALED"}', '{}', now() + interval '2 seconds', now()),
+         ('chat', 'inbound', 'Answer on the open case', NULL, $1, $4, '447700900654', '{"chat_msg_id":"wamid.A-3","context_id":"wamid.Q-LONG"}', '{}', now() + interval '3 seconds', now())`,
+      [walled.id, hidden.id, long, open.id],
+    );
+    // A send on the sealed case that failed, and a copy of it the exporter may see; a copy of a record that is gone.
+    const [sealedFailure] = await sql<{ id: number }>(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, status, client_id, case_id, peer_phone, metadata, receipts, created_at, updated_at)
+       VALUES ('chat', 'outbound', 'The sealed offer', 'failed', $1, $2, '447700900654', '{}', '{}', now() + interval '4 seconds', now()) RETURNING id`,
+      [walled.id, hidden.id],
+    );
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, status, client_id, case_id, peer_phone, metadata, receipts, created_at, updated_at) VALUES
+         ('chat', 'outbound', 'The offer, sent again', 'sent', $1, NULL, '447700900654', jsonb_build_object('retry_of', $2::int), '{}', now() + interval '5 seconds', now()),
+         ('chat', 'outbound', 'A copy of a record erased since', 'sent', $1, NULL, '447700900654', '{"retry_of": 2147483000}', '{}', now() + interval '6 seconds', now())`,
+      [walled.id, sealedFailure!.id],
     );
     // The sealed case is restricted and the exporting member of staff is not one of its members (README "Ethical walls").
     await sql(live.server.databaseUrl, `UPDATE cases SET restricted = true WHERE id = $1`, [hidden.id]);
-    const body = JSON.parse((await download(`client/${walled.id}.json`)).toString('utf8')) as {
-      messages: { body: string; quoted: { excerpt: string } | null }[];
-    };
+    type TMessage = { body: string; replyTo: string | null; quoted: { excerpt: string } | null; resentFrom: number | null };
+    const body = JSON.parse((await download(`client/${walled.id}.json`)).toString('utf8')) as { messages: TMessage[] };
+    const byBody = (messages: TMessage[], text: string) => messages.find((m) => m.body === text)!;
     expect(body.messages.map((m) => m.body)).not.toContain('The sealed question');
-    const excerpt = body.messages.find((m) => m.body === 'Answer to the long one')!.quoted!.excerpt;
+    const excerpt = byBody(body.messages, 'Answer to the long one').quoted!.excerpt;
     expect([...excerpt]).toHaveLength(200);
     expect(excerpt).toBe(`${'a'.repeat(199)}…`);
-    expect(body.messages.find((m) => m.body === 'Answer to the sealed one')!.quoted).toBeNull();
+    // The sealed question exists, behind the wall: the answer to it names nothing, as if it answered nothing.
+    expect(byBody(body.messages, 'Answer to the sealed one')).toMatchObject({ replyTo: null, quoted: null });
+    expect(byBody(body.messages, 'The offer, sent again')).toMatchObject({ resentFrom: null });
+    // What is not stored at all is named as it was: nothing of a wall is given away by it.
+    expect(byBody(body.messages, 'A copy of a record erased since')).toMatchObject({ resentFrom: 2147483000 });
+    const raw = (await download(`client/${walled.id}.json`)).toString('utf8');
+    expect(raw).not.toContain('wamid.Q-SEALED');
+    expect(raw).not.toContain(`"resentFrom":${sealedFailure!.id}`);
+
     const text = flat((await readPdf(await download(`client/${walled.id}.pdf`))).pages.join('\n'));
-    expect(text).toContain('In reply to a message not in this record (provider id wamid.Q-SEALED) Answer to the sealed one');
     expect(text).not.toContain('The sealed question');
+    expect(text).not.toContain('wamid.Q-SEALED');
+    expect(text).not.toContain(`Resent copy of record ${sealedFailure!.id}`);
+    // Its heading runs straight into its text: no line about what it answers.
+    expect(text).toContain('From the client · +44 7700 900654 Answer to the sealed one');
+    expect(text).toContain('Resent copy of record 2147483000');
     expect(await idOf('wamid.Q-SEALED')).toBeGreaterThan(0); // it exists: the wall, not its absence, kept it out
+
+    // A message the exporter may see, outside this export (a case's): named, and said to be not in this record.
+    const onCase = JSON.parse((await download(`case/${open.id}.json`)).toString('utf8')) as { messages: TMessage[] };
+    expect(byBody(onCase.messages, 'Answer on the open case')).toMatchObject({ replyTo: 'wamid.Q-LONG', quoted: null });
+    const caseText = flat((await readPdf(await download(`case/${open.id}.pdf`))).pages.join('\n'));
+    expect(caseText).toContain('In reply to a message not in this record (provider id wamid.Q-LONG) Answer on the open case');
   });
 });
 

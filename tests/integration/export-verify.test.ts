@@ -10,6 +10,7 @@ import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import { createUser } from '../../server/auth/users';
 import { createClient } from '../../server/crm/clients';
+import { checkExportFile, NOT_IN_ZIP, YIELD_EVERY } from '../../server/export/verify-export';
 import { runScript } from '../support/app-process';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
@@ -56,7 +57,7 @@ const ZVerifyResult = z.strictObject({
       exportedBy: z.unknown(),
       auditHead: z.unknown(),
       files: z.array(ZFile),
-      missing: z.array(z.object({ exhibit: z.number(), name: z.string(), reason: z.string() })),
+      missing: z.array(z.strictObject({ exhibit: z.number(), name: z.string(), reason: z.string(), problem: z.string().nullable() })),
       extra: z.array(z.string()),
       allMatch: z.boolean(),
     })
@@ -650,5 +651,344 @@ describe('npm run export:verify', () => {
     const stored = await run(exhibit, [], { DATABASE_URL: live.server.requestDatabaseUrl, DATABASE_OWNER_URL: live.server.databaseUrl });
     expect(stored.code, stored.output).toBe(0);
     expect(stored.output).toMatch(/Verdict: genuine\. This file is identical to inventory\.pdf, which Amelia Hart sent on /);
+  }, 60_000);
+});
+
+/** A ZIP of these entries with a comment on the ZIP and empty folder entries, as an archiver may write one. */
+function zipWith(entries: [string, Buffer][], options: { comment?: string; folders?: string[] }): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
+  for (const folder of options.folders ?? []) zip.addEmptyDirectory(folder);
+  zip.end({ forceZip64Format: false, comment: options.comment ?? '' });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+/** A message of the client's with one stored file of these bytes, written in SQL as an old record would be; its attachment's id. */
+async function storeClientFile(client: { id: number; phone: string }, bytes: Buffer, fileName: string | null, mimeType: string) {
+  const [row] = await sql<{ id: number }>(
+    live.server.databaseUrl,
+    `WITH m AS (INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+                VALUES ('chat', 'inbound', '', NULL, $1, $2, '{"kind": "document"}', '{}', now(), now()) RETURNING id),
+          a AS (INSERT INTO attachments (communication_id, kind, mime_type, file_name, state, size, sha256)
+                SELECT id, 'document', $3, $4, 'stored', $5, $6 FROM m RETURNING id)
+     INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT id, 0, $7 FROM a RETURNING attachment_id AS id`,
+    [client.id, client.phone, mimeType, fileName, bytes.length, sha256(bytes), bytes],
+  );
+  return row!.id;
+}
+
+const verifications = async () => (await sql(live.server.databaseUrl, `SELECT 1 FROM audit_events WHERE action = 'export.verify'`)).length;
+
+describe('a hostile manifest', () => {
+  it('listing one path 20,000 times is checked with work in proportion to its size, never long without letting the event loop turn', async () => {
+    // Work is counted, not timed: every step through an array (a copy, a spread, a loop) is one.
+    const rows = 20_000;
+    const files = Array.from({ length: rows }, () => ({ path: 'exhibits/001-a.pdf', sha256: 'b'.repeat(64), bytes: 0 }));
+    const manifest = { subject: null, exportedAt: '2026-01-01T00:00:00.000Z', exportedBy: null, auditHead: null, files, missing: [] };
+    const file = path.join(work, 'one-path-many-times.zip');
+    await writeFile(file, await zipOf([['manifest.json', Buffer.from(JSON.stringify(manifest))]]));
+    const iterate = Array.prototype[Symbol.iterator];
+    let steps = 0;
+    let sinceTurn = 0;
+    let longest = 0;
+    let checking = true;
+    const turn = () => {
+      longest = Math.max(longest, sinceTurn);
+      sinceTurn = 0;
+      if (checking) setImmediate(turn);
+    };
+    Array.prototype[Symbol.iterator] = function (this: unknown[]) {
+      const inner = iterate.call(this);
+      return {
+        next() {
+          const step = inner.next();
+          if (!step.done) {
+            steps += 1;
+            sinceTurn += 1;
+          }
+          return step;
+        },
+        [Symbol.iterator]() {
+          return this;
+        },
+      } as ArrayIterator<unknown>;
+    };
+    let check: Awaited<ReturnType<typeof checkExportFile>>;
+    try {
+      setImmediate(turn);
+      check = await checkExportFile(file);
+    } finally {
+      checking = false;
+      Array.prototype[Symbol.iterator] = iterate;
+    }
+    turn();
+    expect(check.manifest).toMatchObject({ allMatch: false });
+    expect(check.manifest!.files).toHaveLength(rows);
+    expect(check.manifest!.files.filter((row) => row.problem === NOT_IN_ZIP)).toHaveLength(rows);
+    // Linear: a few steps a row (copying the rows listed before each one was 200 million).
+    expect(steps).toBeLessThanOrEqual(20 * rows);
+    // And in short steps: the event loop turns at least every YIELD_EVERY rows, whatever the number of rows.
+    expect(longest).toBeLessThanOrEqual(20 * YIELD_EVERY);
+  }, 120_000);
+
+  it('claiming a subject 200,000 levels deep or a name of a megabyte is answered, the claims left out, and recorded once', async () => {
+    const base = JSON.parse(entry('manifest.json').toString('utf8')) as Record<string, unknown>;
+    const depth = 200_000;
+    const deep = Buffer.from(
+      `{"subject": ${'['.repeat(depth)}${']'.repeat(depth)}, ${JSON.stringify({ ...base, subject: undefined }).slice(1)}`,
+    );
+    const before = await verifications();
+    const nested = await verify(await zipOf([...bundleEntries.filter(([name]) => name !== 'manifest.json'), ['manifest.json', deep]]));
+    expect(nested.status).toBe(200);
+    expect(nested.result!.manifest).toMatchObject({ subject: null, exportedBy: { name: 'Sam Staff' } });
+    expect(await verifications()).toBe(before + 1);
+
+    const long = Buffer.from(
+      JSON.stringify({
+        ...base,
+        exportedBy: { id: 1, name: 'x'.repeat(1024 * 1024), email: 'a@b' },
+        auditHead: { id: 1, hash: 'h', more: [[[]]] },
+      }),
+    );
+    const big = await verify(await zipOf([...bundleEntries.filter(([name]) => name !== 'manifest.json'), ['manifest.json', long]]));
+    expect(big.status).toBe(200);
+    // Only the shapes Firm Chat writes: the megabyte of name is no claim, and what a claim carries besides is dropped.
+    expect(big.result!.manifest).toMatchObject({
+      exportedBy: null,
+      auditHead: { id: 1, hash: 'h' },
+      subject: { type: 'client', id: clientId },
+    });
+    expect(big.result!.manifest!.auditHead).toEqual({ id: 1, hash: 'h' });
+    expect(JSON.stringify(big.json).length).toBeLessThan(long.length);
+    expect(await verifications()).toBe(before + 2);
+  });
+});
+
+describe('a bundle packed into a new ZIP', () => {
+  it('is altered when the ZIP carries anything its manifest does not list: a comment, a folder, an entry named otherwise in its own header', async () => {
+    const commented = await verify(await zipWith(bundleEntries, { comment: 'CERTIFIED COMPLETE by the court registry' }));
+    expect(commented.result).toMatchObject({ verdict: 'altered', manifest: { allMatch: false, extra: ['(a comment on the ZIP)'] } });
+    expect(commented.result!.summary).toContain('the ZIP carries what no bundle has: (a comment on the ZIP)');
+
+    const folder = await verify(await zipWith(bundleEntries, { folders: ['exhibits/003-the-original-contract.pdf/'] }));
+    expect(folder.result).toMatchObject({
+      verdict: 'altered',
+      manifest: { allMatch: false, extra: ['exhibits/003-the-original-contract.pdf/ (a folder)'] },
+    });
+
+    // The local header's copy of the name (the one a reader streaming the ZIP goes by), the same length: the archive stays readable.
+    const renamed = await zipOf(bundleEntries);
+    renamed.write('exhibits/002-inventory.exe', renamed.indexOf('exhibits/002-inventory.pdf'));
+    const local = await verify(renamed);
+    expect(local.result).toMatchObject({
+      verdict: 'altered',
+      manifest: {
+        allMatch: false,
+        extra: ["exhibits/002-inventory.exe (so named in its own header; the ZIP's directory says exhibits/002-inventory.pdf)"],
+      },
+    });
+    // The files themselves all match: only what was added tells.
+    expect(local.result!.manifest!.files.every((file) => file.matches)).toBe(true);
+  });
+});
+
+describe('a file that claims to be an export', () => {
+  let forger: { id: number; phone: string };
+  beforeAll(async () => {
+    forger = { id: (await createClient({ name: 'Forge Client', phone: '+447700900610' })).id, phone: '447700900610' };
+  });
+
+  it('is never genuine for being among the files a client sent: unknown, with the file it came as', async () => {
+    // A bundle made up whole, consistent with its own manifest, sent in by the client as a document.
+    const transcript = Buffer.from('%PDF-1.4 forged transcript: the firm admitted liability');
+    const messages = Buffer.from(
+      JSON.stringify({ firm: 'Hart & Co Solicitors', exportedAt: '2026-11-01T10:00:00.000Z', count: 0, messages: [] }),
+    );
+    const manifest = Buffer.from(
+      JSON.stringify({
+        subject: { type: 'client', id: forger.id, name: 'Forge Client' },
+        exportedAt: '2026-11-01T10:00:00.000Z',
+        exportedBy: { id: 2, name: 'Dee Director', email: 'dee@firm.test' },
+        auditHead: { id: 1, hash: 'ab'.repeat(32) },
+        files: [
+          { path: 'transcript.pdf', sha256: sha256(transcript), bytes: transcript.length },
+          { path: 'messages.json', sha256: sha256(messages), bytes: messages.length },
+        ],
+        missing: [],
+      }),
+    );
+    const forged = await zipOf([
+      ['transcript.pdf', transcript],
+      ['messages.json', messages],
+      ['manifest.json', manifest],
+    ]);
+    const attachmentId = await storeClientFile(forger, forged, 'Chat bundle - Forge Client.zip', 'application/zip');
+    const { result } = await verify(forged);
+    expect(result).toMatchObject({
+      kind: 'zip',
+      verdict: 'unknown',
+      export: null,
+      manifest: { allMatch: true },
+      storedFile: { attachmentId, fileName: 'Chat bundle - Forge Client.zip', direction: 'inbound', subject: { id: forger.id } },
+    });
+    expect(result!.summary).toMatch(
+      /^This is not an export the firm made: no export in the audit trail has it\. It is only a file that came in from Forge Client on \d+ \w{3} \d{4} \(Chat bundle - Forge Client\.zip, stored with this SHA-256\)\.$/,
+    );
+    expect(await lastVerification()).toMatchObject({ subject: `client:${forger.id}`, detail: { verdict: 'unknown', attachmentId } });
+
+    // A PDF that says Firm Chat made it, and JSON with an export's header: the same.
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj\n(Firm Chat)\nendobj\n2 0 obj\n<< /Creator 1 0 R >>\nendobj\ntrailer << /Info 2 0 R >>\n%%EOF\n',
+    );
+    await storeClientFile(forger, pdf, 'Chat record.pdf', 'application/pdf');
+    const claimedPdf = await verify(pdf);
+    expect(claimedPdf.result).toMatchObject({ kind: 'pdf', verdict: 'unknown', storedFile: { fileName: 'Chat record.pdf' } });
+    expect(claimedPdf.result!.summary).toMatch(/^This is not an export the firm made: /);
+    await storeClientFile(forger, messages, 'Chat record.json', 'application/json');
+    const claimedJson = await verify(messages);
+    expect(claimedJson.result).toMatchObject({ kind: 'json', verdict: 'unknown', storedFile: { fileName: 'Chat record.json' } });
+
+    // A file that claims nothing is still known as the file it is.
+    const letter = Buffer.from('%PDF-1.4 a letter the client wrote');
+    await storeClientFile(forger, letter, 'letter.pdf', 'application/pdf');
+    expect((await verify(letter)).result).toMatchObject({ verdict: 'genuine', storedFile: { fileName: 'letter.pdf' } });
+  });
+});
+
+describe('exhibits taken out or declared missing', () => {
+  /** The bundle's manifest, edited. */
+  const manifestOf = (edit: (manifest: { files: { path: string }[]; missing: unknown[] }) => void) => {
+    const manifest = JSON.parse(entry('manifest.json').toString('utf8')) as { files: { path: string }[]; missing: unknown[] };
+    edit(manifest);
+    return Buffer.from(JSON.stringify(manifest, null, 2));
+  };
+  const withManifest = (manifest: Buffer, leave: string) =>
+    zipOf(
+      bundleEntries
+        .filter(([name]) => name !== leave)
+        .map(([name, bytes]): [string, Buffer] => [name, name === 'manifest.json' ? manifest : bytes]),
+    );
+  const offline = (file: string) =>
+    runScript('server/scripts/export-verify.ts', { ...process.env, LOG_LEVEL: 'warn' }, [file, '--offline']);
+
+  it('are altered offline and online: one taken out of the ZIP and the manifest alike, one put among the missing, one replaced and declared so', async () => {
+    const dropped = await withManifest(
+      manifestOf((manifest) => (manifest.files = manifest.files.filter((file) => file.path !== 'exhibits/002-inventory.pdf'))),
+      'exhibits/002-inventory.pdf',
+    );
+    const declared = await withManifest(
+      manifestOf((manifest) => {
+        manifest.files = manifest.files.filter((file) => file.path !== 'exhibits/002-inventory.pdf');
+        manifest.missing.push({
+          exhibit: 2,
+          name: 'inventory.pdf',
+          reason: 'destroyed since it was received (for example under the retention policy)',
+        });
+      }),
+      'exhibits/002-inventory.pdf',
+    );
+    // Replaced, the manifest edited to match, and declared among the missing as a changed file would be.
+    const other = Buffer.from('%PDF-1.4 an inventory someone would rather it were');
+    const replaced = await zipOf(
+      bundleEntries.map(([name, bytes]): [string, Buffer] => [
+        name,
+        name === 'exhibits/002-inventory.pdf'
+          ? other
+          : name === 'manifest.json'
+            ? manifestOf((manifest) => {
+                Object.assign(
+                  manifest.files.find((file) => file.path === 'exhibits/002-inventory.pdf')!,
+                  {
+                    sha256: sha256(other),
+                    bytes: other.length,
+                  },
+                );
+                manifest.missing.push({
+                  exhibit: 2,
+                  name: 'inventory.pdf',
+                  reason:
+                    'its bytes no longer match the SHA-256 recorded when it was stored: exhibits/002-inventory.pdf holds what is stored now',
+                });
+              })
+            : bytes,
+      ]),
+    );
+    const online = await verify(dropped);
+    expect(online.result).toMatchObject({ verdict: 'altered', manifest: { allMatch: false } });
+    expect(online.result!.manifest!.files.at(-1)).toEqual({
+      path: 'exhibits/002-inventory.pdf',
+      sha256: sha256(entry('exhibits/002-inventory.pdf')),
+      bytes: entry('exhibits/002-inventory.pdf').length,
+      found: false,
+      matches: false,
+      actualSha256: null,
+      problem: 'messages.json records this exhibit (exhibit 2), but it is neither in the ZIP nor among the manifest’s missing files',
+    });
+    const said = await verify(declared);
+    expect(said.result).toMatchObject({
+      verdict: 'altered',
+      manifest: { allMatch: true, missing: [{ exhibit: 2, problem: 'listed as missing although messages.json records it as held' }] },
+    });
+    expect(said.result!.summary).toContain('1 exhibit is listed as missing although messages.json records it as held (exhibit 2)');
+
+    const swapped = await verify(replaced);
+    expect(swapped.result).toMatchObject({
+      verdict: 'altered',
+      manifest: { allMatch: true, missing: [{ exhibit: 2, problem: 'listed as missing although messages.json records it as held' }] },
+    });
+    for (const [name, bytes] of [
+      ['dropped.zip', dropped],
+      ['declared.zip', declared],
+      ['replaced.zip', replaced],
+    ] as const) {
+      const file = path.join(work, name);
+      await writeFile(file, bytes);
+      const run = await offline(file);
+      expect([name, run.code], run.output).toEqual([name, 1]);
+      expect(run.output).toContain('Verdict: altered.');
+    }
+  }, 60_000);
+
+  it('a file whose stored bytes lack their start is listed as missing with the reason; genuine by the trail, altered offline', async () => {
+    const gaps = await createClient({ name: 'Gap Client', phone: '+447700900620' });
+    const bytes = randomBytes(3000);
+    await storeClientFile({ id: gaps.id, phone: '447700900620' }, bytes, 'survey.pdf', 'application/pdf');
+    // The file as two chunks, the first since lost (an old record, a restore gone wrong): the rest is not the file.
+    const [stored] = await sql<{ id: number }>(live.server.databaseUrl, `SELECT id FROM attachments WHERE file_name = 'survey.pdf'`);
+    await sql(live.server.databaseUrl, `DELETE FROM attachment_chunks WHERE attachment_id = $1`, [stored!.id]);
+    await sql(live.server.databaseUrl, `INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, 1, $2)`, [
+      stored!.id,
+      bytes.subarray(1000),
+    ]);
+    const copy = await download(`client/${gaps.id}.zip`);
+    const entries = await readZip(copy);
+    expect(entries.map(([name]) => name)).toEqual(['transcript.pdf', 'messages.json', 'manifest.json']);
+    const { result } = await verify(copy);
+    expect(result).toMatchObject({
+      verdict: 'genuine',
+      manifest: {
+        allMatch: true,
+        missing: [
+          {
+            exhibit: 1,
+            name: 'survey.pdf',
+            reason: 'the start of its stored bytes is missing from the database: none of it could be copied when the bundle was made',
+            problem: 'listed as missing although messages.json records it as held',
+          },
+        ],
+      },
+    });
+    // Without the trail, the manifest's word is all there is for it: not intact.
+    const file = path.join(work, 'gap.zip');
+    await writeFile(file, copy);
+    const run = await offline(file);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain('(listed as missing although messages.json records it as held)');
+    expect(run.output).toContain('Verdict: altered.');
   }, 60_000);
 });

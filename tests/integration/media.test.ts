@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Attachment } from '../../server/core/db/models/index';
 import { MAX_DOWNLOAD_TRIES } from '../../server/media/media-download-queue';
+import { PostgresMediaStore } from '../../server/media/media-store';
 import { createClient } from '../../server/crm/clients';
 import { ProviderClient } from '../../server/provider/provider-client';
 import { SIM_API_KEY, startLiveSetup, type TLiveSetup } from '../support/live-setup';
@@ -450,5 +451,52 @@ describe('sending files', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(await Attachment.count({ where: { fileName: 'once.png' } })).toBe(before + 1);
     expect(await Attachment.count({ where: { fileName: 'once.png', communicationId: null } })).toBe(0);
+  });
+});
+
+describe('a stored file with a chunk missing from the middle', () => {
+  const CHUNK = 1000;
+  let bytes: Buffer;
+  let id: number;
+  beforeAll(async () => {
+    // Three chunks, the middle one since lost (an old record, a restore gone wrong), written in SQL.
+    bytes = randomBytes(3 * CHUNK);
+    const [row] = await sql<{ id: number }>(
+      live.server.databaseUrl,
+      `WITH m AS (INSERT INTO communications (type, direction, body, status, client_id, peer_phone, metadata, receipts, created_at, updated_at)
+                  VALUES ('chat', 'inbound', '', NULL, $1, $2, '{"kind": "document"}', '{}', now(), now()) RETURNING id)
+       INSERT INTO attachments (communication_id, kind, mime_type, file_name, state, size, sha256)
+       SELECT id, 'document', 'application/pdf', 'holed.pdf', 'stored', $3, $4 FROM m RETURNING id`,
+      [clientId, CLIENT, bytes.length, sha256(bytes)],
+    );
+    id = row!.id;
+    for (const seq of [0, 2])
+      await sql(live.server.databaseUrl, 'INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, $2, $3)', [
+        id,
+        seq,
+        bytes.subarray(seq * CHUNK, (seq + 1) * CHUNK),
+      ]);
+  });
+
+  const readAll = async (stream: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+
+  it('is never read as the chunks either side of the gap put together: the read fails where the bytes are missing', async () => {
+    await expect(readAll(new PostgresMediaStore().read(id))).rejects.toThrow('has no chunk 1: part of its stored bytes is missing');
+    // A range before the gap is the file's own bytes; one that crosses it fails rather than serve a file that never existed.
+    expect(await readAll(new PostgresMediaStore().read(id, { start: 10, end: 999 }))).toEqual(bytes.subarray(10, 1000));
+    await expect(readAll(new PostgresMediaStore().read(id, { start: 500, end: 1499 }))).rejects.toThrow('has no chunk 1');
+  });
+
+  it('is a download that fails, never one of the wrong bytes', async () => {
+    const whole = await getMedia(id);
+    expect(whole.status).toBe(200);
+    await expect(whole.arrayBuffer()).rejects.toThrow();
+    const range = await fetch(`${live.server.url}/api/media/${id}`, { headers: { cookie: live.staffCookie, range: 'bytes=500-1499' } });
+    expect(range.status).toBe(206);
+    await expect(range.arrayBuffer()).rejects.toThrow();
   });
 });

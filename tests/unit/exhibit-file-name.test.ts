@@ -1,7 +1,13 @@
 import { Readable, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EXHIBIT_NAME_MAX_BYTES, exhibitFileName, exhibitPath } from '../../server/export/exhibit-file-name';
-import { exhibitNumberOf, RecordedExhibitsReader } from '../../server/export/recorded-exhibits';
+import {
+  exhibitNumberOf,
+  MAX_LINE_BYTES,
+  RecordedExhibitsReader,
+  recordedPath,
+  type TRecordedExhibits,
+} from '../../server/export/recorded-exhibits';
 import { writeJsonExport } from '../../server/export/write-json-export';
 import type { TExportHeader, TExportMessage } from '../../server/export/read-export';
 
@@ -52,6 +58,15 @@ describe('exhibitFileName', () => {
     expect(exhibitFileName('half\uD800.pdf', PDF)).toBe('half[U+D800].pdf');
     // A joiner inside an emoji sequence draws one emoji: it is seen, so it stays.
     expect(exhibitFileName('👨\u200D👩.jpg', PDF)).toBe('👨\u200D👩.jpg');
+  });
+
+  it('writes variation selectors as [U+XXXX] too, so two names that look alike never differ invisibly', () => {
+    expect(exhibitFileName('vs\uFE0F\uFE0E\u{E0100}sel.pdf', PDF)).toBe('vs[U+FE0F][U+FE0E][U+E0100]sel.pdf');
+    expect(exhibitFileName('\u2764\uFE0F.jpg', PDF)).toBe('\u2764[U+FE0F].jpg');
+    expect(exhibitFileName('a\uFE00b\u{E01EF}.pdf', PDF)).toBe('a[U+FE00]b[U+E01EF].pdf');
+    // A joiner after a selector joins nothing once the selector is shown: it is shown as well.
+    expect(exhibitFileName('🏳\uFE0F\u200D🌈.png', PDF)).toBe('🏳[U+FE0F][U+200D]🌈.png');
+    expect(exhibitPath(23, 'vs\uFE0F.pdf', PDF)).toBe('exhibits/023-vs[U+FE0F].pdf');
   });
 
   it(`cuts a long name to ${EXHIBIT_NAME_MAX_BYTES} UTF-8 bytes, keeping the extension and whole characters`, () => {
@@ -105,6 +120,12 @@ describe('what a bundle’s messages.json records of each exhibit', () => {
       attachments: exhibits.map(([exhibit, sha256]) => ({ exhibit, sha256, state: sha256 ? 'stored' : 'failed' })),
     }) as unknown as TExportMessage;
 
+  /** Exhibit number → the SHA-256 recorded. */
+  const hashes = (recorded: TRecordedExhibits | null) => [...recorded!].map(([exhibit, file]) => [exhibit, file.sha256]);
+  const feedInPieces = (reader: RecordedExhibitsReader, bytes: Buffer, size: number) => {
+    for (let at = 0; at < bytes.length; at += size) reader.feed(bytes.subarray(at, at + size));
+  };
+
   async function exportOf(pages: TExportMessage[][]): Promise<Buffer> {
     const chunks: Buffer[] = [];
     const out = new Writable({
@@ -130,7 +151,7 @@ describe('what a bundle’s messages.json records of each exhibit', () => {
     for (const size of [1, 7, bytes.length]) {
       const reader = new RecordedExhibitsReader(0); // line by line only, as a bundle too large to parse whole is read
       for (let at = 0; at < bytes.length; at += size) reader.feed(bytes.subarray(at, at + size));
-      expect([...reader.finish()!]).toEqual([
+      expect(hashes(reader.finish())).toEqual([
         [1, 'a'.repeat(64)],
         [2, null],
         [3, 'b'.repeat(64)],
@@ -141,10 +162,75 @@ describe('what a bundle’s messages.json records of each exhibit', () => {
     expect(empty.finish()).toEqual(new Map());
   });
 
+  it('records whether the firm held each file, and where a bundle holds it', async () => {
+    const reader = new RecordedExhibitsReader(0);
+    reader.feed(
+      await exportOf([
+        [
+          {
+            body: '',
+            attachments: [
+              { exhibit: 1, sha256: 'A'.repeat(64), state: 'stored', destroyed: false, fileName: 'contract.pdf', mimeType: PDF, size: 48 },
+              { exhibit: 2, sha256: 'b'.repeat(64), state: 'stored', destroyed: true, fileName: null, mimeType: 'image/jpeg', size: 9 },
+              { exhibit: 3, sha256: null, state: 'failed', destroyed: false, fileName: 'x.pdf', mimeType: PDF, size: null },
+            ],
+          } as unknown as TExportMessage,
+        ],
+      ]),
+    );
+    const recorded = reader.finish()!;
+    expect([...recorded].map(([exhibit, file]) => [exhibit, file.held, recordedPath(exhibit, file), file.bytes])).toEqual([
+      [1, true, 'exhibits/001-contract.pdf', 48],
+      [2, false, 'exhibits/002-file.jpg', 9],
+      [3, false, 'exhibits/003-x.pdf', null],
+    ]);
+  });
+
+  it('reads a line of megabytes whole (a message with hundreds of edits), and refuses one past MAX_LINE_BYTES', async () => {
+    const edited = (chars: number) =>
+      ({
+        body: 'edited',
+        edits: Array.from({ length: Math.ceil(chars / 4_000) }, (_, i) => ({ body: `${i} ${'e'.repeat(3_998)}`, at: null })),
+        attachments: [{ exhibit: 1, sha256: 'c'.repeat(64), state: 'stored' }],
+      }) as unknown as TExportMessage;
+    const fits = new RecordedExhibitsReader(0);
+    feedInPieces(fits, await exportOf([[edited(1_200_000)]]), 64 * 1024);
+    expect(hashes(fits.finish())).toEqual([[1, 'c'.repeat(64)]]);
+    const past = new RecordedExhibitsReader(0);
+    feedInPieces(past, await exportOf([[edited(MAX_LINE_BYTES + 4_000)]]), 64 * 1024);
+    expect(past.finish()).toBeNull();
+  });
+
+  it('does work in proportion to what it is fed: a long line in small pieces is scanned once, not again for every piece', async () => {
+    // Work counted, not timed: every character split into lines or decoded from bytes is counted.
+    const bytes = await exportOf([
+      [
+        {
+          body: 'x'.repeat(4 * 1024 * 1024),
+          attachments: [{ exhibit: 1, sha256: 'd'.repeat(64), state: 'stored' }],
+        } as unknown as TExportMessage,
+      ],
+    ]);
+    const reader = new RecordedExhibitsReader(0);
+    const split = vi.spyOn(String.prototype, 'split');
+    const decode = vi.spyOn(Buffer.prototype, 'toString');
+    let scanned = 0;
+    try {
+      feedInPieces(reader, bytes, 16 * 1024);
+      const contexts: unknown[] = [...split.mock.contexts, ...(decode.mock.contexts as unknown[])];
+      for (const text of contexts) scanned += (text as { length: number }).length;
+    } finally {
+      split.mockRestore();
+      decode.mockRestore();
+    }
+    expect(scanned).toBeLessThanOrEqual(2 * bytes.length);
+    expect(hashes(reader.finish())).toEqual([[1, 'd'.repeat(64)]]);
+  });
+
   it('reads a reformatted one whole, and refuses what is not an export of messages', async () => {
     const pretty = new RecordedExhibitsReader();
     pretty.feed(Buffer.from(JSON.stringify(JSON.parse((await exportOf([[message([[4, 'c'.repeat(64)]])]])).toString()), null, 4)));
-    expect([...pretty.finish()!]).toEqual([[4, 'c'.repeat(64)]]);
+    expect(hashes(pretty.finish())).toEqual([[4, 'c'.repeat(64)]]);
     for (const text of [
       '{"hello":"world"}',
       'not json',

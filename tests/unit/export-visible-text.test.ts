@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drawableText } from '../../server/export/pdf-fonts';
+import { describeBody, describeExhibit, describePhotoCaption, oneLine } from '../../server/export/pdf-message-text';
+import type { TExportMessage } from '../../server/export/read-export';
 import { showHiddenCharacters } from '../../server/export/visible-text';
 
 // Evidence shows every character it holds (README "Evidence exports"): what cannot be seen, or
@@ -37,5 +39,37 @@ describe('hidden characters in an export', () => {
     expect(drawableText(`Z${'\u0301'.repeat(10)}`)).toBe(`Z${'\u0301'.repeat(3)}[+7 marks]`);
     expect(drawableText('x'.repeat(150))).toBe(`${'x'.repeat(70)}\u200b${'x'.repeat(70)}\u200b${'x'.repeat(10)}`);
     expect(drawableText('Ωμέγα Здравствуйте שלום مرحبا')).toBe('Ωμέγα Здравствуйте שלום مرحبا');
+  });
+});
+
+describe('names in the transcript', () => {
+  const file = (fileName: string | null) =>
+    ({
+      id: 1,
+      exhibit: 4,
+      kind: 'document',
+      fileName,
+      mimeType: 'application/pdf',
+      size: 10,
+      sha256: 'a'.repeat(64),
+      state: 'stored',
+      destroyed: false,
+    }) as const;
+
+  it('write a line break in a stored name as its code, so the name stays on its line', () => {
+    expect(describeExhibit(file('Invoice\nPAID IN FULL.pdf'))).toMatch(/^Exhibit 4: Invoice\[U\+000A\]PAID IN FULL\.pdf · bundle file /);
+    expect(describePhotoCaption(file('photo\r\n.jpg'))).toMatch(/^Exhibit 4 · photo\[U\+000D\]\[U\+000A\]\.jpg · /);
+    expect(oneLine('a\nb')).toBe('a[U+000A]b');
+  });
+
+  it('say "(no name)" for a name of nothing but spaces, and name a file sent without one by its kind', () => {
+    expect(describeExhibit(file('   '))).toMatch(/^Exhibit 4: \(no name\) · bundle file exhibits\/004-file\.pdf · /);
+    expect(describeExhibit(file(null))).toMatch(/^Exhibit 4: document, no file name · /);
+  });
+
+  it('keep the line breaks of a message’s text: they are the sender’s', () => {
+    expect(describeBody({ kind: 'text', direction: 'inbound', body: 'line one\nline two' } as unknown as TExportMessage)).toBe(
+      'line one\nline two',
+    );
   });
 });
