@@ -139,6 +139,8 @@ export type TCommunication = {
      * `pending` until a receipt adopts it, and a Retry needs confirmation.
      */
     outcome?: 'unknown';
+    /** When the provider call that sends it began, on the database's clock: a receipt that reached the server before it is never adopted (README "Unknown outcome"). */
+    provider_call_at?: string;
     /** The browser's id for the send that made this record (a send tried again is answered with this record). */
     echo_id?: string;
     /** When the sender deleted it for everyone; the content stays on the firm's record. */

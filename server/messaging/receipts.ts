@@ -76,7 +76,6 @@ type TApplyRow = {
   errorText: string | null;
   history: TReceiptHistory;
   recipientDigits: string | null;
-  at: Date | null;
 };
 
 /** Per id: the best receipt (failed > read > delivered > sent) and every receipt's time. */
@@ -95,13 +94,11 @@ function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
         errorText: r.status === 'failed' ? describeReceiptError(r.error) : null,
         history: { [r.status]: entry },
         recipientDigits: r.recipientDigits ?? null,
-        at: r.providerTimestamp,
       });
       continue;
     }
     row.history[r.status] ??= entry;
     row.recipientDigits ??= r.recipientDigits ?? null;
-    if (r.providerTimestamp && (!row.at || r.providerTimestamp < row.at)) row.at = r.providerTimestamp;
     if (RANK[r.status] > RANK[row.status]) {
       row.status = r.status;
       row.errorText = r.status === 'failed' ? describeReceiptError(r.error) : null;
@@ -130,6 +127,7 @@ async function applyRows(rows: TApplyRow[]): Promise<{ updated: number; kept: nu
  * id. Whichever commits second is sure to see the other's write, so no receipt is ever stranded.
  */
 async function applyKeptReceipts(ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
   const kept = await db().query<{
     chat_msg_id: string;
     status: TReceipt['status'];
@@ -163,44 +161,64 @@ export async function applyReceipts(receipts: TReceipt[]): Promise<number> {
   const { updated, kept } = await applyRows(rows);
   if (kept === 0) return updated;
   // Some ids had no record: their send may have committed meanwhile (see applyKeptReceipts), or
-  // be one whose answer was lost, which the receipt now names.
-  await adoptUnknownOutcomeSends(rows);
-  return updated + (await applyKeptReceipts(rows.map((r) => r.chatMsgId)));
+  // be one whose answer was lost, which the receipts kept for its number may now name.
+  const numbers = [...new Set(rows.flatMap((r) => (r.recipientDigits ? [r.recipientDigits] : [])))];
+  const adopted = await adoptUnknownOutcomeSends(numbers);
+  return updated + (await applyKeptReceipts([...new Set([...rows.map((r) => r.chatMsgId), ...adopted])]));
 }
 
-/** How far back a receipt looks for the send it may belong to. */
+/** The key of a send's metadata noting when its provider call began (record-and-send.ts). */
+export const PROVIDER_CALL_AT = 'provider_call_at';
+/** How long after a send's provider call began a receipt may still be taken for its. */
 const ADOPT_WINDOW = '10 minutes';
+/** How far the provider's clock may trail ours: a receipt it dates earlier than this before the call is older than the call. */
+const PROVIDER_CLOCK_SLACK = '1 minute';
 
 /**
- * A send whose answer was lost has no provider id, so its receipts match nothing. A `sent`,
- * `delivered` or `read` receipt for an id no record has is that send's when its recipient had, in
- * the ten minutes before it, exactly one send without a provider id — and that one of unknown
- * outcome (a send still waiting for its answer may own the receipt instead) — and no other such
- * receipt claims it, and it is not the id of a reaction the firm sent that number. The record adopts the id (its kept receipts then apply as usual), marked
- * `reconciled`, and the trail says so. Anything less certain: nothing is guessed.
+ * A send whose answer was lost has no provider id, so its receipts match nothing
+ * (server/decisions/0014-unknown-outcome-is-not-failed.md). Per number given: an id no record has,
+ * kept with a `sent`, `delivered` or `read` receipt, is taken by a send of unknown outcome only when
+ * the id first reached this server after that send's provider call began (both by the database's
+ * clock) and within the window, and no other send to that number — waiting, unknown or failed —
+ * whose call had begun by then could own it, and no other such id could be that send's. A receipt
+ * that reached this server first, the firm's phone's or another tool's message, an earlier failed
+ * send's: nothing is guessed. The record takes the id, marked `reconciled`, and the trail says so.
+ * Returns the ids taken.
  */
-async function adoptUnknownOutcomeSends(rows: TApplyRow[]): Promise<void> {
-  const candidates = rows.filter((r) => r.status !== 'failed' && r.recipientDigits);
-  if (candidates.length === 0) return;
-  await db().transaction(async (transaction) => {
+async function adoptUnknownOutcomeSends(numbers: string[]): Promise<string[]> {
+  if (numbers.length === 0) return [];
+  return db().transaction(async (transaction) => {
     const adopted = await db().query<{ id: number; chatMsgId: string }>(
-      `WITH input AS (
-         SELECT i.chat_msg_id, i.digits, coalesce(i.at, now()) AS at
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS i(chat_msg_id, digits, at)
-         WHERE NOT EXISTS (SELECT 1 FROM communications x WHERE x.metadata->>'chat_msg_id' = i.chat_msg_id)
-       ), waiting AS (
-         SELECT i.chat_msg_id, i.digits, c.id, c.metadata->>'outcome' AS outcome
-         FROM input i JOIN communications c
-           ON c.direction = 'outbound' AND c.status = 'pending' AND c.peer_phone = i.digits AND NOT c.metadata ? 'chat_msg_id'
-          AND c.created_at BETWEEN i.at - interval '${ADOPT_WINDOW}' AND i.at + interval '1 minute'
+      `WITH ids AS (
+         -- Each id kept for these numbers that no record has, and when it first reached this server
+         -- (any of its statuses).
+         SELECT r.chat_msg_id, min(r.recipient_digits) AS digits, min(r.created_at) AS arrived,
+                min(r.provider_timestamp) AS stamped, bool_or(r.status <> 'failed') AS went
+         FROM chat_receipts r
+         WHERE r.chat_msg_id IN (SELECT k.chat_msg_id FROM chat_receipts k WHERE k.recipient_digits = ANY($1::text[]))
+           AND NOT EXISTS (SELECT 1 FROM communications x WHERE x.metadata->>'chat_msg_id' = r.chat_msg_id)
+         GROUP BY r.chat_msg_id
+         -- The receipt of a reaction the firm sent that number is no send's (react-to-message.ts).
+         HAVING NOT EXISTS (SELECT 1 FROM communications f WHERE f.peer_phone = min(r.recipient_digits) AND f.direction = 'inbound'
+                              AND f.metadata->'firm_reaction_ids' ? r.chat_msg_id)
+       ), owners AS (
+         -- Every send that could own each id: no provider id, not settled, its call begun by the time
+         -- the id arrived (a record without the note: made by then). Failed ones too: an earlier
+         -- version's failure may have followed an acceptance.
+         SELECT i.chat_msg_id, c.id, c.status, c.metadata->>'outcome' AS outcome,
+                (c.metadata->>'${PROVIDER_CALL_AT}')::timestamptz AS call_at
+         FROM ids i JOIN communications c
+           ON c.peer_phone = i.digits AND c.direction = 'outbound' AND c.type = 'chat'
+          AND c.status IN ('pending', 'failed') AND NOT c.metadata ? 'chat_msg_id'
+          AND coalesce((c.metadata->>'${PROVIDER_CALL_AT}')::timestamptz, c.created_at)
+              BETWEEN i.arrived - interval '${ADOPT_WINDOW}' AND i.arrived
        ), single AS (
-         SELECT w.chat_msg_id, w.id FROM waiting w
-         WHERE w.outcome = 'unknown'
-           AND (SELECT count(*) FROM waiting q WHERE q.chat_msg_id = w.chat_msg_id) = 1
-           AND (SELECT count(*) FROM waiting q WHERE q.id = w.id) = 1
-           -- The receipt of a reaction the firm sent that number is no lost send's (react-to-message.ts).
-           AND NOT EXISTS (SELECT 1 FROM communications r WHERE r.peer_phone = w.digits AND r.direction = 'inbound'
-                             AND r.metadata->'firm_reaction_ids' ? w.chat_msg_id)
+         SELECT o.chat_msg_id, o.id FROM owners o JOIN ids i ON i.chat_msg_id = o.chat_msg_id
+         WHERE i.went AND o.status = 'pending' AND o.outcome = 'unknown'
+           AND o.call_at < i.arrived
+           AND (i.stamped IS NULL OR i.stamped >= o.call_at - interval '${PROVIDER_CLOCK_SLACK}')
+           AND (SELECT count(*) FROM owners q WHERE q.chat_msg_id = o.chat_msg_id) = 1
+           AND (SELECT count(*) FROM owners q WHERE q.id = o.id) = 1
        )
        UPDATE communications c
        SET metadata = (c.metadata - 'outcome') || jsonb_build_object('chat_msg_id', s.chat_msg_id, 'reconciled', true),
@@ -208,15 +226,7 @@ async function adoptUnknownOutcomeSends(rows: TApplyRow[]): Promise<void> {
        FROM single s
        WHERE c.id = s.id AND c.status = 'pending' AND NOT c.metadata ? 'chat_msg_id'
        RETURNING c.id, s.chat_msg_id AS "chatMsgId"`,
-      {
-        bind: [
-          candidates.map((r) => r.chatMsgId),
-          candidates.map((r) => r.recipientDigits),
-          candidates.map((r) => r.at?.toISOString() ?? null),
-        ],
-        type: QueryTypes.SELECT,
-        transaction,
-      },
+      { bind: [numbers], type: QueryTypes.SELECT, transaction },
     );
     for (const row of adopted) {
       await recordAuditEvent(
@@ -224,36 +234,23 @@ async function adoptUnknownOutcomeSends(rows: TApplyRow[]): Promise<void> {
         transaction,
       );
     }
+    return adopted.map((row) => row.chatMsgId);
   });
 }
 
 /**
- * Sends just marked of unknown outcome whose receipts came before their answer was lost (they wait
- * in chat_receipts under an id no record has): the same rule as a receipt arriving now decides
- * whether a send adopts one, then the kept receipts apply.
+ * Sends just marked of unknown outcome whose receipts came while their call was in flight (they
+ * wait in chat_receipts under an id no record has): the same rule as for a receipt arriving now
+ * decides whether a send takes one, then the kept receipts apply.
  */
 export async function adoptKeptReceipts(recordIds: number[]): Promise<void> {
   if (recordIds.length === 0) return;
-  const kept = await db().query<{ chatMsgId: string; recipientDigits: string; at: Date | null }>(
-    `SELECT r.chat_msg_id AS "chatMsgId", min(r.recipient_digits) AS "recipientDigits", min(r.provider_timestamp) AS at
-     FROM chat_receipts r
-     WHERE r.status <> 'failed'
-       AND r.recipient_digits IN (SELECT peer_phone FROM communications WHERE id = ANY($1::int[]))
-     GROUP BY r.chat_msg_id`,
+  const numbers = await db().query<{ digits: string }>(
+    `SELECT DISTINCT peer_phone AS digits FROM communications WHERE id = ANY($1::int[]) AND peer_phone IS NOT NULL`,
     { bind: [recordIds], type: QueryTypes.SELECT },
   );
-  if (kept.length === 0) return;
-  await adoptUnknownOutcomeSends(
-    kept.map((k) => ({
-      chatMsgId: k.chatMsgId,
-      status: 'sent',
-      errorText: null,
-      history: {},
-      recipientDigits: k.recipientDigits,
-      at: k.at,
-    })),
-  );
-  await applyKeptReceipts(kept.map((k) => k.chatMsgId));
+  const adopted = await adoptUnknownOutcomeSends(numbers.map((n) => n.digits));
+  await applyKeptReceipts(adopted);
 }
 
 export const RELEASED_ADOPTION_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the provider's answer to this send was lost, and the receipt first matched to it turned out to be a message sent from the firm's phone. Check with them before sending it again.`;

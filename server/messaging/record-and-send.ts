@@ -10,7 +10,7 @@ import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import { isDatabaseUnavailable } from '../core/db/database-errors';
 import { db } from '../core/db/db';
 import { markOutcomeUnknown } from './interrupted-sends';
-import { adoptKeptReceipts, recordProviderMessageId } from './receipts';
+import { adoptKeptReceipts, PROVIDER_CALL_AT, recordProviderMessageId } from './receipts';
 import type { TSendDeps } from './send-deps';
 import { assertNumberMayReceive, type TRecipient } from './send-recipient';
 
@@ -73,7 +73,10 @@ export async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outg
   });
   deps.events.publishQuietly(outgoing.metadata.retry_of !== undefined ? [record.id, outgoing.metadata.retry_of] : [record.id]);
 
-  const checkpoint = () => assertNumberMayReceive(recipient);
+  const checkpoint = async () => {
+    await assertNumberMayReceive(recipient);
+    if (deps.provider) await markProviderCallBegins(record.id);
+  };
   let providerId: string;
   const lease = holdSendLease(record.id);
   try {
@@ -112,14 +115,32 @@ function holdSendLease(recordId: number): { release: () => void } {
   return { release: () => clearInterval(timer) };
 }
 
+/**
+ * Notes on the record, by the database's clock, that the call sending the message begins now (a
+ * file's is noted again after its upload, right before the message itself): a receipt that reached
+ * this server before then is not this send's (`adoptUnknownOutcomeSends`, receipts.ts). Also renews
+ * the send's lease.
+ */
+async function markProviderCallBegins(recordId: number): Promise<void> {
+  await db().query(
+    `UPDATE communications SET metadata = metadata || jsonb_build_object('${PROVIDER_CALL_AT}', now()), updated_at = now()
+     WHERE id = $1 AND status = 'pending'`,
+    { bind: [recordId] },
+  );
+}
+
+/** Why the answer is taken as lost, in the words the record's error uses. */
+function lostBecause(error: ProviderError): string {
+  if (error.kind === 'timeout') return 'it did not answer in time';
+  if (error.kind === 'network') return 'the connection broke';
+  if (error.status !== null && error.status >= 500)
+    return `it answered HTTP ${error.status}, a server error that can follow a send it took`;
+  return 'its answer had no message id';
+}
+
 /** The record stays `pending`, marked as of unknown outcome with why; returned, not thrown. */
 async function keepOutcomeUnknown(deps: TSendDeps, recordId: number, error: ProviderError): Promise<TCommunication> {
-  const reason =
-    error.kind === 'timeout'
-      ? 'it did not answer in time'
-      : error.kind === 'network'
-        ? 'the connection broke'
-        : 'its answer had no message id';
+  const reason = lostBecause(error);
   const marked = await markOutcomeUnknown(
     [recordId],
     `${UNKNOWN_OUTCOME_PREFIX} the messaging service may have sent this message (${reason}). It shows as sent if the provider reports it; check with them before sending it again.`,

@@ -330,9 +330,10 @@ export class ProviderClient {
   /**
    * One JSON request. Redirects are never followed (the key header would go with them). A POST
    * whose answer is lost after it may have been written — a timeout, a reset connection, a 2xx
-   * whose body broke off, a gateway's 502 or 504 — is an error with `outcomeUnknown`: the provider
-   * may have acted on it.
-   * Only a connection that was never made proves nothing was sent.
+   * whose body broke off, any 5xx (the provider, or a proxy in front of it, may fail after the
+   * provider acted) — is an error with `outcomeUnknown`: the provider may have acted on it.
+   * Only a 4xx (a refusal) or a connection that was never made proves nothing was sent
+   * (server/decisions/0014-unknown-outcome-is-not-failed.md).
    */
   private async requestUrl(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
     if (!this.apiKey) throw new ProviderError('not_configured');
@@ -359,18 +360,19 @@ export class ProviderClient {
       await res.body?.cancel();
       throw redirectError(res);
     }
+    // A 5xx is no refusal: whoever answered it may have failed after the provider took the message.
+    const notRefused = res.ok || res.status >= 500;
     let text: string;
     try {
       text = await res.text();
     } catch (error) {
       const kind = (error as Error).name === 'TimeoutError' ? 'timeout' : 'network';
-      throw new ProviderError(kind, res.status, null, null, mayHaveActed && res.ok);
+      throw new ProviderError(kind, res.status, null, null, mayHaveActed && notRefused);
     }
     try {
       return parseAnswer(res.status, text);
     } catch (error) {
-      // A gateway's 502/504 is a lost answer, not a refusal: the provider behind it may have acted.
-      if (error instanceof ProviderError && mayHaveActed && (res.status === 502 || res.status === 504))
+      if (error instanceof ProviderError && mayHaveActed && notRefused)
         throw new ProviderError(error.kind, error.status, error.detail, error.code, true);
       throw error;
     }

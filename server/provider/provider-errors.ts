@@ -65,8 +65,8 @@ export class ProviderError extends Error {
     readonly code: number | null = null,
     /**
      * The request may have reached the provider and been acted on (its answer was lost: a timeout
-     * after the request was written, a reset connection, an accepted send without its id). A send
-     * that fails so is not "failed": it may have gone (README "Sending messages", Unknown outcome).
+     * after the request was written, a reset connection, any 5xx, an accepted send without its id).
+     * A send that fails so is not "failed": it may have gone (README "Sending messages", Unknown outcome).
      */
     readonly outcomeUnknown = false,
   ) {

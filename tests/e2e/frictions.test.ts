@@ -198,11 +198,11 @@ describe.runIf(hasChromium())('frictions that hid failures, in Chromium at 1280 
       // A send the provider refuses: the notice stays off the message box and its button.
       await messageLink.click();
       await page.locator('#composer-text').waitFor();
-      live.sim.queueResponse({ status: 500 });
+      live.sim.queueResponse({ status: 429 });
       const text = `Refused by the provider (${width}, ${Date.now()})`;
       await page.locator('#composer-text').fill(text);
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      const refused = page.getByRole('alert').filter({ hasText: 'temporarily unavailable' });
+      const refused = page.getByRole('alert').filter({ hasText: 'rate-limiting' });
       await refused.waitFor();
       const box = await boxOf(refused);
       expect(overlaps(box, await boxOf(page.locator('#composer-text')))).toBe(false);

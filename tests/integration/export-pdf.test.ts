@@ -144,7 +144,7 @@ beforeAll(async () => {
   });
   await live.sim.sendInboundKind({ kind: 'reply', from: CLIENT, body: 'About the old thread', contextId: 'wamid.NEVER-HERE-1' });
   // Before any file is sent (the media queue's downloads would take the scripted answer): a send the provider refused, then resent with Retry (README "Retries").
-  live.sim.queueResponse({ status: 503 });
+  live.sim.queueResponse({ status: 429 });
   await expect(live.staff.chat.send.mutate({ clientId, body: 'Your appointment is confirmed' })).rejects.toThrow();
   ids.failed = Number(
     (await sql<{ id: number }>(live.server.databaseUrl, `SELECT id FROM communications WHERE body = 'Your appointment is confirmed'`))[0]!

@@ -430,8 +430,8 @@ describe('sending files', () => {
 
   it('a failed file send keeps the file; Retry sends the same bytes again as a new attempt', async () => {
     const { attachmentId } = (await (await upload(PNG, 'image/png', 'retry.png')).json()) as { attachmentId: number };
-    live.sim.queueResponse({ status: 503 });
-    await expect(live.staff.chat.send.mutate({ clientId, attachmentId })).rejects.toThrow(/temporarily unavailable/);
+    live.sim.queueResponse({ status: 429 });
+    await expect(live.staff.chat.send.mutate({ clientId, attachmentId })).rejects.toThrow(/rate-limiting/);
     const failed = (await live.staff.inbox.thread.query({ clientId })).items.find((i) => i.attachments[0]?.id === attachmentId)!;
     expect(failed.status).toBe('failed');
     const retried = await live.staff.chat.retry.mutate({ id: failed.id });
@@ -443,8 +443,8 @@ describe('sending files', () => {
 
   it('retries of a failed file at the same moment copy it once: the refused ones leave no copy behind', async () => {
     const { attachmentId } = (await (await upload(PNG, 'image/png', 'once.png')).json()) as { attachmentId: number };
-    live.sim.queueResponse({ status: 503 });
-    await expect(live.staff.chat.send.mutate({ clientId, attachmentId })).rejects.toThrow(/temporarily unavailable/);
+    live.sim.queueResponse({ status: 429 });
+    await expect(live.staff.chat.send.mutate({ clientId, attachmentId })).rejects.toThrow(/rate-limiting/);
     const failed = (await live.staff.inbox.thread.query({ clientId })).items.find((i) => i.attachments[0]?.id === attachmentId)!;
     const before = await Attachment.count({ where: { fileName: 'once.png' } });
     const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => live.staff.chat.retry.mutate({ id: failed.id })));

@@ -108,8 +108,7 @@ describe('provider failures', () => {
       { status: 400, body: {} },
       /number may be unverified, or the recipient is outside the 24-hour window and a template is required/,
     ],
-    ['500', { status: 500 }, /^The messaging service is temporarily unavailable/],
-    ['503', { status: 503 }, /^The messaging service is temporarily unavailable/],
+    // A 5xx is no refusal: the send is of unknown outcome (receipt-adoption.test.ts).
     ['418 (other non-OK)', { status: 418, body: {} }, /unexpected response \(HTTP 418\)/],
   ];
 
@@ -124,7 +123,7 @@ describe('provider failures', () => {
   });
 
   it('retry resends a failed message as a new attempt and keeps the failed one', async () => {
-    live.sim.queueResponse({ status: 500 });
+    live.sim.queueResponse({ status: 429 });
     await failureOf(live.staff.chat.send.mutate({ clientId: amelia.id, body: 'Second time lucky' }));
     const failed = (await Communication.findOne({ where: { body: 'Second time lucky', status: 'failed' } }))!;
     const retried = await live.staff.chat.retry.mutate({ id: failed.id });
@@ -136,7 +135,7 @@ describe('provider failures', () => {
   });
 
   it('a failed message is resent once: a second Retry, even at the same moment, is refused and sends nothing', async () => {
-    live.sim.queueResponse({ status: 500 });
+    live.sim.queueResponse({ status: 429 });
     await failureOf(live.staff.chat.send.mutate({ clientId: amelia.id, body: 'Only once, please' }));
     const failed = (await Communication.findOne({ where: { body: 'Only once, please', status: 'failed' } }))!;
     live.sim.requests.length = 0;
@@ -157,7 +156,7 @@ describe('provider failures', () => {
   });
 
   it('a retry refused before anything is sent leaves the failed message free to retry', async () => {
-    live.sim.queueResponse({ status: 500 });
+    live.sim.queueResponse({ status: 429 });
     await failureOf(live.staff.chat.send.mutate({ clientId: amelia.id, body: 'Opted out in between' }));
     const failed = (await Communication.findOne({ where: { body: 'Opted out in between', status: 'failed' } }))!;
     await Client.sequelize!.query(`INSERT INTO number_opt_outs (digits, at, source) VALUES ('447700900123', now(), 'test')`);

@@ -115,7 +115,7 @@ describe('what a lost answer means (README "Sending messages", Unknown outcome)'
     }
   });
 
-  it('a connection never made, a refusal and a read that fails are not: nothing was sent', async () => {
+  it('a connection never made, a refusal (any 4xx) and a read that fails are not: nothing was sent', async () => {
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
@@ -124,10 +124,57 @@ describe('what a lost answer means (README "Sending messages", Unknown outcome)'
       kind: 'network',
       outcomeUnknown: false,
     });
-    sim.queueResponse({ status: 500 });
-    expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ kind: 'server_error', outcomeUnknown: false });
+    for (const status of [400, 401, 404, 429, 418]) {
+      sim.queueResponse({ status, body: {} });
+      expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ status, outcomeUnknown: false });
+    }
     sim.queueResponse({ hang: true });
     expect(await providerErrorOf(client().getProfile())).toMatchObject({ kind: 'timeout', outcomeUnknown: false });
+    sim.queueResponse({ status: 503 });
+    expect(await providerErrorOf(client().getProfile())).toMatchObject({ kind: 'server_error', outcomeUnknown: false });
+  });
+
+  it('any 5xx to a send may follow the provider taking it (the provider, or a proxy in front of it): unknown, not a refusal', async () => {
+    for (const status of [500, 502, 503, 504]) {
+      sim.queueResponse({ status });
+      expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({
+        kind: 'server_error',
+        status,
+        outcomeUnknown: true,
+      });
+    }
+    // The same for a reaction and a read mark: their callers decide what a lost answer means.
+    sim.queueResponse({ status: 503 });
+    expect(await providerErrorOf(client().sendReaction('447700900123', { messageId: 'wamid.x', emoji: '👍' }))).toMatchObject({
+      outcomeUnknown: true,
+    });
+    sim.queueResponse({ status: 500 });
+    expect(await providerErrorOf(client().markRead('wamid.x'))).toMatchObject({ outcomeUnknown: true });
+  });
+
+  it('a 5xx whose body is cut off is of unknown outcome too; a 4xx cut off is still a refusal', async () => {
+    const cut = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.url === '/refused/messages' ? 400 : 500, { 'content-type': 'application/json', 'content-length': '200' });
+        res.write('{"error":', () => res.socket?.destroy()); // the head and a part of the body go, then the connection drops
+      });
+    });
+    await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(cut.address() as AddressInfo).port}`;
+      expect(await providerErrorOf(client({ baseUrl: url }).sendText('447700900123', 'hi'))).toMatchObject({
+        status: 500,
+        outcomeUnknown: true,
+      });
+      expect(await providerErrorOf(client({ baseUrl: `${url}/refused` }).sendText('447700900123', 'hi'))).toMatchObject({
+        status: 400,
+        outcomeUnknown: false,
+      });
+    } finally {
+      cut.closeAllConnections();
+      await new Promise((resolve) => cut.close(resolve));
+    }
   });
 
   it('an accepted send without a message id is of unknown outcome', async () => {

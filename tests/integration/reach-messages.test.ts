@@ -207,13 +207,15 @@ describe('with READ_RECEIPTS=assignee', () => {
 
     it('the provider’s receipt for the firm’s reaction is never taken for a lost send to that number', async () => {
       const { record } = await inbound(AMELIA, 'Thanks for the update');
-      // A send to her whose answer was lost a moment ago: a receipt for an id no record has may be its.
+      // A send to her whose answer was lost a moment ago (its call began just now): a receipt for an
+      // id no record has, arriving after that, may be its.
       const lostSend = async () =>
         (
           await sql<{ id: number }>(
             server.databaseUrl,
             `INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata)
-             VALUES ('chat', 'outbound', 'pending', 'Its answer was lost', $1, $2, '{"outcome":"unknown"}') RETURNING id`,
+             VALUES ('chat', 'outbound', 'pending', 'Its answer was lost', $1, $2,
+                     jsonb_build_object('outcome', 'unknown', 'provider_call_at', now())) RETURNING id`,
             [amelia.id, AMELIA],
           )
         )[0]!.id;
@@ -235,7 +237,7 @@ describe('with READ_RECEIPTS=assignee', () => {
         () => sql(server.databaseUrl, 'SELECT 1 FROM chat_receipts WHERE chat_msg_id = $1', [reactionId]),
         (rows) => rows.length === 1,
       );
-      expect(await metadataOf(lost)).toEqual({ outcome: 'unknown' });
+      expect(await metadataOf(lost)).toEqual({ outcome: 'unknown', provider_call_at: match.any(String) });
       // Aimed true: the same receipt for an id that is no reaction's is the lost send's.
       expect((await receipt('wamid.the-lost-one')).status).toBe(200);
       await eventually(
@@ -475,7 +477,7 @@ describe('with READ_RECEIPTS=assignee', () => {
       expect(again.id).toBe(first.id);
       expect(messageCalls()).toHaveLength(1);
 
-      sim.queueResponse({ status: 500 });
+      sim.queueResponse({ status: 429 });
       const failure = await failureOf(staff.chat.sendButtons.mutate({ clientId: amelia.id, body: 'Try me again?', buttons }));
       expect(failure.data?.code).toBe('BAD_GATEWAY');
       const failed = (await Communication.findOne({ where: { body: 'Try me again?', status: 'failed' } }))!;
@@ -676,7 +678,7 @@ describe('with READ_RECEIPTS=assignee', () => {
     it('a failed template with a file is retried with a copy of the same file', async () => {
       const attachmentId = await upload(PDF, 'application/pdf', 'Retry letter.pdf');
       sim.queueResponse({ status: 200, body: { id: 'fake-upload' } }); // the upload "succeeds"…
-      sim.queueResponse({ status: 500 }); // …and the send fails
+      sim.queueResponse({ status: 429 }); // …and the send is refused
       const failure = await failureOf(
         staff.chat.sendTemplate.mutate({
           clientId: amelia.id,

@@ -458,11 +458,11 @@ describe('on one server', () => {
 
   it('refused by the provider once its record is written, it stays sent: the record shows failed with its reason and a Retry, as any send', async () => {
     const hal = await clientWhoWrote('Hal Moss');
-    live.sim.queueResponse({ status: 500 });
+    live.sim.queueResponse({ status: 429 });
     const { id } = await live.staff.chat.schedule.mutate({ clientId: hal.id, body: 'Refused by the provider', sendAt: inSeconds(0) });
     await expect.poll(() => outcomeOf(live.server.databaseUrl, id), { timeout: 15_000 }).toBe('sent:failed');
     const record = (await Communication.findByPk((await rowOf(id)).communication_id!))!;
-    expect(record.error).toMatch(/temporarily unavailable/);
+    expect(record.error).toMatch(/rate-limiting/);
     expect((await rowOf(id)).reason).toBeNull();
     expect(await sql(live.server.databaseUrl, 'SELECT 1 FROM notifications WHERE scheduled_send_id = $1', [id])).toEqual([]);
     const retried = await live.staff.chat.retry.mutate({ id: record.id });

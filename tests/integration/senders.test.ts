@@ -35,7 +35,7 @@ it('a message, a template and a test message each record who sent them, and the 
 });
 
 it('a retry is sent by whoever retries it; the failed attempt keeps its own sender', async () => {
-  live.sim.queueResponse({ status: 503 });
+  live.sim.queueResponse({ status: 429 });
   await expect(live.staff.chat.send.mutate({ clientId, body: 'Try me' })).rejects.toThrow();
   const failed = (await live.staff.inbox.thread.query({ clientId })).items.find((i) => i.body === 'Try me' && i.status === 'failed')!;
   expect(failed.sentBy?.name).toBe('Sam Staff');

@@ -138,7 +138,7 @@ describe('sending a template', () => {
   });
 
   it('Retry resends a failed template as a template', async () => {
-    live.sim.queueResponse({ status: 503 });
+    live.sim.queueResponse({ status: 429 });
     await expect(
       live.staff.chat.sendTemplate.mutate({ clientId: amelia.id, name: 'hello_world', language: 'en_US', params: [] }),
     ).rejects.toMatchObject({ data: { code: 'BAD_GATEWAY' } });
