@@ -4,7 +4,9 @@ import { outOfHoursReplySql } from './out-of-hours-sql';
 // The out-of-hours reply (README "Business hours") is decided in the statement that stores a batch
 // of inbound messages, so a message and its reply's place in the queue commit together or not at
 // all, and a retried delivery (stored nothing new) asks for nothing. It is only queued here: the
-// scheduled-sends worker sends it after the webhook has answered, never inside the request.
+// scheduled-sends worker sends it after the webhook has answered, never inside the request. It is
+// decided at the client's time, not the delivery's: a message written while the firm was open but
+// delivered after it closed is not answered "we are closed", nor is one delivered long after.
 
 /** What the reply needs to know of a message about to be stored. */
 export type TReplyCandidate = {
@@ -36,21 +38,36 @@ export function listAutoReplyCandidates(messages: TReplyCandidate[]): string[] {
   return inbound.filter((m) => !asking.has(m.peerPhone)).map((m) => m.chatMsgId);
 }
 
+/** How old a message may be when it arrives and still be answered: a late delivery gets no "we are closed" (README "Business hours"). */
+const ANSWERED_WITHIN = "interval '15 minutes'";
+
+/**
+ * SQL: when the client wrote the stored row `s`, as far as the reply is concerned: the provider's
+ * time on the message (the client's clock, not the delivery's), never later than now (a provider
+ * clock ahead of ours does not make a message written in the future). A message without a provider
+ * time (none given, or one not believed) is taken as written when it arrived, as the 24-hour window
+ * takes it (scheduling/reply-window.ts).
+ */
+const writtenAtSql = (s: string) => `least(coalesce(${s}.provider_timestamp, now()), now())`;
+
 /**
  * CTEs (to follow others in a `WITH`) that queue the out-of-hours reply for the rows `stored` (a CTE
- * with `id`, `client_id`, `peer_phone`, `chat_msg_id`) whose ids are in the text[] `candidateIds`
- * (`listAutoReplyCandidates`). Set-based: for each distinct number, when the firm is out of hours now
- * and has a reply, the number is not opted out, and its mark is older than 12 hours (or absent), the
- * mark is claimed and one `auto_reply` row is queued, due now, for the client of its newest record.
- * The claim is one upsert, so concurrent batches (on any instance) queue one reply between them.
+ * with `id`, `client_id`, `peer_phone`, `chat_msg_id`, `provider_timestamp`) whose ids are in the
+ * text[] `candidateIds` (`listAutoReplyCandidates`). Set-based: a message is answered when the firm
+ * was out of hours when the client wrote it (its own time, in the firm's zone), and it is no older
+ * than 15 minutes when it arrives (now). For each distinct number with such a message, when the
+ * firm has a reply, the number is not opted out, and its mark is older than 12 hours (or absent),
+ * the mark is claimed and one `auto_reply` row is queued, due now, for the client of its newest
+ * such record. The claim is one upsert, so concurrent batches (on any instance) queue one reply
+ * between them.
  */
 export function queueAutoRepliesSql(stored: string, candidateIds: string): string {
-  return `auto_reply_hours AS (
-  SELECT b.auto_reply FROM business_hours b WHERE ${outOfHoursReplySql('b')}
-), auto_reply_to AS (
-  SELECT DISTINCT ON (s.peer_phone) s.peer_phone AS digits, s.client_id
+  return `auto_reply_to AS (
+  SELECT DISTINCT ON (s.peer_phone) s.peer_phone AS digits, s.client_id, b.auto_reply
   FROM ${stored} s JOIN unnest(${candidateIds}) AS candidate(chat_msg_id) ON candidate.chat_msg_id = s.chat_msg_id
-  WHERE EXISTS (SELECT 1 FROM auto_reply_hours)
+  CROSS JOIN LATERAL (SELECT ${writtenAtSql('s')} AS at) written
+  JOIN business_hours b ON ${outOfHoursReplySql('b', 'written.at')}
+  WHERE written.at >= now() - ${ANSWERED_WITHIN}
     AND NOT EXISTS (SELECT 1 FROM number_opt_outs o WHERE o.last9 = right(s.peer_phone, 9) AND ${stopsNumberSql('o', 's.peer_phone')})
   ORDER BY s.peer_phone, s.id DESC
 ), auto_reply_claimed AS (
@@ -60,8 +77,8 @@ export function queueAutoRepliesSql(stored: string, candidateIds: string): strin
   RETURNING m.digits
 ), auto_reply_queued AS (
   INSERT INTO scheduled_sends (kind, created_by, to_digits, client_id, body, send_at)
-  SELECT 'auto_reply', NULL, r.digits, r.client_id, h.auto_reply, now()
-  FROM auto_reply_claimed c JOIN auto_reply_to r ON r.digits = c.digits CROSS JOIN auto_reply_hours h
+  SELECT 'auto_reply', NULL, r.digits, r.client_id, r.auto_reply, now()
+  FROM auto_reply_claimed c JOIN auto_reply_to r ON r.digits = c.digits
   RETURNING id
 )`;
 }

@@ -30,7 +30,7 @@ WITH input AS (
          provider_timestamp
   FROM matched ORDER BY ord
   ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
-  RETURNING id, client_id, peer_phone, metadata->>'chat_msg_id' AS chat_msg_id
+  RETURNING id, client_id, peer_phone, metadata->>'chat_msg_id' AS chat_msg_id, provider_timestamp
 ), files AS (
   INSERT INTO attachments (communication_id, kind, provider_media_id, mime_type, file_name, expected_sha256, state, error, next_attempt_at)
   SELECT DISTINCT ON (n.id) n.id, i.attachment->>'kind', i.attachment->>'providerMediaId', i.attachment->>'mimeType', i.attachment->>'fileName',

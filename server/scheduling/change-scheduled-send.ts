@@ -6,6 +6,7 @@ import { AppError } from '../core/errors';
 import type { TReader } from '../core/visibility';
 import { announceScheduledChange } from './announce-scheduled-change';
 import { checkScheduledBody, checkSendAt } from './scheduled-inputs';
+import { assertMayGoUnlessReplied } from './unless-replied';
 
 export type TScheduledState = 'scheduled' | 'sent' | 'not_sent' | 'cancelled';
 export type TScheduledChange = { id: number; state: TScheduledState; sendAt: Date };
@@ -22,6 +23,8 @@ type TLockedRow = {
   sendAt: Date;
   /** A worker holds it: it is due and being sent at this moment. */
   sending: boolean;
+  toDigits: string;
+  unlessReplied: boolean;
 };
 
 /**
@@ -50,7 +53,8 @@ async function lockWaiting(
   allow: { notSent?: boolean; sending?: boolean } = {},
 ): Promise<TLockedRow> {
   const [row] = await db().query<TLockedRow>(
-    `SELECT id, kind, client_id AS "clientId", state, send_at AS "sendAt", coalesce(leased_until > now(), false) AS sending
+    `SELECT id, kind, client_id AS "clientId", state, send_at AS "sendAt", coalesce(leased_until > now(), false) AS sending,
+            to_digits AS "toDigits", unless_replied AS "unlessReplied"
      FROM scheduled_sends WHERE id = $1 FOR UPDATE`,
     { bind: [id], type: QueryTypes.SELECT, transaction },
   );
@@ -78,12 +82,16 @@ async function audit(
   await announceScheduledChange(transaction);
 }
 
-/** Moves a waiting send to `sendAt`; audited `chat.reschedule` (from and to). */
+/**
+ * Moves a waiting send to `sendAt`, keeping the rest (whether it waits for no reply, and since when:
+ * its created_at); audited `chat.reschedule` (from and to).
+ */
 export async function rescheduleSend(reader: TReader, id: number, sendAt: Date, now: Date): Promise<TScheduledChange> {
   const at = checkSendAt(sendAt, now);
   await findChangeable(reader, id);
   return db().transaction(async (transaction) => {
     const row = await lockWaiting(id, transaction);
+    await assertMayGoUnlessReplied({ kind: row.kind, unlessReplied: row.unlessReplied, digits: row.toDigits, sendAt: at }, transaction);
     await db().query('UPDATE scheduled_sends SET send_at = $2, updated_at = now() WHERE id = $1', { bind: [id, at], transaction });
     await audit(reader, 'chat.reschedule', row, { from: row.sendAt.toISOString(), sendAt: at.toISOString() }, transaction);
     return { id: row.id, state: row.state, sendAt: at };

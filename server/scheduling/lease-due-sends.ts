@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { visibleToSql } from '../core/visibility';
 import { everWroteSql, windowOpenSql } from './reply-window';
+import { clientRepliedSql } from './unless-replied';
 import type { TScheduledTemplate } from './scheduled-inputs';
 
 /** How long a worker holds a due row while it sends it; a crashed worker's row is due again after it. */
@@ -30,6 +31,8 @@ export type TDueSend = {
   /** The number is still one the client's conversation may reply to (theirs, or one that wrote on their file). */
   numberTheirs: boolean;
   everWrote: boolean;
+  /** It waits for no reply ("Don't send if they reply first") and the client wrote after it was scheduled. */
+  clientReplied: boolean;
   /** Leases taken so far, this one included. */
   attempts: number;
 };
@@ -37,8 +40,9 @@ export type TDueSend = {
 /**
  * Leases up to `limit` due rows, soonest first (SKIP LOCKED: instances take different rows; a
  * leased row is not due again until its lease runs out), and returns them with their author, the
- * walls, the number's window and whether the number is still the client's, in the same statement, so a send costs the queue no query of its
- * own before it goes (README "Scheduled sends").
+ * walls, the number's window, whether the number is still the client's and whether the client
+ * replied since (for one that waits for no reply), in the same statement, so a send costs the queue
+ * no query of its own before it goes (README "Scheduled sends").
  */
 export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
   const rows = await db().query<TDueSend>(
@@ -61,7 +65,8 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
               OR EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.digits = l.to_digits)
               OR (EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.last9 = right(l.to_digits, 9))
                   AND EXISTS (SELECT 1 FROM communications m WHERE m.peer_phone = l.to_digits AND m.client_id = l.client_id
-                                AND m.type = 'chat' AND m.direction = 'inbound'))) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote"
+                                AND m.type = 'chat' AND m.direction = 'inbound'))) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote",
+            ${clientRepliedSql('l')} AS "clientReplied"
      FROM leased l
      -- Only free text and files wait for the window: a template reaches past it, and an automatic reply answers a message just in.
      CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpenSql('l.to_digits')} ELSE true END AS open) w

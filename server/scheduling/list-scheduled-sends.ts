@@ -16,6 +16,8 @@ export type TScheduledSend = {
   fileName: string | null;
   sendAt: Date;
   state: TScheduledState;
+  /** Not sent if the client writes after it was scheduled ("Don't send if they reply first"). */
+  unlessReplied: boolean;
   /** Why it was not sent, for a `not_sent` one. */
   reason: string | null;
   author: { id: number; name: string };
@@ -44,7 +46,7 @@ export async function listScheduledSends(reader: TReader, filter: { clientId?: n
   if (filter.clientId !== undefined) await assertSubjectVisible(reader, { clientId: filter.clientId });
   const rows = await db().query<TScheduledSend & { authorId: number; authorName: string }>(
     `SELECT s.id, s.kind, s.body, s.template, s.attachment_id AS "attachmentId", a.file_name AS "fileName", s.send_at AS "sendAt",
-            s.state, s.reason, s.created_by AS "authorId", u.name AS "authorName", s.client_id AS "clientId", cl.name AS "clientName",
+            s.state, s.unless_replied AS "unlessReplied", s.reason, s.created_by AS "authorId", u.name AS "authorName", s.client_id AS "clientId", cl.name AS "clientName",
             s.case_id AS "caseId", s.to_digits AS "to", s.communication_id AS "communicationId", s.created_at AS "createdAt",
             s.updated_at AS "updatedAt"
      FROM scheduled_sends s

@@ -9,13 +9,14 @@ import { formatNumber } from '../core/phone-input';
 // file the number is on.
 
 /**
- * SQL: whether `digits` (an SQL expression) wrote in the last 24 hours. The provider's time is at
- * most a day ahead of the time the record was stored (later ones are dropped on the way in), so the
- * index on (peer_phone, created_at) bounds the look to the last two days.
+ * SQL: whether `digits` (an SQL expression) wrote in the 24 hours before `at` (default now), as far
+ * as what is stored tells. The provider's time is at most a day ahead of the time the record was
+ * stored (later ones are dropped on the way in), so the index on (peer_phone, created_at) bounds the
+ * look to the two days before `at`.
  */
-export const windowOpenSql = (digits: string): string =>
-  `EXISTS (SELECT 1 FROM communications w WHERE w.peer_phone = ${digits} AND w.created_at > now() - interval '48 hours'
-     AND w.type = 'chat' AND w.direction = 'inbound' AND coalesce(w.provider_timestamp, w.created_at) > now() - interval '24 hours')`;
+export const windowOpenSql = (digits: string, at = 'now()'): string =>
+  `EXISTS (SELECT 1 FROM communications w WHERE w.peer_phone = ${digits} AND w.created_at > ${at} - interval '48 hours'
+     AND w.type = 'chat' AND w.direction = 'inbound' AND coalesce(w.provider_timestamp, w.created_at) > ${at} - interval '24 hours')`;
 
 /** SQL: whether `digits` ever wrote (what the reason says when the window is closed). */
 export const everWroteSql = (digits: string): string =>

@@ -9,6 +9,7 @@ import { announceScheduledChange } from './announce-scheduled-change';
 import { checkScheduledBody, checkSendAt, type TScheduleInput, type TScheduledTemplate } from './scheduled-inputs';
 import { A_FILE_OF_KIND, checkScheduledTemplate } from './scheduled-template';
 import { ALREADY_SCHEDULED, assertUploadMayBeScheduled } from './scheduled-upload';
+import { assertMayGoUnlessReplied } from './unless-replied';
 
 export type TScheduledKind = 'text' | 'template' | 'file';
 
@@ -34,8 +35,9 @@ function chooseWhat(input: TScheduleInput): TWhat {
 /**
  * Schedules a text, a file or an approved template to a client's conversation at `sendAt`
  * (README "Scheduled sends"). Everything a send now would refuse is refused now: the walls, the
- * number, an opt-out, the case, the file, the template. Then the row waits in the queue that the
- * worker sends from (send-due-scheduled.ts); it is audited `chat.schedule`.
+ * number, an opt-out, the case, the file, the template, and a text that could never go (it waits
+ * for no reply past the window). Then the row waits in the queue that the worker sends from
+ * (send-due-scheduled.ts); it is audited `chat.schedule`.
  */
 export async function scheduleSend(
   deps: { config: Pick<TConfig, 'defaultCountry'>; now: () => Date },
@@ -70,12 +72,14 @@ export async function scheduleSend(
       attachmentId = template.header.attachmentId;
     }
   }
+  const unlessReplied = input.unlessReplied ?? false;
+  await assertMayGoUnlessReplied({ kind: what.kind, unlessReplied, digits: recipient.digits, sendAt });
   const body = what.kind === 'template' ? null : what.body || null;
   return db()
     .transaction(async (transaction) => {
       const [row] = await db().query<{ id: number }>(
-        `INSERT INTO scheduled_sends (kind, created_by, client_id, case_id, to_digits, body, template, attachment_id, send_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) RETURNING id`,
+        `INSERT INTO scheduled_sends (kind, created_by, client_id, case_id, to_digits, body, template, attachment_id, send_at, unless_replied)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10) RETURNING id`,
         {
           bind: [
             what.kind,
@@ -87,6 +91,7 @@ export async function scheduleSend(
             template ? JSON.stringify(template) : null,
             attachmentId,
             sendAt,
+            unlessReplied,
           ],
           type: QueryTypes.SELECT,
           transaction,
@@ -105,6 +110,7 @@ export async function scheduleSend(
             ...(recipient.caseId !== null ? { caseId: recipient.caseId } : {}),
             ...(attachmentId !== null ? { attachmentId } : {}),
             ...(template ? { template: template.name } : {}),
+            ...(unlessReplied ? { unlessReplied } : {}),
           },
         },
         transaction,

@@ -26,6 +26,8 @@ export const ZScheduleInput = z.object({
   template: ZScheduledTemplate.optional(),
   attachmentId: ZRecordId.optional(),
   sendAt: ZSendAt,
+  /** Not sent if the client writes after it was scheduled ("Don't send if they reply first"); default false. */
+  unlessReplied: z.boolean().optional(),
 });
 export type TScheduleInput = z.infer<typeof ZScheduleInput>;
 

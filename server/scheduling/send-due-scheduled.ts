@@ -8,6 +8,7 @@ import type { TReader } from '../core/visibility';
 import type { TDueSend } from './lease-due-sends';
 import { markNotSent, type TRefusal } from './mark-not-sent';
 import { windowClosedReason } from './reply-window';
+import { CLIENT_REPLIED } from './unless-replied';
 
 /** What the send path needs (messaging's TSendDeps), and a logger. */
 export type TSchedulingDeps = Parameters<typeof sendChatMessage>[0] & { logger: Pick<TLogger, 'warn' | 'info'> };
@@ -24,8 +25,8 @@ const NO_LONGER_PERMITTED = 'Not sent: whoever scheduled it may no longer send t
 const FILE_GONE = 'The file was deleted before its time.';
 
 /**
- * Why a leased row will not go, from what its lease read (the author, the walls, the window, the
- * file), or null when it should be sent. The send path checks the rest (the number, an opt-out, the
+ * Why a leased row will not go, from what its lease read (the author, the walls, a reply that
+ * stops it, the window, the file), or null when it should be sent. The send path checks the rest (the number, an opt-out, the
  * template) and its refusals are turned into reasons the same way.
  */
 export function refusalOf(row: TDueSend): TRefusal | null {
@@ -39,6 +40,8 @@ export function refusalOf(row: TDueSend): TRefusal | null {
       false,
     );
   if (!row.permitted) return refuse(NO_LONGER_PERMITTED);
+  // Before the window: a reply reopens it, and is exactly what stops this one.
+  if (row.clientReplied) return refuse(CLIENT_REPLIED);
   const needsFile = row.kind === 'file' || (row.kind === 'template' && row.template?.header !== undefined);
   if (needsFile && row.attachmentId === null) return refuse(FILE_GONE);
   if (!row.numberTheirs)

@@ -258,4 +258,50 @@ describe.runIf(hasChromium())('scheduled sends in Chromium', () => {
     await saveScreenshot(page, 'scheduled-page-390');
     expect(await noSideScroll()).toBe(true);
   });
+
+  it('"Don’t send if they reply first": off by default, switched on in the menu and the picker, listed, and a reply stops it', async () => {
+    const benedict = '447700900456';
+    expect((await live.sim.sendInbound(benedict, 'Any news on my case?')).status).toBe(200);
+    const director = createHttpClient(live.app.url).client;
+    await director.auth.signIn.mutate({ email: 'director@demo.firm', password: 'demo-director-pass' });
+    const benedictId = (await director.clients.list.query()).find((c) => c.name === 'Benedict Okafor')!.id;
+    const page = await signIn();
+    await openConversation(page, benedictId);
+    const text = `Did the signed form reach you? (${Date.now()})`;
+    await message(page).fill(text);
+
+    // In the menu, a checkbox that leaves the menu open; the picker shows the same switch.
+    await page.getByRole('button', { name: 'Schedule for later' }).click();
+    const option = page.getByRole('menuitemcheckbox', { name: 'Don’t send if they reply first' });
+    expect(await option.getAttribute('aria-checked')).toBe('false');
+    await option.click();
+    expect(await option.getAttribute('aria-checked')).toBe('true');
+    await page.getByRole('menuitem', { name: 'Pick a date and time…' }).click();
+    const picker = page.getByRole('form', { name: 'Send later' });
+    const box = picker.getByRole('checkbox', { name: 'Don’t send if they reply first' });
+    expect(await box.isChecked()).toBe(true);
+    expect(await violations(page, '.composer-later')).toEqual([]);
+    await picker.getByLabel('Send later at').fill(firmInput(12_000).value);
+    await picker.getByRole('button', { name: 'Schedule' }).click();
+    await picker.waitFor({ state: 'detached' });
+    await page.getByRole('status').filter({ hasText: 'It will not be sent if they reply first.' }).waitFor();
+
+    await strip(page)
+      .getByRole('button', { name: /scheduled/ })
+      .click();
+    const item = itemWith(strip(page), text);
+    await expect.poll(() => item.textContent()).toContain('Won’t be sent if they reply first');
+
+    // He writes before its time.
+    expect((await live.sim.sendInbound(benedict, 'Yes, it arrived this morning.')).status).toBe(200);
+    // Off again for the next one.
+    await message(page).fill('Another message');
+    await page.getByRole('button', { name: 'Schedule for later' }).click();
+    expect(await option.getAttribute('aria-checked')).toBe('false');
+    await page.keyboard.press('Escape');
+    await message(page).fill('');
+
+    await expect.poll(() => item.textContent(), { timeout: 40_000 }).toMatch(/Not sent: The client replied after it was scheduled\./);
+    expect(providerTexts(text)).toBe(0);
+  });
 });

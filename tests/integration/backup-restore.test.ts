@@ -131,7 +131,7 @@ describe('a round trip: backup, then restore into an empty database', () => {
     const file = backupFile('round-trip');
     const backup = await runScript('server/scripts/backup.ts', envFor(source), [file]);
     expect(backup.code, backup.output).toBe(0);
-    expect(backup.output).toMatch(/Backup written and verified: .* schema 0022-court-bundle/);
+    expect(backup.output).toMatch(/Backup written and verified: .* schema 0023-unless-replied/);
     expect(backup.output).toMatch(/backup: attachment_chunks: \d+ rows/); // progress on stderr
 
     const target = await emptyTarget();

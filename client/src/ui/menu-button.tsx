@@ -15,6 +15,8 @@ export type TMenuItem = {
   hint?: string;
   checked?: boolean;
   current?: boolean;
+  /** With `checked`, an option turned on and off (a menuitemcheckbox): picking it leaves the menu open. */
+  toggles?: boolean;
   onSelect: () => void;
 };
 
@@ -37,8 +39,8 @@ type TProps = {
 };
 
 const ROOM_BELOW_PX = 280;
-const ITEM_SELECTOR = '[role="menuitem"], [role="menuitemradio"]';
-const CURRENT_SELECTOR = '[aria-checked="true"], [aria-current="true"]';
+const ITEM_SELECTOR = '[role="menuitem"], [role="menuitemradio"], [role="menuitemcheckbox"]';
+const CURRENT_SELECTOR = '[role="menuitemradio"][aria-checked="true"], [aria-current="true"]';
 
 /**
  * A button that opens a short menu, as the WAI-ARIA menu button pattern has it: Enter, Space or ↓
@@ -115,7 +117,7 @@ export function MenuButton({
   };
 
   const pick = (item: TMenuItem) => {
-    close(true);
+    if (!item.toggles) close(true);
     item.onSelect();
   };
 
@@ -156,7 +158,7 @@ export function MenuButton({
                 <button
                   type="button"
                   className="menu-item"
-                  role={item.checked === undefined ? 'menuitem' : 'menuitemradio'}
+                  role={item.checked === undefined ? 'menuitem' : item.toggles ? 'menuitemcheckbox' : 'menuitemradio'}
                   aria-checked={item.checked}
                   aria-current={item.current || undefined}
                   aria-label={item.hint ? item.label : undefined}

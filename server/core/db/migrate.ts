@@ -27,6 +27,7 @@ import { ownership } from './migrations/0019-ownership';
 import { records } from './migrations/0020-records';
 import { reach } from './migrations/0021-reach';
 import { courtBundle } from './migrations/0022-court-bundle';
+import { unlessReplied } from './migrations/0023-unless-replied';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -64,6 +65,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     records,
     reach,
     courtBundle,
+    unlessReplied,
   ];
 }
 

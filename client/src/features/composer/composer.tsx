@@ -277,7 +277,8 @@ export function Composer({
             <div className="template-later">
               {templateLaterAt && zone ? (
                 <p className="template-later-note" role="status">
-                  <strong>Send template</strong> schedules it for {withZone(formatWallTime(templateLaterAt, zone.timeZone), zone)}.{' '}
+                  <strong>Send template</strong> schedules it for {withZone(formatWallTime(templateLaterAt, zone.timeZone), zone)}
+                  {scheduling.replyOption.on ? ', unless they reply first' : ''}.{' '}
                   <button type="button" className="link-button" onClick={() => setTemplateLaterAt(null)}>
                     Send it now instead
                   </button>
@@ -290,6 +291,7 @@ export function Composer({
                     label="Schedule for later"
                     onPreset={setTemplateLaterAt}
                     onPickOwn={() => setPicking(true)}
+                    replyOption={scheduling.replyOption}
                   />
                 </span>
               )}
@@ -298,6 +300,7 @@ export function Composer({
                   zone={zone}
                   title="Send the template"
                   action="Choose this time"
+                  replyOption={scheduling.replyOption}
                   onPick={(at) => {
                     setTemplateLaterAt(at);
                     setPicking(false);
@@ -371,6 +374,7 @@ export function Composer({
                 disabled={sendDisabled || scheduling.pending}
                 onPreset={scheduleFromMenu}
                 onPickOwn={() => setPicking(true)}
+                replyOption={scheduling.replyOption}
               />
             )}
           </span>
@@ -398,6 +402,7 @@ export function Composer({
             zone={zone}
             title={file ? 'Send the file later' : 'Send later'}
             action="Schedule"
+            replyOption={scheduling.replyOption}
             onPick={async (at) => {
               const refused = await scheduleAt(at);
               if (refused === null) {

@@ -82,6 +82,7 @@ export function ScheduledItem({ item, zone, me, actions, showClient, onEditAndSe
       ) : (
         what.text && <p className="scheduled-text">{what.text}</p>
       )}
+      {item.unlessReplied && !notSent && <p className="scheduled-unless">Won’t be sent if they reply first</p>}
       {notSent && (
         <p className="scheduled-reason" role="note">
           <strong>Not sent:</strong> {item.reason ?? 'it could not go.'}

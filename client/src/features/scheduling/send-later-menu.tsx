@@ -4,6 +4,8 @@ import { MenuButton } from '../../ui/menu-button';
 import { ClockIcon } from '../../ui/clock-icon';
 import { sendLaterPresets } from './send-later-presets';
 import { withZone, type TFirmZone } from './use-firm-time-zone';
+import { REPLY_OPTION_LABEL } from './unless-replied-option';
+import type { TReplyOption } from './use-scheduled-actions';
 
 type TProps = {
   zone: TFirmZone | null;
@@ -16,15 +18,17 @@ type TProps = {
   onPreset: (at: Date) => void;
   /** "Pick a date and time…" was chosen: the owner opens the picker where it fits. */
   onPickOwn: () => void;
+  /** "Don't send if they reply first", switched on and off in the menu (it stays open). */
+  replyOption?: TReplyOption;
 };
 
 /**
  * "Send later": the clock beside Send (named "Schedule for later"), a menu of an hour on, tomorrow at
  * 9:00 and Monday at 9:00, each with the moment it stands for on the firm's clock (and the zone's
- * name when the browser's is another), or a date and time picked. Keyboard as every menu here
- * (arrows, Enter, Escape).
+ * name when the browser's is another), or a date and time picked; and, below them, whether it is
+ * sent only if the client has not replied meanwhile. Keyboard as every menu here (arrows, Enter, Escape).
  */
-export function SendLaterMenu({ zone, error, disabled, label, onPreset, onPickOwn }: TProps) {
+export function SendLaterMenu({ zone, error, disabled, label, onPreset, onPickOwn, replyOption }: TProps) {
   // Worked out when the menu opens, not when the page was drawn.
   const [now, setNow] = useState(() => new Date());
   const items = zone
@@ -36,6 +40,17 @@ export function SendLaterMenu({ zone, error, disabled, label, onPreset, onPickOw
           onSelect: () => onPreset(preset.at),
         })),
         { key: 'pick', label: 'Pick a date and time…', onSelect: onPickOwn },
+        ...(replyOption
+          ? [
+              {
+                key: 'unless-replied',
+                label: REPLY_OPTION_LABEL,
+                checked: replyOption.on,
+                toggles: true,
+                onSelect: () => replyOption.set(!replyOption.on),
+              },
+            ]
+          : []),
       ]
     : null;
   return (

@@ -3,6 +3,8 @@ import { fromZonedInputValue, toZonedInputValue } from '../../lib/zoned-time';
 import { escapeCancels } from '../../lib/escape-cancels';
 import { latestSendAt, sendLaterPresets } from './send-later-presets';
 import type { TFirmZone } from './use-firm-time-zone';
+import { UnlessRepliedOption } from './unless-replied-option';
+import type { TReplyOption } from './use-scheduled-actions';
 
 type TProps = {
   zone: TFirmZone;
@@ -15,6 +17,8 @@ type TProps = {
   /** The server's refusal, or null once it is done (the form is then closed by its owner). */
   onPick: (at: Date) => Promise<string | null>;
   onCancel: () => void;
+  /** For a new send: "Don't send if they reply first" beside the time. */
+  replyOption?: TReplyOption;
 };
 
 /** Why `at` cannot be chosen (not a time, passed, over a year away), or null. */
@@ -30,7 +34,7 @@ function checkSendAt(at: Date | null, now: Date): string | null {
  * to lose). It stays open until the server has answered: a refusal (a time that passed meanwhile)
  * is shown in it, in the server's words, to be corrected there. Escape closes it.
  */
-export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel }: TProps) {
+export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel, replyOption }: TProps) {
   const [now] = useState(() => new Date());
   const [value, setValue] = useState(() => toZonedInputValue(initial ?? sendLaterPresets(now, zone.timeZone)[1]!.at, zone.timeZone));
   const [saving, setSaving] = useState(false);
@@ -91,6 +95,7 @@ export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel
           {zone.label}
         </span>
       )}
+      {replyOption && <UnlessRepliedOption option={replyOption} />}
       <span className="button-row">
         <button type="submit" className="button small primary">
           {saving ? 'Saving…' : action}

@@ -1,7 +1,11 @@
+import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
 import { formatWallTime } from '../../lib/zoned-time';
 import { useToast } from '../../ui/toasts';
 import { withZone, type TFirmZone } from './use-firm-time-zone';
+
+/** "Don't send if they reply first": whether the next send scheduled waits for no reply, and its switch. */
+export type TReplyOption = { on: boolean; set: (on: boolean) => void };
 
 /**
  * Scheduling a send and changing one: each says what it did in a notice (the page's live region),
@@ -10,6 +14,8 @@ import { withZone, type TFirmZone } from './use-firm-time-zone';
  */
 export function useScheduledActions() {
   const utils = trpc.useUtils();
+  // "Don't send if they reply first", for the next send scheduled here (off again once it is).
+  const [unlessReplied, setUnlessReplied] = useState(false);
   const toast = useToast();
   const schedule = trpc.chat.schedule.useMutation();
   const reschedule = trpc.chat.reschedule.useMutation();
@@ -32,6 +38,7 @@ export function useScheduledActions() {
   const when = (at: Date, zone: TFirmZone) => withZone(formatWallTime(at, zone.timeZone), zone);
   return {
     pending: schedule.isPending || reschedule.isPending || edit.isPending || cancel.isPending,
+    replyOption: { on: unlessReplied, set: setUnlessReplied } satisfies TReplyOption,
     /**
      * `window`: when the number's 24-hour window closes, and whose it is. Free text due after it is
      * scheduled all the same (they may write again meanwhile), and the notice says it will not go
@@ -49,7 +56,14 @@ export function useScheduledActions() {
           ? ` ${window.name} has not written from this number:`
           : ` That is after ${window.name}’s 24-hour window closes (${when(window.closesAt, zone)}):`;
       const warning = late ? `${why} unless they write again before then, it will not be sent. An approved template would be.` : '';
-      return run(() => schedule.mutateAsync(input), `Scheduled for ${when(input.sendAt, zone)}.${warning}`);
+      const unless = unlessReplied ? ' It will not be sent if they reply first.' : '';
+      return run(
+        () => schedule.mutateAsync({ ...input, ...(unlessReplied ? { unlessReplied } : {}) }),
+        `Scheduled for ${when(input.sendAt, zone)}.${unless}${warning}`,
+      ).then((refused) => {
+        if (refused === null) setUnlessReplied(false);
+        return refused;
+      });
     },
     reschedule: (id: number, sendAt: Date, zone: TFirmZone) =>
       run(() => reschedule.mutateAsync({ id, sendAt }), `Rescheduled for ${when(sendAt, zone)}.`),

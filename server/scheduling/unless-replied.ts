@@ -1,0 +1,46 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import { db } from '../core/db/db';
+import { AppError } from '../core/errors';
+import { windowOpenSql } from './reply-window';
+
+// "Don't send if they reply first" (README "Scheduled sends"): a follow-up that is not sent when the
+// client wrote after it was scheduled. "After it was scheduled" is after the row's created_at (a
+// reschedule or an edit does not start it again); "the client" is the conversation the send belongs
+// to: any message on the client's record, or from the number it goes to (unlinked, say, because
+// two clients share it).
+
+/** The reason kept on the row and told to its author. */
+export const CLIENT_REPLIED = 'The client replied after it was scheduled.';
+
+/**
+ * SQL: whether the leased row `row` (a scheduled_sends alias) waits for no reply and the client
+ * wrote after it was scheduled (a message stored after its created_at). Two EXISTS, one per index
+ * (client, time) and (number, time).
+ */
+export const clientRepliedSql = (row: string): string =>
+  `(${row}.unless_replied AND (
+     EXISTS (SELECT 1 FROM communications r WHERE r.client_id = ${row}.client_id AND r.created_at > ${row}.created_at
+               AND r.type = 'chat' AND r.direction = 'inbound')
+     OR EXISTS (SELECT 1 FROM communications r WHERE r.peer_phone = ${row}.to_digits AND r.created_at > ${row}.created_at
+               AND r.type = 'chat' AND r.direction = 'inbound')))`;
+
+const NEVER_GOES =
+  'At that time a text could only go if the client writes again first, and a reply would stop it: send an approved template instead, or untick “Don’t send if they reply first”.';
+
+/**
+ * Refuses a text or a file that waits for no reply and is due after the number's 24-hour window
+ * closes: only a new message from the client could reopen the window, and that message would stop
+ * it, so it could never go (INVALID_INPUT on `unlessReplied`). A template reaches past the window.
+ */
+export async function assertMayGoUnlessReplied(
+  what: { kind: string; unlessReplied: boolean; digits: string; sendAt: Date },
+  transaction?: Transaction,
+): Promise<void> {
+  if (!what.unlessReplied || (what.kind !== 'text' && what.kind !== 'file')) return;
+  const [row] = await db().query<{ open: boolean }>(`SELECT ${windowOpenSql('$1::text', '$2::timestamptz')} AS open`, {
+    bind: [what.digits, what.sendAt],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  if (!row?.open) throw new AppError('INVALID_INPUT', NEVER_GOES, { unlessReplied: ['Only a template can go after the 24-hour window.'] });
+}
