@@ -255,6 +255,11 @@ describe('describeAuditEvent: one sentence a person can read', () => {
       `Dee Director scheduled a message to Amelia Hart for ${formatDateTime(new Date(sendAt))}`,
     );
     expect(
+      describeAuditEvent(
+        event({ action: 'chat.schedule', ...amelia, detail: { scheduledSendId: 8, kind: 'text', sendAt, unlessReplied: true } }),
+      ),
+    ).toBe(`Dee Director scheduled a message to Amelia Hart for ${formatDateTime(new Date(sendAt))}, unless they reply first`);
+    expect(
       describeAuditEvent(event({ action: 'chat.cancel_scheduled', ...amelia, detail: { scheduledSendId: 7, kind: 'template', sendAt } })),
     ).toBe(`Dee Director cancelled a template to Amelia Hart scheduled for ${formatDateTime(new Date(sendAt))}`);
   });

@@ -437,7 +437,8 @@ function sentenceOf(item: TAuditItem): string {
     case 'chat.schedule': {
       const when = dateOf(text(d, 'sendAt'));
       const onCase = item.related.caseId ? `, on ${item.related.caseId}` : '';
-      return `${actor} scheduled ${scheduledWhat(d, item.related)} to ${subject}${when ? ` for ${when}` : ''}${onCase}`;
+      const unless = d.unlessReplied === true ? ', unless they reply first' : '';
+      return `${actor} scheduled ${scheduledWhat(d, item.related)} to ${subject}${when ? ` for ${when}` : ''}${onCase}${unless}`;
     }
     case 'chat.reschedule': {
       const from = dateOf(text(d, 'from'));
