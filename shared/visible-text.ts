@@ -47,6 +47,23 @@ export function hasHiddenCharacters(text: string): boolean {
   return HIDDEN_IN_NAME.test(text);
 }
 
+// One emoji of several (README "Quick-reply buttons"): pictographs (each maybe with its emoji
+// presentation selector or skin tone) joined by zero-width joiners, or a black flag with a
+// subdivision's letters in tag characters (Scotland's flag); a joiner or tag anywhere else is unseen.
+const EMOJI_PART = String.raw`\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?`;
+const JOINED_EMOJI = new RegExp(
+  String.raw`${EMOJI_PART}(?:\u200D${EMOJI_PART})+|\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{3,7}\u{E007F}`,
+  'gu',
+);
+
+/**
+ * Whether a label (a button title) has a character a person cannot see or that changes how the
+ * rest reads, as `hasHiddenCharacters`, except the joiners and tags inside one emoji, which are seen.
+ */
+export function hasHiddenCharactersOutsideEmoji(text: string): boolean {
+  return hasHiddenCharacters(text.replace(JOINED_EMOJI, ''));
+}
+
 /** Whether the text has a character PostgreSQL cannot store (NUL, a lone surrogate). */
 export function hasUnstorableCharacters(text: string): boolean {
   return UNSTORABLE.test(text);

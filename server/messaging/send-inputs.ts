@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
+import { BUTTON_TITLE_MAX, buttonTitleProblems, titleAsSeen } from '../../shared/button-titles';
 
 // NUL cannot be stored and would reach the provider as something other than what is kept: refused.
 export const ZBody = z
@@ -37,9 +37,9 @@ export const ZTemplateChoice = {
 
 // A question with quick-reply buttons (README "Quick-reply buttons"): the provider's limits for an
 // interactive message — its text at most 1,024 characters, one to three buttons, each title at most
-// 20 characters and each id at most 256, no two alike.
+// 20 characters as the client sees them and each id at most 256, no two alike.
 export const INTERACTIVE_BODY_MAX = 1024;
-export const BUTTON_TITLE_MAX = 20;
+export { BUTTON_TITLE_MAX };
 export const BUTTON_ID_MAX = 256;
 export const BUTTONS_MAX = 3;
 
@@ -60,15 +60,15 @@ export const ZReplyButton = z.object({
   title: z
     .string()
     .trim()
+    // Kept and sent composed (NFC): `e` + U+0301 becomes the `é` it is seen as.
+    .normalize('NFC')
     .min(1, 'Each button needs a title')
-    .max(BUTTON_TITLE_MAX, `A button title can be at most ${BUTTON_TITLE_MAX} characters`)
-    // A title is all the client reads of a button: nothing in it may be unseen or turn it around.
-    .refine((title) => !hasHiddenCharacters(title), hiddenCharacterMessage('the button title')),
+    .superRefine((title, ctx) => {
+      for (const message of buttonTitleProblems(title)) ctx.addIssue({ code: 'custom', message });
+    }),
 });
 
 const sameTwice = (values: string[]) => new Set(values).size !== values.length;
-/** A title as the client tells two apart: composed the same way, in any case. */
-const titleAsSeen = (title: string) => title.normalize('NFC').toLocaleLowerCase();
 
 export const ZReplyButtons = z
   .array(ZReplyButton)

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
+import { keysOf, strokesAtOnce, type TStroke } from '../support/keys-at-once';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { createHttpClient } from '../support/test-server';
 
@@ -84,6 +85,39 @@ describe.runIf(hasChromium())('ownership in Chromium', () => {
     expect(stored).toMatchObject({ metadata: { mentions: [expect.any(Number)] }, direction: null, status: null });
     // Nothing went to the provider for it: the simulator recorded no call since.
     expect(live.sim.requests.slice(requestsBefore)).toEqual([]);
+  });
+
+  it('what is typed right after a name is picked follows the name, however fast it comes', async () => {
+    const diana = await signedIn('Director');
+    await diana.goto(`${live.app.url}/inbox/client/${clients.chloe}`);
+    await liveStreamOpen(diana);
+    await diana.getByRole('button', { name: 'Internal note' }).click();
+    const box = diana.getByRole('textbox', { name: /note/i });
+    const option = diana.getByRole('listbox').getByRole('option', { name: /Sam Staff/ });
+    const picks: Record<string, () => Promise<TStroke>> = {
+      Enter: () => Promise.resolve({ key: 'Enter' }),
+      Tab: () => Promise.resolve({ key: 'Tab' }),
+      click: async () => {
+        const { x, y, width, height } = (await option.boundingBox())!;
+        return { pressAt: { x: x + width / 2, y: y + height / 2 } };
+      },
+    };
+    // Each pick where the name ends the text and where text follows it; the next keys come
+    // before the page could draw a frame.
+    const typed: string[] = [];
+    const meant: string[] = [];
+    for (const [how, pick] of Object.entries(picks)) {
+      for (const after of ['', ' is back Monday.']) {
+        await box.fill(`Ask ${after}`);
+        await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(4, 4));
+        await diana.keyboard.type('@Sa');
+        await option.waitFor();
+        await strokesAtOnce(diana, [await pick(), ...keysOf('to call back')]);
+        typed.push(`${how}: ${await box.inputValue()}`);
+        meant.push(`${how}: Ask @Sam Staff to call back${after}`);
+      }
+    }
+    expect(typed).toEqual(meant);
   });
 
   it('a snoozed conversation leaves the Open list and comes back by itself when the snooze ends', async () => {

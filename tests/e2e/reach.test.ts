@@ -161,6 +161,10 @@ describe.runIf(hasChromium())('reach, in Chromium: reactions, buttons, business 
     await dialog.getByRole('textbox', { name: 'Button 1' }).fill('Yes, tomorrow morning!');
     await dialog.getByRole('textbox', { name: 'Button 2' }).fill('No, thank you');
     expect(await dialog.locator('.title-count.over').textContent()).toBe('22/20');
+    // Counted as the client sees it: a family joined by zero-width joiners is one character.
+    await dialog.getByRole('textbox', { name: 'Button 3' }).fill('Family 👨\u200D👩\u200D👧');
+    expect(await dialog.locator('.title-count').nth(2).textContent()).toBe('8/20');
+    await dialog.getByRole('textbox', { name: 'Button 3' }).fill('');
     const before = live.sim.requests.length;
     await dialog.getByRole('button', { name: 'Send question' }).click();
     await expect.poll(() => errorOf(dialog.locator('fieldset.button-titles'))).toMatch(/at most 20 characters/);

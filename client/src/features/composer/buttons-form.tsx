@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { BUTTON_TITLE_MAX, buttonTitleProblems, titleAsSeen } from '../../../../shared/button-titles';
+import { visibleLength } from '../../../../shared/visible-length';
 import { placeInThread } from '../../lib/cache-patches';
 import { newEchoId } from '../../lib/echo-id';
 import { trpc } from '../../lib/trpc';
@@ -6,9 +8,9 @@ import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { useToast } from '../../ui/toasts';
 import { errorCodeOf } from './queued-sends';
 
-/** The provider's limits for quick-reply buttons: one to three, each title at most 20 characters. */
+/** The provider's limits for quick-reply buttons: one to three, each title at most 20 characters as the client sees them. */
 export const MAX_BUTTONS = 3;
-export const BUTTON_TITLE_LIMIT = 20;
+export const BUTTON_TITLE_LIMIT = BUTTON_TITLE_MAX;
 
 const FIELDS = ['body', 'buttons'] as const;
 
@@ -23,9 +25,9 @@ export function checkQuestion(body: string, titles: readonly string[]): { body?:
   const typed = titles.map((t) => t.trim()).filter(Boolean);
   const buttons: string[] = [];
   if (!typed.length) buttons.push('Add at least one button');
-  if (typed.some((t) => t.length > BUTTON_TITLE_LIMIT)) buttons.push(`A button title can be at most ${BUTTON_TITLE_LIMIT} characters`);
-  if (new Set(typed.map((t) => t.toLocaleLowerCase())).size !== typed.length)
-    buttons.push('Two buttons have the same title: give each its own');
+  // The server's own rules for one title (shared/button-titles), each sentence once.
+  buttons.push(...new Set(typed.flatMap(buttonTitleProblems)));
+  if (new Set(typed.map(titleAsSeen)).size !== typed.length) buttons.push('Two buttons have the same title: give each its own');
   if (buttons.length) problems.buttons = buttons;
   return problems.body || problems.buttons ? problems : null;
 }
@@ -110,7 +112,9 @@ export function ButtonsForm({
       <fieldset className="button-titles" {...errors.field('buttons')} tabIndex={-1}>
         <legend>Buttons (one to three)</legend>
         {titles.map((title, i) => {
-          const over = title.trim().length > BUTTON_TITLE_LIMIT;
+          // Counted as the client will see it: a joined emoji or an accented letter is one.
+          const length = visibleLength(title.trim());
+          const over = length > BUTTON_TITLE_LIMIT;
           const countId = `${errors.inputId('buttons')}-count-${i}`;
           return (
             <label key={i} className="button-title">
@@ -123,7 +127,7 @@ export function ButtonsForm({
                 onChange={(e) => setTitles((all) => all.map((t, j) => (j === i ? e.target.value : t)))}
               />
               <small id={countId} className={`title-count${over ? ' over' : ''}`}>
-                {title.trim().length}/{BUTTON_TITLE_LIMIT}
+                {length}/{BUTTON_TITLE_LIMIT}
               </small>
             </label>
           );

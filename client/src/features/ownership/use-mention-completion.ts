@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent, type RefObject, type SyntheticEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject, type SyntheticEvent } from 'react';
 import { matchPeople, mentionedIn, mentionTokenAt } from './mention-token';
 import type { TPersonRef } from './use-ownership-actions';
 
@@ -27,6 +27,16 @@ export function useMentionCompletion({
   const matches = token && token.start !== dismissedAt ? matchPeople(people, token.query) : [];
   const open = matches.length > 0;
   const current = open ? matches[Math.min(active, matches.length - 1)] : undefined;
+  // Where the caret goes once the picked name is in the box: put there in the same commit as the
+  // text, before the browser takes the next key (a later frame would let a fast key land first).
+  const caretAfterPick = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = caretAfterPick.current;
+    if (at === null || !textarea.current) return;
+    caretAfterPick.current = null;
+    textarea.current.focus();
+    textarea.current.setSelectionRange(at, at);
+  });
 
   const pick = (person: TPersonRef) => {
     if (!token) return;
@@ -37,11 +47,7 @@ export function useMentionCompletion({
     setCaret(at);
     setActive(0);
     setPicked((now) => (now.some((p) => p.id === person.id) ? now : [...now, person]));
-    // The caret goes after the name once the new text is in the box.
-    requestAnimationFrame(() => {
-      textarea.current?.focus();
-      textarea.current?.setSelectionRange(at, at);
-    });
+    caretAfterPick.current = at;
   };
 
   /** Keys the list takes while it is open; true when it took the key (the box must not act on it too). */

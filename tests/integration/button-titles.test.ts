@@ -1,0 +1,91 @@
+import { TRPCClientError } from '@trpc/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUser } from '../../server/auth/users';
+import { Communication } from '../../server/core/db/models/index';
+import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
+import type { AppRouter } from '../../server/trpc/app-router';
+import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { WEBHOOK_SECRET } from '../support/webhook';
+
+// Button titles counted as the client sees them (README "Quick-reply buttons"): through
+// `chat.sendButtons` to the provider simulator over HTTP.
+
+const KEY = 'titles-sim-key-0123456789';
+const FAMILY = '👨\u200D👩\u200D👧';
+const DECOMPOSED_E = 'e\u0301';
+
+describe('button titles as the client sees them', () => {
+  let sim: ProviderSimulator;
+  let server: TTestServer;
+  let staff: ReturnType<typeof createHttpClient>['client'];
+  let amelia: { id: number };
+  const sentTitles = () =>
+    sim.requests
+      .filter((r) => r.method === 'POST' && r.path === '/messages')
+      .map((r) =>
+        (r.body as { interactive: { action: { buttons: { reply: { title: string } }[] } } }).interactive.action.buttons.map(
+          (b) => b.reply.title,
+        ),
+      );
+
+  beforeAll(async () => {
+    sim = await startProviderSimulator({ apiKey: KEY, webhookSecret: WEBHOOK_SECRET, autoReceipts: false });
+    server = await startTestServer({
+      MESSAGING_API_KEY: KEY,
+      MESSAGING_PROVIDER_URL: sim.url,
+      MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      SESSION_SECRET: 'titles-session-secret-0123456789abcdef',
+    });
+    sim.configure({ webhookUrl: `${server.url}/api/webhooks/chat` });
+    await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
+    await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
+    staff = createHttpClient(server.url).client;
+    await staff.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+    const director = createHttpClient(server.url).client;
+    await director.auth.signIn.mutate({ email: 'dee@firm.test', password: 'director-password' });
+    amelia = await director.clients.create.mutate({ name: 'Amelia Hart', phone: '+447700900123' });
+  });
+  afterAll(async () => {
+    await sim?.settle();
+    await sim?.close();
+    await server?.stop();
+  });
+  beforeEach(() => {
+    sim.requests.length = 0;
+  });
+
+  it('a family emoji is one character and 20 accented letters are 20: sent and kept composed', async () => {
+    const question = await staff.chat.sendButtons.mutate({
+      clientId: amelia.id,
+      body: 'Who is coming?',
+      buttons: [
+        { id: 'all', title: `Family ${FAMILY}` },
+        { id: 'e', title: DECOMPOSED_E.repeat(20) },
+      ],
+    });
+    const composed = [`Family ${FAMILY}`, '\u00E9'.repeat(20)];
+    expect(sentTitles()).toEqual([composed]);
+    expect(question.metadata.buttons?.map((b) => b.title)).toEqual(composed);
+    const stored = await Communication.findByPk(question.id);
+    expect((stored?.metadata as { buttons: { title: string }[] }).buttons.map((b) => b.title)).toEqual(composed);
+  });
+
+  it('refuses a 21st character as seen and a joiner that joins no emoji, sending nothing', async () => {
+    const before = await Communication.count();
+    for (const [title, message] of [
+      [DECOMPOSED_E.repeat(21), /at most 20 characters/],
+      ['Ye\u200Ds', /hidden control or text-direction character/],
+      [`${FAMILY}\u200D`, /hidden control or text-direction character/],
+    ] as const) {
+      const refusal = await staff.chat.sendButtons.mutate({ clientId: amelia.id, body: 'Question?', buttons: [{ id: 'a', title }] }).then(
+        () => null,
+        (e: unknown) => e as TRPCClientError<AppRouter>,
+      );
+      expect(refusal).toBeInstanceOf(TRPCClientError);
+      expect(refusal?.data?.code).toBe('BAD_REQUEST');
+      expect(refusal?.data?.fieldErrors?.buttons?.join(' ')).toMatch(message);
+    }
+    expect(await Communication.count()).toBe(before);
+    expect(sentTitles()).toEqual([]);
+  });
+});
