@@ -12,6 +12,7 @@ import { WEBHOOK_SECRET } from '../support/webhook';
 
 const KEY = 'titles-sim-key-0123456789';
 const FAMILY = '👨\u200D👩\u200D👧';
+const FAMILY_OF_FOUR = '👨\u200D👩\u200D👧\u200D👦';
 const DECOMPOSED_E = 'e\u0301';
 
 describe('button titles as the client sees them', () => {
@@ -61,9 +62,11 @@ describe('button titles as the client sees them', () => {
       buttons: [
         { id: 'all', title: `Family ${FAMILY}` },
         { id: 'e', title: DECOMPOSED_E.repeat(20) },
+        // 15 characters as seen, 21 code points: the provider (and its simulator) takes it.
+        { id: 'whole', title: `Whole family: ${FAMILY_OF_FOUR}` },
       ],
     });
-    const composed = [`Family ${FAMILY}`, '\u00E9'.repeat(20)];
+    const composed = [`Family ${FAMILY}`, '\u00E9'.repeat(20), `Whole family: ${FAMILY_OF_FOUR}`];
     expect(sentTitles()).toEqual([composed]);
     expect(question.metadata.buttons?.map((b) => b.title)).toEqual(composed);
     const stored = await Communication.findByPk(question.id);

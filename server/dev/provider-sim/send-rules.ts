@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { isOneEmoji } from '../../../shared/communication';
+import { visibleLength } from '../../../shared/visible-length';
 import { ERROR_TITLES, errorBody } from './provider-errors';
 import { nextSequence, rememberMessage, type TSendJson, type TSimState, type TSimTemplate } from './sim-state';
 import { findApprovedTemplate } from './templates';
@@ -57,7 +58,16 @@ const ZReplyButtons = z
     z
       .object({
         type: z.literal('reply'),
-        reply: z.object({ id: z.string().min(1).max(256), title: z.string().min(1).max(20) }).strict(),
+        // The provider counts a title's characters as the client sees them, not UTF-16 units.
+        reply: z
+          .object({
+            id: z.string().min(1).max(256),
+            title: z
+              .string()
+              .min(1)
+              .refine((t) => visibleLength(t) <= 20, 'title: at most 20 characters'),
+          })
+          .strict(),
       })
       .strict(),
   )
