@@ -3,6 +3,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { APP_ERROR_CODES, AppError } from '../core/errors';
 import type { TLogger } from '../core/logger';
+import { drainBeforeClosing } from './drain-unread-body';
 
 /**
  * Every Express route's error body, beside tRPC's own: the code words a tRPC error carries (so the
@@ -37,17 +38,12 @@ export function httpErrorBody(status: number, message: string): THttpErrorBody {
 
 /**
  * Answers with the error body. A request body still arriving (an upload refused part-way) is read
- * and dropped, and the connection closes after the answer: an answer sent while the browser is
- * still sending is often lost to it as a reset connection.
+ * and dropped before the connection closes (drain-unread-body.ts): closed at once, the browser
+ * still sending is often told "connection reset" instead of reading the answer.
  */
 export function sendHttpError(res: Response, status: number, message: string): void {
   if (res.headersSent) return;
-  const req = res.req;
-  if (!req.complete) {
-    res.set('Connection', 'close');
-    req.unpipe();
-    req.resume();
-  }
+  drainBeforeClosing(res.req, res);
   res.status(status).json(httpErrorBody(status, message));
 }
 

@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { InboundBatcher, storeInboundMessages } from '../messaging';
 import type { TLogger } from '../core/logger';
+import { drainBeforeClosing } from '../http/drain-unread-body';
 import { isDatabaseUnavailable } from '../core/db/database-errors';
 import { DeliveryLog } from './delivery-log';
 import { ingestDelivery } from './ingest-delivery';
@@ -8,6 +9,8 @@ import { countPayloadItems, MAX_ITEMS_PER_DELIVERY, parsePayload } from './parse
 import { isWebhookAuthentic, mayBeAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
 
 export const WEBHOOK_BODY_LIMIT = '3mb';
+/** The same limit in bytes (as express.raw reads '3mb'), for a body that declares its length. */
+const WEBHOOK_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 /**
  * A delivery is answered inside this, stored or not: on a frozen database (no answer at all, so no
  * server-side timeout can fire) the provider gets 503 and retries rather than waiting for minutes.
@@ -130,6 +133,16 @@ export function createWebhookRouter(deps: TWebhookDeps): Router {
     if (mayBeAuthentic(req.headers, deps.auth)) return next();
     res.setHeader('connection', 'close');
     sendJson(res, 401, { ok: false, error: 'unauthorized' });
+  });
+  // A body that says it is over the limit is answered at once, and the rest read and dropped up to a
+  // bound before the connection closes (express.raw would read all of it, however long, to answer).
+  router.post('/', (req, res, next) => {
+    const declared = Number(req.headers['content-length']);
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding !== 'identity' || !(declared > WEBHOOK_BODY_LIMIT_BYTES)) return next();
+    res.setHeader('connection', 'close');
+    drainBeforeClosing(req, res);
+    sendJson(res, 413, { ok: false, error: 'payload_too_large' });
   });
   // Raw bytes on this route only: the signature covers the exact body, so nothing may parse it first.
   router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), handleDelivery(deps, batcher));

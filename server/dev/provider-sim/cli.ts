@@ -1,6 +1,7 @@
 import 'dotenv/config';
 import { z } from 'zod';
 import { startProviderSimulator } from './provider-simulator';
+import { WEBHOOK_RETRY_DEFAULTS } from './webhook-retries';
 
 // npm run provider:sim — the simulator as a standalone server (see README "Provider simulator").
 const ZSimEnv = z.object({
@@ -12,6 +13,11 @@ const ZSimEnv = z.object({
   MESSAGING_TEMPLATES_PATH: z.string().startsWith('/').default('/v1/configs/templates'),
   SIM_ENFORCE_WINDOW: z.enum(['true', 'false']).default('false'),
   SIM_API_MODE: z.enum(['cloud', 'onprem']).default('cloud'),
+  // Webhook retries, as the provider's (webhook-retries.ts): on, ~1 s doubling to 15 min, for 7 days.
+  SIM_WEBHOOK_RETRIES: z.enum(['true', 'false']).default('true'),
+  SIM_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY_DEFAULTS.baseMs),
+  SIM_WEBHOOK_RETRY_CAP_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY_DEFAULTS.capMs),
+  SIM_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(0).default(WEBHOOK_RETRY_DEFAULTS.forMs),
 });
 
 const parsed = ZSimEnv.safeParse(process.env);
@@ -20,6 +26,17 @@ if (!parsed.success) {
   process.exit(1);
 }
 const env = parsed.data;
+/** A length of time as a person reads it: 1 s, 15 min, 7 days. */
+const span = (ms: number) => {
+  const units: [number, string][] = [
+    [86_400_000, ' days'],
+    [3_600_000, ' h'],
+    [60_000, ' min'],
+    [1_000, ' s'],
+  ];
+  const [size, unit] = units.find(([size]) => ms >= size && ms % size === 0) ?? [1, ' ms'];
+  return `${ms / size}${unit}`;
+};
 const sim = await startProviderSimulator({
   port: env.SIM_PORT,
   apiKey: env.SIM_API_KEY,
@@ -29,6 +46,10 @@ const sim = await startProviderSimulator({
   templatesPath: env.MESSAGING_TEMPLATES_PATH,
   enforceWindow: env.SIM_ENFORCE_WINDOW === 'true',
   apiMode: env.SIM_API_MODE,
+  webhookRetries: env.SIM_WEBHOOK_RETRIES === 'true',
+  webhookRetryBaseMs: env.SIM_WEBHOOK_RETRY_BASE_MS,
+  webhookRetryCapMs: env.SIM_WEBHOOK_RETRY_CAP_MS,
+  webhookRetryForMs: env.SIM_WEBHOOK_RETRY_FOR_MS,
 });
 console.log(`Provider simulator on ${sim.url}`);
 console.log(`  API key:  ${env.SIM_API_KEY === 'sim-api-key' ? 'sim-api-key (default)' : 'from SIM_API_KEY'}`);
@@ -39,9 +60,17 @@ console.log(
   `  24-hour rule: ${env.SIM_ENFORCE_WINDOW === 'true' ? `enforced (${env.SIM_API_MODE})` : 'not enforced (SIM_ENFORCE_WINDOW=true to enforce)'}`,
 );
 console.log(
+  `  retries:  ${
+    env.SIM_WEBHOOK_RETRIES === 'true'
+      ? `a post the app does not take is tried again: after ${span(env.SIM_WEBHOOK_RETRY_BASE_MS)}, doubling up to ${span(env.SIM_WEBHOOK_RETRY_CAP_MS)}, for ${span(env.SIM_WEBHOOK_RETRY_FOR_MS)}`
+      : 'off (one try per post)'
+  }`,
+);
+console.log(
   '  control:  POST /__sim/inbound {"from","body","name"} · POST /__sim/next {"status"|"hang"} · POST /__sim/config {...} · GET /__sim/requests',
 );
 console.log('            POST /__sim/press {"messageId","buttonId"} · POST /__sim/age {"messageId","days"} · GET /__sim/messages');
+console.log('            GET /__sim/retries (webhook posts waiting for a retry)');
 const stop = () => void sim.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -7,7 +7,8 @@ import { ageMessage, configureSim, type TScriptedResponse, type TSendJson, type 
 // The control API under `/__sim/` (no API key), for tests in other processes and for use by hand:
 // script the next answer, post an inbound message, press a question's button, register a file,
 // change settings, age a message, read the messages delivered and received (with the firm's
-// reactions and reads), and read or clear the recorded requests.
+// reactions and reads), count the webhook posts waiting for a retry, and read or clear the
+// recorded requests.
 
 const ZInboundKind = z
   .object({
@@ -82,6 +83,17 @@ const ZPress = z.object({ messageId: z.string().min(1), buttonId: z.string().min
 /** A message sent or received `days` earlier than it was (reactions are taken for 30 days only). */
 const ZAge = z.object({ messageId: z.string().min(1), days: z.number().min(0).max(3650) });
 
+/** The settings checked when changed by hand (the rest are taken as given, as before). */
+const ZSimConfig = z
+  .object({
+    webhookRetries: z.boolean(),
+    webhookRetryBaseMs: z.number().int().min(1),
+    webhookRetryCapMs: z.number().int().min(1),
+    webhookRetryForMs: z.number().int().min(0),
+  })
+  .partial()
+  .loose();
+
 /** Every message delivered or received, oldest first, with its times as ISO text. */
 export function listMessages(state: TSimState): unknown[] {
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -127,9 +139,13 @@ export async function handleControl(state: TSimState, method: string, path: stri
     );
   }
   if (method === 'POST' && path === '/__sim/config') {
-    configureSim(state, input);
+    const parsed = ZSimConfig.safeParse(input);
+    if (!parsed.success)
+      return send(400, { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+    configureSim(state, parsed.data);
     return send(200, { ok: true });
   }
+  if (method === 'GET' && path === '/__sim/retries') return send(200, { waiting: state.retries.size });
   if (method === 'GET' && path === '/__sim/requests') return send(200, state.requests);
   if (method === 'GET' && path === '/__sim/messages') return send(200, listMessages(state));
   if (method === 'POST' && path === '/__sim/press') {

@@ -15,6 +15,7 @@ import {
   type TSimulatorOptions,
 } from './sim-state';
 import { postReceipt, type TReceiptError, type TWebhookAnswer } from './webhook-delivery';
+import { cancelRetries, settleRetries } from './webhook-retries';
 
 // A local stand-in for the messaging provider, over real HTTP, for development, e2e tests and
 // benchmarks. It checks PROVIDER-API-KEY, validates the send body, answers like the cloud API,
@@ -49,7 +50,9 @@ export class ProviderSimulator {
     return this;
   }
 
+  /** Stops: waiting webhook retries are dropped, held requests and connections ended. */
   close(): Promise<void> {
+    cancelRetries(this.state);
     return closeHttpServer(this.state, this.server);
   }
 
@@ -79,9 +82,27 @@ export class ProviderSimulator {
     configureSim(this.state, patch);
   }
 
-  /** Resolves when every receipt or inbound post started so far has been answered. */
+  /**
+   * Resolves when every receipt or inbound post started so far has had its first answer (a post the
+   * app refused or never answered may still be retried: `settleRetries`).
+   */
   async settle(): Promise<void> {
     while (this.state.pending.size) await Promise.allSettled([...this.state.pending]);
+  }
+
+  /**
+   * Resolves when no webhook post is waiting to be tried again: each was taken (2xx), given up,
+   * or stopped (retries turned off, the simulator closed). With the default backoff that can take
+   * days: for tests that set short `webhookRetryBaseMs`/`webhookRetryCapMs`.
+   */
+  async settleRetries(): Promise<void> {
+    await this.settle();
+    await settleRetries(this.state);
+  }
+
+  /** How many webhook posts are waiting to be tried again. */
+  retriesWaiting(): number {
+    return this.state.retries.size;
   }
 
   /** Records that a number wrote just now (opens its 24-hour window) without posting anything. */

@@ -90,6 +90,17 @@ export type TSimulatorOptions = {
   apiMode?: 'cloud' | 'onprem';
   /** Sleep between ~64 KB pieces of a media download (to cut a download off mid-file in tests). */
   mediaChunkDelayMs?: number;
+  /**
+   * Try a webhook post the app did not take (no answer, or not 2xx) again, as the provider does
+   * (default true); false: one try each, and waiting retries stop.
+   */
+  webhookRetries?: boolean;
+  /** The first retry's wait (default 1 s); each next one about doubles (webhook-retries.ts). */
+  webhookRetryBaseMs?: number;
+  /** The longest wait between two tries (default 15 min). */
+  webhookRetryCapMs?: number;
+  /** No retry starts later than this after the first try (default 7 days, as the provider). */
+  webhookRetryForMs?: number;
 };
 
 /** The options a running simulator can change (`configure`, `POST /__sim/config`). */
@@ -108,6 +119,10 @@ export type TSimSettings = Partial<
     | 'templateShape'
     | 'templatePageSize'
     | 'mediaChunkDelayMs'
+    | 'webhookRetries'
+    | 'webhookRetryBaseMs'
+    | 'webhookRetryCapMs'
+    | 'webhookRetryForMs'
   >
 >;
 
@@ -122,6 +137,9 @@ export type TSimMedia = {
   bytes: Buffer | null;
 };
 
+/** A webhook post waiting for its next try, or trying (webhook-retries.ts). */
+export type TWebhookRetry = { cancel: () => void; done: Promise<void> };
+
 /** Answers a request with JSON (once; nothing if the app already hung up). */
 export type TSendJson = (status: number, json: unknown, headers?: Record<string, string>) => void;
 
@@ -135,8 +153,10 @@ export type TSimState = {
   uploadGate: Promise<void> | null;
   /** Scripted answers, taken one per provider call. */
   readonly queue: TScriptedResponse[];
-  /** Receipt and inbound posts still under way (what `settle` waits for). */
+  /** Receipt and inbound posts still under way, to their first answer (what `settle` waits for). */
   readonly pending: Set<Promise<unknown>>;
+  /** Posts the app did not take, waiting for their next try (what `settleRetries` waits for). */
+  readonly retries: Set<TWebhookRetry>;
   /** Requests answered with `{hang: true}`: held open until the simulator closes. */
   readonly hanging: Set<ServerResponse>;
   /** One counter for every id the simulator makes (messages, inbound messages, media). */
@@ -160,6 +180,7 @@ export function createSimState(options: TSimulatorOptions): TSimState {
     uploadGate: null,
     queue: [],
     pending: new Set(),
+    retries: new Set(),
     hanging: new Set(),
     sequence: 0,
     lastInbound: new Map(),

@@ -1,28 +1,43 @@
 import { createHmac } from 'node:crypto';
 import { FIRM_DIGITS, trackPending, type TSimState } from './sim-state';
+import { retryUntilTaken, wasTaken } from './webhook-retries';
 
 // Delivery to the app's webhook, as the real provider delivers: the cloud envelope, signed with the
-// shared secret (X-Service-Signature), one attempt per post (an answer the app did not give reads as
-// status 0), and status receipts a little after the send, sometimes out of order.
+// shared secret (X-Service-Signature); a post the app does not take (no answer reads as status 0, or
+// any status but 2xx) is tried again later, the same bytes, as webhook-retries.ts says; and status
+// receipts a little after the send, sometimes out of order.
 
 export type TWebhookAnswer = { status: number; json: unknown };
 
 /** A receipt's error, as a `failed` status carries it. */
 export type TReceiptError = { code: number; title: string; details: string };
 
-/** Posts one change (`field`, `value`) to the webhook, signed when a secret is set; none set: nothing is posted. */
-export function postWebhook(state: TSimState, value: unknown, field = 'messages'): Promise<TWebhookAnswer> {
+/** One try of a post, to the webhook URL set now (a retry follows the URL if a test moves it). */
+function attemptPost(state: TSimState, raw: string, headers: Record<string, string>): Promise<TWebhookAnswer> {
   const target = state.options.webhookUrl;
   if (!target) return Promise.resolve({ status: 0, json: null });
+  return fetch(target, { method: 'POST', headers, body: raw }).then(
+    async (res) => ({ status: res.status, json: (await res.json().catch(() => null)) as unknown }),
+    () => ({ status: 0, json: null }),
+  );
+}
+
+/**
+ * Posts one change (`field`, `value`) to the webhook, signed when a secret is set; none set: nothing
+ * is posted. Resolves with the first try's answer (what `settle` waits for); retries, if it needs
+ * them, go on by themselves (`settleRetries` waits for those).
+ */
+export function postWebhook(state: TSimState, value: unknown, field = 'messages'): Promise<TWebhookAnswer> {
+  if (!state.options.webhookUrl) return Promise.resolve({ status: 0, json: null });
   const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'SIM', changes: [{ field, value }] }] });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (state.options.webhookSecret)
     headers['x-service-signature'] = `sha256=${createHmac('sha256', state.options.webhookSecret).update(raw).digest('hex')}`;
-  const attempt = fetch(target, { method: 'POST', headers, body: raw }).then(
-    async (res) => ({ status: res.status, json: (await res.json().catch(() => null)) as unknown }),
-    () => ({ status: 0, json: null }),
-  );
-  return trackPending(state, attempt);
+  const first = attemptPost(state, raw, headers).then((answer) => {
+    if (!wasTaken(answer.status)) retryUntilTaken(state, async () => (await attemptPost(state, raw, headers)).status);
+    return answer;
+  });
+  return trackPending(state, first);
 }
 
 /** Posts one status receipt for a message id (a `failed` one with the given error). */

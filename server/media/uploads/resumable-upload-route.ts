@@ -4,6 +4,7 @@ import express, { type Request, type Router } from 'express';
 import { QueryTypes } from 'sequelize';
 import { MAX_MEDIA_BYTES, tooLargeMessage } from '../../../shared/media-limits';
 import { sessionUserOf } from '../../auth';
+import { drainBeforeClosing } from '../../http/drain-unread-body';
 import { sendHttpError } from '../../http/http-errors';
 import type { TUploadRouteDeps } from '../upload-types';
 import { db } from '../../core/db/db';
@@ -107,6 +108,9 @@ export function receiveResumableUploads(deps: TDeps): Router {
     if (carriesBytes(req)) {
       const slot = uploadSlots.take(user.id);
       if (!slot) return sendHttpError(res, 429, BUSY_MESSAGE);
+      // A refusal before the last byte (over Upload-Length, over the kind's limit): tus answers and
+      // would close the connection at once, resetting it under a browser still sending.
+      drainBeforeClosing(req, res);
       res.once('close', slot.release);
       // tus listens for the body's 'error' to end its write cleanly; this one keeps an early one harmless.
       req.on('error', () => undefined);
