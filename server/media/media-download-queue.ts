@@ -1,21 +1,13 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { performance } from 'node:perf_hooks';
 import { QueryTypes } from 'sequelize';
-import { MAX_MEDIA_BYTES } from '../../shared/media-limits';
 import type { TLogger } from '../core/logger';
-import { ProviderError } from '../provider';
 import type { ProviderClient } from '../provider';
-import { makeTempDir } from '../core/temp-files';
-import { sha256Hex } from '../core/sha256-hex';
 import { db } from '../core/db/db';
-import { cleanMimeType } from '../core/clean-file-metadata';
-import { FileTooLargeError, type TMediaStore } from './media-store';
+import { DownloadFailure, downloadFailureOf, SUPERSEDED } from './download-failure';
+import { HandOff, tryDownload, type TDownloadJob, type TTryLimits } from './download-try';
+import type { TMediaStore } from './media-store';
 
-/** Said of an inbound file while no provider key is set: kept as the file's error. */
-export const NO_DOWNLOADS_IN_DEMO = 'Files cannot be downloaded in demo mode (MESSAGING_API_KEY is not set).';
+export { NO_DOWNLOADS_IN_DEMO } from './download-failure';
 
 // The queue is the attachments table itself (a `pending` row due at `next_attempt_at`), claimed
 // with FOR UPDATE SKIP LOCKED and a lease (`locked_until`) rather than a queue library: the job and
@@ -23,24 +15,40 @@ export const NO_DOWNLOADS_IN_DEMO = 'Files cannot be downloaded in demo mode (ME
 // when its job is done, and no second schema (pg-boss, graphile-worker) is needed for one kind of
 // job. A job cut off by a crash keeps its lease until it runs out, then any instance takes it up;
 // the final UPDATE is fenced by the try number, so a job whose lease was taken over stores nothing.
+//
+// Two kinds of lane (README "Files", decision 0021), so a small file never waits behind slow
+// ones: the ordinary lanes take due files oldest first, whatever their size; the express lanes take
+// only a file's first try, newest first, and keep it only while it is small (1 MB at most) and,
+// once a file is waiting for the lane, quick (done within 2 s) — otherwise they hand it to the
+// ordinary lanes, untried. A trickling download can hold an ordinary lane (down to the floor
+// rate), never an express one for longer than its budget while another file waits.
 
 export const MAX_DOWNLOAD_TRIES = 5;
+/** The largest file the express lanes download. */
+export const EXPRESS_MAX_BYTES = 1024 * 1024;
 
 export type TMediaQueueOptions = {
   /** Waits before the 2nd, 3rd… try. The provider blocks media GETs after 20 errors an hour: back off. */
   backoffMs?: number[];
   /** How long a claimed job is someone's; renewed while the download moves. */
   leaseMs?: number;
-  /** How often an idle queue looks for due jobs (the webhook also wakes it). */
+  /** How often a queue with a free lane looks for due jobs (the webhook also wakes it). */
   pollMs?: number;
-  /** Downloads at once per instance. */
+  /** Downloads at once per instance in the ordinary lanes; 0 turns this instance's queue off (express lanes too). */
   concurrency?: number;
+  /** Downloads at once per instance in the express lanes (a file's first try, while small and quick). */
+  expressConcurrency?: number;
+  /** How long an express try may take (from its claim) before it gives way to a file waiting for the lane. */
+  expressBudgetMs?: number;
   /**
    * The most one download may take: this much, plus a second per `minBytesPerSecond` of the file's
-   * announced size. A provider trickling bytes cannot hold a worker for longer.
+   * announced size.
    */
   deadlineBaseMs?: number;
+  /** The floor rate: a try bringing fewer bytes a second over `floorWindowMs` (after `floorGraceMs`) is cut and retried later. */
   minBytesPerSecond?: number;
+  floorWindowMs?: number;
+  floorGraceMs?: number;
 };
 
 const DEFAULTS = {
@@ -48,75 +56,39 @@ const DEFAULTS = {
   leaseMs: 120_000,
   pollMs: 5_000,
   concurrency: 2,
+  expressConcurrency: 2,
+  expressBudgetMs: 2_000,
   deadlineBaseMs: 60_000,
   minBytesPerSecond: 64 * 1024,
+  floorWindowMs: 20_000,
+  floorGraceMs: 10_000,
 };
 
 /** Where a download is spooled before it is stored (swept at start-up by this prefix). */
 export const DOWNLOAD_SPOOL_PREFIX = 'firm-chat-download-';
 
-type TJob = {
-  id: number;
-  communicationId: number;
-  providerMediaId: string | null;
-  mimeType: string;
-  expectedSha256: string | null;
-  attempts: number;
+type TLane = 'ordinary' | 'express';
+
+// Which due rows a lane takes, in which order. An express lane takes a row nobody has claimed yet
+// (no try counted, no lease ever set: handing a file on leaves its lease set, run out, as the mark
+// that it had its express turn), newest first: the file that just arrived goes before a backlog.
+const LANE_PICK: Record<TLane, string> = {
+  ordinary: `state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+             ORDER BY next_attempt_at, id`,
+  express: `state = 'pending' AND next_attempt_at <= now() AND locked_until IS NULL AND attempts = 0
+            ORDER BY next_attempt_at DESC, id DESC`,
 };
-
-/** Why a try failed, in words for the thread; `final` failures are not tried again. */
-class DownloadFailure extends Error {
-  override name = 'DownloadFailure';
-  constructor(
-    message: string,
-    readonly final: boolean,
-  ) {
-    super(message);
-  }
-}
-
-function failureOf(error: unknown): DownloadFailure {
-  if (error instanceof DownloadFailure) return error;
-  if (error instanceof FileTooLargeError) return new DownloadFailure('The file is larger than 100 MB; it was not downloaded.', true);
-  if (error instanceof ProviderError) {
-    if (error.kind === 'not_found' || error.kind === 'bad_request') {
-      return new DownloadFailure(`The provider no longer has this file (HTTP ${error.status}); ask the client to send it again.`, true);
-    }
-    if (error.kind === 'not_configured') return new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
-    if (error.kind === 'unauthorized') return new DownloadFailure('The provider refused the download (check MESSAGING_API_KEY).', false);
-    if (error.kind === 'timeout') return new DownloadFailure('The provider stopped sending the file (timed out).', false);
-    if (error.kind === 'network') return new DownloadFailure('The provider could not be reached.', false);
-    return new DownloadFailure(`The provider could not send the file (HTTP ${error.status ?? '?'}).`, false);
-  }
-  return new DownloadFailure('The download failed.', false);
-}
-
-/** Writes a download to `file`, hashing and counting as it goes; past `maxBytes` it stops. */
-async function spoolDownload(body: AsyncIterable<Uint8Array>, file: string, maxBytes: number): Promise<{ size: number; sha256: string }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  await pipeline(
-    body,
-    async function* (source: AsyncIterable<Uint8Array>) {
-      for await (const piece of source) {
-        size += piece.byteLength;
-        if (size > maxBytes) throw new FileTooLargeError(maxBytes);
-        hash.update(piece);
-        yield piece;
-      }
-    },
-    createWriteStream(file),
-  );
-  return { size, sha256: hash.digest('hex') };
-}
 
 /** Downloads inbound files in the background, never inside a webhook request. */
 export class MediaDownloadQueue {
   private readonly options: typeof DEFAULTS;
   private timer: NodeJS.Timeout | undefined;
-  private running = 0;
+  private readonly running: Record<TLane, number> = { ordinary: 0, express: 0 };
   private stopped = true;
   private readonly active = new Set<Promise<void>>();
+  /** Express tries under way: when each was claimed, and how to cut it for a file that waits. */
+  private readonly expressTries = new Map<number, { since: number; cut: AbortController }>();
+  private giving: Promise<void> | undefined;
 
   constructor(
     private readonly deps: {
@@ -148,52 +120,53 @@ export class MediaDownloadQueue {
     clearTimeout(timer);
   }
 
-  /** Looks for due jobs now (files were just recorded). */
+  /** Looks for due jobs now, in every lane with room (files were just recorded, or handed on). */
   wake(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.options.concurrency === 0) return;
     clearTimeout(this.timer);
-    while (this.running < this.options.concurrency) {
-      this.running++;
-      const work = this.drain().finally(() => {
-        this.running--;
-        this.active.delete(work);
-        if (this.running === 0) this.schedule();
-      });
-      this.active.add(work);
+    this.timer = undefined;
+    const size: Record<TLane, number> = { ordinary: this.options.concurrency, express: this.options.expressConcurrency };
+    // A file just recorded finds the express lanes full: one long at its file gives way to it.
+    if (this.running.express >= size.express) void this.giveWay();
+    for (const lane of ['express', 'ordinary'] as const) {
+      while (this.running[lane] < size[lane]) {
+        this.running[lane]++;
+        const work = this.drain(lane).finally(() => {
+          this.running[lane]--;
+          this.active.delete(work);
+          this.schedule();
+        });
+        this.active.add(work);
+      }
     }
   }
 
+  /** A lane found nothing to do: look again in a while (one timer for the queue). */
   private schedule(): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
+    if (this.stopped || this.timer) return;
     this.timer = setTimeout(() => this.wake(), this.options.pollMs);
     this.timer.unref();
   }
 
-  private async drain(): Promise<void> {
+  private async drain(lane: TLane): Promise<void> {
     while (!this.stopped) {
-      let job: TJob | null;
+      let job: TDownloadJob | null;
       try {
-        job = await this.claim();
+        job = await this.claim(lane);
       } catch (error) {
         this.deps.logger.warn({ error: (error as Error).name }, 'media queue could not claim a job');
         return;
       }
       if (!job) return;
-      await this.process(job);
+      await this.process(job, lane);
     }
   }
 
-  /** Takes the next due file (skipping ones another instance holds) and counts the try. */
-  async claim(): Promise<TJob | null> {
-    const rows = await db().query<TJob>(
+  /** Takes the next due file for `lane` (skipping ones another instance holds) and counts the try. */
+  async claim(lane: TLane = 'ordinary'): Promise<TDownloadJob | null> {
+    const rows = await db().query<TDownloadJob>(
       `UPDATE attachments SET attempts = attempts + 1, locked_until = now() + $1 * interval '1 millisecond', updated_at = now()
-       WHERE id = (
-         SELECT id FROM attachments
-         WHERE state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-         ORDER BY next_attempt_at, id
-         LIMIT 1 FOR UPDATE SKIP LOCKED
-       )
+       WHERE id = (SELECT id FROM attachments WHERE ${LANE_PICK[lane]} LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING id, communication_id AS "communicationId", provider_media_id AS "providerMediaId", mime_type AS "mimeType",
                  expected_sha256 AS "expectedSha256", attempts`,
       { bind: [this.options.leaseMs], type: QueryTypes.SELECT },
@@ -201,8 +174,8 @@ export class MediaDownloadQueue {
     return rows[0] ?? null;
   }
 
-  /** One try: download, check, store; or record why not and when to try again. */
-  async process(job: TJob): Promise<void> {
+  /** One try: download, check, store; or record why not and when to try again; or hand it on. */
+  async process(job: TDownloadJob, lane: TLane = 'ordinary'): Promise<void> {
     // A job whose earlier tries were all cut off (crashes) has had its tries: give up, as for failures.
     if (job.attempts > MAX_DOWNLOAD_TRIES) {
       await this.finishFailed(job, new DownloadFailure(`The download was interrupted ${MAX_DOWNLOAD_TRIES} times.`, true));
@@ -221,78 +194,92 @@ export class MediaDownloadQueue {
       },
       Math.max(1_000, this.options.leaseMs / 3),
     );
+    const cut = lane === 'express' ? this.watchExpress(job) : null;
     try {
-      await this.download(job);
-      this.deps.logger.info({ attachmentId: job.id, attempt: job.attempts }, 'media stored');
+      await tryDownload(job, this.deps, this.limits(cut));
+      this.deps.logger.info({ attachmentId: job.id, attempt: job.attempts, lane }, 'media stored');
     } catch (error) {
-      const failure = failureOf(error);
-      this.deps.logger.warn({ attachmentId: job.id, attempt: job.attempts, error: failure.message }, 'media download failed');
+      if (error instanceof HandOff) return await this.handOff(job, error.message);
+      const failure = downloadFailureOf(error);
+      this.deps.logger.warn({ attachmentId: job.id, attempt: job.attempts, lane, error: failure.message }, 'media download failed');
       await this.finishFailed(job, failure).catch((e: unknown) =>
         this.deps.logger.warn({ error: (e as Error).name }, 'media failure not recorded'),
       );
     } finally {
       clearInterval(renew);
+      cut?.stop();
     }
     this.deps.announce([job.communicationId]);
   }
 
-  private async download(job: TJob): Promise<void> {
-    const provider = this.deps.provider;
-    if (!provider) throw new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
-    if (!job.providerMediaId)
-      throw new DownloadFailure('The provider gave no usable id for this file; ask the client to send it again.', true);
-    const info = await provider.getMediaInfo(job.providerMediaId);
-    if (info.fileSize !== null && info.fileSize > MAX_MEDIA_BYTES) throw new FileTooLargeError(MAX_MEDIA_BYTES);
-    const expected = sha256Hex(info.sha256) ?? sha256Hex(job.expectedSha256);
-    const limit = Math.min(MAX_MEDIA_BYTES, info.fileSize ?? MAX_MEDIA_BYTES);
-    // The bytes go to a spool file first, with no database connection held: a slow provider
-    // must not keep a transaction open (and a pool connection busy) for as long as it trickles.
-    const deadlineMs = this.options.deadlineBaseMs + Math.ceil(((info.fileSize ?? limit) / this.options.minBytesPerSecond) * 1000);
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const spool = await makeTempDir('download');
-    try {
-      const file = await provider.downloadMedia(info.url, { deadline });
-      const spooled = await spoolDownload(file.body, path.join(spool, 'file'), limit).catch((error: unknown) => {
-        if (deadline.aborted)
-          throw new DownloadFailure(
-            `The provider sent the file too slowly: not finished within ${Math.round(deadlineMs / 1000)} s.`,
-            false,
-          );
-        throw error;
-      });
-      if (expected && spooled.sha256 !== expected) throw new DownloadFailure("The file did not match the provider's checksum.", false);
-      if (info.fileSize !== null && spooled.size !== info.fileSize) throw new DownloadFailure('The file arrived incomplete.', false);
-      await this.storeSpooled(job, path.join(spool, 'file'), spooled.size, info.mimeType);
-    } finally {
-      await rm(spool, { recursive: true, force: true });
-    }
+  /**
+   * Registers an express try; past its budget it is looked at (then every second): a file waiting
+   * for the express lanes cuts it. Nothing waiting, it goes on: its bytes are not thrown away for nothing.
+   */
+  private watchExpress(job: TDownloadJob): { signal: AbortSignal; stop: () => void } {
+    const cut = new AbortController();
+    this.expressTries.set(job.id, { since: performance.now(), cut });
+    let watch: NodeJS.Timeout | undefined;
+    const start = setTimeout(() => {
+      void this.giveWay();
+      watch = setInterval(() => void this.giveWay(), Math.min(1_000, this.options.pollMs)).unref();
+    }, this.options.expressBudgetMs).unref();
+    return {
+      signal: cut.signal,
+      stop: () => {
+        clearTimeout(start);
+        clearInterval(watch);
+        this.expressTries.delete(job.id);
+      },
+    };
   }
 
-  /** Moves a checked spool file into the store and marks the job done, in one short transaction. */
-  private async storeSpooled(job: TJob, file: string, size: number, mimeType: string | null): Promise<void> {
-    const { store } = this.deps;
-    await db().transaction(async (transaction) => {
-      const { sha256 } = await store.write(job.id, createReadStream(file), { maxBytes: size, transaction });
-      const updated = await db().query<{ id: number }>(
-        `UPDATE attachments
-         SET state = 'stored', size = $3, sha256 = $4, error = NULL, locked_until = NULL, next_attempt_at = NULL,
-             mime_type = CASE WHEN mime_type = 'application/octet-stream' AND $5::text IS NOT NULL THEN $5 ELSE mime_type END,
-             updated_at = now()
-         WHERE id = $1 AND attempts = $2 AND state = 'pending'
-         RETURNING id`,
-        {
-          bind: [job.id, job.attempts, size, sha256, mimeType ? cleanMimeType(mimeType) : null],
-          transaction,
-          type: QueryTypes.SELECT,
-        },
+  /** Cuts the express tries past their budget, oldest first, one for each file waiting for an express lane. */
+  private giveWay(): Promise<void> {
+    this.giving ??= (async () => {
+      const now = performance.now();
+      const late = [...this.expressTries.values()]
+        .filter((t) => !t.cut.signal.aborted && now - t.since >= this.options.expressBudgetMs)
+        .sort((a, b) => a.since - b.since);
+      if (!late.length) return;
+      const [row] = await db().query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM (SELECT 1 FROM attachments WHERE ${LANE_PICK.express} LIMIT $1) w`,
+        { bind: [late.length], type: QueryTypes.SELECT },
       );
-      // Someone else's try now (our lease ran out): theirs decides, ours keeps nothing.
-      if (updated.length === 0) throw new DownloadFailure('superseded', false);
-    });
+      for (const t of late.slice(0, row?.waiting ?? 0)) t.cut.abort();
+    })()
+      .catch((e: unknown) => this.deps.logger.warn({ error: (e as Error).name }, 'media queue could not look for waiting files'))
+      .finally(() => (this.giving = undefined));
+    return this.giving;
   }
 
-  private async finishFailed(job: TJob, failure: DownloadFailure): Promise<void> {
-    if (failure.message === 'superseded') return;
+  private limits(cut: { signal: AbortSignal } | null): TTryLimits {
+    const { options } = this;
+    return {
+      deadlineBaseMs: options.deadlineBaseMs,
+      floor: { bytesPerSecond: options.minBytesPerSecond, windowMs: options.floorWindowMs, graceMs: options.floorGraceMs },
+      express: cut ? { maxBytes: EXPRESS_MAX_BYTES, cut: cut.signal } : null,
+    };
+  }
+
+  /**
+   * The express lane gives the file back untried (its try uncounted, its place in the queue kept)
+   * with its lease run out, so only the ordinary lanes take it; they are woken for it now.
+   */
+  private async handOff(job: TDownloadJob, why: string): Promise<void> {
+    this.deps.logger.info({ attachmentId: job.id, why }, 'media handed to the ordinary lanes');
+    await db()
+      .query(
+        `UPDATE attachments SET attempts = attempts - 1, locked_until = now(), updated_at = now()
+         WHERE id = $1 AND attempts = $2 AND state = 'pending'`,
+        { bind: [job.id, job.attempts] },
+      )
+      .catch((e: unknown) => this.deps.logger.warn({ error: (e as Error).name }, 'media hand-off not recorded'));
+    this.wake();
+  }
+
+  private async finishFailed(job: TDownloadJob, failure: DownloadFailure): Promise<void> {
+    if (failure.message === SUPERSEDED) return;
     const giveUp = failure.final || job.attempts >= MAX_DOWNLOAD_TRIES;
     const base = this.options.backoffMs[Math.min(job.attempts - 1, this.options.backoffMs.length - 1)] ?? 60_000;
     const wait = Math.round(base * (0.8 + Math.random() * 0.4));

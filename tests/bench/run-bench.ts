@@ -7,6 +7,7 @@ import { ROOT, type TBenchScale, type TBenchTools, type TFigure } from './bench-
 import { benchLive } from './live-updates';
 import { benchBundle } from './parts/bundle';
 import { benchCourtBundle } from './parts/court-bundle';
+import { benchDownloads } from './parts/downloads';
 import { benchExport } from './parts/export';
 import { benchIngest } from './parts/ingest';
 import { benchLoad } from './parts/load';
@@ -24,7 +25,7 @@ import { rssMb } from './process-memory';
 // each figure as it comes, and writes the run's results to bench/results/.
 
 const QUICK = process.argv.includes('--quick');
-// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -81,6 +82,7 @@ async function main() {
     if (runs('records')) await benchRecords(adminUrl, tools);
     if (runs('scheduled')) await benchScheduled(adminUrl, tools);
     if (runs('court')) await benchCourtBundle(adminUrl, tools);
+    if (runs('downloads')) await benchDownloads(adminUrl, tools);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

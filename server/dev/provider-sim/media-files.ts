@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import { sha256Hex as readSha256 } from '../../core/sha256-hex';
-import { nextSequence, type TSimState } from './sim-state';
+import { nextSequence, type TSimMedia, type TSimState } from './sim-state';
 
 // The files the simulator holds: uploaded or given bytes, or generated ones of any size up to
 // 200 MB that are made piece by piece on the fly, so a large file is never held whole.
@@ -23,7 +23,33 @@ export type TAddMediaInput = {
   mimeType: string;
   fileName?: string;
   sha256?: string;
+  /** Served at this many bytes a second, evenly (a trickling provider), instead of as fast as the app reads. */
+  bytesPerSecond?: number;
+  /** With `bytesPerSecond`: only the first this many downloads trickle; later ones come at full speed. */
+  slowDownloads?: number;
+  /** The link `GET /{media_id}` answers with instead of its own (a broken or hostile one). */
+  link?: string;
+  /** The download answers 302 to this location instead of sending the file. */
+  redirectTo?: string;
 };
+
+/** How a file is served when a test asks for more than the plain bytes. */
+type TServing = { bytesPerSecond: number; slowDownloads: number; link?: string; redirectTo?: string };
+// Beside the file rather than in it (the simulator's state keeps the file's own shape).
+const servings = new WeakMap<TSimMedia, TServing>();
+
+/** How a file is served, if a test said (its link, a redirect). */
+export function servingOf(media: TSimMedia): Readonly<TServing> | null {
+  return servings.get(media) ?? null;
+}
+
+/** The rate (bytes a second) this download of a file is served at, or null for full speed; counts it as one download. */
+export function takeDownloadPace(media: TSimMedia): number | null {
+  const serving = servings.get(media);
+  if (!serving || serving.bytesPerSecond <= 0 || serving.slowDownloads <= 0) return null;
+  serving.slowDownloads -= 1;
+  return serving.bytesPerSecond;
+}
 
 export type TAddedMedia = { id: string; sha256Hex: string; advertisedSha256Hex: string; sha256Base64: string; size: number };
 
@@ -55,7 +81,16 @@ export async function addMedia(state: TSimState, input: TAddMediaInput): Promise
   }
   const sha256Hex = hash.digest('hex');
   const advertisedSha256Hex = input.sha256 !== undefined ? (readSha256(input.sha256) ?? sha256Hex) : sha256Hex;
-  state.media.set(id, { id, mimeType: input.mimeType, fileName: input.fileName ?? null, size, sha256Hex, advertisedSha256Hex, bytes });
+  const media: TSimMedia = { id, mimeType: input.mimeType, fileName: input.fileName ?? null, size, sha256Hex, advertisedSha256Hex, bytes };
+  state.media.set(id, media);
+  if (input.bytesPerSecond !== undefined || input.link !== undefined || input.redirectTo !== undefined) {
+    servings.set(media, {
+      bytesPerSecond: input.bytesPerSecond ?? 0,
+      slowDownloads: input.slowDownloads ?? Infinity,
+      link: input.link,
+      redirectTo: input.redirectTo,
+    });
+  }
   // sha256Hex: the bytes' own hash; the advertised one (the webhook's base64, the media answer's hex) may differ on purpose.
   return { id, sha256Hex, advertisedSha256Hex, sha256Base64: Buffer.from(advertisedSha256Hex, 'hex').toString('base64'), size };
 }
