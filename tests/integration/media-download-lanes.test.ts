@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
-import { cloudPayload, postWebhook, sql } from '../support/webhook';
+import {
+  deliverMedia,
+  downloadedFileOf,
+  downloadsOf as downloadsOfFile,
+  firstDownloadOf as firstDownloadOfFile,
+} from '../support/media-deliveries';
 
 // README "Files": a small file never waits behind slow ones (the express lanes). The floor rate and
 // the reasons a try ends are in media-download-reasons.test.ts.
@@ -23,38 +28,10 @@ beforeAll(async () => {
 afterAll(() => live?.stop());
 
 const deliver = (chatMsgId: string, mediaId: string, type: 'document' | 'image' = 'document') =>
-  postWebhook(
-    live.server.url,
-    cloudPayload({
-      messages: [
-        {
-          from: CLIENT,
-          id: chatMsgId,
-          timestamp: String(Math.floor(Date.now() / 1000)),
-          type,
-          [type]:
-            type === 'document'
-              ? { id: mediaId, mime_type: 'application/pdf', filename: `${chatMsgId}.pdf` }
-              : { id: mediaId, mime_type: 'image/jpeg' },
-        },
-      ],
-    }),
-  );
-type TFile = { state: string; attempts: number; sha256: string | null };
-const fileOf = async (chatMsgId: string): Promise<TFile> =>
-  (
-    await sql<TFile>(
-      live.server.databaseUrl,
-      `SELECT a.state, a.attempts, a.sha256
-       FROM attachments a JOIN communications c ON c.id = a.communication_id WHERE c.metadata->>'chat_msg_id' = $1`,
-      [chatMsgId],
-    )
-  )[0]!;
-const isDownloadOf = (mediaId: string) => (r: { path: string; query: string }) =>
-  r.path === '/whatsapp_business/attachments/' && new URLSearchParams(r.query).get('mid') === mediaId;
-const downloadsOf = (mediaId: string) => live.sim.requests.filter(isDownloadOf(mediaId)).length;
-/** Where in the simulator's log the file's first download was asked for (-1: never). */
-const firstDownloadOf = (mediaId: string) => live.sim.requests.findIndex(isDownloadOf(mediaId));
+  deliverMedia(live.server.url, CLIENT, chatMsgId, mediaId, type);
+const fileOf = (chatMsgId: string) => downloadedFileOf(live.server.databaseUrl, chatMsgId);
+const downloadsOf = (mediaId: string) => downloadsOfFile(live.sim, mediaId);
+const firstDownloadOf = (mediaId: string) => firstDownloadOfFile(live.sim, mediaId);
 
 describe('slow downloads', () => {
   it('a 30 KB photo arriving while trickling downloads hold the workers is stored within 5 s', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
-import { cloudPayload, postWebhook, sql } from '../support/webhook';
+import { deliverMedia, downloadedFileOf, downloadsOf as downloadsOfFile } from '../support/media-deliveries';
 
 // README "Files": why a try ends, said in the thread: a download slower than the floor rate is cut
 // and tried again later; a link the download refuses names its cause, with the host.
@@ -23,36 +23,9 @@ beforeAll(async () => {
 afterAll(() => live?.stop());
 
 const deliver = (chatMsgId: string, mediaId: string, type: 'document' | 'image' = 'document') =>
-  postWebhook(
-    live.server.url,
-    cloudPayload({
-      messages: [
-        {
-          from: CLIENT,
-          id: chatMsgId,
-          timestamp: String(Math.floor(Date.now() / 1000)),
-          type,
-          [type]:
-            type === 'document'
-              ? { id: mediaId, mime_type: 'application/pdf', filename: `${chatMsgId}.pdf` }
-              : { id: mediaId, mime_type: 'image/jpeg' },
-        },
-      ],
-    }),
-  );
-type TFile = { state: string; attempts: number; error: string | null; sha256: string | null; waiting: boolean };
-const fileOf = async (chatMsgId: string): Promise<TFile> =>
-  (
-    await sql<TFile>(
-      live.server.databaseUrl,
-      `SELECT a.state, a.attempts, a.error, a.sha256, coalesce(a.next_attempt_at > now(), false) AS waiting
-       FROM attachments a JOIN communications c ON c.id = a.communication_id WHERE c.metadata->>'chat_msg_id' = $1`,
-      [chatMsgId],
-    )
-  )[0]!;
-const downloadsOf = (mediaId: string) =>
-  live.sim.requests.filter((r) => r.path === '/whatsapp_business/attachments/' && new URLSearchParams(r.query).get('mid') === mediaId)
-    .length;
+  deliverMedia(live.server.url, CLIENT, chatMsgId, mediaId, type);
+const fileOf = (chatMsgId: string) => downloadedFileOf(live.server.databaseUrl, chatMsgId);
+const downloadsOf = (mediaId: string) => downloadsOfFile(live.sim, mediaId);
 /** The reason the file's first try left, as the thread shows it. */
 const firstReason = async (chatMsgId: string, reason: string) =>
   vi.waitFor(async () => expect(await fileOf(chatMsgId)).toMatchObject({ attempts: 1, error: reason }), { timeout: 10_000, interval: 50 });

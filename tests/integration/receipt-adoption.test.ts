@@ -1,10 +1,10 @@
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import { Communication } from '../../server/core/db/models/index';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { startLostAnswerProxy, type TLostAnswerProxy } from '../support/lost-answer-proxy';
 import { match } from '../support/matchers';
+import { failureOf } from '../support/trpc-failure';
 import { cloudPayload, postWebhook, sql } from '../support/webhook';
 
 // A receipt proves only its own message, and a 5xx is not a refusal
@@ -26,15 +26,6 @@ beforeEach(() => {
   live.sim.requests.length = 0;
   live.sim.configure({ autoReceipts: false, receiptsBeforeAnswer: [], answerDelayMs: 0 });
 });
-
-async function refusal(promise: Promise<unknown>): Promise<TRPCClientError<never>> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<never>;
-}
 
 /** A signed status for `id` to `digits`, dated by the provider `secondsAgo` before now (undefined: undated). */
 function postStatus(id: string, status: string, digits: string, secondsAgo?: number) {
@@ -76,7 +67,7 @@ describe('a receipt proves only its own message', () => {
     await expectStillUnknown(record.id);
     expect(acceptedFor(digits)).toHaveLength(0);
 
-    expect((await refusal(live.staff.chat.retry.mutate({ id: record.id }))).data).toMatchObject({ code: 'CONFLICT' });
+    expect((await failureOf(live.staff.chat.retry.mutate({ id: record.id }))).data).toMatchObject({ code: 'CONFLICT' });
     const again = await live.staff.chat.retry.mutate({ id: record.id, confirm: true });
     expect(again).toMatchObject({ status: 'sent', metadata: { retry_of: record.id } });
     expect(acceptedFor(digits)).toHaveLength(1);
@@ -101,7 +92,7 @@ describe('a receipt proves only its own message', () => {
     const digits = '447700900617';
     const client = await live.staff.clients.create.mutate({ name: 'Failed Before', phone: '+44 7700 900617' });
     live.sim.queueResponse({ status: 429 });
-    await refusal(live.staff.chat.send.mutate({ clientId: client.id, body: 'Failed first' }));
+    await failureOf(live.staff.chat.send.mutate({ clientId: client.id, body: 'Failed first' }));
     expect(await Communication.findOne({ where: { body: 'Failed first' } })).toMatchObject({ status: 'failed' });
     live.sim.queueResponse({ hang: true });
     const lost = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Then lost' });
@@ -124,7 +115,7 @@ describe('a 5xx is not a refusal', () => {
         metadata: { outcome: 'unknown' },
         error: match.stringMatching(`^${UNKNOWN_OUTCOME_PREFIX}.*HTTP ${status}`),
       });
-      const unconfirmed = await refusal(live.staff.chat.retry.mutate({ id: record.id }));
+      const unconfirmed = await failureOf(live.staff.chat.retry.mutate({ id: record.id }));
       expect(unconfirmed.data).toMatchObject({ code: 'CONFLICT' });
       expect(unconfirmed.message).toMatch(/It may have reached them already/);
       expect(acceptedFor(digits)).toHaveLength(1);
@@ -145,7 +136,7 @@ describe('a 5xx is not a refusal', () => {
     const { id } = await live.sim.sendInbound(digits, 'Thank you!');
     const message = (await Communication.findOne({ where: { metadata: { chat_msg_id: id } } }))!;
     proxy.failNextSendAfterIt(503);
-    const error = await refusal(live.staff.chat.react.mutate({ communicationId: message.id, emoji: '👍' }));
+    const error = await failureOf(live.staff.chat.react.mutate({ communicationId: message.id, emoji: '👍' }));
     expect(error.message).toMatch(/may or may not show on their phone/);
     expect(live.sim.message(id)?.reaction).toMatchObject({ emoji: '👍' });
   });
