@@ -45,10 +45,11 @@ const ANSWERED_WITHIN = "interval '15 minutes'";
  * SQL: when the client wrote the stored row `s`, as far as the reply is concerned: the provider's
  * time on the message (the client's clock, not the delivery's), never later than now (a provider
  * clock ahead of ours does not make a message written in the future). A message without a provider
- * time (none given, or one not believed) is taken as written when it arrived, as the 24-hour window
- * takes it (scheduling/reply-window.ts).
+ * time (none given, or one not believed: milliseconds, before 2009) is NULL, so it is not answered:
+ * its age cannot be known, and a reply to a stale message is the harm this rule prevents.
  */
-const writtenAtSql = (s: string) => `least(coalesce(${s}.provider_timestamp, now()), now())`;
+// least() skips NULLs, so the NULL is kept by hand.
+const writtenAtSql = (s: string) => `CASE WHEN ${s}.provider_timestamp IS NOT NULL THEN least(${s}.provider_timestamp, now()) END`;
 
 /**
  * CTEs (to follow others in a `WITH`) that queue the out-of-hours reply for the rows `stored` (a CTE

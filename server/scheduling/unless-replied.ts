@@ -5,7 +5,7 @@ import { windowOpenSql } from './reply-window';
 
 // "Don't send if they reply first" (README "Scheduled sends"): a follow-up that is not sent when the
 // client wrote after it was scheduled. "After it was scheduled" is after the row's created_at (a
-// reschedule or an edit does not start it again); "the client" is the conversation the send belongs
+// reschedule or an edit does not start it again), by when the client wrote (the message's own time); "the client" is the conversation the send belongs
 // to: any message on the client's record, or from the number it goes to (unlinked, say, because
 // two clients share it).
 
@@ -20,9 +20,18 @@ export const CLIENT_REPLIED = 'The client replied after it was scheduled.';
 export const clientRepliedSql = (row: string): string =>
   `(${row}.unless_replied AND (
      EXISTS (SELECT 1 FROM communications r WHERE r.client_id = ${row}.client_id AND r.created_at > ${row}.created_at
-               AND r.type = 'chat' AND r.direction = 'inbound')
+               AND ${wroteAfterSql('r', row)} AND r.type = 'chat' AND r.direction = 'inbound')
      OR EXISTS (SELECT 1 FROM communications r WHERE r.peer_phone = ${row}.to_digits AND r.created_at > ${row}.created_at
-               AND r.type = 'chat' AND r.direction = 'inbound')))`;
+               AND ${wroteAfterSql('r', row)} AND r.type = 'chat' AND r.direction = 'inbound')))`;
+
+/**
+ * SQL: the message `r` was written after the send `row` was scheduled, by its own time (the
+ * provider's timestamp, in whole seconds, so the second it was scheduled in counts as after; never
+ * later than it was stored): a message written before and delivered late is no reply to it. Stored
+ * after (the caller's condition, which the index serves) is also needed.
+ */
+const wroteAfterSql = (r: string, row: string): string =>
+  `least(coalesce(${r}.provider_timestamp, ${r}.created_at), ${r}.created_at) >= date_trunc('second', ${row}.created_at)`;
 
 const NEVER_GOES =
   'At that time a text could only go if the client writes again first, and a reply would stop it: send an approved template instead, or untick “Don’t send if they reply first”.';

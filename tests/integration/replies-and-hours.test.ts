@@ -1,9 +1,8 @@
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../server/crm/clients';
-import type { AppRouter } from '../../server/trpc/app-router';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
+import { failureOf } from '../support/trpc-failure';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 
 // The client's time, and a reply that stops a follow-up (README "Business hours", "Scheduled sends"):
@@ -120,7 +119,7 @@ describe('the out-of-hours reply judges the client’s time', () => {
     await expectNoReply(writtenOpen);
   });
 
-  it('a message written out of hours but 20 minutes old when it arrives gets none; one 14 minutes old, or without a time, gets one', async () => {
+  it('a message written out of hours but 20 minutes old when it arrives gets none, nor one whose time is not known; one 14 minutes old gets one', async () => {
     const { day } = await todayAwayFromMidnight();
     // Open only tomorrow: closed now and for the last 20 minutes.
     await live.director.settings.setBusinessHours.mutate({
@@ -135,11 +134,11 @@ describe('the out-of-hours reply judges the client’s time', () => {
     for (const n of [stale, fresh, untimed]) live.sim.markInbound(n);
     await deliverWritten(stale, 20);
     await deliverWritten(fresh, 14);
-    // No provider time: taken as written when it arrived, as the 24-hour window takes it.
+    // No provider time: its age cannot be known, so it is not answered.
     await deliverWritten(untimed, null);
     await expectNoReply(stale);
     await expectReply(fresh);
-    await expectReply(untimed);
+    await expectNoReply(untimed);
   });
 });
 
@@ -163,14 +162,6 @@ describe('a scheduled send that waits for no reply (unlessReplied)', () => {
     return `${row?.state}:${row?.status ?? '-'}`;
   };
   const sendsWith = (text: string) => live.sim.requests.filter((r) => r.path === '/messages' && JSON.stringify(r.body).includes(text));
-  async function failureOf(promise: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
-    const error = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(TRPCClientError);
-    return error as TRPCClientError<AppRouter>;
-  }
 
   beforeAll(async () => {
     // No automatic replies in the way of the messages these clients write.
@@ -241,6 +232,27 @@ describe('a scheduled send that waits for no reply (unlessReplied)', () => {
     expect((await live.sim.sendInbound(ben.digits, 'Thanks!')).status).toBe(200);
     await live.staff.chat.reschedule.mutate({ id: plain.id, sendAt: new Date() });
     await expect.poll(() => outcomeOf(plain.id), { timeout: 15_000 }).toBe('sent:sent');
+  });
+
+  it('a message the client wrote before it was scheduled, delivered after, is no reply: it goes', async () => {
+    const erin = await clientWhoWrote('Erin Fox');
+    const { id } = await live.staff.chat.schedule.mutate({
+      clientId: erin.id,
+      body: 'Checking in, Erin',
+      sendAt: inSeconds(3600),
+      unlessReplied: true,
+    });
+    // Written ten minutes ago (the provider's time), delivered only now.
+    const late = textMessage(
+      `wamid.rh-late-${erin.digits}`,
+      erin.digits,
+      'Sent from a tunnel',
+      String(Math.floor(Date.now() / 1000) - 600),
+    );
+    expect(await postWebhook(live.server.url, cloudPayload({ messages: [late] }))).toMatchObject({ status: 200, json: { stored: 1 } });
+    await live.staff.chat.reschedule.mutate({ id, sendAt: new Date() });
+    await expect.poll(() => outcomeOf(id), { timeout: 15_000 }).toBe('sent:sent');
+    expect(sendsWith('Checking in, Erin')).toHaveLength(1);
   });
 
   it('a text that could only go if the client wrote again (due after the 24-hour window) is refused when it waits for no reply', async () => {
