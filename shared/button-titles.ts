@@ -1,5 +1,5 @@
 import { hasOverstackedCharacter, visibleLength } from './visible-length';
-import { hasHiddenCharactersOutsideEmoji, hiddenCharacterMessage } from './visible-text';
+import { hasHiddenCharactersOutsideEmoji, hiddenCharacterMessage, withoutIgnorableCharacters } from './visible-text';
 
 // A quick-reply button's title (README "Quick-reply buttons"), checked alike by the SPA as it is
 // typed and by the server, which judges: the provider's 20 characters are those the client sees.
@@ -16,5 +16,5 @@ export function buttonTitleProblems(title: string): string[] {
   return problems;
 }
 
-/** A title as the client tells two apart: composed the same way, in any case. */
-export const titleAsSeen = (title: string) => title.normalize('NFC').toLocaleLowerCase();
+/** A title as the client tells two apart: composed the same way, without what is drawn as nothing, in any case. */
+export const titleAsSeen = (title: string) => withoutIgnorableCharacters(title.normalize('NFC')).toLocaleLowerCase();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEmoji } from './emoji';
 
 /** `chat_note`: the firm's internal note beside a conversation's messages, never sent (README "Ownership"). */
 export const COMMUNICATION_TYPES = ['chat', 'note', 'call', 'email', 'chat_note'] as const;
@@ -68,29 +69,14 @@ export type TReaction = { from: string; emoji: string; at: string | null; by?: n
 /** A quick-reply button sent with a question (at most three, titles of at most 20 characters). */
 export type TReplyButton = { id: string; title: string };
 
-// Unicode's recommended emoji (sequences with skin tones, flags, keycaps, families), or one
-// pictograph with or without its emoji variation selector: nothing else may ride along, such as tag
-// or combining characters the client's phone would carry unseen. Made on first use, as the `v` flag
-// is recent (Node 20, browsers since 2023); where it is missing, the older rule of one pictograph
-// among non-space characters stands in.
-let oneEmoji: RegExp | null = null;
 let graphemes: Intl.Segmenter | null = null;
-
-function oneEmojiPattern(): RegExp {
-  try {
-    return new RegExp('^(?:\\p{RGI_Emoji}|\\p{Extended_Pictographic}\\uFE0F?)$', 'v');
-  } catch {
-    return /^(?:\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3|\P{White_Space}*\p{Extended_Pictographic}\P{White_Space}*)$/u;
-  }
-}
 
 /** Whether `text` is exactly one emoji as a person sees one (one grapheme): what a reaction may be. */
 export function isOneEmoji(text: string): boolean {
   if (!text || text.length > 64) return false;
   graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  oneEmoji ??= oneEmojiPattern();
   const [first, second] = graphemes.segment(text);
-  return first !== undefined && second === undefined && oneEmoji.test(text);
+  return first !== undefined && second === undefined && isEmoji(text);
 }
 /** An earlier text of an edited message, and when it was replaced. */
 export type TEdit = { /** The edit's own provider id (a retried edit is applied once). */ id?: string; body: string; at: string | null };

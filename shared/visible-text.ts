@@ -1,3 +1,6 @@
+import { isEmoji } from './emoji';
+import { visibleCharacters } from './visible-length';
+
 // Text from outside (a client's phone, a sign-in form, a pasted name) can carry characters that take
 // no room on screen yet change what a reader sees: a right-to-left override makes `cod.exe` read as
 // `exe.doc`, a zero-width space makes two names that look alike differ. Where a person must be able
@@ -47,21 +50,25 @@ export function hasHiddenCharacters(text: string): boolean {
   return HIDDEN_IN_NAME.test(text);
 }
 
-// One emoji of several (README "Quick-reply buttons"): pictographs (each maybe with its emoji
-// presentation selector or skin tone) joined by zero-width joiners, or a black flag with a
-// subdivision's letters in tag characters (Scotland's flag); a joiner or tag anywhere else is unseen.
-const EMOJI_PART = String.raw`\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?`;
-const JOINED_EMOJI = new RegExp(
-  String.raw`${EMOJI_PART}(?:\u200D${EMOJI_PART})+|\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{3,7}\u{E007F}`,
-  'gu',
-);
+// In a label (README "Quick-reply buttons") also every character Unicode says to draw as nothing
+// (joiners, variation selectors, tags, Hangul fillers, the combining grapheme joiner) and the blank
+// braille cell: each can carry unseen text, or make two labels that read alike differ.
+const HIDDEN_IN_LABEL = new RegExp(`${HIDDEN_IN_NAME.source}|[\\p{Default_Ignorable_Code_Point}\\u2800]`, 'u');
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
  * Whether a label (a button title) has a character a person cannot see or that changes how the
- * rest reads, as `hasHiddenCharacters`, except the joiners and tags inside one emoji, which are seen.
+ * rest reads, as `hasHiddenCharacters` and any default-ignorable character or blank braille cell,
+ * except the joiners, selectors and tags inside one emoji (one of Unicode's recommended ones, or
+ * emoji joined side by side), which are seen.
  */
 export function hasHiddenCharactersOutsideEmoji(text: string): boolean {
-  return hasHiddenCharacters(text.replace(JOINED_EMOJI, ''));
+  return visibleCharacters(text).some((character) => !isEmoji(character) && HIDDEN_IN_LABEL.test(character));
+}
+
+/** The text without the characters Unicode says to draw as nothing: what a reader tells apart. */
+export function withoutIgnorableCharacters(text: string): string {
+  return text.replace(IGNORABLE, '');
 }
 
 /** Whether the text has a character PostgreSQL cannot store (NUL, a lone surrogate). */

@@ -91,4 +91,34 @@ describe('button titles as the client sees them', () => {
     expect(await Communication.count()).toBe(before);
     expect(sentTitles()).toEqual([]);
   });
+
+  it('refuses text smuggled in tags or selectors and a title that reads as another; takes a real subdivision flag', async () => {
+    const tags = (letters: string) => Array.from(letters, (c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const before = await Communication.count();
+    for (const [buttons, message] of [
+      [[{ id: 'a', title: `🏴${tags('pwned')}\u{E007F}` }], /hidden control or text-direction character/],
+      [[{ id: 'a', title: `Y${'\u{E0100}'.repeat(7)}es` }], /hidden control or text-direction character/],
+      [
+        [
+          { id: 'a', title: 'Yes' },
+          { id: 'b', title: 'Yes\u3164' },
+        ],
+        /same title/,
+      ],
+    ] as const) {
+      const refusal = await staff.chat.sendButtons.mutate({ clientId: amelia.id, body: 'Question?', buttons: [...buttons] }).then(
+        () => null,
+        (e: unknown) => e as TRPCClientError<AppRouter>,
+      );
+      expect(refusal).toBeInstanceOf(TRPCClientError);
+      expect(refusal?.data?.code).toBe('BAD_REQUEST');
+      expect(refusal?.data?.fieldErrors?.buttons?.join(' ')).toMatch(message);
+    }
+    expect(await Communication.count()).toBe(before);
+    expect(sentTitles()).toEqual([]);
+
+    const england = `🏴${tags('gbeng')}\u{E007F}`;
+    await staff.chat.sendButtons.mutate({ clientId: amelia.id, body: 'Which team?', buttons: [{ id: 'e', title: `${england} England` }] });
+    expect(sentTitles()).toEqual([[`${england} England`]]);
+  });
 });

@@ -87,3 +87,66 @@ describe('a button title', () => {
     expect(checkQuestion('Which?', ['Caf\u00E9', 'Cafe\u0301'])).toEqual({ buttons: [expect.stringMatching(/same title/)] });
   });
 });
+
+// Hidden text smuggled into a title (README "Quick-reply buttons"): only the joiners, selectors
+// and tags inside one emoji are seen; any other character Unicode draws as nothing is refused.
+const TAGS = (letters: string) => Array.from(letters, (c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+const BLACK_FLAG = '🏴';
+const FLAG_OF = (subdivision: string) => `${BLACK_FLAG}${TAGS(subdivision)}\u{E007F}`;
+const HIDDEN = /hidden control or text-direction character/;
+const GRINS_JOINED = Array(5).fill('😀').join(ZWJ);
+
+describe('a button title with hidden characters', () => {
+  it.each([
+    ['a black flag with tag letters that name no subdivision', FLAG_OF('pwned')],
+    ['twenty such flags, 320 units counted as 20', FLAG_OF('pwnedx').repeat(20)],
+    ['seven supplementary variation selectors after each letter', Array.from('Yes', (c) => `${c}${'\u{E0100}'.repeat(7)}`).join('')],
+    [
+      'fifteen variation selectors after a letter',
+      `Y${'\uFE00\uFE01\uFE02\uFE03\uFE04\uFE05\uFE06\uFE07\uFE08\uFE09\uFE0A\uFE0B\uFE0C\uFE0D\uFE0E'}es`,
+    ],
+    ['variation selectors after an emoji', `😀${'\uFE0F'.repeat(15)}`],
+    ['a combining grapheme joiner', 'Y\u034Fes'],
+    ['a Hangul filler', 'Yes\u3164'],
+    ['a Hangul choseong filler', '\u115FYes'],
+    ['a blank braille cell', 'Yes\u2800'],
+  ])('refuses %s', (_what, title) => {
+    expect(buttonTitleProblems(title)).toContainEqual(expect.stringMatching(HIDDEN));
+  });
+
+  it.each([
+    ['Yes', 'Yes\u3164'],
+    ['Yes', 'Y\u034Fes'],
+    ['Yes', 'Y\uFE00es'],
+    ['Yes', 'Ye\u{E0100}s'],
+  ])('refuses %j beside %j as the same title', (plain, lookAlike) => {
+    const refusal = checkQuestion('Which?', [plain, lookAlike])?.buttons ?? [];
+    expect(refusal).toContainEqual(expect.stringMatching(/same title/));
+    expect(refusal).toContainEqual(expect.stringMatching(HIDDEN));
+    expect(() => ZReplyButtons.parse([plain, lookAlike].map((title, i) => ({ id: `b${i + 1}`, title })))).toThrow(/same title/);
+  });
+
+  it('tells apart no titles that differ only by a selector the emoji is drawn the same without', () => {
+    expect(buttonTitleProblems('😀\uFE0F')).toEqual([]);
+    expect(checkQuestion('Which?', ['😀', '😀\uFE0F'])).toEqual({ buttons: [expect.stringMatching(/same title/)] });
+  });
+
+  it.each([
+    ['a family', FAMILY],
+    ['England’s flag', FLAG_OF('gbeng')],
+    ['Wales’s flag', FLAG_OF('gbwls')],
+    ['a thumbs up with a skin tone', '👍🏽'],
+    ['a keycap', '1️⃣'],
+    ['a heart with its emoji selector', '❤️'],
+  ])('takes %s as one character and nothing hidden', (_what, emoji) => {
+    expect(visibleLength(emoji)).toBe(1);
+    expect(buttonTitleProblems(`${emoji}${'a'.repeat(19)}`)).toEqual([]);
+  });
+
+  it('counts five 😀 joined into no emoji as the five the phone shows', () => {
+    expect(visibleLength(GRINS_JOINED)).toBe(5);
+    expect(buttonTitleProblems(`${GRINS_JOINED}${'a'.repeat(15)}`)).toEqual([]);
+    expect(buttonTitleProblems(`${GRINS_JOINED}${'a'.repeat(16)}`)).toEqual(['A button title can be at most 20 characters']);
+    expect(buttonTitleProblems(Array(20).fill('😀').join(ZWJ))).toEqual([]);
+  });
+});
