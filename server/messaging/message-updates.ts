@@ -5,7 +5,8 @@ import type { TMessageUpdate } from './inbound-message';
 
 // Reactions, edits and deletions change the record they refer to; they never make a new one. Each
 // is accepted only from the number in that record's conversation (nobody else can edit or react
-// to a client's message), and each is safe to apply twice (a retried delivery changes nothing).
+// to a client's message), and each is safe to apply twice (a retried delivery changes nothing) or
+// late (an older change delivered after a newer one never undoes it).
 // Updates for a record not stored (yet, or ever) change nothing: they are counted, not kept.
 
 /** The records an UPDATE … RETURNING c.id changed, announced to live views when it commits. */
@@ -16,20 +17,36 @@ SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
 /** Reactions kept per message: the newest (one a number; echoes from the firm's phone may name many numbers). */
 export const MAX_KEPT_REACTIONS = 20;
 
-/** Replaces the reacting number's reaction (an empty emoji removes it); the newest MAX_KEPT_REACTIONS stay. */
+/**
+ * Replaces the reacting number's reaction (an empty emoji removes it); the newest MAX_KEPT_REACTIONS stay.
+ * Retried deliveries arrive late, so a change older than that number's stored reaction or removal is
+ * dropped; a removal leaves its time in `metadata.reactions_removed` for that. Times are compared by the
+ * second (the provider's are whole seconds, the firm's own reactions are stamped by this app), and a tie
+ * goes to the one delivered last; a change without a time applies, as one made now.
+ */
 const REACTION_SQL = announced(`
   UPDATE communications c
   SET metadata = jsonb_set(c.metadata, '{reactions}',
         coalesce((SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.reactions) WITH ORDINALITY AS x(e, i)
-                  WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS}), '[]'::jsonb)),
+                  WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS}), '[]'::jsonb))
+      || CASE WHEN t.removed = '[]'::jsonb AND NOT c.metadata ? 'reactions_removed' THEN '{}'::jsonb
+           ELSE jsonb_build_object('reactions_removed',
+             coalesce((SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.removed) WITH ORDINALITY AS x(e, i)
+                       WHERE i > jsonb_array_length(t.removed) - ${MAX_KEPT_REACTIONS}), '[]'::jsonb)) END,
       updated_at = now()
   FROM (
     SELECT o.id,
       coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions') r WHERE r->>'from' <> $3), '[]'::jsonb)
       || CASE WHEN $4 = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', $3::text, 'emoji', $4::text, 'at', $5::timestamptz)) END
-      AS reactions
+      AS reactions,
+      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions_removed') r WHERE r->>'from' <> $3), '[]'::jsonb)
+      || CASE WHEN $4 = '' AND $5::timestamptz IS NOT NULL THEN jsonb_build_array(jsonb_build_object('from', $3::text, 'at', $5::timestamptz)) ELSE '[]'::jsonb END
+      AS removed
     FROM communications o
     WHERE o.metadata->>'chat_msg_id' = $1 AND o.type = 'chat' AND o.peer_phone = $2
+      AND NOT EXISTS (
+        SELECT 1 FROM jsonb_array_elements(coalesce(o.metadata->'reactions', '[]'::jsonb) || coalesce(o.metadata->'reactions_removed', '[]'::jsonb)) r
+        WHERE r->>'from' = $3 AND date_trunc('second', (r->>'at')::timestamptz) > $5::timestamptz)
     FOR UPDATE
   ) t
   WHERE c.id = t.id
@@ -39,28 +56,44 @@ const REACTION_SQL = announced(`
 export const MAX_KEPT_EDITS = 20;
 
 /**
- * The new body; the one it replaces goes to `metadata.edits` (once per edit id), of which the newest
- * MAX_KEPT_EDITS stay. Once some were dropped, an edit older than the oldest kept one is a retried
- * delivery of a dropped one (its id is no longer there to recognise it) and changes nothing.
+ * Edits as a chain: the earlier texts (`metadata.edits`, each with the edit that replaced it) and then
+ * the current text. An edit goes in before the first link replaced after its own time: the newest one
+ * becomes the body, an older one delivered late takes its place in the history and leaves the body
+ * alone. Ties go to the one delivered last; an edit without a time is the newest, as one made now.
+ * Once revoked, the body is what the firm had when the client deleted it: only older edits go in.
+ * A retried edit is recognised by its id; once some were dropped, an edit older than the oldest kept
+ * one is a retried delivery of a dropped one (its id is no longer there) and changes nothing.
+ * Of the chain, the newest MAX_KEPT_EDITS earlier texts stay.
  */
 const EDIT_SQL = announced(`
   UPDATE communications c
-  SET body = $5,
+  SET body = t.chain->-1->>'body',
       metadata = c.metadata
-        || jsonb_build_object('edits', (SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.edits) WITH ORDINALITY AS x(e, i)
-                                         WHERE i > jsonb_array_length(t.edits) - ${MAX_KEPT_EDITS}))
-        || CASE WHEN jsonb_array_length(t.edits) > ${MAX_KEPT_EDITS}
-             THEN jsonb_build_object('edits_dropped', coalesce((c.metadata->>'edits_dropped')::int, 0) + jsonb_array_length(t.edits) - ${MAX_KEPT_EDITS})
+        || jsonb_build_object('edits', (SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.chain) WITH ORDINALITY AS x(e, i)
+                                         WHERE i < jsonb_array_length(t.chain) AND i >= jsonb_array_length(t.chain) - ${MAX_KEPT_EDITS}))
+        || CASE WHEN jsonb_array_length(t.chain) - 1 > ${MAX_KEPT_EDITS}
+             THEN jsonb_build_object('edits_dropped', coalesce((c.metadata->>'edits_dropped')::int, 0) + jsonb_array_length(t.chain) - 1 - ${MAX_KEPT_EDITS})
              ELSE '{}'::jsonb END,
       updated_at = now()
   FROM (
-    SELECT o.id, coalesce(o.metadata->'edits', '[]'::jsonb)
-             || jsonb_build_array(jsonb_build_object('id', $4::text, 'body', o.body, 'at', $6::timestamptz)) AS edits
-    FROM communications o
-    WHERE o.metadata->>'chat_msg_id' = $1 AND o.type = 'chat' AND o.peer_phone = $2 AND o.direction = $3
-      AND NOT coalesce(o.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', $4::text))
-      AND NOT (o.metadata ? 'edits_dropped' AND $6::timestamptz < (o.metadata->'edits'->0->>'at')::timestamptz)
-    FOR UPDATE
+    SELECT p.id,
+      (SELECT jsonb_agg(v.e ORDER BY x.i, v.k) FROM jsonb_array_elements(p.chain) WITH ORDINALITY AS x(e, i)
+         CROSS JOIN LATERAL (VALUES
+           (1, CASE WHEN x.i = p.pos THEN jsonb_build_object('id', $4::text, 'body', x.e->'body', 'at', $6::timestamptz) ELSE x.e END),
+           (2, CASE WHEN x.i = p.pos THEN jsonb_set(x.e, '{body}', to_jsonb($5::text)) END)) AS v(k, e)
+         WHERE v.e IS NOT NULL) AS chain
+    FROM (
+      SELECT o.id, o.metadata ? 'revoked_at' AS revoked, l.chain,
+        coalesce((SELECT min(i) FROM jsonb_array_elements(l.chain) WITH ORDINALITY AS y(e, i)
+                  WHERE (e->>'at')::timestamptz > $6::timestamptz), jsonb_array_length(l.chain)) AS pos
+      FROM communications o
+        CROSS JOIN LATERAL (SELECT coalesce(o.metadata->'edits', '[]'::jsonb) || jsonb_build_array(jsonb_build_object('body', o.body)) AS chain) l
+      WHERE o.metadata->>'chat_msg_id' = $1 AND o.type = 'chat' AND o.peer_phone = $2 AND o.direction = $3
+        AND NOT coalesce(o.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', $4::text))
+        AND NOT (o.metadata ? 'edits_dropped' AND $6::timestamptz < (o.metadata->'edits'->0->>'at')::timestamptz)
+      FOR UPDATE OF o
+    ) p
+    WHERE NOT (p.revoked AND p.pos = jsonb_array_length(p.chain))
   ) t
   WHERE c.id = t.id
   RETURNING c.id`);
@@ -74,7 +107,7 @@ const REVOKE_SQL = announced(`
     AND NOT c.metadata ? 'revoked_at'
   RETURNING c.id`);
 
-/** Applies the updates in delivery order (two reactions from one number: the last one stands). Returns the records changed. */
+/** Applies the updates in delivery order (each weighed by its own time, above). Returns the records changed. */
 export async function applyMessageUpdates(updates: TMessageUpdate[]): Promise<number[]> {
   const changed = new Set<number>();
   for (const update of updates) {
