@@ -114,6 +114,8 @@ export type TCommunication = {
     /** An audio attachment recorded as a voice note. */
     voice?: boolean;
     reactions?: TReaction[];
+    /** When each number last removed its reaction (the provider's time): a reaction older than that, delivered late, is not applied. */
+    reactions_removed?: { from: string; at: string }[];
     /** The provider ids of the firm's latest reactions to this message (their receipts belong to no send). */
     firm_reaction_ids?: string[];
     /** Earlier texts, oldest first: the current text is `body`. At most the newest 20 are kept. */
