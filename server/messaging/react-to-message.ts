@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { isOneEmoji, type TCommunication } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
@@ -10,6 +11,7 @@ import { assertRecordVisible } from '../access';
 import { NOTIFY_CTE } from '../events';
 import { ProviderError } from '../provider';
 import { MAX_KEPT_REACTIONS } from './message-updates';
+import { FIRM_REACTION_CALLS } from './receipts';
 import type { TSendDeps } from './send-deps';
 import { assertNumberMayReceive } from './send-recipient';
 
@@ -41,6 +43,40 @@ export type TReactInput = { communicationId: number; emoji: string; reader?: TRe
  */
 const KEPT_REACTION_SEND_IDS = 5;
 
+/** Reaction calls noted on one message at most (a call lost or in flight blocks adoption for 10 minutes; a day is ample). */
+const KEPT_REACTION_CALLS = 20;
+
+/**
+ * Notes on the message, by the database's clock, that a reaction call to its number begins now:
+ * until it is answered with an id or refused, a receipt for an id no record has could be this
+ * reaction's, and no send of unknown outcome may take it (receipts.ts). Kept when the answer is
+ * lost. Returns the note's key.
+ */
+async function noteReactionCall(recordId: number): Promise<string> {
+  const key = randomUUID();
+  await db().query(
+    `UPDATE communications SET metadata = metadata || jsonb_build_object('${FIRM_REACTION_CALLS}', (
+       SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(
+         coalesce(metadata->'${FIRM_REACTION_CALLS}', '[]'::jsonb) || jsonb_build_array(jsonb_build_object('key', $2::text, 'at', now()))
+       ) WITH ORDINALITY AS x(e, i)
+       WHERE (e->>'at')::timestamptz > now() - interval '1 day'
+         AND i > jsonb_array_length(coalesce(metadata->'${FIRM_REACTION_CALLS}', '[]'::jsonb)) + 1 - ${KEPT_REACTION_CALLS}))
+     WHERE id = $1`,
+    { bind: [recordId, key] },
+  );
+  return key;
+}
+
+/** The provider refused the reaction: nothing went, so the note of its call is dropped. */
+async function dropReactionCall(recordId: number, key: string): Promise<void> {
+  await db().query(
+    `UPDATE communications SET metadata = metadata || jsonb_build_object('${FIRM_REACTION_CALLS}', (
+       SELECT coalesce(jsonb_agg(e), '[]'::jsonb) FROM jsonb_array_elements(metadata->'${FIRM_REACTION_CALLS}') e WHERE e->>'key' <> $2))
+     WHERE id = $1 AND metadata ? '${FIRM_REACTION_CALLS}'`,
+    { bind: [recordId, key] },
+  );
+}
+
 /** Replaces the firm's reaction (an empty emoji removes it), keeping the newest MAX_KEPT_REACTIONS, and announces the record. */
 const FIRM_REACTION_SQL = `
 WITH changed AS (
@@ -49,6 +85,9 @@ WITH changed AS (
         SELECT coalesce(jsonb_agg(e ORDER BY i), '[]'::jsonb)
         FROM jsonb_array_elements(t.reactions) WITH ORDINALITY AS x(e, i)
         WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS}))
+      || CASE WHEN $7::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('${FIRM_REACTION_CALLS}', (
+        SELECT coalesce(jsonb_agg(e), '[]'::jsonb) FROM jsonb_array_elements(coalesce(c.metadata->'${FIRM_REACTION_CALLS}', '[]'::jsonb)) e
+        WHERE e->>'key' IS DISTINCT FROM $7::text)) END
       || CASE WHEN $6::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('firm_reaction_ids', (
         SELECT jsonb_agg(e ORDER BY i)
         FROM jsonb_array_elements(coalesce(c.metadata->'firm_reaction_ids', '[]'::jsonb) || jsonb_build_array($6::text)) WITH ORDINALITY AS y(e, i)
@@ -103,16 +142,20 @@ export async function reactToMessage(deps: TReactDeps, input: TReactInput, now =
   const client = record.clientId !== null ? await Client.findByPk(record.clientId, { attributes: ['name'] }) : null;
   await assertNumberMayReceive({ digits: record.peerPhone, name: client?.name ?? null });
   let sentId: string | null = null;
+  let callKey: string | null = null;
   if (deps.provider) {
-    ({ id: sentId } = await deps.provider.sendReaction(record.peerPhone, { messageId, emoji }).catch((error: unknown) => {
+    const key = await noteReactionCall(record.id);
+    callKey = key;
+    ({ id: sentId } = await deps.provider.sendReaction(record.peerPhone, { messageId, emoji }).catch(async (error: unknown) => {
       if (!(error instanceof ProviderError)) throw error;
       if (error.outcomeUnknown) throw new AppError('PROVIDER_ERROR', REACTION_UNKNOWN);
+      await dropReactionCall(record.id, key);
       if (error.code === REACTION_REFUSED_CODE) throw new AppError('PRECONDITION_FAILED', REACTION_REFUSED);
       throw new AppError('PROVIDER_ERROR', error.messageFor(client?.name ?? 'this contact'));
     }));
   }
   await db().query(FIRM_REACTION_SQL, {
-    bind: [record.id, firm, emoji, now.toISOString(), input.userId ?? null, sentId],
+    bind: [record.id, firm, emoji, now.toISOString(), input.userId ?? null, sentId, callKey],
     type: QueryTypes.SELECT,
   });
   return dtoOf(record.id);

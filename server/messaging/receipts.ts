@@ -20,6 +20,13 @@ export function describeReceiptError(error: TReceiptError | null): string {
 
 const RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
 
+/**
+ * Leads the error of an adopted send (`reconciled`) that a receipt then failed: the failure is
+ * known only through an id matched by its receipt, so it may be another message's, and a Retry
+ * asks first (retry-message.ts; decision 0014).
+ */
+export const ADOPTED_FAILURE_PREFIX = `${UNKNOWN_OUTCOME_PREFIX} the provider's answer to this send was lost, and this report was matched to it by its receipt alone, so it may be another message's; check with them before sending it again. `;
+
 // Receipts for ids not stored (yet) are kept for the early-receipt race, which lasts moments; ids
 // that never appear (messages sent by other tools on the number, or junk) must not pile up: at most
 // this many ids are kept per delivery, and pruneExpiredRows drops them after a day.
@@ -46,7 +53,8 @@ WITH input AS (
   UPDATE communications c
   SET status = CASE WHEN m.upgrade THEN m.status ELSE c.status END,
       error = CASE WHEN m.upgrade AND m.status = 'failed'
-        THEN replace(m.error_text, '${CLIENT_NAME_SLOT}', coalesce((SELECT cl.name FROM clients cl WHERE cl.id = c.client_id), 'this contact'))
+        THEN CASE WHEN c.metadata ? 'reconciled' THEN $6::text ELSE '' END
+          || replace(m.error_text, '${CLIENT_NAME_SLOT}', coalesce((SELECT cl.name FROM clients cl WHERE cl.id = c.client_id), 'this contact'))
         ELSE c.error END,
       receipts = m.history || c.receipts, -- the first report of each status wins
       updated_at = now()
@@ -115,6 +123,7 @@ async function applyRows(rows: TApplyRow[]): Promise<{ updated: number; kept: nu
       rows.map((r) => r.errorText),
       rows.map((r) => JSON.stringify(r.history)),
       rows.map((r) => r.recipientDigits),
+      ADOPTED_FAILURE_PREFIX,
     ],
     type: QueryTypes.SELECT,
   });
@@ -169,20 +178,36 @@ export async function applyReceipts(receipts: TReceipt[]): Promise<number> {
 
 /** The key of a send's metadata noting when its provider call began (record-and-send.ts). */
 export const PROVIDER_CALL_AT = 'provider_call_at';
+/**
+ * The key, on a client's message, of the firm's reaction calls to it whose provider id is not known:
+ * `[{key, at}]`, `at` by the database's clock, noted before the call and dropped once it is answered
+ * with an id or refused (react-to-message.ts).
+ */
+export const FIRM_REACTION_CALLS = 'firm_reaction_calls';
 /** How long after a send's provider call began a receipt may still be taken for its. */
-const ADOPT_WINDOW = '10 minutes';
-/** How far the provider's clock may trail ours: a receipt it dates earlier than this before the call is older than the call. */
-const PROVIDER_CLOCK_SLACK = '1 minute';
+export const ADOPT_WINDOW = '10 minutes';
+/**
+ * How much earlier than the call began the provider may date a receipt that is still the call's:
+ * its timestamps are whole seconds (up to 1 s early) and its clock may trail ours a little. Kept
+ * small because a receipt the provider held back by retrying its webhook arrives late but keeps its
+ * own time, which is then all that tells it is older than the call; a clock further off adopts
+ * nothing (decision 0014).
+ */
+const PROVIDER_CLOCK_SLACK = '2 seconds';
+/** A receipt the provider dates this far after it reached this server has a clock not to be trusted: it adopts nothing. */
+const PROVIDER_CLOCK_AHEAD = '1 minute';
 
 /**
  * A send whose answer was lost has no provider id, so its receipts match nothing
  * (server/decisions/0014-unknown-outcome-is-not-failed.md). Per number given: an id no record has,
  * kept with a `sent`, `delivered` or `read` receipt, is taken by a send of unknown outcome only when
  * the id first reached this server after that send's provider call began (both by the database's
- * clock) and within the window, and no other send to that number — waiting, unknown or failed —
- * whose call had begun by then could own it, and no other such id could be that send's. A receipt
- * that reached this server first, the firm's phone's or another tool's message, an earlier failed
- * send's: nothing is guessed. The record takes the id, marked `reconciled`, and the trail says so.
+ * clock) and within the window, the provider dated it (no earlier than the call, within the slack,
+ * and not far after it came), no other send to that number — waiting, unknown or failed — and no
+ * reaction to it without a known id had begun its call by then, and no other such id could be that
+ * send's. A receipt that reached this server first or that the provider dates before the call (the
+ * firm's phone's or another tool's message, an earlier failed send's, one held back by webhook
+ * retries), or that a reaction could own: nothing is guessed. The record takes the id, marked `reconciled`, and the trail says so.
  * Returns the ids taken.
  */
 async function adoptUnknownOutcomeSends(numbers: string[]): Promise<string[]> {
@@ -192,8 +217,11 @@ async function adoptUnknownOutcomeSends(numbers: string[]): Promise<string[]> {
       `WITH ids AS (
          -- Each id kept for these numbers that no record has, and when it first reached this server
          -- (any of its statuses).
+         -- dated: every one carries the provider's time, none later than the minute after it came.
          SELECT r.chat_msg_id, min(r.recipient_digits) AS digits, min(r.created_at) AS arrived,
-                min(r.provider_timestamp) AS stamped, bool_or(r.status <> 'failed') AS went
+                min(r.provider_timestamp) AS stamped, bool_or(r.status <> 'failed') AS went,
+                bool_and(r.provider_timestamp IS NOT NULL
+                         AND r.provider_timestamp <= r.created_at + interval '${PROVIDER_CLOCK_AHEAD}') AS dated
          FROM chat_receipts r
          WHERE r.chat_msg_id IN (SELECT k.chat_msg_id FROM chat_receipts k WHERE k.recipient_digits = ANY($1::text[]))
            AND NOT EXISTS (SELECT 1 FROM communications x WHERE x.metadata->>'chat_msg_id' = r.chat_msg_id)
@@ -214,11 +242,18 @@ async function adoptUnknownOutcomeSends(numbers: string[]): Promise<string[]> {
               BETWEEN i.arrived - interval '${ADOPT_WINDOW}' AND i.arrived
        ), single AS (
          SELECT o.chat_msg_id, o.id FROM owners o JOIN ids i ON i.chat_msg_id = o.chat_msg_id
-         WHERE i.went AND o.status = 'pending' AND o.outcome = 'unknown'
+         WHERE i.went AND i.dated AND o.status = 'pending' AND o.outcome = 'unknown'
            AND o.call_at < i.arrived
-           AND (i.stamped IS NULL OR i.stamped >= o.call_at - interval '${PROVIDER_CLOCK_SLACK}')
+           AND i.stamped >= o.call_at - interval '${PROVIDER_CLOCK_SLACK}'
            AND (SELECT count(*) FROM owners q WHERE q.chat_msg_id = o.chat_msg_id) = 1
            AND (SELECT count(*) FROM owners q WHERE q.id = o.id) = 1
+           -- A reaction to that number whose call had begun by then and whose id is not known (in
+           -- flight, or its answer lost) could own it too (react-to-message.ts).
+           AND NOT EXISTS (
+             SELECT 1 FROM communications f
+             CROSS JOIN LATERAL jsonb_array_elements(f.metadata->'${FIRM_REACTION_CALLS}') AS rc(call)
+             WHERE f.peer_phone = i.digits AND f.direction = 'inbound' AND f.metadata ? '${FIRM_REACTION_CALLS}'
+               AND (rc.call->>'at')::timestamptz BETWEEN i.arrived - interval '${ADOPT_WINDOW}' AND i.arrived)
        )
        UPDATE communications c
        SET metadata = (c.metadata - 'outcome') || jsonb_build_object('chat_msg_id', s.chat_msg_id, 'reconciled', true),

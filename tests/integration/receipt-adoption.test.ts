@@ -141,3 +141,109 @@ describe('a 5xx is not a refusal', () => {
     expect(live.sim.message(id)?.reaction).toMatchObject({ emoji: '👍' });
   });
 });
+
+describe('a reaction’s receipt is never taken for a send that never left', () => {
+  /** A client's message to react to, and a send to that number whose answer was lost and that never reached the provider. */
+  async function lostSendBesideAMessage(digits: string, name: string) {
+    const client = await live.staff.clients.create.mutate({ name, phone: `+${digits}` });
+    const { id: inboundId } = await live.sim.sendInbound(digits, 'hello');
+    const message = (await Communication.findOne({ where: { metadata: { chat_msg_id: inboundId } } }))!;
+    live.sim.queueResponse({ hang: true });
+    const lost = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Never left' });
+    expect(lost).toMatchObject({ status: 'pending', metadata: { outcome: 'unknown' } });
+    expect(acceptedFor(digits)).toHaveLength(0);
+    return { inboundId, message, lost };
+  }
+
+  it('a reaction whose answer was lost: its receipt adopts nothing, and the send stays unknown', async () => {
+    const digits = '447700900622';
+    const { inboundId, message, lost } = await lostSendBesideAMessage(digits, 'Reaction Lost');
+    proxy.failNextSendAfterIt(503);
+    const error = await failureOf(live.staff.chat.react.mutate({ communicationId: message.id, emoji: '👍' }));
+    expect(error.message).toMatch(/may or may not show on their phone/);
+
+    const reactionId = live.sim.message(inboundId)!.reaction!.id;
+    expect((await live.sim.postReceipt(reactionId, 'sent', digits)).status).toBe(200);
+    await expectStillUnknown(lost.id);
+  });
+
+  it('a reaction whose receipt beats its answer: the receipt adopts nothing, then the reaction is the firm’s', async () => {
+    const digits = '447700900623';
+    const { inboundId, message, lost } = await lostSendBesideAMessage(digits, 'Reaction Slow');
+    const held = proxy.holdNextSendAnswer();
+    const reacting = live.staff.chat.react.mutate({ communicationId: message.id, emoji: '👍' });
+    await held.reached;
+    const reactionId = live.sim.message(inboundId)!.reaction!.id;
+    expect((await live.sim.postReceipt(reactionId, 'sent', digits)).status).toBe(200);
+    await expectStillUnknown(lost.id);
+
+    held.release();
+    await reacting;
+    const reacted = (await Communication.findByPk(message.id))!;
+    expect(reacted.metadata.firm_reaction_ids).toEqual([reactionId]);
+    expect(reacted.metadata).toMatchObject({ firm_reaction_calls: [] });
+    await expectStillUnknown(lost.id);
+  });
+});
+
+describe('a send matched by its receipt alone is not resent unasked', () => {
+  it('its failure reported later still needs a confirmed Retry: the report may be another message’s', async () => {
+    const digits = '447700900624';
+    const client = await live.staff.clients.create.mutate({ name: 'Adopted Then Failed', phone: `+${digits}` });
+    proxy.failNextSendAfterIt(503);
+    const record = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Taken, then failed' });
+    const [taken] = acceptedFor(digits);
+    expect((await live.sim.postReceipt(taken!.id, 'sent', digits)).status).toBe(200);
+    expect((await Communication.findByPk(record.id))!.metadata).toMatchObject({ chat_msg_id: taken!.id, reconciled: true });
+
+    const error = { code: 131000, title: 'Something went wrong', details: 'Not delivered' };
+    expect((await live.sim.postReceipt(taken!.id, 'failed', digits, error)).status).toBe(200);
+    expect(await Communication.findByPk(record.id)).toMatchObject({
+      status: 'failed',
+      error: match.stringMatching(`^${UNKNOWN_OUTCOME_PREFIX}.*Not delivered`),
+    });
+    const unconfirmed = await failureOf(live.staff.chat.retry.mutate({ id: record.id }));
+    expect(unconfirmed.data).toMatchObject({ code: 'CONFLICT' });
+    expect(unconfirmed.message).toMatch(/It may have reached them already/);
+    expect(acceptedFor(digits)).toHaveLength(1);
+
+    expect(await live.staff.chat.retry.mutate({ id: record.id, confirm: true })).toMatchObject({ status: 'sent' });
+    expect(acceptedFor(digits)).toHaveLength(2);
+  });
+});
+
+describe('only a receipt the provider dates at or after the call is adopted', () => {
+  it('a receipt held back by webhook retries, dated before the call, adopts nothing though it arrives after', async () => {
+    const digits = '447700900625';
+    const client = await live.staff.clients.create.mutate({ name: 'Held Back', phone: `+${digits}` });
+    const webhookUrl = `${live.server.url}/api/webhooks/chat`;
+    live.sim.configure({ webhookUrl: 'http://127.0.0.1:1/refused', webhookRetryBaseMs: 20, webhookRetryCapMs: 50 });
+    try {
+      // Another tool's message, reported 30 s ago; this server was not taking posts then.
+      await live.sim.postReceipt('wamid.HELD-BACK', 'sent', digits, undefined, Date.now() - 30_000);
+      expect(live.sim.retriesWaiting()).toBe(1);
+      live.sim.queueResponse({ hang: true });
+      const lost = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Sent after the report' });
+      expect(lost).toMatchObject({ status: 'pending', metadata: { outcome: 'unknown' } });
+    } finally {
+      live.sim.configure({ webhookUrl, webhookRetryBaseMs: undefined, webhookRetryCapMs: undefined });
+    }
+    await live.sim.settleRetries();
+    const arrived = await sql(live.server.databaseUrl, 'SELECT 1 FROM chat_receipts WHERE chat_msg_id = $1', ['wamid.HELD-BACK']);
+    expect(arrived).toHaveLength(1);
+    const lost = (await Communication.findOne({ where: { body: 'Sent after the report' } }))!;
+    await expectStillUnknown(lost.id);
+  });
+
+  it.each([
+    ['carries no time', undefined],
+    ['is dated two minutes after it reached this server', -120],
+  ])('a receipt that %s adopts nothing', async (_how, secondsAgo) => {
+    const digits = secondsAgo === undefined ? '447700900626' : '447700900627';
+    const client = await live.staff.clients.create.mutate({ name: `Undated ${digits}`, phone: `+${digits}` });
+    live.sim.queueResponse({ hang: true });
+    const lost = await live.staff.chat.send.mutate({ clientId: client.id, body: 'Its receipt is not trusted' });
+    expect((await postStatus(`wamid.UNTRUSTED-${digits}`, 'sent', digits, secondsAgo)).status).toBe(200);
+    await expectStillUnknown(lost.id);
+  });
+});

@@ -11,15 +11,30 @@ export type TLostAnswerProxy = {
   target: string;
   /** The next `POST /messages` reaches the provider, and the app gets this status instead of its answer. */
   failNextSendAfterIt: (status: number) => void;
+  /**
+   * The next `POST /messages` reaches the provider, and its answer is held back from the app:
+   * `reached` resolves once the provider has answered, `release` lets the answer go on.
+   */
+  holdNextSendAnswer: () => { reached: Promise<void>; release: () => void };
   close: () => Promise<void>;
 };
 
+type THold = { reached: () => void; released: Promise<void> };
+
 export async function startLostAnswerProxy(): Promise<TLostAnswerProxy> {
   const swaps: number[] = [];
+  const holds: THold[] = [];
   const proxy: TLostAnswerProxy = {
     url: '',
     target: '',
     failNextSendAfterIt: (status) => void swaps.push(status),
+    holdNextSendAnswer: () => {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+      holds.push({ reached, released: new Promise<void>((resolve) => (release = resolve)) });
+      return { reached: reachedPromise, release };
+    },
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -41,7 +56,13 @@ export async function startLostAnswerProxy(): Promise<TLostAnswerProxy> {
         redirect: 'manual',
       });
       const text = await answer.text();
-      const swapped = req.method === 'POST' && req.url === '/messages' ? swaps.shift() : undefined;
+      const isSend = req.method === 'POST' && req.url === '/messages';
+      const hold = isSend ? holds.shift() : undefined;
+      if (hold) {
+        hold.reached();
+        await hold.released;
+      }
+      const swapped = isSend ? swaps.shift() : undefined;
       if (swapped !== undefined) {
         res.writeHead(swapped, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'upstream failed', code: swapped } }));

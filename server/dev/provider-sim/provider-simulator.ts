@@ -123,9 +123,9 @@ export class ProviderSimulator {
     return sendInboundKind(this.state, input);
   }
 
-  /** Posts one status receipt for a message id (a `failed` one with the given error). */
-  postReceipt(id: string, status: string, to?: string, error?: TReceiptError): Promise<TWebhookAnswer> {
-    return postReceipt(this.state, id, status, to, error);
+  /** Posts one status receipt for a message id (a `failed` one with the given error), dated `at` (epoch ms; default now). */
+  postReceipt(id: string, status: string, to?: string, error?: TReceiptError, at?: number): Promise<TWebhookAnswer> {
+    return postReceipt(this.state, id, status, to, error, at);
   }
 
   /** Registers a file the provider holds (what a client sent, or a test's fixture). */

@@ -40,13 +40,14 @@ export function postWebhook(state: TSimState, value: unknown, field = 'messages'
   return trackPending(state, first);
 }
 
-/** Posts one status receipt for a message id (a `failed` one with the given error). */
+/** Posts one status receipt for a message id (a `failed` one with the given error), dated `at` (epoch ms; default now). */
 export function postReceipt(
   state: TSimState,
   id: string,
   status: string,
   to = '000000000',
   error?: TReceiptError,
+  at = Date.now(),
 ): Promise<TWebhookAnswer> {
   const errors = error
     ? [{ code: error.code, title: error.title, message: error.title, error_data: { details: error.details } }]
@@ -54,7 +55,7 @@ export function postReceipt(
   return postWebhook(state, {
     messaging_product: 'whatsapp',
     metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
-    statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
+    statuses: [{ id, status, timestamp: String(Math.floor(at / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
   });
 }
 
