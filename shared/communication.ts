@@ -118,6 +118,10 @@ export type TCommunication = {
     reactions_removed?: { from: string; at: string }[];
     /** The provider ids of the firm's latest reactions to this message (their receipts belong to no send). */
     firm_reaction_ids?: string[];
+    /** The firm's reactions whose provider call began (database time) and whose id is not known yet: no receipt to this number is adopted meanwhile. */
+    firm_reaction_calls?: { key: string; at: string }[];
+    /** A send of unknown outcome that adopted a receipt's id (README "Unknown outcome"): a failure reported later still needs confirmation to retry. */
+    reconciled?: boolean;
     /** Earlier texts, oldest first: the current text is `body`. At most the newest 20 are kept. */
     edits?: TEdit[];
     /** How many older edits were not kept (or not sent in a live frame, to bound its size). */

@@ -25,7 +25,7 @@ export async function retryChatMessage(deps: TSendDeps, id: number, reader?: TRe
   if (failed.metadata.resent_as !== undefined) throw new AppError('CONFLICT', ALREADY_RESENT);
   if (unknownOutcome && !confirm) throw new AppError('CONFLICT', MAY_HAVE_REACHED_THEM);
   // An adopted id's failure may be another message's: the send itself may have gone (decision 0014).
-  if (failed.status === 'failed' && wasAdopted(failed.metadata) && !confirm) throw new AppError('CONFLICT', MAY_HAVE_REACHED_THEM);
+  if (failed.status === 'failed' && failed.metadata.reconciled === true && !confirm) throw new AppError('CONFLICT', MAY_HAVE_REACHED_THEM);
   if (!failed.peerPhone) throw new AppError('INVALID_INPUT', 'This message has no recipient number.');
   // The same number as the failed attempt, on the same file.
   const recipient: TRecipientInput = {
@@ -42,9 +42,4 @@ export async function retryChatMessage(deps: TSendDeps, id: number, reader?: TRe
   const [file] = await Attachment.findAll({ where: { communicationId: failed.id }, attributes: ['id'], order: [['id', 'ASC']], limit: 1 });
   if (file) return sendFileMessage(deps, recipient, file.id, failed.body, true);
   return sendChatMessage(deps, { ...recipient, body: failed.body });
-}
-
-/** Whether the record's provider id was matched to it by a receipt (`reconciled`), not given in the provider's answer to it. */
-function wasAdopted(metadata: object): boolean {
-  return (metadata as { reconciled?: unknown }).reconciled === true;
 }
