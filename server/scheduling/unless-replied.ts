@@ -34,7 +34,7 @@ const wroteAfterSql = (r: string, row: string): string =>
   `least(coalesce(${r}.provider_timestamp, ${r}.created_at), ${r}.created_at) >= date_trunc('second', ${row}.created_at)`;
 
 const NEVER_GOES =
-  'At that time a text could only go if the client writes again first, and a reply would stop it: send an approved template instead, or untick “Don’t send if they reply first”.';
+  'By then the client’s 24-hour window will have closed, and only a new message from them could reopen it — which would stop this send. Choose a time before the window closes, send an approved template instead, or untick “Don’t send if they reply first”.';
 
 /**
  * Refuses a text or a file that waits for no reply and is due after the number's 24-hour window

@@ -167,7 +167,8 @@ export function MenuButton({
                   onClick={() => pick(item)}
                 >
                   <span className="menu-check" aria-hidden="true">
-                    {item.checked || item.current ? '✓' : ''}
+                    {/* A switch shows its box even when off, so it does not read as a command. */}
+                    {item.toggles ? (item.checked ? '☑' : '☐') : item.checked || item.current ? '✓' : ''}
                   </span>
                   <span className="menu-label">{item.label}</span>
                   {item.hint && (

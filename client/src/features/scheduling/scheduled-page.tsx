@@ -26,8 +26,8 @@ export function ScheduledPage() {
           <h1>Scheduled</h1>
           <p className="muted">
             Messages you chose to send later, in every conversation. Each goes at its time
-            {zone?.label ? ` (${zone.label}, the firm's clock)` : ''}; one that cannot go then — the client&rsquo;s 24 hours have passed, or
-            they opted out — stays here with the reason, and you are told.
+            {zone?.label ? ` (${zone.label}, the firm's clock)` : ''}; one that cannot go then — the client&rsquo;s 24 hours have passed,
+            they opted out, or it was not to go if they replied and they did — stays here with the reason, and you are told.
           </p>
         </div>
       </div>
