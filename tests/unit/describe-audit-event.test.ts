@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readAuditFilters, readHashPrefix, writeAuditFilters } from '../../client/src/features/audit/audit-filters';
-import {
-  ACTION_LABEL,
-  describeAuditEvent,
-  isAboutNoRecord,
-  verifiedExportEventOf,
-  type TAuditItem,
-} from '../../client/src/features/audit/describe-audit-event';
+import { ACTION_LABEL, type TAuditItem } from '../../client/src/features/audit/audit-actions';
+import { describeAuditEvent, isAboutNoRecord, verifiedExportEventOf } from '../../client/src/features/audit/describe-audit-event';
 import { formatDateTime } from '../../client/src/lib/format';
 
 const DEE = { id: 1, name: 'Dee Director' };

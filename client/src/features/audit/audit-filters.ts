@@ -1,4 +1,4 @@
-import { ACTION_LABEL, type TAuditAction } from './describe-audit-event';
+import { ACTION_LABEL, type TAuditAction } from './audit-actions';
 
 /** The trail's filters as the address keeps them (`/audit?subject=client:12&hash=ab12cd`), so a link can open the trail filtered. */
 export type TAuditFilters = {

@@ -7,15 +7,8 @@ import { QueryStatus } from '../../ui/query-status';
 import { readAuditFilters, readHashPrefix, writeAuditFilters, type TAuditFilters } from './audit-filters';
 import { AuditSubjectFilter, type TChosenSubject } from './audit-subject-filter';
 import { AuditTrailHead } from './audit-trail-head';
-import {
-  ACTION_LABEL,
-  describeAuditEvent,
-  isAboutNoRecord,
-  subjectNameOf,
-  verifiedExportEventOf,
-  type TAuditAction,
-  type TAuditItem,
-} from './describe-audit-event';
+import { ACTION_LABEL, type TAuditAction, type TAuditItem } from './audit-actions';
+import { describeAuditEvent, isAboutNoRecord, subjectNameOf, verifiedExportEventOf } from './describe-audit-event';
 import { VerifyCopy } from './verify-copy';
 
 // What the trail shows comes from outside too (a typed email, a client's name, a file's name): a

@@ -1,64 +1,10 @@
 import { formatBytes } from '../../../../shared/media-limits';
 import { showInvisibleCharacters } from '../../../../shared/visible-text';
 import { formatDateTime, formatPhone } from '../../lib/format';
-import type { TOutputs } from '../../lib/trpc';
+import { ACTION_LABEL, type TAuditItem } from './audit-actions';
+import { count, listed, numberWords, plural, text, type TDetail } from './audit-detail-words';
+import { businessHoursChanges } from './describe-business-hours-change';
 
-export type TAuditItem = TOutputs['audit']['list']['items'][number];
-export type TAuditAction = TAuditItem['action'];
-
-/** What the action filter offers: the kind of event, in a few words. */
-export const ACTION_LABEL: Record<TAuditAction, string> = {
-  'auth.sign_in': 'Signed in',
-  'auth.sign_in_failed': 'Failed sign-in',
-  'auth.sign_in_limited': 'Sign-ins blocked (too many attempts)',
-  'auth.sign_out': 'Signed out',
-  'inbox.link': 'Linked a number to a client',
-  'inbox.unlink': 'Unlinked a number',
-  'client.number_add': 'Added a number',
-  'client.number_remove': 'Removed a number',
-  'export.create': 'Exported a chat record',
-  'export.verify': 'Verified a copy of an export',
-  'settings.check_connection': 'Checked the provider connection',
-  'templates.refresh': 'Refreshed templates',
-  'client.opt_out': 'Client opted out',
-  'client.opt_in': 'Client opted back in',
-  'chat.reconciled': 'A send of unknown outcome matched its receipt',
-  'communication.refile': 'Moved messages to another case',
-  'user.add': 'Added a user',
-  'user.role_change': 'Changed a role',
-  'user.deactivate': 'Deactivated a user',
-  'user.reactivate': 'Reactivated a user',
-  'access.restrict': 'Restricted a matter to its members',
-  'access.unrestrict': 'Lifted a restriction',
-  'access.member_add': 'Added a member to a matter',
-  'access.member_remove': 'Removed a member from a matter',
-  'access.screen': 'Screened someone from a matter',
-  'access.unscreen': 'Lifted a screen',
-  'access.denied': 'Tried to open a walled matter',
-  'inbox.assign': 'Assigned a conversation',
-  'inbox.state': 'Changed a conversation’s state',
-  'client.responsible': 'Named a client’s responsible person',
-  'case.status': 'Opened or closed a case',
-  'media.view': 'Opened a file',
-  'hold.place': 'Placed a legal hold',
-  'hold.release': 'Released a legal hold',
-  'retention.destroy': 'Destroyed records past retention',
-  'erasure.request': 'Recorded an erasure request',
-  'erasure.decide': 'Decided an erasure request',
-  'audit.verify': 'Verified the trail',
-  'chat.schedule': 'Scheduled a message',
-  'chat.edit_scheduled': 'Edited a scheduled message',
-  'chat.reschedule': 'Moved a scheduled message',
-  'chat.cancel_scheduled': 'Cancelled a scheduled message',
-  'settings.business_hours': 'Changed the business hours',
-};
-
-type TDetail = Record<string, unknown>;
-const text = (d: TDetail, key: string): string | null => (typeof d[key] === 'string' && d[key] !== '' ? d[key] : null);
-const count = (d: TDetail, key: string): number | null => (typeof d[key] === 'number' && Number.isFinite(d[key]) ? d[key] : null);
-const numberWords = new Intl.NumberFormat('en-GB');
-/** "1 message", "1,234 messages". */
-const plural = (n: number, one: string, many = `${one}s`) => `${numberWords.format(n)} ${n === 1 ? one : many}`;
 /** "Amelia Hart's", "James's". */
 const possessive = (name: string) => `${name}’s`;
 const phone = (digits: string | null) => (digits ? formatPhone(`+${digits.replace(/^\+/, '')}`) : 'a number');
@@ -69,8 +15,6 @@ const dateOf = (value: string | null): string | null => {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : formatDateTime(date);
 };
-/** "a, b and c". */
-const listed = (parts: string[]) => (parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`);
 const ROLE_WORD: Record<string, string> = { director: 'a director', staff: 'staff' };
 const role = (value: string | null) => (value ? (ROLE_WORD[value] ?? value) : 'another role');
 
@@ -102,72 +46,6 @@ function scheduledWhat(d: TDetail, related: TAuditItem['related']): string {
   if (kind === 'template') return text(d, 'template') ? `the template “${text(d, 'template')}”` : 'a template';
   if (kind === 'file') return related.attachmentId ? `the file ${related.attachmentId}` : 'a file';
   return 'a message';
-}
-
-const SHORT_DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-
-/**
- * The week as the trail keeps it (["1 09:00-17:30", …]) in a few words: days with the same hours
- * run together ("Mon–Fri 09:00–17:30, Sat 10:00–13:00"); an empty week is "closed every day".
- */
-function describeTrailWeek(value: unknown): string | null {
-  if (!Array.isArray(value)) return null;
-  const byDay = new Map<number, string[]>();
-  for (const entry of value) {
-    const match = typeof entry === 'string' ? /^([1-7]) (\d{2}:\d{2})-(\d{2}:\d{2})$/.exec(entry) : null;
-    if (!match) return null;
-    const day = Number(match[1]);
-    byDay.set(day, [...(byDay.get(day) ?? []), `${match[2]}–${match[3]}`]);
-  }
-  if (byDay.size === 0) return 'closed every day';
-  const runs: { from: number; to: number; hours: string }[] = [];
-  for (let day = 1; day <= 7; day++) {
-    const hours = byDay.get(day)?.join(' and ');
-    if (!hours) continue;
-    const last = runs.at(-1);
-    if (last && last.to === day - 1 && last.hours === hours) last.to = day;
-    else runs.push({ from: day, to: day, hours });
-  }
-  return runs.map((r) => `${SHORT_DAYS[r.from - 1]}${r.to > r.from ? `–${SHORT_DAYS[r.to - 1]}` : ''} ${r.hours}`).join(', ');
-}
-
-const calendarDate = (value: string) => {
-  const [y, m, d] = value.split('-');
-  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][Number(m) - 1];
-  return y && month && d ? `${Number(d)} ${month} ${y}` : value;
-};
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
-const object = (d: TDetail, key: string): TDetail | null =>
-  typeof d[key] === 'object' && d[key] !== null && !Array.isArray(d[key]) ? (d[key] as TDetail) : null;
-
-/** What a save of the business hours changed: the zone, the week, the closed dates, the reply (its length only: the trail keeps no words). */
-function businessHoursChanges(d: TDetail): string[] {
-  const changes: string[] = [];
-  const zone = object(d, 'timeZone');
-  if (zone) {
-    const from = text(zone, 'from');
-    changes.push(`time zone ${from ? `${from} → ` : ''}${text(zone, 'to') ?? '?'}`);
-  }
-  const week = object(d, 'week');
-  if (week) changes.push(`hours ${describeTrailWeek(week.to) ?? 'changed'}`);
-  const dates = object(d, 'closedDates');
-  if (dates) {
-    const added = strings(dates.added).map(calendarDate);
-    const removed = strings(dates.removed).map(calendarDate);
-    if (added.length) changes.push(`closed on ${listed(added)}`);
-    if (removed.length) changes.push(`open again on ${listed(removed)}`);
-  }
-  const reply = object(d, 'autoReply');
-  if (reply) {
-    const to = object(reply, 'to');
-    const length = to ? count(to, 'length') : null;
-    if (!to) changes.push('no automatic reply');
-    else
-      changes.push(
-        `${object(reply, 'from') ? 'a new' : 'an'} automatic reply${length !== null ? ` (${plural(length, 'character')})` : ''}`,
-      );
-  }
-  return changes;
 }
 
 const RETENTION_GROUNDS: Record<string, string> = {
