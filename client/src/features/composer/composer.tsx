@@ -2,7 +2,6 @@ import { useId, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, 
 import type { TTemplateValues } from '../../../../shared/templates';
 import { threadKeyOfRef, trpc, type TThreadRef } from '../../lib/trpc';
 import { useAutoGrow } from '../../lib/use-auto-grow';
-import { formatWallTime } from '../../lib/zoned-time';
 import { useCoarsePointer } from '../../lib/use-coarse-pointer';
 import { useNarrowScreen } from '../../lib/use-narrow-screen';
 import { useToast } from '../../ui/toasts';
@@ -10,13 +9,14 @@ import { ScheduledStrip } from '../scheduling/scheduled-strip';
 import type { TScheduledSend } from '../scheduling/scheduled-send';
 import { SendLaterMenu } from '../scheduling/send-later-menu';
 import { SendLaterPicker } from '../scheduling/send-later-picker';
-import { useFirmTimeZone, withZone } from '../scheduling/use-firm-time-zone';
+import { useFirmTimeZone } from '../scheduling/use-firm-time-zone';
 import { useScheduledActions } from '../scheduling/use-scheduled-actions';
 import { ComposerTools, type TRecipient } from './composer-tools';
 import { draftKeyOf } from './drafts';
 import { composerHint, sendsOnEnter } from './enter-to-send';
 import { CAPTION_LIMIT, describeLength, TEXT_LIMIT } from './message-length';
 import { TemplateComposer, type TTemplateChoice } from './template-composer';
+import { TemplateLater } from './template-later';
 import { uploadFile } from './upload-file';
 import { useCaseChoice } from './use-case-choice';
 import { useComposerFile } from './use-composer-file';
@@ -274,42 +274,15 @@ export function Composer({
             onWriteFreeText={() => onModeChange('text')}
           />
           {clientId !== null && (
-            <div className="template-later">
-              {templateLaterAt && zone ? (
-                <p className="template-later-note" role="status">
-                  <strong>Send template</strong> schedules it for {withZone(formatWallTime(templateLaterAt, zone.timeZone), zone)}
-                  {scheduling.replyOption.on ? ', unless they reply first' : ''}.{' '}
-                  <button type="button" className="link-button" onClick={() => setTemplateLaterAt(null)}>
-                    Send it now instead
-                  </button>
-                </p>
-              ) : (
-                <span className="template-later-choose">
-                  <SendLaterMenu
-                    zone={zone}
-                    error={firmZone.error}
-                    label="Schedule for later"
-                    onPreset={setTemplateLaterAt}
-                    onPickOwn={() => setPicking(true)}
-                    replyOption={scheduling.replyOption}
-                  />
-                </span>
-              )}
-              {picking && zone && (
-                <SendLaterPicker
-                  zone={zone}
-                  title="Send the template"
-                  action="Choose this time"
-                  replyOption={scheduling.replyOption}
-                  onPick={(at) => {
-                    setTemplateLaterAt(at);
-                    setPicking(false);
-                    return Promise.resolve(null);
-                  }}
-                  onCancel={() => setPicking(false)}
-                />
-              )}
-            </div>
+            <TemplateLater
+              zone={zone}
+              zoneError={firmZone.error}
+              at={templateLaterAt}
+              onAt={setTemplateLaterAt}
+              picking={picking}
+              onPicking={setPicking}
+              replyOption={scheduling.replyOption}
+            />
           )}
         </div>
       </>
