@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/media-limits';
 import { ProviderError } from '../provider';
 import { FileTooLargeError } from './media-store';
 
@@ -34,9 +35,9 @@ export function refusedLinkReason(url: string): string | null {
   return `The provider's link to this file is not http(s) (${link.protocol}${where}); it was not followed.`;
 }
 
-/** "64 KB/s", "512 B/s": a floor rate as the thread says it. */
+/** "64 KB/s", "512 B/s": a floor rate as the thread says it, in the words file sizes use. */
 export function formatRate(bytesPerSecond: number): string {
-  return bytesPerSecond >= 1024 ? `${Math.round(bytesPerSecond / 1024)} KB/s` : `${Math.round(bytesPerSecond)} B/s`;
+  return `${formatBytes(Math.round(bytesPerSecond))}/s`;
 }
 
 function providerFailure(error: ProviderError): DownloadFailure {
