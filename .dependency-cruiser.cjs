@@ -1,11 +1,12 @@
 // The server's map, enforced (server/ARCHITECTURE.md "The rule"): a small core that imports no
-// feature, feature folders that use each other only through their index.ts, and only the app (the
-// Express app, the tRPC app router, the scripts) importing every feature's routes and routers.
+// feature, feature folders that use each other only through their index.ts and never in a circle,
+// and only the app (the Express app, the tRPC app router, the scripts) importing every feature's
+// routes and routers.
 // `npm run lint:deps` checks it; tests/unit/dependency-rules.test.ts proves it finds a planted
 // violation of each rule.
 const FEATURES =
-  '(access|audit|auth|backup|business-hours|crm|events|export|inbox|live|maintenance|media|messaging|notifications|ownership|provider|records|scheduling|seed|settings|templates|webhook)';
-const APP = '^server/(app/|scripts/|main\\.ts$|trpc/app-router\\.ts$)';
+  '(access|audit|auth|backup|business-hours|conversations|crm|events|export|inbox|live|maintenance|media|messaging|notifications|opt-outs|ownership|provider|records|scheduling|seed|settings|templates|webhook)';
+const APP = '^server/(app/|scripts/|main\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -15,6 +16,15 @@ module.exports = {
       severity: 'error',
       comment: 'A cycle makes load order matter and the map a tangle: no module reaches itself, types included.',
       from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment:
+        'Counting each folder as one (server/ARCHITECTURE.md "The rule"): no folder of the server, and no feature of the SPA, imports one that imports it back, types included.',
+      scope: 'folder',
+      from: { path: '^(server|client/src/features)/[^/]+$' },
       to: { circular: true },
     },
     {
@@ -39,11 +49,12 @@ module.exports = {
       to: { path: '^server/', pathNot: '^server/(core|http)/' },
     },
     {
-      name: 'trpc-init-imports-no-feature',
+      name: 'trpc-base-imports-only-core',
       severity: 'error',
-      comment: 'Every router imports server/trpc/init.ts: it may not import a feature back.',
-      from: { path: '^server/trpc/(init|record-id)\\.ts$' },
-      to: { path: '^server/', pathNot: '^server/(core|trpc)/' },
+      comment:
+        'Every router stands on server/trpc (init, the context procedures see, shared inputs): it imports the core and shared/, never a feature or the app.',
+      from: { path: '^server/trpc/' },
+      to: { path: '^(server|client)/', pathNot: '^server/(core|trpc)/' },
     },
     {
       name: 'feature-through-its-index',
@@ -51,13 +62,6 @@ module.exports = {
       comment: "A feature uses another only through that one's index.ts: its other files are its own business.",
       from: { path: `^server/${FEATURES}/` },
       to: { path: `^server/${FEATURES}/`, pathNot: ['^server/$1/', `^server/${FEATURES}/index\\.ts$`] },
-    },
-    {
-      name: 'context-through-feature-indexes',
-      severity: 'error',
-      comment: 'The tRPC context names what procedures are given; it reaches features through their index.ts too.',
-      from: { path: '^server/trpc/context\\.ts$' },
-      to: { path: `^server/${FEATURES}/`, pathNot: `^server/${FEATURES}/index\\.ts$` },
     },
     {
       name: 'only-the-app-imports-routes',
@@ -94,12 +98,21 @@ module.exports = {
       from: { path: '^client/src/(ui|lib)/' },
       to: { path: '^client/src/(features/|layout\\.tsx$|app\\.tsx$)' },
     },
+    // The SPA's features (client/src/features/*) keep the same map as the server's: each one's
+    // index.ts is its door, for other features and for the app's own files (app.tsx, pages/…) alike.
+    {
+      name: 'client-feature-through-its-index',
+      severity: 'error',
+      comment: "A client feature is used only through its index.ts: from another feature, or from the app's own files.",
+      from: { path: '^client/src/(features/[^/]+/|.+$)' },
+      to: { path: '^client/src/features/[^/]+/', pathNot: ['^client/src/$1', '^client/src/features/[^/]+/index\\.ts$'] },
+    },
     {
       name: 'client-reads-only-router-types',
       severity: 'error',
       comment: 'The SPA knows the server only as the tRPC router type.',
       from: { path: '^client/' },
-      to: { path: '^server/', pathNot: '^server/trpc/app-router\\.ts$' },
+      to: { path: '^server/', pathNot: '^server/app/app-router\\.ts$' },
     },
     {
       name: 'client-router-import-is-type-only',

@@ -6,6 +6,8 @@ import { defineConfig } from 'vite';
 // (tests/canary/): .ci/run proves with them that a failing test fails the run.
 const canary = process.env.FIRM_CHAT_CANARY === '1';
 const testFiles = (project: string, pattern: string) => [canary ? `tests/canary/${project}.canary.test.ts` : pattern];
+// e2e workers: each runs its own app and Chromium, so more than two only fight over a small machine's cores.
+const E2E_WORKERS = 2;
 
 // One file for the SPA build (root: client/) and the three test projects.
 export default defineConfig({
@@ -15,6 +17,9 @@ export default defineConfig({
     outDir: '../dist/client',
     emptyOutDir: true,
     reportCompressedSize: true,
+    // The SPA's modules are imported for what they export, never for what importing them does
+    // (styles.css aside): a feature's index.ts then brings along only what its importer uses.
+    rolldownOptions: { treeshake: { moduleSideEffects: [{ test: /\/client\/src\/.+\.tsx?$/, sideEffects: false }] } },
   },
   server: {
     port: 5173,
@@ -34,6 +39,7 @@ export default defineConfig({
           root: '.',
           include: testFiles('integration', 'tests/integration/**/*.test.ts'),
           globalSetup: ['tests/support/global-postgres.ts'],
+          setupFiles: ['tests/support/integration-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -44,9 +50,19 @@ export default defineConfig({
           name: 'e2e',
           root: '.',
           include: testFiles('e2e', 'tests/e2e/**/*.test.ts'),
+          // The SPA built once before the workers start their apps (tests/support/e2e-client-build.ts).
+          globalSetup: canary ? [] : ['tests/support/e2e-client-build.ts'],
+          // One app, database and Chromium per worker, shared by its files one after another, each
+          // file starting from a reset database (tests/support/e2e-world.ts): files share a worker's modules.
+          isolate: false,
+          maxWorkers: E2E_WORKERS,
+          // Its own group (after unit and integration) when one `vitest run` runs every project.
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // A page answers later while another worker's app and browser share the cores: polls wait
+          // up to 5 s (not 1 s) for what they expect, and return as soon as it is there.
+          expect: { poll: { timeout: 5_000 } },
         },
       },
     ],

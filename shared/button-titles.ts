@@ -1,7 +1,7 @@
 import { hasOverstackedCharacter, visibleLength } from './visible-length';
 import { hasHiddenCharactersOutsideEmoji, hiddenCharacterMessage, withoutIgnorableCharacters } from './visible-text';
 
-// A quick-reply button's title (README "Quick-reply buttons"), checked alike by the SPA as it is
+// A quick-reply button's title (server/messaging/README.md "Quick-reply buttons"), checked alike by the SPA as it is
 // typed and by the server, which judges: the provider's 20 characters are those the client sees.
 
 export const BUTTON_TITLE_MAX = 20;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isEmoji } from './emoji';
 
-/** `chat_note`: the firm's internal note beside a conversation's messages, never sent (README "Ownership"). */
+/** `chat_note`: the firm's internal note beside a conversation's messages, never sent (server/ownership/README.md "Ownership"). */
 export const COMMUNICATION_TYPES = ['chat', 'note', 'call', 'email', 'chat_note'] as const;
 export const ZCommunicationType = z.enum(COMMUNICATION_TYPES);
 export type TCommunicationType = z.infer<typeof ZCommunicationType>;
@@ -28,7 +28,7 @@ export type TAttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 export const ATTACHMENT_STATES = ['pending', 'stored', 'failed'] as const;
 export type TAttachmentState = (typeof ATTACHMENT_STATES)[number];
 
-/** A file on a chat record (README "Files"); its bytes are served by `GET /api/media/:id` once `stored`. */
+/** A file on a chat record (server/media/README.md "Files"); its bytes are served by `GET /api/media/:id` once `stored`. */
 export type TAttachment = {
   id: number;
   kind: TAttachmentKind;
@@ -41,7 +41,7 @@ export type TAttachment = {
   error: string | null;
   /** A download that failed and will be tried again: when (null otherwise). */
   nextAttemptAt: Date | null;
-  /** When retention or an erasure request deleted its bytes and name (README "Records"); absent or null otherwise. */
+  /** When retention or an erasure request deleted its bytes and name (server/records/README.md "Records"); absent or null otherwise. */
   erasedAt?: Date | null;
 };
 
@@ -120,7 +120,7 @@ export type TCommunication = {
     firm_reaction_ids?: string[];
     /** The firm's reactions whose provider call began (database time) and whose id is not known yet: no receipt to this number is adopted meanwhile. */
     firm_reaction_calls?: { key: string; at: string }[];
-    /** A send of unknown outcome that adopted a receipt's id (README "Unknown outcome"): a failure reported later still needs confirmation to retry. */
+    /** A send of unknown outcome that adopted a receipt's id (server/messaging/README.md "Unknown outcome"): a failure reported later still needs confirmation to retry. */
     reconciled?: boolean;
     /** Earlier texts, oldest first: the current text is `body`. At most the newest 20 are kept. */
     edits?: TEdit[];
@@ -131,7 +131,7 @@ export type TCommunication = {
      * `pending` until a receipt adopts it, and a Retry needs confirmation.
      */
     outcome?: 'unknown';
-    /** When the provider call that sends it began, on the database's clock: a receipt that reached the server before it is never adopted (README "Unknown outcome"). */
+    /** When the provider call that sends it began, on the database's clock: a receipt that reached the server before it is never adopted (server/messaging/README.md "Unknown outcome"). */
     provider_call_at?: string;
     /** The browser's id for the send that made this record (a send tried again is answered with this record). */
     echo_id?: string;
@@ -141,17 +141,17 @@ export type TCommunication = {
     echo?: boolean;
     location?: TLocation;
     contacts?: TSharedContact[];
-    /** The firm's automatic reply outside business hours (README "Business hours"). */
+    /** The firm's automatic reply outside business hours (server/messaging/README.md "Business hours"). */
     auto_reply?: true;
-    /** Sent by a scheduled send (README "Scheduled sends"): its id. */
+    /** Sent by a scheduled send (server/messaging/README.md "Scheduled sends"): its id. */
     scheduled_send_id?: number;
     /** A question sent with quick-reply buttons; the client's choice comes back with `context_id` naming it. */
     buttons?: TReplyButton[];
-    /** When the firm marked this inbound message read on the client's phone (README "Read receipts"). */
+    /** When the firm marked this inbound message read on the client's phone (server/messaging/README.md "Read receipts"). */
     marked_read_at?: string;
     /** An internal note's mentioned people (user ids), each told. */
     mentions?: number[];
-    /** When retention or an erasure request erased what it said (README "Records"): the record stays, its content is gone. */
+    /** When retention or an erasure request erased what it said (server/records/README.md "Records"): the record stays, its content is gone. */
     erased_at?: string;
   };
   attachments: TAttachment[];
@@ -159,4 +159,9 @@ export type TCommunication = {
   sentBy: { id: number; name: string } | null;
   providerTimestamp: Date | null;
   createdAt: Date;
+  /**
+   * Goes up with every change to the record or its files (PostgreSQL keeps it): of two snapshots
+   * of one record, the one with the lower version is the older.
+   */
+  version: number;
 };

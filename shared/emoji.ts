@@ -1,4 +1,4 @@
-// What one emoji is, for a reaction and inside a button title (README "Quick-reply buttons"):
+// What one emoji is, for a reaction and inside a button title (server/messaging/README.md "Quick-reply buttons"):
 // Unicode's recommended emoji (sequences with skin tones, flags, keycaps, families, the three
 // subdivision flags), or one pictograph with or without its emoji presentation selector. Nothing
 // else may ride along, such as tag or variation characters the client's phone would carry unseen.

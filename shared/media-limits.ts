@@ -1,6 +1,6 @@
 import type { TAttachmentKind } from './communication';
 
-// What the firm may send (README "Files", the provider's own limits): JPEG and PNG photos up to
+// What the firm may send (server/media/README.md "Files", the provider's own limits): JPEG and PNG photos up to
 // 5 MB, audio and video up to 16 MB, anything else as a document up to 100 MB.
 
 const MB = 1024 * 1024;

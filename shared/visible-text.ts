@@ -50,7 +50,7 @@ export function hasHiddenCharacters(text: string): boolean {
   return HIDDEN_IN_NAME.test(text);
 }
 
-// In a label (README "Quick-reply buttons") also every character Unicode says to draw as nothing
+// In a label (server/messaging/README.md "Quick-reply buttons") also every character Unicode says to draw as nothing
 // (joiners, variation selectors, tags, Hangul fillers, the combining grapheme joiner) and the blank
 // braille cell: each can carry unseen text, or make two labels that read alike differ.
 const HIDDEN_IN_LABEL = new RegExp(`${HIDDEN_IN_NAME.source}|[\\p{Default_Ignorable_Code_Point}\\u2800]`, 'u');

@@ -2,20 +2,23 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Layout } from './layout';
 import { trpc } from './lib/trpc';
-import { InboxPage } from './features/inbox/inbox-page';
-import { SignInPage } from './features/auth/sign-in-page';
+import { InboxPage } from './features/inbox';
+import { SignInPage } from './features/auth';
 
+// Pages loaded on first visit each start their chunk in pages/, which imports the page through its
+// feature's index.ts: other features import the same index.ts for small parts (a banner, a word),
+// and a chunk that started at an index.ts would come along whole with each of them.
 // Settings is visited rarely: keep it out of the initial bundle.
-const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
+const SettingsPage = lazy(() => import('./pages/settings').then((m) => ({ default: m.SettingsPage })));
 // Directors only, and rarely: the same.
-const AuditPage = lazy(() => import('./features/audit/audit-page').then((m) => ({ default: m.AuditPage })));
-const RecordsPage = lazy(() => import('./features/records/records-page').then((m) => ({ default: m.RecordsPage })));
+const AuditPage = lazy(() => import('./pages/audit').then((m) => ({ default: m.AuditPage })));
+const RecordsPage = lazy(() => import('./pages/records').then((m) => ({ default: m.RecordsPage })));
 // The inbox is the start page; client files and cases load when first opened.
-const ClientsPage = lazy(() => import('./features/clients/clients-page').then((m) => ({ default: m.ClientsPage })));
-const ClientPage = lazy(() => import('./features/clients/client-page').then((m) => ({ default: m.ClientPage })));
-const CasePage = lazy(() => import('./features/clients/case-page').then((m) => ({ default: m.CasePage })));
+const ClientsPage = lazy(() => import('./pages/clients').then((m) => ({ default: m.ClientsPage })));
+const ClientPage = lazy(() => import('./pages/clients').then((m) => ({ default: m.ClientPage })));
+const CasePage = lazy(() => import('./pages/clients').then((m) => ({ default: m.CasePage })));
 // The person's scheduled sends, opened now and then from the top bar.
-const ScheduledPage = lazy(() => import('./features/scheduling/scheduled-page').then((m) => ({ default: m.ScheduledPage })));
+const ScheduledPage = lazy(() => import('./pages/scheduling').then((m) => ({ default: m.ScheduledPage })));
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });

@@ -1,11 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useLiveUpdates } from './features/inbox/live-updates';
+import { handleUnauthorized } from './features/auth';
+import { useLiveUpdates } from './features/inbox';
 import { trpc } from './lib/trpc';
-import { forgetUnsentWork, useLeaveGuard } from './features/composer/unsent-work';
+import { forgetUnsentWork, useLeaveGuard, useOutboxRunner } from './features/composer';
 import { useOnline } from './lib/use-online';
-import { useOutboxRunner } from './features/composer/use-outbox-runner';
-import { NotificationBell } from './features/notifications/notification-bell';
+import { NotificationBell } from './features/notifications';
 import { ClockIcon } from './ui/clock-icon';
 
 type TProps = { user: { id: number; name: string; role: 'director' | 'staff' }; children: ReactNode };
@@ -30,8 +31,10 @@ export function Layout({ user, children }: TProps) {
   }, [unread]);
   const online = useOnline();
   const threadOpen = /^\/inbox\/(client|phone)\//.test(location);
-  // Messages written offline (or whose answer was lost) are sent from here, whichever page is open.
-  useOutboxRunner(user);
+  // Messages written offline (or whose answer was lost) are sent from here, whichever page is open;
+  // one refused because the session ended takes the app to the sign-in page, as any request would.
+  const queryClient = useQueryClient();
+  useOutboxRunner(user, (error) => handleUnauthorized(queryClient, error));
   const unsent = useLeaveGuard();
   // A full page load after sign-out drops every cached record from memory.
   const signOut = trpc.auth.signOut.useMutation({ onSettled: () => window.location.assign('/') });

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { ToastProvider } from './ui/toasts';
 import { loadPhoneFormatter } from './lib/format';
-import { handleUnauthorized } from './features/auth/session-end';
+import { handleUnauthorized } from './features/auth';
 import { createTrpcClient, trpc } from './lib/trpc';
 import './styles.css';
 

@@ -2,7 +2,8 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql, type Sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 
 /** A client or a case: what a wall stands around. */
 export type TSubject = { clientId: number } | { caseId: number };
@@ -13,18 +14,17 @@ export const subjectKeyOf = (subject: TSubject): string =>
   'clientId' in subject ? `client:${subject.clientId}` : `case:${subject.caseId}`;
 
 /**
- * Whether `reader` may see what `sql` (one row with a `visible` column, or none) asks about:
+ * Whether `reader` may see what `query` (one row with a `visible` column, or none) asks about:
  * `missing` when there is no such thing; a walled attempt goes on the audit trail
- * (README "Ethical walls") — the firm learns who tried, the person learns nothing.
+ * (server/access/README.md "Ethical walls") — the firm learns who tried, the person learns nothing.
  */
 async function checkVisible(
   reader: TReader,
-  sql: string,
-  bind: unknown[],
+  query: Sql,
   subject: string,
   transaction?: Transaction,
 ): Promise<'visible' | 'missing' | 'walled'> {
-  const [row] = await db().query<{ visible: boolean }>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  const [row] = await queryRows<{ visible: boolean }>(query, { transaction });
   if (!row) return 'missing';
   if (row.visible) return 'visible';
   await recordAuditEvent({ actor: actorOf(reader), action: 'access.denied', subject, detail: { path: reader.path } });
@@ -35,9 +35,8 @@ const checkSubject = (reader: TReader, subject: TSubject, transaction?: Transact
   checkVisible(
     reader,
     'clientId' in subject
-      ? `SELECT ${visibleToSql('$2', 'c.id', 'NULL')} AS visible FROM clients c WHERE c.id = $1`
-      : `SELECT ${visibleToSql('$2', 'k.client_id', 'k.id')} AS visible FROM cases k WHERE k.id = $1`,
-    ['clientId' in subject ? subject.clientId : subject.caseId, reader.id],
+      ? sql`SELECT ${visibleTo(reader, sql`c.id`, null)} AS visible FROM clients c WHERE c.id = ${subject.clientId}`
+      : sql`SELECT ${visibleTo(reader, sql`k.client_id`, sql`k.id`)} AS visible FROM cases k WHERE k.id = ${subject.caseId}`,
     subjectKeyOf(subject),
     transaction,
   );
@@ -45,8 +44,7 @@ const checkSubject = (reader: TReader, subject: TSubject, transaction?: Transact
 const checkRecord = (reader: TReader, communicationId: number) =>
   checkVisible(
     reader,
-    `SELECT ${visibleToSql('$2', 'c.client_id', 'c.case_id')} AS visible FROM communications c WHERE c.id = $1`,
-    [communicationId, reader.id],
+    sql`SELECT ${visibleTo(reader, sql`c.client_id`, sql`c.case_id`)} AS visible FROM communications c WHERE c.id = ${communicationId}`,
     `communication:${communicationId}`,
   );
 
@@ -72,7 +70,7 @@ export const seesRecord = async (reader: TReader, communicationId: number): Prom
 
 /**
  * A director screened from any matter may not make anyone a director (add one, promote one,
- * reactivate one): the new director could lift the screen for them (README "Ethical walls").
+ * reactivate one): the new director could lift the screen for them (server/access/README.md "Ethical walls").
  */
 export async function assertMayAppointDirectors(reader: TReader): Promise<void> {
   const [row] = await db().query<{ screened: boolean }>('SELECT EXISTS (SELECT 1 FROM access_screens WHERE user_id = $1) AS screened', {

@@ -1,18 +1,9 @@
 import { z } from 'zod';
 import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
 import { directorProcedure, router } from '../trpc/init';
+import { ZPersonRef } from '../trpc/person-ref';
 import { ZRecordId } from '../trpc/record-id';
-import {
-  addMember,
-  getAccess,
-  listPersonWalls,
-  removeMember,
-  screenPerson,
-  setRestricted,
-  unscreenPerson,
-  type TAccess,
-  type TPersonWall,
-} from './manage-access';
+import { addMember, getAccess, listPersonWalls, removeMember, screenPerson, setRestricted, unscreenPerson } from './manage-access';
 
 /** A client or a case, and what else the call needs. */
 const withSubject = <T extends z.ZodRawShape>(shape: T) =>
@@ -27,35 +18,59 @@ const ZReason = z
   .max(500, 'Reason is too long — 500 characters at most')
   .refine((reason) => !hasHiddenCharacters(reason), hiddenCharacterMessage('the reason'));
 
+const ZUserRef = { id: z.number(), name: z.string(), email: z.string(), active: z.boolean() };
+/** A client's or a case's wall (TAccess): whether it is restricted, its members and its screens. */
+const ZAccess = z.object({
+  restricted: z.boolean(),
+  members: z.array(z.object({ ...ZUserRef, addedAt: z.date(), addedBy: ZPersonRef.nullable(), screened: z.boolean() })),
+  screens: z.array(z.object({ ...ZUserRef, reason: z.string(), addedAt: z.date(), addedBy: ZPersonRef.nullable() })),
+});
+const ZPersonWall = z.object({
+  subjectType: z.enum(['client', 'case']),
+  subjectId: z.number(),
+  name: z.string(),
+  reason: z.string().nullable(),
+  addedAt: z.date(),
+});
+
 /**
- * Ethical walls (README "Ethical walls"): directors restrict a client or a case to its members and
+ * Ethical walls (server/access/README.md "Ethical walls"): directors restrict a client or a case to its members and
  * screen people from it. Each change is audited and applies to open pages at once.
  */
 export const accessRouter = router({
-  get: directorProcedure.input(withSubject({})).query(({ ctx, input }): Promise<TAccess> => getAccess(ctx.reader, subjectOf(input))),
+  get: directorProcedure
+    .input(withSubject({}))
+    .output(ZAccess)
+    .query(({ ctx, input }) => getAccess(ctx.reader, subjectOf(input))),
 
   setRestricted: directorProcedure
     .input(withSubject({ restricted: z.boolean() }))
-    .mutation(({ ctx, input }): Promise<TAccess> => setRestricted(ctx.reader, subjectOf(input), input.restricted)),
+    .output(ZAccess)
+    .mutation(({ ctx, input }) => setRestricted(ctx.reader, subjectOf(input), input.restricted)),
 
   addMember: directorProcedure
     .input(withSubject({ userId: ZRecordId }))
-    .mutation(({ ctx, input }): Promise<TAccess> => addMember(ctx.reader, subjectOf(input), input.userId)),
+    .output(ZAccess)
+    .mutation(({ ctx, input }) => addMember(ctx.reader, subjectOf(input), input.userId)),
 
   removeMember: directorProcedure
     .input(withSubject({ userId: ZRecordId }))
-    .mutation(({ ctx, input }): Promise<TAccess> => removeMember(ctx.reader, subjectOf(input), input.userId)),
+    .output(ZAccess)
+    .mutation(({ ctx, input }) => removeMember(ctx.reader, subjectOf(input), input.userId)),
 
   screen: directorProcedure
     .input(withSubject({ userId: ZRecordId, reason: ZReason }))
-    .mutation(({ ctx, input }): Promise<TAccess> => screenPerson(ctx.reader, subjectOf(input), input.userId, input.reason)),
+    .output(ZAccess)
+    .mutation(({ ctx, input }) => screenPerson(ctx.reader, subjectOf(input), input.userId, input.reason)),
 
   unscreen: directorProcedure
     .input(withSubject({ userId: ZRecordId }))
-    .mutation(({ ctx, input }): Promise<TAccess> => unscreenPerson(ctx.reader, subjectOf(input), input.userId)),
+    .output(ZAccess)
+    .mutation(({ ctx, input }) => unscreenPerson(ctx.reader, subjectOf(input), input.userId)),
 
   /** One person's screens and memberships (Settings › People), of matters the reader may see. */
   forPerson: directorProcedure
     .input(z.object({ userId: ZRecordId }))
-    .query(({ ctx, input }): Promise<{ screens: TPersonWall[]; memberships: TPersonWall[] }> => listPersonWalls(ctx.reader, input.userId)),
+    .output(z.object({ screens: z.array(ZPersonWall), memberships: z.array(ZPersonWall) }))
+    .query(({ ctx, input }) => listPersonWalls(ctx.reader, input.userId)),
 });

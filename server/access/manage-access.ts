@@ -1,8 +1,9 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { actorOf, recordAuditEvent } from '../audit';
+import { actorOf, recordAuditEvent, type TAuditDetail } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 import { announceAccessChange } from './announce-access-change';
 import { assertSubjectVisible, subjectKeyOf, type TSubject } from './access-gate';
 
@@ -47,6 +48,13 @@ export async function getAccess(reader: TReader, subject: TSubject): Promise<TAc
   return readAccess(subject);
 }
 
+type TWallAction =
+  'access.restrict' | 'access.unrestrict' | 'access.member_add' | 'access.member_remove' | 'access.screen' | 'access.unscreen';
+/** A change to a wall as the trail records it: the action, and its detail of that action's type. */
+type TWallChange = { [A in TWallAction]: { action: A; detail: TAuditDetail<A> } }[TWallAction];
+/** What a change let go of (releaseWalledHoldings), said on its event. */
+type TReleased = Pick<TAuditDetail<'access.restrict'>, 'conversationUnassigned' | 'responsibleCleared'>;
+
 /**
  * Runs one change to a wall: the subject's row is locked first, so two directors changing the same
  * wall at once take turns (the second sees the first's result, and the rules below hold for it),
@@ -55,9 +63,7 @@ export async function getAccess(reader: TReader, subject: TSubject): Promise<TAc
 async function changeAccess(
   reader: TReader,
   subject: TSubject,
-  change: (
-    transaction: Transaction,
-  ) => Promise<{ action: Parameters<typeof recordAuditEvent>[0]['action']; detail: Record<string, unknown> } | null>,
+  change: (transaction: Transaction) => Promise<TWallChange | null>,
 ): Promise<TAccess> {
   return db().transaction(async (transaction) => {
     await db().query(`SELECT id FROM ${tableOf(subject)} WHERE id = $1 FOR UPDATE`, { bind: [idOf(subject)], transaction });
@@ -77,23 +83,24 @@ async function changeAccess(
 }
 
 /**
- * Whoever can no longer see the client lets go of it (README "Ownership"): its conversation goes
+ * Whoever can no longer see the client lets go of it (server/ownership/README.md "Ownership"): its conversation goes
  * to Unassigned and the client to no responsible person, rather than stay with someone who can
  * neither see nor answer it (and would be told of its messages). Inbox lists read again with the
  * resync every wall change sends. Returns what was let go, for the audit entry.
  */
-async function releaseWalledHoldings(clientId: number, transaction: Transaction): Promise<Record<string, boolean>> {
-  const [row] = await db().query<{ unassigned: number | null; responsible: number | null }>(
-    `WITH unassigned AS (
+async function releaseWalledHoldings(clientId: number, transaction: Transaction): Promise<TReleased> {
+  const client = sql`${clientId}::int`;
+  const [row] = await queryRows<{ unassigned: number | null; responsible: number | null }>(
+    sql`WITH unassigned AS (
        UPDATE conversation_states s SET assignee_id = NULL, updated_at = now()
-       WHERE s.thread_key = 'client-' || $1::int AND s.assignee_id IS NOT NULL AND NOT ${visibleToSql('s.assignee_id', '$1::int', 'NULL')}
+       WHERE s.thread_key = 'client-' || ${client} AND s.assignee_id IS NOT NULL AND NOT ${visibleTo(sql`s.assignee_id`, client, null)}
        RETURNING 1),
      responsible AS (
        UPDATE clients c SET responsible_user_id = NULL, updated_at = now()
-       WHERE c.id = $1::int AND c.responsible_user_id IS NOT NULL AND NOT ${visibleToSql('c.responsible_user_id', 'c.id', 'NULL')}
+       WHERE c.id = ${client} AND c.responsible_user_id IS NOT NULL AND NOT ${visibleTo(sql`c.responsible_user_id`, sql`c.id`, null)}
        RETURNING 1)
      SELECT (SELECT count(*) FROM unassigned)::int AS unassigned, (SELECT count(*) FROM responsible)::int AS responsible`,
-    { bind: [clientId], type: QueryTypes.SELECT, transaction },
+    { transaction },
   );
   return {
     ...(row?.unassigned ? { conversationUnassigned: true } : {}),
@@ -218,16 +225,15 @@ export type TPersonWall = { subjectType: 'client' | 'case'; subjectId: number; n
  * cases the reader may see themself — a wall around a matter the reader is walled from stays unnamed.
  */
 export async function listPersonWalls(reader: TReader, userId: number): Promise<{ screens: TPersonWall[]; memberships: TPersonWall[] }> {
-  const rows = await db().query<TPersonWall & { kind: 'screen' | 'member' }>(
-    `SELECT w.kind, w.subject_type AS "subjectType", w.subject_id AS "subjectId", w.reason, w.added_at AS "addedAt",
+  const rows = await queryRows<TPersonWall & { kind: 'screen' | 'member' }>(
+    sql`SELECT w.kind, w.subject_type AS "subjectType", w.subject_id AS "subjectId", w.reason, w.added_at AS "addedAt",
             coalesce(c.name, k.reference || ' — ' || k.title) AS name
-     FROM (SELECT 'screen' AS kind, subject_type, subject_id, reason, added_at FROM access_screens WHERE user_id = $1
-           UNION ALL SELECT 'member', subject_type, subject_id, NULL, added_at FROM access_members WHERE user_id = $1) w
+     FROM (SELECT 'screen' AS kind, subject_type, subject_id, reason, added_at FROM access_screens WHERE user_id = ${userId}
+           UNION ALL SELECT 'member', subject_type, subject_id, NULL, added_at FROM access_members WHERE user_id = ${userId}) w
      LEFT JOIN clients c ON w.subject_type = 'client' AND c.id = w.subject_id
      LEFT JOIN cases k ON w.subject_type = 'case' AND k.id = w.subject_id
-     WHERE (c.id IS NOT NULL AND ${visibleToSql('$2', 'c.id', 'NULL')}) OR (k.id IS NOT NULL AND ${visibleToSql('$2', 'k.client_id', 'k.id')})
+     WHERE (c.id IS NOT NULL AND ${visibleTo(reader, sql`c.id`, null)}) OR (k.id IS NOT NULL AND ${visibleTo(reader, sql`k.client_id`, sql`k.id`)})
      ORDER BY name, w.subject_id`,
-    { bind: [userId, reader.id], type: QueryTypes.SELECT },
   );
   const strip = ({ kind: _kind, ...wall }: TPersonWall & { kind: string }): TPersonWall => wall;
   return { screens: rows.filter((r) => r.kind === 'screen').map(strip), memberships: rows.filter((r) => r.kind === 'member').map(strip) };

@@ -2,8 +2,6 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Request } from 'express';
 import { requireSession } from '../auth';
 import { serveCertificate } from '../records/certificate-route';
-import { createContextFactory, type TDeps } from '../trpc/context';
-import { appRouter } from '../trpc/app-router';
 import { createWebhookRouter } from '../webhook/webhook-route';
 import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
@@ -21,9 +19,14 @@ import { requireSameOriginJson, requireSameSite } from '../http/same-origin';
 import { framedBySelfOnly, securityHeaders } from '../http/security-headers';
 import { guardTrpcRequests, refuseUnknownMethods, TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from '../http/trpc-guards';
 import { serveSpa } from '../http/spa-route';
+import type { TAppDeps } from './app-deps';
+import type { AppRouter } from './app-router';
+import { createContextFactory } from './create-context';
 
 export type TAppOptions = {
-  deps: TDeps;
+  deps: TAppDeps;
+  /** The procedures served at /trpc (createAppRouter of the same deps). */
+  router: AppRouter;
   spaDir?: string;
   /** Woken when the webhook records files to download. */
   mediaQueue?: { wake(): void };
@@ -43,7 +46,7 @@ function isUpload(req: Request): boolean {
 }
 
 // No global body parser: the webhook route reads its own raw body, and tRPC parses its own.
-export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }: TAppOptions) {
+export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }: TAppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // API answers are never conditional; hashing every body costs CPU
@@ -102,10 +105,14 @@ export function createApp({ deps, spaDir, mediaQueue, timeouts = HTTP_TIMEOUTS }
     requireSameOriginJson(deps.config.siteUrl),
     serveLiveStream(deps.liveStreams, deps.config.sessionSecret, deps.now),
     createExpressMiddleware({
-      router: appRouter,
+      router,
       maxBodySize: TRPC_MAX_BODY_BYTES,
       maxBatchSize: TRPC_MAX_BATCH,
-      createContext: createContextFactory(deps),
+      createContext: createContextFactory({
+        sessionSecret: deps.config.sessionSecret,
+        secureCookies: deps.config.secureCookies,
+        now: deps.now,
+      }),
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') {
           // Name and driver code only: driver messages can quote SQL parameters (bodies, phones).

@@ -17,15 +17,18 @@ import { syncTemplates } from '../templates/template-catalogue';
 import { ProviderClient } from '../provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';
 import { PostgresMediaStore } from '../media/media-store';
-import { loadThreadItems, type TThreadItem } from '../inbox/inbox';
+import { loadThreadItems, type TThreadItem } from '../inbox/thread-items';
 import { isDatabaseEmpty, seedDemoData } from '../seed/seed-demo';
-import type { TDeps } from '../trpc/context';
+import type { TAppDeps } from './app-deps';
+import { createAppRouter, type AppRouter } from './app-router';
 import { createApp } from './create-app';
 
 export type TRunningServer = {
   url: string;
   events: ChatEvents<TThreadItem>;
   liveStreams: LiveStreams;
+  /** The procedures this server serves at /trpc. */
+  router: AppRouter;
   port: number;
   database: TDatabase;
   close: () => Promise<void>;
@@ -42,7 +45,7 @@ export async function startServer(
     signInLimits?: TSignInLimits;
     mediaQueue?: TMediaQueueOptions;
     liveStreams?: TLiveStreamOptions;
-    /** How long a provider call may take (10 s); tests of a slow provider shorten it. */
+    /** How long a provider call may take (MESSAGING_TIMEOUT_SECONDS, 10 s); tests of a slow provider shorten it. */
     providerTimeoutMs?: number;
     /** How long a request may take to arrive, and an upload sit idle; tests shorten them. */
     timeouts?: Partial<THttpTimeouts>;
@@ -59,7 +62,8 @@ export async function startServer(
   const liveStreams = new LiveStreams(events, logger, options.liveStreams);
   let server: Server;
   let mediaQueue: MediaDownloadQueue | undefined;
-  let deps: TDeps;
+  let deps: TAppDeps;
+  let router: AppRouter;
   try {
     await sweepAbandonedSends(logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
@@ -86,7 +90,7 @@ export async function startServer(
           baseUrl: config.messaging.providerUrl,
           apiKey: config.messaging.apiKey,
           profilePath: config.messaging.profilePath,
-          timeoutMs: options.providerTimeoutMs,
+          timeoutMs: options.providerTimeoutMs ?? config.messaging.timeoutMs,
         })
       : null;
     // The template catalogue: read from the provider at start-up in live mode (in the background:
@@ -114,7 +118,8 @@ export async function startServer(
       options.mediaQueue,
     );
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
-    const app = createApp({ deps, spaDir: options.spaDir, mediaQueue, timeouts });
+    router = createAppRouter(deps);
+    const app = createApp({ deps, router, spaDir: options.spaDir, mediaQueue, timeouts });
     server = await new Promise((resolve, reject) => {
       const s = http.createServer(app);
       applyHttpTimeouts(s, timeouts);
@@ -135,15 +140,18 @@ export async function startServer(
   logger.info({ port }, `listening on http://localhost:${port}`);
   const stopPruning = schedulePruning(logger);
   const stopSendSweeps = scheduleSendSweeps(logger, (ids) => events.publishQuietly(ids));
-  // What a killed server left in the temporary directory (README "Files").
+  // What a killed server left in the temporary directory (server/media/README.md "Files").
   const stopTempFileSweeps = scheduleTempFileSweeps(logger);
   const stopConversationTimers = scheduleConversationTimers(logger, config.replyTargetMinutes);
-  // Approved retention and erasure batches, carried on where a stop left them (README "Records").
+  // Approved retention and erasure batches, carried on where a stop left them (server/records/README.md "Records").
   const stopRetentionWork = scheduleRetentionWork(logger);
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
   mediaQueue.start();
-  // Scheduled sends and out-of-hours replies, due now or left leased by a stop (README "Scheduled sends").
-  const scheduledSends = options.scheduledSends === false ? null : startScheduledSendWorker(deps, options.scheduledSends);
+  // Scheduled sends and out-of-hours replies, due now or left leased by a stop (server/messaging/README.md "Scheduled sends").
+  const scheduledSends =
+    options.scheduledSends === false
+      ? null
+      : startScheduledSendWorker({ events, provider: deps.provider, config, mediaStore: deps.mediaStore, logger }, options.scheduledSends);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -175,5 +183,5 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: `http://127.0.0.1:${port}`, port, database, events, liveStreams, close };
+  return { url: `http://127.0.0.1:${port}`, port, database, events, liveStreams, router, close };
 }

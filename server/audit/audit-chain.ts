@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 
-// The trail's hash chain (README "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
+// The trail's hash chain (server/records/README.md "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
 // Each row's hash is SHA-256 over the previous row's hash (64 zeros before the first) followed by
 // the row's canonical JSON. The database writes it (the insert trigger of migration 0020); this
 // module checks it independently: it builds the canonical text itself from the stored columns, so

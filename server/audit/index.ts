@@ -1,4 +1,4 @@
 export { actorOf, recordAuditEvent, SYSTEM_ACTOR } from './record-audit-event';
-export type { TActor } from './record-audit-event';
+export type { TActor, TAuditAction, TAuditDetail, TAuditEvent } from './record-audit-event';
 export { readChainHead } from './audit-chain';
 export type { TChainHead } from './audit-chain';

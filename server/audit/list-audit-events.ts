@@ -1,6 +1,5 @@
-import { QueryTypes } from 'sequelize';
-import { db } from '../core/db/db';
-import { visibleToSql, type TViewer } from '../core/visibility';
+import { queryRows, raw, sql, type Sql } from '../core/sql';
+import { visibleTo, type TViewer } from '../core/visibility';
 import type { TAuditAction } from './record-audit-event';
 
 export type TAuditItem = {
@@ -11,7 +10,7 @@ export type TAuditItem = {
   subject: string;
   detail: Record<string, unknown>;
   ip: string | null;
-  /** The row's place in the hash chain (README "Records"): the hash of the row before it, and its own. */
+  /** The row's place in the hash chain (server/records/README.md "Records"): the hash of the row before it, and its own. */
   prevHash: string;
   hash: string;
   /**
@@ -38,26 +37,27 @@ export const AUDIT_SUBJECT_PATTERN = /^(client|case|user|communication):\d{1,9}$
 export const AUDIT_HASH_PATTERN = /^[0-9a-f]{6,64}$/;
 
 // An event about a client, a case or a record is shown to the reader only when they may see that
-// subject, and the case its detail names (a refile's) too (README "Ethical walls"): its detail can
+// subject, and the case its detail names (a refile's) too (server/access/README.md "Ethical walls"): its detail can
 // name the client (an export's file name), quote a number or list a case's records. Events about
 // people, sign-ins and settings are about no matter.
-const subjectId = `(split_part(e.subject, ':', 2))::int`;
-const SUBJECT_VISIBLE = `CASE split_part(e.subject, ':', 1)
-  WHEN 'client' THEN ${visibleToSql('$5', subjectId, 'NULL')}
-  WHEN 'case' THEN coalesce((SELECT ${visibleToSql('$5', 'k.client_id', 'k.id')} FROM cases k WHERE k.id = ${subjectId}), true)
-  WHEN 'communication' THEN coalesce((SELECT ${visibleToSql('$5', 'c.client_id', 'c.case_id')} FROM communications c WHERE c.id = ${subjectId}), true)
+const subjectId = sql`(split_part(e.subject, ':', 2))::int`;
+const subjectVisibleTo = (viewer: TViewer): Sql => sql`CASE split_part(e.subject, ':', 1)
+  WHEN 'client' THEN ${visibleTo(viewer, subjectId, null)}
+  WHEN 'case' THEN coalesce((SELECT ${visibleTo(viewer, sql`k.client_id`, sql`k.id`)} FROM cases k WHERE k.id = ${subjectId}), true)
+  WHEN 'communication' THEN coalesce((SELECT ${visibleTo(viewer, sql`c.client_id`, sql`c.case_id`)} FROM communications c WHERE c.id = ${subjectId}), true)
   ELSE true END
-  AND (e.detail->>'caseId' IS NULL OR coalesce((SELECT ${visibleToSql('$5', 'k.client_id', 'k.id')} FROM cases k WHERE k.id = (e.detail->>'caseId')::int), true))`;
+  AND (e.detail->>'caseId' IS NULL OR coalesce((SELECT ${visibleTo(viewer, sql`k.client_id`, sql`k.id`)} FROM cases k WHERE k.id = (e.detail->>'caseId')::int), true))`;
 
 // A client's events and its cases' events: what a director asking "everything about Amelia Hart"
 // means. Her cases are few, so this stays an index lookup per subject (audit_events_subject_idx).
-const SUBJECT_MATCHES = `($6::text IS NULL OR e.subject = $6
-  OR (split_part($6, ':', 1) = 'client'
-      AND e.subject IN (SELECT 'case:' || k.id FROM cases k WHERE k.client_id = split_part($6, ':', 2)::int)))`;
+const subjectMatches = (subject: string | null): Sql => sql`(${subject}::text IS NULL OR e.subject = ${subject}
+  OR (split_part(${subject}::text, ':', 1) = 'client'
+      AND e.subject IN (SELECT 'case:' || k.id FROM cases k WHERE k.client_id = split_part(${subject}::text, ':', 2)::int)))`;
 
 // A prefix as a range, so the hash index answers it in any collation (hex sorts the same in all),
 // then checked exactly.
-const HASH_MATCHES = `($7::text IS NULL OR (e.hash BETWEEN rpad($7, 64, '0') AND rpad($7, 64, 'f') AND left(e.hash, length($7)) = $7))`;
+const hashMatches = (hash: string | null): Sql =>
+  sql`(${hash}::text IS NULL OR (e.hash BETWEEN rpad(${hash}::text, 64, '0') AND rpad(${hash}::text, 64, 'f') AND left(e.hash, length(${hash}::text)) = ${hash}))`;
 
 /** An id in the detail, when it is a whole number (the detail is JSON: anything could be there). */
 const detailId = (key: string) =>
@@ -132,34 +132,24 @@ export async function listAuditEvents(
     throw new Error(`Not an audit subject: ${filter.subject}`);
   const hash = filter.hash?.toLowerCase();
   if (hash !== undefined && !AUDIT_HASH_PATTERN.test(hash)) throw new Error(`Not a hash prefix: ${hash}`);
-  const rows = await db().query<TRow>(
-    `WITH page AS (
+  const [action, userId, before] = [filter.action ?? null, filter.userId ?? null, filter.before ?? null];
+  const rows = await queryRows<TRow>(
+    sql`WITH page AS (
        SELECT e.id, e.at, e.action, e.subject, e.detail, e.ip, e.prev_hash, e.hash, e.user_id,
               split_part(e.subject, ':', 1) AS kind,
               substr(e.subject, strpos(e.subject, ':') + 1) AS rest,
               CASE WHEN e.subject ~ '^(client|case|user|communication):[0-9]{1,9}$' THEN ${subjectId} END AS sid
        FROM audit_events e
-       WHERE ($1::text IS NULL OR e.action = $1) AND ($2::int IS NULL OR e.user_id = $2) AND ($3::bigint IS NULL OR e.id < $3)
-         AND ${SUBJECT_MATCHES} AND ${HASH_MATCHES}
-         AND ${SUBJECT_VISIBLE}
+       WHERE (${action}::text IS NULL OR e.action = ${action}) AND (${userId}::int IS NULL OR e.user_id = ${userId})
+         AND (${before}::bigint IS NULL OR e.id < ${before})
+         AND ${subjectMatches(filter.subject ?? null)} AND ${hashMatches(hash ?? null)}
+         AND ${subjectVisibleTo(viewer)}
        ORDER BY e.id DESC
-       LIMIT $4)
+       LIMIT ${limit + 1})
      SELECT p.id, p.at, p.action, p.subject, p.detail, p.ip, p.prev_hash AS "prevHash", p.hash,
-            p.user_id AS "userId", u.name AS "userName", ${LABELS}
-     FROM page p ${LABEL_JOINS}
+            p.user_id AS "userId", u.name AS "userName", ${raw(LABELS)}
+     FROM page p ${raw(LABEL_JOINS)}
      ORDER BY p.id DESC`,
-    {
-      bind: [
-        filter.action ?? null,
-        filter.userId ?? null,
-        filter.before ?? null,
-        limit + 1,
-        viewer.id,
-        filter.subject ?? null,
-        hash ?? null,
-      ],
-      type: QueryTypes.SELECT,
-    },
   );
   const page = rows.slice(0, limit);
   return {

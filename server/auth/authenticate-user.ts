@@ -1,6 +1,6 @@
 import { User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
-import type { TSessionUser } from './session-user';
+import type { TSessionUser } from '../core/session-user';
 import { getDummyHash, verifyPassword } from './password';
 
 // One message for unknown email and wrong password alike: no user enumeration.

@@ -3,8 +3,26 @@ import { availableParallelism } from 'node:os';
 import { AppError } from '../core/errors';
 
 // scrypt with one of OWASP's listed minimum settings (N=2^15, r=8, p=3: 32 MiB per hash).
-const PARAMS = { N: 32768, r: 8, p: 3 } as const;
+export const PASSWORD_HASH_COST: Readonly<THashCost> = Object.freeze({ N: 32768, r: 8, p: 3 });
 const KEY_LENGTH = 32;
+
+export type THashCost = { N: number; r: number; p: number };
+let cost: Readonly<THashCost> = PASSWORD_HASH_COST;
+// Checked when the email is unknown, so a wrong email costs the same time as a wrong password.
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * The cost new hashes are made with, for this process (PASSWORD_HASH_COST unless changed). Tests
+ * lower it so the hundreds of accounts they make and sign in with do not each spend ~100 ms of a
+ * core; a hash is always checked at the cost written in it, whatever this is.
+ */
+export function setPasswordHashCost(next: THashCost): void {
+  if (!Number.isInteger(Math.log2(next.N)) || next.N < 2 || next.r < 1 || next.p < 1) {
+    throw new RangeError('scrypt cost needs N a power of two above 1, r and p of at least 1');
+  }
+  cost = Object.freeze({ ...next });
+  dummyHash = undefined; // an unknown email must cost what a wrong password costs: at the new cost too
+}
 
 // Each hash takes ~100 ms of a core and 32 MiB. One core's worth at a time (leaving a core for
 // everything else on a small machine) and a short queue: a flood of sign-ins is told to come back
@@ -53,8 +71,9 @@ function derive(password: string, salt: Buffer, params: ScryptOptions, busyMessa
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS, BUSY_HASHING);
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const params = cost;
+  const key = await derive(password, salt, params, BUSY_HASHING);
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -65,8 +84,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-// Checked when the email is unknown, so a wrong email costs the same time as a wrong password.
-let dummyHash: Promise<string> | undefined;
 export function getDummyHash(): Promise<string> {
   // A failed attempt (the hashing queue was full) is not kept: the next sign-in makes it again.
   dummyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {

@@ -30,7 +30,7 @@ export function sessionUserOf(res: Response): User {
   return user;
 }
 
-/** The signed-in user as a reader of records, and the request they read through (README "Ethical walls"). */
+/** The signed-in user as a reader of records, and the request they read through (server/access/README.md "Ethical walls"). */
 export function readerOf(req: Request, res: Response): TReader {
   const user = sessionUserOf(res);
   return { id: user.id, role: user.role, ip: req.ip ?? null, path: `${req.method} ${req.baseUrl}${req.path}` };

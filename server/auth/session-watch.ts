@@ -5,10 +5,26 @@ import { toSessionId } from './sessions';
 // A live stream (inbox.onChange) is opened with a session and must end with it: signed out here,
 // signed out on another instance, or expired. One query every few seconds checks every open
 // stream's session at once, however many streams are open.
-const CHECK_EVERY_MS = 5_000;
+export const SESSION_CHECK_EVERY_MS = 5_000;
+let checkEveryMs = SESSION_CHECK_EVERY_MS;
 
 const watched = new Map<string, Set<AbortController>>();
 let timer: NodeJS.Timeout | undefined;
+
+const startTimer = () => setInterval(() => void checkSessions(), checkEveryMs).unref();
+
+/**
+ * How often open streams' sessions are checked, for this process (5 s unless changed): tests
+ * shorten it rather than wait a check out. A check already scheduled moves to the new interval.
+ */
+export function setSessionCheckInterval(ms: number): void {
+  if (!Number.isInteger(ms) || ms < 1) throw new RangeError(`session check interval must be a positive whole number of ms, not ${ms}`);
+  checkEveryMs = ms;
+  if (timer) {
+    clearInterval(timer);
+    timer = startTimer();
+  }
+}
 
 async function checkSessions(): Promise<void> {
   const ids = [...watched.keys()];
@@ -44,7 +60,7 @@ export function watchSession(token: string, secret: string): { signal: AbortSign
   const set = watched.get(id) ?? new Set();
   set.add(controller);
   watched.set(id, set);
-  timer ??= setInterval(() => void checkSessions(), CHECK_EVERY_MS).unref();
+  timer ??= startTimer();
   return {
     signal: controller.signal,
     stop: () => {

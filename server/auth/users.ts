@@ -161,7 +161,7 @@ export async function deactivateUser(input: { userId: number }, actor: TActor): 
       type: QueryTypes.SELECT,
       transaction,
     });
-    // What they held goes back to the team (README "Ownership"): their conversations to Unassigned,
+    // What they held goes back to the team (server/ownership/README.md "Ownership"): their conversations to Unassigned,
     // and clients they were responsible for to nobody, so no new conversation waits on them.
     const [released] = await db().query<{ conversations: number; clients: number }>(
       `WITH conversations AS (UPDATE conversation_states SET assignee_id = NULL, updated_at = now() WHERE assignee_id = $1 RETURNING thread_key),

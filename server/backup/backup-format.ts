@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// A backup file (README "Backup and restore"). Every integer is big-endian.
+// A backup file (server/backup/README.md "Backup and restore"). Every integer is big-endian.
 //
 //   magic     "FIRMCHAT-BACKUP\n" (16 bytes)
 //   parts     one per table of schema public, in the manifest's order (parents before the tables

@@ -208,7 +208,7 @@ async function loadParts(ownerUrl: string, reader: TBackupReader, onProgress: TR
 }
 
 /**
- * Restores a backup into an empty database (README "Backup and restore"): checks every part's
+ * Restores a backup into an empty database (server/backup/README.md "Backup and restore"): checks every part's
  * SHA-256 before touching the target, migrates it to the backup's schema with the app's own
  * migrations, loads the rows in one transaction, brings an older schema up to date, then checks the
  * trail. A failure after the migrations began drops what they made: the target is empty again.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isKnownTimeZone } from '../../shared/time-zone';
 import { showInvisibleCharacters } from '../../shared/visible-text';
 
-// The firm's week as a director types it (README "Business hours"). Times are the firm's wall-clock
+// The firm's week as a director types it (server/messaging/README.md "Business hours"). Times are the firm's wall-clock
 // time in its time zone; a day may appear more than once (split hours), and an opening ends the
 // same day: a night shift is two openings, 22:00–24:00 and 00:00–06:00 the next day.
 

@@ -1,7 +1,8 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { recordAuditEvent, type TActor } from '../audit';
+import { recordAuditEvent, type TActor, type TAuditDetail } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
+import { queryRows, sql } from '../core/sql';
 import {
   DEFAULT_TIME_ZONE,
   TIME_ZONE_REFUSAL,
@@ -9,7 +10,7 @@ import {
   type TBusinessHoursInput,
   type TOpening,
 } from './business-hours-schema';
-import { openAtSql } from './out-of-hours-sql';
+import { openAt } from './out-of-hours-sql';
 
 // The firm's hours are one row (migration 0021): no row means none were ever set, and the answer is
 // the default. Saves are serialised, so each audit event describes the change from the row it replaced.
@@ -19,17 +20,17 @@ const SAVE_LOCK_KEY = 7_340_021;
 
 type TRow = Omit<TBusinessHours, 'hoursSet' | 'updatedBy'> & { updatedById: number | null; updatedByName: string | null };
 
-const SELECT_HOURS_SQL = `
+const SELECT_HOURS = sql`
   SELECT b.time_zone AS "timeZone",
          coalesce((SELECT jsonb_agg(o ORDER BY (o->>'day')::int, o->>'opens', o->>'closes') FROM jsonb_array_elements(b.week) o), '[]') AS week,
          ARRAY(SELECT to_char(d, 'YYYY-MM-DD') FROM unnest(b.closed_dates) d ORDER BY d) AS "closedDates",
          b.auto_reply AS "autoReply",
-         CASE WHEN jsonb_array_length(b.week) > 0 THEN ${openAtSql('b')} END AS "openNow",
+         CASE WHEN jsonb_array_length(b.week) > 0 THEN ${openAt(sql`b`)} END AS "openNow",
          b.updated_at AS "updatedAt", u.id AS "updatedById", u.name AS "updatedByName"
   FROM business_hours b LEFT JOIN users u ON u.id = b.updated_by`;
 
 async function readRow(transaction?: Transaction): Promise<TRow | null> {
-  const [row] = await db().query<TRow>(SELECT_HOURS_SQL, { type: QueryTypes.SELECT, transaction });
+  const [row] = await queryRows<TRow>(SELECT_HOURS, { transaction });
   return row ?? null;
 }
 
@@ -79,7 +80,7 @@ function describeChanges(
   before: TRow | null,
   after: { timeZone: string; week: TOpening[]; closedDates: string[]; autoReply: string | null },
 ) {
-  const detail: Record<string, unknown> = {};
+  const detail: Omit<TAuditDetail<'settings.business_hours'>, 'first'> = {};
   if (!before || before.timeZone !== after.timeZone) detail.timeZone = { from: before?.timeZone ?? null, to: after.timeZone };
   const weekBefore = (before?.week ?? []).map(describeOpening);
   const weekAfter = after.week.map(describeOpening);

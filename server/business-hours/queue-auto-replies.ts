@@ -1,7 +1,8 @@
-import { optOutChangeOfText, stopsNumberSql } from '../crm';
-import { outOfHoursReplySql } from './out-of-hours-sql';
+import { sql, type Sql } from '../core/sql';
+import { optOutChangeOfText, stopsNumber } from '../opt-outs';
+import { outOfHoursReply } from './out-of-hours-sql';
 
-// The out-of-hours reply (README "Business hours") is decided in the statement that stores a batch
+// The out-of-hours reply (server/messaging/README.md "Business hours") is decided in the statement that stores a batch
 // of inbound messages, so a message and its reply's place in the queue commit together or not at
 // all, and a retried delivery (stored nothing new) asks for nothing. It is only queued here: the
 // scheduled-sends worker sends it after the webhook has answered, never inside the request. It is
@@ -38,8 +39,8 @@ export function listAutoReplyCandidates(messages: TReplyCandidate[]): string[] {
   return inbound.filter((m) => !asking.has(m.peerPhone)).map((m) => m.chatMsgId);
 }
 
-/** How old a message may be when it arrives and still be answered: a late delivery gets no "we are closed" (README "Business hours"). */
-const ANSWERED_WITHIN = "interval '15 minutes'";
+/** How old a message may be when it arrives and still be answered: a late delivery gets no "we are closed" (server/messaging/README.md "Business hours"). */
+const ANSWERED_WITHIN = sql`interval '15 minutes'`;
 
 /**
  * SQL: when the client wrote the stored row `s`, as far as the reply is concerned: the provider's
@@ -49,12 +50,12 @@ const ANSWERED_WITHIN = "interval '15 minutes'";
  * its age cannot be known, and a reply to a stale message is the harm this rule prevents.
  */
 // least() skips NULLs, so the NULL is kept by hand.
-const writtenAtSql = (s: string) => `CASE WHEN ${s}.provider_timestamp IS NOT NULL THEN least(${s}.provider_timestamp, now()) END`;
+const writtenAt = (s: Sql): Sql => sql`CASE WHEN ${s}.provider_timestamp IS NOT NULL THEN least(${s}.provider_timestamp, now()) END`;
 
 /**
  * CTEs (to follow others in a `WITH`) that queue the out-of-hours reply for the rows `stored` (a CTE
- * with `id`, `client_id`, `peer_phone`, `chat_msg_id`, `provider_timestamp`) whose ids are in the
- * text[] `candidateIds` (`listAutoReplyCandidates`). Set-based: a message is answered when the firm
+ * with `id`, `client_id`, `peer_phone`, `chat_msg_id`, `provider_timestamp`, as sql`inserted`) whose
+ * ids are among `candidateIds` (`listAutoReplyCandidates`, bound as a text[]). Set-based: a message is answered when the firm
  * was out of hours when the client wrote it (its own time, in the firm's zone), and it is no older
  * than 15 minutes when it arrives (now). For each distinct number with such a message, when the
  * firm has a reply, the number is not opted out, and its mark is older than 12 hours (or absent),
@@ -62,14 +63,14 @@ const writtenAtSql = (s: string) => `CASE WHEN ${s}.provider_timestamp IS NOT NU
  * such record. The claim is one upsert, so concurrent batches (on any instance) queue one reply
  * between them.
  */
-export function queueAutoRepliesSql(stored: string, candidateIds: string): string {
-  return `auto_reply_to AS (
+export function autoReplyCtes(stored: Sql, candidateIds: string[]): Sql {
+  return sql`auto_reply_to AS (
   SELECT DISTINCT ON (s.peer_phone) s.peer_phone AS digits, s.client_id, b.auto_reply
-  FROM ${stored} s JOIN unnest(${candidateIds}) AS candidate(chat_msg_id) ON candidate.chat_msg_id = s.chat_msg_id
-  CROSS JOIN LATERAL (SELECT ${writtenAtSql('s')} AS at) written
-  JOIN business_hours b ON ${outOfHoursReplySql('b', 'written.at')}
+  FROM ${stored} s JOIN unnest(${candidateIds}::text[]) AS candidate(chat_msg_id) ON candidate.chat_msg_id = s.chat_msg_id
+  CROSS JOIN LATERAL (SELECT ${writtenAt(sql`s`)} AS at) written
+  JOIN business_hours b ON ${outOfHoursReply(sql`b`, sql`written.at`)}
   WHERE written.at >= now() - ${ANSWERED_WITHIN}
-    AND NOT EXISTS (SELECT 1 FROM number_opt_outs o WHERE o.last9 = right(s.peer_phone, 9) AND ${stopsNumberSql('o', 's.peer_phone')})
+    AND NOT EXISTS (SELECT 1 FROM number_opt_outs o WHERE o.last9 = right(s.peer_phone, 9) AND ${stopsNumber(sql`o`, sql`s.peer_phone`)})
   ORDER BY s.peer_phone, s.id DESC
 ), auto_reply_claimed AS (
   INSERT INTO auto_reply_marks AS m (digits, last_at)

@@ -1,7 +1,9 @@
+import { sql, type Sql } from './sql';
+
 /**
  * SQL: whether the client is waiting for the firm, read from a conversation's last record `l` (an
- * alias of communications): they wrote last, or the last record is the firm's automatic reply
- * outside business hours (README "Business hours"), which answers no one's question: a person still
- * has to. Awaiting reply, Overdue, the overdue notice and Workload all ask this.
+ * alias of communications, as sql`l`): they wrote last, or the last record is the firm's automatic
+ * reply outside business hours (server/messaging/README.md "Business hours"), which answers no one's question: a person
+ * still has to. Awaiting reply, Overdue, the overdue notice and Workload all ask this.
  */
-export const clientWaitingSql = (l: string): string => `(${l}.direction = 'inbound' OR ${l}.metadata ? 'auto_reply')`;
+export const clientWaiting = (l: Sql): Sql => sql`(${l}.direction = 'inbound' OR ${l}.metadata ? 'auto_reply')`;

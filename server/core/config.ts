@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { isKnownTimeZone } from '../../shared/time-zone';
 import { SEARCH_LANGUAGES, type TSearchLanguage } from './search-language';
 
-// The only product module that reads process.env (README "Configuration"); the provider simulator, a
+// The only product module that reads process.env (README.md "Configuration"); the provider simulator, a
 // development tool, reads its own.
 
 const DEMO_SESSION_SECRET = 'demo-session-secret-not-for-production-use';
@@ -36,7 +36,7 @@ const ZEnv = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
-  // Migrations and maintenance run as this role when requests run as a lesser one (README "Records").
+  // Migrations and maintenance run as this role when requests run as a lesser one (server/records/README.md "Records").
   DATABASE_OWNER_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -56,7 +56,7 @@ const ZEnv = z.object({
       .optional(),
   ),
   FIRM_NAME: z.preprocess(emptyToUndefined, z.string().max(120).default('Ashdown & Vale Solicitors')),
-  // The firm's clock for exports' times (README "Evidence exports"), until a director saves business hours in another zone.
+  // The firm's clock for exports' times (server/export/README.md "Evidence exports"), until a director saves business hours in another zone.
   FIRM_TIME_ZONE: z.preprocess(
     emptyToUndefined,
     z
@@ -83,6 +83,15 @@ const ZEnv = z.object({
     emptyToUndefined,
     z.string().startsWith('/', 'must start with "/"').default('/v1/configs/templates'),
   ),
+  // How long a provider call may take before it is given up: a send's outcome is then unknown (server/messaging/README.md "Sending messages").
+  MESSAGING_TIMEOUT_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of seconds' })
+      .min(0.1, 'must be at least 0.1')
+      .max(120, 'must be at most 120')
+      .default(10),
+  ),
   MESSAGING_WEBHOOK_SECRET: optionalString,
   MESSAGING_WEBHOOK_VERIFY_TOKEN: optionalString,
   ALLOW_UNAUTHENTICATED_WEBHOOKS: booleanFlag,
@@ -98,11 +107,11 @@ const ZEnv = z.object({
       )
       .transform((value): false | number | string => (value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
   ),
-  // How long a client may wait for a reply before their conversation is overdue (README "Ownership").
+  // How long a client may wait for a reply before their conversation is overdue (server/ownership/README.md "Ownership").
   REPLY_TARGET_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(525_600).default(240)),
-  // Years records are kept after their case closes, or after the client's last activity (README "Records").
+  // Years records are kept after their case closes, or after the client's last activity (server/records/README.md "Records").
   RETENTION_YEARS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(6)),
-  // Whether opening a conversation shows the client it was read (README "Read receipts"): never, or when its assignee opens it.
+  // Whether opening a conversation shows the client it was read (server/messaging/README.md "Read receipts"): never, or when its assignee opens it.
   READ_RECEIPTS: z.preprocess(emptyToUndefined, z.enum(['off', 'assignee'], { message: 'must be "off" or "assignee"' }).default('off')),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
@@ -144,6 +153,8 @@ export type TConfig = {
     profilePath: string;
     /** The provider's template catalogue (both list shapes, paged). */
     templatesPath: string;
+    /** How long a provider call may take (MESSAGING_TIMEOUT_SECONDS, 10 s by default). */
+    timeoutMs: number;
     webhookSecret: string | undefined;
     verifyToken: string | undefined;
     allowUnauthenticatedWebhooks: boolean;
@@ -199,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       providerUrl: e.MESSAGING_PROVIDER_URL.replace(/\/+$/, ''),
       profilePath: e.MESSAGING_PROFILE_PATH,
       templatesPath: e.MESSAGING_TEMPLATES_PATH,
+      timeoutMs: Math.round(e.MESSAGING_TIMEOUT_SECONDS * 1000),
       webhookSecret: e.MESSAGING_WEBHOOK_SECRET,
       verifyToken: e.MESSAGING_WEBHOOK_VERIFY_TOKEN,
       allowUnauthenticatedWebhooks: e.ALLOW_UNAUTHENTICATED_WEBHOOKS,

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/max';
+import { PHONE_INPUT_MAX } from '../../shared/phone-schema';
 import { AppError } from './errors';
 
 // A number typed by a person becomes E.164 digits (no "+"), the form numbers are stored, matched
@@ -134,9 +135,6 @@ export function requireNumberInput(input: string, defaultCountry: CountryCode | 
   const hint = impossibleNumberMessage(defaultCountry, input);
   throw new AppError('INVALID_INPUT', hint, { [field]: [hint] });
 }
-
-/** The longest number a person may type (spaces, dashes and brackets included). */
-export const PHONE_INPUT_MAX = 40;
 
 /**
  * The number fields of a raw input that are typed but cannot be phone numbers. Whether one can

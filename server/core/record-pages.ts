@@ -1,8 +1,7 @@
-import { QueryTypes } from 'sequelize';
 import { communicationFieldsSql, type TCommunicationRecord } from './db/models/index';
 import { AppError } from './errors';
-import { db } from './db/db';
-import { visibleToSql, type TViewer } from './visibility';
+import { join, queryRows, raw, sql, sqlInteger, type Sql } from './sql';
+import { visibleTo, type TViewer } from './visibility';
 
 /**
  * An opaque page position (server/decisions/0011-keyset-pagination.md): the sort value of the last
@@ -78,44 +77,38 @@ export type TRecordScope = { column: 'client_id' | 'case_id'; id: number; chatOn
  */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
-/** A page position and size, and who reads it: a page holds only records its reader may see (README "Ethical walls"). */
+/** A page position and size, and who reads it: a page holds only records its reader may see (server/access/README.md "Ethical walls"). */
 export type TRecordPage = { cursor?: string; limit: number; viewer: TViewer };
 
-/** A conversation's records: its messages and the firm's internal notes beside them (README "Ownership"). */
-const CONVERSATION_TYPES = "c.type IN ('chat', 'chat_note')";
+/** A conversation's records: its messages and the firm's internal notes beside them (server/ownership/README.md "Ownership"). */
+const CONVERSATION_TYPES = sql`c.type IN ('chat', 'chat_note')`;
 
 /** The statement that reads one page (and one record more): also what the benchmark EXPLAINs. */
-export function recordPageQuery(scope: TRecordScope, page: TRecordPage): { sql: string; bind: unknown[] } {
-  const bind: unknown[] = [page.viewer.id];
-  const where: string[] = [visibleToSql('$1', 'c.client_id', 'c.case_id')];
-  if ('unlinkedPhone' in scope) {
-    bind.push(scope.unlinkedPhone);
-    where.push(`c.client_id IS NULL AND c.peer_phone = $${bind.length}`, CONVERSATION_TYPES);
-  } else {
-    bind.push(scope.id);
-    where.push(`c.${scope.column} = $${bind.length}`);
+export function recordPageQuery(scope: TRecordScope, page: TRecordPage): Sql {
+  const where: Sql[] = [visibleTo(page.viewer, sql`c.client_id`, sql`c.case_id`)];
+  if ('unlinkedPhone' in scope) where.push(sql`c.client_id IS NULL AND c.peer_phone = ${scope.unlinkedPhone}`, CONVERSATION_TYPES);
+  else {
+    where.push(sql`c.${raw(scope.column)} = ${scope.id}`);
     if (scope.chatOnly) where.push(CONVERSATION_TYPES);
   }
   if (page.cursor) {
     const after = decodeCursor(page.cursor, isTimestampText, REFUSED);
-    bind.push(after.value, after.id);
-    where.push(`(c.created_at, c.id) < ($${bind.length - 1}::timestamptz, $${bind.length})`);
+    where.push(sql`(c.created_at, c.id) < (${after.value}::timestamptz, ${after.id})`);
   }
   // The running weight of the records before each one, and whether another record follows it, are
   // read as the rows stream (the window only ever looks one row ahead), so the page can end at the
   // byte budget and still say whether more exist.
-  const weight = 'octet_length(c.body) + octet_length(c.metadata::text)';
-  const sql = `SELECT * FROM (
-     SELECT ${communicationFieldsSql('c')}, c.created_at::text AS "cursorAt",
+  const weight = sql`octet_length(c.body) + octet_length(c.metadata::text)`;
+  return sql`SELECT * FROM (
+     SELECT ${raw(communicationFieldsSql('c'))}, c.created_at::text AS "cursorAt",
             coalesce(sum(${weight}) OVER w, 0) - (${weight}) AS "bytesBefore",
             lead(c.id) OVER w IS NOT NULL AS "hasNext"
      FROM communications c
-     WHERE ${where.join(' AND ')}
+     WHERE ${join(where, ' AND ')}
      WINDOW w AS (ORDER BY c.created_at DESC, c.id DESC ROWS UNBOUNDED PRECEDING)
      ORDER BY c.created_at DESC, c.id DESC
-     LIMIT ${page.limit + 1}
-   ) page WHERE page."bytesBefore" < ${MAX_PAGE_BYTES}`;
-  return { sql, bind };
+     LIMIT ${sqlInteger(page.limit + 1)}
+   ) page WHERE page."bytesBefore" < ${sqlInteger(MAX_PAGE_BYTES)}`;
 }
 
 /**
@@ -126,12 +119,10 @@ export async function readRecordPage(
   scope: TRecordScope,
   page: TRecordPage,
 ): Promise<{ rows: TCommunicationRecord[]; next: string | null }> {
-  const { sql, bind } = recordPageQuery(scope, page);
   // Plain rows, not model instances: a page is read-only, and building 50 models costs more than the query.
-  const rows = await db().query<TCommunicationRecord & { cursorAt: string; bytesBefore: string; hasNext: boolean }>(sql, {
-    bind,
-    type: QueryTypes.SELECT,
-  });
+  const rows = await queryRows<TCommunicationRecord & { cursorAt: string; bytesBefore: string; hasNext: boolean }>(
+    recordPageQuery(scope, page),
+  );
   const last = rows[rows.length - 1];
   // Ended by the byte budget: the page is what fit, and the next one starts after it.
   if (rows.length <= page.limit && last?.hasNext) return { rows: rows.map(withoutPaging), next: encodeCursor(last.cursorAt, last.id) };

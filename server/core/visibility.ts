@@ -1,4 +1,6 @@
-// The ethical walls' one rule (README "Ethical walls"; server/decisions/0016-ethical-walls-in-sql.md).
+import { raw, sql, Sql } from './sql';
+
+// The ethical walls' one rule (server/access/README.md "Ethical walls"; server/decisions/0016-ethical-walls-in-sql.md).
 // A record is visible to a person when the person is not screened from its client or its case, and
 // (its client is not restricted or the person is a member of the client) and (its case is not
 // restricted or the person is a member of the case). A record with neither (an unlinked number's
@@ -10,20 +12,22 @@
 export type TViewer = { id: number; role: 'director' | 'staff' };
 
 /**
- * The rule as a SQL condition. Each argument is a SQL expression: `viewer` the person's user id
- * (a bind parameter such as `$4`, or a column when many people are asked at once), `clientId` and
- * `caseId` the record's (`NULL` where the row has none).
+ * The rule as a SQL condition, carrying its own values. `viewer` is the person (their id is bound),
+ * or a column of people when many are asked at once (sql`u.id`); `clientId` and `caseId` are the
+ * record's, as SQL expressions (sql`c.client_id`, or a value such as sql`${id}::int`), `caseId`
+ * null where the row has no case.
  */
-export function visibleToSql(viewer: string, clientId: string, caseId: string): string {
-  return `(${subjectVisibleSql(viewer, 'client', clientId, 'clients')} AND ${subjectVisibleSql(viewer, 'case', caseId, 'cases')})`;
+export function visibleTo(viewer: Pick<TViewer, 'id'> | Sql, clientId: Sql, caseId: Sql | null): Sql {
+  const who = viewer instanceof Sql ? viewer : sql`${viewer.id}`;
+  return sql`(${subjectVisible(who, 'client', clientId, 'clients')} AND ${subjectVisible(who, 'case', caseId, 'cases')})`;
 }
 
-function subjectVisibleSql(viewer: string, type: 'client' | 'case', id: string, table: 'clients' | 'cases'): string {
-  if (id === 'NULL') return 'true';
-  return `(${id} IS NULL OR (
-    NOT EXISTS (SELECT 1 FROM access_screens ws WHERE ws.subject_type = '${type}' AND ws.subject_id = ${id} AND ws.user_id = ${viewer})
-    AND NOT EXISTS (SELECT 1 FROM ${table} wr WHERE wr.id = ${id} AND wr.restricted
-      AND NOT EXISTS (SELECT 1 FROM access_members wm WHERE wm.subject_type = '${type}' AND wm.subject_id = wr.id AND wm.user_id = ${viewer}))))`;
+function subjectVisible(who: Sql, type: 'client' | 'case', id: Sql | null, table: 'clients' | 'cases'): Sql {
+  if (id === null) return sql`true`;
+  return sql`(${id} IS NULL OR (
+    NOT EXISTS (SELECT 1 FROM access_screens ws WHERE ws.subject_type = '${raw(type)}' AND ws.subject_id = ${id} AND ws.user_id = ${who})
+    AND NOT EXISTS (SELECT 1 FROM ${raw(table)} wr WHERE wr.id = ${id} AND wr.restricted
+      AND NOT EXISTS (SELECT 1 FROM access_members wm WHERE wm.subject_type = '${raw(type)}' AND wm.subject_id = wr.id AND wm.user_id = ${who}))))`;
 }
 
 /** A viewer and the request they read through: what an `access.denied` record names. */

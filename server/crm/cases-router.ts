@@ -55,7 +55,7 @@ export const casesRouter = router({
     .output(z.array(ZCase))
     .query(({ ctx, input }) => listClientCases(ctx.reader, input.clientId)),
 
-  /** Opens or closes a case: closing starts its retention clock (README "Records"). */
+  /** Opens or closes a case: closing starts its retention clock (server/records/README.md "Records"). */
   setStatus: authedProcedure
     .input(z.object({ caseId: ZRecordId, status: z.enum(['open', 'closed']) }))
     .output(ZCase)

@@ -2,11 +2,12 @@ import { literal, Op, UniqueConstraintError } from 'sequelize';
 import { assertSubjectVisible } from '../access';
 import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { inlineSql, sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 import { Case } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { assertClientExists } from './clients';
-import { holdNoticeSql, toHoldNotice, type THoldNotice } from './hold-notice';
+import { holdNotice, toHoldNotice, type THoldNotice } from './hold-notice';
 
 export type TCaseDto = {
   id: number;
@@ -18,11 +19,13 @@ export type TCaseDto = {
   restricted: boolean;
   closedAt: Date | null;
   erasedAt: Date | null;
-  /** A live legal hold on the case or its client (README "Records"). */
+  /** A live legal hold on the case or its client (server/records/README.md "Records"). */
   hold: THoldNotice | null;
 };
 
-const WITH_HOLD = { include: [[literal(holdNoticeSql('"Case".client_id', '"Case".id')), 'hold'] as [ReturnType<typeof literal>, string]] };
+const WITH_HOLD = {
+  include: [[literal(inlineSql(holdNotice(sql`"Case".client_id`, sql`"Case".id`))), 'hold'] as [ReturnType<typeof literal>, string]],
+};
 
 const toDto = (c: Case): TCaseDto => ({
   id: c.id,
@@ -62,7 +65,8 @@ export async function listClientCases(reader: TReader, clientId: number): Promis
   await assertSubjectVisible(reader, { clientId });
   const rows = await Case.findAll({
     attributes: WITH_HOLD,
-    where: { clientId, [Op.and]: literal(visibleToSql(String(Math.trunc(reader.id)), '"Case".client_id', '"Case".id')) },
+    // The reader's id written into the text: a model finder's literal takes no bind.
+    where: { clientId, [Op.and]: literal(inlineSql(visibleTo(reader, sql`"Case".client_id`, sql`"Case".id`))) },
     order: [
       ['createdAt', 'DESC'],
       ['id', 'DESC'],
@@ -73,7 +77,7 @@ export async function listClientCases(reader: TReader, clientId: number): Promis
 
 /**
  * Opens or closes a case (anyone who may see it); audited `case.status`. Closing starts its records'
- * retention clock (README "Records"); reopening stops it, and takes its records out of any batch
+ * retention clock (server/records/README.md "Records"); reopening stops it, and takes its records out of any batch
  * not yet erased.
  */
 export async function setCaseStatus(reader: TReader, caseId: number, status: 'open' | 'closed'): Promise<TCaseDto> {

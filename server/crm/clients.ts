@@ -1,14 +1,15 @@
 import type { CountryCode } from 'libphonenumber-js/min';
-import { literal, QueryTypes, type Transaction } from 'sequelize';
+import { literal, type Transaction } from 'sequelize';
 import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { Client, ClientNumber, User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { formatNumber, parseNumberInput, requireNumberInput } from '../core/phone-input';
 import { db } from '../core/db/db';
 import { assertSubjectVisible } from '../access';
-import { visibleToSql, type TReader, type TViewer } from '../core/visibility';
-import { holdNoticeSql, toHoldNotice, type THoldNotice } from './hold-notice';
-import { stopsNumberSql } from './opt-outs';
+import { inlineSql, queryRows, raw, sql } from '../core/sql';
+import { visibleTo, type TReader, type TViewer } from '../core/visibility';
+import { stopsNumber } from '../opt-outs';
+import { holdNotice, toHoldNotice, type THoldNotice } from './hold-notice';
 
 /** `linked`: linked from the inbox (the conversation offers to unlink it). */
 export type TClientNumberDto = {
@@ -28,11 +29,11 @@ export type TClientDto = {
   /** Asked to receive no more chat messages (sends are refused), with how. */
   optedOutAt: Date | null;
   optOutSource: string | null;
-  /** Only its members see it (README "Ethical walls"). */
+  /** Only its members see it (server/access/README.md "Ethical walls"). */
   restricted: boolean;
-  /** The person given the client's conversation when it first needs someone (README "Ownership"). */
+  /** The person given the client's conversation when it first needs someone (server/ownership/README.md "Ownership"). */
   responsible: { id: number; name: string } | null;
-  /** A live legal hold on the client (README "Records"): shown to everyone who may see the client. */
+  /** A live legal hold on the client (server/records/README.md "Records"): shown to everyone who may see the client. */
   hold: THoldNotice | null;
   /** When retention or an erasure request erased the client's name and numbers. */
   erasedAt: Date | null;
@@ -46,13 +47,15 @@ export type TNumberContext = { defaultCountry?: CountryCode; actor?: TActor; rea
 
 const INCLUDE_NUMBERS = [{ model: ClientNumber, as: 'numbers', include: [{ model: User, as: 'addedByUser', attributes: ['id', 'name'] }] }];
 
-// An opt-out belongs to a number (README "Sending messages", Opt-outs): a client shows as opted out
+// An opt-out belongs to a number (server/messaging/README.md "Sending messages", Opt-outs): a client shows as opted out
 // when any of its numbers has (in any spelling of it in its country), with the earliest such stop
 // and how it came.
 const OPTED_OUT_OF = (column: 'at' | 'source') =>
-  literal(`(SELECT o.${column} FROM client_numbers n JOIN number_opt_outs o ON o.last9 = n.last9 AND ${stopsNumberSql('o', 'n.digits')}
-            WHERE n.client_id = "Client".id ORDER BY o.at, o.digits LIMIT 1)`);
-// Who handles the client's conversation when it first needs someone (README "Ownership").
+  literal(
+    inlineSql(sql`(SELECT o.${raw(column)} FROM client_numbers n JOIN number_opt_outs o ON o.last9 = n.last9 AND ${stopsNumber(sql`o`, sql`n.digits`)}
+            WHERE n.client_id = "Client".id ORDER BY o.at, o.digits LIMIT 1)`),
+  );
+// Who handles the client's conversation when it first needs someone (server/ownership/README.md "Ownership").
 const RESPONSIBLE = literal(
   `(SELECT json_build_object('id', u.id, 'name', u.name) FROM users u WHERE u.id = "Client".responsible_user_id)`,
 );
@@ -61,7 +64,7 @@ const WITH_OPT_OUT = {
     [OPTED_OUT_OF('at'), 'optedOutAt'] as const,
     [OPTED_OUT_OF('source'), 'optOutSource'] as const,
     [RESPONSIBLE, 'responsible'] as const,
-    [literal(holdNoticeSql('"Client".id')), 'hold'] as const,
+    [literal(inlineSql(holdNotice(sql`"Client".id`))), 'hold'] as const,
   ],
 };
 
@@ -96,13 +99,12 @@ export async function listClients(viewer: TViewer, search?: string, defaultCount
   const term = search?.trim() ?? '';
   const digits = parseNumberInput(term, defaultCountry) ?? term.replace(/\D/g, '');
   // Ids first (name or any number), then the page with its numbers.
-  const rows = await db().query<{ id: number }>(
-    `SELECT c.id FROM clients c
-     WHERE ($1 = '' OR c.name ILIKE $2
-        OR (length($3) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE $4)))
-       AND ${visibleToSql('$5', 'c.id', 'NULL')}
+  const rows = await queryRows<{ id: number }>(
+    sql`SELECT c.id FROM clients c
+     WHERE (${term} = '' OR c.name ILIKE ${`%${term.replace(/[\\%_]/g, '\\$&')}%`}
+        OR (length(${digits}) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE ${`%${digits}%`})))
+       AND ${visibleTo(viewer, sql`c.id`, null)}
      ORDER BY c.name, c.id LIMIT 200`,
-    { bind: [term, `%${term.replace(/[\\%_]/g, '\\$&')}%`, digits, `%${digits}%`, viewer.id], type: QueryTypes.SELECT },
   );
   const clients = await Client.findAll({
     where: { id: rows.map((r) => r.id) },
@@ -138,7 +140,7 @@ export async function assertClientExists(id: number): Promise<void> {
  * another client has must be a person's decision: CONFLICT naming that client unless `confirm`.
  * A holder the reader is walled from is not named ("another client"), and its number is never
  * shared by them, confirmed or not: a shared number's messages are filed on no client, where all
- * staff read them, so sharing it would open the walled client's new messages to anyone (README
+ * staff read them, so sharing it would open the walled client's new messages to anyone (server/access/README.md
  * "Ethical walls").
  */
 export async function assertNumberFreeOrConfirmed(
@@ -147,11 +149,10 @@ export async function assertNumberFreeOrConfirmed(
   exceptClientId: number | null,
   confirm: boolean | undefined,
 ): Promise<void> {
-  const holders = await db().query<{ name: string; visible: boolean }>(
-    `SELECT c.name, ${viewer ? visibleToSql('$3', 'c.id', 'NULL') : 'true'} AS visible
-     FROM clients c WHERE c.id <> $2 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits = $1)
+  const holders = await queryRows<{ name: string; visible: boolean }>(
+    sql`SELECT c.name, ${viewer ? visibleTo(viewer, sql`c.id`, null) : sql`true`} AS visible
+     FROM clients c WHERE c.id <> ${exceptClientId ?? 0} AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits = ${digits})
      ORDER BY c.name`,
-    { bind: viewer ? [digits, exceptClientId ?? 0, viewer.id] : [digits, exceptClientId ?? 0], type: QueryTypes.SELECT },
   );
   if (holders.length === 0) return;
   const named = holders.filter((h) => h.visible).map((h) => h.name);

@@ -1,4 +1,3 @@
 export { createCase } from './cases';
-export { matchOneClientSql } from './client-match';
+export { matchOneClient } from './client-match';
 export { assertClientExists, assertNumberFreeOrConfirmed, createClient, insertClientNumber, removeNumberRow } from './clients';
-export { applyOptOutChanges, findNumberOptOut, optOutChangeOfText, stopsNumberSql } from './opt-outs';

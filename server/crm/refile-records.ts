@@ -1,9 +1,9 @@
-import { QueryTypes } from 'sequelize';
 import { actorOf, recordAuditEvent } from '../audit';
-import { NOTIFY_CTE } from '../events';
+import { announcedCte } from '../events';
 import { AppError } from '../core/errors';
 import { db } from '../core/db/db';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 import { assertSubjectVisible } from '../access';
 
 /** The most records one refile moves (a page of the timeline). */
@@ -25,37 +25,34 @@ export async function refileRecords(
   return db().transaction(async (transaction) => {
     if (input.caseId !== null) {
       // A case the reader is walled from is one they cannot file to either.
-      const [found] = await db().query<{ id: number }>(
-        `SELECT k.id FROM cases k WHERE k.id = $1 AND k.client_id = $2 AND ${visibleToSql('$3', 'k.client_id', 'k.id')}`,
-        {
-          bind: [input.caseId, input.clientId, reader.id],
-          type: QueryTypes.SELECT,
-          transaction,
-        },
+      const [found] = await queryRows<{ id: number }>(
+        sql`SELECT k.id FROM cases k WHERE k.id = ${input.caseId} AND k.client_id = ${input.clientId} AND ${visibleTo(reader, sql`k.client_id`, sql`k.id`)}`,
+        { transaction },
       );
       if (!found)
         throw new AppError('INVALID_INPUT', 'That case does not belong to this client.', {
           caseId: ["Choose one of this client's cases."],
         });
     }
-    const own = await db().query<{ id: number }>(
-      `SELECT c.id FROM communications c WHERE c.id = ANY($1::int[]) AND c.client_id = $2 AND ${visibleToSql('$3', 'c.client_id', 'c.case_id')}
+    const own = await queryRows<{ id: number }>(
+      sql`SELECT c.id FROM communications c WHERE c.id = ANY(${ids}::int[]) AND c.client_id = ${input.clientId}
+         AND ${visibleTo(reader, sql`c.client_id`, sql`c.case_id`)}
        ORDER BY c.id FOR UPDATE`,
-      { bind: [ids, input.clientId, reader.id], type: QueryTypes.SELECT, transaction },
+      { transaction },
     );
     // A record that is not this client's, or one on a case the reader is walled from, is NOT_FOUND,
     // exactly like one that does not exist.
     if (own.length !== ids.length)
       throw new AppError('NOT_FOUND', 'Some of those records were not found on this client; nothing was moved.');
-    const records = await db().query<{ id: number; was: number | null }>(
-      `WITH changed AS (
-         UPDATE communications c SET case_id = $2, updated_at = now()
-         FROM (SELECT id, case_id AS was FROM communications WHERE id = ANY($1::int[])) o
-         WHERE c.id = o.id AND c.case_id IS DISTINCT FROM $2::int
+    const records = await queryRows<{ id: number; was: number | null }>(
+      sql`WITH changed AS (
+         UPDATE communications c SET case_id = ${input.caseId}::int, updated_at = now()
+         FROM (SELECT id, case_id AS was FROM communications WHERE id = ANY(${ids}::int[])) o
+         WHERE c.id = o.id AND c.case_id IS DISTINCT FROM ${input.caseId}::int
          RETURNING c.id, o.was
-       ), ${NOTIFY_CTE('changed')}
+       ), ${announcedCte(sql`changed`)}
        SELECT id, was FROM changed`,
-      { bind: [ids, input.caseId], type: QueryTypes.SELECT, transaction },
+      { transaction },
     );
     if (records.length)
       await recordAuditEvent(

@@ -1,10 +1,9 @@
-import { QueryTypes } from 'sequelize';
 import type { TAttachment, TCommunication } from '../../shared/communication';
 import { assertSubjectVisible } from '../access';
 import { communicationDtoOf, withDetails } from '../core/db/models/index';
 import { readRecordPage } from '../core/record-pages';
-import { db } from '../core/db/db';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql, sqlInteger } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 
 const TIMELINE_LIMIT = 500;
 
@@ -53,14 +52,14 @@ export async function listDocuments(
   where: { clientId: number } | { caseId: number },
 ): Promise<{ items: TDocumentItem[] }> {
   await assertSubjectVisible(reader, where);
-  const items = await db().query<TDocumentItem>(
-    `SELECT a.id, a.kind, a.mime_type AS "mimeType", a.file_name AS "fileName", a.size, a.state, a.error, a.erased_at AS "erasedAt",
+  const items = await queryRows<TDocumentItem>(
+    sql`SELECT a.id, a.kind, a.mime_type AS "mimeType", a.file_name AS "fileName", a.size, a.state, a.error, a.erased_at AS "erasedAt",
             c.id AS "communicationId", c.direction, coalesce(c.provider_timestamp, c.created_at) AS "createdAt", c.case_id AS "caseId", c.client_id AS "clientId"
      FROM attachments a JOIN communications c ON c.id = a.communication_id
-     WHERE ${'clientId' in where ? 'c.client_id' : 'c.case_id'} = $1 AND ${visibleToSql('$2', 'c.client_id', 'c.case_id')}
+     WHERE ${'clientId' in where ? sql`c.client_id = ${where.clientId}` : sql`c.case_id = ${where.caseId}`}
+       AND ${visibleTo(reader, sql`c.client_id`, sql`c.case_id`)}
      ORDER BY c.created_at DESC, a.id DESC
-     LIMIT ${TIMELINE_LIMIT}`,
-    { bind: ['clientId' in where ? where.clientId : where.caseId, reader.id], type: QueryTypes.SELECT },
+     LIMIT ${sqlInteger(TIMELINE_LIMIT)}`,
   );
   return {
     // erasedAt only on an erased file: every other keeps the shape it always had.

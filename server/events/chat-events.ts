@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Transaction } from 'sequelize';
 import type { TLogger } from '../core/logger';
 import { db } from '../core/db/db';
+import { raw, sql, sqlInteger, type Sql } from '../core/sql';
 
 // The one place that announces chat changes. Writers publish the ids of the records they changed
 // through PostgreSQL NOTIFY (often inside the writing statement itself, so it is delivered exactly
@@ -28,13 +29,13 @@ export async function announce(payload: string, transaction?: Transaction): Prom
 }
 
 /**
- * A CTE named "announced" that NOTIFYs the ids in `source` (a CTE with an `id` column) in chunks
- * that fit a NOTIFY payload. Reference it (SELECT count(*) FROM announced) so it runs; it is
- * delivered when the statement's transaction commits.
+ * A CTE named "announced" that NOTIFYs the ids in `source` (a CTE with an `id` column, as
+ * sql`changed`) in chunks that fit a NOTIFY payload. Reference it (SELECT count(*) FROM announced)
+ * so it runs; it is delivered when the statement's transaction commits.
  */
-export const NOTIFY_CTE = (source: string) => `announced AS (
-  SELECT pg_notify('${CHAT_CHANNEL}', json_agg(id)::text)
-  FROM (SELECT id, (row_number() OVER () - 1) / ${MAX_IDS_PER_NOTIFY} AS chunk FROM ${source}) AS numbered
+export const announcedCte = (source: Sql): Sql => sql`announced AS (
+  SELECT pg_notify('${raw(CHAT_CHANNEL)}', json_agg(id)::text)
+  FROM (SELECT id, (row_number() OVER () - 1) / ${sqlInteger(MAX_IDS_PER_NOTIFY)} AS chunk FROM ${source}) AS numbered
   GROUP BY chunk
 )`;
 

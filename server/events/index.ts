@@ -1,2 +1,2 @@
-export { announce, CHAT_CHANNEL, NOTIFY_CTE, notifyPayload, OWNERSHIP_PAYLOAD, RESYNC_PAYLOAD } from './chat-events';
+export { announce, announcedCte, CHAT_CHANNEL, notifyPayload, OWNERSHIP_PAYLOAD, RESYNC_PAYLOAD } from './chat-events';
 export type { ChatEvents, TChatChange } from './chat-events';

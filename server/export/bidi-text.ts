@@ -1,6 +1,6 @@
 import bidiFactory from 'bidi-js';
 
-// Hebrew and Arabic in a PDF (README "Evidence exports"). pdfkit draws the characters of a line in
+// Hebrew and Arabic in a PDF (server/export/README.md "Evidence exports"). pdfkit draws the characters of a line in
 // the order they are stored, and its font engine (fontkit) shapes and reverses each right-to-left
 // word on its own, so a sentence came out with its words backwards. Lines that hold right-to-left
 // letters are laid out here instead: wrapped, then put in the order they are read (Unicode's

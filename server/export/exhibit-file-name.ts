@@ -2,7 +2,7 @@ import { describeCodePoint, showInvisibleCharacters } from '../../shared/visible
 
 // A court bundle's files are unpacked on whatever the other side uses (Windows, macOS, a ZIP reader
 // in a browser), so a stored name that came from a client's phone is made safe for all of them:
-// README "Evidence exports". The exhibit number in front keeps two files of the same name apart.
+// server/export/README.md "Evidence exports". The exhibit number in front keeps two files of the same name apart.
 
 /** A name's length in a bundle, in UTF-8 bytes: well under every file system's 255 with the path around it. */
 export const EXHIBIT_NAME_MAX_BYTES = 150;

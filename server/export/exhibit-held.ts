@@ -1,7 +1,7 @@
 import type { TExportMessage } from './read-export';
 
 // Whether the firm holds a file's bytes, and if not why, in words a court and the client can read
-// (README "Evidence exports"): the same sentence in a bundle's manifest and in the transcript.
+// (server/export/README.md "Evidence exports"): the same sentence in a bundle's manifest and in the transcript.
 
 type TFile = Pick<TExportMessage['attachments'][number], 'state' | 'destroyed'>;
 

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create as contentDisposition } from 'content-disposition';
 import type { RequestHandler } from 'express';
-import { recordAuditEvent } from '../audit';
+import { recordAuditEvent, type TAuditDetail } from '../audit';
 import { readerOf, sessionUserOf } from '../auth';
 import { seesSubject } from '../access';
 import { cleanFileName } from '../core/clean-file-metadata';
@@ -49,7 +49,7 @@ export function exportFileName(header: TExportHeader, format: TFormat): string {
 
 /**
  * `?ticket=`: a page that saves an export through a hidden frame names the download, and learns the
- * hash and size of what it was given from a cookie of that name (README "Evidence exports").
+ * hash and size of what it was given from a cookie of that name (server/export/README.md "Evidence exports").
  */
 const TICKET = /^[A-Za-z0-9_-]{16,64}$/;
 /** The ticket's cookie lives long enough for the page to read it once the download starts. */
@@ -75,11 +75,11 @@ export function ticketCookie(ticket: string, file: { sha256: string; bytes: numb
 export const EXPORT_SEND_IDLE_MS = 60_000;
 
 /** What one export is once written: its temporary file, and what its audit event records. */
-type TPrepared = { path: string; sha256: string; bytes: number; detail: Record<string, unknown> };
+type TPrepared = { path: string; sha256: string; bytes: number; detail: Omit<TAuditDetail<'export.create'>, 'fileName'> };
 
 /**
  * `GET /api/export/:scope/:file` — `client/12.pdf`, `case/3.json`, `client/12.zip` (the court bundle;
- * README "Evidence exports"). Any signed-in member of staff (requireSession, where the app mounts it).
+ * server/export/README.md "Evidence exports"). Any signed-in member of staff (requireSession, where the app mounts it).
  * The export is written to a temporary file while its SHA-256 is computed (it must head the
  * response, before the body), then streamed and deleted: never in memory whole, whatever its length.
  * It is recorded in the audit trail with the hash once the reader has all of it but the last byte
@@ -112,7 +112,7 @@ export function serveExport(deps: {
     const ticket = parseTicket(req.originalUrl);
     if (ticket === false)
       return sendHttpError(res, 400, 'The download ticket must be one value of 16 to 64 letters, digits, hyphens or underscores.');
-    // Walled (README "Ethical walls"): answered as for a subject that does not exist, and audited.
+    // Walled (server/access/README.md "Ethical walls"): answered as for a subject that does not exist, and audited.
     const subject = request.scope.type === 'client' ? { clientId: request.scope.id } : { caseId: request.scope.id };
     if (!(await seesSubject(readerOf(req, res), subject))) return sendHttpError(res, 404, `That ${request.scope.type} does not exist.`);
     if (preparing >= MAX_EXPORTS_AT_ONCE) {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { TBundlePart, TFileCheck, TFoundExport } from './verify-export';
+import type { TBundlePart, TFileCheck, TFoundExport } from './verify-result-types';
 
 /**
  * The export a file is; `byManifest` when a ZIP was known by its manifest (its files packed into a
@@ -22,7 +22,7 @@ type TEventRow = {
 
 /** Which hashes of an `export.create` event's detail a file's hash is compared with. */
 const MATCHES = {
-  /** A PDF or JSON export, or one part of a bundle (README "Evidence exports"). */
+  /** A PDF or JSON export, or one part of a bundle (server/export/README.md "Evidence exports"). */
   file: `$1 IN (e.detail->>'sha256', e.detail->>'transcriptSha256', e.detail->>'jsonSha256', e.detail->>'manifestSha256')`,
   bundle: `e.detail->>'sha256' = $1 AND e.detail->>'format' = 'zip'`,
   manifest: `e.detail->>'manifestSha256' = $1`,

@@ -1,4 +1,4 @@
-// Times in an export are read by people on the firm's clock (README "Evidence exports"), and a court
+// Times in an export are read by people on the firm's clock (server/export/README.md "Evidence exports"), and a court
 // may compare them with records kept in UTC: each is written in the firm's zone, the UTC beside it.
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;

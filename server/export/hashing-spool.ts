@@ -17,7 +17,7 @@ export type THashingSpool = {
 
 /**
  * A file written while its SHA-256 is computed: an export's hash heads its response, so the body is
- * complete before it is sent (README "Evidence exports"), and is never held in memory to get it.
+ * complete before it is sent (server/export/README.md "Evidence exports"), and is never held in memory to get it.
  */
 export function spoolWhileHashing(path: string): THashingSpool {
   const hash = createHash('sha256');

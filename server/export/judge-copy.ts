@@ -1,16 +1,8 @@
 import type { TStoredFile } from './find-stored-file';
-import {
-  DAMAGED_ZIP,
-  MISSING_BUT_HELD,
-  UNACCOUNTED,
-  type TBundlePart,
-  type TFileCheck,
-  type TFoundExport,
-  type TManifestCheck,
-  type TVerdict,
-} from './verify-export';
+import { DAMAGED_ZIP, MISSING_BUT_HELD, UNACCOUNTED } from './bundle-check-problems';
+import type { TBundlePart, TFileCheck, TFoundExport, TManifestCheck, TVerdict } from './verify-result-types';
 
-// The verdict on a copy and the one sentence that says it (README "Evidence exports"), for the
+// The verdict on a copy and the one sentence that says it (server/export/README.md "Evidence exports"), for the
 // Audit page and `npm run export:verify` alike.
 
 const WHAT: Record<TFoundExport['format'], string> = { pdf: 'the PDF export', json: 'the JSON export', zip: 'the court bundle' };

@@ -5,7 +5,7 @@ import { exhibitPath } from './exhibit-file-name';
 import { isHeld, notHeldReason } from './exhibit-held';
 import type { TExportExhibit, TExportHeader, TExportMessage } from './read-export';
 
-// The words of the PDF export for one message (README "Evidence exports"): who, when, what it
+// The words of the PDF export for one message (server/export/README.md "Evidence exports"): who, when, what it
 // answers, its files as numbered exhibits, and its record lines. Plain strings; render-pdf.ts draws them.
 
 /** A time as the export writes it: the firm's zone with UTC beside (firm-time.ts). */

@@ -4,7 +4,7 @@ import { isHeld } from './exhibit-held';
 import type { TPdfPart, TPdfPhoto } from './pdf-parts';
 import type { TExportMessage } from './read-export';
 
-// Photos in the PDF (README "Evidence exports"): each stored picture is drawn with its exhibit
+// Photos in the PDF (server/export/README.md "Evidence exports"): each stored picture is drawn with its exhibit
 // number, from a copy scaled down here, on the server's thread (sharp works on its own threads),
 // while the worker draws the part before. The original bytes are untouched: they go into a court
 // bundle as they are, and the PDF lists their SHA-256.

@@ -3,33 +3,34 @@ import type { TDirection, TEdit, TReaction, TReceiptHistory, TMessageKind } from
 import { readChainHead } from '../audit';
 import { DEFAULT_TIME_ZONE, readBusinessHours } from '../business-hours';
 import { db } from '../core/db/db';
-import { visibleToSql } from '../core/visibility';
+import { empty, queryRows, raw, sql, sqlInteger, type Sql } from '../core/sql';
+import { visibleTo } from '../core/visibility';
 import { isKnownTimeZone } from '../../shared/time-zone';
 
 /** What an export covers: one client's chat, or the chat filed on one case. */
 export type TExportScope = { type: 'client' | 'case'; id: number };
 
-/** The header of an evidence export (README "Evidence exports"). */
+/** The header of an evidence export (server/export/README.md "Evidence exports"). */
 export type TExportHeader = {
   firm: string;
   subject: { type: 'client' | 'case'; id: number; name: string; reference: string | null; clientName: string; numbers: string[] };
   /** Stored times of the first and last message; null when there are none. */
   period: { from: string; to: string } | null;
   count: number;
-  /** The firm's internal notes among the records, besides the `count` chat messages (never sent; README "Ownership"). */
+  /** The firm's internal notes among the records, besides the `count` chat messages (never sent; server/ownership/README.md "Ownership"). */
   internalNotes: number;
   /** A case export: chat messages with the case's client that are not filed on the case (not in this export). */
   notOnCase: number | null;
   exportedAt: string;
   exportedBy: { id: number; name: string; email: string };
   /**
-   * The audit trail's head as this export's snapshot saw it (README "Records"): the export's own
+   * The audit trail's head as this export's snapshot saw it (server/records/README.md "Records"): the export's own
    * `export.create` row comes after it, so a later verification shows the trail this copy was made from.
    */
   auditHead: { id: number | null; hash: string };
   /**
    * The firm's time zone (IANA name), in which the PDF writes times with UTC beside them: the zone of
-   * the firm's business hours when a director saved them (README "Business hours": the firm has one
+   * the firm's business hours when a director saved them (server/messaging/README.md "Business hours": the firm has one
    * clock), else FIRM_TIME_ZONE. Always set by readExport; a header made by hand without it reads
    * as Europe/London.
    */
@@ -46,7 +47,7 @@ export type TExportMessage = {
   sentBy: { id: number; name: string } | null;
   /** The client's number the message came from or went to. */
   peerPhone: string | null;
-  /** The reference of the case the message is filed on; null when it is on none (README "Evidence exports"). */
+  /** The reference of the case the message is filed on; null when it is on none (server/export/README.md "Evidence exports"). */
   caseReference: string | null;
   /** The profile name the provider reported with an inbound message. */
   contactName: string | null;
@@ -66,9 +67,9 @@ export type TExportMessage = {
    * it): its record, side, time (provider time, else stored) and up to 200 characters of its text.
    */
   quoted: { id: number; direction: TDirection | null; at: string; excerpt: string } | null;
-  /** The firm's question with quick-reply buttons: the buttons it offered (README "Quick-reply buttons"). */
+  /** The firm's question with quick-reply buttons: the buttons it offered (server/messaging/README.md "Quick-reply buttons"). */
   buttons: { id: string; title: string }[] | null;
-  /** A resend (README "Retries"): the record of the failed message this one is a copy of. */
+  /** A resend (server/messaging/README.md "Sending messages"): the record of the failed message this one is a copy of. */
   resentFrom: number | null;
   forwarded: boolean;
   /** Sent from the firm's phone app rather than from this app. */
@@ -92,7 +93,7 @@ export type TExportMessage = {
     sha256: string | null;
     state: string;
     /**
-     * Its bytes were stored once and are gone now: erased (retention or an erasure request, README
+     * Its bytes were stored once and are gone now: erased (retention or an erasure request, server/records/README.md
      * "Records") or deleted since. A court bundle cannot hold it, and the PDF says why.
      */
     destroyed: boolean;
@@ -116,14 +117,17 @@ export type TExportSnapshot = {
 };
 
 /** A conversation's record: its messages and the firm's internal notes, each note marked internal. */
-const exportedTypesOf = (alias: string) => `${alias}.type IN ('chat', 'chat_note')`;
-const EXPORTED_TYPES = exportedTypesOf('m');
+const exportedTypesOf = (alias: Sql): Sql => sql`${alias}.type IN ('chat', 'chat_note')`;
+const EXPORTED_TYPES = exportedTypesOf(sql`m`);
+/** What the exporting person may see of the record `alias` (server/access/README.md "Ethical walls"). */
+const visibleToExporter = (viewerId: number, alias: Sql): Sql =>
+  visibleTo({ id: viewerId }, sql`${alias}.client_id`, sql`${alias}.case_id`);
 
 /**
  * Whether a file's bytes were stored once and are gone now, as SQL over `a` (an attachments row):
  * erased, or stored with a size yet no chunk left (one index probe on attachment_chunks' key).
  */
-const DESTROYED_SQL = `(a.erased_at IS NOT NULL OR (a.state = 'stored' AND coalesce(a.size, 1) > 0
+const DESTROYED_SQL = sql`(a.erased_at IS NOT NULL OR (a.state = 'stored' AND coalesce(a.size, 1) > 0
   AND NOT EXISTS (SELECT 1 FROM attachment_chunks b WHERE b.attachment_id = a.id)))`;
 
 /** A page is at most this many messages, and at most this much text (edits included) beyond its first. */
@@ -181,21 +185,21 @@ export async function readExport(
       { bind: [request.scope.id], type: QueryTypes.SELECT, transaction },
     );
     if (!subject) return null;
-    // Only what the exporting person may see (README "Ethical walls"): a client's export leaves out
+    // Only what the exporting person may see (server/access/README.md "Ethical walls"): a client's export leaves out
     // its records on a case they are walled from, and its count and period say so by leaving them out too.
-    const [span] = await db().query<{ count: number; internalNotes: number; from: Date | null; to: Date | null }>(
-      `SELECT count(*) FILTER (WHERE m.type = 'chat')::int AS count, count(*) FILTER (WHERE m.type = 'chat_note')::int AS "internalNotes",
+    const [span] = await queryRows<{ count: number; internalNotes: number; from: Date | null; to: Date | null }>(
+      sql`SELECT count(*) FILTER (WHERE m.type = 'chat')::int AS count, count(*) FILTER (WHERE m.type = 'chat_note')::int AS "internalNotes",
               min(m.created_at) AS "from", max(m.created_at) AS "to"
-       FROM communications m WHERE m.${column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}`,
-      { bind: [request.scope.id, request.user.id], type: QueryTypes.SELECT, transaction },
+       FROM communications m WHERE m.${raw(column)} = ${request.scope.id} AND ${EXPORTED_TYPES} AND ${visibleToExporter(request.user.id, sql`m`)}`,
+      { transaction },
     );
     const [elsewhere] =
       request.scope.type === 'case'
-        ? await db().query<{ count: number }>(
-            `SELECT count(*)::int AS count FROM communications m JOIN cases k ON k.id = $1
+        ? await queryRows<{ count: number }>(
+            sql`SELECT count(*)::int AS count FROM communications m JOIN cases k ON k.id = ${request.scope.id}
              WHERE m.client_id = k.client_id AND m.type = 'chat' AND m.case_id IS DISTINCT FROM k.id
-               AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}`,
-            { bind: [request.scope.id, request.user.id], type: QueryTypes.SELECT, transaction },
+               AND ${visibleToExporter(request.user.id, sql`m`)}`,
+            { transaction },
           )
         : [];
     const header: TExportHeader = {
@@ -238,20 +242,20 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
   let exhibits = 0;
   for (;;) {
     query.signal?.throwIfAborted();
-    const rows: TMessageRow[] = await db().query<TMessageRow>(
+    const rows: TMessageRow[] = await queryRows<TMessageRow>(
       // The message answered is looked up for the page's rows only, by its provider id (one index
       // lookup each: communications_chat_msg_id_key), and quoted only when it is in this export too.
-      // A reply to, or a resend of, a record behind a wall (README "Ethical walls") names nothing: its
+      // A reply to, or a resend of, a record behind a wall (server/access/README.md "Ethical walls") names nothing: its
       // replyTo and resentFrom are null, as for a message that is no reply, so the export does not
       // tell the record exists. One the exporter may see, or that is not stored at all, is named.
-      `SELECT counted.*, (
+      sql`SELECT counted.*, (
          SELECT json_build_object('id', r.id, 'direction', r.direction, 'at', coalesce(r.provider_timestamp, r.created_at),
                   'excerpt', CASE WHEN r.body = '' THEN '(' || coalesce(r.metadata->>'kind', 'text') || ', no text)'
-                                  WHEN length(r.body) > ${QUOTE_EXCERPT_CHARACTERS} THEN left(r.body, ${QUOTE_EXCERPT_CHARACTERS - 1}) || '…'
+                                  WHEN length(r.body) > ${sqlInteger(QUOTE_EXCERPT_CHARACTERS)} THEN left(r.body, ${sqlInteger(QUOTE_EXCERPT_CHARACTERS - 1)}) || '…'
                                   ELSE r.body END)
          FROM communications r
          WHERE r.metadata->>'chat_msg_id' = counted."replyTo"
-           AND r.${query.column} = $1 AND ${exportedTypesOf('r')} AND ${visibleToSql('$2', 'r.client_id', 'r.case_id')}
+           AND r.${raw(query.column)} = ${query.id} AND ${exportedTypesOf(sql`r`)} AND ${visibleToExporter(query.viewerId, sql`r`)}
        ) AS quoted
        FROM (
          SELECT page.*, sum(page.bytes) OVER w AS "pageBytes", row_number() OVER w AS "pageRow", count(*) OVER () AS reached
@@ -262,12 +266,12 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
               m.status, m.error, m.receipts, m.read_at AS "readByFirmAt",
               CASE WHEN NOT EXISTS (SELECT 1 FROM communications t WHERE t.metadata->>'chat_msg_id' = m.metadata->>'context_id'
-                                      AND NOT ${visibleToSql('$2', 't.client_id', 't.case_id')})
+                                      AND NOT ${visibleToExporter(query.viewerId, sql`t`)})
                    THEN m.metadata->>'context_id' END AS "replyTo",
               CASE WHEN jsonb_typeof(m.metadata->'buttons') = 'array' THEN m.metadata->'buttons' END AS buttons,
               CASE WHEN jsonb_typeof(m.metadata->'retry_of') = 'number' AND m.metadata->>'retry_of' ~ '^[0-9]{1,18}$' THEN
                 CASE WHEN NOT EXISTS (SELECT 1 FROM communications t WHERE t.id = (m.metadata->>'retry_of')::bigint
-                                        AND NOT ${visibleToSql('$2', 't.client_id', 't.case_id')})
+                                        AND NOT ${visibleToExporter(query.viewerId, sql`t`)})
                      THEN (m.metadata->>'retry_of')::bigint END
               END AS "resentFrom",
               coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
@@ -278,20 +282,16 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
                         FROM attachments a WHERE a.communication_id = m.id), '[]'::json) AS attachments,
               octet_length(m.body) + octet_length(m.metadata::text) AS bytes
        FROM communications m LEFT JOIN users u ON u.id = m.sent_by LEFT JOIN cases k ON k.id = m.case_id
-       WHERE m.${query.column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
-         ${after ? 'AND (m.created_at, m.id) > ($3::timestamptz, $4)' : ''}
+       WHERE m.${raw(query.column)} = ${query.id} AND ${EXPORTED_TYPES} AND ${visibleToExporter(query.viewerId, sql`m`)}
+         ${after ? sql`AND (m.created_at, m.id) > (${after.at}::timestamptz, ${after.id})` : empty}
        ORDER BY m.created_at, m.id
-       LIMIT ${PAGE_SIZE}
+       LIMIT ${sqlInteger(PAGE_SIZE)}
          ) page
          WINDOW w AS (ORDER BY page."storedTime", page.id)
        ) counted
-       WHERE "pageBytes" <= ${PAGE_BYTES} OR "pageRow" = 1
+       WHERE "pageBytes" <= ${sqlInteger(PAGE_BYTES)} OR "pageRow" = 1
        ORDER BY "storedTime", id`,
-      {
-        bind: after ? [query.id, query.viewerId, after.at, after.id] : [query.id, query.viewerId],
-        type: QueryTypes.SELECT,
-        transaction: query.transaction,
-      },
+      { transaction: query.transaction },
     );
     if (rows.length === 0) return;
     yield rows.map(({ cursorAt: _cursor, reached: _reached, bytes: _bytes, pageBytes: _pageBytes, pageRow: _pageRow, ...row }) => ({
@@ -319,19 +319,15 @@ async function* readExhibits(query: TPagesQuery): AsyncIterable<TExportExhibit[]
   let exhibits = 0;
   for (;;) {
     query.signal?.throwIfAborted();
-    const rows: (Omit<TExportExhibit, 'exhibit' | 'storedTime'> & { storedTime: Date; cursorAt: string })[] = await db().query(
-      `SELECT a.id, a.kind, a.file_name AS "fileName", a.mime_type AS "mimeType", a.size, a.sha256, a.state,
+    const rows: (Omit<TExportExhibit, 'exhibit' | 'storedTime'> & { storedTime: Date; cursorAt: string })[] = await queryRows(
+      sql`SELECT a.id, a.kind, a.file_name AS "fileName", a.mime_type AS "mimeType", a.size, a.sha256, a.state,
               ${DESTROYED_SQL} AS destroyed, m.id AS "messageId", m.created_at AS "storedTime", m.created_at::text AS "cursorAt"
        FROM communications m JOIN attachments a ON a.communication_id = m.id
-       WHERE m.${query.column} = $1 AND ${EXPORTED_TYPES} AND ${visibleToSql('$2', 'm.client_id', 'm.case_id')}
-         ${after ? 'AND (m.created_at, m.id, a.id) > ($3::timestamptz, $4, $5)' : ''}
+       WHERE m.${raw(query.column)} = ${query.id} AND ${EXPORTED_TYPES} AND ${visibleToExporter(query.viewerId, sql`m`)}
+         ${after ? sql`AND (m.created_at, m.id, a.id) > (${after.at}::timestamptz, ${after.messageId}, ${after.id})` : empty}
        ORDER BY m.created_at, m.id, a.id
-       LIMIT ${EXHIBIT_PAGE_SIZE}`,
-      {
-        bind: after ? [query.id, query.viewerId, after.at, after.messageId, after.id] : [query.id, query.viewerId],
-        type: QueryTypes.SELECT,
-        transaction: query.transaction,
-      },
+       LIMIT ${sqlInteger(EXHIBIT_PAGE_SIZE)}`,
+      { transaction: query.transaction },
     );
     if (rows.length === 0) return;
     yield rows.map(({ cursorAt: _cursor, ...row }) => ({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exhibitPath } from './exhibit-file-name';
 
-// What a court bundle's messages.json records of each exhibit (README "Evidence exports"): the
+// What a court bundle's messages.json records of each exhibit (server/export/README.md "Evidence exports"): the
 // SHA-256 each file had when the firm stored it, and whether the firm held it. A bundle whose
 // exhibit and manifest were both changed to match still disagrees with it, with no server needed to
 // tell. Read as the ZIP streams out, a line at a time: the JSON export writes one message per line

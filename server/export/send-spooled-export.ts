@@ -29,7 +29,7 @@ async function readLastByte(path: string, bytes: number): Promise<Buffer> {
  * Sends a spooled export (its headers already set, Content-Length among them) and calls `record`
  * once every byte but the last has been handed to the connection, sending the last byte only after
  * it: the reader cannot hold the whole file without its audit event existing, and a reader that
- * goes away before that (or while the file was prepared) leaves nothing recorded (README "Evidence
+ * goes away before that (or while the file was prepared) leaves nothing recorded (server/export/README.md "Evidence
  * exports"). `signal` aborts when the connection closes.
  */
 export async function sendSpooledExport(

@@ -15,9 +15,11 @@ import { findExportEvent, subjectOfExport, type TExportMatch } from './find-expo
 import { findStoredFile, subjectOfStoredFile } from './find-stored-file';
 import { spoolWhileHashing, type TSpooled } from './hashing-spool';
 import { judgeCopy } from './judge-copy';
-import { checkExportFile, serializeVerifyResult, type TVerifyResult } from './verify-export';
+import { serializeVerifyResult } from './serialize-verify-result';
+import { checkExportFile } from './verify-export';
+import type { TVerifyResult } from './verify-result-types';
 
-/** Where a copy is sent to be verified (README "Evidence exports"). */
+/** Where a copy is sent to be verified (server/export/README.md "Evidence exports"). */
 export const EXPORT_VERIFY_PATH = '/api/export/verify';
 
 /**
@@ -112,7 +114,7 @@ function fileNameOf(header: string | string[] | undefined): string | null {
 }
 
 /**
- * `POST /api/export/verify` (README "Evidence exports"): a director sends a copy of an export (the
+ * `POST /api/export/verify` (server/export/README.md "Evidence exports"): a director sends a copy of an export (the
  * file's raw bytes) and learns which export it is, by whom and when, and for a court bundle whether
  * every file matches its manifest and what its messages.json recorded; a file that is no export may
  * be one the firm holds (an exhibit taken out of a bundle). The body is spooled to a temporary file
@@ -163,7 +165,7 @@ export function serveExportVerify(deps: {
 
       const check = await checkExportFile(path, received);
       const match: TExportMatch | null = await findExportEvent(db(), check);
-      // Walls (README "Ethical walls"): an export of a matter the director may not see is no export to them.
+      // Walls (server/access/README.md "Ethical walls"): an export of a matter the director may not see is no export to them.
       // A subject erased since has no wall left to keep.
       const visible = match && (!match.onFile || (await seesSubject(readerOf(req, res), subjectOfExport(match.found)))) ? match : null;
       const found = visible?.found ?? null;

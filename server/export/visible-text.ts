@@ -1,6 +1,6 @@
 import { describeCodePoint } from '../../shared/visible-text';
 
-// Evidence must show everything a message holds (README "Evidence exports"): a character that takes
+// Evidence must show everything a message holds (server/export/README.md "Evidence exports"): a character that takes
 // no room, or that turns the text around it (a file named "\u202Efdp.exe" reads "exe.pdf"), is
 // written as its code, `[U+202E]`, so it is seen and cannot act. Never dropped.
 

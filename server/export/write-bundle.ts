@@ -13,7 +13,7 @@ import type { TExportHeader, TExportMessage, TExportSnapshot } from './read-expo
 import { writeChunk, writeJsonExport } from './write-json-export';
 import { writePdfExport } from './write-pdf-export';
 
-/** The bundle as written to its temporary file, with what its audit event records (README "Evidence exports"). */
+/** The bundle as written to its temporary file, with what its audit event records (server/export/README.md "Evidence exports"). */
 export type TBundle = TSpooled & {
   path: string;
   /** Files of the export, stored or not; `missingExhibits` of them are not in the bundle (or not whole). */
@@ -192,7 +192,7 @@ class ManifestWriter {
 }
 
 /**
- * The court bundle (README "Evidence exports"), written in the export's one snapshot: the transcript
+ * The court bundle (server/export/README.md "Evidence exports"), written in the export's one snapshot: the transcript
  * PDF from the first pass of messages, `messages.json` (the JSON export, byte for byte) from the
  * second, every stored file's bytes as `exhibits/NNN-<name>` from the third, and `manifest.json`
  * last, listing each file with its SHA-256. Each part and the ZIP itself go to temporary files while

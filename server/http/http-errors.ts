@@ -8,7 +8,7 @@ import { drainBeforeClosing } from './drain-unread-body';
 /**
  * Every Express route's error body, beside tRPC's own: the code words a tRPC error carries (so the
  * SPA reads one vocabulary whichever way it asked) and a sentence for the person. The webhook is
- * the provider's and keeps the provider's shape (README "The inbound webhook").
+ * the provider's and keeps the provider's shape (server/webhook/README.md "The inbound webhook").
  */
 export type THttpErrorBody = { error: { code: string; message: string } };
 

@@ -1,1 +1,2 @@
-export { CONVERSATION_STATES, phoneDigitsOf, type TConversationState, type TThreadItem, type TThreadRef } from './inbox';
+export { loadThreadItems, type TThreadItem } from './thread-items';
+export { ZThreadItem } from './inbox-outputs';

@@ -3,7 +3,8 @@ import { Communication, communicationColumnsSql, withDetails } from '../core/db/
 import { decodeCursor, endPage } from '../core/record-pages';
 import type { TSearchLanguage } from '../core/search-language';
 import { db } from '../core/db/db';
-import { visibleToSql, type TViewer } from '../core/visibility';
+import { empty, raw, sql, sqlInteger } from '../core/sql';
+import { visibleTo, type TViewer } from '../core/visibility';
 
 /** Marks around the matching words in `highlight`: control characters no text shows, split by the client into <mark>. */
 export const HIGHLIGHT_START = '\u0002';
@@ -12,7 +13,13 @@ export const HIGHLIGHT_STOP = '\u0003';
  * The body ts_headline marks up, with any of the marks it already holds (a client's phone can send
  * them) replaced by U+FFFD: a message must not mark words of its own. The record keeps them.
  */
-const BODY_WITHOUT_MARKS = `translate(c.body, chr(${HIGHLIGHT_START.charCodeAt(0)}) || chr(${HIGHLIGHT_STOP.charCodeAt(0)}), chr(65533) || chr(65533))`;
+const BODY_WITHOUT_MARKS = raw(
+  `translate(c.body, chr(${HIGHLIGHT_START.charCodeAt(0)}) || chr(${HIGHLIGHT_STOP.charCodeAt(0)}), chr(65533) || chr(65533))`,
+);
+/** ts_headline's options: the marks above around each match, and the fragments it shows. */
+const HEADLINE_OPTIONS = raw(
+  `'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "'`,
+);
 
 export type TSearchHit = TCommunication & { highlight: string; clientName: string | null };
 
@@ -48,32 +55,27 @@ export async function searchMessages(
   },
 ): Promise<{ items: TSearchHit[]; nextCursor: string | null }> {
   const limit = input.limit ?? 30;
-  const query = 'websearch_to_tsquery($3::regconfig, $1)';
+  const language = sql`${input.language}::regconfig`;
+  const query = sql`websearch_to_tsquery(${language}, ${input.q})`;
   // A further page: the hits ranked after the last one shown (its rank, then its id), in the same window.
   const after = input.cursor ? decodeCursor(input.cursor, isRank, REFUSED) : null;
-  // The records themselves in the same statement, read into models.
-  const rows = await db().query<Communication>(
-    `WITH best AS (
+  // The records themselves in the same statement, read into models (queryRows gives plain rows).
+  const statement = sql`WITH best AS (
        SELECT r.id, r.rank FROM (
          SELECT m.id, ts_rank(m.search, ${query}) AS rank
          FROM (SELECT c.id, c.search FROM communications c
-               WHERE c.search @@ ${query} AND ${visibleToSql('$4', 'c.client_id', 'c.case_id')}
-               ORDER BY c.id DESC LIMIT ${SEARCH_WINDOW}) m
+               WHERE c.search @@ ${query} AND ${visibleTo(viewer, sql`c.client_id`, sql`c.case_id`)}
+               ORDER BY c.id DESC LIMIT ${sqlInteger(SEARCH_WINDOW)}) m
        ) r
-       ${after ? 'WHERE (r.rank, r.id) < ($5::real, $6)' : ''}
+       ${after ? sql`WHERE (r.rank, r.id) < (${after.value}::real, ${after.id})` : empty}
        ORDER BY r.rank DESC, r.id DESC
-       LIMIT $2 + 1
+       LIMIT ${limit} + 1
      )
-     SELECT ${communicationColumnsSql('c')}, cl.name AS "clientName", best.rank::text AS "searchRank",
-            ts_headline($3::regconfig, ${BODY_WITHOUT_MARKS}, ${query}, 'StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS highlight
+     SELECT ${raw(communicationColumnsSql('c'))}, cl.name AS "clientName", best.rank::text AS "searchRank",
+            ts_headline(${language}, ${BODY_WITHOUT_MARKS}, ${query}, ${HEADLINE_OPTIONS}) AS highlight
      FROM best JOIN communications c ON c.id = best.id LEFT JOIN clients cl ON cl.id = c.client_id
-     ORDER BY best.rank DESC, best.id DESC`,
-    {
-      bind: after ? [input.q, limit, input.language, viewer.id, after.value, after.id] : [input.q, limit, input.language, viewer.id],
-      model: Communication,
-      mapToModel: true,
-    },
-  );
+     ORDER BY best.rank DESC, best.id DESC`;
+  const rows = await db().query<Communication>(statement.text, { bind: statement.values, model: Communication, mapToModel: true });
   const extrasOf = (row: Communication) =>
     row.get({ plain: true }) as unknown as { highlight: string; clientName: string | null; searchRank: string };
   const page = endPage(rows, limit, (row) => extrasOf(row).searchRank);

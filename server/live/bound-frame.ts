@@ -1,6 +1,6 @@
 import type { TThreadItem } from '../inbox';
 
-/** The most of one record's history (earlier texts) a live frame carries (README "Security and reliability"). */
+/** The most of one record's history (earlier texts) a live frame carries (server/README.md "Security and reliability"). */
 export const MAX_FRAME_HISTORY_BYTES = 64 * 1024;
 
 /**

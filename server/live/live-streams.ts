@@ -10,11 +10,11 @@ import { findHiddenRecords } from './hidden-records';
 
 // Every open inbox holds one server-sent-event stream (inbox.onChange), hundreds in a firm. This is
 // their fan-out: a change is turned into bytes once — one frame per distinct set of records its
-// viewers may see (README "Ethical walls": one query asks the walls about every stream's person at
+// viewers may see (server/access/README.md "Ethical walls": one query asks the walls about every stream's person at
 // once, and streams are grouped by what they may see) — and the same bytes are written to every
 // stream of a group. Changes go out one after another, in the order they came. The frames
 // are tRPC's SSE wire format, so the SPA's httpSubscriptionLink (and any tRPC client) reads them
-// as the `inbox.onChange` subscription; the procedure in the router stays the typed contract.
+// as the `inbox.onChange` subscription; the procedure in live-router.ts stays the typed contract.
 
 export type TChange = TChatChange<TThreadItem>;
 /**

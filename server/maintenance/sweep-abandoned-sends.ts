@@ -2,7 +2,7 @@ import { adoptKeptReceipts, markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '.
 import type { TLogger } from '../core/logger';
 
 /**
- * Marks sends that lost their sender as of unknown outcome (README "Sending messages", Unknown
+ * Marks sends that lost their sender as of unknown outcome (server/messaging/README.md "Sending messages", Unknown
  * outcome; server/decisions/0015-sweeps-run-on-every-instance.md) and matches the receipts already
  * waiting for them (the answer was lost, not the message). Run at start-up and by the schedule
  * below; returns the records marked.

@@ -2,7 +2,7 @@ import { formatBytes } from '../../shared/media-limits';
 import { ProviderError } from '../provider';
 import { FileTooLargeError } from './media-store';
 
-// Why a download try failed, in words for the thread (README "Files"): each names its cause — a
+// Why a download try failed, in words for the thread (server/media/README.md "Files"): each names its cause — a
 // link that is not http(s) or that points elsewhere says so, with the host, never "HTTP 200".
 
 /** Said of an inbound file while no provider key is set: kept as the file's error. */
@@ -54,7 +54,7 @@ function providerFailure(error: ProviderError): DownloadFailure {
     case 'network':
       return new DownloadFailure('The provider could not be reached.', false);
     case 'redirect': {
-      // The key header would go wherever the redirect points: never followed (README "Security and reliability").
+      // The key header would go wherever the redirect points: never followed (server/README.md "Security and reliability").
       const status = error.status !== null ? ` (HTTP ${error.status})` : '';
       return new DownloadFailure(
         error.detail

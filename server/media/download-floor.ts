@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-// The floor rate of a download (README "Files"): a provider sending fewer bytes a second than this,
+// The floor rate of a download (server/media/README.md "Files"): a provider sending fewer bytes a second than this,
 // measured over a sliding window once a grace period has passed, has its try cut (and retried
 // later), rather than holding a worker for as long as it cares to trickle. An overall deadline from
 // the size alone would let a provider just above it hold a worker for the whole file.
@@ -18,7 +18,7 @@ export type TFloorRate = {
 export class DownloadFloor {
   private readonly controller = new AbortController();
   /** Aborted when the try is cut for being too slow. */
-  readonly signal = this.controller.signal;
+  readonly signal: AbortSignal = this.controller.signal;
   private readonly samples: { at: number; bytes: number }[] = [];
   private started: number | null = null;
   private timer: NodeJS.Timeout | undefined;

@@ -16,7 +16,7 @@ export { NO_DOWNLOADS_IN_DEMO } from './download-failure';
 // job. A job cut off by a crash keeps its lease until it runs out, then any instance takes it up;
 // the final UPDATE is fenced by the try number, so a job whose lease was taken over stores nothing.
 //
-// Two kinds of lane (README "Files", decision 0021), so a small file never waits behind slow
+// Two kinds of lane (server/media/README.md "Files", decision 0021), so a small file never waits behind slow
 // ones: the ordinary lanes take due files oldest first, whatever their size; the express lanes take
 // only a file's first try, newest first, and keep it only while it is small (1 MB at most) and,
 // once a file is waiting for the lane, quick (done within 2 s) — otherwise they hand it to the

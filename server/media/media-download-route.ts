@@ -33,7 +33,7 @@ function requestedRange(req: Request, size: number, etag: string | null): TByteR
 }
 
 /**
- * `GET /api/media/:attachmentId` (README "Files"): signed-in only (requireSession, where the app mounts it), streamed from the store. A file
+ * `GET /api/media/:attachmentId` (server/media/README.md "Files"): signed-in only (requireSession, where the app mounts it), streamed from the store. A file
  * from outside is never rendered by the app's origin: a download unless it is a JPEG/PNG/WebP
  * photo, never sniffed, sandboxed, and served as octet-stream unless its type is harmless. A single
  * byte range is answered 206 with only those bytes read from the store.
@@ -46,7 +46,7 @@ export function serveMedia(deps: { store: TMediaStore; logger: TLogger }): Reque
     const attachment = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await Attachment.findByPk(id) : null;
     if (!attachment) return sendHttpError(res, 404, NO_SUCH_FILE);
     // An upload not sent yet is its uploader's alone; a file on a record the reader is walled from
-    // is answered as one that does not exist, and audited (README "Ethical walls").
+    // is answered as one that does not exist, and audited (server/access/README.md "Ethical walls").
     if (attachment.communicationId === null && attachment.uploadedBy !== sessionUserOf(res).id)
       return sendHttpError(res, 404, NO_SUCH_FILE);
     if (attachment.communicationId !== null && !(await seesRecord(readerOf(req, res), attachment.communicationId)))

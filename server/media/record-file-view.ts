@@ -3,7 +3,7 @@ import { db } from '../core/db/db';
 import type { TReader } from '../core/visibility';
 
 /**
- * Reading a file joins the trail once per person, file and day (README "Records"): a player's range
+ * Reading a file joins the trail once per person, file and day (server/records/README.md "Records"): a player's range
  * requests, a reload, a second look the same day add nothing, while someone reading file after file
  * leaves one row for each. The day's mark and its audit row commit together.
  */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
-import { isOneEmoji, type TCommunication } from '../../shared/communication';
+import { isOneEmoji } from '../../shared/communication';
+import { ZCommunication } from '../../shared/communication-schema';
+import { phoneInput, ZPhoneInput } from '../../shared/phone-schema';
 import { WHATSAPP_TEMPLATES } from '../../shared/templates';
 import { recordAuditEvent } from '../audit';
 import { ProviderError } from '../provider';
@@ -10,7 +12,8 @@ import { authedProcedure, directorProcedure, router } from '../trpc/init';
 import { addNote, NOTE_MAX_LENGTH } from '../ownership';
 import { retryChatMessage } from './retry-message';
 import { sendChatMessage, sendTemplateMessage } from './send-message';
-import { reactToMessage } from './react-to-message';
+import { reactToMessage, type TReactDeps } from './react-to-message';
+import type { TSendDeps } from './send-deps';
 import { sendButtonsMessage } from './send-buttons';
 import { ZBody, ZCaption, ZEchoId, ZInteractiveBody, ZReplyButtons, ZTemplateChoice } from './send-inputs';
 
@@ -20,11 +23,11 @@ export const ZSendInput = z.union([
     clientId: ZRecordId,
     body: ZCaption.optional(),
     caseId: ZRecordId.optional(),
-    to: z.string().trim().min(1).max(40).optional(),
+    to: ZPhoneInput.optional(),
     attachmentId: ZRecordId,
     echoId: ZEchoId,
   }),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZCaption.optional(), attachmentId: ZRecordId, echoId: ZEchoId }),
+  z.object({ to: phoneInput('Enter a number'), body: ZCaption.optional(), attachmentId: ZRecordId, echoId: ZEchoId }),
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
   // Strict: a file send refused above (a caption too long) must not pass here as a text without its file.
   z
@@ -32,11 +35,11 @@ export const ZSendInput = z.union([
       clientId: ZRecordId,
       body: ZBody,
       caseId: ZRecordId.optional(),
-      to: z.string().trim().min(1).max(40).optional(),
+      to: ZPhoneInput.optional(),
       echoId: ZEchoId,
     })
     .strict(),
-  z.object({ to: z.string().trim().min(1, 'Enter a number').max(40), body: ZBody, echoId: ZEchoId }).strict(),
+  z.object({ to: phoneInput('Enter a number'), body: ZBody, echoId: ZEchoId }).strict(),
 ]);
 
 const ZTemplateCatalogue = z.object({
@@ -63,13 +66,13 @@ export const ZSendTemplateInput = z.union([
   z.object({
     clientId: ZRecordId,
     caseId: ZRecordId.optional(),
-    to: z.string().trim().min(1).max(40).optional(),
+    to: ZPhoneInput.optional(),
     ...ZTemplateChoice,
     header: ZTemplateHeader.optional(),
     echoId: ZEchoId,
   }),
   z.object({
-    to: z.string().trim().min(1, 'Enter a number').max(40),
+    to: phoneInput('Enter a number'),
     ...ZTemplateChoice,
     header: ZTemplateHeader.optional(),
     echoId: ZEchoId,
@@ -77,14 +80,14 @@ export const ZSendTemplateInput = z.union([
 ]);
 
 /**
- * A question with quick-reply buttons (README "Quick-reply buttons"), to a client's number or a
+ * A question with quick-reply buttons (server/messaging/README.md "Quick-reply buttons"), to a client's number or a
  * typed one. One object rather than a union of the two, so a refusal names its field.
  */
 export const ZSendButtonsInput = z
   .object({
     clientId: ZRecordId.optional(),
     caseId: ZRecordId.optional(),
-    to: z.string().trim().min(1, 'Enter a number').max(40).optional(),
+    to: phoneInput('Enter a number').optional(),
     body: ZInteractiveBody,
     buttons: ZReplyButtons,
     echoId: ZEchoId,
@@ -96,7 +99,7 @@ export const ZSendButtonsInput = z
     path: ['caseId'],
   });
 
-/** `emoji`: exactly one emoji, or empty to take the firm's reaction away (README "Reactions"). */
+/** `emoji`: exactly one emoji, or empty to take the firm's reaction away (server/messaging/README.md "Reactions"). */
 export const ZReactInput = z.object({
   communicationId: ZRecordId,
   emoji: z
@@ -106,76 +109,82 @@ export const ZReactInput = z.object({
     .refine((emoji) => emoji === '' || isOneEmoji(emoji), 'React with exactly one emoji'),
 });
 
-export const chatRouter = router({
-  send: authedProcedure
-    .input(ZSendInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> =>
-      sendChatMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
-    ),
+/**
+ * What the chat procedures need beyond the request: the send path's collaborators, the firm's
+ * number (reactions), where the provider's templates are read (MESSAGING_TEMPLATES_PATH), the clock.
+ */
+export type TChatRouterDeps = TSendDeps & TReactDeps & { templatesPath: string; now: () => Date };
 
-  /** An internal note in a conversation: never sent; `mentions` (ids chosen from the `@` completion) are told. */
-  addNote: authedProcedure
-    .input(
-      z.intersection(
-        z.union([z.object({ clientId: ZRecordId, caseId: ZRecordId.optional() }), z.object({ phone: z.string().trim().min(1).max(40) })]),
-        z.object({
-          body: z
-            .string()
-            .trim()
-            .max(NOTE_MAX_LENGTH, `A note can be ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters at most.`),
-          mentions: z.array(ZRecordId).max(50).optional(),
-        }),
-      ),
-    )
-    .mutation(({ ctx, input }): Promise<{ id: number; mentions: number[] }> => addNote(ctx.reader, input)),
+export function createChatRouter(deps: TChatRouterDeps) {
+  return router({
+    send: authedProcedure
+      .input(ZSendInput)
+      .output(ZCommunication)
+      .mutation(({ ctx, input }) => sendChatMessage(deps, { ...input, userId: ctx.user.id, reader: ctx.reader })),
 
-  /** `confirm`: resend one whose outcome is unknown (it may have reached them already). */
-  retry: authedProcedure
-    .input(z.object({ id: ZRecordId, confirm: z.boolean().optional() }))
-    .mutation(({ ctx, input }): Promise<TCommunication> => retryChatMessage(ctx.deps, input.id, ctx.reader, input.confirm ?? false)),
+    /** An internal note in a conversation: never sent; `mentions` (ids chosen from the `@` completion) are told. */
+    addNote: authedProcedure
+      .input(
+        z.intersection(
+          z.union([z.object({ clientId: ZRecordId, caseId: ZRecordId.optional() }), z.object({ phone: ZPhoneInput })]),
+          z.object({
+            body: z
+              .string()
+              .trim()
+              .max(NOTE_MAX_LENGTH, `A note can be ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters at most.`),
+            mentions: z.array(ZRecordId).max(50).optional(),
+          }),
+        ),
+      )
+      .output(z.object({ id: z.number(), mentions: z.array(z.number()) }))
+      .mutation(({ ctx, input }) => addNote(ctx.reader, input)),
 
-  /** Sends an approved template: the way to reach a client outside the 24-hour window. */
-  sendTemplate: authedProcedure
-    .input(ZSendTemplateInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> =>
-      sendTemplateMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
-    ),
+    /** `confirm`: resend one whose outcome is unknown (it may have reached them already). */
+    retry: authedProcedure
+      .input(z.object({ id: ZRecordId, confirm: z.boolean().optional() }))
+      .output(ZCommunication)
+      .mutation(({ ctx, input }) => retryChatMessage(deps, input.id, ctx.reader, input.confirm ?? false)),
 
-  /** A question with up to three quick-reply buttons; the client's choice comes back linked to it. */
-  sendButtons: authedProcedure
-    .input(ZSendButtonsInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> =>
-      sendButtonsMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }),
-    ),
+    /** Sends an approved template: the way to reach a client outside the 24-hour window. */
+    sendTemplate: authedProcedure
+      .input(ZSendTemplateInput)
+      .output(ZCommunication)
+      .mutation(({ ctx, input }) => sendTemplateMessage(deps, { ...input, userId: ctx.user.id, reader: ctx.reader })),
 
-  /** The firm's reaction to a client's message (one per message: a new one replaces it, an empty one removes it). */
-  react: authedProcedure
-    .input(ZReactInput)
-    .mutation(({ ctx, input }): Promise<TCommunication> =>
-      reactToMessage(ctx.deps, { ...input, userId: ctx.user.id, reader: ctx.reader }, ctx.deps.now()),
-    ),
+    /** A question with up to three quick-reply buttons; the client's choice comes back linked to it. */
+    sendButtons: authedProcedure
+      .input(ZSendButtonsInput)
+      .output(ZCommunication)
+      .mutation(({ ctx, input }) => sendButtonsMessage(deps, { ...input, userId: ctx.user.id, reader: ctx.reader })),
 
-  /** The provider's template catalogue as last synced (shared by every instance). */
-  providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(() => listStoredTemplates()),
+    /** The firm's reaction to a client's message (one per message: a new one replaces it, an empty one removes it). */
+    react: authedProcedure
+      .input(ZReactInput)
+      .output(ZCommunication)
+      .mutation(({ ctx, input }) => reactToMessage(deps, { ...input, userId: ctx.user.id, reader: ctx.reader }, deps.now())),
 
-  refreshTemplates: directorProcedure.output(ZTemplateCatalogue).mutation(async ({ ctx }) => {
-    const catalogue = await syncTemplates({
-      provider: ctx.deps.provider,
-      templatesPath: ctx.deps.config.messaging.templatesPath,
-    }).catch((error: unknown) => {
-      if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `The templates could not be read: ${error.message}`);
-      throw error;
-    });
-    await recordAuditEvent({
-      actor: { userId: ctx.user.id, ip: ctx.clientIp },
-      action: 'templates.refresh',
-      subject: 'templates',
-      detail: { count: catalogue.templates.length },
-    });
-    return catalogue;
-  }),
+    /** The provider's template catalogue as last synced (shared by every instance). */
+    providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(() => listStoredTemplates()),
 
-  templates: authedProcedure
-    .output(z.array(z.object({ id: z.string(), name: z.string(), body: z.string() })))
-    .query(() => WHATSAPP_TEMPLATES.map((t) => ({ ...t }))),
-});
+    refreshTemplates: directorProcedure.output(ZTemplateCatalogue).mutation(async ({ ctx }) => {
+      const catalogue = await syncTemplates({
+        provider: deps.provider,
+        templatesPath: deps.templatesPath,
+      }).catch((error: unknown) => {
+        if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `The templates could not be read: ${error.message}`);
+        throw error;
+      });
+      await recordAuditEvent({
+        actor: { userId: ctx.user.id, ip: ctx.clientIp },
+        action: 'templates.refresh',
+        subject: 'templates',
+        detail: { count: catalogue.templates.length },
+      });
+      return catalogue;
+    }),
+
+    templates: authedProcedure
+      .output(z.array(z.object({ id: z.string(), name: z.string(), body: z.string() })))
+      .query(() => WHATSAPP_TEMPLATES.map((t) => ({ ...t }))),
+  });
+}

@@ -37,7 +37,7 @@ export type TInboundMessage = {
   attachment: TInboundAttachment | null;
   /**
    * The delivery also carried a STOP or START from this number's preferences (applied after the
-   * messages are stored): no out-of-hours reply is queued for it (README "Business hours").
+   * messages are stored): no out-of-hours reply is queued for it (server/messaging/README.md "Business hours").
    */
   askedToStopOrStart?: true;
 };

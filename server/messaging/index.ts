@@ -9,5 +9,6 @@ export { reactToMessage } from './react-to-message';
 export { sendButtonsMessage, type TSendButtonsInput } from './send-buttons';
 export { ZBody, ZCaption, ZInteractiveBody, ZReplyButtons, ZTemplateChoice } from './send-inputs';
 export { checkTemplateChoice, sendChatMessage, sendTemplateMessage } from './send-message';
+export type { TSendDeps } from './send-deps';
 export { resolveRecipient, type TRecipient } from './send-recipient';
 export { storeInboundMessages } from './store-inbound';

@@ -6,7 +6,7 @@ export const INTERRUPTED_SEND_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the server stop
 
 /** A send in flight renews its lease every 30 s; one untouched this long has no live owner. */
 export const ABANDONED_SEND_MS = 2 * 60_000;
-/** How often every instance looks for abandoned sends (README "Sending messages", Unknown outcome). */
+/** How often every instance looks for abandoned sends (server/messaging/README.md "Sending messages", Unknown outcome). */
 export const SWEEP_SENDS_EVERY_MS = 60_000;
 
 /**

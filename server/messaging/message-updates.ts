@@ -1,6 +1,5 @@
-import { QueryTypes } from 'sequelize';
-import { NOTIFY_CTE } from '../events';
-import { db } from '../core/db/db';
+import { announcedCte } from '../events';
+import { queryRows, sql, sqlInteger, type Sql } from '../core/sql';
 import type { TMessageUpdate } from './inbound-message';
 
 // Reactions, edits and deletions change the record they refer to; they never make a new one. Each
@@ -10,9 +9,11 @@ import type { TMessageUpdate } from './inbound-message';
 // Updates for a record not stored (yet, or ever) change nothing: they are counted, not kept.
 
 /** The records an UPDATE … RETURNING c.id changed, announced to live views when it commits. */
-const announced = (update: string) => `
-WITH changed AS (${update}), ${NOTIFY_CTE('changed')}
+const announced = (update: Sql): Sql => sql`
+WITH changed AS (${update}), ${announcedCte(sql`changed`)}
 SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
+
+type TUpdateOf<T extends TMessageUpdate['type']> = Extract<TMessageUpdate, { type: T }>;
 
 /** Reactions kept per message: the newest (one a number; echoes from the firm's phone may name many numbers). */
 export const MAX_KEPT_REACTIONS = 20;
@@ -24,35 +25,38 @@ export const MAX_KEPT_REACTIONS = 20;
  * second (the provider's are whole seconds, the firm's own reactions are stamped by this app), and a tie
  * goes to the one delivered last; a change without a time applies, as one made now.
  */
-const REACTION_SQL = announced(`
+const reactionSql = (update: TUpdateOf<'reaction'>, at: string | null): Sql => {
+  const [from, emoji] = [update.from, update.emoji];
+  return announced(sql`
   UPDATE communications c
   SET metadata = jsonb_set(c.metadata, '{reactions}',
         coalesce((SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.reactions) WITH ORDINALITY AS x(e, i)
-                  WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS}), '[]'::jsonb))
+                  WHERE i > jsonb_array_length(t.reactions) - ${sqlInteger(MAX_KEPT_REACTIONS)}), '[]'::jsonb))
       || CASE WHEN t.removed = '[]'::jsonb AND NOT c.metadata ? 'reactions_removed' THEN '{}'::jsonb
            ELSE jsonb_build_object('reactions_removed',
              coalesce((SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.removed) WITH ORDINALITY AS x(e, i)
-                       WHERE i > jsonb_array_length(t.removed) - ${MAX_KEPT_REACTIONS}), '[]'::jsonb)) END,
+                       WHERE i > jsonb_array_length(t.removed) - ${sqlInteger(MAX_KEPT_REACTIONS)}), '[]'::jsonb)) END,
       updated_at = now()
   FROM (
     SELECT o.id,
-      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions') r WHERE r->>'from' <> $3), '[]'::jsonb)
-      || CASE WHEN $4 = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', $3::text, 'emoji', $4::text, 'at', $5::timestamptz)) END
+      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions') r WHERE r->>'from' <> ${from}), '[]'::jsonb)
+      || CASE WHEN ${emoji}::text = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', ${from}::text, 'emoji', ${emoji}::text, 'at', ${at}::timestamptz)) END
       AS reactions,
-      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions_removed') r WHERE r->>'from' <> $3), '[]'::jsonb)
-      || CASE WHEN $4 = '' AND $5::timestamptz IS NOT NULL THEN jsonb_build_array(jsonb_build_object('from', $3::text, 'at', $5::timestamptz)) ELSE '[]'::jsonb END
+      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions_removed') r WHERE r->>'from' <> ${from}), '[]'::jsonb)
+      || CASE WHEN ${emoji}::text = '' AND ${at}::timestamptz IS NOT NULL THEN jsonb_build_array(jsonb_build_object('from', ${from}::text, 'at', ${at}::timestamptz)) ELSE '[]'::jsonb END
       AS removed
     FROM communications o
-    WHERE o.metadata->>'chat_msg_id' = $1 AND o.type = 'chat' AND o.peer_phone = $2
+    WHERE o.metadata->>'chat_msg_id' = ${update.targetId} AND o.type = 'chat' AND o.peer_phone = ${update.peerPhone}
       AND NOT EXISTS (
         SELECT 1 FROM jsonb_array_elements(coalesce(o.metadata->'reactions', '[]'::jsonb) || coalesce(o.metadata->'reactions_removed', '[]'::jsonb)) r
-        WHERE r->>'from' = $3 AND date_trunc('second', (r->>'at')::timestamptz) > $5::timestamptz)
+        WHERE r->>'from' = ${from} AND date_trunc('second', (r->>'at')::timestamptz) > ${at}::timestamptz)
     FOR UPDATE
   ) t
   WHERE c.id = t.id
   RETURNING c.id`);
+};
 
-/** Earlier texts kept per message: the newest; `metadata.edits_dropped` counts the rest (README "The inbound webhook"). */
+/** Earlier texts kept per message: the newest; `metadata.edits_dropped` counts the rest (server/webhook/README.md "The inbound webhook"). */
 export const MAX_KEPT_EDITS = 20;
 
 /**
@@ -65,32 +69,33 @@ export const MAX_KEPT_EDITS = 20;
  * one is a retried delivery of a dropped one (its id is no longer there) and changes nothing.
  * Of the chain, the newest MAX_KEPT_EDITS earlier texts stay.
  */
-const EDIT_SQL = announced(`
+const editSql = (update: TUpdateOf<'edit'>, at: string | null): Sql =>
+  announced(sql`
   UPDATE communications c
   SET body = t.chain->-1->>'body',
       metadata = c.metadata
         || jsonb_build_object('edits', (SELECT jsonb_agg(e ORDER BY i) FROM jsonb_array_elements(t.chain) WITH ORDINALITY AS x(e, i)
-                                         WHERE i < jsonb_array_length(t.chain) AND i >= jsonb_array_length(t.chain) - ${MAX_KEPT_EDITS}))
-        || CASE WHEN jsonb_array_length(t.chain) - 1 > ${MAX_KEPT_EDITS}
-             THEN jsonb_build_object('edits_dropped', coalesce((c.metadata->>'edits_dropped')::int, 0) + jsonb_array_length(t.chain) - 1 - ${MAX_KEPT_EDITS})
+                                         WHERE i < jsonb_array_length(t.chain) AND i >= jsonb_array_length(t.chain) - ${sqlInteger(MAX_KEPT_EDITS)}))
+        || CASE WHEN jsonb_array_length(t.chain) - 1 > ${sqlInteger(MAX_KEPT_EDITS)}
+             THEN jsonb_build_object('edits_dropped', coalesce((c.metadata->>'edits_dropped')::int, 0) + jsonb_array_length(t.chain) - 1 - ${sqlInteger(MAX_KEPT_EDITS)})
              ELSE '{}'::jsonb END,
       updated_at = now()
   FROM (
     SELECT p.id,
       (SELECT jsonb_agg(v.e ORDER BY x.i, v.k) FROM jsonb_array_elements(p.chain) WITH ORDINALITY AS x(e, i)
          CROSS JOIN LATERAL (VALUES
-           (1, CASE WHEN x.i = p.pos THEN jsonb_build_object('id', $4::text, 'body', x.e->'body', 'at', $6::timestamptz) ELSE x.e END),
-           (2, CASE WHEN x.i = p.pos THEN jsonb_set(x.e, '{body}', to_jsonb($5::text)) END)) AS v(k, e)
+           (1, CASE WHEN x.i = p.pos THEN jsonb_build_object('id', ${update.updateId}::text, 'body', x.e->'body', 'at', ${at}::timestamptz) ELSE x.e END),
+           (2, CASE WHEN x.i = p.pos THEN jsonb_set(x.e, '{body}', to_jsonb(${update.body}::text)) END)) AS v(k, e)
          WHERE v.e IS NOT NULL) AS chain
     FROM (
       SELECT o.id, o.metadata ? 'revoked_at' AS revoked, l.chain,
         coalesce((SELECT min(i) FROM jsonb_array_elements(l.chain) WITH ORDINALITY AS y(e, i)
-                  WHERE (e->>'at')::timestamptz > $6::timestamptz), jsonb_array_length(l.chain)) AS pos
+                  WHERE (e->>'at')::timestamptz > ${at}::timestamptz), jsonb_array_length(l.chain)) AS pos
       FROM communications o
         CROSS JOIN LATERAL (SELECT coalesce(o.metadata->'edits', '[]'::jsonb) || jsonb_build_array(jsonb_build_object('body', o.body)) AS chain) l
-      WHERE o.metadata->>'chat_msg_id' = $1 AND o.type = 'chat' AND o.peer_phone = $2 AND o.direction = $3
-        AND NOT coalesce(o.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', $4::text))
-        AND NOT (o.metadata ? 'edits_dropped' AND $6::timestamptz < (o.metadata->'edits'->0->>'at')::timestamptz)
+      WHERE o.metadata->>'chat_msg_id' = ${update.targetId} AND o.type = 'chat' AND o.peer_phone = ${update.peerPhone} AND o.direction = ${update.direction}
+        AND NOT coalesce(o.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', ${update.updateId}::text))
+        AND NOT (o.metadata ? 'edits_dropped' AND ${at}::timestamptz < (o.metadata->'edits'->0->>'at')::timestamptz)
       FOR UPDATE OF o
     ) p
     WHERE NOT (p.revoked AND p.pos = jsonb_array_length(p.chain))
@@ -99,11 +104,12 @@ const EDIT_SQL = announced(`
   RETURNING c.id`);
 
 /** Marks it deleted by its sender; the content stays on the firm's record. */
-const REVOKE_SQL = announced(`
+const revokeSql = (update: TUpdateOf<'revoke'>, at: string | null): Sql =>
+  announced(sql`
   UPDATE communications c
-  SET metadata = c.metadata || jsonb_build_object('revoked_at', coalesce($4::timestamptz, now())),
+  SET metadata = c.metadata || jsonb_build_object('revoked_at', coalesce(${at}::timestamptz, now())),
       updated_at = now()
-  WHERE c.metadata->>'chat_msg_id' = $1 AND c.type = 'chat' AND c.peer_phone = $2 AND c.direction = $3
+  WHERE c.metadata->>'chat_msg_id' = ${update.targetId} AND c.type = 'chat' AND c.peer_phone = ${update.peerPhone} AND c.direction = ${update.direction}
     AND NOT c.metadata ? 'revoked_at'
   RETURNING c.id`);
 
@@ -112,13 +118,9 @@ export async function applyMessageUpdates(updates: TMessageUpdate[]): Promise<nu
   const changed = new Set<number>();
   for (const update of updates) {
     const at = update.at?.toISOString() ?? null;
-    const [sql, bind] =
-      update.type === 'reaction'
-        ? [REACTION_SQL, [update.targetId, update.peerPhone, update.from, update.emoji, at]]
-        : update.type === 'edit'
-          ? [EDIT_SQL, [update.targetId, update.peerPhone, update.direction, update.updateId, update.body, at]]
-          : [REVOKE_SQL, [update.targetId, update.peerPhone, update.direction, at]];
-    const rows = await db().query<{ id: number }>(sql, { bind, type: QueryTypes.SELECT });
+    const statement =
+      update.type === 'reaction' ? reactionSql(update, at) : update.type === 'edit' ? editSql(update, at) : revokeSql(update, at);
+    const rows = await queryRows<{ id: number }>(statement);
     for (const row of rows) changed.add(row.id);
   }
   return [...changed];

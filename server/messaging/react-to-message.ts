@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes } from 'sequelize';
 import { isOneEmoji, type TCommunication } from '../../shared/communication';
 import { parsePhoneDigits } from '../../shared/phone';
 import { Client, Communication, withDetails } from '../core/db/models/index';
 import { db } from '../core/db/db';
+import { queryRows, raw, sql, sqlInteger, type Sql } from '../core/sql';
 import { AppError } from '../core/errors';
 import type { TConfig } from '../core/config';
 import type { TReader } from '../core/visibility';
 import { assertRecordVisible } from '../access';
-import { NOTIFY_CTE } from '../events';
+import { announcedCte } from '../events';
 import { ProviderError } from '../provider';
 import { MAX_KEPT_REACTIONS } from './message-updates';
 import { FIRM_REACTION_CALLS } from './receipts';
 import type { TSendDeps } from './send-deps';
 import { assertNumberMayReceive } from './send-recipient';
 
-// The firm reacting to a client's message (README "Reactions"): the provider's reaction message,
+// The firm reacting to a client's message (server/messaging/README.md "Reactions"): the provider's reaction message,
 // then the reaction on the record like a client's, from the firm's number, with who chose it. One
 // reaction from the firm per message: a new one replaces it, an empty one takes it away.
 
@@ -77,34 +77,45 @@ async function dropReactionCall(recordId: number, key: string): Promise<void> {
   );
 }
 
+/** The firm's reaction to one record: who reacted (the firm's digits), when, by whom, and the provider's ids for it. */
+type TFirmReaction = {
+  recordId: number;
+  firm: string;
+  emoji: string;
+  at: string;
+  userId: number | null;
+  sentId: string | null;
+  callKey: string | null;
+};
+
 /** Replaces the firm's reaction (an empty emoji removes it), keeping the newest MAX_KEPT_REACTIONS, and announces the record. */
-const FIRM_REACTION_SQL = `
+const firmReactionSql = (r: TFirmReaction): Sql => sql`
 WITH changed AS (
   UPDATE communications c
   SET metadata = jsonb_set(c.metadata, '{reactions}', (
         SELECT coalesce(jsonb_agg(e ORDER BY i), '[]'::jsonb)
         FROM jsonb_array_elements(t.reactions) WITH ORDINALITY AS x(e, i)
-        WHERE i > jsonb_array_length(t.reactions) - ${MAX_KEPT_REACTIONS}))
-      || CASE WHEN $7::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('${FIRM_REACTION_CALLS}', (
-        SELECT coalesce(jsonb_agg(e), '[]'::jsonb) FROM jsonb_array_elements(coalesce(c.metadata->'${FIRM_REACTION_CALLS}', '[]'::jsonb)) e
-        WHERE e->>'key' IS DISTINCT FROM $7::text)) END
-      || CASE WHEN $6::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('firm_reaction_ids', (
+        WHERE i > jsonb_array_length(t.reactions) - ${sqlInteger(MAX_KEPT_REACTIONS)}))
+      || CASE WHEN ${r.callKey}::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('${raw(FIRM_REACTION_CALLS)}', (
+        SELECT coalesce(jsonb_agg(e), '[]'::jsonb) FROM jsonb_array_elements(coalesce(c.metadata->'${raw(FIRM_REACTION_CALLS)}', '[]'::jsonb)) e
+        WHERE e->>'key' IS DISTINCT FROM ${r.callKey}::text)) END
+      || CASE WHEN ${r.sentId}::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('firm_reaction_ids', (
         SELECT jsonb_agg(e ORDER BY i)
-        FROM jsonb_array_elements(coalesce(c.metadata->'firm_reaction_ids', '[]'::jsonb) || jsonb_build_array($6::text)) WITH ORDINALITY AS y(e, i)
-        WHERE i > jsonb_array_length(coalesce(c.metadata->'firm_reaction_ids', '[]'::jsonb)) + 1 - ${KEPT_REACTION_SEND_IDS})) END,
+        FROM jsonb_array_elements(coalesce(c.metadata->'firm_reaction_ids', '[]'::jsonb) || jsonb_build_array(${r.sentId}::text)) WITH ORDINALITY AS y(e, i)
+        WHERE i > jsonb_array_length(coalesce(c.metadata->'firm_reaction_ids', '[]'::jsonb)) + 1 - ${sqlInteger(KEPT_REACTION_SEND_IDS)})) END,
       updated_at = now()
   FROM (
     SELECT o.id,
-      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions') r WHERE r->>'from' <> $2), '[]'::jsonb)
-      || CASE WHEN $3 = '' THEN '[]'::jsonb
-         ELSE jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('from', $2::text, 'emoji', $3::text, 'at', $4::timestamptz, 'by', $5::int))) END
+      coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements(o.metadata->'reactions') r WHERE r->>'from' <> ${r.firm}), '[]'::jsonb)
+      || CASE WHEN ${r.emoji}::text = '' THEN '[]'::jsonb
+         ELSE jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('from', ${r.firm}::text, 'emoji', ${r.emoji}::text, 'at', ${r.at}::timestamptz, 'by', ${r.userId}::int))) END
       AS reactions
-    FROM communications o WHERE o.id = $1
+    FROM communications o WHERE o.id = ${r.recordId}
     FOR UPDATE
   ) t
   WHERE c.id = t.id
   RETURNING c.id
-), ${NOTIFY_CTE('changed')}
+), ${announcedCte(sql`changed`)}
 SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
 
 /**
@@ -154,10 +165,9 @@ export async function reactToMessage(deps: TReactDeps, input: TReactInput, now =
       throw new AppError('PROVIDER_ERROR', error.messageFor(client?.name ?? 'this contact'));
     }));
   }
-  await db().query(FIRM_REACTION_SQL, {
-    bind: [record.id, firm, emoji, now.toISOString(), input.userId ?? null, sentId, callKey],
-    type: QueryTypes.SELECT,
-  });
+  await queryRows(
+    firmReactionSql({ recordId: record.id, firm, emoji, at: now.toISOString(), userId: input.userId ?? null, sentId, callKey }),
+  );
   return dtoOf(record.id);
 }
 

@@ -2,9 +2,10 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { UNKNOWN_OUTCOME_PREFIX } from '../../shared/provider-messages';
 import type { TReceiptHistory } from '../../shared/communication';
 import { recordAuditEvent, SYSTEM_ACTOR } from '../audit';
-import { NOTIFY_CTE } from '../events';
+import { announcedCte } from '../events';
 import { CLIENT_NAME_SLOT, messageForProviderCode } from '../provider';
 import { db } from '../core/db/db';
+import { queryRows, raw, sql, sqlInteger, type Sql } from '../core/sql';
 import type { TReceipt, TReceiptError } from './inbound-message';
 
 /** The text a failed record shows: the provider's own words, with its error code. */
@@ -37,9 +38,10 @@ export const MAX_KEPT_PER_DELIVERY = 200;
 // upgrade is decided on their current status, then get both in one UPDATE; the status only moves up
 // pending < sent < delivered < read, reaches failed from any other state and never leaves failed.
 // Ids with no record yet are kept in chat_receipts until the send that stores them.
-const APPLY_SQL = `
+const applySql = (rows: TApplyRow[]): Sql => sql`
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::text[]) AS i(chat_msg_id, status, error_text, history, recipient_digits)
+  SELECT * FROM unnest(${rows.map((r) => r.chatMsgId)}::text[], ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.errorText)}::text[],
+    ${rows.map((r) => JSON.stringify(r.history))}::jsonb[], ${rows.map((r) => r.recipientDigits)}::text[]) AS i(chat_msg_id, status, error_text, history, recipient_digits)
 ), matched AS (
   SELECT c.id, i.*,
     c.status IS DISTINCT FROM 'failed' AND (i.status = 'failed'
@@ -53,8 +55,8 @@ WITH input AS (
   UPDATE communications c
   SET status = CASE WHEN m.upgrade THEN m.status ELSE c.status END,
       error = CASE WHEN m.upgrade AND m.status = 'failed'
-        THEN CASE WHEN c.metadata ? 'reconciled' THEN $6::text ELSE '' END
-          || replace(m.error_text, '${CLIENT_NAME_SLOT}', coalesce((SELECT cl.name FROM clients cl WHERE cl.id = c.client_id), 'this contact'))
+        THEN CASE WHEN c.metadata ? 'reconciled' THEN ${ADOPTED_FAILURE_PREFIX}::text ELSE '' END
+          || replace(m.error_text, '${raw(CLIENT_NAME_SLOT)}', coalesce((SELECT cl.name FROM clients cl WHERE cl.id = c.client_id), 'this contact'))
         ELSE c.error END,
       receipts = m.history || c.receipts, -- the first report of each status wins
       updated_at = now()
@@ -69,10 +71,10 @@ WITH input AS (
     SELECT i.chat_msg_id, i.history, i.recipient_digits, row_number() OVER () AS n
     FROM input i WHERE NOT EXISTS (SELECT 1 FROM matched m WHERE m.chat_msg_id = i.chat_msg_id)
   ) u CROSS JOIN LATERAL jsonb_each(u.history) AS e
-  WHERE u.n <= ${MAX_KEPT_PER_DELIVERY}
+  WHERE u.n <= ${sqlInteger(MAX_KEPT_PER_DELIVERY)}
   ON CONFLICT (chat_msg_id, status) DO NOTHING
   RETURNING 1
-), ${NOTIFY_CTE('changed')}
+), ${announcedCte(sql`changed`)}
 SELECT count(*) FILTER (WHERE upgrade)::int AS updated,
        (SELECT count(*) FROM kept)::int AS kept,
        (SELECT count(*) FROM announced)::int AS notified
@@ -116,17 +118,7 @@ function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
 }
 
 async function applyRows(rows: TApplyRow[]): Promise<{ updated: number; kept: number }> {
-  const [result] = await db().query<{ updated: number; kept: number }>(APPLY_SQL, {
-    bind: [
-      rows.map((r) => r.chatMsgId),
-      rows.map((r) => r.status),
-      rows.map((r) => r.errorText),
-      rows.map((r) => JSON.stringify(r.history)),
-      rows.map((r) => r.recipientDigits),
-      ADOPTED_FAILURE_PREFIX,
-    ],
-    type: QueryTypes.SELECT,
-  });
+  const [result] = await queryRows<{ updated: number; kept: number }>(applySql(rows));
   return { updated: result?.updated ?? 0, kept: result?.kept ?? 0 };
 }
 
@@ -298,20 +290,20 @@ export const RELEASED_ADOPTION_ERROR = `${UNKNOWN_OUTCOME_PREFIX} the provider's
  */
 export async function releaseAdoptedIds(echoIds: string[], transaction?: Transaction): Promise<number[]> {
   if (echoIds.length === 0) return [];
-  const released = await db().query<{ id: number; chatMsgId: string }>(
-    `WITH released AS (
+  const released = await queryRows<{ id: number; chatMsgId: string }>(
+    sql`WITH released AS (
        SELECT id, metadata->>'chat_msg_id' AS chat_msg_id FROM communications
-       WHERE metadata->>'chat_msg_id' = ANY($1::text[]) AND direction = 'outbound' AND metadata ? 'reconciled'
+       WHERE metadata->>'chat_msg_id' = ANY(${echoIds}::text[]) AND direction = 'outbound' AND metadata ? 'reconciled'
        FOR UPDATE
      ), changed AS (
        UPDATE communications c
        SET metadata = (c.metadata - 'chat_msg_id' - 'reconciled') || '{"outcome":"unknown"}'::jsonb,
-           status = 'pending', error = $2, receipts = '{}'::jsonb, updated_at = now()
+           status = 'pending', error = ${RELEASED_ADOPTION_ERROR}, receipts = '{}'::jsonb, updated_at = now()
        FROM released r WHERE c.id = r.id
        RETURNING c.id, r.chat_msg_id
-     ), ${NOTIFY_CTE('changed')}
+     ), ${announcedCte(sql`changed`)}
      SELECT id, chat_msg_id AS "chatMsgId" FROM changed`,
-    { bind: [echoIds, RELEASED_ADOPTION_ERROR], type: QueryTypes.SELECT, transaction },
+    { transaction },
   );
   for (const row of released) {
     await recordAuditEvent(

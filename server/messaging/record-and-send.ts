@@ -38,7 +38,7 @@ export type TOutgoing = {
  * with the provider id (applying any receipt that came early) — or `failed` with the actionable
  * error, which is also thrown so the caller sees it. Nothing typed is lost either way.
  * A call whose answer was lost leaves the record `pending` with an unknown outcome and returns it:
- * the message may have gone, so it is neither failed nor offered for a plain resend (README
+ * the message may have gone, so it is neither failed nor offered for a plain resend (server/messaging/README.md
  * "Sending messages", Unknown outcome).
  */
 export async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outgoing: TOutgoing): Promise<TCommunication> {

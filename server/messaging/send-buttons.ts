@@ -7,7 +7,7 @@ import { ZInteractiveBody, ZReplyButtons } from './send-inputs';
 import { sendOnce } from './send-once';
 import { resolveRecipient, type TRecipientInput } from './send-recipient';
 
-// A question with quick-reply buttons (README "Quick-reply buttons"): sent as the provider's
+// A question with quick-reply buttons (server/messaging/README.md "Quick-reply buttons"): sent as the provider's
 // interactive message, recorded as a text that keeps its buttons. Free text's rules apply: outside
 // the 24-hour window the provider refuses it as it refuses free text. The client's choice comes back
 // as a button reply naming this message (`context_id`), which links it to the question.

@@ -35,7 +35,7 @@ export const ZTemplateChoice = {
     .max(20),
 };
 
-// A question with quick-reply buttons (README "Quick-reply buttons"): the provider's limits for an
+// A question with quick-reply buttons (server/messaging/README.md "Quick-reply buttons"): the provider's limits for an
 // interactive message — its text at most 1,024 characters, one to three buttons, each title at most
 // 20 characters as the client sees them and each id at most 256, no two alike.
 export const INTERACTIVE_BODY_MAX = 1024;

@@ -19,7 +19,7 @@ async function sendChatMessageOnce(deps: TSendDeps, input: TSendInput, echo: { e
   const body = (input.body ?? '').trim();
   if (input.attachmentId !== undefined) return sendFileMessage(deps, input, input.attachmentId, body, false, echo);
   if (!body) throw new AppError('INVALID_INPUT', 'Type a message first.', { body: ['Type a message first.'] });
-  // A question with buttons is retried with its buttons (README "Quick-reply buttons"), never as plain text.
+  // A question with buttons is retried with its buttons (server/messaging/README.md "Quick-reply buttons"), never as plain text.
   const buttons =
     input.retryOf !== undefined ? (await Communication.findByPk(input.retryOf, { attributes: ['metadata'] }))?.metadata.buttons : undefined;
   if (buttons?.length) return sendButtonsMessageOnce(deps, { ...input, body, buttons }, echo);
@@ -103,7 +103,7 @@ const HELD_BY_SCHEDULED_SEND =
 
 /**
  * The upload joins the record being written, in its transaction; one already taken is a CONFLICT
- * (sent once), and so is one a scheduled send still holds (README "Scheduled sends": the scheduled
+ * (sent once), and so is one a scheduled send still holds (server/messaging/README.md "Scheduled sends": the scheduled
  * send itself ends its wait in this transaction before its file is claimed).
  */
 async function claimUpload(attachmentId: number, recordId: number, transaction: Transaction): Promise<void> {
@@ -211,7 +211,7 @@ async function sendTemplateMessageOnce(deps: TSendDeps, input: TSendTemplateInpu
     },
     send: async (provider, to, checkpoint) => {
       if (!header || headerFileId === undefined) return provider.sendTemplate(to, templateKept);
-      // The header's file goes up first, as a file send's does (README "Files"); then the template names it.
+      // The header's file goes up first, as a file send's does (server/media/README.md "Files"); then the template names it.
       const fileName = header.file.fileName ?? `file-${header.file.id}`;
       const uploaded = await provider.uploadMedia(deps.mediaStore.read(headerFileId), {
         mimeType: header.file.mimeType,
@@ -236,7 +236,7 @@ const A_FILE_OF_KIND: Record<TAttachmentKind, string> = {
 };
 
 /**
- * The file a template's document, image or video header is sent with (README "Sending messages",
+ * The file a template's document, image or video header is sent with (server/messaging/README.md "Sending messages",
  * Approved templates), checked before anything is written: a header only for a template that has
  * one and always for one that does, a file of the header's kind (a photo is not a document), and
  * the sender's own upload not sent yet — or, on a retry, the failed record's file, sent as a copy.

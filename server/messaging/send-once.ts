@@ -13,7 +13,7 @@ export async function sendOnce(
 ): Promise<TCommunication> {
   if (!input.echoId) return send({});
   const earlier = await findEchoedSend(input.userId, input.echoId);
-  // Walled since (README "Ethical walls"): the sender sees the first record only while they may.
+  // Walled since (server/access/README.md "Ethical walls"): the sender sees the first record only while they may.
   if (earlier && input.reader) await assertRecordVisible(input.reader, earlier.id);
   if (earlier) return earlier;
   return send({ echo_id: input.echoId }).catch((error: unknown) => {

@@ -1,10 +1,12 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { Case, Client } from '../core/db/models/index';
-import { findNumberOptOut, matchOneClientSql } from '../crm';
+import { matchOneClient } from '../crm';
+import { findNumberOptOut } from '../opt-outs';
 import { AppError } from '../core/errors';
 import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
 import { formatNumber, requireNumberInput } from '../core/phone-input';
 import { db } from '../core/db/db';
+import { queryRows, sql } from '../core/sql';
 import { assertSubjectVisible } from '../access';
 import type { TReader } from '../core/visibility';
 import type { TSendDeps } from './send-deps';
@@ -12,8 +14,8 @@ import type { TSendDeps } from './send-deps';
 /** Who a message goes to. `to` with `clientId`: one of the numbers that client's conversation may reply to. */
 /** `userId`: the member of staff sending (recorded as the sender; null for the server itself). */
 /** `test`: sent from Settings as a test (`metadata.test`), so a client's file shows it for what it is. */
-/** `echoId`: the browser's id for this send (a queued send tried again finds its first record, README "Durable client"). */
-/** `reader`: the person sending, who may send only to a client and case they may see (README "Ethical walls"); absent for the server's own sends. */
+/** `echoId`: the browser's id for this send (a queued send tried again finds its first record, client/README.md "Durable client"). */
+/** `reader`: the person sending, who may send only to a client and case they may see (server/access/README.md "Ethical walls"); absent for the server's own sends. */
 export type TRecipientInput = {
   reader?: TReader;
   clientId?: number;
@@ -69,7 +71,7 @@ export async function listReplyNumbers(clientId: number): Promise<{ numbers: str
 }
 
 /**
- * A number that asked to receive no more messages is sent none, whoever it belongs to (README
+ * A number that asked to receive no more messages is sent none, whoever it belongs to (server/messaging/README.md
  * "Sending messages", Opt-outs). Checked when the recipient is resolved, before anything is written, and again
  * immediately before the provider call (a STOP may land while a file uploads).
  */
@@ -121,10 +123,7 @@ export async function resolveRecipient(deps: Pick<TSendDeps, 'config'>, input: T
   }
   const digits = requireNumberInput(input.to ?? '', deps.config.defaultCountry, 'to');
   // Same rule as inbound.
-  const [match] = await db().query<{ id: number | null }>(`SELECT ${matchOneClientSql('$1::text')} AS id`, {
-    bind: [digits],
-    type: QueryTypes.SELECT,
-  });
+  const [match] = await queryRows<{ id: number | null }>(sql`SELECT ${matchOneClient(sql`${digits}::text`)} AS id`);
   const client = match?.id ? await Client.findByPk(match.id, { attributes: ['id', 'name'] }) : null;
   // The number is a walled client's: the message would be filed on a matter the sender may not see.
   if (client && input.reader) await assertSubjectVisible(input.reader, { clientId: client.id });

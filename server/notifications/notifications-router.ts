@@ -1,15 +1,31 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../trpc/init';
 import { ZCursor } from '../trpc/cursor-input';
+import { ZPersonRef } from '../trpc/person-ref';
 import { ZRecordId } from '../trpc/record-id';
-import { announceNotifications } from './notify-people';
+import { announceNotifications, NOTIFICATION_KINDS } from './notify-people';
 import { countUnreadNotifications, listNotifications, markNotificationsRead, type TNotification } from './notifications';
+
+/** One notification (TNotification, notifications.ts). */
+const ZNotification = z.object({
+  id: z.number(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  at: z.date(),
+  readAt: z.date().nullable(),
+  threadRef: z.union([z.object({ clientId: z.number() }), z.object({ phone: z.string() })]),
+  threadName: z.string(),
+  communicationId: z.number().nullable(),
+  actor: ZPersonRef.nullable(),
+  assignee: ZPersonRef.nullable(),
+  scheduledSend: z.object({ id: z.number(), reason: z.string().nullable(), sendAt: z.date() }).nullable(),
+} satisfies Record<keyof TNotification, z.ZodType>);
 
 export const notificationsRouter = router({
   /** The signed-in person's notifications, newest first (server/decisions/0011-keyset-pagination.md). */
   list: authedProcedure
     .input(z.object({ cursor: ZCursor.optional(), limit: z.number().int().min(1).max(100).optional() }).optional())
-    .query(({ ctx, input }): Promise<{ items: TNotification[]; nextCursor: string | null }> => listNotifications(ctx.reader, input)),
+    .output(z.object({ items: z.array(ZNotification), nextCursor: z.string().nullable() }))
+    .query(({ ctx, input }) => listNotifications(ctx.reader, input)),
 
   unreadCount: authedProcedure
     .output(z.object({ count: z.number() }))

@@ -1,8 +1,9 @@
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { decodeCursor, endPage } from '../core/record-pages';
-import { clientOfThreadKeySql } from '../core/thread-key-sql';
-import { visibleToSql, type TViewer } from '../core/visibility';
+import { queryRows, sql, type Sql } from '../core/sql';
+import { clientOfThreadKey } from '../core/thread-key-sql';
+import { visibleTo, type TViewer } from '../core/visibility';
 import { announceNotifications, type TNotificationKind } from './notify-people';
 
 export type TNotification = {
@@ -22,14 +23,14 @@ export type TNotification = {
 };
 
 // A notification is about a conversation and often a record in it (or a scheduled send, on its
-// case): under the walls (README "Ethical walls") it is shown only while its person may still see
+// case): under the walls (server/access/README.md "Ethical walls") it is shown only while its person may still see
 // both, so one that became walled after it was made is left out rather than deleted (it comes back
 // with the access).
-const CLIENT_OF_KEY = clientOfThreadKeySql('n.thread_key');
-const CASE_OF_NOTIFICATION = 'coalesce(m.case_id, ss.case_id)';
-const VISIBLE = visibleToSql('$1', CLIENT_OF_KEY, CASE_OF_NOTIFICATION);
+const CLIENT_OF_KEY = clientOfThreadKey(sql`n.thread_key`);
+const CASE_OF_NOTIFICATION = sql`coalesce(m.case_id, ss.case_id)`;
+const visibleToViewer = (viewer: TViewer): Sql => visibleTo(viewer, CLIENT_OF_KEY, CASE_OF_NOTIFICATION);
 /** What a notification is about: its record and its scheduled send, each when it has one. */
-const ABOUT = `LEFT JOIN communications m ON m.id = n.communication_id
+const ABOUT = sql`LEFT JOIN communications m ON m.id = n.communication_id
      LEFT JOIN scheduled_sends ss ON ss.id = n.scheduled_send_id`;
 
 type TRow = {
@@ -60,8 +61,8 @@ export async function listNotifications(
 ): Promise<{ items: TNotification[]; nextCursor: string | null }> {
   const limit = page.limit ?? PAGE;
   const before = page.cursor ? decodeCursor(page.cursor, (value) => value === 'n', REFUSED).id : null;
-  const rows = await db().query<TRow>(
-    `SELECT n.id, n.kind, n.at, n.read_at AS "readAt", n.thread_key AS "threadKey", cl.name AS "clientName",
+  const rows = await queryRows<TRow>(
+    sql`SELECT n.id, n.kind, n.at, n.read_at AS "readAt", n.thread_key AS "threadKey", cl.name AS "clientName",
        t.contact_name AS "contactName", n.communication_id AS "communicationId",
        n.actor_id AS "actorId", a.name AS "actorName", n.assignee_id AS "assigneeId", s.name AS "assigneeName",
        n.scheduled_send_id AS "scheduledSendId", ss.reason AS "scheduledReason", ss.send_at AS "scheduledSendAt"
@@ -71,9 +72,8 @@ export async function listNotifications(
      LEFT JOIN chat_threads t ON t.thread_key = n.thread_key
      LEFT JOIN users a ON a.id = n.actor_id
      LEFT JOIN users s ON s.id = n.assignee_id
-     WHERE n.user_id = $1 AND ($2::bigint IS NULL OR n.id < $2::bigint) AND ${VISIBLE}
-     ORDER BY n.id DESC LIMIT $3`,
-    { bind: [viewer.id, before, limit + 1], type: QueryTypes.SELECT },
+     WHERE n.user_id = ${viewer.id} AND (${before}::bigint IS NULL OR n.id < ${before}::bigint) AND ${visibleToViewer(viewer)}
+     ORDER BY n.id DESC LIMIT ${limit + 1}`,
   );
   const { rows: kept, next } = endPage(
     rows.map((r) => ({ ...r, id: Number(r.id) })),
@@ -103,10 +103,9 @@ function toNotification(r: Omit<TRow, 'id'> & { id: number }): TNotification {
 
 /** How many of the reader's notifications they have not read (and may still see). */
 export async function countUnreadNotifications(viewer: TViewer): Promise<number> {
-  const [row] = await db().query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM notifications n ${ABOUT}
-     WHERE n.user_id = $1 AND n.read_at IS NULL AND ${VISIBLE}`,
-    { bind: [viewer.id], type: QueryTypes.SELECT },
+  const [row] = await queryRows<{ count: number }>(
+    sql`SELECT count(*)::int AS count FROM notifications n ${ABOUT}
+     WHERE n.user_id = ${viewer.id} AND n.read_at IS NULL AND ${visibleToViewer(viewer)}`,
   );
   return row?.count ?? 0;
 }
@@ -114,17 +113,17 @@ export async function countUnreadNotifications(viewer: TViewer): Promise<number>
 /** Marks the reader's own notifications read (these ids, or all); returns how many changed. */
 export async function markNotificationsRead(viewer: TViewer, which: { ids: number[] } | { all: true }): Promise<number> {
   // Only what they may see: marking a walled one read would tell them, by the count, that it exists.
-  const rows = await db().query<{ id: string }>(
-    `UPDATE notifications n SET read_at = now()
-     WHERE n.user_id = $1 AND n.read_at IS NULL AND ($2::bigint[] IS NULL OR n.id = ANY($2::bigint[]))
-       AND ${visibleToSql(
-         '$1',
+  const ids = 'ids' in which ? which.ids : null;
+  const rows = await queryRows<{ id: string }>(
+    sql`UPDATE notifications n SET read_at = now()
+     WHERE n.user_id = ${viewer.id} AND n.read_at IS NULL AND (${ids}::bigint[] IS NULL OR n.id = ANY(${ids}::bigint[]))
+       AND ${visibleTo(
+         viewer,
          CLIENT_OF_KEY,
-         `coalesce((SELECT m.case_id FROM communications m WHERE m.id = n.communication_id),
+         sql`coalesce((SELECT m.case_id FROM communications m WHERE m.id = n.communication_id),
                    (SELECT ss.case_id FROM scheduled_sends ss WHERE ss.id = n.scheduled_send_id))`,
        )}
      RETURNING n.id`,
-    { bind: [viewer.id, 'ids' in which ? which.ids : null], type: QueryTypes.SELECT },
   );
   return rows.length;
 }

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { announce, notifyPayload } from '../events';
 
-/** `scheduled_not_sent`: a scheduled send of the person's could not go at its time (README "Scheduled sends"). */
+/** `scheduled_not_sent`: a scheduled send of the person's could not go at its time (server/messaging/README.md "Scheduled sends"). */
 export const NOTIFICATION_KINDS = ['assigned', 'mention', 'message', 'overdue', 'scheduled_not_sent'] as const;
 export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

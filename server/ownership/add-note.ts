@@ -2,8 +2,9 @@ import { QueryTypes } from 'sequelize';
 import { assertSubjectVisible } from '../access';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
+import { queryRows, sql } from '../core/sql';
 import type { TReader } from '../core/visibility';
-import { NOTIFY_CTE } from '../events';
+import { announcedCte } from '../events';
 import { notifyPeople } from '../notifications';
 import { assertPeopleMaySee, findConversation, type TConversationRef } from './conversation-ref';
 import { findMentions } from './find-mentions';
@@ -14,7 +15,7 @@ export const NOTE_MAX_LENGTH = 4_096;
  * Stores an internal note in a conversation (a `chat_note` record): shown beside its messages and
  * on the client's and case's timelines as internal, never sent (it never goes near the provider:
  * no send path reads this type), never counted as the client writing. Under the walls a note is
- * exactly as visible as a message on the same client and case (README "Ethical walls"). Everyone it
+ * exactly as visible as a message on the same client and case (server/access/README.md "Ethical walls"). Everyone it
  * mentions must be able to see it; each is notified. It reaches open pages like any record.
  */
 export async function addNote(
@@ -45,17 +46,13 @@ export async function addNote(
   const mentions = await findMentions(body, input.mentions ?? []);
   await assertPeopleMaySee(mentions, conversation, caseId, 'Remove the mention, or ask a director about access.');
   return db().transaction(async (transaction) => {
-    const [row] = await db().query<{ id: number }>(
-      `WITH inserted AS (
+    const [row] = await queryRows<{ id: number }>(
+      sql`WITH inserted AS (
          INSERT INTO communications (type, body, client_id, case_id, peer_phone, sent_by, metadata)
-         VALUES ('chat_note', $1, $2, $3, $4, $5, $6::jsonb) RETURNING id),
-       ${NOTIFY_CTE('inserted')}
+         VALUES ('chat_note', ${body}, ${conversation.clientId}, ${caseId}, ${conversation.phone}, ${reader.id}, ${JSON.stringify({ mentions })}::jsonb) RETURNING id),
+       ${announcedCte(sql`inserted`)}
        SELECT id, (SELECT count(*) FROM announced) AS announced FROM inserted`,
-      {
-        bind: [body, conversation.clientId, caseId, conversation.phone, reader.id, JSON.stringify({ mentions })],
-        type: QueryTypes.SELECT,
-        transaction,
-      },
+      { transaction },
     );
     if (!row) throw new Error('the note was not stored');
     await notifyPeople(

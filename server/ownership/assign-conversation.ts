@@ -1,9 +1,9 @@
 import { actorOf, recordAuditEvent } from '../audit';
+import { announceOwnershipChange, lockConversationRow } from '../conversations';
 import { db } from '../core/db/db';
 import type { TReader } from '../core/visibility';
 import { notifyPeople, type TNewNotification } from '../notifications';
 import { findConversation, findPersonWhoMaySee, type TConversationRef, type TPersonRef } from './conversation-ref';
-import { announceOwnershipChange, lockConversationRow } from './conversation-row';
 
 /** The audit trail's name for a conversation: its client, or its number. */
 export const conversationSubject = (c: { clientId: number | null; phone: string | null }): string =>

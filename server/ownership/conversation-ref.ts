@@ -1,10 +1,11 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { threadKeyOfRef } from '../../shared/thread-key';
 import { assertSubjectVisible } from '../access';
-import { phoneDigitsOf, type TThreadRef } from '../inbox';
+import { phoneDigitsOf, type TThreadRef } from '../conversations';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 
 /** A conversation as a request names it: a client's, or an unlinked number's. */
 export type TConversationRef = TThreadRef;
@@ -14,7 +15,7 @@ export type TPersonRef = { id: number; name: string };
 
 /**
  * The conversation `ref` names, if `reader` may see it: a client walled from them, like one that
- * does not exist, is NOT_FOUND (README "Ethical walls"); so is a number with no conversation of its own.
+ * does not exist, is NOT_FOUND (server/access/README.md "Ethical walls"); so is a number with no conversation of its own.
  */
 export async function findConversation(reader: TReader, ref: TConversationRef): Promise<TConversation> {
   if ('clientId' in ref) {
@@ -38,10 +39,11 @@ async function checkPeople(
   caseId: number | null,
   transaction?: Transaction,
 ): Promise<{ id: number; name: string | null; refusal: string | null }[]> {
-  const rows = await db().query<{ id: number; name: string | null; active: boolean | null; sees: boolean | null }>(
-    `SELECT w.id, u.name, u.deactivated_at IS NULL AS active, ${visibleToSql('u.id', '$2::int', '$3::int')} AS sees
-     FROM unnest($1::int[]) AS w(id) LEFT JOIN users u ON u.id = w.id`,
-    { bind: [userIds, conversation.clientId, caseId], type: QueryTypes.SELECT, transaction },
+  const sees = visibleTo(sql`u.id`, sql`${conversation.clientId}::int`, sql`${caseId}::int`);
+  const rows = await queryRows<{ id: number; name: string | null; active: boolean | null; sees: boolean | null }>(
+    sql`SELECT w.id, u.name, u.deactivated_at IS NULL AS active, ${sees} AS sees
+     FROM unnest(${userIds}::int[]) AS w(id) LEFT JOIN users u ON u.id = w.id`,
+    { transaction },
   );
   return rows.map((r) => ({
     id: r.id,
@@ -89,8 +91,7 @@ export async function assertPeopleMaySee(
 
 /** The active people who may see `conversation`, by name: whom it may be assigned to, or who may be mentioned. */
 export async function listPeopleWhoMaySee(conversation: TConversation): Promise<TPersonRef[]> {
-  return db().query<TPersonRef>(
-    `SELECT u.id, u.name FROM users u WHERE u.deactivated_at IS NULL AND ${visibleToSql('u.id', '$1::int', 'NULL')} ORDER BY u.name, u.id`,
-    { bind: [conversation.clientId], type: QueryTypes.SELECT },
+  return queryRows<TPersonRef>(
+    sql`SELECT u.id, u.name FROM users u WHERE u.deactivated_at IS NULL AND ${visibleTo(sql`u.id`, sql`${conversation.clientId}::int`, null)} ORDER BY u.name, u.id`,
   );
 }

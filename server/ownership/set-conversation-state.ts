@@ -2,10 +2,9 @@ import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import type { TReader } from '../core/visibility';
-import type { TConversationState } from '../inbox';
+import { announceOwnershipChange, lockConversationRow, type TConversationState } from '../conversations';
 import { conversationSubject } from './assign-conversation';
 import { findConversation, type TConversationRef } from './conversation-ref';
-import { announceOwnershipChange, lockConversationRow } from './conversation-row';
 
 /** The furthest a conversation may be snoozed: a year. */
 const MAX_SNOOZE_MS = 366 * 24 * 60 * 60 * 1000;

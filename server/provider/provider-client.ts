@@ -22,7 +22,7 @@ export type TProviderClientOptions = {
   baseUrl: string;
   apiKey: string | undefined;
   profilePath: string;
-  /** 10 s by default (README "Sending messages"); tests shorten it. */
+  /** 10 s by default (server/messaging/README.md "Sending messages"); tests shorten it. */
   timeoutMs?: number;
 };
 
@@ -32,7 +32,7 @@ const MAX_TEMPLATE_PAGES = 50;
 export type TBusinessProfile = { verifiedName: string | null; qualityRating: string | null; raw: unknown };
 
 /**
- * The messaging provider (README "Sending messages" and "Files"): one class owns the base URL, the
+ * The messaging provider (server/messaging/README.md "Sending messages" and server/media/README.md "Files"): one class owns the base URL, the
  * key header, the timeout and the parsing of answers. Every failure is a ProviderError; nothing returns null.
  */
 export class ProviderClient {
@@ -68,7 +68,7 @@ export class ProviderClient {
   }
 
   /**
-   * Sends an approved template (README "Sending messages", Approved templates: the exact body).
+   * Sends an approved template (server/messaging/README.md "Sending messages", Approved templates: the exact body).
    * `components` is left out when the template has neither parameters nor a media header; a header
    * goes first, as the provider lists a template's parts.
    */
@@ -91,7 +91,7 @@ export class ProviderClient {
   }
 
   /**
-   * Reacts to a message the client sent (README "Reactions"): an empty emoji takes the firm's
+   * Reacts to a message the client sent (server/messaging/README.md "Reactions"): an empty emoji takes the firm's
    * reaction away. The provider takes reactions only to messages of the last 30 days.
    */
   async sendReaction(to: string, reaction: { messageId: string; emoji: string }): Promise<{ id: string }> {
@@ -105,7 +105,7 @@ export class ProviderClient {
     return this.messageIdOf(await this.request('POST', '/messages', payload));
   }
 
-  /** A question with up to three quick-reply buttons (README "Quick-reply buttons"); free text's 24-hour rule applies. */
+  /** A question with up to three quick-reply buttons (server/messaging/README.md "Quick-reply buttons"); free text's 24-hour rule applies. */
   async sendButtons(to: string, question: { body: string; buttons: { id: string; title: string }[] }): Promise<{ id: string }> {
     const payload = {
       messaging_product: 'whatsapp',
@@ -122,7 +122,7 @@ export class ProviderClient {
   }
 
   /**
-   * Marks a message the client sent as read on their phone (the blue ticks; README "Read
+   * Marks a message the client sent as read on their phone (the blue ticks; server/messaging/README.md "Read
    * receipts"), and with it every earlier one in that chat. The provider answers `{success: true}`.
    */
   async markRead(messageId: string): Promise<void> {
@@ -183,7 +183,7 @@ export class ProviderClient {
   }
 
   /**
-   * Streams a media file. The url's scheme and host are replaced by the provider's (README "Files"):
+   * Streams a media file. The url's scheme and host are replaced by the provider's (server/media/README.md "Files"):
    * the key is sent to the provider only, whatever host the answer named. Fails when no byte has
    * arrived for MEDIA_IDLE_TIMEOUT_MS, or when `deadline` aborts; the caller consumes the body.
    */

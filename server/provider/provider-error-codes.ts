@@ -1,6 +1,6 @@
 import { WINDOW_CLOSED_PREFIX } from '../../shared/provider-messages';
 
-// The provider's error codes that ask something specific of the person sending (README "Sending
+// The provider's error codes that ask something specific of the person sending (server/messaging/README.md "Sending
 // messages"; server/decisions/0010-24-hour-window-and-approved-templates.md), on a send answer or
 // on a `failed` receipt alike. Unknown codes keep the provider's words.
 

@@ -1,6 +1,6 @@
 import { messageForProviderCode } from './provider-error-codes';
 
-// The actionable messages (README "Sending messages", the table of provider answers), one per way a
+// The actionable messages (server/messaging/README.md "Sending messages", the table of provider answers), one per way a
 // provider call can fail.
 
 export type TProviderErrorKind =
@@ -45,7 +45,7 @@ function actionableMessage(
     case 'timeout':
       return 'The messaging service timed out; try again.';
     case 'redirect':
-      // The key header would go wherever a redirect points: never followed (README "Security and reliability").
+      // The key header would go wherever a redirect points: never followed (server/README.md "Security and reliability").
       return `The messaging service answered with a redirect${status !== null ? ` (HTTP ${status})` : ''}${detail ? ` to ${detail}` : ''}, which is not followed: check MESSAGING_PROVIDER_URL.`;
     case 'unexpected':
       return status !== null
@@ -66,7 +66,7 @@ export class ProviderError extends Error {
     /**
      * The request may have reached the provider and been acted on (its answer was lost: a timeout
      * after the request was written, a reset connection, any 5xx, an accepted send without its id).
-     * A send that fails so is not "failed": it may have gone (README "Sending messages", Unknown outcome).
+     * A send that fails so is not "failed": it may have gone (server/messaging/README.md "Sending messages", Unknown outcome).
      */
     readonly outcomeUnknown = false,
   ) {

@@ -58,7 +58,7 @@ export class IdleAbort {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout;
   fired = false;
-  readonly signal = this.controller.signal;
+  readonly signal: AbortSignal = this.controller.signal;
 
   constructor(
     firstMs: number,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// A template as the provider lists it (README "Sending messages", Approved templates): name, language (a code, or
+// A template as the provider lists it (server/messaging/README.md "Sending messages", Approved templates): name, language (a code, or
 // {code} in some listings), status in any case, category, components with a BODY whose text holds
 // {{1}}, {{2}}… placeholders. Only APPROVED templates may be sent.
 

@@ -21,7 +21,7 @@ const NO_BATCH = 'There is no such batch.';
 const UUID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(pdf|json)$/;
 
 /**
- * `GET /api/retention/:batchId.pdf|.json` (README "Records"): a finished batch's destruction
+ * `GET /api/retention/:batchId.pdf|.json` (server/records/README.md "Records"): a finished batch's destruction
  * certificate, for directors. It names no client: ids and hashes only, so it may be kept forever.
  */
 export function serveCertificate(deps: { firmName: string; logger: TLogger }): RequestHandler {
@@ -33,7 +33,7 @@ export function serveCertificate(deps: { firmName: string; logger: TLogger }): R
     const found = await readCertificateBatch(batchId);
     if (!found) return sendHttpError(res, 404, NO_BATCH);
     // Each item's hash could confirm a document of a matter the reader is walled from: such a
-    // certificate is answered as one that does not exist (README "Ethical walls"), and the attempt audited.
+    // certificate is answered as one that does not exist (server/access/README.md "Ethical walls"), and the attempt audited.
     const reader = readerOf(req, res);
     if ((await countItemsHiddenFrom(reader, batchId)) > 0) {
       await recordAuditEvent({

@@ -7,7 +7,7 @@ import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { ERASED_TOTALS_SQL } from './retention-batches';
 
-// The destruction certificate (README "Records"): what a batch erased, each item by id with the
+// The destruction certificate (server/records/README.md "Records"): what a batch erased, each item by id with the
 // SHA-256 of what was erased, what it left out and why, who approved it, and the trail's head after
 // its `retention.destroy` row. The JSON is made from the database alone, so it is the same bytes
 // every time it is asked for: its hash is stored when the batch finishes and printed on the PDF.

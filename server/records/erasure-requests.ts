@@ -3,11 +3,12 @@ import { assertSubjectVisible } from '../access';
 import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { visibleToSql, type TReader } from '../core/visibility';
-import { clientHeldSql } from './holds';
+import { queryRows, sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
+import { isClientHeld } from './holds';
 import { createErasureBatch } from './retention-batches';
 
-// A client's request to be erased (README "Records"): recorded with the day it was received, then
+// A client's request to be erased (server/records/README.md "Records"): recorded with the day it was received, then
 // decided — erased, with a certificate, or refused on one of the grounds the law gives for keeping
 // records. A hold refuses it by itself: the hold's dispute is the legal claim.
 
@@ -70,11 +71,11 @@ export async function decideErasureRequest(
   if (input.decision === 'erase' && input.grounds)
     throw new AppError('INVALID_INPUT', 'Grounds are given only for a refusal.', { grounds: ['only for a refusal'] });
   return db().transaction(async (transaction) => {
-    const [request] = await db().query<{ client_id: number; decision: string | null; held: boolean; open_cases: number }>(
-      `SELECT e.client_id, e.decision, ${clientHeldSql('e.client_id')} AS held,
+    const [request] = await queryRows<{ client_id: number; decision: string | null; held: boolean; open_cases: number }>(
+      sql`SELECT e.client_id, e.decision, ${isClientHeld(sql`e.client_id`)} AS held,
               (SELECT count(*) FROM cases k WHERE k.client_id = e.client_id AND k.status = 'open')::int AS open_cases
-       FROM erasure_requests e WHERE e.id = $1 FOR UPDATE OF e`,
-      { bind: [input.requestId], type: QueryTypes.SELECT, transaction },
+       FROM erasure_requests e WHERE e.id = ${input.requestId} FOR UPDATE OF e`,
+      { transaction },
     );
     if (!request) throw new AppError('NOT_FOUND', NO_REQUEST);
     await assertSubjectVisible(reader, { clientId: request.client_id }, transaction).catch(() => {
@@ -116,7 +117,8 @@ export async function decideErasureRequest(
 
 /** Requests about clients the reader may see, undecided first, newest first; one client's when asked. */
 export async function listErasureRequests(reader: TReader, filter: { clientId?: number } = {}): Promise<TErasureRequest[]> {
-  const rows = await db().query<{
+  const clientId = filter.clientId ?? null;
+  const rows = await queryRows<{
     id: number;
     client_id: number;
     client_name: string;
@@ -134,15 +136,14 @@ export async function listErasureRequests(reader: TReader, filter: { clientId?: 
     batch_id: string | null;
     batch_state: string | null;
   }>(
-    `SELECT e.id, e.client_id, c.name AS client_name, c.erased_at IS NOT NULL AS erased, e.received_at, e.note,
+    sql`SELECT e.id, e.client_id, c.name AS client_name, c.erased_at IS NOT NULL AS erased, e.received_at, e.note,
             e.recorded_by, ru.name AS recorder, e.recorded_at, e.decision, e.grounds, e.decided_by, du.name AS decider, e.decided_at,
             e.batch_id, b.state AS batch_state
      FROM erasure_requests e JOIN clients c ON c.id = e.client_id
      LEFT JOIN users ru ON ru.id = e.recorded_by LEFT JOIN users du ON du.id = e.decided_by
      LEFT JOIN retention_batches b ON b.id = e.batch_id
-     WHERE ($2::int IS NULL OR e.client_id = $2) AND ${visibleToSql('$1', 'e.client_id', 'NULL')}
+     WHERE (${clientId}::int IS NULL OR e.client_id = ${clientId}) AND ${visibleTo(reader, sql`e.client_id`, null)}
      ORDER BY e.decision IS NOT NULL, e.received_at DESC, e.id DESC LIMIT 500`,
-    { bind: [reader.id, filter.clientId ?? null], type: QueryTypes.SELECT },
   );
   const person = (id: number | null, name: string | null) => (id === null ? null : { id, name: name ?? 'Former user' });
   return rows.map((r) => ({

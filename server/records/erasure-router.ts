@@ -7,7 +7,7 @@ import { decideErasureRequest, listErasureRequests, recordErasureRequest, REFUSA
 const EARLIEST_RECEIPT = new Date('2000-01-01T00:00:00Z');
 const ZPerson = z.object({ id: z.number(), name: z.string() }).nullable();
 
-/** Erasure requests (README "Records"): recorded, then decided by a director — erased with a certificate, or refused on fixed grounds. */
+/** Erasure requests (server/records/README.md "Records"): recorded, then decided by a director — erased with a certificate, or refused on fixed grounds. */
 export const erasureRouter = router({
   request: directorProcedure
     .input(

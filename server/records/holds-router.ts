@@ -22,7 +22,7 @@ const ZReason = z
   // Shown to every director and in the trail: a direction override or an unseen character would make it read as something else.
   .refine((reason) => !hasHiddenCharacters(reason), hiddenCharacterMessage('the reason'));
 
-/** Legal holds (README "Records"): directors place and release them; every change is audited. */
+/** Legal holds (server/records/README.md "Records"): directors place and release them; every change is audited. */
 export const holdsRouter = router({
   place: directorProcedure
     .input(z.union([z.object({ clientId: ZRecordId, reason: ZReason }), z.object({ caseId: ZRecordId, reason: ZReason })]))

@@ -3,20 +3,21 @@ import { assertSubjectVisible, subjectKeyOf, type TSubject } from '../access';
 import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql, type Sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 
-// Legal holds (README "Records"): a dispute's records are kept whatever their age. A hold on a client
+// Legal holds (server/records/README.md "Records"): a dispute's records are kept whatever their age. A hold on a client
 // covers the client and every case of theirs; a hold on a case covers that case and its records,
 // and the client's name with it (a case needs the name of whose it is). Retention and erasure both
 // read these predicates, so a hold placed while a batch runs stops it at its next chunk.
 
-/** SQL: whether a live hold covers a record or case of this client and case (SQL expressions, `NULL` for none). */
-export const heldSql = (clientId: string, caseId: string): string =>
-  `EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = ${clientId} OR h.case_id = ${caseId}))`;
+/** SQL: whether a live hold covers a record or case of this client and case (SQL expressions, as sql`c.client_id`). */
+export const isHeld = (clientId: Sql, caseId: Sql): Sql =>
+  sql`EXISTS (SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (h.client_id = ${clientId} OR h.case_id = ${caseId}))`;
 
-/** SQL: whether a live hold covers the client or any case of theirs. */
-export const clientHeldSql = (clientId: string): string =>
-  `EXISTS (SELECT 1 FROM legal_holds h LEFT JOIN cases hk ON hk.id = h.case_id
+/** SQL: whether a live hold covers the client (an SQL expression) or any case of theirs. */
+export const isClientHeld = (clientId: Sql): Sql =>
+  sql`EXISTS (SELECT 1 FROM legal_holds h LEFT JOIN cases hk ON hk.id = h.case_id
            WHERE h.released_at IS NULL AND (h.client_id = ${clientId} OR hk.client_id = ${clientId}))`;
 
 export type THold = {
@@ -80,7 +81,8 @@ export async function listHolds(
   reader: TReader,
   filter: { clientId?: number; caseId?: number; includeReleased?: boolean } = {},
 ): Promise<THold[]> {
-  const rows = await db().query<{
+  const [clientId, caseId] = [filter.clientId ?? null, filter.caseId ?? null];
+  const rows = await queryRows<{
     id: number;
     client_id: number | null;
     case_id: number | null;
@@ -94,7 +96,7 @@ export async function listHolds(
     released_by_name: string | null;
     released_at: Date | null;
   }>(
-    `SELECT h.id, h.client_id, h.case_id, coalesce(h.client_id, k.client_id) AS subject_client_id,
+    sql`SELECT h.id, h.client_id, h.case_id, coalesce(h.client_id, k.client_id) AS subject_client_id,
             CASE WHEN h.client_id IS NOT NULL THEN c.name ELSE k.reference || ' ' || k.title END AS label,
             h.reason, h.placed_by, pu.name AS placed_by_name, h.placed_at, h.released_by, ru.name AS released_by_name, h.released_at
      FROM legal_holds h
@@ -102,16 +104,12 @@ export async function listHolds(
      LEFT JOIN clients c ON c.id = h.client_id
      LEFT JOIN users pu ON pu.id = h.placed_by
      LEFT JOIN users ru ON ru.id = h.released_by
-     WHERE ($2::boolean OR h.released_at IS NULL)
-       AND ($3::int IS NULL OR h.client_id = $3 OR k.client_id = $3)
-       AND ($4::int IS NULL OR h.case_id = $4)
-       AND ${visibleToSql('$1', 'coalesce(h.client_id, k.client_id)', 'h.case_id')}
+     WHERE (${filter.includeReleased ?? false}::boolean OR h.released_at IS NULL)
+       AND (${clientId}::int IS NULL OR h.client_id = ${clientId} OR k.client_id = ${clientId})
+       AND (${caseId}::int IS NULL OR h.case_id = ${caseId})
+       AND ${visibleTo(reader, sql`coalesce(h.client_id, k.client_id)`, sql`h.case_id`)}
      ORDER BY h.released_at IS NOT NULL, h.placed_at DESC, h.id DESC
      LIMIT 500`,
-    {
-      bind: [reader.id, filter.includeReleased ?? false, filter.clientId ?? null, filter.caseId ?? null],
-      type: QueryTypes.SELECT,
-    },
   );
   return rows.map((r) => ({
     id: r.id,

@@ -1,2 +1,2 @@
-export { clientHeldSql, heldSql } from './holds';
+export { isClientHeld, isHeld } from './holds';
 export { scheduleRetentionWork, runApprovedBatch } from './retention-worker';

@@ -1,7 +1,8 @@
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 import { countItemsHiddenFrom, type TBatchCounts } from './retention-batches';
 
 const NO_BATCH = 'There is no such batch.';
@@ -93,14 +94,13 @@ export async function readBatch(reader: TReader, batchId: string): Promise<TBatc
   if (!batch) throw new AppError('NOT_FOUND', NO_BATCH);
   // An erasure request's batch is one client's: walled from them, it does not exist for the reader.
   if (batch.kind === 'erasure' && (await countItemsHiddenFrom(reader, batchId)) > 0) throw new AppError('NOT_FOUND', NO_BATCH);
-  const subjects = await db().query<TBatchSubject & { visible: boolean }>(
-    `SELECT i.kind, i.item_id AS id, i.left_out AS "leftOut",
+  const subjects = await queryRows<TBatchSubject & { visible: boolean }>(
+    sql`SELECT i.kind, i.item_id AS id, i.left_out AS "leftOut",
             CASE i.kind WHEN 'client' THEN c.name ELSE k.reference || ' ' || k.title END AS label,
-            ${visibleToSql('$2', 'i.client_id', "CASE WHEN i.kind = 'case' THEN i.item_id END")} AS visible
+            ${visibleTo(reader, sql`i.client_id`, sql`CASE WHEN i.kind = 'case' THEN i.item_id END`)} AS visible
      FROM retention_items i LEFT JOIN clients c ON i.kind = 'client' AND c.id = i.item_id LEFT JOIN cases k ON i.kind = 'case' AND k.id = i.item_id
-     WHERE i.batch_id = $1 AND i.kind IN ('client', 'case')
+     WHERE i.batch_id = ${batchId} AND i.kind IN ('client', 'case')
      ORDER BY i.kind DESC, i.item_id`,
-    { bind: [batchId, reader.id], type: QueryTypes.SELECT },
   );
   const visible = subjects.filter((s) => s.visible);
   return viewOf(

@@ -1,19 +1,12 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { db, longWorkDb } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { visibleToSql, type TReader } from '../core/visibility';
-import { clientHeldSql, heldSql } from './holds';
-import {
-  caseDueSql,
-  caseErasableSql,
-  clientDueSql,
-  clientErasableSql,
-  KEPT_METADATA_KEYS,
-  recordDueSql,
-  recordErasableSql,
-} from './retention-rules';
+import { queryRows, raw, sql, type Sql } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
+import { isClientHeld, isHeld } from './holds';
+import { caseDue, caseErasable, clientDue, clientErasable, KEPT_METADATA_KEYS, recordDue, recordErasable } from './retention-rules';
 
-// A batch is what one approval destroys (README "Records"): its items are listed when it is
+// A batch is what one approval destroys (server/records/README.md "Records"): its items are listed when it is
 // previewed, so the director approves exactly what they saw; the worker erases them in chunks, each
 // chunk one bounded transaction that checks every item against the rule again (a hold placed since
 // leaves its items out, said so on the certificate). A retention batch has a cutoff; an erasure
@@ -35,25 +28,23 @@ const LONG_STATEMENTS = "SET LOCAL statement_timeout = '120s'";
 /** Lists what the conditions select as the batch's items, with the files of its records, and counts them. */
 async function listItems(
   batchId: string,
-  where: { records: string; cases: string; clients: string },
-  bind: unknown[],
+  where: { records: Sql; cases: Sql; clients: Sql },
   transaction: Transaction,
   database: Sequelize = db(),
 ): Promise<TBatchCounts> {
-  const q = (sql: string, withBind = true) => database.query(sql, { bind: withBind ? [batchId, ...bind] : [batchId], transaction });
-  await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id, bytes)
-           SELECT $1, 'record', c.id, c.client_id, c.case_id, octet_length(c.body) FROM communications c WHERE ${where.records}`);
-  await q(
-    `INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id, bytes)
-           SELECT $1, 'file', a.id, i.client_id, i.case_id, coalesce(a.size, 0) FROM retention_items i
+  const run = (query: Sql) => queryRows(query, { transaction, on: database });
+  await run(sql`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id, bytes)
+           SELECT ${batchId}, 'record', c.id, c.client_id, c.case_id, octet_length(c.body) FROM communications c WHERE ${where.records}`);
+  await run(
+    sql`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id, bytes)
+           SELECT ${batchId}, 'file', a.id, i.client_id, i.case_id, coalesce(a.size, 0) FROM retention_items i
            JOIN attachments a ON a.communication_id = i.item_id AND a.erased_at IS NULL
-           WHERE i.batch_id = $1 AND i.kind = 'record'`,
-    false,
+           WHERE i.batch_id = ${batchId} AND i.kind = 'record'`,
   );
-  await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id)
-           SELECT $1, 'case', k.id, k.client_id, k.id FROM cases k WHERE ${where.cases}`);
-  await q(`INSERT INTO retention_items (batch_id, kind, item_id, client_id)
-           SELECT $1, 'client', cl.id, cl.id FROM clients cl WHERE ${where.clients}`);
+  await run(sql`INSERT INTO retention_items (batch_id, kind, item_id, client_id, case_id)
+           SELECT ${batchId}, 'case', k.id, k.client_id, k.id FROM cases k WHERE ${where.cases}`);
+  await run(sql`INSERT INTO retention_items (batch_id, kind, item_id, client_id)
+           SELECT ${batchId}, 'client', cl.id, cl.id FROM clients cl WHERE ${where.clients}`);
   // Fresh statistics for the chunks that follow (see server/core/db/request-role.ts); skipped where the role may not.
   const [analysable] = await database.query<{ may: boolean }>(
     `SELECT CASE WHEN current_setting('server_version_num')::int >= 170000 THEN has_table_privilege('retention_items', 'MAINTAIN') ELSE false END AS may`,
@@ -90,11 +81,10 @@ export async function previewRetention(reader: TReader, retentionYears: number):
        VALUES ('retention', 'previewed', now() - make_interval(years => $1::int), $1::int, $2) RETURNING id, cutoff`,
       { bind: [retentionYears, reader.id], type: QueryTypes.SELECT, transaction },
     );
-    const cutoff = '$2::timestamptz';
+    const cutoff = sql`${batch!.cutoff}::timestamptz`;
     const counts = await listItems(
       batch!.id,
-      { records: recordDueSql('c', cutoff), cases: caseDueSql('k', cutoff), clients: clientDueSql('cl', cutoff) },
-      [batch!.cutoff],
+      { records: recordDue(sql`c`, cutoff), cases: caseDue(sql`k`, cutoff), clients: clientDue(sql`cl`, cutoff) },
       transaction,
       database,
     );
@@ -112,11 +102,10 @@ export async function createErasureBatch(reader: TReader, clientId: number, tran
   const counts = await listItems(
     batch!.id,
     {
-      records: `c.client_id = $2::int AND ${recordErasableSql('c')}`,
-      cases: `k.client_id = $2::int AND ${caseErasableSql('k')}`,
-      clients: `cl.id = $2::int AND ${clientErasableSql('cl')}`,
+      records: sql`c.client_id = ${clientId}::int AND ${recordErasable(sql`c`)}`,
+      cases: sql`k.client_id = ${clientId}::int AND ${caseErasable(sql`k`)}`,
+      clients: sql`cl.id = ${clientId}::int AND ${clientErasable(sql`cl`)}`,
     },
-    [clientId],
     transaction,
   );
   await approveBatch(reader, batch!.id, transaction);
@@ -125,9 +114,9 @@ export async function createErasureBatch(reader: TReader, clientId: number, tran
 
 /** How many of a batch's items are in matters walled from the reader (the walls' one rule). */
 export async function countItemsHiddenFrom(reader: TReader, batchId: string, transaction?: Transaction): Promise<number> {
-  const [hidden] = await db().query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM retention_items i WHERE i.batch_id = $1 AND NOT ${visibleToSql('$2', 'i.client_id', 'i.case_id')}`,
-    { bind: [batchId, reader.id], type: QueryTypes.SELECT, transaction },
+  const [hidden] = await queryRows<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM retention_items i WHERE i.batch_id = ${batchId} AND NOT ${visibleTo(reader, sql`i.client_id`, sql`i.case_id`)}`,
+    { transaction },
   );
   return hidden!.n;
 }
@@ -164,7 +153,7 @@ export async function destroyBatch(reader: TReader, batchId: string): Promise<{ 
     if (batch.state === 'done') throw new AppError('CONFLICT', 'This batch was already destroyed.');
     if (batch.state === 'superseded') throw new AppError('CONFLICT', 'A newer preview replaced this batch: review that one instead.');
     if (batch.stale) throw new AppError('CONFLICT', `This preview is more than ${PREVIEW_VALID_HOURS} hours old: preview again.`);
-    // Nobody destroys what they may not see (README "Ethical walls"): a director walled from a
+    // Nobody destroys what they may not see (server/access/README.md "Ethical walls"): a director walled from a
     // matter in the batch leaves its approval to one who is not.
     if ((await countItemsHiddenFrom(reader, batchId, transaction)) > 0)
       throw new AppError(
@@ -176,47 +165,61 @@ export async function destroyBatch(reader: TReader, batchId: string): Promise<{ 
   return { batchId, state: 'approved' };
 }
 
+/** Which chunk: its batch, how many items it takes, and the batch's cutoff (null: an erasure request's batch). */
+type TChunk = { batchId: string; size: number; cutoff: Date | null };
+
 /**
- * The statement that erases one chunk of a batch's items of one kind: `$1` the batch, `$2` the chunk
- * size, `$3` the cutoff (NULL: an erasure request's batch). It takes the chunk's items, checks each
- * target against the rule again (`target`: `due`, and whatever else `kept` needs), erases those that
- * pass (`erase`: CTEs ending in `erased`, returning `id` and the hash of what went), marks them, and
- * leaves the rest out with the reason `leftOut` gives. Every part of a statement runs, so the bytes,
- * numbers and summaries go in the same statement as the rows that own them.
+ * The statement that erases one chunk of a batch's items of one kind. It takes the chunk's items,
+ * checks each target against the rule again (`target`: `due`, and whatever else `kept` needs),
+ * erases those that pass (`erase`: CTEs ending in `erased`, returning `id` and the hash of what
+ * went), marks them, and leaves the rest out with the reason `leftOut` gives. Every part of a
+ * statement runs, so the bytes, numbers and summaries go in the same statement as the rows that own them.
  */
-function eraseChunkSql(kind: string, parts: { target: string; erase: string; hash: string; kept: string; leftOut: string }): string {
-  return `
+function eraseChunkSql(
+  kind: 'record' | 'file' | 'case' | 'client',
+  chunk: TChunk,
+  parts: { target: Sql; erase: Sql; hash: 'erased_sha256' | 'sha256'; kept: Sql; leftOut: Sql },
+): Sql {
+  const ofKind = sql`i.batch_id = ${chunk.batchId} AND i.kind = '${raw(kind)}'`;
+  return sql`
     WITH chunk AS (
       SELECT i.item_id, i.client_id AS listed_client FROM retention_items i
-      WHERE i.batch_id = $1 AND i.kind = '${kind}' AND i.erased_at IS NULL AND i.left_out IS NULL
-      ORDER BY i.item_id LIMIT $2 FOR UPDATE),
+      WHERE ${ofKind} AND i.erased_at IS NULL AND i.left_out IS NULL
+      ORDER BY i.item_id LIMIT ${chunk.size} FOR UPDATE),
     target AS (${parts.target}),
     ${parts.erase},
     marked AS (
-      UPDATE retention_items i SET erased_at = now(), sha256 = e.${parts.hash}
-      FROM erased e WHERE i.batch_id = $1 AND i.kind = '${kind}' AND i.item_id = e.id RETURNING 1),
+      UPDATE retention_items i SET erased_at = now(), sha256 = e.${raw(parts.hash)}
+      FROM erased e WHERE ${ofKind} AND i.item_id = e.id RETURNING 1),
     skipped AS (
       UPDATE retention_items i SET left_out = CASE WHEN t.id IS NULL THEN 'gone' ${parts.leftOut} END
       FROM chunk LEFT JOIN target t ON t.id = chunk.item_id
-      WHERE i.batch_id = $1 AND i.kind = '${kind}' AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT (${parts.kept})) RETURNING 1)
+      WHERE ${ofKind} AND i.item_id = chunk.item_id AND (t.id IS NULL OR NOT (${parts.kept})) RETURNING 1)
     SELECT (SELECT count(*) FROM chunk)::int AS taken, (SELECT count(*) FROM marked)::int AS erased`;
 }
 
-const HELD_OR_NOT_DUE = "WHEN t.held THEN 'hold' WHEN NOT t.due THEN 'no longer due' ELSE 'records kept'";
+/** Due by the batch's rule: the cutoff's when it has one, else an erasure request's. */
+const dueBy = (chunk: TChunk, erasable: Sql, due: (cutoff: Sql) => Sql): Sql => {
+  const cutoff = sql`${chunk.cutoff}::timestamptz`;
+  return sql`CASE WHEN ${cutoff} IS NULL THEN ${erasable} ELSE ${due(cutoff)} END`;
+};
+
+const HELD_OR_NOT_DUE = sql`WHEN t.held THEN 'hold' WHEN NOT t.due THEN 'no longer due' ELSE 'records kept'`;
 
 const ERASE_CHUNK_SQL = {
   // What a record said goes; its id, times, direction and provider ids stay, with the hash of its text.
-  record: eraseChunkSql('record', {
-    target: `
+  record: (chunk: TChunk) =>
+    eraseChunkSql('record', chunk, {
+      target: sql`
       SELECT c.id, c.client_id IS DISTINCT FROM chunk.listed_client AS moved,
              c.client_id IS NOT DISTINCT FROM chunk.listed_client
-               AND CASE WHEN $3::timestamptz IS NULL THEN ${recordErasableSql('c')} ELSE ${recordDueSql('c', '$3::timestamptz')} END AS due,
-             ${heldSql('c.client_id', 'c.case_id')} AS held
+               AND ${dueBy(chunk, recordErasable(sql`c`), (cutoff) => recordDue(sql`c`, cutoff))} AS due,
+             ${isHeld(sql`c.client_id`, sql`c.case_id`)} AS held
       FROM communications c JOIN chunk ON chunk.item_id = c.id FOR UPDATE OF c`,
-    erase: `erased AS (
+      erase: sql`erased AS (
       UPDATE communications c SET body = '', subject = NULL, error = NULL, peer_phone = NULL,
         metadata = CASE WHEN jsonb_typeof(c.metadata) = 'object'
-                     THEN coalesce((SELECT jsonb_object_agg(m.key, m.value) FROM jsonb_each(c.metadata) m WHERE m.key = ANY($4::text[])), '{}'::jsonb)
+                     THEN coalesce((SELECT jsonb_object_agg(m.key, m.value) FROM jsonb_each(c.metadata) m WHERE m.key = ANY(${KEPT_METADATA_KEYS}::text[])), '{}'::jsonb)
                      ELSE '{}'::jsonb END
                    || jsonb_build_object('erased_at', now()),
         erased_at = now(), erased_sha256 = encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), updated_at = now()
@@ -224,17 +227,18 @@ const ERASE_CHUNK_SQL = {
       RETURNING c.id, c.erased_sha256),
     -- The scheduled send that made a record kept its words and number too (README "Scheduled sends"): it goes.
     scheduled AS (DELETE FROM scheduled_sends s USING target t WHERE s.communication_id = t.id AND t.due RETURNING 1)`,
-    hash: 'erased_sha256',
-    kept: 't.due',
-    leftOut: "WHEN t.held THEN 'hold' WHEN t.moved THEN 'moved' ELSE 'no longer due'",
-  }),
+      hash: 'erased_sha256',
+      kept: sql`t.due`,
+      leftOut: sql`WHEN t.held THEN 'hold' WHEN t.moved THEN 'moved' ELSE 'no longer due'`,
+    }),
   // A file goes with its record: its bytes deleted, its name forgotten, its hash kept.
-  file: eraseChunkSql('file', {
-    target: `
+  file: (chunk: TChunk) =>
+    eraseChunkSql('file', chunk, {
+      target: sql`
       SELECT a.id, coalesce(cm.erased_at IS NOT NULL, false) AS due
       FROM attachments a JOIN chunk ON chunk.item_id = a.id LEFT JOIN communications cm ON cm.id = a.communication_id
       FOR UPDATE OF a`,
-    erase: `bytes AS (DELETE FROM attachment_chunks b USING target t WHERE b.attachment_id = t.id AND t.due RETURNING 1),
+      erase: sql`bytes AS (DELETE FROM attachment_chunks b USING target t WHERE b.attachment_id = t.id AND t.due RETURNING 1),
     erased AS (
       UPDATE attachments a SET file_name = NULL, erased_at = now(), updated_at = now(),
         state = CASE WHEN a.state = 'pending' THEN 'failed' ELSE a.state END,
@@ -242,37 +246,39 @@ const ERASE_CHUNK_SQL = {
         next_attempt_at = NULL, locked_until = NULL
       FROM target t WHERE a.id = t.id AND t.due
       RETURNING a.id, a.sha256)`,
-    hash: 'sha256',
-    kept: 't.due',
-    leftOut: "ELSE 'record kept'",
-  }),
+      hash: 'sha256',
+      kept: sql`t.due`,
+      leftOut: sql`ELSE 'record kept'`,
+    }),
   // A case's title goes once none of its records is left.
-  case: eraseChunkSql('case', {
-    target: `
+  case: (chunk: TChunk) =>
+    eraseChunkSql('case', chunk, {
+      target: sql`
       SELECT k.id,
              k.client_id = chunk.listed_client
-               AND CASE WHEN $3::timestamptz IS NULL THEN ${caseErasableSql('k')} ELSE ${caseDueSql('k', '$3::timestamptz')} END AS due,
+               AND ${dueBy(chunk, caseErasable(sql`k`), (cutoff) => caseDue(sql`k`, cutoff))} AS due,
              NOT EXISTS (SELECT 1 FROM communications x WHERE x.case_id = k.id AND x.erased_at IS NULL) AS emptied,
-             ${heldSql('k.client_id', 'k.id')} AS held
+             ${isHeld(sql`k.client_id`, sql`k.id`)} AS held
       FROM cases k JOIN chunk ON chunk.item_id = k.id FOR UPDATE OF k`,
-    erase: `erased AS (
+      erase: sql`erased AS (
       UPDATE cases k SET erased_sha256 = encode(sha256(convert_to(k.title, 'UTF8')), 'hex'), title = 'Erased case',
         erased_at = now(), updated_at = now()
       FROM target t WHERE k.id = t.id AND t.due AND t.emptied RETURNING k.id, k.erased_sha256)`,
-    hash: 'erased_sha256',
-    kept: 't.due AND t.emptied',
-    leftOut: HELD_OR_NOT_DUE,
-  }),
+      hash: 'erased_sha256',
+      kept: sql`t.due AND t.emptied`,
+      leftOut: HELD_OR_NOT_DUE,
+    }),
   // A client's name, numbers and contact details go once none of their records or cases is left.
-  client: eraseChunkSql('client', {
-    target: `
+  client: (chunk: TChunk) =>
+    eraseChunkSql('client', chunk, {
+      target: sql`
       SELECT cl.id,
-             CASE WHEN $3::timestamptz IS NULL THEN ${clientErasableSql('cl')} ELSE ${clientDueSql('cl', '$3::timestamptz')} END AS due,
+             ${dueBy(chunk, clientErasable(sql`cl`), (cutoff) => clientDue(sql`cl`, cutoff))} AS due,
              NOT EXISTS (SELECT 1 FROM communications x WHERE x.client_id = cl.id AND x.erased_at IS NULL)
                AND NOT EXISTS (SELECT 1 FROM cases xk WHERE xk.client_id = cl.id AND xk.erased_at IS NULL) AS emptied,
-             ${clientHeldSql('cl.id')} AS held
+             ${isClientHeld(sql`cl.id`)} AS held
       FROM clients cl JOIN chunk ON chunk.item_id = cl.id FOR UPDATE OF cl`,
-    erase: `numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING n.digits),
+      erase: sql`numbers AS (DELETE FROM client_numbers n USING target t WHERE n.client_id = t.id AND t.due AND t.emptied RETURNING n.digits),
     -- What was still to be sent to them, or was never sent, goes (no record holds it); an
     -- out-of-hours reply's mark goes with their numbers.
     scheduled AS (DELETE FROM scheduled_sends s USING target t WHERE s.client_id = t.id AND t.due AND t.emptied RETURNING 1),
@@ -284,10 +290,10 @@ const ERASE_CHUNK_SQL = {
         name = 'Erased client', email = NULL, erased_at = now(), updated_at = now()
       FROM target t WHERE cl.id = t.id AND t.due AND t.emptied
       RETURNING cl.id, cl.erased_sha256)`,
-    hash: 'erased_sha256',
-    kept: 't.due AND t.emptied',
-    leftOut: HELD_OR_NOT_DUE,
-  }),
+      hash: 'erased_sha256',
+      kept: sql`t.due AND t.emptied`,
+      leftOut: HELD_OR_NOT_DUE,
+    }),
 };
 
 /** What a batch erased and left out, as a select list over its `retention_items` rows. */
@@ -313,11 +319,10 @@ export async function eraseChunk(batch: { id: string; cutoff: Date | null }, kin
     // sees it. Without this a chunk whose statement had already begun would erase what a hold,
     // acknowledged meanwhile, was placed to keep.
     await database.query('LOCK TABLE legal_holds, cases IN SHARE MODE', { transaction });
-    const [row] = await database.query<{ taken: number; erased: number }>(ERASE_CHUNK_SQL[kind], {
-      bind: [batch.id, size, ...(kind === 'file' ? [] : [batch.cutoff]), ...(kind === 'record' ? [KEPT_METADATA_KEYS] : [])],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [row] = await queryRows<{ taken: number; erased: number }>(
+      ERASE_CHUNK_SQL[kind]({ batchId: batch.id, size, cutoff: batch.cutoff }),
+      { transaction, on: database },
+    );
     return row?.taken ?? 0;
   });
 }

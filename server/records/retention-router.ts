@@ -24,20 +24,22 @@ const ZBatch = z.object({
   certificateSha256: z.string().nullable(),
 });
 
-/** Retention (README "Records"): preview a batch, approve its destruction, follow it, read its certificate. */
-export const retentionRouter = router({
-  /** What is due for destruction now, as a new batch (it replaces an earlier unapproved preview). */
-  preview: directorProcedure
-    .output(ZCounts.extend({ batchId: z.string(), cutoff: z.date().nullable(), retentionYears: z.number().nullable() }))
-    .query(({ ctx }) => previewRetention(ctx.reader, ctx.deps.config.retentionYears)),
-  /** Approves a previewed batch; the destruction runs in the background (follow it with `batch`). */
-  destroy: directorProcedure
-    .input(z.object({ batchId: ZBatchId }))
-    .output(z.object({ batchId: z.string(), state: z.literal('approved') }))
-    .mutation(({ ctx, input }) => destroyBatch(ctx.reader, input.batchId)),
-  batch: directorProcedure
-    .input(z.object({ batchId: ZBatchId }))
-    .output(ZBatch)
-    .query(({ ctx, input }) => readBatch(ctx.reader, input.batchId)),
-  batches: directorProcedure.output(z.array(ZBatch)).query(() => listBatches()),
-});
+/** Retention (server/records/README.md "Records"): preview a batch, approve its destruction, follow it, read its certificate. */
+export function createRetentionRouter(deps: { retentionYears: number }) {
+  return router({
+    /** What is due for destruction now, as a new batch (it replaces an earlier unapproved preview). */
+    preview: directorProcedure
+      .output(ZCounts.extend({ batchId: z.string(), cutoff: z.date().nullable(), retentionYears: z.number().nullable() }))
+      .query(({ ctx }) => previewRetention(ctx.reader, deps.retentionYears)),
+    /** Approves a previewed batch; the destruction runs in the background (follow it with `batch`). */
+    destroy: directorProcedure
+      .input(z.object({ batchId: ZBatchId }))
+      .output(z.object({ batchId: z.string(), state: z.literal('approved') }))
+      .mutation(({ ctx, input }) => destroyBatch(ctx.reader, input.batchId)),
+    batch: directorProcedure
+      .input(z.object({ batchId: ZBatchId }))
+      .output(ZBatch)
+      .query(({ ctx, input }) => readBatch(ctx.reader, input.batchId)),
+    batches: directorProcedure.output(z.array(ZBatch)).query(() => listBatches()),
+  });
+}

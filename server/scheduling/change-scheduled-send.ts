@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { actorOf, recordAuditEvent } from '../audit';
+import { actorOf, recordAuditEvent, type TAuditDetail } from '../audit';
 import { seesSubject } from '../access';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
@@ -13,7 +13,8 @@ export type TScheduledChange = { id: number; state: TScheduledState; sendAt: Dat
 
 const NOT_FOUND = 'Scheduled message not found.';
 
-type TAuditAction = Parameters<typeof recordAuditEvent>[0]['action'];
+/** The changes to a waiting send the trail records; each names the send and its kind, and what changed. */
+type TChangeAction = 'chat.reschedule' | 'chat.edit_scheduled' | 'chat.cancel_scheduled';
 
 type TLockedRow = {
   id: number;
@@ -29,7 +30,7 @@ type TLockedRow = {
 
 /**
  * The scheduled send `id`, if `reader` may change it: one they may see (a walled one is NOT_FOUND,
- * worded as a missing one: README "Ethical walls"), and their own unless they are a director.
+ * worded as a missing one: server/access/README.md "Ethical walls"), and their own unless they are a director.
  * The firm's automatic replies are no person's to change.
  */
 async function findChangeable(reader: TReader, id: number): Promise<void> {
@@ -46,12 +47,15 @@ async function findChangeable(reader: TReader, id: number): Promise<void> {
     throw new AppError('FORBIDDEN', 'Only the person who scheduled this message, or a director, can change it.');
 }
 
+/** A row still waiting: scheduled, or not sent at its time. */
+type TWaitingRow = TLockedRow & { state: 'scheduled' | 'not_sent' };
+
 /** Locks the row for the change; refuses one that is no longer waiting (CONFLICT, saying what became of it). */
 async function lockWaiting(
   id: number,
   transaction: Transaction,
   allow: { notSent?: boolean; sending?: boolean } = {},
-): Promise<TLockedRow> {
+): Promise<TWaitingRow> {
   const [row] = await db().query<TLockedRow>(
     `SELECT id, kind, client_id AS "clientId", state, send_at AS "sendAt", coalesce(leased_until > now(), false) AS sending,
             to_digits AS "toDigits", unless_replied AS "unlessReplied"
@@ -65,17 +69,17 @@ async function lockWaiting(
     throw new AppError('CONFLICT', 'This message was not sent at its time (see why beside it): schedule it again to send it.');
   if (row.state === 'scheduled' && row.sending && !allow.sending)
     throw new AppError('CONFLICT', 'This message is being sent right now: it can no longer be changed.');
-  return { ...row, id: Number(row.id) };
+  return { ...row, id: Number(row.id), state: row.state };
 }
 
-async function audit(
+async function audit<A extends TChangeAction>(
   reader: TReader,
-  action: TAuditAction,
+  action: A,
   row: TLockedRow,
-  detail: Record<string, unknown>,
+  detail: Omit<TAuditDetail<A>, 'scheduledSendId' | 'kind'>,
   transaction: Transaction,
 ): Promise<void> {
-  await recordAuditEvent(
+  await recordAuditEvent<TChangeAction>(
     { actor: actorOf(reader), action, subject: `client:${row.clientId}`, detail: { scheduledSendId: row.id, kind: row.kind, ...detail } },
     transaction,
   );

@@ -1,12 +1,11 @@
-import { QueryTypes } from 'sequelize';
-import { db } from '../core/db/db';
-import { visibleToSql } from '../core/visibility';
-import { everWroteSql, windowOpenSql } from './reply-window';
-import { clientRepliedSql } from './unless-replied';
+import { queryRows, sql } from '../core/sql';
+import { visibleTo } from '../core/visibility';
+import { everWrote, windowOpen } from './reply-window';
+import { clientReplied } from './unless-replied';
 import type { TScheduledTemplate } from './scheduled-inputs';
 
 /** How long a worker holds a due row while it sends it; a crashed worker's row is due again after it. */
-export const LEASE = "interval '2 minutes'";
+export const LEASE = sql`interval '2 minutes'`;
 
 /** A due row, leased, with what its send depends on, asked in the statement that leased it. */
 export type TDueSend = {
@@ -17,7 +16,7 @@ export type TDueSend = {
   authorRole: 'director' | 'staff' | null;
   /** The author's account was deactivated. */
   authorGone: boolean;
-  /** The author may still see the client and case (README "Ethical walls"); true for the firm's own sends. */
+  /** The author may still see the client and case (server/access/README.md "Ethical walls"); true for the firm's own sends. */
   permitted: boolean;
   clientId: number | null;
   clientName: string | null;
@@ -42,20 +41,20 @@ export type TDueSend = {
  * leased row is not due again until its lease runs out), and returns them with their author, the
  * walls, the number's window, whether the number is still the client's and whether the client
  * replied since (for one that waits for no reply), in the same statement, so a send costs the queue
- * no query of its own before it goes (README "Scheduled sends").
+ * no query of its own before it goes (server/messaging/README.md "Scheduled sends").
  */
 export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
-  const rows = await db().query<TDueSend>(
-    `WITH leased AS (
+  const rows = await queryRows<TDueSend>(
+    sql`WITH leased AS (
        UPDATE scheduled_sends s SET leased_until = now() + ${LEASE}, attempts = s.attempts + 1
        WHERE s.id IN (
          SELECT id FROM scheduled_sends
          WHERE state = 'scheduled' AND send_at <= now() AND (leased_until IS NULL OR leased_until < now())
-         ORDER BY send_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         ORDER BY send_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
        RETURNING s.*)
      SELECT l.id, l.kind, l.created_by AS "authorId", u.name AS "authorName", u.role AS "authorRole",
             coalesce(u.deactivated_at IS NOT NULL, false) AS "authorGone",
-            (l.created_by IS NULL OR ${visibleToSql('l.created_by', 'l.client_id', 'l.case_id')}) AS permitted,
+            (l.created_by IS NULL OR ${visibleTo(sql`l.created_by`, sql`l.client_id`, sql`l.case_id`)}) AS permitted,
             l.client_id AS "clientId", c.name AS "clientName", l.case_id AS "caseId", l.to_digits AS "toDigits",
             l.body, l.template, l.attachment_id AS "attachmentId", l.attempts,
             w.open AS "windowOpen",
@@ -65,15 +64,14 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
               OR EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.digits = l.to_digits)
               OR (EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.last9 = right(l.to_digits, 9))
                   AND EXISTS (SELECT 1 FROM communications m WHERE m.peer_phone = l.to_digits AND m.client_id = l.client_id
-                                AND m.type = 'chat' AND m.direction = 'inbound'))) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWroteSql('l.to_digits')} END AS "everWrote",
-            ${clientRepliedSql('l')} AS "clientReplied"
+                                AND m.type = 'chat' AND m.direction = 'inbound'))) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWrote(sql`l.to_digits`)} END AS "everWrote",
+            ${clientReplied(sql`l`)} AS "clientReplied"
      FROM leased l
      -- Only free text and files wait for the window: a template reaches past it, and an automatic reply answers a message just in.
-     CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpenSql('l.to_digits')} ELSE true END AS open) w
+     CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpen(sql`l.to_digits`)} ELSE true END AS open) w
      LEFT JOIN users u ON u.id = l.created_by
      LEFT JOIN clients c ON c.id = l.client_id
      ORDER BY l.send_at, l.id`,
-    { bind: [limit], type: QueryTypes.SELECT },
   );
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }

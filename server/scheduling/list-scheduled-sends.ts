@@ -1,7 +1,6 @@
-import { QueryTypes } from 'sequelize';
 import { assertSubjectVisible } from '../access';
-import { db } from '../core/db/db';
-import { visibleToSql, type TReader } from '../core/visibility';
+import { queryRows, sql, sqlInteger } from '../core/sql';
+import { visibleTo, type TReader } from '../core/visibility';
 import type { TScheduledState } from './change-scheduled-send';
 import type { TScheduledTemplate } from './scheduled-inputs';
 import type { TScheduledKind } from './schedule-send';
@@ -31,7 +30,7 @@ export type TScheduledSend = {
 };
 
 /** How long a send that could not go stays on the lists (until it is cancelled, which takes it off). */
-const KEEP_NOT_SENT = "interval '7 days'";
+const KEEP_NOT_SENT = sql`interval '7 days'`;
 /** A list is one conversation's or one person's: a bound keeps an answer small whatever happens. */
 const LIST_LIMIT = 500;
 
@@ -40,12 +39,12 @@ const LIST_LIMIT = 500;
  * in one client's conversation (`clientId`: anyone who may see the client; walled, it is NOT_FOUND),
  * or else everything the reader scheduled. Each row is also held to the walls on its own case,
  * so a send filed on a case walled from the reader is left out. The firm's automatic replies are
- * not listed (README "Scheduled sends").
+ * not listed (server/messaging/README.md "Scheduled sends").
  */
 export async function listScheduledSends(reader: TReader, filter: { clientId?: number } = {}): Promise<TScheduledSend[]> {
   if (filter.clientId !== undefined) await assertSubjectVisible(reader, { clientId: filter.clientId });
-  const rows = await db().query<TScheduledSend & { authorId: number; authorName: string }>(
-    `SELECT s.id, s.kind, s.body, s.template, s.attachment_id AS "attachmentId", a.file_name AS "fileName", s.send_at AS "sendAt",
+  const rows = await queryRows<TScheduledSend & { authorId: number; authorName: string }>(
+    sql`SELECT s.id, s.kind, s.body, s.template, s.attachment_id AS "attachmentId", a.file_name AS "fileName", s.send_at AS "sendAt",
             s.state, s.unless_replied AS "unlessReplied", s.reason, s.created_by AS "authorId", u.name AS "authorName", s.client_id AS "clientId", cl.name AS "clientName",
             s.case_id AS "caseId", s.to_digits AS "to", s.communication_id AS "communicationId", s.created_at AS "createdAt",
             s.updated_at AS "updatedAt"
@@ -54,12 +53,11 @@ export async function listScheduledSends(reader: TReader, filter: { clientId?: n
      JOIN clients cl ON cl.id = s.client_id
      LEFT JOIN attachments a ON a.id = s.attachment_id
      WHERE s.kind <> 'auto_reply'
-       AND ${filter.clientId !== undefined ? 's.client_id = $2' : 's.created_by = $1'}
+       AND ${filter.clientId !== undefined ? sql`s.client_id = ${filter.clientId}` : sql`s.created_by = ${reader.id}`}
        AND s.state IN ('scheduled', 'not_sent') AND (s.state = 'scheduled' OR (s.state = 'not_sent' AND s.updated_at > now() - ${KEEP_NOT_SENT}))
-       AND ${visibleToSql('$1', 's.client_id', 's.case_id')}
+       AND ${visibleTo(reader, sql`s.client_id`, sql`s.case_id`)}
      ORDER BY s.send_at, s.id
-     LIMIT ${LIST_LIMIT}`,
-    { bind: filter.clientId !== undefined ? [reader.id, filter.clientId] : [reader.id], type: QueryTypes.SELECT },
+     LIMIT ${sqlInteger(LIST_LIMIT)}`,
   );
   return rows.map(({ authorId, authorName, ...row }) => ({ ...row, id: Number(row.id), author: { id: authorId, name: authorName } }));
 }

@@ -1,5 +1,6 @@
 import { WINDOW_CLOSED_PREFIX } from '../../shared/provider-messages';
 import { formatNumber } from '../core/phone-input';
+import { sql, type Sql } from '../core/sql';
 
 // The provider's 24-hour window (server/decisions/0010-24-hour-window-and-approved-templates.md),
 // asked again when a scheduled text or file is due: it was open when the person scheduled it, and
@@ -9,18 +10,18 @@ import { formatNumber } from '../core/phone-input';
 // file the number is on.
 
 /**
- * SQL: whether `digits` (an SQL expression) wrote in the 24 hours before `at` (default now), as far
- * as what is stored tells. The provider's time is at most a day ahead of the time the record was
+ * SQL: whether `digits` (an SQL expression: sql`l.to_digits`, or a value) wrote in the 24 hours
+ * before `at` (default now), as far as what is stored tells. The provider's time is at most a day ahead of the time the record was
  * stored (later ones are dropped on the way in), so the index on (peer_phone, created_at) bounds the
  * look to the two days before `at`.
  */
-export const windowOpenSql = (digits: string, at = 'now()'): string =>
-  `EXISTS (SELECT 1 FROM communications w WHERE w.peer_phone = ${digits} AND w.created_at > ${at} - interval '48 hours'
+export const windowOpen = (digits: Sql, at: Sql = sql`now()`): Sql =>
+  sql`EXISTS (SELECT 1 FROM communications w WHERE w.peer_phone = ${digits} AND w.created_at > ${at} - interval '48 hours'
      AND w.type = 'chat' AND w.direction = 'inbound' AND coalesce(w.provider_timestamp, w.created_at) > ${at} - interval '24 hours')`;
 
 /** SQL: whether `digits` ever wrote (what the reason says when the window is closed). */
-export const everWroteSql = (digits: string): string =>
-  `EXISTS (SELECT 1 FROM communications e WHERE e.peer_phone = ${digits} AND e.type = 'chat' AND e.direction = 'inbound')`;
+export const everWrote = (digits: Sql): Sql =>
+  sql`EXISTS (SELECT 1 FROM communications e WHERE e.peer_phone = ${digits} AND e.type = 'chat' AND e.direction = 'inbound')`;
 
 /** Why free text did not go: in the words the thread recognises to offer a template (WINDOW_CLOSED_PREFIX). */
 export function windowClosedReason(name: string | null, digits: string, everWrote: boolean): string {

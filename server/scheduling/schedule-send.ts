@@ -34,7 +34,7 @@ function chooseWhat(input: TScheduleInput): TWhat {
 
 /**
  * Schedules a text, a file or an approved template to a client's conversation at `sendAt`
- * (README "Scheduled sends"). Everything a send now would refuse is refused now: the walls, the
+ * (server/messaging/README.md "Scheduled sends"). Everything a send now would refuse is refused now: the walls, the
  * number, an opt-out, the case, the file, the template, and a text that could never go (it waits
  * for no reply past the window). Then the row waits in the queue that the worker sends from
  * (send-due-scheduled.ts); it is audited `chat.schedule`.

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { ZPhoneInput } from '../../shared/phone-schema';
 import { ZBody, ZCaption, ZTemplateChoice } from '../messaging';
 import { AppError } from '../core/errors';
 import { ZRecordId } from '../trpc/record-id';
 
-// What a scheduled send may hold (README "Scheduled sends"): the same rules as a send now, plus a
+// What a scheduled send may hold (server/messaging/README.md "Scheduled sends"): the same rules as a send now, plus a
 // time. The message's own rules (ZBody, a caption's) are checked by the procedures, so that a bad
 // body and a missing choice are told apart in words a person can act on.
 
@@ -19,7 +20,7 @@ const ZSendAt = z.coerce.date({ error: 'Pick a date and time to send it.' });
 export const ZScheduleInput = z.object({
   clientId: ZRecordId,
   /** Which of the client's numbers (default: the one that last wrote, else the primary), fixed now. */
-  to: z.string().trim().min(1).max(40).optional(),
+  to: ZPhoneInput.optional(),
   caseId: ZRecordId.optional(),
   /** The text; with `attachmentId`, the file's caption. */
   body: z.string().max(8192, 'A chat message can be at most 4096 characters').optional(),

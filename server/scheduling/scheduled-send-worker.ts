@@ -6,7 +6,7 @@ import { refusalOf, sendDueSend, type TSchedulingDeps } from './send-due-schedul
 // server/decisions/0017-conversation-timers-on-their-row.md). Every instance polls the table every
 // second, leases due rows with FOR UPDATE SKIP LOCKED and sends them a few at a time; a row stops
 // being due in the transaction that writes its message's record (send-due-scheduled.ts), so it is
-// sent once across instances, restarts and crashes (README "Scheduled sends").
+// sent once across instances, restarts and crashes (server/messaging/README.md "Scheduled sends").
 
 export type TScheduledSendWorkerOptions = {
   /** How often due rows are looked for (1 s): a send goes at most this late, when nothing is queued before it. */

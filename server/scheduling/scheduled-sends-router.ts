@@ -1,33 +1,75 @@
+import { z } from 'zod';
+import type { TConfig } from '../core/config';
 import { authedProcedure, router } from '../trpc/init';
-import { cancelScheduledSend, editScheduledSend, rescheduleSend, type TScheduledChange } from './change-scheduled-send';
+import { ZPersonRef } from '../trpc/person-ref';
+import { cancelScheduledSend, editScheduledSend, rescheduleSend } from './change-scheduled-send';
 import { listScheduledSends, type TScheduledSend } from './list-scheduled-sends';
 import { scheduleSend } from './schedule-send';
-import { ZEditScheduledInput, ZRescheduleInput, ZScheduledIdInput, ZScheduledListInput, ZScheduleInput } from './scheduled-inputs';
+import {
+  ZEditScheduledInput,
+  ZRescheduleInput,
+  ZScheduledIdInput,
+  ZScheduledListInput,
+  ZScheduledTemplate,
+  ZScheduleInput,
+} from './scheduled-inputs';
 
-// Mounted under `chat` beside the send procedures (trpc/app-router.ts merges the two routers).
-export const scheduledSendsRouter = router({
-  /** A text, a file (`attachmentId`, `body` its caption) or an approved template, to go at `sendAt` (README "Scheduled sends"). */
-  schedule: authedProcedure
-    .input(ZScheduleInput)
-    .mutation(({ ctx, input }): Promise<{ id: number }> => scheduleSend(ctx.deps, ctx.reader, input)),
+/** TScheduledState (change-scheduled-send.ts). */
+const ZScheduledState = z.enum(['scheduled', 'sent', 'not_sent', 'cancelled']);
+const ZScheduledChange = z.object({ id: z.number(), state: ZScheduledState, sendAt: z.date() });
+/** One scheduled send as its lists show it (TScheduledSend, list-scheduled-sends.ts). */
+const ZScheduledSend = z.object({
+  id: z.number(),
+  kind: z.enum(['text', 'template', 'file']),
+  body: z.string().nullable(),
+  template: ZScheduledTemplate.nullable(),
+  attachmentId: z.number().nullable(),
+  fileName: z.string().nullable(),
+  sendAt: z.date(),
+  state: ZScheduledState,
+  unlessReplied: z.boolean(),
+  reason: z.string().nullable(),
+  author: ZPersonRef,
+  clientId: z.number(),
+  clientName: z.string(),
+  caseId: z.number().nullable(),
+  to: z.string(),
+  communicationId: z.number().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+} satisfies Record<keyof TScheduledSend, z.ZodType>);
 
-  /** One client's conversation's scheduled sends (`clientId`), or else the caller's own; with what recently could not go. */
-  scheduled: authedProcedure
-    .input(ZScheduledListInput)
-    .query(({ ctx, input }): Promise<TScheduledSend[]> => listScheduledSends(ctx.reader, input ?? {})),
+// Mounted under `chat` beside the send procedures (app/app-router.ts merges the two routers).
+export function createScheduledSendsRouter(deps: { config: Pick<TConfig, 'defaultCountry'>; now: () => Date }) {
+  return router({
+    /** A text, a file (`attachmentId`, `body` its caption) or an approved template, to go at `sendAt` (server/messaging/README.md "Scheduled sends"). */
+    schedule: authedProcedure
+      .input(ZScheduleInput)
+      .output(z.object({ id: z.number() }))
+      .mutation(({ ctx, input }) => scheduleSend(deps, ctx.reader, input)),
 
-  /** Its author or a director, while it waits. */
-  reschedule: authedProcedure
-    .input(ZRescheduleInput)
-    .mutation(({ ctx, input }): Promise<TScheduledChange> => rescheduleSend(ctx.reader, input.id, input.sendAt, ctx.deps.now())),
+    /** One client's conversation's scheduled sends (`clientId`), or else the caller's own; with what recently could not go. */
+    scheduled: authedProcedure
+      .input(ZScheduledListInput)
+      .output(z.array(ZScheduledSend))
+      .query(({ ctx, input }) => listScheduledSends(ctx.reader, input ?? {})),
 
-  /** The text of a waiting text, or a waiting file's caption. */
-  editScheduled: authedProcedure
-    .input(ZEditScheduledInput)
-    .mutation(({ ctx, input }): Promise<TScheduledChange> => editScheduledSend(ctx.reader, input.id, input.body)),
+    /** Its author or a director, while it waits. */
+    reschedule: authedProcedure
+      .input(ZRescheduleInput)
+      .output(ZScheduledChange)
+      .mutation(({ ctx, input }) => rescheduleSend(ctx.reader, input.id, input.sendAt, deps.now())),
 
-  /** It never goes; one that could not go is taken off the lists. */
-  cancelScheduled: authedProcedure
-    .input(ZScheduledIdInput)
-    .mutation(({ ctx, input }): Promise<TScheduledChange> => cancelScheduledSend(ctx.reader, input.id)),
-});
+    /** The text of a waiting text, or a waiting file's caption. */
+    editScheduled: authedProcedure
+      .input(ZEditScheduledInput)
+      .output(ZScheduledChange)
+      .mutation(({ ctx, input }) => editScheduledSend(ctx.reader, input.id, input.body)),
+
+    /** It never goes; one that could not go is taken off the lists. */
+    cancelScheduled: authedProcedure
+      .input(ZScheduledIdInput)
+      .output(ZScheduledChange)
+      .mutation(({ ctx, input }) => cancelScheduledSend(ctx.reader, input.id)),
+  });
+}

@@ -8,7 +8,7 @@ import { writeBackup } from '../backup/write-backup';
 import { count, createProgressLine, megabytes } from '../backup/progress-line';
 
 // npm run backup -- <file>: one consistent copy of the whole database, with the server running or
-// not (README "Backup and restore").
+// not (server/backup/README.md "Backup and restore").
 async function main() {
   const file = process.argv[2];
   if (!file || process.argv.length > 3) throw new ConfigError('Usage: npm run backup -- <file>');

@@ -12,7 +12,7 @@ import { findStoredFile, type TStoredFile } from '../export/find-stored-file';
 import { describeExport, judgeCopy } from '../export/judge-copy';
 import { checkExportFile, UNACCOUNTED, type TFileCheck } from '../export/verify-export';
 
-// npm run export:verify -- <file> [--offline] (README "Evidence exports"): what a copy of an export
+// npm run export:verify -- <file> [--offline] (server/export/README.md "Evidence exports"): what a copy of an export
 // is, and for a court bundle whether every file matches its manifest — that part with no server and
 // no database. The file's hash is looked up in the audit trail when a database is configured
 // (DATABASE_URL, or the embedded one under DATA_DIR), and when it is no export, among the files the

@@ -11,7 +11,7 @@ import { count, createProgressLine, megabytes } from '../backup/progress-line';
 import { restoreBackup } from '../backup/restore-backup';
 
 // npm run restore -- <file>: a backup into an empty DATA_DIR (embedded) or an empty DATABASE_URL
-// database; refuses anything else, and leaves nothing half-restored (README "Backup and restore").
+// database; refuses anything else, and leaves nothing half-restored (server/backup/README.md "Backup and restore").
 async function main() {
   const file = process.argv[2];
   if (!file || process.argv.length > 3) throw new ConfigError('Usage: npm run restore -- <file>');

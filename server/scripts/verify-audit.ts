@@ -6,7 +6,7 @@ import { createLogger } from '../core/logger';
 import { verifyAuditChain } from '../audit/audit-chain';
 import { count, createProgressLine } from '../backup/progress-line';
 
-// npm run audit:verify: walks the trail's hash chain from its first event to its head (README
+// npm run audit:verify: walks the trail's hash chain from its first event to its head (server/records/README.md
 // "Records"); exit 0 when it verifies, 1 when it does not (or cannot be read).
 async function main() {
   if (process.argv.length > 2) throw new ConfigError('Usage: npm run audit:verify');

@@ -277,7 +277,7 @@ export async function seedDemoData(options: { defaultCountry?: CountryCode; now?
     { bind: [DEMO_ACCOUNTS.find((a) => a.role === 'staff')!.email] },
   );
 
-  // Who handles what (README "Ownership"): Sam is responsible for Amelia Hart and has her
+  // Who handles what (server/ownership/README.md "Ownership"): Sam is responsible for Amelia Hart and has her
   // conversation; the others wait in Unassigned.
   await db().query(
     `WITH sam AS (SELECT id FROM users WHERE email = $1),

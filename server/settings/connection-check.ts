@@ -13,7 +13,7 @@ export const CONNECTION_STATUSES = [
 export type TConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export type TConnectionResult = { status: TConnectionStatus; detail: string };
 
-/** The connection check (README "Sending messages", Check connection): a read-only profile call mapped to one status. */
+/** The connection check (server/messaging/README.md "Sending messages", Check connection): a read-only profile call mapped to one status. */
 export async function checkConnection(provider: ProviderClient | null): Promise<TConnectionResult> {
   if (!provider) return { status: 'Demo mode', detail: 'MESSAGING_API_KEY is not set: messages are recorded locally and nothing is sent.' };
   try {

@@ -9,7 +9,7 @@ const BODY = (text: string, examples: string[] = []) => ({
   ...(examples.length ? { example: { body_text: [examples] } } : {}),
 });
 
-/** A header that carries a file sent with the template (README "Sending messages", Approved templates). */
+/** A header that carries a file sent with the template (server/messaging/README.md "Sending messages", Approved templates). */
 const HEADER = (format: 'DOCUMENT' | 'IMAGE' | 'VIDEO') => ({ type: 'HEADER', format });
 
 const DEFINITIONS: { name: string; category: string; text: string; examples?: string[]; header?: 'DOCUMENT' | 'IMAGE' | 'VIDEO' }[] = [

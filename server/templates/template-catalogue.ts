@@ -8,7 +8,7 @@ import { BUILT_IN_TEMPLATES } from './built-in-templates';
 
 export const HEADER_FORMATS = ['DOCUMENT', 'IMAGE', 'VIDEO', 'TEXT', 'LOCATION'] as const;
 export type THeaderFormat = (typeof HEADER_FORMATS)[number];
-/** The header formats that carry a file, sent with the template (README "Sending messages", Approved templates). */
+/** The header formats that carry a file, sent with the template (server/messaging/README.md "Sending messages", Approved templates). */
 export const MEDIA_HEADER_FORMATS = ['DOCUMENT', 'IMAGE', 'VIDEO'] as const satisfies readonly THeaderFormat[];
 export type TMediaHeaderFormat = (typeof MEDIA_HEADER_FORMATS)[number];
 

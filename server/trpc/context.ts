@@ -1,28 +1,8 @@
-import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
-import { findRequestUser, SESSION_COOKIE } from '../auth';
-import type { SignInLimiter, TSessionUser } from '../auth';
-import type { TConfig } from '../core/config';
-import type { TLogger } from '../core/logger';
-import type { ChatEvents } from '../events';
-import type { TThreadItem } from '../inbox';
-import type { LiveStreams } from '../live';
-import type { TMediaStore } from '../media';
-import type { ProviderClient } from '../provider';
+import type { TSessionUser } from '../core/session-user';
 
-/** What procedures need from the outside world; tests pass their own. */
-export type TDeps = {
-  config: TConfig;
-  logger: TLogger;
-  events: ChatEvents<TThreadItem>;
-  /** The open live streams (inbox.onChange) and their fan-out. */
-  liveStreams: LiveStreams;
-  /** null in demo mode (no MESSAGING_API_KEY): nothing leaves the server. */
-  provider: ProviderClient | null;
-  signInLimiter: SignInLimiter;
-  /** Where attachment bytes are kept (PostgreSQL by default). */
-  mediaStore: TMediaStore;
-  now: () => Date;
-};
+// What every procedure is given: the request, and nothing of the outside world. A router that
+// needs a collaborator (the provider, the live streams, a setting) receives it from the app when
+// the app builds it (server/app/app-router.ts), so this base imports no feature (server/ARCHITECTURE.md "The rule").
 
 export type { TSessionUser };
 
@@ -31,8 +11,7 @@ export type TSessionCookie = {
   clear: () => void;
 };
 
-export type TContextInner = {
-  deps: TDeps;
+export type TContext = {
   /** The caller's address (behind a proxy on loopback, the forwarded one). */
   clientIp: string;
   user: TSessionUser | null;
@@ -44,17 +23,15 @@ export type TContextInner = {
 
 const noCookie: TSessionCookie = { set: () => undefined, clear: () => undefined };
 
-/** The context without HTTP: what tests use to call procedures directly. */
+/** The context without HTTP: what the app's HTTP factory builds on, and what in-process callers use. */
 export function createContextInner(opts: {
-  deps: TDeps;
   clientIp?: string;
   user?: TSessionUser | null;
   sessionToken?: string | null;
   sessionCookie?: TSessionCookie;
   viaHttp?: boolean;
-}): TContextInner {
+}): TContext {
   return {
-    deps: opts.deps,
     clientIp: opts.clientIp ?? 'unknown',
     user: opts.user ?? null,
     sessionToken: opts.sessionToken ?? null,
@@ -62,28 +39,3 @@ export function createContextInner(opts: {
     viaHttp: opts.viaHttp ?? false,
   };
 }
-
-export function createContextFactory(deps: TDeps) {
-  return async ({ req, res }: CreateExpressContextOptions): Promise<TContextInner> => {
-    const { token, user: found } = await findRequestUser(req, deps.config.sessionSecret, deps.now());
-    const cookieOptions = {
-      httpOnly: true,
-      sameSite: 'lax' as const,
-      secure: deps.config.secureCookies,
-      path: '/',
-    };
-    return createContextInner({
-      deps,
-      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-      viaHttp: true,
-      sessionToken: found ? token : null,
-      user: found ? { id: found.id, name: found.name, email: found.email, role: found.role } : null,
-      sessionCookie: {
-        set: (value, expiresAt) => res.cookie(SESSION_COOKIE, value, { ...cookieOptions, expires: expiresAt }),
-        clear: () => res.clearCookie(SESSION_COOKIE, cookieOptions),
-      },
-    });
-  };
-}
-
-export type TContext = TContextInner;

@@ -71,7 +71,7 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
 
 export const authedProcedure = publicProcedure.use(({ ctx, path, next }) => {
   if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Please sign in.');
-  // Who reads, and through which procedure: every read of records is answered for this reader (README "Ethical walls").
+  // Who reads, and through which procedure: every read of records is answered for this reader (server/access/README.md "Ethical walls").
   const reader: TReader = { id: ctx.user.id, role: ctx.user.role, ip: ctx.clientIp, path };
   return next({ ctx: { ...ctx, user: ctx.user, reader } });
 });

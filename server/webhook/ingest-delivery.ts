@@ -1,4 +1,4 @@
-import { applyOptOutChanges, optOutChangeOfText } from '../crm';
+import { applyOptOutChanges, optOutChangeOfText } from '../opt-outs';
 import { applyMessageUpdates, applyReceipts, type InboundBatcher, type TStoredInbound } from '../messaging';
 import { applyTemplateStatusUpdates } from '../templates';
 import type { TParsedPayload } from './parse-payload';
@@ -24,7 +24,7 @@ export async function ingestDelivery(
   const changed = payload.receipts.length ? await applyReceipts(payload.receipts) : 0;
   if (payload.templateUpdates.length) await applyTemplateStatusUpdates(payload.templateUpdates);
   // Only a text stored just now asks anything: a retried delivery of an old START must not
-  // undo a STOP sent since (README "Sending messages", Opt-outs).
+  // undo a STOP sent since (server/messaging/README.md "Sending messages", Opt-outs).
   const storedNow = new Set(stored.map((row) => row.chatMsgId));
   const optOuts = [
     ...payload.preferences.map((p) => ({ ...p, source: p.optedOut ? 'provider: stop' : 'provider: resume' })),

@@ -7,7 +7,7 @@ import { type TInboundMessage, type TMessageExtra, type TMessageUpdate, type TRe
 import { editedBody, parseKind, ZReaction, ZRefersTo } from './parse-message-kind';
 import { isRecord, ZProviderId, ZText, ZTimestamp } from './payload-fields';
 
-// Both shapes the provider posts (README "The inbound webhook"): cloud
+// Both shapes the provider posts (server/webhook/README.md "The inbound webhook"): cloud
 // `entry[].changes[].value.{messages,statuses,contacts}` and the legacy on-premise root `messages`
 // (root `statuses` too). Every entry, change and item is walked;
 // each item is validated on its own so one bad item never spoils the others, and unknown fields
@@ -22,7 +22,7 @@ export type TParsedPayload = {
   /** Whether any `messages` / `statuses` array was present: decides the response's keys. */
   hasMessages: boolean;
   hasStatuses: boolean;
-  /** Message and echo items in the payload, of any type and validity (`received` in README "The inbound webhook"). */
+  /** Message and echo items in the payload, of any type and validity (`received` in server/webhook/README.md "The inbound webhook"). */
   received: number;
   /** Status items in the payload, of any status and validity. */
   statusCount: number;

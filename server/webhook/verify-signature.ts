@@ -37,13 +37,13 @@ function credentialsOf(headers: IncomingHttpHeaders, secret: string): { digests:
 }
 
 /**
- * Whether the caller proved knowledge of MESSAGING_WEBHOOK_SECRET (README "The inbound webhook"): an
+ * Whether the caller proved knowledge of MESSAGING_WEBHOOK_SECRET (server/webhook/README.md "The inbound webhook"): an
  * HMAC-SHA256 of the raw bytes in X-Service-Signature or X-Hub-Signature-256, or the secret in
  * x-service-webhook-secret.
  * The query string is never looked at: a secret in a URL ends up in access logs.
  */
 export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer, auth: TWebhookAuth): boolean {
-  // ALLOW_UNAUTHENTICATED_WEBHOOKS=true disables authentication (README "Configuration"), for local development.
+  // ALLOW_UNAUTHENTICATED_WEBHOOKS=true disables authentication (README.md "Configuration"), for local development.
   if (auth.allowUnauthenticated) return true;
   if (!auth.secret) return false; // fail-closed (server/decisions/0008-webhook-authentication-fails-closed.md)
   const { digests, carriesSecret } = credentialsOf(headers, auth.secret);

@@ -39,7 +39,7 @@ export type TWebhookDeps = {
   canDownloadFiles: boolean;
 };
 
-/** GET: the provider's verification handshake (README "The inbound webhook"). Repeated or missing parameters → 403. */
+/** GET: the provider's verification handshake (server/webhook/README.md "The inbound webhook"). Repeated or missing parameters → 403. */
 function handleHandshake(verifyToken: string | undefined): RequestHandler {
   return (req, res) => {
     const { 'hub.mode': mode, 'hub.verify_token': token, 'hub.challenge': challenge } = req.query;

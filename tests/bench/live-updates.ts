@@ -15,9 +15,9 @@ import { liveWalls, reportWalledLive, type TLiveWallPlan } from './live-walls';
 // alone (the subscribers run in their own process, sse-subscribers.ts); events missed.
 //
 // Each subscriber count gets a fresh database and a fresh app process. For iterating:
-//   BENCH_LIVE_SUBSCRIBERS=50,200  subscriber counts (full run 50,200,500; --quick 20)
-//   BENCH_LIVE_SECONDS=5           seconds of deliveries per count (full run 10; --quick 3)
-//   BENCH_LIVE_RATE=100            deliveries per second (full run 200; --quick 50)
+//   BENCH_LIVE_SUBSCRIBERS=50,200  subscriber counts (full run 50,200,500; --quick 10)
+//   BENCH_LIVE_SECONDS=5           seconds of deliveries per count (full run 10; --quick 2)
+//   BENCH_LIVE_RATE=100            deliveries per second (full run 200; --quick 25)
 //
 // Then the walled variant at the largest count (live-walls.ts): a third of the records are on
 // restricted clients whose members are half the streams' people; every stream is checked for
@@ -54,9 +54,9 @@ const epochNow = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function benchLive(adminUrl: string, tools: TLiveTools) {
-  const counts = process.env.BENCH_LIVE_SUBSCRIBERS?.split(',').map(Number) ?? (tools.quick ? [20] : [50, 200, 500]);
-  const rate = Number(process.env.BENCH_LIVE_RATE ?? (tools.quick ? 50 : 200));
-  const seconds = Number(process.env.BENCH_LIVE_SECONDS ?? (tools.quick ? 3 : 10));
+  const counts = process.env.BENCH_LIVE_SUBSCRIBERS?.split(',').map(Number) ?? (tools.quick ? [10] : [50, 200, 500]);
+  const rate = Number(process.env.BENCH_LIVE_RATE ?? (tools.quick ? 25 : 200));
+  const seconds = Number(process.env.BENCH_LIVE_SECONDS ?? (tools.quick ? 2 : 10));
   console.log(
     `\n== 9. Live updates: ${counts.join(', ')} subscribers (inbox.onChange over SSE, each signed in on its own connection), ${rate} webhook deliveries/s for ${seconds} s; from each delivery's 200 to its arrival at each subscriber`,
   );

@@ -1,9 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppProcess, type TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, signInDemo } from '../support/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TAppProcess } from '../support/app-process';
+import { hasChromium, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 
 // The audit page as a director reads it: one sentence per event with names, not ids; the chain's
 // head and a check of the whole chain; filters by what an event is about and by hash.
@@ -27,17 +28,13 @@ async function call<T>(page: Page, path: string, input: unknown, kind: 'query' |
 }
 
 describe.runIf(hasChromium())('the audit page', () => {
+  const live = useLiveBrowserSuite();
   let app: TAppProcess;
   let browser: Browser;
   let ameliaId: number;
   beforeAll(async () => {
-    app = await startAppProcess(); // demo mode: the demo accounts are seeded
-    browser = await launchChromium();
+    ({ app, browser } = live);
     await mkdir(SHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
   });
 
   // What the trail shows came partly from outside: a character that hides itself or turns the text
@@ -82,7 +79,7 @@ describe.runIf(hasChromium())('the audit page', () => {
       const diana = people.find((p) => p.name === 'Diana Director')!.id;
       await call(page, 'clients.addNumber', { clientId: ameliaId, phone: '+44 7700 900998' }, 'mutation');
       await call(page, 'inbox.assign', { clientId: ameliaId, userId: diana }, 'mutation');
-      // The body is read to its end: an export is recorded once its reader has it (README "Evidence exports").
+      // The body is read to its end: an export is recorded once its reader has it (server/export/README.md "Evidence exports").
       const exported = await page.evaluate(async (id) => {
         const res = await fetch(`/api/export/client/${id}.json`);
         await res.text();

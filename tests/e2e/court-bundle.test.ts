@@ -12,7 +12,7 @@ import yazl from 'yazl';
 import { hasChromium, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
-// The court bundle as a director meets it (README "Evidence exports"): downloaded from a client's
+// The court bundle as a director meets it (server/export/README.md "Evidence exports"): downloaded from a client's
 // page by the browser itself, its fingerprint shown on the card once the browser has it, then handed
 // back to Verify a copy on the Audit page — the bundle as it came is genuine, file by file; a copy
 // with one exhibit changed is altered, and says which; an exhibit taken out of it is a file the firm

@@ -41,7 +41,7 @@ describe.runIf(hasChromium())('a day at the inbox, in Chromium against the provi
   it('a send whose answer was lost says it may not have been sent, and is resent only once confirmed', async () => {
     const { page, context } = await signIn();
     await open(page, /Amelia Hart/);
-    // The provider never answers: after its 10 s the server keeps the record pending, outcome unknown.
+    // The provider never answers: after its timeout (5 s here, 10 s by default) the server keeps the record pending, outcome unknown.
     live.sim.queueResponse({ hang: true });
     const text = `Did this reach them? (${Date.now()})`;
     await page.getByRole('textbox', { name: 'Message' }).fill(text);

@@ -1,25 +1,23 @@
 import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TAppProcess } from '../support/app-process';
-import { startLiveAppOnOwnDatabase } from '../support/live-app';
-import { hasChromium, launchChromium, liveStreamOpen, saveScreenshot, signInDemo, untilStill } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
+import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo, untilStill } from '../support/browser';
 import { sql } from '../support/sql';
 
 // Long histories, as a reader meets them: 150 conversations scrolled to the oldest, and
 // a client of 20,000 messages whose thread opens at the newest and loads earlier pages above
 // without moving what is on screen.
 describe.runIf(hasChromium())('long histories in Chromium', () => {
-  let live: Awaited<ReturnType<typeof startLiveAppOnOwnDatabase>>;
+  // Live mode against the provider simulator, on a PostgreSQL this test can load directly.
+  const live = useLiveBrowserSuite();
   let app: TAppProcess;
   let ownerUrl: string;
   let browser: Browser;
   let longId: number;
 
   beforeAll(async () => {
-    // Live mode against the provider simulator, on a PostgreSQL this test can load directly.
-    live = await startLiveAppOnOwnDatabase('long');
-    app = live.app;
-    ownerUrl = live.ownerUrl;
+    ({ app, ownerUrl, browser } = live);
     // 150 clients who each wrote once, a day and more ago, an hour apart ("Conversation 150" oldest).
     await sql(
       ownerUrl,
@@ -41,11 +39,6 @@ describe.runIf(hasChromium())('long histories in Chromium', () => {
        FROM generate_series(1, 20000) g`,
       [longId],
     );
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await live?.stop();
   });
 
   const signIn = async (): Promise<Page> => (await signInDemo(browser, app.url, 'Staff', { height: 800 })).page;

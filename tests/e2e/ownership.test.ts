@@ -5,7 +5,7 @@ import { keysOf, strokesAtOnce, type TStroke } from '../support/keys-at-once';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { createHttpClient } from '../support/test-server';
 
-// Ownership in two browsers (README "Ownership"): a director gives a conversation to Sam and Sam's
+// Ownership in two browsers (server/ownership/README.md "Ownership"): a director gives a conversation to Sam and Sam's
 // page is told at once; a note with a mention is shown as internal, tells its person, and never
 // reaches the provider; a snoozed conversation leaves the Open list and comes back by itself.
 describe.runIf(hasChromium())('ownership in Chromium', () => {

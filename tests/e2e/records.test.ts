@@ -3,13 +3,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, SCREENSHOT_DIR, signInDemo } from '../support/browser';
-import { startLiveAppOnOwnDatabase } from '../support/live-app';
+import { hasChromium, SCREENSHOT_DIR, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 import { sql } from '../support/sql';
 
-// Records as a director meets them (README "Records"): records made old by SQL, previewed,
+// Records as a director meets them (server/records/README.md "Records"): records made old by SQL, previewed,
 // destroyed after a typed confirmation, followed to a certificate whose links download; and a legal
 // hold placed in the browser keeping its client out of retention and refusing its erasure.
 // Every state photographed is also measured by axe-core at a desk's and a phone's width, as in
@@ -17,22 +17,15 @@ import { sql } from '../support/sql';
 const SHOTS = SCREENSHOT_DIR;
 
 describe.runIf(hasChromium())('records in Chromium', () => {
-  let live: Awaited<ReturnType<typeof startLiveAppOnOwnDatabase>>;
+  // The app on a PostgreSQL this test reaches as its owner: back-dating records is no request's business.
+  const live = useLiveBrowserSuite();
   let app: TAppProcess;
   let ownerUrl: string;
   let browser: Browser;
 
   beforeAll(async () => {
-    // The app on a PostgreSQL this test reaches as its owner: back-dating records is no request's business.
-    live = await startLiveAppOnOwnDatabase('records');
-    app = live.app;
-    ownerUrl = live.ownerUrl;
-    browser = await launchChromium();
+    ({ app, ownerUrl, browser } = live);
     await mkdir(SHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await live?.stop();
   });
 
   const caseNamed = async (reference: string) =>

@@ -7,7 +7,7 @@ import { useLiveBrowserSuite } from '../support/live-app';
 import { match } from '../support/matchers';
 import { createHttpClient } from '../support/test-server';
 
-// Scheduled sends in Chromium (README "Scheduled sends"): a text is scheduled with Send later a few
+// Scheduled sends in Chromium (server/messaging/README.md "Scheduled sends"): a text is scheduled with Send later a few
 // seconds ahead, listed above the composer, goes by itself as an ordinary bubble and leaves the
 // list; another is edited and rescheduled, a third cancelled; the Scheduled page lists what waits;
 // one that could not go (the client's 24 hours had passed) says why, in the list and in the bell.

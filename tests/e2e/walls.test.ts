@@ -1,17 +1,18 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppProcess, type TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
+import type { TAppProcess } from '../support/app-process';
+import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
+import { useLiveBrowserSuite } from '../support/live-app';
 import { createHttpClient } from '../support/test-server';
-import { cloudPayload, postWebhook, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
 type TClient = ReturnType<typeof createHttpClient>['client'];
 
-// Ethical walls in the browser (README "Ethical walls"): what a screened person does not see — in
+// Ethical walls in the browser (server/access/README.md "Ethical walls"): what a screened person does not see — in
 // the inbox, its counts, search, the clients list and a record's own address — what a live page
 // never shows them, a conversation that closes the moment its person is screened, and a director
 // restricting a client from its page.
 describe.runIf(hasChromium())('ethical walls in Chromium', () => {
+  const live = useLiveBrowserSuite();
   let app: TAppProcess;
   let browser: Browser;
   let director: TClient;
@@ -24,17 +25,10 @@ describe.runIf(hasChromium())('ethical walls in Chromium', () => {
   const visible = { name: 'Vivian Openfield', phone: '447700911002', id: 0 };
   const closing = { name: 'Colette Closewell', phone: '447700911003', id: 0 };
   const restricting = { name: 'Rupert Lockhart', phone: '447700911004', id: 0 };
-  let seq = 0;
 
   /** An inbound chat message from the number, through the signed webhook, as the provider delivers it. */
   async function inbound(from: string, body: string): Promise<void> {
-    seq += 1;
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const answer = await postWebhook(
-      app.url,
-      cloudPayload({ messages: [textMessage(`wamid.walls-${seq}-${from}`, from, body, timestamp)] }),
-    );
-    expect(answer.status).toBe(200);
+    expect((await live.sim.sendInbound(from, body)).status).toBe(200);
   }
 
   async function signedIn(role: 'Director' | 'Staff'): Promise<Page> {
@@ -44,10 +38,7 @@ describe.runIf(hasChromium())('ethical walls in Chromium', () => {
   }
 
   beforeAll(async () => {
-    // Demo mode (the demo accounts and data seeded) on a fresh data dir: its own embedded database.
-    app = await startAppProcess({
-      env: { MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, SESSION_SECRET: 'e2e-walls-session-secret-0123456789ab' },
-    });
+    ({ app, browser } = live);
     director = createHttpClient(app.url).client;
     await director.auth.signIn.mutate({ email: 'director@demo.firm', password: 'demo-director-pass' });
     sam = createHttpClient(app.url).client;
@@ -60,12 +51,9 @@ describe.runIf(hasChromium())('ethical walls in Chromium', () => {
     await inbound(visible.phone, 'Here are the wombatopen papers you asked for.');
     await inbound(closing.phone, 'Colette here, checking in about the lease.');
     await director.access.screen.mutate({ clientId: walled.id, userId: samId, reason: 'Acted for the other side' });
-    browser = await launchChromium();
   });
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await app?.stop();
   });
 
   it('a screened person sees nothing of the client: not in the inbox, its counts, search, the clients list or at its address', async () => {

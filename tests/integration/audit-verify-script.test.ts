@@ -3,7 +3,7 @@ import { runScript } from '../support/app-process';
 import { sql } from '../support/sql';
 import { createTestDatabase, type TTestDatabase } from '../support/test-database';
 
-// npm run audit:verify (README "Records"): exit 0 with the head when the chain holds; exit 1 naming
+// npm run audit:verify (server/records/README.md "Records"): exit 0 with the head when the chain holds; exit 1 naming
 // the first bad event after an owner-side change the triggers could not stop (an edit, a deleted
 // first or last row), made as a superuser would: triggers lifted, changed, put back.
 

@@ -64,7 +64,7 @@ it('staff are refused by the server, not only by a hidden screen', async () => {
   await expect(live.staff.audit.list.query({})).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
 });
 
-// Names, not ids (README "A tour of the screens", Audit): each event says what its subject is, read
+// Names, not ids (client/README.md "A tour of the screens", Audit): each event says what its subject is, read
 // in the same query as the walls, so a walled matter's name never reaches the page.
 describe('the trail names what each event is about', () => {
   let amelia: number;

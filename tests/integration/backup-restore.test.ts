@@ -16,7 +16,7 @@ import { createEmptyTestDatabase, createTestDatabase, type TTestDatabase } from 
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// npm run backup / restore (README "Backup and restore"), run as the operator runs them: child
+// npm run backup / restore (server/backup/README.md "Backup and restore"), run as the operator runs them: child
 // processes against real databases. A restored copy must equal its source row for row, file bytes
 // and trail hashes included; a damaged or foreign backup, or a target that is not empty, is refused
 // with the target left as it was.
@@ -131,7 +131,7 @@ describe('a round trip: backup, then restore into an empty database', () => {
     const file = backupFile('round-trip');
     const backup = await runScript('server/scripts/backup.ts', envFor(source), [file]);
     expect(backup.code, backup.output).toBe(0);
-    expect(backup.output).toMatch(/Backup written and verified: .* schema 0023-unless-replied/);
+    expect(backup.output).toMatch(/Backup written and verified: .* schema 0024-record-versions/);
     expect(backup.output).toMatch(/backup: attachment_chunks: \d+ rows/); // progress on stderr
 
     const target = await emptyTarget();

@@ -1,14 +1,15 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openAtSql, outOfHoursReplySql } from '../../server/business-hours/out-of-hours-sql';
+import { openAt as isOpenAt, outOfHoursReply } from '../../server/business-hours/out-of-hours-sql';
+import { sql as sqlTag } from '../../server/core/sql';
 import { createClient } from '../../server/crm/clients';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { createHttpClient } from '../support/test-server';
 import { match } from '../support/matchers';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 
-// README "Business hours": the firm's week, and the reply a client who writes outside it gets, at
+// server/messaging/README.md "Business hours": the firm's week, and the reply a client who writes outside it gets, at
 // most once per number per 12 hours, queued by the webhook's ingest and sent by the scheduled-sends worker.
 
 let live: TLiveSetup;
@@ -279,18 +280,11 @@ describe('the settings', () => {
 describe('the rule, in SQL, at a given moment', () => {
   const WEEKDAYS = [{ day: 1, opens: '09:00', closes: '17:00' }];
   const openAt = async (at: string, hours: { timeZone?: string; week?: unknown[]; closedDates?: string[]; autoReply?: string | null }) => {
-    const [row] = await sql<{ open: boolean; reply: boolean }>(
-      live.server.databaseUrl,
-      `SELECT ${openAtSql('b', '$1::timestamptz')} AS open, ${outOfHoursReplySql('b', '$1::timestamptz')} AS reply
-       FROM (SELECT $2::text AS time_zone, $3::jsonb AS week, $4::date[] AS closed_dates, $5::text AS auto_reply) b`,
-      [
-        at,
-        hours.timeZone ?? 'Europe/London',
-        JSON.stringify(hours.week ?? WEEKDAYS),
-        hours.closedDates ?? [],
-        'autoReply' in hours ? hours.autoReply : 'closed',
-      ],
-    );
+    const [b, when] = [sqlTag`b`, sqlTag`${at}::timestamptz`];
+    const statement = sqlTag`SELECT ${isOpenAt(b, when)} AS open, ${outOfHoursReply(b, when)} AS reply
+       FROM (SELECT ${hours.timeZone ?? 'Europe/London'}::text AS time_zone, ${JSON.stringify(hours.week ?? WEEKDAYS)}::jsonb AS week,
+                    ${hours.closedDates ?? []}::date[] AS closed_dates, ${'autoReply' in hours ? hours.autoReply : 'closed'}::text AS auto_reply) b`;
+    const [row] = await sql<{ open: boolean; reply: boolean }>(live.server.databaseUrl, statement.text, statement.values);
     return row!;
   };
 

@@ -6,7 +6,7 @@ import { createHttpClient, startTestServer, type TTestServer } from '../support/
 import { failureOf } from '../support/trpc-failure';
 import { WEBHOOK_SECRET } from '../support/webhook';
 
-// Button titles counted as the client sees them (README "Quick-reply buttons"): through
+// Button titles counted as the client sees them (server/messaging/README.md "Quick-reply buttons"): through
 // `chat.sendButtons` to the provider simulator over HTTP.
 
 const KEY = 'titles-sim-key-0123456789';

@@ -13,7 +13,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { readPdfText } from '../support/pdf-text';
 import { sql } from '../support/sql';
 
-// The court bundle (README "Evidence exports"): GET /api/export/client/:id.zip and /case/:id.zip, a
+// The court bundle (server/export/README.md "Evidence exports"): GET /api/export/client/:id.zip and /case/:id.zip, a
 // ZIP of the transcript, the JSON export, every stored file as a numbered exhibit and a manifest of
 // SHA-256s, hashed in a header and in the audit trail only once the reader has it.
 

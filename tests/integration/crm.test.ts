@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 import { Communication } from '../../server/core/db/models/index';
 import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 

@@ -9,7 +9,7 @@ import { readExport, type TExportHeader } from '../../server/export/read-export'
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
 
-// The PDF export a court accepts (README "Evidence exports"): photos drawn with their exhibit
+// The PDF export a court accepts (server/export/README.md "Evidence exports"): photos drawn with their exhibit
 // numbers, other files listed with size and SHA-256 and indexed, replies quoting what they answer,
 // button choices labelled, resent copies naming their original, "page N of M", times on the firm's
 // clock with UTC beside, hidden characters shown by their code, right-to-left scripts in reading
@@ -143,7 +143,7 @@ beforeAll(async () => {
     contextId: question.metadata.chat_msg_id!,
   });
   await live.sim.sendInboundKind({ kind: 'reply', from: CLIENT, body: 'About the old thread', contextId: 'wamid.NEVER-HERE-1' });
-  // Before any file is sent (the media queue's downloads would take the scripted answer): a send the provider refused, then resent with Retry (README "Retries").
+  // Before any file is sent (the media queue's downloads would take the scripted answer): a send the provider refused, then resent with Retry (server/messaging/README.md "Sending messages").
   live.sim.queueResponse({ status: 429 });
   await expect(live.staff.chat.send.mutate({ clientId, body: 'Your appointment is confirmed' })).rejects.toThrow();
   ids.failed = Number(
@@ -407,7 +407,7 @@ describe('quotes respect the record and the walls', () => {
          ('chat', 'outbound', 'A copy of a record erased since', 'sent', $1, NULL, '447700900654', '{"retry_of": 2147483000}', '{}', now() + interval '6 seconds', now())`,
       [walled.id, sealedFailure!.id],
     );
-    // The sealed case is restricted and the exporting member of staff is not one of its members (README "Ethical walls").
+    // The sealed case is restricted and the exporting member of staff is not one of its members (server/access/README.md "Ethical walls").
     await sql(live.server.databaseUrl, `UPDATE cases SET restricted = true WHERE id = $1`, [hidden.id]);
     type TMessage = { body: string; replyTo: string | null; quoted: { excerpt: string } | null; resentFrom: number | null };
     const body = JSON.parse((await download(`client/${walled.id}.json`)).toString('utf8')) as { messages: TMessage[] };

@@ -16,7 +16,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
 
-// Verify a copy (README "Evidence exports"): POST /api/export/verify and npm run export:verify say
+// Verify a copy (server/export/README.md "Evidence exports"): POST /api/export/verify and npm run export:verify say
 // which export a file is, by whom and when, and for a court bundle whether every file still matches
 // its manifest. Altered bundles are rebuilt here with yazl, as someone editing a copy would.
 

@@ -9,7 +9,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { readPdfText } from '../support/pdf-text';
 import { sql } from '../support/sql';
 
-// Evidence exports (README "Evidence exports"): a client's or a case's chat as
+// Evidence exports (server/export/README.md "Evidence exports"): a client's or a case's chat as
 // JSON and PDF, with the body's SHA-256 in a header and in the audit trail.
 const CLIENT = '447700900123';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -87,12 +87,12 @@ describe('JSON export', () => {
       count: 3,
       notOnCase: null,
       exportedBy: { id: staffId, name: 'Sam Staff', email: 'sam@firm.test' },
-      // No business hours saved and no FIRM_TIME_ZONE: the firm's clock is the default (README "Evidence exports").
+      // No business hours saved and no FIRM_TIME_ZONE: the firm's clock is the default (server/export/README.md "Evidence exports").
       timeZone: 'Europe/London',
     });
     expect(Date.parse(body.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(body.period!.from <= body.period!.to).toBe(true);
-    // The trail's head as the export saw it: the export's own audit row is the next one (README "Records").
+    // The trail's head as the export saw it: the export's own audit row is the next one (server/records/README.md "Records").
     const [exported] = await sql<{ prev_hash: string; id: string }>(
       live.server.databaseUrl,
       "SELECT prev_hash, id::text FROM audit_events WHERE action = 'export.create' AND detail->>'sha256' = $1",

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 
-// The firm has one clock (README "Configuration", "Business hours", "Evidence exports"):
+// The firm has one clock (README.md "Configuration", server/messaging/README.md "Business hours", server/export/README.md "Evidence exports"):
 // FIRM_TIME_ZONE until a director saves business hours, then the hours' zone — for the SPA's
 // "send later" (settings.businessHours) and for every export's times alike.
 

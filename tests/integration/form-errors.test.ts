@@ -1,7 +1,7 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Case, Client } from '../../server/core/db/models/index';
-import type { AppRouter } from '../../server/trpc/app-router';
+import { Case, Client, ClientNumber } from '../../server/core/db/models/index';
+import type { AppRouter } from '../../server/app/app-router';
 import { createHttpClient, signInNewStaff, startTestServer, type TTestServer } from '../support/test-server';
 import { match } from '../support/matchers';
 
@@ -79,6 +79,18 @@ describe('adding a number to a client', () => {
     expect(refused.fieldErrors).toEqual({
       phone: [match.stringMatching(/^That is not a possible phone number\. Enter it with its country code/)],
     });
+  });
+
+  it("typed in another country's national format, is refused naming the firm's country; with its country code, it is added", async () => {
+    const client = await staff.clients.create.mutate({ name: 'Rosa Lind', phone: '+44 7700 900614' });
+    const refused = await refusalOf(staff.clients.addNumber.mutate({ clientId: client.id, phone: '(415) 555-0199' }));
+    expect(refused.code).toBe('BAD_REQUEST');
+    expect(refused.fieldErrors).toEqual({
+      phone: ['That is not a valid number in the United Kingdom. Enter it with its country code, such as +1 415 555 0199.'],
+    });
+    expect(await ClientNumber.count({ where: { clientId: client.id } })).toBe(1);
+    const added = await staff.clients.addNumber.mutate({ clientId: client.id, phone: '+1 415 555 0199' });
+    expect(added.numbers.map((n) => n.digits)).toEqual(match.arrayContaining(['14155550199']));
   });
 
   it('to a client id no record can have, reports the id and the number together', async () => {

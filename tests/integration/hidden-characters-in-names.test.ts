@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 import { createClient } from '../../server/crm/clients';
 import { createUser } from '../../server/auth/users';
 import { sql } from '../support/sql';

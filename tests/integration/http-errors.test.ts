@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TTestServer } from '../support/test-server';
 
 // Every plain HTTP route a browser uses answers an error in one shape, `{error: {code, message}}`,
-// with tRPC's code word for its status (README "HTTP surfaces"); the webhook keeps the provider's.
+// with tRPC's code word for its status (server/README.md "HTTP surfaces"); the webhook keeps the provider's.
 let server: TTestServer;
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 
-// Inbox filters (README "A tour of the screens"): all, unread, unknown or ambiguous number, awaiting our reply.
+// Inbox filters (client/README.md "A tour of the screens"): all, unread, unknown or ambiguous number, awaiting our reply.
 let live: TLiveSetup;
 beforeAll(async () => {
   live = await startLiveSetup();

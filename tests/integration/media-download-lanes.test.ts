@@ -8,7 +8,7 @@ import {
   firstDownloadOf as firstDownloadOfFile,
 } from '../support/media-deliveries';
 
-// README "Files": a small file never waits behind slow ones (the express lanes). The floor rate and
+// server/media/README.md "Files": a small file never waits behind slow ones (the express lanes). The floor rate and
 // the reasons a try ends are in media-download-reasons.test.ts.
 const CLIENT = '447700900123';
 const FLOOR = 64 * 1024;

@@ -3,7 +3,7 @@ import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { deliverMedia, downloadedFileOf, downloadsOf as downloadsOfFile } from '../support/media-deliveries';
 
-// README "Files": why a try ends, said in the thread: a download slower than the floor rate is cut
+// server/media/README.md "Files": why a try ends, said in the thread: a download slower than the floor rate is cut
 // and tried again later; a link the download refuses names its cause, with the host.
 const CLIENT = '447700900123';
 const FLOOR = 64 * 1024;

@@ -2,7 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, Communication } from '../../server/core/db/models/index';
 import { createClient } from '../../server/crm/clients';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 import { startLiveSetup, SIM_API_KEY, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
 

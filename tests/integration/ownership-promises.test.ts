@@ -11,7 +11,7 @@ import { match } from '../support/matchers';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// Ownership's promises (README "Ownership"), each where it can break: people acting at once, two
+// Ownership's promises (server/ownership/README.md "Ownership"), each where it can break: people acting at once, two
 // instances polling one database, a poll run over and over, live streams under the walls, bad input,
 // notes that must never reach the provider, and notifications that are only their own person's.
 // Real HTTP, a real second instance, real PostgreSQL; the provider is the simulator over HTTP.
@@ -508,7 +508,7 @@ it('notifications: marking read touches only the caller’s own; all marks all; 
   expect(await noa.client.notifications.markRead.mutate({ all: true })).toEqual({ updated: 0 });
 });
 
-// A person screened from a client (README "Ethical walls") must get nothing of it through ownership
+// A person screened from a client (server/access/README.md "Ethical walls") must get nothing of it through ownership
 // either: neither its conversation nor a live hint that something happened in it.
 
 it('a client’s responsible person walled from it since is not given its first conversation, nor told of it', async () => {

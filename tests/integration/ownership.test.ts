@@ -6,7 +6,7 @@ import { createHttpClient, startTestServer, type TTestServer } from '../support/
 import { match } from '../support/matchers';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// Ownership (README "Ownership"): who handles a conversation, its state, internal notes and the
+// Ownership (server/ownership/README.md "Ownership"): who handles a conversation, its state, internal notes and the
 // notifications that tell people — through the real HTTP API and webhook, on real PostgreSQL.
 
 let server: TTestServer;

@@ -203,6 +203,6 @@ it('filtered inbox pages too, and the unread badge counts the whole inbox', asyn
     data: { code: 'BAD_REQUEST' },
     message: 'That page of conversations is not valid: reload the inbox.',
   });
-  // Without a limit a page is 50 (README "HTTP surfaces").
+  // Without a limit a page is 50 (server/README.md "HTTP surfaces").
   expect((await live.staff.inbox.threads.query()).threads).toHaveLength(50);
 });

@@ -9,7 +9,7 @@ import { openLiveStream } from '../support/live-stream';
 import { match } from '../support/matchers';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 
-// The promises the product makes under faults (README "Security and reliability"): a STOP stops every send to
+// The promises the product makes under faults (server/README.md "Security and reliability"): a STOP stops every send to
 // its number, the provider's key goes nowhere else, a send whose answer was lost is never sent again
 // without a person's say-so, one message's history stays bounded, and a slow provider holds no
 // database connection while it trickles a file.

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../server/core/config';
 import { Communication } from '../../server/core/db/models/index';
 import { createLogger } from '../../server/core/logger';
 import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 import { captureLogLines } from '../support/log-capture';
 import { openLiveStream } from '../support/live-stream';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
@@ -16,7 +16,7 @@ import { cloudPayload, postWebhook, sql, WEBHOOK_SECRET } from '../support/webho
 
 // Reactions, quick-reply buttons, read receipts on the client's phone and templates sent with a
 // file: the app in live mode against the provider simulator over HTTP, READ_RECEIPTS=assignee
-// (README "Reactions", "Quick-reply buttons", "Read receipts", "Sending messages").
+// (server/messaging/README.md "Reactions", "Quick-reply buttons", "Read receipts", "Sending messages").
 
 const KEY = 'reach-sim-key-0123456789';
 const FIRM = '442079460000'; // FIRM_PHONE's default, as the provider names the firm's number

@@ -8,7 +8,7 @@ import { failureOf } from '../support/trpc-failure';
 import { cloudPayload, postWebhook, sql } from '../support/webhook';
 
 // A receipt proves only its own message, and a 5xx is not a refusal
-// (server/decisions/0014-unknown-outcome-is-not-failed.md; README "Sending messages", Unknown outcome).
+// (server/decisions/0014-unknown-outcome-is-not-failed.md; server/messaging/README.md "Sending messages", Unknown outcome).
 
 let live: TLiveSetup;
 let proxy: TLostAnswerProxy;

@@ -7,7 +7,7 @@ import { match } from '../support/matchers';
 import { makeOldMatter as makeOldMatterIn, sha256 } from '../support/records';
 import { sql } from '../support/sql';
 
-// Retention, legal holds and erasure requests (README "Records"): what is due is previewed, a
+// Retention, legal holds and erasure requests (server/records/README.md "Records"): what is due is previewed, a
 // director approves it, the worker erases it in chunks (checking each item again), and a
 // certificate lists every erased item with the hash of what went. Held matters are never in a batch.
 let live: TLiveSetup;

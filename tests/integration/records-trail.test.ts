@@ -10,7 +10,7 @@ import { runStatementsAs, verifyTrailAs } from '../support/records';
 import { sql } from '../support/sql';
 import { createTestDatabase } from '../support/test-database';
 
-// The trail a regulator accepts (README "Records"): hash-chained by the database, appended by a
+// The trail a regulator accepts (server/records/README.md "Records"): hash-chained by the database, appended by a
 // request role that cannot change, disable, truncate, replace or back-date it; an owner's edit is
 // found by the verifier.
 let live: TLiveSetup;

@@ -5,7 +5,7 @@ import { match } from '../support/matchers';
 import { failureOf } from '../support/trpc-failure';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 
-// The client's time, and a reply that stops a follow-up (README "Business hours", "Scheduled sends"):
+// The client's time, and a reply that stops a follow-up (server/messaging/README.md "Business hours", "Scheduled sends"):
 // the out-of-hours reply judges when the client wrote (the message's own timestamp, in the firm's
 // zone), never answers a message more than 15 minutes old on arrival; a send scheduled with
 // `unlessReplied` is not sent if the client wrote after it was scheduled. Times are injected (the

@@ -6,7 +6,7 @@ import { createUser } from '../../server/auth/users';
 import { Communication } from '../../server/core/db/models/index';
 import { createClient } from '../../server/crm/clients';
 import { pruneExpiredRows } from '../../server/maintenance/prune-expired';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 import { startLiveSetup, SIM_API_KEY, type TLiveSetup } from '../support/live-setup';
 import { isConnected, openLiveStream } from '../support/live-stream';
 import { match } from '../support/matchers';
@@ -15,7 +15,7 @@ import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
 import { WEBHOOK_SECRET } from '../support/webhook';
 
-// Scheduled sends (README "Scheduled sends"): the row is the queue, every instance polls it, and a
+// Scheduled sends (server/messaging/README.md "Scheduled sends"): the row is the queue, every instance polls it, and a
 // row stops being due in the transaction that writes its message's record. What the tests hold:
 // a send goes at its time, once — across two instances, a stop and a crash mid-send — with the
 // checks a send now makes made again at its time (the window, an opt-out, the walls, the file), and

@@ -74,7 +74,7 @@ it('a message holding the highlight marks themselves cannot mark words of its ow
 });
 
 it('a change of SEARCH_LANGUAGE rebuilds the search column once, for that language', async () => {
-  // A rebuild is the owner's work, run at start-up with the migrations (README "Records").
+  // A rebuild is the owner's work, run at start-up with the migrations (server/records/README.md "Records").
   const sequelize = createSequelize(live.server.databaseUrl, createLogger('silent'), { unbounded: true });
   onTestFinished(() => sequelize.close());
   const logger = { warn: () => undefined } as never;

@@ -12,7 +12,13 @@ beforeAll(async () => {
   app = await startAppProcess({
     port: await findFreePort(),
     seedDemo: true,
-    env: { MESSAGING_API_KEY: 'shutdown-key', MESSAGING_PROVIDER_URL: sim.url, SESSION_SECRET: 'shutdown-session-secret-0123456789ab' },
+    env: {
+      MESSAGING_API_KEY: 'shutdown-key',
+      MESSAGING_PROVIDER_URL: sim.url,
+      SESSION_SECRET: 'shutdown-session-secret-0123456789ab',
+      // 5 s rather than 10: time enough to see new connections refused while the send waits.
+      MESSAGING_TIMEOUT_SECONDS: '5',
+    },
   });
 }, 180_000);
 afterAll(async () => {
@@ -23,7 +29,7 @@ afterAll(async () => {
 it('on SIGTERM stops accepting, finishes the request in flight, closes the database and exits 0', async () => {
   const { client } = createHttpClient(app.url);
   await client.auth.signIn.mutate({ email: 'staff@demo.firm', password: 'demo-staff-pass' });
-  sim.queueResponse({ hang: true }); // the send will take the full 10 s provider timeout
+  sim.queueResponse({ hang: true }); // the send will take the full provider timeout
   let answered = false;
   const inFlight = client.chat.send
     .mutate({ to: '+44 7700 900123', body: 'Sent as the server stops' })

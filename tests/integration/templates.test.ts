@@ -4,7 +4,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage } from '../support/webhook';
 import { match } from '../support/matchers';
 
-// Approved templates (README "Sending messages"): the catalogue, sending a template, the provider's error codes on a
+// Approved templates (server/messaging/README.md "Sending messages"): the catalogue, sending a template, the provider's error codes on a
 // send answer and on a failed receipt, and opt-outs. Live mode against the provider simulator.
 
 let live: TLiveSetup;

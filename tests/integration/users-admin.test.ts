@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useProductionHashCost } from '../support/hash-cost';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { endsWithin, isConnected, openLiveStream, type TLiveStream } from '../support/live-stream';
 import { sql } from '../support/sql';
@@ -443,6 +444,9 @@ describe('names and passwords that are refused', () => {
 });
 
 describe('when the password queue is full', () => {
+  // Real ~100 ms hashes: cheap ones would never fill the queue.
+  useProductionHashCost();
+
   it('adding people is told the server is busy, not that it is checking sign-ins', async () => {
     const answers = await Promise.allSettled(
       Array.from({ length: 40 }, (_, i) =>

@@ -3,13 +3,12 @@ import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
 import { createUser } from '../../server/auth/users';
-import { appRouter } from '../../server/trpc/app-router';
 import { isConnected, openLiveStream } from '../support/live-stream';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { match } from '../support/matchers';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// The walls hold on every path (README "Ethical walls"). Every procedure of the app router and
+// The walls hold on every path (server/access/README.md "Ethical walls"). Every procedure of the app router and
 // every Express route is listed below, with how to aim it at walled records, or why it returns
 // none: a procedure or route added later without an entry fails here, so the rule cannot be
 // forgotten. Each is called by a person screened from a client and by a non-member of a restricted
@@ -189,7 +188,7 @@ const CALLS: Record<string, TCall[] | null> = {
 /** Calls `path` over HTTP as `client`: what came back, data or error, as text. */
 async function callAs(client: TClient, path: string, input: unknown): Promise<{ text: string; code: string | null }> {
   const [namespace, name] = path.split('.') as [string, string];
-  const type = (appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]!._def.type;
+  const type = (server.router._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]!._def.type;
   const procedure = (client as unknown as Record<string, Record<string, Record<string, (input: unknown) => Promise<unknown>>>>)[namespace]![
     name
   ]!;
@@ -319,7 +318,7 @@ afterAll(() => server?.stop());
 
 describe('every procedure of the app router', () => {
   it('is listed here, with how to aim it at walled records or why it returns none', () => {
-    const procedures = Object.keys(appRouter._def.procedures).sort();
+    const procedures = Object.keys(server.router._def.procedures).sort();
     expect(procedures.filter((path) => !(path in CALLS))).toEqual([]);
     expect(Object.keys(CALLS).filter((path) => !procedures.includes(path))).toEqual([]);
   });
@@ -375,7 +374,7 @@ describe('every procedure of the app router', () => {
     for (const [path, calls] of Object.entries(CALLS)) {
       if (!path.startsWith('inbox.') && !path.startsWith('timeline.') && !path.startsWith('clients.') && !path.startsWith('cases.'))
         continue;
-      if (!(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]!._def.type.startsWith('query'))
+      if (!(server.router._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]!._def.type.startsWith('query'))
         continue;
       for (const call of calls ?? []) seen += (await callAs(people.mia.client, path, call(ids))).text;
     }

@@ -4,7 +4,7 @@ import { createHttpClient, startTestServer, type TTestServer } from '../support/
 import { match } from '../support/matchers';
 import { sql } from '../support/sql';
 
-// Managing a wall (README "Ethical walls"): directors only, every change audited, bad input refused
+// Managing a wall (server/access/README.md "Ethical walls"): directors only, every change audited, bad input refused
 // with a clear message, and two directors changing one wall at once take turns.
 
 let server: TTestServer;

@@ -4,7 +4,7 @@ import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
-// The side paths into a walled matter (README "Ethical walls"): not asking for it by its id, but
+// The side paths into a walled matter (server/access/README.md "Ethical walls"): not asking for it by its id, but
 // sharing its number, unlinking its records, fetching an upload, appointing a director to lift a
 // screen, or reading what a conversation's summary or the audit trail says about it.
 

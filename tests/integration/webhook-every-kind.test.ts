@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Communication } from '../../server/core/db/models/index';
 import { createClient } from '../../server/crm/clients';
-import { getThread } from '../../server/inbox/inbox';
+import { getThread } from '../../server/inbox/thread-items';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 import { UNWALLED_READER } from '../support/readers';

@@ -24,7 +24,7 @@ const STATUS_CASES: Record<string, { statuses: number; updated: number; finalSta
   group: { statuses: 1, updated: 0, finalStatus: 'delivered' },
 };
 
-// Every kind of message (README "The inbound webhook"): stored kinds make a record; reactions, edits and deletions change
+// Every kind of message (server/webhook/README.md "The inbound webhook"): stored kinds make a record; reactions, edits and deletions change
 // one (none exists here, so nothing changes); orders, system notices, unsupported types, calls and
 // flows are counted only. The corpus's echo with a placeholder recipient ("<WHATSAPP_USER_PHONE_NUMBER>")
 // and its deletion notice from a placeholder sender cannot be anyone's conversation: counted, not stored.

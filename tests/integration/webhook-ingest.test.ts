@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TChatChange } from '../../server/events/chat-events';
-import type { TThreadItem } from '../../server/inbox/inbox';
+import type { TThreadItem } from '../../server/inbox/thread-items';
 import { createClient } from '../../server/crm/clients';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, statusItem, textMessage, VERIFY_TOKEN, WEBHOOK_SECRET } from '../support/webhook';

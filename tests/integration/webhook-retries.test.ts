@@ -12,7 +12,7 @@ import { createHttpClient } from '../support/test-server';
 import { WEBHOOK_SECRET } from '../support/webhook';
 
 // Receipts the provider posts while the app is down are not lost: the provider (and so the
-// simulator) retries the webhook until the app is back, which applies each once (README "The
+// simulator) retries the webhook until the app is back, which applies each once (server/webhook/README.md "The
 // inbound webhook": a retried delivery stores nothing twice). Short waits between tries here.
 
 const KEY = 'retries-sim-key-0123456789';

@@ -61,14 +61,21 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 150_000;
+  // A start that fails leaves nothing behind: the app (and its database) stopped, its own data dir removed.
+  const giveUp = async (why: string): Promise<never> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    throw new Error(`${why}:\n${output}`);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited early:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null) await giveUp('the app exited early');
     const ok = await fetch(`${url}/api/health`).then(
       (r) => r.ok,
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline) throw new Error(`the app did not answer /api/health in time:\n${output}`);
+    if (Date.now() > deadline) await giveUp('the app did not answer /api/health in time');
     await new Promise((r) => setTimeout(r, 250));
   }
   return {

@@ -4,7 +4,7 @@ import { loadConfig } from '../../server/core/config';
 import { createLogger, type TLogger } from '../../server/core/logger';
 import { createUser } from '../../server/auth/users';
 import { startServer, type TRunningServer } from '../../server/app/start-server';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 import { createTestDatabase } from './test-database';
 
 /** `databaseUrl` is the owner's (assertions, bulk loads); `requestDatabaseUrl` the role requests run as. */
@@ -17,7 +17,7 @@ export async function startTestServer(
   options: Parameters<typeof startServer>[2] = {},
 ): Promise<TTestServer> {
   const database = await createTestDatabase();
-  // Requests run as a lesser role, the owner migrates: as a deployment with both URLs (README "Records").
+  // Requests run as a lesser role, the owner migrates: as a deployment with both URLs (server/records/README.md "Records").
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     ...env,

@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { expect } from 'vitest';
-import type { AppRouter } from '../../server/trpc/app-router';
+import type { AppRouter } from '../../server/app/app-router';
 
 /** The tRPC error a call ends with; the test fails if it succeeds or fails with anything else. */
 export async function failureOf(promise: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hasRightToLeft, layOutBidiLines } from '../../server/export/bidi-text';
 import { loadFonts } from '../../server/export/pdf-fonts';
 
-// Right-to-left lines in the PDF (README "Evidence exports"): wrapped, then put in reading order for
+// Right-to-left lines in the PDF (server/export/README.md "Evidence exports"): wrapped, then put in reading order for
 // fontkit, which reverses a right-to-left run it is given whole.
 
 function documentAt(size: number) {

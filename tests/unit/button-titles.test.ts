@@ -5,7 +5,7 @@ import { buttonTitleProblems } from '../../shared/button-titles';
 import { hasOverstackedCharacter, visibleLength } from '../../shared/visible-length';
 import { hasHiddenCharacters, hasHiddenCharactersOutsideEmoji } from '../../shared/visible-text';
 
-// A button title counted as the client sees it (README "Quick-reply buttons"): the SPA and the
+// A button title counted as the client sees it (server/messaging/README.md "Quick-reply buttons"): the SPA and the
 // server apply the same rules, from shared/button-titles.
 const FAMILY = '👨\u200D👩\u200D👧';
 const DECOMPOSED_E = 'e\u0301';
@@ -88,7 +88,7 @@ describe('a button title', () => {
   });
 });
 
-// Hidden text smuggled into a title (README "Quick-reply buttons"): only the joiners, selectors
+// Hidden text smuggled into a title (server/messaging/README.md "Quick-reply buttons"): only the joiners, selectors
 // and tags inside one emoji are seen; any other character Unicode draws as nothing is refused.
 const TAGS = (letters: string) => Array.from(letters, (c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 const BLACK_FLAG = '🏴';

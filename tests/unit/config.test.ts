@@ -25,6 +25,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ NEXT_PUBLIC_SITE_URL: 'not a url' })).toThrow(/NEXT_PUBLIC_SITE_URL/);
   });
 
+  it('gives a provider call 10 s by default; MESSAGING_TIMEOUT_SECONDS sets it, within 0.1 to 120 s', () => {
+    expect(loadConfig({}).messaging.timeoutMs).toBe(10_000);
+    expect(loadConfig({ MESSAGING_TIMEOUT_SECONDS: '2.5' }).messaging.timeoutMs).toBe(2_500);
+    expect(() => loadConfig({ MESSAGING_TIMEOUT_SECONDS: '0' })).toThrow(/MESSAGING_TIMEOUT_SECONDS: must be at least 0.1/);
+    expect(() => loadConfig({ MESSAGING_TIMEOUT_SECONDS: '600' })).toThrow(/MESSAGING_TIMEOUT_SECONDS: must be at most 120/);
+    expect(() => loadConfig({ MESSAGING_TIMEOUT_SECONDS: 'ten' })).toThrow(/MESSAGING_TIMEOUT_SECONDS/);
+  });
+
   it('uses secure cookies when the public site is https, and trims its trailing slash', () => {
     const config = loadConfig({ NEXT_PUBLIC_SITE_URL: 'https://chat.firm.example/' });
     expect(config.secureCookies).toBe(true);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exportCookieName, newExportTicket, readSavedExport } from '../../client/src/features/clients/export-ticket';
 import { describeFilesNotHeld } from '../../client/src/features/clients/files-not-held';
 
-// The court bundle card's own rules (README "Evidence exports"): the ticket it names its request
+// The court bundle card's own rules (server/export/README.md "Evidence exports"): the ticket it names its request
 // with, the server's cookie it reads back, and the warning about files the bundle will lack.
 const SHA = 'ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12';
 

@@ -42,7 +42,8 @@ describe('the dependency rule', () => {
     'server/crm/index.ts': 'export const ok = 1;\n',
     // A router imported by something other than the app.
     'server/inbox/inbox-router.ts': 'export const inboxRouter = 1;\n',
-    'server/inbox/threads.ts': "import { inboxRouter } from './inbox-router';\nexport const threads = inboxRouter;\n",
+    'server/inbox/threads.ts':
+      "import { inboxRouter } from './inbox-router';\nexport const threads = inboxRouter;\nexport type TThreads = typeof threads;\n",
     // An applied migration calling live code.
     'server/core/db/migration-type.ts': 'export type TMigration = { name: string };\n',
     'server/core/db/migrations/0001-first.ts':
@@ -52,6 +53,12 @@ describe('the dependency rule', () => {
     // The SPA's lib/ reaching up into a feature.
     'client/src/features/inbox/inbox-page.tsx': 'export const page = 1;\n',
     'client/src/lib/format.ts': "import { page } from '../features/inbox/inbox-page';\nexport const format = page;\n",
+    // A client feature, and the SPA's layout, past another feature's index.ts; one going through it (allowed).
+    'client/src/features/composer/composer.tsx': 'export const composer = 1;\n',
+    'client/src/features/composer/index.ts': "export { composer } from './composer';\n",
+    'client/src/features/conversation/thread-view.tsx':
+      "import { composer } from '../composer/composer';\nimport { composer as door } from '../composer';\nexport const view = [composer, door];\n",
+    'client/src/layout.tsx': "import { composer } from './features/composer/composer';\nexport const layout = composer;\n",
     // Product code loading the simulator.
     // The simulator using a product feature.
     'server/dev/provider-sim/sim.ts': "import { ok } from '../../crm';\nexport const sim = ok;\n",
@@ -59,13 +66,19 @@ describe('the dependency rule', () => {
     'shared/phone.ts': "import { config } from '../server/core/config';\nexport const phone = config;\n",
     // Middleware using a feature, even through its index.
     'server/http/guard.ts': "import { ok } from '../crm';\nexport const guard = ok;\n",
-    // What every router imports, importing a feature back.
+    // What every router imports, importing a feature back: by value, and by type alone.
     'server/trpc/init.ts': "import { ok } from '../crm';\nexport const init = ok;\n",
-    // The context past a feature's index.
-    'server/trpc/context.ts': "import { threads } from '../inbox/threads';\nexport const context = threads;\n",
+    'server/trpc/context.ts': "import type { TThreads } from '../inbox/threads';\nexport type TContext = TThreads;\n",
+    // Two folders leaning on each other, each through the other's index.ts and one by type only: no
+    // module reaches itself (no-circular is silent), yet each folder needs the other.
+    'server/conversations/index.ts': "export { ref, type TRef } from './ref';\n",
+    'server/conversations/ref.ts': 'export type TRef = { clientId: number };\nexport const ref = 1;\n',
+    'server/conversations/row.ts': "import { assign } from '../ownership';\nexport const row = assign;\n",
+    'server/ownership/index.ts': "export { assign } from './assign';\n",
+    'server/ownership/assign.ts': "import type { TRef } from '../conversations';\nexport const assign = (ref: TRef) => ref;\n",
     // The SPA importing the router as a value (it would bundle the server).
-    'server/trpc/app-router.ts': 'export const appRouter = 1;\nexport type AppRouter = typeof appRouter;\n',
-    'client/src/lib/trpc.ts': "import { appRouter } from '../../../server/trpc/app-router';\nexport const trpc = appRouter;\n",
+    'server/app/app-router.ts': 'export const appRouter = 1;\nexport type AppRouter = typeof appRouter;\n',
+    'client/src/lib/trpc.ts': "import { appRouter } from '../../../server/app/app-router';\nexport const trpc = appRouter;\n",
     // An import of nothing.
     'server/core/logger.ts': "import { missing } from './missing';\nexport const logger = missing;\n",
     'server/media/store.ts': "import { sim } from '../dev/provider-sim/sim';\nexport const store = sim;\n",
@@ -97,18 +110,26 @@ describe('the dependency rule', () => {
           'client-reads-only-router-types: client/src/app.ts → server/inbox/threads.ts',
           'product-imports-no-dev-tool: server/media/store.ts → server/dev/provider-sim/sim.ts',
           'client-ui-and-lib-import-no-feature: client/src/lib/format.ts → client/src/features/inbox/inbox-page.tsx',
+          'client-feature-through-its-index: client/src/features/conversation/thread-view.tsx → client/src/features/composer/composer.tsx',
+          'client-feature-through-its-index: client/src/layout.tsx → client/src/features/composer/composer.tsx',
           'dev-tool-stands-alone: server/dev/provider-sim/sim.ts → server/crm/index.ts',
           'shared-imports-only-shared: shared/phone.ts → server/core/config.ts',
           'http-is-middleware: server/http/guard.ts → server/crm/index.ts',
-          'trpc-init-imports-no-feature: server/trpc/init.ts → server/crm/index.ts',
-          'context-through-feature-indexes: server/trpc/context.ts → server/inbox/threads.ts',
-          'client-router-import-is-type-only: client/src/lib/trpc.ts → server/trpc/app-router.ts',
+          'trpc-base-imports-only-core: server/trpc/init.ts → server/crm/index.ts',
+          'trpc-base-imports-only-core: server/trpc/context.ts → server/inbox/threads.ts',
+          'no-folder-cycle: server/conversations → server/ownership',
+          'no-folder-cycle: server/ownership → server/conversations',
+          'client-router-import-is-type-only: client/src/lib/trpc.ts → server/app/app-router.ts',
           'not-to-unresolvable: server/core/logger.ts → ./missing',
         ]),
       );
       // Through an index, and a migration's own type, are allowed (to the features that may).
       expect(found.filter((v) => v.startsWith('feature-through-its-index') && v.includes('→ server/crm/index.ts'))).toEqual([]);
+      expect(found.filter((v) => v.includes('→ client/src/features/composer/index.ts'))).toEqual([]);
       expect(found.filter((v) => v.includes('→ server/core/db/migration-type.ts'))).toEqual([]);
+      // The folders' cycle is the folder rule's alone; a folder using another one way (webhook → crm) is none.
+      expect(found.filter((v) => v.startsWith('no-circular') && /server\/(conversations|ownership)\//.test(v))).toEqual([]);
+      expect(found.filter((v) => v.startsWith('no-folder-cycle') && !/server\/(conversations|ownership)$/.test(v))).toEqual([]);
       // Every rule in the configuration has a planted violation here.
       const config = (await import(CONFIG)) as { default: { forbidden: { name: string }[] } };
       const named = new Set(found.map((v) => v.split(':')[0]));

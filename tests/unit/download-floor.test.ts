@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DownloadFloor } from '../../server/media/download-floor';
 
-// The floor rate of a download (README "Files"): measured over a sliding window once the grace
+// The floor rate of a download (server/media/README.md "Files"): measured over a sliding window once the grace
 // period is over, on a clock the test moves.
 const KB = 1024;
 

@@ -11,7 +11,7 @@ import {
 import { writeJsonExport } from '../../server/export/write-json-export';
 import type { TExportHeader, TExportMessage } from '../../server/export/read-export';
 
-// A court bundle's exhibits are unpacked on any system (README "Evidence exports"): every name a
+// A court bundle's exhibits are unpacked on any system (server/export/README.md "Evidence exports"): every name a
 // client's phone can send must come out as one file, named so every OS and ZIP reader takes it.
 
 const PDF = 'application/pdf';

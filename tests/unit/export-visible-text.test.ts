@@ -4,7 +4,7 @@ import { describeBody, describeExhibit, describePhotoCaption, oneLine } from '..
 import type { TExportMessage } from '../../server/export/read-export';
 import { showHiddenCharacters } from '../../server/export/visible-text';
 
-// Evidence shows every character it holds (README "Evidence exports"): what cannot be seen, or
+// Evidence shows every character it holds (server/export/README.md "Evidence exports"): what cannot be seen, or
 // turns the text around it, is written as its code, never dropped and never acting.
 
 const drawsAll = () => true;

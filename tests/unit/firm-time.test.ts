@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/core/config';
 import { formatFirmTime } from '../../server/export/firm-time';
 
-// Exports write every time on the firm's clock with UTC beside it (README "Evidence exports").
+// Exports write every time on the firm's clock with UTC beside it (server/export/README.md "Evidence exports").
 
 describe("an export's times", () => {
   it('are the firm’s wall-clock time and zone, then UTC in brackets; the UTC date too when it is another day there', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optOutChangeOfText } from '../../server/crm/opt-outs';
+import { optOutChangeOfText } from '../../server/opt-outs/opt-out-keywords';
 
 // A STOP is read as a person reads it: the ways phones and people write the word, not only the
 // exact ASCII letters; a sentence that merely contains it is not one.

@@ -24,6 +24,7 @@ function ok(id: number, echoId: string, sentAt: number): TThreadItem {
     readAt: null,
     createdAt: new Date(sentAt),
     receipts: [],
+    version: 1,
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchPeople, mentionedIn, mentionTokenAt } from '../../client/src/features/ownership/mention-token';
 import { snoozePresets, toLocalInputValue } from '../../client/src/features/ownership/snooze-presets';
 
-// The snooze menu's times and the note composer's @ completion (README "Ownership").
+// The snooze menu's times and the note composer's @ completion (server/ownership/README.md "Ownership").
 
 describe('snooze presets', () => {
   it('are three hours on, tomorrow at 9:00 and the coming Monday at 9:00, in local time', () => {

@@ -21,6 +21,7 @@ const item: TThreadItem = {
   readAt: null,
   createdAt: new Date('2026-11-24T10:00:00Z'),
   receipts: [],
+  version: 1,
 };
 const render = (patch: Partial<TThreadItem>) =>
   renderToStaticMarkup(<MessageBubble item={{ ...item, ...patch }} speaker="You" onRetry={() => undefined} />);

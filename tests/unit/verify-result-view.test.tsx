@@ -13,7 +13,7 @@ import {
 import { VerifyResultView } from '../../client/src/features/audit/verify-result-view';
 import { formatDateTime } from '../../client/src/lib/format';
 
-// Verify a copy's answer as a director reads it (README "Evidence exports"): a table that does not
+// Verify a copy's answer as a director reads it (server/export/README.md "Evidence exports"): a table that does not
 // reassure when it should not, counts in words that agree, and one way of writing a moment.
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);

@@ -7,7 +7,7 @@ import { ReplyQuote } from '../../client/src/features/conversation/reply-quote';
 import type { TAttachment } from '../../shared/communication';
 
 // A file's name is the sender's choice: "Ref \u202Efdp.exe" must read as it is, with the override
-// shown by its code, not as "Ref exe.pdf" (README "A tour of the screens").
+// shown by its code, not as "Ref exe.pdf" (client/README.md "A tour of the screens").
 const NAME = 'Ref \u202Efdp.exe';
 const SHOWN = 'Ref [U+202E]fdp.exe';
 const file: TAttachment = {

@@ -4,7 +4,7 @@ import { sendLaterPresets } from '../../client/src/features/scheduling/send-late
 import { nextReadIn, type TScheduledSend } from '../../client/src/features/scheduling/scheduled-send';
 import { formatSoon, fromZonedInputValue, instantOf, toZonedInputValue, wallTimeIn, zoneName } from '../../client/src/lib/zoned-time';
 
-// "Send later" times are chosen on the firm's clock (README "Scheduled sends"), whatever zone the
+// "Send later" times are chosen on the firm's clock (server/messaging/README.md "Scheduled sends"), whatever zone the
 // browser is in: the arithmetic from a wall-clock time in a named zone to an instant and back.
 
 const ZONES = ['Europe/London', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC', 'America/Sao_Paulo'];

@@ -1,6 +1,6 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import { TIMELINE_PAGE } from './older-pages';
-import { mapPages, placeInPages } from './paged-cache';
+import { isOlderSnapshot, mapPages, placeInPages } from './paged-cache';
 import { threadKeyOf, threadRefOf, type TOutputs, type trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from './trpc';
 
 // Every change the app makes to the tRPC cache by hand, in one place: live changes, a send's
@@ -164,15 +164,31 @@ function placeInTimeline<TItem extends { id: number; createdAt: Date }, TParam>(
   return patchItemPages(data, (pages, hasOlder) => placeInPages(pages, item, 'newest-first', hasOlder));
 }
 
+/** The record as a loaded page of the thread `ref` holds it, if one does. */
+function loadedInThread(utils: TUtils, ref: TThreadRef, id: number): TThreadItem | undefined {
+  for (const seeking of [false, true]) {
+    const found = utils.inbox.thread
+      .getInfiniteData(threadInputOf(ref, seeking))
+      ?.pages.flatMap((page) => page.items)
+      .find((x) => x.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Applies live changes to the caches in place; fetches only what it cannot patch. */
 export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
   const unloaded = new Set<string>();
   for (const item of items) {
+    // Its thread holds a later snapshot already: this one changes nothing anywhere (summary, timelines).
+    const loaded = loadedInThread(utils, threadRefOf(item), item.id);
+    if (loaded && isOlderSnapshot(item, loaded)) continue;
     placeInThread(utils, threadRefOf(item), item);
-    // A record relinked to a client leaves its number's thread.
+    // A record relinked to a client leaves its number's thread (unless that holds a later snapshot: unlinked since).
     if (item.clientId !== null && item.peerPhone) {
+      const leaves = (x: TThreadItem) => x.id === item.id && !isOlderSnapshot(item, x);
       patchThreadItems(utils, { phone: item.peerPhone }, (pages) =>
-        pages.map((page) => (page.some((x) => x.id === item.id) ? page.filter((x) => x.id !== item.id) : page)),
+        pages.map((page) => (page.some(leaves) ? page.filter((x) => !leaves(x)) : page)),
       );
     }
     // An internal note is no activity of the conversation's: its line in the inbox stays as it was.

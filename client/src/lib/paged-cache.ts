@@ -5,7 +5,10 @@ import type { InfiniteData } from '@tanstack/react-query';
 // while older pages are still unloaded, is left for that page to bring (so a late receipt for an
 // old message changes nothing visible, and the page shows it right when it loads).
 
-type TRecord = { id: number; createdAt: Date };
+// Two snapshots of one record can arrive in either order (a live change, a mutation's answer, for
+// the same record): the one with the lower version (PostgreSQL adds one on every change) is older
+// and never replaces the loaded one. Optimistic copies (negative ids, version 0) share no id with a stored record.
+type TRecord = { id: number; createdAt: Date; version?: number };
 
 /** > 0 when `a` is later than `b` (time, then id: the server's order). */
 function compareTime(a: TRecord, b: TRecord): number {
@@ -20,11 +23,21 @@ function insertSorted<T extends TRecord>(page: T[], item: T, order: TPageOrder):
   return at < 0 ? [...page, item] : [...page.slice(0, at), item, ...page.slice(at)];
 }
 
-/** The pages with `item` replaced where it is loaded, else placed by its time (see above). */
+/** Whether `item` is an older snapshot of `loaded` (the same record, a lower version): it changes nothing then. */
+export function isOlderSnapshot(item: TRecord, loaded: TRecord): boolean {
+  return item.id === loaded.id && item.version !== undefined && loaded.version !== undefined && item.version < loaded.version;
+}
+
+/**
+ * The pages with `item` replaced where it is loaded (unless it is an older snapshot of it: the
+ * pages stay as they are), else placed by its time (see above).
+ */
 export function placeInPages<T extends TRecord>(pages: T[][], item: T, order: TPageOrder, hasOlder: boolean): T[][] {
   for (let p = 0; p < pages.length; p++) {
     const at = pages[p]!.findIndex((x) => x.id === item.id);
-    if (at >= 0) return pages.map((page, i) => (i === p ? page.map((x, j) => (j === at ? item : x)) : page));
+    if (at < 0) continue;
+    if (isOlderSnapshot(item, pages[p]![at]!)) return pages;
+    return pages.map((page, i) => (i === p ? page.map((x, j) => (j === at ? item : x)) : page));
   }
   for (let p = 0; p < pages.length; p++) {
     const page = pages[p]!;

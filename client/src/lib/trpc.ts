@@ -2,7 +2,8 @@ import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from '@trpc/
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
-import type { AppRouter } from '../../../server/trpc/app-router';
+import type { TThreadRef } from '../../../shared/thread-key';
+import type { AppRouter } from '../../../server/app/app-router';
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -10,7 +11,6 @@ export type TOutputs = inferRouterOutputs<AppRouter>;
 export type TInputs = inferRouterInputs<AppRouter>;
 export type TThreadItem = TOutputs['inbox']['thread']['items'][number];
 export type TThreadSummary = TOutputs['inbox']['threads']['threads'][number];
-export type TThreadRef = { clientId: number } | { phone: string };
 
 export function createTrpcClient() {
   return trpc.createClient({
@@ -34,7 +34,7 @@ export function threadRefOf(item: { clientId: number | null; peerPhone: string |
   return item.clientId !== null ? { clientId: item.clientId } : { phone: item.peerPhone ?? '' };
 }
 
-export { threadKeyOf, threadKeyOfRef } from '../../../shared/thread-key';
+export { threadKeyOf, threadKeyOfRef, type TThreadRef } from '../../../shared/thread-key';
 
 export function threadPath(item: { clientId: number | null; peerPhone: string | null }): string {
   return item.clientId !== null ? `/inbox/client/${item.clientId}` : `/inbox/phone/${item.peerPhone ?? ''}`;

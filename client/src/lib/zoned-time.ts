@@ -1,4 +1,4 @@
-// Wall-clock times in a named time zone (the firm's, README "Scheduled sends"), with nothing but
+// Wall-clock times in a named time zone (the firm's, server/messaging/README.md "Scheduled sends"), with nothing but
 // `Intl.DateTimeFormat`: no date library is in package.json, and the browser already carries the
 // zone database. A person picks "Tue 2 Dec, 09:00" in the firm's zone, whatever zone the browser is in.
 

@@ -8,7 +8,7 @@ import { embeddedSuperuserUrl, startEmbeddedPostgres } from './embedded-postgres
 import { EMBEDDED_REQUEST_ROLE } from './request-role';
 
 // Maintenance scripts (backup, restore, audit:verify) reach the database as its owner, whether or
-// not a server runs: README "Backup and restore". A running server keeps its claim on DATA_DIR
+// not a server runs: server/backup/README.md "Backup and restore". A running server keeps its claim on DATA_DIR
 // (claim-data-dir.ts), so a script joins its postmaster instead of starting a second one; with no
 // server it starts the cluster itself (claiming the directory, so no server starts meanwhile).
 

@@ -28,6 +28,7 @@ import { records } from './migrations/0020-records';
 import { reach } from './migrations/0021-reach';
 import { courtBundle } from './migrations/0022-court-bundle';
 import { unlessReplied } from './migrations/0023-unless-replied';
+import { recordVersions } from './migrations/0024-record-versions';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -66,6 +67,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     reach,
     courtBundle,
     unlessReplied,
+    recordVersions,
   ];
 }
 

@@ -30,7 +30,7 @@ function withUser(url: string, user: string, password: string): string {
 
 /**
  * DATABASE_URL (and DATABASE_OWNER_URL) when set, otherwise the embedded server under DATA_DIR;
- * migrated as the owner, and the pool bound to the request role (README "Records").
+ * migrated as the owner, and the pool bound to the request role (server/records/README.md "Records").
  */
 export async function openDatabase(config: TConfig, logger: TLogger): Promise<TDatabase> {
   let embedded: TEmbeddedDatabase | undefined;

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 
 // Requests run as a role that may read and append the audit trail and nothing more there; the
-// owner migrates (README "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
+// owner migrates (server/records/README.md "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
 // With the owner's or a superuser's rights a request could lift the trail's triggers, turn them off
 // for its session, or rename the table away: the rights it lacks are what make the chain's promise.
 

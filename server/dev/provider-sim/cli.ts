@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { startProviderSimulator } from './provider-simulator';
 import { WEBHOOK_RETRY_DEFAULTS } from './webhook-retries';
 
-// npm run provider:sim — the simulator as a standalone server (see README "Provider simulator").
+// npm run provider:sim — the simulator as a standalone server (see server/dev/provider-sim/README.md "Provider simulator").
 const ZSimEnv = z.object({
   SIM_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   SIM_API_KEY: z.string().min(1).default('sim-api-key'),

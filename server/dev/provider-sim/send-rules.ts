@@ -236,7 +236,7 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
     if (options.autoReceipts ?? true) postReceiptLater(state, (options.receiptDelaysMs ?? [150])[0], id, 'sent', parsed.data.to);
     return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
   }
-  // Receipts that beat the answer (README "Sending messages": early receipts) go first; a slow answer comes after them.
+  // Receipts that beat the answer (server/messaging/README.md "Sending messages": early receipts) go first; a slow answer comes after them.
   const early = new Set(windowClosed ? [] : (options.receiptsBeforeAnswer ?? []));
   for (const status of early) await postReceipt(state, id, status, parsed.data.to);
   if (options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, options.answerDelayMs));

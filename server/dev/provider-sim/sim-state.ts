@@ -69,7 +69,7 @@ export type TSimulatorOptions = {
   autoReceipts?: boolean;
   /**
    * Post the given receipts and wait for the webhook's answer before answering the send (the race
-   * of README "Sending messages": early receipts).
+   * of server/messaging/README.md "Sending messages": early receipts).
    */
   receiptsBeforeAnswer?: ('sent' | 'delivered' | 'read')[];
   /** Wait this long before answering a send (to watch the pending state). */

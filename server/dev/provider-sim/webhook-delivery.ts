@@ -17,7 +17,7 @@ function attemptPost(state: TSimState, raw: string, headers: Record<string, stri
   const target = state.options.webhookUrl;
   if (!target) return Promise.resolve({ status: 0, json: null });
   return fetch(target, { method: 'POST', headers, body: raw }).then(
-    async (res) => ({ status: res.status, json: (await res.json().catch(() => null)) as unknown }),
+    async (res) => ({ status: res.status, json: await res.json().catch(() => null) }),
     () => ({ status: 0, json: null }),
   );
 }

@@ -3,7 +3,7 @@ import type { TSimState, TWebhookRetry } from './sim-state';
 // Retries of a webhook post the app did not take (no answer, or any status but 2xx), as the real
 // provider retries for days: the same signed bytes again, each wait about twice the one before
 // (with jitter) up to a cap, until the app takes it or the retry period since the first try is over.
-// The app de-duplicates what arrives twice (README "The inbound webhook"), so a retry is always safe.
+// The app de-duplicates what arrives twice (server/webhook/README.md "The inbound webhook"), so a retry is always safe.
 
 /** The first retry after about a second, then doubling up to 15 minutes between tries, for 7 days. */
 export const WEBHOOK_RETRY_DEFAULTS = { baseMs: 1_000, capMs: 15 * 60 * 1000, forMs: 7 * 24 * 60 * 60 * 1000 };

@@ -139,7 +139,7 @@ async function drawPhoto(id: number, mimeType: string): Promise<Buffer> {
 
 /**
  * Every file of a client's export, numbered as the export numbers them (stored time, message id,
- * then attachment id: README "Evidence exports"), with the hash and size the database stored.
+ * then attachment id: server/export/README.md "Evidence exports"), with the hash and size the database stored.
  */
 export async function listStoredExhibits(url: string, clientId: number): Promise<TStoredExhibit[]> {
   const rows = await query<{ exhibit: number; sha256: string; size: string }>(

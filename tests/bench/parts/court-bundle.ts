@@ -8,7 +8,7 @@ import { checkBundle, downloadBundle } from './court-bundle-check';
 import { documentChunkBase, listStoredExhibits, seedCourtClient, type TCourtClient, type TCourtClientSpec } from './court-bundle-seed';
 import { reportHealthWaits, sampleHealth } from './records-app';
 
-// Part 12, the court bundle (README "Evidence exports"): a client's whole chat as one ZIP —
+// Part 12, the court bundle (server/export/README.md "Evidence exports"): a client's whole chat as one ZIP —
 // transcript, JSON, every stored file and a manifest — for a small client and a large one (2 GB of
 // files). The app's memory growth at each (a streamed bundle grows by about the same at both), how
 // long `/api/health` waits meanwhile, and the large bundle read back against its manifest and the
@@ -21,12 +21,12 @@ const GROWTH_RATIO = 3;
 const GROWTH_FLOOR_MB = 10;
 
 export async function benchCourtBundle(adminUrl: string, tools: TBenchTools) {
-  // Full: 200 MB of files against 2 GB. --quick (CI): 2 MB files, five times the messages and files
-  // rather than ten (40 MB against 200 MB), the same targets.
+  // Full: 200 MB of files against 2 GB. --quick (CI): 1 MB files, five times the messages and files
+  // rather than ten (8 MB against 40 MB), the same targets.
   const [small, large]: [TCourtClientSpec, TCourtClientSpec] = tools.quick
     ? [
-        { name: 'Court small', messages: 1_000, files: 20, photos: 2, fileBytes: 2 * MB },
-        { name: 'Court large', messages: 5_000, files: 100, photos: 5, fileBytes: 2 * MB },
+        { name: 'Court small', messages: 300, files: 8, photos: 2, fileBytes: 1 * MB },
+        { name: 'Court large', messages: 1_500, files: 40, photos: 4, fileBytes: 1 * MB },
       ]
     : [
         { name: 'Court small', messages: 1_000, files: 50, photos: 3, fileBytes: 4 * MB },

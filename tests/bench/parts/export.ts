@@ -8,7 +8,7 @@ import { peakRssDuring, rssMb } from '../process-memory';
 export async function benchExport(adminUrl: string, tools: TBenchTools) {
   // Two lengths in one process: an export held in memory would grow with the number of messages;
   // a streamed one grows by about the same at both.
-  const lengths = tools.quick ? [1_000, 5_000] : [1_000, 10_000];
+  const lengths = tools.quick ? [300, 1_500] : [1_000, 10_000];
   console.log(
     `\n== 8. Evidence export: a client's chat of ${lengths.join(' and ')} messages as PDF and JSON (GET /api/export); the app's resident memory sampled every 50 ms`,
   );

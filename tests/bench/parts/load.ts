@@ -6,7 +6,7 @@ import { createDatabase, loadWebhook, query, SECRET, type TBenchTools, type TLoa
 // connections; nothing refused, every answered id stored, no status going backwards.
 
 export async function benchLoad(adminUrl: string, tools: TBenchTools) {
-  const seconds = tools.quick ? 3 : 30;
+  const seconds = tools.quick ? 2 : 30;
   console.log(`\n== 6. Load: 100 connections, ${seconds} s, mixed traffic (20% status receipts, 20% duplicate deliveries)`);
   const url = await createDatabase(adminUrl, 'bench_load');
   await migrateOnly(url);

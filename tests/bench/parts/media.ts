@@ -10,7 +10,7 @@ export async function benchMedia(adminUrl: string, tools: TBenchTools) {
   // Two sizes in one process: memory that does not grow with the file is what "streamed" means. A
   // garbage-collected process's RSS also moves with allocation churn (freed buffers wait for a
   // collection), so growth is compared with the file: a process holding the file would grow by it.
-  const sizes = tools.quick ? [10, 50] : [20, 100];
+  const sizes = tools.quick ? [4, 16] : [20, 100];
   console.log(
     `\n== 7. Files: ${sizes.join(' MB and ')} MB files streamed in and out of the app process; its resident memory sampled every 50 ms`,
   );

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Sequelize } from 'sequelize';
-import { threadsPageQuery } from '../../../server/inbox/inbox';
+import type { Sql } from '../../../server/core/sql';
+import { threadsPageQuery } from '../../../server/inbox/list-threads';
 import { scheduleConversationTimers } from '../../../server/ownership/conversation-timers';
 import { benchLogger } from '../app-under-test';
 import { query, type TBenchTools } from '../bench-support';
@@ -8,7 +9,7 @@ import { peakRssDuring, rssMb } from '../process-memory';
 import { benchCaller } from './bench-caller';
 import { explainStatement } from './explain-call';
 
-// Ownership (README "Ownership"), last of part 3 and on its data: who handles each conversation and
+// Ownership (server/ownership/README.md "Ownership"), last of part 3 and on its data: who handles each conversation and
 // whether it is open, done or snoozed, as a firm's table would hold them; then the inbox's ownership
 // filters, and the snooze timer's poll against a minute in which 10,000 snoozes end at once.
 
@@ -26,7 +27,7 @@ type TMeasure = (name: string, targetMs: number, fn: () => Promise<unknown>, exp
 export async function benchOwnership(url: string, sequelize: Sequelize, measure: TMeasure, tools: TBenchTools): Promise<void> {
   const { scale } = tools;
   // The reply target (REPLY_TARGET_MINUTES, 240 by default) against a million records a second
-  // apart (11.6 days); --quick's 100,000 span a tenth of that, so its target is a tenth too (24
+  // apart (11.6 days); --quick's 20,000 span a fiftieth of that, so its target is a fiftieth too (5
   // minutes): the same share of conversations is within it at either size.
   const replyTargetMinutes = Math.round((240 * scale.communications) / 1_000_000);
   console.log(
@@ -46,7 +47,7 @@ export async function benchOwnership(url: string, sequelize: Sequelize, measure:
   // The queries part's caller (user 1, on no wall), with the reply target above.
   const viewer = { id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' as const };
   const caller = benchCaller(url, viewer, { REPLY_TARGET_MINUTES: String(replyTargetMinutes) });
-  const explain = (statement: { sql: string; bind: unknown[] }) => explainStatement(sequelize, statement);
+  const explain = (statement: Sql) => explainStatement(sequelize, { sql: statement.text, bind: statement.values });
   for (const filter of ['mine', 'unassigned', 'overdue'] as const) {
     await measure(
       `inbox.threads filter ${filter} (open, first page)`,
@@ -144,6 +145,8 @@ async function seedOwnership(url: string, replyTargetMinutes: number): Promise<T
  */
 async function benchSnoozesEnding(url: string, replyTargetMinutes: number, tools: TBenchTools): Promise<void> {
   const { clients } = tools.scale;
+  // 10,000 of the full run's 100,000 clients; every client of a smaller (--quick) set.
+  const snoozes = Math.min(SNOOZES, clients);
   const watcher = new pg.Client({ connectionString: url });
   await watcher.connect();
   const stop = scheduleConversationTimers(benchLogger, replyTargetMinutes);
@@ -153,10 +156,10 @@ async function benchSnoozesEnding(url: string, replyTargetMinutes: number, tools
       .rows as [{ before: string }];
     const [{ due }] = (await watcher.query<{ due: string }>(`SELECT (now() + make_interval(secs => ${SNOOZE_LEAD_S}))::text AS due`))
       .rows as [{ due: string }];
-    // Clients spread over the whole set (every tenth of 100,000; all of --quick's 10,000), open, done or snoozed before.
+    // Clients spread over the whole set (every tenth of 100,000; all of --quick's), open, done or snoozed before.
     await watcher.query(
       `INSERT INTO conversation_states (thread_key, state, snoozed_until)
-       SELECT 'client-' || (g * ${Math.max(1, Math.floor(clients / SNOOZES))}), 'snoozed', $1::timestamptz FROM generate_series(1, ${SNOOZES}) g
+       SELECT 'client-' || (g * ${Math.max(1, Math.floor(clients / snoozes))}), 'snoozed', $1::timestamptz FROM generate_series(1, ${snoozes}) g
        ON CONFLICT (thread_key) DO UPDATE SET state = 'snoozed', snoozed_until = excluded.snoozed_until, updated_at = now()`,
       [due],
     );
@@ -180,10 +183,10 @@ async function benchSnoozesEnding(url: string, replyTargetMinutes: number, tools
           [due, before, from],
         );
         const [row] = rows as [{ left: number; audited: number; since: number }];
-        if (row.since >= 0 && row.left === 0 && row.audited >= SNOOZES) return row.since;
+        if (row.since >= 0 && row.left === 0 && row.audited >= snoozes) return row.since;
         if (row.since > REOPEN_TIMEOUT_S)
           throw new Error(
-            `${row.left} of ${SNOOZES} snoozes still not reopened ${REOPEN_TIMEOUT_S} s after they ended (${row.audited} audited)`,
+            `${row.left} of ${snoozes} snoozes still not reopened ${REOPEN_TIMEOUT_S} s after they ended (${row.audited} audited)`,
           );
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -201,7 +204,7 @@ async function benchSnoozesEnding(url: string, replyTargetMinutes: number, tools
     const roundsText = rounds.map((r) => `${r.n.toLocaleString('en-GB')} at +${r.after.toFixed(2)} s`).join(', ');
     tools.report({
       part: 'queries',
-      name: `ownership: ${SNOOZES.toLocaleString('en-GB')} snoozes ending at the same moment, from it to all reopened and audited (the app's timer: rounds ${roundsText})`,
+      name: `ownership: ${snoozes.toLocaleString('en-GB')} snoozes ending at the same moment, from it to all reopened and audited (the app's timer: rounds ${roundsText})`,
       value: seconds,
       unit: 's',
       ceiling: REOPEN_TARGET_S,

@@ -1,9 +1,10 @@
 import type { Sequelize } from 'sequelize';
 import { loadConfig } from '../../../server/core/config';
-import { matchOneClientSql } from '../../../server/crm/client-match';
+import { matchOneClient } from '../../../server/crm/client-match';
+import { sql, type Sql } from '../../../server/core/sql';
 import { REBUILD_CHAT_THREADS_SQL } from '../../../server/core/db/migrations/0003-chat-threads';
 import { openDatabase } from '../../../server/core/db/open-database';
-import { threadsPageQuery } from '../../../server/inbox/inbox';
+import { threadsPageQuery } from '../../../server/inbox/list-threads';
 import { recordPageQuery } from '../../../server/core/record-pages';
 import { benchLogger } from '../app-under-test';
 import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
@@ -92,6 +93,7 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
     if (p95 > targetMs && explain) console.log(await explain());
   };
   const plan = (sql: string, bind: unknown[]) => explainStatement(sequelize, { sql, bind });
+  const explainSql = (statement: Sql) => plan(statement.text, statement.values);
 
   await measure('inbox.thread (random client)', 5, () => caller.inbox.thread({ clientId: random(scale.clients) }));
   const receiptSql = "SELECT id, status FROM communications WHERE metadata->>'chat_msg_id' = $1";
@@ -101,12 +103,15 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
     () => sequelize.query(receiptSql, { bind: [`wamid.s-${random(scale.communications)}`] }),
     plan(receiptSql, ['wamid.s-1']),
   );
-  const matchSql = `SELECT ${matchOneClientSql('$1::text')} AS id`; // the rule the app runs
+  const matchSql = (digits: string) => sql`SELECT ${matchOneClient(sql`${digits}::text`)} AS id`; // the rule the app runs
   await measure(
     'client match (exact number, else last 9 digits)',
     5,
-    () => sequelize.query(matchSql, { bind: [`447${String(random(scale.clients)).padStart(9, '0')}`] }),
-    plan(matchSql, ['447000000001']),
+    () => {
+      const match = matchSql(`447${String(random(scale.clients)).padStart(9, '0')}`);
+      return sequelize.query(match.text, { bind: match.values });
+    },
+    explainSql(matchSql('447000000001')),
   );
   await measure('inbox.threads (first page)', 20, () => caller.inbox.threads());
   for (const filter of ['unread', 'unlinked', 'awaiting_reply'] as const) {
@@ -175,6 +180,7 @@ async function benchLongHistory(
   // The same person as the caller's (a staff member on no wall).
   const benchViewer = { id: 1, role: 'staff' as const };
   const explain = (statement: { sql: string; bind: unknown[] }) => explainStatement(sequelize, statement);
+  const explainSql = (statement: Sql) => explain({ sql: statement.text, bind: statement.values });
 
   const PAGE = 50; // as the SPA asks (client/src/lib/cache-patches.ts, older-pages.ts)
   const threadScope = { column: 'client_id' as const, id: clientId, chatOnly: true };
@@ -183,13 +189,13 @@ async function benchLongHistory(
     'long thread, first page (50)',
     5,
     () => caller.inbox.thread({ clientId, limit: PAGE }),
-    explain(recordPageQuery(threadScope, { limit: PAGE, viewer: benchViewer })),
+    explainSql(recordPageQuery(threadScope, { limit: PAGE, viewer: benchViewer })),
   );
   await measure(
     'long thread, 50th page',
     5,
     () => caller.inbox.thread({ clientId, cursor: threadAt50, limit: PAGE }),
-    explain(recordPageQuery(threadScope, { cursor: threadAt50, limit: PAGE, viewer: benchViewer })),
+    explainSql(recordPageQuery(threadScope, { cursor: threadAt50, limit: PAGE, viewer: benchViewer })),
   );
 
   const timelineScope = { column: 'client_id' as const, id: clientId, chatOnly: false };
@@ -201,21 +207,21 @@ async function benchLongHistory(
     'long timeline, first page (50)',
     5,
     () => caller.timeline.client({ clientId, limit: PAGE }),
-    explain(recordPageQuery(timelineScope, { limit: PAGE, viewer: benchViewer })),
+    explainSql(recordPageQuery(timelineScope, { limit: PAGE, viewer: benchViewer })),
   );
   await measure(
     'long timeline, 50th page',
     5,
     () => caller.timeline.client({ clientId, cursor: timelineAt50, limit: PAGE }),
-    explain(recordPageQuery(timelineScope, { cursor: timelineAt50, limit: PAGE, viewer: benchViewer })),
+    explainSql(recordPageQuery(timelineScope, { cursor: timelineAt50, limit: PAGE, viewer: benchViewer })),
   );
 
   const inboxAt50 = await cursorOfPage(50, async (cursor) => (await caller.inbox.threads({ cursor })).nextCursor);
-  await measure('inbox, first page (50)', 5, () => caller.inbox.threads(), explain(threadsPageQuery(benchViewer, {})));
+  await measure('inbox, first page (50)', 5, () => caller.inbox.threads(), explainSql(threadsPageQuery(benchViewer, {})));
   await measure(
     'inbox, 50th page',
     5,
     () => caller.inbox.threads({ cursor: inboxAt50 }),
-    explain(threadsPageQuery(benchViewer, { cursor: inboxAt50 })),
+    explainSql(threadsPageQuery(benchViewer, { cursor: inboxAt50 })),
   );
 }

@@ -6,7 +6,7 @@ import { createDatabase, query, type TBenchTools } from '../bench-support';
 import { reportHealthWaits, runScriptMeasured, sampleHealth, type TRecordsApp } from './records-app';
 import { seedFiles } from './records-seed';
 
-// Backup and restore (README "Backup and restore"): `npm run backup` of the whole benchmark
+// Backup and restore (server/backup/README.md "Backup and restore"): `npm run backup` of the whole benchmark
 // database while the server runs, then `npm run restore` of it into an empty database, each timed
 // with its process's peak memory, and the round trip checked table by table: the same rows (a hash
 // of every row), the trail verified by the restore itself. Memory is compared with the same script

@@ -6,7 +6,7 @@ import { query, type TBenchTools } from '../bench-support';
 import { reportHealthWaits, sampleHealth, type TRecordsApp } from './records-app';
 import { seedFiles } from './records-seed';
 
-// Retention (README "Records"): the old clients' records, cases and files, previewed and destroyed
+// Retention (server/records/README.md "Records"): the old clients' records, cases and files, previewed and destroyed
 // through the API by the director, the server's own worker erasing the batch in chunks, while a
 // health check asked every 50 ms says how long the server keeps other requests waiting.
 

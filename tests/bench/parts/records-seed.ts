@@ -2,15 +2,15 @@ import pg from 'pg';
 import { REBUILD_CHAT_THREADS_SQL } from '../../../server/core/db/migrations/0003-chat-threads';
 import { query } from '../bench-support';
 
-// The records part's data set (README "Benchmarks", part 10), set-based in SQL like part 3's: the
+// The records part's data set (tests/bench/README.md "Benchmarks", part 10), set-based in SQL like part 3's: the
 // firm's clients and records at the run's scale, a share of them closed and seven years old (what
 // retention destroys), a trail of audit events appended through the real chain trigger, numbers
 // waiting to be linked, and files, small on the old records and large on recent ones.
 
 /** Years back the old clients' records and cases date from: past the default RETENTION_YEARS (6). */
 export const OLD_YEARS = 7;
-/** Records on old clients: what one retention batch destroys (a tenth under --quick). */
-export const OLD_RECORDS = { full: 100_000, quick: 10_000 };
+/** Records on old clients: what one retention batch destroys (a fiftieth under --quick). */
+export const OLD_RECORDS = { full: 100_000, quick: 2_000 };
 /** The unlinked messages each number to be linked has. */
 const PER_NUMBER = 3;
 /**

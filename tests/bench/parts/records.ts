@@ -7,7 +7,7 @@ import { loadConfig } from '../../../server/core/config';
 import { openDatabase } from '../../../server/core/db/open-database';
 import { createSequelize } from '../../../server/core/db/sequelize';
 import { PostgresMediaStore } from '../../../server/media/media-store';
-import { appRouter } from '../../../server/trpc/app-router';
+import { createAppRouter } from '../../../server/app/app-router';
 import { createContextInner } from '../../../server/trpc/context';
 import { createCallerFactory } from '../../../server/trpc/init';
 import { benchLogger, migrateOnly } from '../app-under-test';
@@ -18,7 +18,7 @@ import { benchBackup } from './records-backup';
 import { benchRetention } from './records-retention';
 import { appendEvents, linkNumber, OLD_RECORDS, oldClientsFor, seedFirm, seedTrail, TRAIL_STATEMENT } from './records-seed';
 
-// Part 10, records (README "Records"): the hash-chained trail verified at a million events, what
+// Part 10, records (server/records/README.md "Records"): the hash-chained trail verified at a million events, what
 // the chain costs the requests that append to it, retention destroying a hundred thousand records
 // and their files while the server answers, and a backup and restore of the whole database. All on
 // one database, seeded once (records-seed.ts); retention and backup are records-retention.ts and
@@ -50,8 +50,8 @@ export async function benchRecords(adminUrl: string, tools: TBenchTools) {
   const events = scale.communications;
   const oldRecords = quick ? OLD_RECORDS.quick : OLD_RECORDS.full;
   const oldClients = oldClientsFor(oldRecords, scale.clients, scale.communications);
-  const signIns = quick ? 20 : 100;
-  const concurrentCalls = quick ? 80 : 200;
+  const signIns = quick ? 10 : 100;
+  const concurrentCalls = quick ? 40 : 200;
   const linkNumbers = 2 * (scale.calls + concurrentCalls) + 2 * ROUNDS * WARMUP * 2 + 100;
   console.log(
     `\n== 10. Records: ${scale.clients.toLocaleString('en-GB')} clients, ${scale.communications.toLocaleString('en-GB')} communications, a trail of ${events.toLocaleString('en-GB')} events; the chain's cost; retention; backup and restore`,
@@ -130,9 +130,9 @@ export async function benchRecords(adminUrl: string, tools: TBenchTools) {
 
   const app = await startRecordsApp(url, 'director@firm.test', BENCH_PASSWORD);
   try {
-    await benchRetention(url, app, { oldClients, oldFiles: quick ? 1_000 : 10_000 }, tools);
-    // Then ~1 GB of files (100 MB under --quick) on recent records, and the whole database backed up and restored.
-    await benchBackup(adminUrl, url, app, { bigFiles: quick ? 100 : 1_000 }, tools);
+    await benchRetention(url, app, { oldClients, oldFiles: quick ? 200 : 10_000 }, tools);
+    // Then ~1 GB of files (20 MB under --quick) on recent records, and the whole database backed up and restored.
+    await benchBackup(adminUrl, url, app, { bigFiles: quick ? 20 : 1_000 }, tools);
   } finally {
     await app.stop();
   }
@@ -197,23 +197,18 @@ async function benchChainCost(
     "SELECT min(id)::int AS recent FROM clients WHERE created_at > now() - interval '1 day'",
   );
   const limiter = new SignInLimiter({ perIp: 1_000_000_000, perAccount: 1_000_000_000 });
+  const router = createAppRouter({
+    config: loadConfig({ DATABASE_URL: url }),
+    logger: benchLogger,
+    events: { publishQuietly: () => undefined } as never,
+    liveStreams: {} as never,
+    provider: null,
+    signInLimiter: limiter,
+    mediaStore: new PostgresMediaStore(),
+    now: () => new Date(),
+  });
   const caller = (user: { id: number; name: string; email: string; role: 'staff' | 'director' } | null) =>
-    createCallerFactory(appRouter)(
-      createContextInner({
-        deps: {
-          config: loadConfig({ DATABASE_URL: url }),
-          logger: benchLogger,
-          events: { publishQuietly: () => undefined } as never,
-          liveStreams: {} as never,
-          provider: null,
-          signInLimiter: limiter,
-          mediaStore: new PostgresMediaStore(),
-          now: () => new Date(),
-        },
-        user,
-        clientIp: '10.1.2.3',
-      }),
-    );
+    createCallerFactory(router)(createContextInner({ user, clientIp: '10.1.2.3' }));
   const anonymous = caller(null);
   const staff = caller({ id: 1, name: 'Bench', email: 'bench@firm.test', role: 'staff' });
   let nextNumber = 0;

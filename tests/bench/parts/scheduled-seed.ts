@@ -1,7 +1,7 @@
 import { hashPassword } from '../../../server/auth/password';
 import { query } from '../bench-support';
 
-// The scheduled-sends part's data (README "Scheduled sends"), set-based in SQL: a director who
+// The scheduled-sends part's data (server/messaging/README.md "Scheduled sends"), set-based in SQL: a director who
 // schedules, one client per scheduled send with a number of its own (so the simulator's log tells
 // every send apart by its `to`), each number with an inbound chat message half an hour old (free
 // text may only go inside the 24-hour window), then the queue's rows themselves. Client n's number

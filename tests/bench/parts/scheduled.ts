@@ -15,13 +15,13 @@ import {
   type TAcceptances,
 } from './scheduled-watch';
 
-// Part 11, scheduled sends (README "Scheduled sends"): two app instances on one database, each
+// Part 11, scheduled sends (server/messaging/README.md "Scheduled sends"): two app instances on one database, each
 // polling the queue as the product runs it, each sending to a provider simulator of its own (so
 // who sent what is seen from outside). First a burst: many sends due at the same moment, all to go
 // within a minute and none twice. Then a steady stream due at 100 a second, each send's lateness
 // measured from its due time to the moment the provider accepted it.
 
-/** All of the burst sent within this many seconds of their time (README "Scheduled sends"). */
+/** All of the burst sent within this many seconds of their time (server/messaging/README.md "Scheduled sends"). */
 const BURST_SECONDS = 60;
 /** A send goes within this many seconds of its time, at p99. */
 const LATENESS_P99_S = 5;
@@ -36,9 +36,9 @@ const SETTLE_MS = 3_000;
 const KEY = 'bench-provider-key';
 
 export async function benchScheduled(adminUrl: string, tools: TBenchTools) {
-  const burst = Number(process.env.BENCH_SCHEDULED_BURST ?? (tools.quick ? 1_000 : 10_000));
+  const burst = Number(process.env.BENCH_SCHEDULED_BURST ?? (tools.quick ? 200 : 10_000));
   const rate = Number(process.env.BENCH_SCHEDULED_RATE ?? 100);
-  const seconds = Number(process.env.BENCH_SCHEDULED_SECONDS ?? (tools.quick ? 20 : 30));
+  const seconds = Number(process.env.BENCH_SCHEDULED_SECONDS ?? (tools.quick ? 5 : 30));
   const steady = rate * seconds;
   console.log(
     `\n== 11. Scheduled sends: two app instances on one database; ${burst.toLocaleString('en-GB')} due at the same moment, then ${rate}/s for ${seconds} s (${steady.toLocaleString('en-GB')}), each to a number of its own`,

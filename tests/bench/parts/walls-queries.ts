@@ -24,7 +24,7 @@ type TWallQuery = { name: string; input: () => string; prepare: (caller: TBenchC
 
 export async function benchWallQueries(url: string, sequelize: Sequelize, tools: TBenchTools): Promise<void> {
   const { scale } = tools;
-  const screens = tools.quick ? 20 : 200;
+  const screens = tools.quick ? 10 : 200;
   console.log(
     `\n-- Ethical walls: ${scale.clients / 100} restricted clients with 5–20 members each, ${screens} screens; a reader on ${WALLED_MEMBERSHIPS} walls and screened from 4 subjects vs a reader on none; ${scale.calls} calls each`,
   );

@@ -7,7 +7,7 @@ import type { TBenchPerson } from './bench-caller';
 // clients and their members, screens). The seeded clients are 1 … `clients`; the long-history
 // client comes after them and is never restricted, so both readers can open its thread.
 
-/** Restricted clients per seeded client: 1,000 of 100,000 (100 of 10,000 under --quick). */
+/** Restricted clients per seeded client: 1,000 of 100,000 (50 of 5,000 under --quick: the walled reader is on all of them). */
 const RESTRICTED_EVERY = 100;
 /** Staff whom members and screens are drawn from. */
 const POOL = 200;

@@ -6,7 +6,7 @@ import { ScreensList } from './screens-list';
 import { useAccessChanges, type TSubject } from './use-access';
 
 /**
- * Who may see a client or a case (README "Ethical walls"): directors only — the server refuses
+ * Who may see a client or a case (server/access/README.md "Ethical walls"): directors only — the server refuses
  * anyone else, so staff are not shown a panel that could only fail.
  */
 export function AccessPanel({ subject }: { subject: TSubject }) {

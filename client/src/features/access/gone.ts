@@ -1,4 +1,4 @@
-/** A tRPC error answered NOT_FOUND: missing, or (README "Ethical walls") walled from the reader — the two look alike. */
+/** A tRPC error answered NOT_FOUND: missing, or (server/access/README.md "Ethical walls") walled from the reader — the two look alike. */
 export function isNotFound(error: unknown): boolean {
   return (error as { data?: { code?: unknown } | null } | null)?.data?.code === 'NOT_FOUND';
 }

@@ -11,7 +11,7 @@ function LockIcon() {
 }
 
 /**
- * Marks a restricted client or case (README "Ethical walls"): seen as a padlock and the word, heard
+ * Marks a restricted client or case (server/access/README.md "Ethical walls"): seen as a padlock and the word, heard
  * as "Restricted" once (the word itself is hidden from screen readers so it is not said twice).
  */
 export function LockMark() {

@@ -1,7 +1,8 @@
+import type { TAuditAction } from '../../../../shared/audit/audit-details';
 import type { TOutputs } from '../../lib/trpc';
 
 export type TAuditItem = TOutputs['audit']['list']['items'][number];
-export type TAuditAction = TAuditItem['action'];
+export type { TAuditAction };
 
 /** What the action filter offers: the kind of event, in a few words. */
 export const ACTION_LABEL: Record<TAuditAction, string> = {

@@ -8,7 +8,7 @@ const counted = new Intl.NumberFormat('en-GB');
 const SHORT = 12;
 
 /**
- * The chain's state at the top of the trail (README "Records"): its head — the event and hash an
+ * The chain's state at the top of the trail (server/records/README.md "Records"): its head — the event and hash an
  * export carries, what a regulator compares — and, for the directors who read this page, a check of
  * the whole chain. The check is itself recorded, so the list and the head are read again after it.
  */

@@ -2,7 +2,7 @@ import { readHttpErrorMessage } from '../../lib/http-error-message';
 import { ZVerifyResult, type TVerifyResult } from './verify-result';
 
 export const VERIFY_PATH = '/api/export/verify';
-/** The largest file the server checks (README "Evidence exports"): a bundle of 2 GB of files fits with room. */
+/** The largest file the server checks (server/export/README.md "Evidence exports"): a bundle of 2 GB of files fits with room. */
 export const MAX_VERIFY_BYTES = 5 * 1024 ** 3;
 
 export type TVerifyUpload = {

@@ -13,7 +13,7 @@ type TState =
   | { step: 'done'; result: TVerifyResult }
   | { step: 'failed'; name: string; message: string };
 
-/** Where "Verify a copy" links land (the export card, README "Evidence exports"). */
+/** Where "Verify a copy" links land (the export card, server/export/README.md "Evidence exports"). */
 export const VERIFY_COPY_ID = 'verify-copy';
 
 /**

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { formatBytes } from '../../../../shared/media-limits';
 import { formatDateTime } from '../../lib/format';
 
-// What `POST /api/export/verify` answers (README "Evidence exports"). A plain HTTP route, not a
+// What `POST /api/export/verify` answers (server/export/README.md "Evidence exports"). A plain HTTP route, not a
 // procedure, so its type does not come with the router's: the answer is checked before it is drawn.
 const ZFormat = z.enum(['pdf', 'json', 'zip']);
 

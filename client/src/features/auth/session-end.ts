@@ -3,7 +3,7 @@ import { getQueryKey } from '@trpc/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { setSignedInUser, type TUtils } from '../../lib/cache-patches';
 import { trpc } from '../../lib/trpc';
-import { forgetUnsentWork } from '../composer/unsent-work';
+import { forgetUnsentWork } from '../composer';
 
 /**
  * The session behind the page ended (signed out elsewhere, deactivated by a director, expired): the

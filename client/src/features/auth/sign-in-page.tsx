@@ -4,7 +4,7 @@ import { DEMO_ACCOUNTS } from '../../../../shared/demo';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { setSignedInUser } from '../../lib/cache-patches';
 import { trpc } from '../../lib/trpc';
-import { forgetUnsentWork } from '../composer/unsent-work';
+import { forgetUnsentWork } from '../composer';
 import { takeSessionEnded } from './session-end';
 
 async function fetchMode(): Promise<'demo' | 'live' | null> {

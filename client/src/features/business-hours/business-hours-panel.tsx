@@ -14,7 +14,7 @@ import { WeekField } from './week-field';
 const FIELDS = ['timeZone', 'week', 'closedDates', 'autoReply'] as const;
 
 /**
- * Settings › Business hours (README "Business hours"): when the firm is open, and the reply a client
+ * Settings › Business hours (server/messaging/README.md "Business hours"): when the firm is open, and the reply a client
  * who writes outside those hours gets. Directors edit them; staff read them.
  */
 export function BusinessHoursPanel({ role }: { role: 'director' | 'staff' }) {

@@ -1,4 +1,4 @@
-// The firm's week as Settings edits it and reads it back (README "Business hours"): a day not listed
+// The firm's week as Settings edits it and reads it back (server/messaging/README.md "Business hours"): a day not listed
 // is closed, a closed date overrides its weekday, times are the firm's own time zone's.
 
 /** One opening of a day: `day` 1–7 (Monday 1), `opens` and `closes` as HH:MM. */

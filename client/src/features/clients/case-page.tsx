@@ -3,13 +3,8 @@ import { formatDate } from '../../lib/format';
 import { olderOf, TIMELINE_PAGE } from '../../lib/older-pages';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
-import { AccessGone } from '../access/access-gone';
-import { AccessPanel } from '../access/access-panel';
-import { goneOf, retryUnlessNotFound } from '../access/gone';
-import { LockMark } from '../access/lock-mark';
-import { erasedText } from '../records/erased-note';
-import { HoldBanner } from '../records/hold-banner';
-import { CaseStatusButton } from '../records/case-status-button';
+import { AccessGone, AccessPanel, goneOf, LockMark, retryUnlessNotFound } from '../access';
+import { CaseStatusButton, erasedText, HoldBanner } from '../records';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
@@ -22,7 +17,7 @@ export function CasePage({ caseId }: { caseId: number }) {
     { caseId, limit: TIMELINE_PAGE },
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
-  // Not found, or walled off while open (README "Ethical walls"): nothing of the case stays on screen.
+  // Not found, or walled off while open (server/access/README.md "Ethical walls"): nothing of the case stays on screen.
   const gone = goneOf(found);
   if (gone) {
     // Lost while open, its client is known: back there (the client page says so in turn if that is walled too).

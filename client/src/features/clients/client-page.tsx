@@ -2,19 +2,15 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
-import { OptOutBanner } from '../conversation/opt-out-banner';
+import { OptOutBanner } from '../conversation';
 import { PhoneNumber } from '../../ui/phone-number';
 import { olderOf, TIMELINE_PAGE } from '../../lib/older-pages';
 import { useToast } from '../../ui/toasts';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
-import { AccessGone } from '../access/access-gone';
-import { AccessPanel } from '../access/access-panel';
-import { goneOf, retryUnlessNotFound } from '../access/gone';
-import { LockMark } from '../access/lock-mark';
-import { ResponsiblePerson } from '../ownership/responsible-person';
-import { ErasedNote, erasedText } from '../records/erased-note';
-import { HoldBanner } from '../records/hold-banner';
+import { AccessGone, AccessPanel, goneOf, LockMark, retryUnlessNotFound } from '../access';
+import { ResponsiblePerson } from '../ownership';
+import { ErasedNote, erasedText, HoldBanner } from '../records';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
@@ -28,7 +24,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
   const isDirector = trpc.auth.me.useQuery(undefined, { staleTime: Infinity }).data?.role === 'director';
-  // Not found, or walled off while open (README "Ethical walls"): nothing of the file stays on screen.
+  // Not found, or walled off while open (server/access/README.md "Ethical walls"): nothing of the file stays on screen.
   const gone = goneOf(client);
   if (gone)
     return (

@@ -4,7 +4,7 @@ import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { PhoneNumber } from '../../ui/phone-number';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
-import { LockMark } from '../access/lock-mark';
+import { LockMark } from '../access';
 
 export function ClientsPage() {
   const [search, setSearch] = useState('');

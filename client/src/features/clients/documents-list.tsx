@@ -2,7 +2,7 @@ import { formatBytes } from '../../../../shared/media-limits';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
-import { fileLabel, kindLabel, mediaUrl, shortType } from '../conversation/attachment-view';
+import { fileLabel, kindLabel, mediaUrl, shortType } from '../../lib/attachment-file';
 
 type TDocument = TOutputs['timeline']['documents']['items'][number];
 

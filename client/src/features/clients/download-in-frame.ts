@@ -8,7 +8,7 @@ export type TFrameDownload = {
 
 /**
  * Asks for a file the browser's own download manager saves — streamed to disk, never held by the
- * page, however large (a court bundle can be gigabytes: README "Evidence exports") — by navigating a
+ * page, however large (a court bundle can be gigabytes: server/export/README.md "Evidence exports") — by navigating a
  * hidden frame to `url`. One request: a file answer becomes a download and the frame stays blank; an
  * error answer loads in the frame instead, and `onRefused` is called with the server's sentence, or
  * null when the frame may not be read (the server's `frame-ancestors 'none'` blanks an answer loaded

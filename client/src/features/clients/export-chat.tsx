@@ -4,7 +4,7 @@ import { useToast } from '../../ui/toasts';
 import { formatTime } from '../../lib/format';
 import { readHttpErrorMessage } from '../../lib/http-error-message';
 import { trpc } from '../../lib/trpc';
-import { formatSize } from '../audit/verify-result';
+import { formatSize } from '../audit';
 import { downloadInFrame } from './download-in-frame';
 import { newExportTicket, watchSavedExport, type TSavedExport } from './export-ticket';
 import { describeFilesNotHeld } from './files-not-held';
@@ -111,7 +111,7 @@ function SavedBundle({ saved, isDirector }: { saved: TSavedExport; isDirector: b
 }
 
 /**
- * The court bundle (README "Evidence exports"): a ZIP of the transcript, the JSON, every file as a
+ * The court bundle (server/export/README.md "Evidence exports"): a ZIP of the transcript, the JSON, every file as a
  * numbered exhibit and a manifest of their fingerprints. It can be gigabytes, so it is not fetched
  * into the page and hashed there as the PDF and JSON are: the browser's download manager saves it
  * (`downloadInFrame`), and the server's cookie under the request's ticket says what was sent

@@ -1,6 +1,6 @@
 // A court bundle is saved by the browser's download manager, which tells the page nothing. So the
 // page names its request with a random ticket, and the server answers a bundle it sends with a short-lived
-// cookie under that ticket holding the ZIP's SHA-256 and size (README "Evidence exports"): the page
+// cookie under that ticket holding the ZIP's SHA-256 and size (server/export/README.md "Evidence exports"): the page
 // reads it, shows the fingerprint, and expires it.
 
 export const EXPORT_COOKIE_PREFIX = 'firm_chat_export_';

@@ -6,7 +6,7 @@ const counted = new Intl.NumberFormat('en-GB');
 const files = (n: number) => `${counted.format(n)} ${n === 1 ? 'file' : 'files'}`;
 
 /**
- * What the court bundle will list as missing rather than hold, said before it is asked for (README
+ * What the court bundle will list as missing rather than hold, said before it is asked for (server/export/README.md
  * "Evidence exports": a file whose bytes the firm does not hold goes under the manifest's `missing`):
  * files still downloading or whose download failed, and files erased under the retention policy.
  * Null when every file is held.

@@ -3,12 +3,10 @@ import type { TCommunication } from '../../../../shared/communication';
 import { formatDateTime } from '../../lib/format';
 import { highlightIn } from '../../lib/highlight';
 import type { TOlder } from '../../lib/older-pages';
-import { useQuotedOf } from '../conversation/use-quoted-of';
-import { MessageContent } from '../conversation/message-content';
+import { MessageContent, ReactionChips, useQuotedOf } from '../conversation';
 import { PhoneNumber } from '../../ui/phone-number';
-import { ReactionChips } from '../conversation/reaction-chips';
 import { STATUS_LABEL, StatusTicks } from '../../ui/status-ticks';
-import { ErasedNote } from '../records/erased-note';
+import { ErasedNote } from '../records';
 import { RefileBar } from './refile-bar';
 
 const TYPE_LABEL: Record<TCommunication['type'], string> = {

@@ -4,7 +4,7 @@ import { ButtonsForm } from './buttons-form';
 
 /**
  * "Buttons…" in the composer's tools: a question with up to three quick-reply buttons for the
- * client to press (README "Quick-reply buttons"), written in a small dialog. The dialog is put at
+ * client to press (server/messaging/README.md "Quick-reply buttons"), written in a small dialog. The dialog is put at
  * the end of the page, outside the composer's own form.
  */
 export function ButtonsTool({

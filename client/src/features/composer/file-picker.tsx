@@ -1,7 +1,7 @@
 import { useCallback, useId, useRef } from 'react';
 import { formatBytes, UPLOAD_LIMITS } from '../../../../shared/media-limits';
 import { showInvisibleCharacters } from '../../../../shared/visible-text';
-import { shortType } from '../conversation/attachment-view';
+import { shortType } from '../../lib/attachment-file';
 import { acceptRisk, asDocument, canSendAsDocument, isSentAsDocument, pendingRisk } from './upload-file';
 import { sentAsText, UPLOAD_LIMITS_TEXT } from './upload-limits-text';
 

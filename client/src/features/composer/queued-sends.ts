@@ -58,6 +58,7 @@ export function queuedItemOf(entry: TQueuedSend): TThreadItem {
     readAt: null,
     createdAt: new Date(entry.queuedAt),
     receipts: [],
+    version: 0, // not stored yet: no record's version
   };
 }
 

@@ -77,7 +77,7 @@ export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen 
   const templateKey = template ? `${template.name}|${template.language}` : '';
   const params = template ? mergeParams(prefillParams(template.body, template.paramCount, context), edited[templateKey]) : [];
   const [sending, setSending] = useState(false);
-  // A template that starts with a document, photo or video (README "Templates with a file"): its file, checked
+  // A template that starts with a document, photo or video (server/messaging/README.md "Templates with a file"): its file, checked
   // when chosen and uploaded when sent.
   const headerFormat = template?.headerFormat;
   const [headerFile, setHeaderFile] = useState<File | null>(null);

@@ -1,8 +1,5 @@
 import { formatWallTime } from '../../lib/zoned-time';
-import { SendLaterMenu } from '../scheduling/send-later-menu';
-import { SendLaterPicker } from '../scheduling/send-later-picker';
-import { withZone, type TFirmZone } from '../scheduling/use-firm-time-zone';
-import type { TReplyOption } from '../scheduling/use-scheduled-actions';
+import { SendLaterMenu, SendLaterPicker, type TFirmZone, type TReplyOption, withZone } from '../scheduling';
 
 /**
  * Under the template form: "Schedule for later" (a preset or a picked time), then the time chosen

@@ -1,7 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
 import { useToast } from '../../ui/toasts';
-import { handleUnauthorized } from '../auth/session-end';
 import { placeInThread, type TUtils } from '../../lib/cache-patches';
 import { trpc, type TThreadItem } from '../../lib/trpc';
 import { draftKeyOf } from './drafts';
@@ -26,10 +24,13 @@ function restoreText(entry: TQueuedSend): void {
   );
 }
 
-/** Sends the signed-in person's queued messages (outbox.ts) for as long as the app is open. */
-export function useOutboxRunner(user: { id: number }): void {
+/**
+ * Sends the signed-in person's queued messages (outbox.ts) for as long as the app is open. A send
+ * refused because the session ended goes to `onUnauthorized`: ending a session is auth's (which
+ * forgets this outbox too), handed in by the app so that the composer does not import auth back.
+ */
+export function useOutboxRunner(user: { id: number }, onUnauthorized: (error: unknown) => void): void {
   const utils = trpc.useUtils();
-  const queryClient = useQueryClient();
   const toast = useToast();
   const start = useEffectEvent(() =>
     startOutbox({
@@ -39,7 +40,7 @@ export function useOutboxRunner(user: { id: number }): void {
       onSent: (entry, record) => placeInThread(utils, entry.threadRef, record),
       onRefused: (entry, error) => {
         const code = errorCodeOf(error);
-        if (code === 'UNAUTHORIZED') return handleUnauthorized(queryClient, error);
+        if (code === 'UNAUTHORIZED') return onUnauthorized(error);
         toast('error', (error as Error).message);
         // The server kept the record, failed, with its reason and a Retry: the thread shows it.
         if (code === 'BAD_GATEWAY') return void utils.inbox.thread.invalidate(entry.threadRef);

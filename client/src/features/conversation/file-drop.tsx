@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { UPLOAD_LIMITS_TEXT } from '../composer/upload-limits-text';
+import { UPLOAD_LIMITS_TEXT } from '../composer';
 
 const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
 

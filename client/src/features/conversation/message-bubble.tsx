@@ -62,7 +62,7 @@ export function MessageBubble({
   const resentAs = item.metadata.resent_as;
   const [receiptsOpen, setReceiptsOpen] = useState(false);
   const receiptsId = useId();
-  // The firm's automatic reply outside business hours (README "Business hours") is nobody's: it says
+  // The firm's automatic reply outside business hours (server/messaging/README.md "Business hours") is nobody's: it says
   // what it is where a person's name would be, to the eye and to a screen reader.
   const autoReply = outbound && item.metadata.auto_reply === true;
   const who = autoReply ? AUTO_REPLY_LABEL : speaker;

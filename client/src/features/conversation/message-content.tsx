@@ -1,5 +1,5 @@
 import type { TCommunication } from '../../../../shared/communication';
-import { ErasedNote } from '../records/erased-note';
+import { ErasedNote } from '../records';
 import { AttachmentView, ErasedFile } from './attachment-view';
 import { ContactCards } from './contact-cards';
 import { EditHistory } from './edit-history';
@@ -23,7 +23,7 @@ export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }
   const outbound = item.direction === 'outbound';
   const kind = m.kind ?? 'text';
   const labels = [m.forwarded && 'Forwarded', echoLabel && m.echo && "Sent from the firm's phone"].filter(Boolean);
-  // Retention or an erasure request destroyed what it said and its files (README "Records"): the
+  // Retention or an erasure request destroyed what it said and its files (server/records/README.md "Records"): the
   // record stays in its place, saying so, instead of an empty bubble or a broken picture.
   if (m.erased_at)
     return (

@@ -1,17 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import {
-  Fragment,
-  useEffect,
-  useEffectEvent,
-  useImperativeHandle,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type ReactNode,
-  type Ref,
-} from 'react';
+import { Fragment, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
 import { highlightIn } from '../../lib/highlight';
 import type { TOlder } from '../../lib/older-pages';
+import { onReaderInput } from '../../lib/on-reader-input';
+import { useEndOnMediaLoad } from './use-end-on-media-load';
+import { useSeekMessage } from './use-seek-message';
 
 /** A row of the conversation: its stable key (`m<id>` for a message) and how to draw it. */
 export type TRow = { key: string; render: (measure: TMeasure) => ReactNode };
@@ -20,19 +13,6 @@ export type TMeasure = { 'data-index': number; ref: (element: HTMLLIElement | nu
 export type TMessageListApi = { show: (id: number) => void; toEnd: () => void };
 
 const LOAD_WITHIN_PX = 800; // ask for the earlier page this far before the reader reaches the top
-
-/** Runs `then` once, on the reader's own wheel, touch or key (or a press, with `pointerdown`) in `element`; returns the way to stop listening. */
-function onReaderInput(element: HTMLElement, types: readonly (keyof HTMLElementEventMap)[], then: () => void): () => void {
-  const once = () => {
-    stop();
-    then();
-  };
-  const stop = () => {
-    for (const type of types) element.removeEventListener(type, once);
-  };
-  for (const type of types) element.addEventListener(type, once, { passive: true });
-  return stop;
-}
 
 /**
  * A conversation's messages, oldest at the top, drawing only the rows on screen (a thread can hold
@@ -129,24 +109,7 @@ export function MessageList({
   }
   useEffect(() => onAtEnd(atEnd), [atEnd, onAtEnd]);
 
-  // A search hit: earlier pages until it is loaded, then brought into view once. The reader
-  // scrolling meanwhile calls the search off.
-  const [shownFocus, setShownFocus] = useState<number | null>(null);
-  const seeking = Boolean(focusId && shownFocus !== focusId);
-  useEffect(() => {
-    const scroller = scrollerRef.current;
-    if (!focusId || !seeking || !scroller) return;
-    return onReaderInput(scroller, ['wheel', 'touchstart', 'keydown'], () => setShownFocus(focusId));
-  }, [focusId, seeking]);
-  // Tried after every render while seeking: a page that arrived may hold the message. show()
-  // scrolls the virtualizer, outside React; the state records that it has, once per search hit.
-  const seekFocus = useEffectEvent(() => {
-    if (!focusId || !seeking) return;
-    if (show(focusId)) setShownFocus(focusId);
-    else if (older.hasMore && !older.loading && !older.failed) older.load();
-  });
-  // eslint-disable-next-line react-hooks/set-state-in-effect -- it records what show() did outside React (see above), once per search hit
-  useEffect(() => seekFocus());
+  const seeking = useSeekMessage({ focusId, show, older, scrollerRef });
 
   // Near the top: the earlier page.
   const onScroll = () => {
@@ -158,23 +121,7 @@ export function MessageList({
     if (nowAtEnd) setUnseenFrom(null);
   };
 
-  // A photo or video that loads after the thread opened makes its row taller: stay at the end if
-  // the reader was there.
-  useEffect(() => {
-    const list = scrollerRef.current;
-    if (!list) return;
-    const keepAtEnd = (event: Event) => {
-      if (!(event.target instanceof HTMLImageElement || event.target instanceof HTMLVideoElement)) return;
-      const fromEnd = list.scrollHeight - list.scrollTop - list.clientHeight;
-      if (fromEnd <= event.target.offsetHeight + 120) virtualizer.scrollToIndex(all.length - 1, { align: 'end' });
-    };
-    list.addEventListener('load', keepAtEnd, true);
-    list.addEventListener('loadedmetadata', keepAtEnd, true);
-    return () => {
-      list.removeEventListener('load', keepAtEnd, true);
-      list.removeEventListener('loadedmetadata', keepAtEnd, true);
-    };
-  });
+  useEndOnMediaLoad(scrollerRef, () => virtualizer.scrollToIndex(all.length - 1, { align: 'end' }));
 
   const virtualRows = virtualizer.getVirtualItems();
   const first = virtualRows[0];

@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
-import { inboxListPath } from '../inbox/list-address';
+import { inboxListPath } from '../../lib/inbox-address';
 import { PhoneNumber } from '../../ui/phone-number';
 
 /**

@@ -21,7 +21,7 @@ function cachedItem(utils: TUtils, ref: TThreadRef, id: number): TThreadItem | u
 }
 
 /**
- * The firm's reaction to a client's message (README "Reactions"): shown at once, sent with
+ * The firm's reaction to a client's message (server/messaging/README.md "Reactions"): shown at once, sent with
  * `chat.react`; refused (too old, the provider said no), it goes back to what it was and the server's
  * sentence is shown. An empty emoji takes the firm's reaction away.
  */

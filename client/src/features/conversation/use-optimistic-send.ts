@@ -2,11 +2,8 @@ import { addOptimisticCopy, dropOptimisticCopy, replaceOptimisticCopy } from '..
 import { newEchoId } from '../../lib/echo-id';
 import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
 import { useToast } from '../../ui/toasts';
-import { enqueueSend } from '../composer/outbox';
-import { errorCodeOf, type TQueuedCall, type TQueuedSend } from '../composer/queued-sends';
+import { enqueueSend, errorCodeOf, type TQueuedCall, type TQueuedSend, type TSendActions, uploadFile } from '../composer';
 import type { TUploadedFile } from '../../../../shared/media-limits';
-import { uploadFile } from '../composer/upload-file';
-import type { TSendActions } from '../composer/composer';
 
 /** Ids of this page's optimistic copies and file previews: negative, never a stored record's. */
 let optimisticId = -1;
@@ -63,6 +60,7 @@ export function useOptimisticSend({
       readAt: null,
       createdAt: new Date(),
       receipts: [],
+      version: 0, // not stored yet: no record's version
     };
     addOptimisticCopy(utils, threadRef, copy);
     requestAnimationFrame(onShown);

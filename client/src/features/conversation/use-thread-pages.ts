@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { threadInputOf } from '../../lib/cache-patches';
 import { trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
-import { retryUnlessNotFound } from '../access/gone';
+import { retryUnlessNotFound } from '../access';
 
-// A thread's pages (README "HTTP surfaces", `inbox.thread`: `cursor`/`nextCursor`), the newest
+// A thread's pages (server/README.md "HTTP surfaces", `inbox.thread`: `cursor`/`nextCursor`), the newest
 // page first, each oldest first. Earlier pages load as the reader scrolls up (`fetchNextPage`).
 
 /**

@@ -1,5 +1,5 @@
 import { useToast } from '../../ui/toasts';
-import { toggleAlerts, useAlertsEnabled } from './new-message-alerts';
+import { toggleAlerts, useAlertsEnabled } from '../../lib/desktop-alerts';
 
 /** New-message alerts (desktop notification and sound): off by default, asked for when turned on. */
 export function AlertsToggle() {

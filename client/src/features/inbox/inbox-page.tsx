@@ -4,15 +4,13 @@ import { ChoiceGroup } from '../../ui/choice-group';
 import { QueryStatus } from '../../ui/query-status';
 import { EVERY_THREAD } from '../../lib/cache-patches';
 import { formatPhone, formatWaited } from '../../lib/format';
+import { listQuery } from '../../lib/inbox-address';
 import { olderOf } from '../../lib/older-pages';
 import { threadKeyOfRef, threadPath, trpc, type TThreadRef } from '../../lib/trpc';
 import { useDebounced } from '../../lib/use-debounced';
 import { useShortcuts } from '../../lib/use-shortcuts';
-import type { TThreadState } from '../ownership/snooze-presets';
-import { isThreadState, StateSwitch } from '../ownership/state-switch';
-import { useOwnershipActions } from '../ownership/use-ownership-actions';
+import { isThreadState, StateSwitch, type TThreadState, useOwnershipActions } from '../ownership';
 import { AlertsToggle } from './alerts-toggle';
-import { listQuery } from './list-address';
 import { SearchResults } from './search-results';
 import { ShortcutsHelp } from './shortcuts-help';
 import { ThreadList } from './thread-list';
@@ -20,7 +18,7 @@ import { threadTitle } from './thread-title';
 
 // A conversation (composer, message kinds, the virtualised list) loads when the first one is opened:
 // the inbox's list comes up first.
-const ThreadView = lazy(() => import('../conversation/thread-view').then((m) => ({ default: m.ThreadView })));
+const ThreadView = lazy(() => import('./thread-view-chunk').then((m) => ({ default: m.ThreadView })));
 
 type TProps = { threadRef: TThreadRef | null };
 type TThreadFilter = 'all' | 'unread' | 'unlinked' | 'awaiting_reply' | 'mine' | 'unassigned' | 'overdue';

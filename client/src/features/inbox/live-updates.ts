@@ -3,9 +3,9 @@ import { applyLiveItems, findListedThread, type TUtils } from '../../lib/cache-p
 import { formatPhone } from '../../lib/format';
 import { noteLiveRecords } from '../../lib/live-records';
 import { threadKeyOf, trpc, type TThreadItem } from '../../lib/trpc';
-import { checkStillSignedIn } from '../auth/session-end';
-import { alertNewNotifications } from '../notifications/notification-alerts';
-import { refreshOwnership } from '../ownership/refresh-ownership';
+import { checkStillSignedIn } from '../auth';
+import { alertNewNotifications } from '../notifications';
+import { refreshOwnership } from '../ownership';
 import { alertNewMessages } from './new-message-alerts';
 
 /** A new message's sender as the inbox lists them: the client, the profile name, else the number. */
@@ -36,7 +36,7 @@ const RESTART_MAX_MS = 30_000;
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
   const restart = useRef<{ timer?: ReturnType<typeof setTimeout>; waitMs: number }>({ waitMs: RESTART_FIRST_MS });
-  // A resync also follows every wall change (README "Ethical walls"): the clients, cases and walls
+  // A resync also follows every wall change (server/access/README.md "Ethical walls"): the clients, cases and walls
   // on screen are read again too, so a matter appears, or closes, for its people at once.
   const resync = () => {
     void utils.inbox.invalidate();

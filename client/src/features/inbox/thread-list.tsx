@@ -5,8 +5,7 @@ import { useLoadMore } from '../../lib/use-load-more';
 import { threadPath, threadRefOf, type TThreadSummary } from '../../lib/trpc';
 import { PhoneNumber } from '../../ui/phone-number';
 import { StatusTicks, UnknownMark } from '../../ui/status-ticks';
-import { AssignMenu } from '../ownership/assign-menu';
-import { ThreadMarkers } from '../ownership/thread-markers';
+import { AssignMenu, ThreadMarkers } from '../ownership';
 import { clipPreview } from './preview-text';
 import { threadTitle } from './thread-title';
 

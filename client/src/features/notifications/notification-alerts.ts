@@ -1,6 +1,6 @@
 import { navigate } from 'wouter/use-browser-location';
 import type { TUtils } from '../../lib/cache-patches';
-import { alertsOn, playTone } from '../inbox/new-message-alerts';
+import { alertsOn, playTone } from '../../lib/desktop-alerts';
 import { describeNotification, notificationPath } from './notification-text';
 
 // Desktop alerts for notifications follow the person's Alerts switch (the inbox's "Alerts on/off"),

@@ -35,7 +35,7 @@ export function describeNotification(n: TNotification, myId: number | undefined)
 }
 
 /**
- * A send of the reader's that could not go at its time (README "Scheduled sends"), with why: the
+ * A send of the reader's that could not go at its time (server/messaging/README.md "Scheduled sends"), with why: the
  * firm's own sentence (the window closed, an opt-out), never the message's words.
  */
 function describeNotSent(n: TNotification): string {

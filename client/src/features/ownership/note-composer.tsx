@@ -2,8 +2,7 @@ import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'rea
 import { trpc, type TThreadRef } from '../../lib/trpc';
 import { useAutoGrow } from '../../lib/use-auto-grow';
 import { useCoarsePointer } from '../../lib/use-coarse-pointer';
-import { sendsOnEnter } from '../composer/enter-to-send';
-import { describeLength, TEXT_LIMIT } from '../composer/message-length';
+import { describeLength, sendsOnEnter, TEXT_LIMIT } from '../composer';
 import { useMentionCompletion } from './use-mention-completion';
 import type { TPersonRef } from './use-ownership-actions';
 

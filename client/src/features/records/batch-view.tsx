@@ -7,7 +7,7 @@ import { QueryStatus } from '../../ui/query-status';
 export type TBatch = TOutputs['retention']['batch'];
 type TCounts = TBatch['counts'];
 
-// The worker erases a batch in chunks of up to a second each (README "Records"): once a second is
+// The worker erases a batch in chunks of up to a second each (server/records/README.md "Records"): once a second is
 // as often as anything on screen can change.
 const POLL_MS = 1_000;
 

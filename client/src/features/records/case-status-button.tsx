@@ -3,7 +3,7 @@ import { useToast } from '../../ui/toasts';
 
 type TCase = TOutputs['cases']['get'];
 
-/** Close a case (its retention clock starts: README "Records") or reopen it; anyone who may see it. */
+/** Close a case (its retention clock starts: server/records/README.md "Records") or reopen it; anyone who may see it. */
 export function CaseStatusButton({ theCase }: { theCase: TCase }) {
   const utils = trpc.useUtils();
   const toast = useToast();

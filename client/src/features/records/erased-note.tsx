@@ -1,6 +1,6 @@
 import { formatDate } from '../../lib/format';
 
-/** What stands where an erased record's text, or an erased case's title, was (README "Records"). */
+/** What stands where an erased record's text, or an erased case's title, was (server/records/README.md "Records"). */
 export function erasedText(erasedAt: Date | string): string {
   return `Erased under the retention policy on ${formatDate(new Date(erasedAt))}`;
 }

@@ -29,7 +29,7 @@ function dateOfIso(value: string): Date {
   return new Date(y!, m! - 1, d);
 }
 
-/** Erasure requests (README "Records"): recorded with the day received, then erased or refused on fixed grounds. */
+/** Erasure requests (server/records/README.md "Records"): recorded with the day received, then erased or refused on fixed grounds. */
 export function ErasureSection() {
   const requests = trpc.erasure.list.useQuery();
   return (

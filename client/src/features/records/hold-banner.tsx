@@ -12,7 +12,7 @@ type TSubject = { clientId: number } | { caseId: number; clientId: number };
 export type THoldNotice = { since: Date; reason: string; placedBy: string | null; on: 'client' | 'case' };
 
 /**
- * A client's or a case's legal hold (README "Records"): a banner while one is in force, and for
+ * A client's or a case's legal hold (server/records/README.md "Records"): a banner while one is in force, and for
  * directors Place legal hold / Release hold with every hold listed. Staff see the page's own notice.
  */
 export function HoldBanner({ subject, notice }: { subject: TSubject; notice: THoldNotice | null }) {

@@ -13,7 +13,7 @@ type TPreview = TOutputs['retention']['preview'];
 const CONFIRM_WORD = 'destroy';
 
 /**
- * Retention (README "Records"): what is due now, previewed only when asked (each preview is a new
+ * Retention (server/records/README.md "Records"): what is due now, previewed only when asked (each preview is a new
  * batch that replaces the last), destroyed only after a typed confirmation, followed to its
  * certificate; and the batches before it.
  */

@@ -1,6 +1,6 @@
 import type { TOutputs } from '../../lib/trpc';
 
-// What a scheduled send is, as the lists show it (README "Scheduled sends").
+// What a scheduled send is, as the lists show it (server/messaging/README.md "Scheduled sends").
 
 /** One scheduled send, as `chat.scheduled` lists it: waiting, or recently not sent (with its reason). */
 export type TScheduledSend = TOutputs['chat']['scheduled'][number];

@@ -5,7 +5,7 @@ export const REPLY_OPTION_LABEL = 'Don’t send if they reply first';
 
 /**
  * "Don't send if they reply first" as a checkbox, in the form where a time is picked: a follow-up
- * that is not sent if the client writes after it was scheduled (README "Scheduled sends"). Off
+ * that is not sent if the client writes after it was scheduled (server/messaging/README.md "Scheduled sends"). Off
  * unless turned on; the same switch as the Send later menu's.
  */
 export function UnlessRepliedOption({ option }: { option: TReplyOption }) {

@@ -42,7 +42,7 @@ export function useScheduledActions() {
     /**
      * `window`: when the number's 24-hour window closes, and whose it is. Free text due after it is
      * scheduled all the same (they may write again meanwhile), and the notice says it will not go
-     * otherwise, so that nobody learns it only from the not-sent notice (README "Scheduled sends").
+     * otherwise, so that nobody learns it only from the not-sent notice (server/messaging/README.md "Scheduled sends").
      */
     schedule: (
       input: Parameters<typeof schedule.mutateAsync>[0] & { sendAt: Date },

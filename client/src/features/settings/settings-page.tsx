@@ -6,8 +6,8 @@ import { useLiveRecord } from '../../lib/live-records';
 import { setProviderTemplates } from '../../lib/cache-patches';
 import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
-import { BusinessHoursPanel } from '../business-hours/business-hours-panel';
-import { WorkloadPanel } from '../ownership/workload-panel';
+import { BusinessHoursPanel } from '../business-hours';
+import { WorkloadPanel } from '../ownership';
 import { UsersPanel } from './users-panel';
 
 const STATUS_TONE: Record<string, string> = {

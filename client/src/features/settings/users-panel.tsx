@@ -5,7 +5,7 @@ import { QueryStatus } from '../../ui/query-status';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { useToast } from '../../ui/toasts';
-import { PersonWalls, WallsToggle } from '../access/person-walls';
+import { PersonWalls, WallsToggle } from '../access';
 
 type TUser = TOutputs['users']['list'][number];
 type TRole = TUser['role'];
@@ -129,7 +129,7 @@ function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; liste
         )}
         <WallsToggle open={wallsOpen} onToggle={() => setWallsOpen(!wallsOpen)} name={user.name} controls={wallsId} />
       </div>
-      {/* Who this person is walled from or admitted to (README "Ethical walls"): folded, read when opened. */}
+      {/* Who this person is walled from or admitted to (server/access/README.md "Ethical walls"): folded, read when opened. */}
       {wallsOpen && <PersonWalls userId={user.id} id={wallsId} />}
       {shownError && (
         <p className="form-error person-error" role="alert">

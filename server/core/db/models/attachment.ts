@@ -13,7 +13,7 @@ export class Attachment extends Model<InferAttributes<Attachment>, InferCreation
   declare sha256: CreationOptional<string | null>;
   declare state: TAttachmentState;
   declare error: CreationOptional<string | null>;
-  /** When retention or an erasure request deleted its bytes and name (README "Records"). */
+  /** When retention or an erasure request deleted its bytes and name (server/records/README.md "Records"). */
   declare erasedAt: CreationOptional<Date | null>;
   declare uploadedBy: CreationOptional<number | null>;
   declare nextAttemptAt: CreationOptional<Date | null>;

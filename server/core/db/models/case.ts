@@ -6,9 +6,9 @@ export class Case extends Model<InferAttributes<Case>, InferCreationAttributes<C
   declare reference: string;
   declare title: string;
   declare status: CreationOptional<'open' | 'closed'>;
-  /** Only its members see it (README "Ethical walls"). */
+  /** Only its members see it (server/access/README.md "Ethical walls"). */
   declare restricted: CreationOptional<boolean>;
-  /** When it was last closed (a trigger keeps it): retention counts from here (README "Records"). */
+  /** When it was last closed (a trigger keeps it): retention counts from here (server/records/README.md "Records"). */
   declare closedAt: CreationOptional<Date | null>;
   /** When retention or an erasure request erased its title. */
   declare erasedAt: CreationOptional<Date | null>;

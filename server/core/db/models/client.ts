@@ -13,9 +13,9 @@ export class Client extends Model<InferAttributes<Client, { omit: 'numbers' }>, 
   declare id: CreationOptional<number>;
   declare name: string;
   declare email: string | null;
-  /** Only its members see it (README "Ethical walls"). */
+  /** Only its members see it (server/access/README.md "Ethical walls"). */
   declare restricted: CreationOptional<boolean>;
-  /** When retention or an erasure request erased its name and numbers (README "Records"). */
+  /** When retention or an erasure request erased its name and numbers (server/records/README.md "Records"). */
   declare erasedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;

@@ -32,6 +32,8 @@ export class Communication extends Model<
   declare sentBy: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
+  /** Added to by PostgreSQL on every UPDATE of the row and every shown change to its files (migration 0024); never written here. */
+  declare version: CreationOptional<number>;
   /** Loaded with `include: ATTACHMENTS`; absent means none were loaded. */
   declare attachments?: NonAttribute<Attachment[]>;
   /** Loaded with the records (`withDetails`); absent means not loaded. */
@@ -57,6 +59,8 @@ export class Communication extends Model<
         sentBy: { type: DataTypes.INTEGER, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
+        // bigint arrives as a number (server/core/db/sequelize.ts parses INT8).
+        version: { type: DataTypes.BIGINT, allowNull: true },
       },
       { sequelize, tableName: 'communications' },
     );
@@ -88,6 +92,7 @@ export function communicationDtoOf(record: TCommunicationRecord): TCommunication
     metadata: record.metadata ?? {},
     providerTimestamp: record.providerTimestamp ?? null,
     createdAt: record.createdAt,
+    version: Number(record.version),
     attachments: (record.attachments ?? []).map((a) => a.toDto()).sort((a, b) => a.id - b.id),
     sentBy: record.sender ?? null,
   };

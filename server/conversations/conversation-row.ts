@@ -1,7 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../core/db/db';
 import { announce, OWNERSHIP_PAYLOAD } from '../events';
-import type { TConversationState } from '../inbox';
+import type { TConversationState } from './conversation-state';
 
 export type TConversationRow = { assigneeId: number | null; state: TConversationState; snoozedUntil: Date | null };
 
@@ -22,6 +22,20 @@ export async function lockConversationRow(key: string, transaction: Transaction)
   );
   if (!row) throw new Error(`conversation_states row ${key} vanished inside its transaction`);
   return row;
+}
+
+/**
+ * A number's conversation becoming a client's (a link): who had it and its state go along, unless
+ * the client's own conversation already has them (server/ownership/README.md "Ownership").
+ */
+export async function moveConversationRow(fromKey: string, toKey: string, transaction: Transaction): Promise<void> {
+  await db().query(
+    `WITH moved AS (DELETE FROM conversation_states WHERE thread_key = $2 RETURNING *)
+       INSERT INTO conversation_states (thread_key, assignee_id, state, snoozed_until, overdue_notified_at, updated_at)
+       SELECT $1, assignee_id, state, snoozed_until, overdue_notified_at, now() FROM moved
+       ON CONFLICT (thread_key) DO NOTHING`,
+    { bind: [toKey, fromKey], transaction },
+  );
 }
 
 /** Tells every live inbox, when `transaction` commits, that conversations changed hands or state. */

@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../lib/format';
 import type { TThreadItem } from '../../lib/trpc';
-import type { TMeasure } from '../conversation/message-list';
-import { NoteText } from './note-text';
+import { NoteText } from '../ownership';
+import type { TMeasure } from './message-list';
 
 /**
  * An internal note in the conversation: a card across the thread, in the note colour, saying it was

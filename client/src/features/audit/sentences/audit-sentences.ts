@@ -1,0 +1,22 @@
+import type { TAuditAction } from '../../../../../shared/audit/audit-details';
+import type { TDescribers } from './audit-sentence';
+import { CONVERSATION_SENTENCES } from './conversation-sentences';
+import { EXPORT_SENTENCES } from './export-sentences';
+import { NUMBER_SENTENCES } from './number-sentences';
+import { PEOPLE_SENTENCES } from './people-sentences';
+import { RECORDS_SENTENCES } from './records-sentences';
+import { SCHEDULED_SENTENCES } from './scheduled-sentences';
+import { SETTINGS_SENTENCES } from './settings-sentences';
+import { SIGN_IN_SENTENCES } from './sign-in-sentences';
+
+/** Every action's sentence: an action added to the trail without one does not compile. */
+export const AUDIT_SENTENCES: TDescribers<TAuditAction> = {
+  ...SIGN_IN_SENTENCES,
+  ...NUMBER_SENTENCES,
+  ...EXPORT_SENTENCES,
+  ...SETTINGS_SENTENCES,
+  ...PEOPLE_SENTENCES,
+  ...CONVERSATION_SENTENCES,
+  ...RECORDS_SENTENCES,
+  ...SCHEDULED_SENTENCES,
+};

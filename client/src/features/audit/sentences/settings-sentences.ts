@@ -1,0 +1,15 @@
+import { plural } from '../audit-detail-words';
+import { businessHoursChanges } from '../describe-business-hours-change';
+import type { TDescribers } from './audit-sentence';
+
+/** The firm's settings: the provider connection, the templates, the business hours. */
+export const SETTINGS_SENTENCES: TDescribers<'settings.check_connection' | 'templates.refresh' | 'settings.business_hours'> = {
+  'settings.check_connection': (d, s) => `${s.actor} checked the provider connection${d.status ? `: ${d.status}` : ''}`,
+  'templates.refresh': (d, s) =>
+    `${s.actor} refreshed the approved templates${d.count !== undefined ? ` (${plural(d.count, 'template')})` : ''}`,
+  'settings.business_hours': (d, s) => {
+    const changes = businessHoursChanges(d);
+    const verb = d.first === true ? 'set the business hours' : 'changed the business hours';
+    return `${s.actor} ${verb}${changes.length ? `: ${changes.join('; ')}` : ''}`;
+  },
+};

@@ -1,0 +1,30 @@
+import type { SIGN_IN_REFUSALS } from '../../../../../shared/audit/audit-details';
+import { dateOf, plural } from '../audit-detail-words';
+import type { TDescribers } from './audit-sentence';
+
+const SIGN_IN_REFUSAL: Record<(typeof SIGN_IN_REFUSALS)[number], string> = {
+  wrong_password: 'wrong password',
+  unknown_email: 'no account has this email',
+  deactivated: 'the account is deactivated',
+  invalid_email: 'the email has a character no address can have',
+};
+
+export const SIGN_IN_SENTENCES: TDescribers<'auth.sign_in' | 'auth.sign_out' | 'auth.sign_in_failed' | 'auth.sign_in_limited'> = {
+  'auth.sign_in': (_d, s) => `${s.who ?? s.subject} signed in`,
+  'auth.sign_out': (_d, s) => `${s.who ?? s.subject} signed out`,
+  'auth.sign_in_failed': (d, s) => {
+    const email = d.email ?? (s.kind === 'email' ? s.rest : s.subject);
+    // A row from before reasons were recorded says what the person was told.
+    const reason = d.reason ? SIGN_IN_REFUSAL[d.reason] : 'wrong email or password';
+    return `A sign-in as ${email} failed: ${reason}`;
+  },
+  'auth.sign_in_limited': (d, s) => {
+    const until = dateOf(d.blocked_until);
+    const whom = d.limited === 'address' ? `from ${d.address ?? s.rest}` : `as ${d.email ?? s.rest}`;
+    const after =
+      d.attempts !== undefined && d.window_minutes !== undefined
+        ? ` after ${plural(d.attempts, 'attempt')} in ${plural(d.window_minutes, 'minute')}`
+        : '';
+    return `Sign-ins ${whom} were blocked${after}${until ? `, until ${until}` : ''}`;
+  },
+};

@@ -1,0 +1,5 @@
+// Retention, legal holds and erasure: the Records page, and the marks other pages show.
+export { CaseStatusButton } from './case-status-button';
+export { ErasedNote, erasedText } from './erased-note';
+export { HoldBanner } from './hold-banner';
+export { RecordsPage } from './records-page';

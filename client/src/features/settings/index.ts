@@ -1,0 +1,2 @@
+// The Settings page (its panels come from the features that own them).
+export { SettingsPage } from './settings-page';

@@ -1,0 +1,55 @@
+import { accessRouter } from '../access/access-router';
+import { auditRouter } from '../audit/audit-router';
+import { createAuthRouter } from '../auth/auth-router';
+import { usersRouter } from '../auth/users-router';
+import { createBusinessHoursRouter } from '../business-hours/business-hours-router';
+import { casesRouter } from '../crm/cases-router';
+import { createClientsRouter } from '../crm/clients-router';
+import { timelineRouter } from '../crm/timeline-router';
+import { createInboxRouter } from '../inbox/inbox-router';
+import { createLiveRouter } from '../live/live-router';
+import { createChatRouter } from '../messaging/chat-router';
+import { notificationsRouter } from '../notifications/notifications-router';
+import { createOwnershipRouter } from '../ownership/ownership-router';
+import { erasureRouter } from '../records/erasure-router';
+import { holdsRouter } from '../records/holds-router';
+import { createRetentionRouter } from '../records/retention-router';
+import { createScheduledSendsRouter } from '../scheduling/scheduled-sends-router';
+import { createSettingsRouter } from '../settings/settings-router';
+import { mergeRouters, router } from '../trpc/init';
+import type { TAppDeps } from './app-deps';
+
+/**
+ * Every feature's procedures under the names the SPA calls. A router that needs something beyond
+ * the request is made here with just that; several features share a name (`chat`, `inbox`,
+ * `settings`) by merging their routers, so moving a procedure between features renames nothing.
+ */
+export function createAppRouter(deps: TAppDeps) {
+  const { config, logger, now } = deps;
+  const send = { events: deps.events, provider: deps.provider, config, mediaStore: deps.mediaStore, logger };
+  return router({
+    access: accessRouter,
+    auth: createAuthRouter({ signInLimiter: deps.signInLimiter, sessionSecret: config.sessionSecret, now }),
+    audit: auditRouter,
+    clients: createClientsRouter({ config }),
+    cases: casesRouter,
+    timeline: timelineRouter,
+    users: usersRouter,
+    chat: mergeRouters(
+      createChatRouter({ ...send, templatesPath: config.messaging.templatesPath, now }),
+      createScheduledSendsRouter({ config, now }),
+    ),
+    inbox: mergeRouters(
+      createInboxRouter({ events: deps.events, provider: deps.provider, config, logger, now }),
+      createOwnershipRouter({ config, now }),
+      createLiveRouter({ liveStreams: deps.liveStreams, config }),
+    ),
+    notifications: notificationsRouter,
+    settings: mergeRouters(createSettingsRouter(send), createBusinessHoursRouter({ firmTimeZone: config.firmTimeZone })),
+    holds: holdsRouter,
+    retention: createRetentionRouter({ retentionYears: config.retentionYears }),
+    erasure: erasureRouter,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

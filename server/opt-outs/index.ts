@@ -1,0 +1,3 @@
+export { applyOptOutChanges, clearOptOut } from './change-opt-outs';
+export { optOutChangeOfText, type TOptOutChange } from './opt-out-keywords';
+export { findNumberOptOut, stopsNumber } from './stops-number';

@@ -1,0 +1,158 @@
+import { z } from 'zod/mini';
+import type { TUserRole } from '../communication';
+
+// What each audit action's `detail` holds, as the server writes it today (server/decisions/0012-append-only-audit-trail.md):
+// one strict schema per action. The server's recordAuditEvent is typed by them, the trail's tests
+// parse what it wrote with them, and the SPA reads its sentences through them (readAuditDetail).
+// zod/mini: the Audit screen's bundle carries these, and mini is a quarter of classic zod's size there.
+
+const id = z.int();
+const count = z.int().check(z.nonnegative());
+const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+/** An instant as the server writes it: toISOString(), or jsonb's text of a timestamptz (an offset). */
+const instant = z.iso.datetime({ offset: true });
+const digits = z.string().check(z.regex(/^\d+$/));
+const scheduledKind = z.enum(['text', 'template', 'file']);
+const conversationState = z.enum(['open', 'done', 'snoozed']);
+// Listed here rather than imported: shared/communication's classic schemas would come into the SPA's bundle with it.
+const role = z.enum(['director', 'staff'] as const satisfies readonly TUserRole[]);
+/** The true reason a sign-in was refused, kept for the trail's readers (the person is told less). */
+export const SIGN_IN_REFUSALS = ['wrong_password', 'unknown_email', 'deactivated', 'invalid_email'] as const;
+
+/** A wall change on a client lets go of what someone walled off held (server/ownership/README.md "Ownership"): said only when it happened. */
+const wallRelease = { conversationUnassigned: z.optional(z.literal(true)), responsibleCleared: z.optional(z.literal(true)) };
+const person = { userId: id, name: z.string() };
+const numberChange = z.strictObject({ digits });
+const numberMove = z.strictObject({ digits, moved: count, ids: z.array(id) });
+/** An assignment or a responsible person: who before, who after (null: nobody). */
+const personChange = z.strictObject({ from: z.nullable(id), to: z.nullable(id) });
+const scheduled = { scheduledSendId: id, kind: scheduledKind };
+
+/** The detail schema of every action, in the order the trail's actions were added. */
+export const AUDIT_DETAILS = {
+  'auth.sign_in': z.strictObject({}),
+  'auth.sign_in_failed': z.strictObject({ email: z.string(), reason: z.optional(z.enum(SIGN_IN_REFUSALS)) }),
+  // One of address or email, as `limited` says.
+  'auth.sign_in_limited': z.strictObject({
+    limited: z.enum(['address', 'account']),
+    address: z.optional(z.string()),
+    email: z.optional(z.string()),
+    attempts: count,
+    window_minutes: count,
+    blocked_until: instant,
+  }),
+  'auth.sign_out': z.strictObject({}),
+  'inbox.link': numberMove,
+  'inbox.unlink': numberMove,
+  'client.number_add': numberChange,
+  'client.number_remove': numberChange,
+  // A court bundle (zip) also counts its exhibits and hashes its parts (server/export/README.md "Evidence exports").
+  'export.create': z.strictObject({
+    format: z.enum(['pdf', 'json', 'zip']),
+    sha256,
+    bytes: count,
+    messages: count,
+    fileName: z.string(),
+    exhibits: z.optional(count),
+    missingExhibits: z.optional(count),
+    manifestSha256: z.optional(sha256),
+    transcriptSha256: z.optional(sha256),
+    jsonSha256: z.optional(sha256),
+  }),
+  'export.verify': z.strictObject({
+    sha256,
+    verdict: z.enum(['genuine', 'altered', 'unknown']),
+    auditEventId: z.nullable(id),
+    attachmentId: z.nullable(id),
+  }),
+  'settings.check_connection': z.strictObject({ status: z.string() }),
+  'templates.refresh': z.strictObject({ count }),
+  'client.opt_out': z.strictObject({ source: z.string(), digits }),
+  // A number's START text names that number; a director clearing a client's opt-out, every number cleared.
+  'client.opt_in': z.strictObject({ source: z.string(), digits: z.union([digits, z.array(digits)]) }),
+  'chat.reconciled': z.strictObject({ chatMsgId: z.string(), undone: z.optional(z.string()) }),
+  'communication.refile': z.strictObject({
+    caseId: z.nullable(id),
+    records: z.array(z.strictObject({ id, fromCaseId: z.nullable(id) })),
+  }),
+  'user.add': z.strictObject({ email: z.string(), role }),
+  'user.role_change': z.strictObject({ from: role, to: role }),
+  'user.deactivate': z.strictObject({
+    role,
+    sessionsEnded: count,
+    conversationsUnassigned: z.optional(count),
+    clientsNoLongerResponsible: z.optional(count),
+  }),
+  'user.reactivate': z.strictObject({ role }),
+  'access.restrict': z.strictObject({ ...wallRelease }),
+  'access.unrestrict': z.strictObject({ ...wallRelease }),
+  'access.member_add': z.strictObject({ ...person, ...wallRelease }),
+  'access.member_remove': z.strictObject({ ...person, ...wallRelease }),
+  'access.screen': z.strictObject({ ...person, reason: z.string(), self: z.boolean(), ...wallRelease }),
+  'access.unscreen': z.strictObject({ ...person, ...wallRelease }),
+  'access.denied': z.strictObject({ path: z.string() }),
+  'inbox.assign': personChange,
+  // A snooze ended by the system says when it ended; one set by a person, until when.
+  'inbox.state': z.strictObject({
+    from: conversationState,
+    to: conversationState,
+    snoozeUntil: z.optional(instant),
+    snoozeEnded: z.optional(instant),
+  }),
+  'client.responsible': personChange,
+  'case.status': z.strictObject({ from: z.enum(['open', 'closed']), to: z.enum(['open', 'closed']) }),
+  'media.view': z.strictObject({ attachmentId: id, communicationId: z.nullable(id), bytes: count }),
+  'hold.place': z.strictObject({ holdId: id, reason: z.string() }),
+  'hold.release': z.strictObject({ holdId: id }),
+  'retention.destroy': z.strictObject({
+    batchId: z.uuid(),
+    kind: z.enum(['retention', 'erasure']),
+    records: count,
+    files: count,
+    bytes: count,
+    cases: count,
+    clients: count,
+    leftOut: count,
+    itemsSha256: sha256,
+  }),
+  'erasure.request': z.strictObject({ requestId: id, receivedAt: instant, note: z.string() }),
+  // Grounds for a refusal; the erasure batch for an erase.
+  'erasure.decide': z.strictObject({
+    requestId: id,
+    decision: z.enum(['erase', 'refuse']),
+    grounds: z.optional(z.enum(['legal_claims', 'legal_obligation', 'hold'])),
+    batchId: z.optional(z.uuid()),
+  }),
+  'audit.verify': z.strictObject({ ok: z.boolean(), rows: count, headId: z.nullable(id), firstBadId: z.optional(id) }),
+  'chat.schedule': z.strictObject({
+    ...scheduled,
+    sendAt: instant,
+    caseId: z.optional(id),
+    attachmentId: z.optional(id),
+    template: z.optional(z.string()),
+    unlessReplied: z.optional(z.literal(true)),
+  }),
+  'chat.edit_scheduled': z.strictObject({ ...scheduled, sendAt: instant }),
+  'chat.reschedule': z.strictObject({ ...scheduled, from: instant, sendAt: instant }),
+  'chat.cancel_scheduled': z.strictObject({ ...scheduled, sendAt: instant, was: z.enum(['scheduled', 'not_sent']) }),
+  // What a save changed (server/messaging/README.md "Business hours"): the reply by its length only, never its words.
+  'settings.business_hours': z.strictObject({
+    first: z.boolean(),
+    timeZone: z.optional(z.strictObject({ from: z.nullable(z.string()), to: z.string() })),
+    week: z.optional(z.strictObject({ from: z.nullable(z.array(z.string())), to: z.array(z.string()) })),
+    closedDates: z.optional(z.strictObject({ added: z.array(z.string()), removed: z.array(z.string()) })),
+    autoReply: z.optional(
+      z.strictObject({ from: z.nullable(z.strictObject({ length: count })), to: z.nullable(z.strictObject({ length: count })) }),
+    ),
+  }),
+} as const;
+
+export type TAuditAction = keyof typeof AUDIT_DETAILS;
+/** The detail an action's event carries. */
+export type TAuditDetail<A extends TAuditAction = TAuditAction> = z.infer<(typeof AUDIT_DETAILS)[A]>;
+
+/** The actions the trail records: the map's keys, so an action without a schema cannot exist. */
+export const AUDIT_ACTIONS = Object.keys(AUDIT_DETAILS) as [TAuditAction, ...TAuditAction[]];
+
+/** Whether `detail` is exactly what `action` writes today (rows of earlier versions may not be: see readAuditDetail). */
+export const parseAuditDetail = <A extends TAuditAction>(action: A, detail: unknown) => AUDIT_DETAILS[action].safeParse(detail);

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createLogger } from '../../server/core/logger';
+import { runApprovedBatch } from '../../server/records';
+import { AUDIT_ACTIONS, parseAuditDetail, type TAuditAction } from '../../shared/audit/audit-details';
+import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { makeOldMatter } from '../support/records';
+import { createHttpClient } from '../support/test-server';
+import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
+
+// Every event the server writes is what its action's schema says (shared/audit/audit-details.ts):
+// the server's types check the details it builds in TypeScript, and this checks the rest (spreads,
+// rows written by SQL, values read from the database) by driving the firm's actions through the real
+// server and parsing every row of the trail with its action's strict schema.
+
+let live: TLiveSetup;
+let directorCookie = '';
+let seq = 0;
+
+beforeAll(async () => {
+  // A low per-account limit, so a burst of wrong passwords is limited (and recorded) in a few attempts.
+  live = await startLiveSetup({}, { signInLimits: { perIp: 100, perAccount: 3 } });
+  const { client, jar } = createHttpClient(live.server.url);
+  await client.auth.signIn.mutate({ email: 'dee@firm.test', password: 'director-password' });
+  directorCookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+});
+afterAll(() => live?.stop());
+
+/** A text from `from`, each one dated after the one before (opt-outs follow the newest). */
+const inbound = (from: string, body: string) =>
+  postWebhook(
+    live.server.url,
+    cloudPayload({ messages: [textMessage(`wamid.audit-${++seq}`, from, body, String(Math.floor(Date.now() / 1000) + seq))] }),
+  );
+
+const get = (path: string) => fetch(`${live.server.url}${path}`, { headers: { cookie: directorCookie } });
+
+const userId = async (email: string) =>
+  (await sql<{ id: number }>(live.server.databaseUrl, 'SELECT id FROM users WHERE email = $1', [email]))[0]!.id;
+
+async function signInsAndPeople(): Promise<void> {
+  const other = createHttpClient(live.server.url).client;
+  await expect(other.auth.signIn.mutate({ email: 'sam@firm.test', password: 'wrong-password' })).rejects.toThrow();
+  await other.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  await other.auth.signOut.mutate();
+  for (let attempt = 0; attempt < 4; attempt++)
+    await expect(other.auth.signIn.mutate({ email: 'nobody@firm.test', password: 'guess' })).rejects.toThrow();
+
+  const dee = live.director;
+  await dee.settings.checkConnection.mutate();
+  await dee.chat.refreshTemplates.mutate();
+  const { user: rosa } = await dee.users.add.mutate({
+    name: 'Rosa Reyes',
+    email: 'rosa@firm.test',
+    role: 'staff',
+    password: 'a long enough password',
+  });
+  await dee.users.changeRole.mutate({ userId: rosa.id, role: 'director' });
+  await dee.users.deactivate.mutate({ userId: rosa.id });
+  await dee.users.reactivate.mutate({ userId: rosa.id });
+  await dee.settings.setBusinessHours.mutate({
+    timeZone: 'Europe/London',
+    week: [{ day: 1, opens: '09:00', closes: '17:30' }],
+    closedDates: ['2026-12-25'],
+    autoReply: 'We are closed; we will reply when we open.',
+  });
+}
+
+/** A client's numbers, opt-outs, case, records, owner and scheduled sends. */
+async function aClientsDay(): Promise<void> {
+  const sam = live.staff;
+  const samId = await userId('sam@firm.test');
+  const amelia = await sam.clients.create.mutate({ name: 'Amelia Hart', phone: '+447700900123' });
+  await sam.clients.addNumber.mutate({ clientId: amelia.id, phone: '+447700900124' });
+  await sam.clients.removeNumber.mutate({ clientId: amelia.id, phone: '+447700900124' });
+  await inbound('447700900999', 'A stranger writes');
+  await sam.inbox.link.mutate({ phone: '447700900999', clientId: amelia.id });
+  await sam.inbox.unlink.mutate({ phone: '447700900999', clientId: amelia.id });
+
+  await inbound('447700900123', 'Hello, about my deposit');
+  await inbound('447700900123', 'STOP');
+  await inbound('447700900123', 'START');
+  await inbound('447700900123', 'STOP');
+  await live.director.clients.clearOptOut.mutate({ clientId: amelia.id });
+
+  const kase = await sam.cases.create.mutate({ clientId: amelia.id, reference: 'HART-1', title: 'Hart v Northwind Lettings' });
+  const [record] = (await sam.timeline.client.query({ clientId: amelia.id })).items;
+  await sam.timeline.refile.mutate({ clientId: amelia.id, ids: [record!.id], caseId: kase.id });
+  const hold = await live.director.holds.place.mutate({ caseId: kase.id, reason: 'Dispute expected' });
+  await live.director.holds.release.mutate({ holdId: hold.id });
+  await sam.cases.setStatus.mutate({ caseId: kase.id, status: 'closed' });
+
+  await sam.inbox.assign.mutate({ clientId: amelia.id, userId: samId });
+  await sam.clients.setResponsible.mutate({ clientId: amelia.id, userId: samId });
+  await sam.inbox.setState.mutate({ clientId: amelia.id, state: 'snoozed', snoozeUntil: new Date(Date.now() + 3_600_000) });
+  // The snooze ends now: the server reopens the conversation (its own SQL writes that event).
+  await sql(live.server.databaseUrl, "UPDATE conversation_states SET snoozed_until = now() - interval '1 minute' WHERE thread_key = $1", [
+    `client-${amelia.id}`,
+  ]);
+  await expect.poll(async () => (await sam.inbox.threadSummary.query({ clientId: amelia.id }))?.state, { timeout: 10_000 }).toBe('open');
+
+  const inAnHour = new Date(Date.now() + 3_600_000);
+  const { id } = await sam.chat.schedule.mutate({ clientId: amelia.id, body: 'Your appointment is tomorrow', sendAt: inAnHour });
+  await sam.chat.editScheduled.mutate({ id, body: 'Your appointment is on Friday' });
+  await sam.chat.reschedule.mutate({ id, sendAt: new Date(inAnHour.getTime() + 3_600_000) });
+  await sam.chat.cancelScheduled.mutate({ id });
+
+  const exported = await get(`/api/export/client/${amelia.id}.json`);
+  expect(exported.status).toBe(200);
+  const verified = await fetch(`${live.server.url}/api/export/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream', cookie: directorCookie },
+    body: new Uint8Array(await exported.arrayBuffer()),
+  });
+  expect(verified.status).toBe(200);
+}
+
+/** A wall around a matter someone held: restricting it lets go of what they held. */
+async function aWall(): Promise<void> {
+  const dee = live.director;
+  const [deeId, samId] = [await userId('dee@firm.test'), await userId('sam@firm.test')];
+  const vanta = await dee.clients.create.mutate({ name: 'Vanta Holdings', phone: '+447700900321' });
+  await inbound('447700900321', 'About the merger');
+  await dee.inbox.assign.mutate({ clientId: vanta.id, userId: samId });
+  await dee.clients.setResponsible.mutate({ clientId: vanta.id, userId: samId });
+  await dee.access.addMember.mutate({ clientId: vanta.id, userId: deeId });
+  await dee.access.setRestricted.mutate({ clientId: vanta.id, restricted: true });
+  await expect(live.staff.clients.get.query({ clientId: vanta.id })).rejects.toThrow();
+  await dee.access.screen.mutate({ clientId: vanta.id, userId: samId, reason: 'Acted for the other side' });
+  await dee.access.unscreen.mutate({ clientId: vanta.id, userId: samId });
+  await dee.access.setRestricted.mutate({ clientId: vanta.id, restricted: false });
+  await dee.access.removeMember.mutate({ clientId: vanta.id, userId: deeId });
+}
+
+/** Records: a file read, an erasure carried out and one refused, and the trail verified. */
+async function records(): Promise<void> {
+  const dee = live.director;
+  const erased = await makeOldMatter(live.server.databaseUrl, 'Erin Erased', 1);
+  expect((await get(`/api/media/${erased.fileId}`)).status).toBe(200);
+  const request = await dee.erasure.request.mutate({ clientId: erased.clientId, receivedAt: new Date(), note: 'By email' });
+  const { batchId } = await dee.erasure.decide.mutate({ requestId: request.id, decision: 'erase' });
+  // Run here rather than waited for (the server's own poller may take it first: either way it ends done).
+  await runApprovedBatch(createLogger('silent'));
+  await expect.poll(async () => (await dee.retention.batch.query({ batchId: batchId! })).state, { timeout: 15_000 }).toBe('done');
+
+  const kept = await makeOldMatter(live.server.databaseUrl, 'Kim Kept', 1);
+  const refused = await dee.erasure.request.mutate({ clientId: kept.clientId, receivedAt: new Date(), note: '' });
+  await dee.erasure.decide.mutate({ requestId: refused.id, decision: 'refuse', grounds: 'legal_claims' });
+  await dee.audit.verify.query();
+}
+
+// Recorded only when a send whose answer was lost is matched to its receipt (tests/integration/receipt-adoption.test.ts).
+const NOT_DRIVEN_HERE: TAuditAction[] = ['chat.reconciled'];
+
+it('every event the firm’s actions write parses with its action’s schema', async () => {
+  await signInsAndPeople();
+  await aClientsDay();
+  await aWall();
+  await records();
+
+  const rows = await sql<{ id: string; action: TAuditAction; detail: unknown }>(
+    live.server.databaseUrl,
+    'SELECT id::text, action, detail FROM audit_events ORDER BY id',
+  );
+  const unreadable = rows.flatMap((row) => {
+    const parsed = parseAuditDetail(row.action, row.detail);
+    return parsed.success ? [] : [`#${row.id} ${row.action} ${JSON.stringify(row.detail)}: ${z.prettifyError(parsed.error)}`];
+  });
+  expect(unreadable).toEqual([]);
+  expect(new Set(rows.map((row) => row.action))).toEqual(new Set(AUDIT_ACTIONS.filter((action) => !NOT_DRIVEN_HERE.includes(action))));
+});
