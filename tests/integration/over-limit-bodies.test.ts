@@ -63,8 +63,8 @@ async function fetchAnswer(path: string, method: string, headers: Record<string,
       headers,
       body: chunked ? stream() : new Uint8Array(body),
       duplex: 'half',
-    } as RequestInit);
-    return { status: res.status, json: (await res.json()) as unknown };
+    });
+    return { status: res.status, json: await res.json() };
   } catch (error) {
     return { failed: String((error as Error & { cause?: Error }).cause ?? error) };
   }

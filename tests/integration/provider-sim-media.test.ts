@@ -115,7 +115,7 @@ describe('provider simulator media', () => {
     expect(res.headers.get('content-length')).toBe(String(size));
     const hash = createHash('sha256');
     let received = 0;
-    const reader = res.body!.getReader();
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     for (let part = await reader.read(); !part.done; part = await reader.read()) {
       hash.update(part.value);
       received += part.value.length;

@@ -69,7 +69,7 @@ it('tries a post again after no answer or any non-2xx, the same signed bytes eac
   expect(posts[0]!.signature).toMatch(/^sha256=[0-9a-f]{64}$/);
   expect(posts[0]!.body).toContain('posted while the app was struggling');
   expect(sim.retriesWaiting()).toBe(0);
-  expect((await (await control(sim, 'retries')).json()) as unknown).toEqual({ waiting: 0 });
+  expect(await (await control(sim, 'retries')).json()).toEqual({ waiting: 0 });
 });
 
 it('a post taken at once is posted once; settle waits for first answers only, while a refused post waits for its retry', async () => {
@@ -83,7 +83,7 @@ it('a post taken at once is posted once; settle waits for first answers only, wh
   await sim.settle(); // returns: a retry a minute away is not waited for
   expect(posts).toHaveLength(2);
   expect(sim.retriesWaiting()).toBe(1);
-  expect((await (await control(sim, 'retries')).json()) as unknown).toEqual({ waiting: 1 });
+  expect(await (await control(sim, 'retries')).json()).toEqual({ waiting: 1 });
 });
 
 it('webhookRetries: false posts once (as an option, or set at run time, which also stops waiting retries)', async () => {

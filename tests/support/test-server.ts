@@ -48,7 +48,7 @@ export function createHttpClient(baseUrl: string, extraHeaders: Record<string, s
         transformer: superjson,
         headers: () => ({ ...extraHeaders, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }),
         fetch: async (url, init) => {
-          const res = await fetch(url, init);
+          const res = await fetch(url as string, init);
           lastSetCookies.length = 0;
           for (const header of res.headers.getSetCookie()) {
             lastSetCookies.push(header);

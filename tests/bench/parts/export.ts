@@ -72,7 +72,7 @@ export async function benchExport(adminUrl: string, tools: TBenchTools) {
             const res = await fetch(`${app.appUrl}/api/export/client/${clients[i]}.${format}`, { headers: { cookie: app.cookie } });
             if (res.status !== 200) throw new Error(`export answered ${res.status}`);
             let got = 0;
-            const reader = res.body!.getReader();
+            const reader = (res.body as ReadableStream<Uint8Array>).getReader();
             for (let part = await reader.read(); !part.done; part = await reader.read()) got += part.value.length;
             return got;
           } finally {

@@ -86,7 +86,7 @@ export async function benchMedia(adminUrl: string, tools: TBenchTools) {
         await measureOne(async () => {
           const res = await fetch(`${appUrl}/api/media/${storedId}`, { headers: { cookie } });
           let got = 0;
-          const reader = res.body!.getReader();
+          const reader = (res.body as ReadableStream<Uint8Array>).getReader();
           for (let part = await reader.read(); !part.done; part = await reader.read()) got += part.value.length;
           if (got !== bytes) throw new Error(`served ${got} bytes`);
         }),
