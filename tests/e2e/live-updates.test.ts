@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
-import { hasChromium, launchChromium, signInDemo } from '../support/browser';
+import { hasChromium, launchChromium, liveStreamOpen, signInDemo } from '../support/browser';
 import { cloudPayload, postWebhook, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
 // Live updates over a restart: the server ends its streams without tRPC's `return`, the
@@ -29,6 +29,27 @@ describe.runIf(hasChromium())('live updates in Chromium across a server restart'
     await browser?.close();
     await app?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('a page keeps the one stream it opened: ending a stream itself never schedules another restart', async () => {
+    const { page, context } = await signInDemo(browser, app.url, 'Staff');
+    // The page's own time, run forward here: a restart loop (2, 4, 8, 16 s apart) shows in seconds. Not
+    // past 45 s: a stream that hears no ping for that long is reconnected by tRPC's link, and the
+    // server's pings come in real time (server/live/live-streams.ts).
+    await page.clock.install();
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/trpc/inbox.onChange') streams.push(request.url());
+    });
+    await page.reload();
+    await liveStreamOpen(page);
+    const opened = streams.length; // one, or two where React's development checks mount the app twice
+    for (const seconds of [2, 4, 8, 16]) {
+      await page.clock.runFor(seconds * 1_000 + 100);
+      await liveStreamOpen(page);
+    }
+    expect(streams).toHaveLength(opened);
+    await context.close();
   });
 
   it('an open inbox hears a message live, and after the server restarts hears the next one without a reload', async () => {

@@ -36,6 +36,8 @@ const RESTART_MAX_MS = 30_000;
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
   const restart = useRef<{ timer?: ReturnType<typeof setTimeout>; waitMs: number }>({ waitMs: RESTART_FIRST_MS });
+  // Counts the streams this page ended itself; their completion is counted just after it is heard.
+  const ownEnds = useRef(0);
   // A resync also follows every wall change (server/access/README.md "Ethical walls"): the clients, cases and walls
   // on screen are read again too, so a matter appears, or closes, for its people at once.
   const resync = () => {
@@ -72,10 +74,15 @@ export function useLiveUpdates(): void {
       markLiveStream('closed');
       restartLater();
     },
-    // The server ends the stream when its session ends (sign-out elsewhere, deactivation).
+    // The server ends the stream when its session ends (sign-out elsewhere, deactivation). A stream
+    // this page ended itself (a restart, leaving the page) completes too: that one is not restarted,
+    // or every restart would schedule the next, each tearing down a good stream and reading all again.
     onComplete: () => {
       markLiveStream('closed');
-      checkStillSignedIn(utils, restartLater);
+      const stream = ownEnds.current;
+      checkStillSignedIn(utils, () => {
+        if (stream === ownEnds.current) restartLater();
+      });
     },
   });
   // A stream that dropped is reconnected by the browser; until it has started again it is not open.
@@ -88,6 +95,7 @@ export function useLiveUpdates(): void {
     clearTimeout(state.timer);
     state.timer = setTimeout(() => {
       live.reset();
+      ownEnds.current++;
       resync();
     }, state.waitMs);
     state.waitMs = Math.min(state.waitMs * 2, RESTART_MAX_MS);
@@ -96,6 +104,7 @@ export function useLiveUpdates(): void {
     const state = restart.current;
     return () => {
       clearTimeout(state.timer);
+      ownEnds.current++;
       markLiveStream('closed');
     };
   }, []);
