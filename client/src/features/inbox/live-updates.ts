@@ -35,9 +35,11 @@ const RESTART_MAX_MS = 30_000;
  */
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
-  const restart = useRef<{ timer?: ReturnType<typeof setTimeout>; waitMs: number }>({ waitMs: RESTART_FIRST_MS });
-  // Counts the streams this page ended itself; their completion is counted just after it is heard.
-  const ownEnds = useRef(0);
+  // `ownEnds` counts the streams this page ended itself, each just after its completion is heard.
+  const restart = useRef<{ timer?: ReturnType<typeof setTimeout>; waitMs: number; ownEnds: number }>({
+    waitMs: RESTART_FIRST_MS,
+    ownEnds: 0,
+  });
   // A resync also follows every wall change (server/access/README.md "Ethical walls"): the clients, cases and walls
   // on screen are read again too, so a matter appears, or closes, for its people at once.
   const resync = () => {
@@ -79,9 +81,9 @@ export function useLiveUpdates(): void {
     // or every restart would schedule the next, each tearing down a good stream and reading all again.
     onComplete: () => {
       markLiveStream('closed');
-      const stream = ownEnds.current;
+      const stream = restart.current.ownEnds;
       checkStillSignedIn(utils, () => {
-        if (stream === ownEnds.current) restartLater();
+        if (stream === restart.current.ownEnds) restartLater();
       });
     },
   });
@@ -95,7 +97,7 @@ export function useLiveUpdates(): void {
     clearTimeout(state.timer);
     state.timer = setTimeout(() => {
       live.reset();
-      ownEnds.current++;
+      state.ownEnds++;
       resync();
     }, state.waitMs);
     state.waitMs = Math.min(state.waitMs * 2, RESTART_MAX_MS);
@@ -104,7 +106,7 @@ export function useLiveUpdates(): void {
     const state = restart.current;
     return () => {
       clearTimeout(state.timer);
-      ownEnds.current++;
+      state.ownEnds++;
       markLiveStream('closed');
     };
   }, []);
