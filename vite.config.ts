@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
@@ -6,6 +7,9 @@ import { defineConfig } from 'vite';
 // (tests/canary/): .ci/run proves with them that a failing test fails the run.
 const canary = process.env.FIRM_CHAT_CANARY === '1';
 const testFiles = (project: string, pattern: string) => [canary ? `tests/canary/${project}.canary.test.ts` : pattern];
+// Unit and integration files at least two at a time (vitest's default leaves one core free: on two
+// cores, one file at a time, while a file mostly waits on PostgreSQL, a child process or a timer).
+const WORKERS = Math.max(2, availableParallelism() - 1);
 // e2e workers: each runs its own app and Chromium, so more than two only fight over a small machine's cores.
 const E2E_WORKERS = 2;
 
@@ -30,7 +34,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', root: '.', include: testFiles('unit', 'tests/unit/**/*.test.{ts,tsx}'), environment: 'node' },
+        test: {
+          name: 'unit',
+          root: '.',
+          include: testFiles('unit', 'tests/unit/**/*.test.{ts,tsx}'),
+          environment: 'node',
+          maxWorkers: WORKERS,
+        },
       },
       {
         extends: true,
@@ -40,6 +50,7 @@ export default defineConfig({
           include: testFiles('integration', 'tests/integration/**/*.test.ts'),
           globalSetup: ['tests/support/global-postgres.ts'],
           setupFiles: ['tests/support/integration-setup.ts'],
+          maxWorkers: WORKERS,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -31,6 +31,8 @@ export type TRunningServer = {
   router: AppRouter;
   port: number;
   database: TDatabase;
+  /** Settles when the start-up read of the template catalogue has ended (stored, or given up and logged). */
+  templatesSynced: Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -64,6 +66,7 @@ export async function startServer(
   let mediaQueue: MediaDownloadQueue | undefined;
   let deps: TAppDeps;
   let router: AppRouter;
+  let templateSync: Promise<void>;
   try {
     await sweepAbandonedSends(logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
@@ -96,7 +99,7 @@ export async function startServer(
     // The template catalogue: read from the provider at start-up in live mode (in the background:
     // an unreachable provider must not hold the server; the last stored catalogue is offered), the
     // built-in approved set in demo mode.
-    const templateSync = syncTemplates({ provider, templatesPath: config.messaging.templatesPath }).then(
+    templateSync = syncTemplates({ provider, templatesPath: config.messaging.templatesPath }).then(
       (catalogue) => logger.info({ templates: catalogue.templates.length }, 'template catalogue synced'),
       (error: unknown) => logger.warn({ error: (error as Error).message }, 'template catalogue not synced; the last stored one is offered'),
     );
@@ -183,5 +186,5 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: `http://127.0.0.1:${port}`, port, database, events, liveStreams, router, close };
+  return { url: `http://127.0.0.1:${port}`, port, database, events, liveStreams, router, templatesSynced: templateSync, close };
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../server/provider/provider-client';
 import { ProviderError } from '../../server/provider/provider-errors';
 import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
@@ -9,16 +9,17 @@ import { match } from '../support/matchers';
 
 const KEY = 'client-test-key';
 let sim: ProviderSimulator;
+// Answered calls get time enough on a busy machine; a provider that hangs is given up after 1 s (the
+// simulator, in this process, must have taken the request by then, or its scripted hang waits for the next).
+const HANG_TIMEOUT = { timeoutMs: 1_000 };
 const client = (overrides: Partial<ConstructorParameters<typeof ProviderClient>[0]> = {}) =>
-  new ProviderClient({ baseUrl: sim.url, apiKey: KEY, profilePath: '/whatsapp_business_profile', timeoutMs: 300, ...overrides });
+  new ProviderClient({ baseUrl: sim.url, apiKey: KEY, profilePath: '/whatsapp_business_profile', timeoutMs: 5_000, ...overrides });
 
-beforeAll(async () => {
+// A simulator of each test's own: a scripted answer one test left unused never answers another's call.
+beforeEach(async () => {
   sim = await startProviderSimulator({ apiKey: KEY, autoReceipts: false });
 });
-afterAll(() => sim?.close());
-beforeEach(() => {
-  sim.requests.length = 0;
-});
+afterEach(() => sim?.close());
 
 async function providerErrorOf(promise: Promise<unknown>): Promise<ProviderError> {
   const error = await promise.then(
@@ -39,7 +40,7 @@ describe('provider client', () => {
   it('times out after its timeout while the provider hangs', async () => {
     sim.queueResponse({ hang: true });
     const started = Date.now();
-    const error = await providerErrorOf(client().sendText('447700900123', 'hi'));
+    const error = await providerErrorOf(client(HANG_TIMEOUT).sendText('447700900123', 'hi'));
     expect(error).toMatchObject({ kind: 'timeout', message: 'The messaging service timed out; try again.' });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -79,7 +80,7 @@ describe('connection check', () => {
     ['Unreachable', { hang: true as const }, /timed out/],
   ] as const)('maps the provider answer to %s', async (status, scripted, detail) => {
     sim.queueResponse(scripted);
-    const result = await checkConnection(client());
+    const result = await checkConnection(client('hang' in scripted ? HANG_TIMEOUT : {}));
     expect(result.status).toBe(status);
     expect(result.detail).toMatch(detail);
   });
@@ -100,7 +101,10 @@ describe('connection check', () => {
 describe('what a lost answer means (README "Sending messages", Unknown outcome)', () => {
   it('a send that times out, or whose connection breaks after the request went, may have been acted on', async () => {
     sim.queueResponse({ hang: true });
-    expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ kind: 'timeout', outcomeUnknown: true });
+    expect(await providerErrorOf(client(HANG_TIMEOUT).sendText('447700900123', 'hi'))).toMatchObject({
+      kind: 'timeout',
+      outcomeUnknown: true,
+    });
 
     const reset = http.createServer((req) => req.on('end', () => req.socket.destroy()).resume());
     await new Promise<void>((resolve) => reset.listen(0, '127.0.0.1', resolve));
@@ -129,7 +133,7 @@ describe('what a lost answer means (README "Sending messages", Unknown outcome)'
       expect(await providerErrorOf(client().sendText('447700900123', 'hi'))).toMatchObject({ status, outcomeUnknown: false });
     }
     sim.queueResponse({ hang: true });
-    expect(await providerErrorOf(client().getProfile())).toMatchObject({ kind: 'timeout', outcomeUnknown: false });
+    expect(await providerErrorOf(client(HANG_TIMEOUT).getProfile())).toMatchObject({ kind: 'timeout', outcomeUnknown: false });
     sim.queueResponse({ status: 503 });
     expect(await providerErrorOf(client().getProfile())).toMatchObject({ kind: 'server_error', outcomeUnknown: false });
   });

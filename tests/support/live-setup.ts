@@ -41,6 +41,13 @@ export async function startLiveSetup(
   await staff.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
   const director = createHttpClient(server.url).client;
   await director.auth.signIn.mutate({ email: 'dee@firm.test', password: 'director-password' });
+  // The catalogue is read from the simulator in the background at start-up: a test sends templates
+  // only once it is stored. A read given up on a busy machine (a short provider timeout) is asked
+  // again; where the provider is not reachable yet (a test's proxy, pointed after this), it stays empty.
+  await server.templatesSynced;
+  if ((await director.chat.providerTemplates.query()).templates.length === 0) {
+    await director.chat.refreshTemplates.mutate().catch(() => undefined);
+  }
   return {
     server,
     sim,
