@@ -6,6 +6,7 @@ import type { TThreadItem } from '../inbox';
 import type { LiveStreams } from '../live/live-streams';
 import type { TMediaStore } from '../media/media-store';
 import type { ProviderClient } from '../provider/provider-client';
+import type { TSigningKey } from '../signing';
 
 /**
  * What start-server makes once and the app hands out: each router, route and worker is given the
@@ -22,5 +23,7 @@ export type TAppDeps = {
   signInLimiter: SignInLimiter;
   /** Where attachment bytes are kept (PostgreSQL by default). */
   mediaStore: TMediaStore;
+  /** The firm's signing key, read from its file (never the database). */
+  signingKey: TSigningKey;
   now: () => Date;
 };

@@ -14,6 +14,7 @@ import { scheduleConversationTimers } from '../ownership';
 import { scheduleRetentionWork } from '../records';
 import { startScheduledSendWorker, type TScheduledSendWorkerOptions } from '../scheduling';
 import { syncTemplates } from '../templates/template-catalogue';
+import { loadSigningKey, SigningKeyError, type TSigningKey } from '../signing';
 import { ProviderClient } from '../provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';
 import { PostgresMediaStore } from '../media/media-store';
@@ -38,6 +39,31 @@ export type TRunningServer = {
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** What the log says at start about settings a person should know are in force. */
+function warnAboutConfig(config: TConfig, logger: TLogger): void {
+  if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
+  if (config.defaultCountryFrom === 'calling code')
+    logger.warn(
+      { defaultCountry: config.defaultCountry },
+      `FIRM_PHONE is in a range the phone library does not place: national numbers are read in ${config.defaultCountry}, its calling code's main country (set DEFAULT_COUNTRY to choose)`,
+    );
+  if (config.messaging.allowUnauthenticatedWebhooks) {
+    logger.warn('ALLOW_UNAUTHENTICATED_WEBHOOKS=true: webhook POSTs are accepted WITHOUT authentication. Local development only.');
+  } else if (!config.messaging.webhookSecret) {
+    logger.warn('MESSAGING_WEBHOOK_SECRET is not set: every webhook POST will be refused (401).');
+  }
+}
+
+/** The key file named in the config; a reason it cannot be used stops the start before anything is opened. */
+function readSigningKey(config: TConfig): TSigningKey {
+  try {
+    return loadSigningKey(config.signingKeyFile, { create: config.signingKeyCreate });
+  } catch (error) {
+    if (error instanceof SigningKeyError) throw new Error(`SIGNING_KEY_FILE: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Opens the database (embedded or DATABASE_URL), migrates, seeds a fresh demo database, and listens. */
 export async function startServer(
   config: TConfig,
@@ -55,6 +81,7 @@ export async function startServer(
     scheduledSends?: TScheduledSendWorkerOptions | false;
   } = {},
 ): Promise<TRunningServer> {
+  const signingKey = readSigningKey(config);
   const database = await openDatabase(config, logger);
   const events: ChatEvents<TThreadItem> = new ChatEvents({
     databaseUrl: database.url,
@@ -74,17 +101,7 @@ export async function startServer(
       await seedDemoData({ defaultCountry: config.defaultCountry });
       logger.info('seeded demo data');
     }
-    if (config.mode === 'demo') logger.info('demo mode: MESSAGING_API_KEY is not set, sends are recorded locally only');
-    if (config.defaultCountryFrom === 'calling code')
-      logger.warn(
-        { defaultCountry: config.defaultCountry },
-        `FIRM_PHONE is in a range the phone library does not place: national numbers are read in ${config.defaultCountry}, its calling code's main country (set DEFAULT_COUNTRY to choose)`,
-      );
-    if (config.messaging.allowUnauthenticatedWebhooks) {
-      logger.warn('ALLOW_UNAUTHENTICATED_WEBHOOKS=true: webhook POSTs are accepted WITHOUT authentication. Local development only.');
-    } else if (!config.messaging.webhookSecret) {
-      logger.warn('MESSAGING_WEBHOOK_SECRET is not set: every webhook POST will be refused (401).');
-    }
+    warnAboutConfig(config, logger);
 
     await events.start();
     liveStreams.start();
@@ -114,6 +131,7 @@ export async function startServer(
       provider,
       signInLimiter,
       mediaStore,
+      signingKey,
       now: () => new Date(),
     };
     mediaQueue = new MediaDownloadQueue(

@@ -45,6 +45,7 @@ const ZEnv = z.object({
       .optional(),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  SIGNING_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   NEXT_PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
   FIRM_PHONE: z.preprocess(emptyToUndefined, z.string().default('+44 20 7946 0000')),
@@ -124,6 +125,12 @@ export type TConfig = {
   /** The owner's URL for migrations and maintenance; unset: DATABASE_URL serves both. */
   databaseOwnerUrl: string | undefined;
   dataDir: string;
+  /**
+   * The firm's Ed25519 private key (server/decisions/0023-signing-key.md). Unset: `<DATA_DIR>-signing-key.pem`,
+   * made at first start (`signingKeyCreate`); a path given must exist, or a typo would make a new key.
+   */
+  signingKeyFile: string;
+  signingKeyCreate: boolean;
   sessionSecret: string;
   siteUrl: string;
   secureCookies: boolean;
@@ -193,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     databaseUrl: e.DATABASE_URL,
     databaseOwnerUrl: e.DATABASE_OWNER_URL,
     dataDir: path.resolve(e.DATA_DIR),
+    signingKeyFile: path.resolve(e.SIGNING_KEY_FILE ?? `${e.DATA_DIR.replace(/[\\/]+$/, '')}-signing-key.pem`),
+    signingKeyCreate: !e.SIGNING_KEY_FILE,
     sessionSecret: e.SESSION_SECRET ?? DEMO_SESSION_SECRET,
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),

@@ -16,6 +16,7 @@ const appRouter = createAppRouter({
   provider: null,
   signInLimiter: {} as never,
   mediaStore: {} as never,
+  signingKey: {} as never,
   now: () => new Date(),
 });
 

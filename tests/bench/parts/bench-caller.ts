@@ -22,6 +22,7 @@ export function benchCaller(url: string, user: TBenchPerson, env: Record<string,
     provider: null,
     signInLimiter: new SignInLimiter(),
     mediaStore: new PostgresMediaStore(),
+    signingKey: {} as never,
     now: () => new Date(),
   });
   return createCallerFactory(router)(createContextInner({ user }));

@@ -205,6 +205,7 @@ async function benchChainCost(
     provider: null,
     signInLimiter: limiter,
     mediaStore: new PostgresMediaStore(),
+    signingKey: {} as never,
     now: () => new Date(),
   });
   const caller = (user: { id: number; name: string; email: string; role: 'staff' | 'director' } | null) =>

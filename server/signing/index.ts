@@ -1,0 +1,1 @@
+export { fingerprintOf, loadSigningKey, SigningKeyError, signingKeyFromPem, verifySignature, type TSigningKey } from './signing-key';
