@@ -1,9 +1,9 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { queryRows, sql, type Sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
+import { noteDenial } from './record-denial';
 
 /** A client or a case: what a wall stands around. */
 export type TSubject = { clientId: number } | { caseId: number };
@@ -13,10 +13,12 @@ const NOT_FOUND = { client: 'Client not found.', case: 'Case not found.', record
 export const subjectKeyOf = (subject: TSubject): string =>
   'clientId' in subject ? `client:${subject.clientId}` : `case:${subject.caseId}`;
 
+type TCheckRow = { found: boolean; visible: boolean; screened: boolean };
+
 /**
- * Whether `reader` may see what `query` (one row with a `visible` column, or none) asks about:
- * `missing` when there is no such thing; a walled attempt goes on the audit trail
- * (server/access/README.md "Ethical walls") — the firm learns who tried, the person learns nothing.
+ * Whether `reader` may see what `query` asks about (one row: `found`, `visible`, `screened`):
+ * `missing` when there is no such thing; a walled attempt is noted on the audit trail
+ * (server/access/README.md "What the trail records") — the firm learns who tried, the person learns nothing.
  */
 async function checkVisible(
   reader: TReader,
@@ -24,19 +26,42 @@ async function checkVisible(
   subject: string,
   transaction?: Transaction,
 ): Promise<'visible' | 'missing' | 'walled'> {
-  const [row] = await queryRows<{ visible: boolean }>(query, { transaction });
-  if (!row) return 'missing';
+  const [row] = await queryRows<TCheckRow>(query, { transaction });
+  if (!row?.found) return 'missing';
   if (row.visible) return 'visible';
-  await recordAuditEvent({ actor: actorOf(reader), action: 'access.denied', subject, detail: { path: reader.path } });
+  noteDenial(reader, subject, row.screened ? 'screen' : 'restriction');
   return 'walled';
 }
+
+/**
+ * The check for a matter of client `clientId` and case `caseId` (SQL of the looked-up row, `0` where
+ * there is none): the walls are asked of the ids whether or not the row exists, so a missing record
+ * costs the same probes as a walled one and the answer's time tells nothing.
+ */
+const checkOf = (reader: TReader, found: Sql, clientId: Sql, caseId: Sql, from: Sql): Sql =>
+  sql`SELECT ${found} AS found, ${visibleTo(reader, clientId, caseId)} AS visible,
+      EXISTS (SELECT 1 FROM access_screens s WHERE s.user_id = ${reader.id}
+        AND ((s.subject_type = 'client' AND s.subject_id = ${clientId}) OR (s.subject_type = 'case' AND s.subject_id = ${caseId}))) AS screened
+    FROM (SELECT 1) one ${from}`;
 
 const checkSubject = (reader: TReader, subject: TSubject, transaction?: Transaction) =>
   checkVisible(
     reader,
     'clientId' in subject
-      ? sql`SELECT ${visibleTo(reader, sql`c.id`, null)} AS visible FROM clients c WHERE c.id = ${subject.clientId}`
-      : sql`SELECT ${visibleTo(reader, sql`k.client_id`, sql`k.id`)} AS visible FROM cases k WHERE k.id = ${subject.caseId}`,
+      ? checkOf(
+          reader,
+          sql`c.id IS NOT NULL`,
+          sql`${subject.clientId}::int`,
+          sql`0`,
+          sql`LEFT JOIN clients c ON c.id = ${subject.clientId}`,
+        )
+      : checkOf(
+          reader,
+          sql`k.id IS NOT NULL`,
+          sql`coalesce(k.client_id, 0)`,
+          sql`${subject.caseId}::int`,
+          sql`LEFT JOIN cases k ON k.id = ${subject.caseId}`,
+        ),
     subjectKeyOf(subject),
     transaction,
   );
@@ -44,7 +69,13 @@ const checkSubject = (reader: TReader, subject: TSubject, transaction?: Transact
 const checkRecord = (reader: TReader, communicationId: number) =>
   checkVisible(
     reader,
-    sql`SELECT ${visibleTo(reader, sql`c.client_id`, sql`c.case_id`)} AS visible FROM communications c WHERE c.id = ${communicationId}`,
+    checkOf(
+      reader,
+      sql`c.id IS NOT NULL`,
+      sql`coalesce(c.client_id, 0)`,
+      sql`coalesce(c.case_id, 0)`,
+      sql`LEFT JOIN communications c ON c.id = ${communicationId}`,
+    ),
     `communication:${communicationId}`,
   );
 

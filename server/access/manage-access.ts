@@ -1,7 +1,15 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { actorOf, recordAuditEvent, type TAuditDetail } from '../audit';
 import { db } from '../core/db/db';
+import { setTransactionActor } from '../core/db/transaction-actor';
 import { AppError } from '../core/errors';
+import {
+  assertNoMatterLeftUnseen,
+  countUnscreenedDirectors,
+  isScreenedFromAnything,
+  lastUnscreenedDirectorError,
+  restrictedMatters,
+} from '../core/lockout-rules';
 import { queryRows, sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
 import { announceAccessChange } from './announce-access-change';
@@ -56,21 +64,56 @@ type TWallChange = { [A in TWallAction]: { action: A; detail: TAuditDetail<A> } 
 type TReleased = Pick<TAuditDetail<'access.restrict'>, 'conversationUnassigned' | 'responsibleCleared'>;
 
 /**
- * Runs one change to a wall: the subject's row is locked first, so two directors changing the same
- * wall at once take turns (the second sees the first's result, and the rules below hold for it),
- * and the change, its audit record and the live views' resync commit together.
+ * Locks what a wall change contends on, always in one order — people, then the client, then the
+ * case — as deactivating someone does (people, then the clients whose walls name them): two changes
+ * that could together leave a matter unseen, or the firm without an unscreened director, take turns.
+ * `personId`: a screen also takes its person and every active director (server/auth/account-rules.ts).
+ */
+async function lockForChange(subject: TSubject, personId: number | null, transaction: Transaction): Promise<void> {
+  if (personId !== null)
+    await queryRows(
+      sql`SELECT id FROM users WHERE id = ${personId} OR (role = 'director' AND deactivated_at IS NULL) ORDER BY id FOR UPDATE`,
+      {
+        transaction,
+      },
+    );
+  const [owner] =
+    'clientId' in subject
+      ? [{ clientId: subject.clientId }]
+      : await queryRows<{ clientId: number }>(sql`SELECT client_id AS "clientId" FROM cases WHERE id = ${subject.caseId}`, { transaction });
+  if (owner) await queryRows(sql`SELECT id FROM clients WHERE id = ${owner.clientId} FOR UPDATE`, { transaction });
+  if ('caseId' in subject) await queryRows(sql`SELECT id FROM cases WHERE id = ${subject.caseId} FOR UPDATE`, { transaction });
+}
+
+/** The change as a refusal names it: "Screening Sam Staff would leave …". */
+function doingOf(done: TWallChange, subject: TSubject): string {
+  if (done.action === 'access.restrict') return `Restricting this ${typeOf(subject)}`;
+  if (done.action === 'access.member_remove') return `Removing ${done.detail.name}`;
+  if (done.action === 'access.screen') return `Screening ${done.detail.name}`;
+  return 'This change';
+}
+
+/**
+ * Runs one change to a wall: its rows are locked first (lockForChange), so two directors changing
+ * walls at once take turns (the second sees the first's result, and the rules below hold for it),
+ * and the change, its audit record and the live views' resync commit together. No change may leave a
+ * restricted matter that someone could see with nobody who may (server/core/lockout-rules.ts).
  */
 async function changeAccess(
   reader: TReader,
   subject: TSubject,
   change: (transaction: Transaction) => Promise<TWallChange | null>,
+  personId: number | null = null,
 ): Promise<TAccess> {
   return db().transaction(async (transaction) => {
-    await db().query(`SELECT id FROM ${tableOf(subject)} WHERE id = $1 FOR UPDATE`, { bind: [idOf(subject)], transaction });
+    await setTransactionActor(transaction, reader.id);
+    await lockForChange(subject, personId, transaction);
     // Asked once the wall is ours: a director walled off by the change just before this one is refused.
     await assertSubjectVisible(reader, subject, transaction);
+    const mattersBefore = await restrictedMatters(reader, transaction);
     const done = await change(transaction);
     if (done) {
+      await assertNoMatterLeftUnseen(reader, mattersBefore, doingOf(done, subject), transaction);
       const released = 'clientId' in subject ? await releaseWalledHoldings(subject.clientId, transaction) : {};
       await recordAuditEvent(
         { actor: actorOf(reader), action: done.action, subject: subjectKeyOf(subject), detail: { ...done.detail, ...released } },
@@ -108,15 +151,21 @@ async function releaseWalledHoldings(clientId: number, transaction: Transaction)
   };
 }
 
-/** Members who can see the subject once it is restricted: active, and not screened from it. */
+/**
+ * Members who can see the subject once it is restricted: active, and visible to by the walls' one rule
+ * (not screened from it, nor walled from its client).
+ */
 async function countSeeingMembers(subject: TSubject, transaction: Transaction): Promise<number> {
-  const [row] = await db().query<{ n: string }>(
-    `SELECT count(*) AS n FROM access_members m JOIN users u ON u.id = m.user_id AND u.deactivated_at IS NULL
-     WHERE m.subject_type = $1 AND m.subject_id = $2
-       AND NOT EXISTS (SELECT 1 FROM access_screens s WHERE s.subject_type = m.subject_type AND s.subject_id = m.subject_id AND s.user_id = m.user_id)`,
-    { bind: [typeOf(subject), idOf(subject)], type: QueryTypes.SELECT, transaction },
+  const rule =
+    'clientId' in subject
+      ? sql`FROM clients c WHERE c.id = ${subject.clientId} AND ${visibleTo(sql`u.id`, sql`c.id`, null)}`
+      : sql`FROM cases k WHERE k.id = ${subject.caseId} AND ${visibleTo(sql`u.id`, sql`k.client_id`, sql`k.id`)}`;
+  const [row] = await queryRows<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM access_members m JOIN users u ON u.id = m.user_id AND u.deactivated_at IS NULL
+        WHERE m.subject_type = ${typeOf(subject)} AND m.subject_id = ${idOf(subject)} AND EXISTS (SELECT 1 ${rule})`,
+    { transaction },
   );
-  return Number(row?.n ?? 0);
+  return row?.n ?? 0;
 }
 
 async function isRestricted(subject: TSubject, transaction?: Transaction): Promise<boolean> {
@@ -128,12 +177,15 @@ async function isRestricted(subject: TSubject, transaction?: Transaction): Promi
   return row?.restricted ?? false;
 }
 
+type TPerson = { id: number; name: string; role: 'director' | 'staff'; active: boolean };
+
 /** The person a wall names: they must exist; a member must also be able to sign in. */
-async function findPerson(userId: number, transaction: Transaction): Promise<{ id: number; name: string; active: boolean }> {
-  const [person] = await db().query<{ id: number; name: string; active: boolean }>(
-    'SELECT id, name, deactivated_at IS NULL AS active FROM users WHERE id = $1',
-    { bind: [userId], type: QueryTypes.SELECT, transaction },
-  );
+async function findPerson(userId: number, transaction: Transaction): Promise<TPerson> {
+  const [person] = await db().query<TPerson>('SELECT id, name, role, deactivated_at IS NULL AS active FROM users WHERE id = $1', {
+    bind: [userId],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
   if (!person) throw new AppError('NOT_FOUND', 'That person is not on the firm’s list of people.', { userId: ['No such person.'] });
   return person;
 }
@@ -199,15 +251,28 @@ export async function removeMember(reader: TReader, subject: TSubject, userId: n
  * same person keeps the first and its reason.
  */
 export async function screenPerson(reader: TReader, subject: TSubject, userId: number, reason: string): Promise<TAccess> {
-  return changeAccess(reader, subject, async (transaction) => {
-    const person = await findPerson(userId, transaction);
-    const [added] = await db().query(
-      `INSERT INTO access_screens (subject_type, subject_id, user_id, reason, added_by) VALUES ($1, $2, $3, $4, $5)
+  return changeAccess(
+    reader,
+    subject,
+    async (transaction) => {
+      const person = await findPerson(userId, transaction);
+      await assertKeepsUnscreenedDirector(person, transaction);
+      const [added] = await db().query(
+        `INSERT INTO access_screens (subject_type, subject_id, user_id, reason, added_by) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING RETURNING user_id`,
-      { bind: [typeOf(subject), idOf(subject), userId, reason, reader.id], transaction },
-    );
-    return added.length ? { action: 'access.screen', detail: { userId, name: person.name, reason, self: userId === reader.id } } : null;
-  });
+        { bind: [typeOf(subject), idOf(subject), userId, reason, reader.id], transaction },
+      );
+      return added.length ? { action: 'access.screen', detail: { userId, name: person.name, reason, self: userId === reader.id } } : null;
+    },
+    userId,
+  );
+}
+
+/** A screen may not take away the last active director screened from nothing (their rows are locked). */
+async function assertKeepsUnscreenedDirector(person: TPerson, transaction: Transaction): Promise<void> {
+  if (person.role !== 'director' || !person.active) return;
+  if (!(await isScreenedFromAnything(person.id, transaction)) && (await countUnscreenedDirectors(transaction)) <= 1)
+    throw lastUnscreenedDirectorError(`Screening ${person.name}`, person.name);
 }
 
 export async function unscreenPerson(reader: TReader, subject: TSubject, userId: number): Promise<TAccess> {

@@ -1,5 +1,5 @@
 import { accessRouter } from '../access/access-router';
-import { auditRouter } from '../audit/audit-router';
+import { createAuditRouter } from '../audit/audit-router';
 import { createAuthRouter } from '../auth/auth-router';
 import { usersRouter } from '../auth/users-router';
 import { createBusinessHoursRouter } from '../business-hours/business-hours-router';
@@ -30,7 +30,7 @@ export function createAppRouter(deps: TAppDeps) {
   return router({
     access: accessRouter,
     auth: createAuthRouter({ signInLimiter: deps.signInLimiter, sessionSecret: config.sessionSecret, now }),
-    audit: auditRouter,
+    audit: createAuditRouter({ signingKey: deps.signingKey }),
     clients: createClientsRouter({ config }),
     cases: casesRouter,
     timeline: timelineRouter,

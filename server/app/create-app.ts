@@ -7,6 +7,7 @@ import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
 import { serveExport } from '../export/export-route';
 import { EXPORT_VERIFY_PATH, serveExportVerify } from '../export/verify-route';
+import { SIGNING_KEY_PATH, serveSigningKey } from '../export/signing-key-route';
 import { watchIdleUpload } from '../media/uploads/watch-idle-upload';
 import { serveLiveStream } from '../live/live-stream-route';
 import { RESUMABLE_UPLOADS_PATH, receiveResumableUploads } from '../media/uploads/resumable-upload-route';
@@ -83,19 +84,20 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
   app.use(securityHeaders(deps.config));
   app.get('/api/health', handleHealth(deps.config.mode));
+  app.get(SIGNING_KEY_PATH, serveSigningKey(deps.signingKey)); // public: it is the firm's public key
   app.get('/api/media/:attachmentId', signedIn, serveMedia(media));
   app.post('/api/media', sameSiteUploads, signedIn, receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
   app.post(
     EXPORT_VERIFY_PATH,
     requireSameSite(deps.config.siteUrl, 'Copies are verified from Firm Chat itself.'),
     signedIn,
-    serveExportVerify({ logger: deps.logger, idleMs: timeouts.uploadIdleMs, watchIdle: watchIdleUpload }),
+    serveExportVerify({ logger: deps.logger, idleMs: timeouts.uploadIdleMs, watchIdle: watchIdleUpload, signingKey: deps.signingKey }),
   );
   app.get(
     '/api/export/:scope/:file',
     framedBySelfOnly,
     signedIn,
-    serveExport({ ...media, firmName: deps.config.firmName, firmTimeZone: deps.config.firmTimeZone }),
+    serveExport({ ...media, firmName: deps.config.firmName, firmTimeZone: deps.config.firmTimeZone, signingKey: deps.signingKey }),
   );
   app.get('/api/retention/:file', signedIn, serveCertificate({ firmName: deps.config.firmName, logger: deps.logger }));
 

@@ -11,6 +11,8 @@ import { schedulePruning } from '../maintenance/prune-expired';
 import { scheduleSendSweeps, sweepAbandonedSends } from '../maintenance/sweep-abandoned-sends';
 import { scheduleTempFileSweeps } from '../maintenance/schedule-temp-file-sweeps';
 import { scheduleConversationTimers } from '../ownership';
+import { denialsSettled } from '../access';
+import { scheduleAuditCheckpoints, type TCheckpointScheduleOptions } from '../audit';
 import { scheduleRetentionWork } from '../records';
 import { startScheduledSendWorker, type TScheduledSendWorkerOptions } from '../scheduling';
 import { syncTemplates } from '../templates/template-catalogue';
@@ -54,7 +56,7 @@ function warnAboutConfig(config: TConfig, logger: TLogger): void {
   }
 }
 
-/** The key file named in the config; a reason it cannot be used stops the start before anything is opened. */
+/** The key file named in the config; a reason it cannot be used stops the start (the database is closed again). */
 function readSigningKey(config: TConfig): TSigningKey {
   try {
     return loadSigningKey(config.signingKeyFile, { create: config.signingKeyCreate });
@@ -79,9 +81,10 @@ export async function startServer(
     timeouts?: Partial<THttpTimeouts>;
     /** The scheduled sends' worker; `false`: this instance sends none (a test's other instance does). */
     scheduledSends?: TScheduledSendWorkerOptions | false;
+    /** The trail's signed checkpoints: how often the head is looked at, their clock; tests shorten and hear it. */
+    auditCheckpoints?: TCheckpointScheduleOptions;
   } = {},
 ): Promise<TRunningServer> {
-  const signingKey = readSigningKey(config);
   const database = await openDatabase(config, logger);
   const events: ChatEvents<TThreadItem> = new ChatEvents({
     databaseUrl: database.url,
@@ -92,9 +95,11 @@ export async function startServer(
   let server: Server;
   let mediaQueue: MediaDownloadQueue | undefined;
   let deps: TAppDeps;
+  let signingKey: TSigningKey;
   let router: AppRouter;
   let templateSync: Promise<void>;
   try {
+    signingKey = readSigningKey(config);
     await sweepAbandonedSends(logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
@@ -166,6 +171,8 @@ export async function startServer(
   const stopConversationTimers = scheduleConversationTimers(logger, config.replyTargetMinutes);
   // Approved retention and erasure batches, carried on where a stop left them (server/records/README.md "Records").
   const stopRetentionWork = scheduleRetentionWork(logger);
+  // The trail's head signed each minute it moved and at every export (server/audit/audit-checkpoints.ts).
+  const stopAuditCheckpoints = scheduleAuditCheckpoints({ logger, signingKey }, { now: deps.now, ...options.auditCheckpoints });
   // Files left pending by a stop (or a crash) are taken up again as their leases run out.
   mediaQueue.start();
   // Scheduled sends and out-of-hours replies, due now or left leased by a stop (server/messaging/README.md "Scheduled sends").
@@ -185,6 +192,7 @@ export async function startServer(
       stopSendSweeps();
       stopTempFileSweeps();
       await stopRetentionWork();
+      await stopAuditCheckpoints();
       await mediaQueue.stop();
       liveStreams.close();
       await events.close();
@@ -200,6 +208,8 @@ export async function startServer(
         });
         server.closeIdleConnections();
       });
+      // Refusals recorded off the request's path finish writing before the database goes.
+      await denialsSettled();
       await database.close();
     })();
     return closing;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Sequelize, Transaction } from 'sequelize';
-import { QueryTypes } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { QueryTypes, Transaction } from 'sequelize';
+import { CheckpointChecker, type TCheckpointsCheck, type TTrustedKey } from './check-checkpoints';
 
 // The trail's hash chain (server/records/README.md "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
 // Each row's hash is SHA-256 over the previous row's hash (64 zeros before the first) followed by
@@ -20,6 +21,8 @@ export type TChainCheck = {
   /** What is wrong there, in a sentence. */
   problem?: string;
   head: TChainHead;
+  /** The signed checkpoints: how many, the newest, the first found wrong (its problem is also `problem` when the chain holds). */
+  checkpoints: TCheckpointsCheck;
 };
 
 /** A JSON string as PostgreSQL's jsonb writes it: only `"`, `\` and control characters escaped. */
@@ -77,24 +80,47 @@ export async function readChainHead(database: Sequelize, transaction?: Transacti
 
 /**
  * Walks the chain from its first row to the head read at the start (rows appended meanwhile are
- * the next run's), a batch at a time so memory stays flat over a million rows. `onProgress` hears
- * the rows checked so far.
+ * the next run's), a batch at a time so memory stays flat over a million rows, and checks every
+ * signed checkpoint against it (check-checkpoints.ts): its signature under `keys`, the firm's public
+ * keys (without them, as after a restore, only that its head lies on the chain), and its head. One
+ * snapshot throughout, so a checkpoint signed meanwhile is not taken for one beyond the head.
+ * `onProgress` hears the rows checked so far.
  */
-export async function verifyAuditChain(database: Sequelize, onProgress?: (rows: number) => void): Promise<TChainCheck> {
-  const head = await readChainHead(database);
+export async function verifyAuditChain(
+  database: Sequelize,
+  onProgress?: (rows: number) => void,
+  { keys }: { keys?: readonly TTrustedKey[] } = {},
+): Promise<TChainCheck> {
+  return database.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ, readOnly: true }, async (transaction) => {
+    const checkpoints = new CheckpointChecker(database, transaction, keys);
+    const chain = await walkChain(database, transaction, checkpoints, onProgress);
+    const checked = { ...chain, checkpoints: await checkpoints.result() };
+    if (!chain.ok || checked.checkpoints.ok) return checked;
+    return { ...checked, ok: false, problem: checked.checkpoints.problem };
+  });
+}
+
+async function walkChain(
+  database: Sequelize,
+  transaction: Transaction,
+  checkpoints: CheckpointChecker,
+  onProgress?: (rows: number) => void,
+): Promise<Omit<TChainCheck, 'checkpoints'>> {
+  const head = await readChainHead(database, transaction);
   let prev = GENESIS_HASH;
   let rows = 0;
   let after = '0';
   let lastId: string | null = null;
-  const bad = (id: string, problem: string): TChainCheck => ({ ok: false, rows, firstBadId: Number(id), problem, head });
+  const bad = (id: string, problem: string) => ({ ok: false, rows, firstBadId: Number(id), problem, head });
   if (head.id !== null) {
     for (;;) {
       const batch = await database.query<TChainRow & { prevHash: string; hash: string }>(
         `SELECT id::text, prev_hash AS "prevHash", hash, user_id AS "userId", action, subject, detail::text AS detail,
                 to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
          FROM audit_events e WHERE e.id > $1::bigint AND e.id <= $2::bigint ORDER BY e.id LIMIT ${BATCH}`,
-        { bind: [after, String(head.id)], type: QueryTypes.SELECT },
+        { bind: [after, String(head.id)], type: QueryTypes.SELECT, transaction },
       );
+      const hashes = new Map<string, string>();
       for (const row of batch) {
         if (row.prevHash !== prev)
           return bad(row.id, rows === 0 ? 'the first row does not start the chain' : 'the row before it is missing or was changed');
@@ -102,12 +128,17 @@ export async function verifyAuditChain(database: Sequelize, onProgress?: (rows: 
         prev = row.hash;
         rows++;
         lastId = row.id;
+        hashes.set(row.id, row.hash);
       }
       onProgress?.(rows);
-      if (batch.length < BATCH) break;
+      // A full batch covers the ids up to its last row; the last batch, every id up to the head.
+      const full = batch.length === BATCH;
+      await checkpoints.checkRange(after, full ? batch[batch.length - 1]!.id : String(head.id), hashes);
+      if (!full) break;
       after = batch[batch.length - 1]!.id;
     }
   }
+  await checkpoints.checkBeyond(String(head.id ?? 0));
   if (lastId === null ? head.id !== null : Number(lastId) !== head.id || prev !== head.hash)
     return { ok: false, rows, firstBadId: head.id ?? undefined, problem: 'the last rows of the trail are missing', head };
   return { ok: true, rows, head };

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { AUDIT_ACTIONS, type TAuditAction, type TAuditDetail } from '../../shared/audit/audit-details';
 import { db } from '../core/db/db';
 import type { TReader } from '../core/visibility';
+import { checkpointAfterExport } from './checkpoint-schedule';
 
 // The actions and each one's detail are typed once, in shared/audit/audit-details.ts, for the
 // server and the SPA's sentences alike (server/decisions/0012-append-only-audit-trail.md).
@@ -33,4 +34,9 @@ export async function recordAuditEvent<A extends TAuditAction>(event: TAuditEven
     bind: [event.actor.userId, event.action, event.subject, JSON.stringify(event.detail ?? {}), event.actor.ip],
     transaction,
   });
+  // The head an export carries is signed as soon as its event is in (server/audit/checkpoint-schedule.ts).
+  if (event.action === 'export.create') {
+    if (transaction) transaction.afterCommit(() => checkpointAfterExport());
+    else await checkpointAfterExport();
+  }
 }

@@ -5,7 +5,12 @@ import { recordAuditEvent, SYSTEM_ACTOR, type TActor } from '../audit';
 import { User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import { db } from '../core/db/db';
+import { assertNoMatterLeftUnseen, restrictedMatters } from '../core/lockout-rules';
+import { queryRows, sql } from '../core/sql';
+import { clientOfThreadKey } from '../core/thread-key-sql';
+import { visibleTo } from '../core/visibility';
 import { announce, OWNERSHIP_PAYLOAD } from '../events';
+import { assertKeepsUnscreenedDirector, assertMayManageAccounts, lockMattersOf } from './account-rules';
 import { hashPassword } from './password';
 import { endWatchedSessionIds } from './session-watch';
 
@@ -28,6 +33,7 @@ export async function createUser(input: { email: string; name: string; role: TUs
   const email = input.email.trim().toLowerCase();
   try {
     return await db().transaction(async (transaction) => {
+      if (actor.userId !== null) await lockUsersForChange(actor.userId, actor, transaction, { manage: true });
       const user = await User.create({ email, name: input.name.trim(), role: input.role, passwordHash }, { transaction });
       await recordAuditEvent(
         { actor, action: 'user.add', subject: `user:${user.id}`, detail: { email: user.email, role: user.role } },
@@ -88,6 +94,8 @@ export async function addUser(
 
 type TLockedUser = { id: number; name: string; role: TUserRole; deactivatedAt: Date | null };
 type TLockedUsers = { target: TLockedUser; activeDirectors: number };
+/** `manage`: the change gives someone an account, a role or their sign-in back (account-rules.ts). */
+type TLockOptions = { manage: boolean };
 
 /**
  * Locks the user being changed, the acting director and every active director, in id order (one
@@ -97,7 +105,7 @@ type TLockedUsers = { target: TLockedUser; activeDirectors: number };
  * the other, the second sees the first's change and is refused, and the firm can never be left
  * without an active director.
  */
-async function lockUsersForChange(userId: number, actor: TActor, transaction: Transaction): Promise<TLockedUsers> {
+async function lockUsersForChange(userId: number, actor: TActor, transaction: Transaction, options: TLockOptions): Promise<TLockedUsers> {
   const rows = await db().query<{ id: number; name: string; role: TUserRole; deactivated_at: Date | null }>(
     `SELECT id, name, role, deactivated_at FROM users
      WHERE id = $1 OR id = $2 OR (role = 'director' AND deactivated_at IS NULL)
@@ -109,6 +117,7 @@ async function lockUsersForChange(userId: number, actor: TActor, transaction: Tr
     const acting = rows.find((row) => row.id === actor.userId);
     if (!acting || acting.deactivated_at) throw new AppError('FORBIDDEN', 'You were deactivated a moment ago: this change was not made.');
     if (acting.role !== 'director') throw new AppError('FORBIDDEN', 'You are no longer a director: this change was not made.');
+    if (options.manage) await assertMayManageAccounts(actor, transaction);
   }
   const target = rows.find((row) => row.id === userId);
   if (!target) throw new AppError('NOT_FOUND', 'That user does not exist.');
@@ -121,7 +130,7 @@ async function lockUsersForChange(userId: number, actor: TActor, transaction: Tr
 /** Takes effect on the user's next request: every request reads the user afresh from its session. */
 export async function changeUserRole(input: { userId: number; role: TUserRole }, actor: TActor): Promise<TUserDto> {
   await db().transaction(async (transaction) => {
-    const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction);
+    const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction, { manage: true });
     if (target.deactivatedAt) throw new AppError('PRECONDITION_FAILED', `${target.name} is deactivated: their role cannot be changed.`);
     if (target.role === input.role) return;
     if (target.role === 'director' && activeDirectors <= 1) {
@@ -129,6 +138,7 @@ export async function changeUserRole(input: { userId: number; role: TUserRole },
         role: ['The firm needs at least one active director.'],
       });
     }
+    await assertKeepsUnscreenedDirector(target, `Making ${target.name} staff`, transaction);
     await User.update({ role: input.role }, { where: { id: target.id }, transaction });
     await recordAuditEvent(
       { actor, action: 'user.role_change', subject: `user:${target.id}`, detail: { from: target.role, to: input.role } },
@@ -145,31 +155,41 @@ export async function changeUserRole(input: { userId: number; role: TUserRole },
  */
 export async function deactivateUser(input: { userId: number }, actor: TActor): Promise<TUserDto> {
   const ended = await db().transaction(async (transaction) => {
-    const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction);
+    // Deactivating takes nobody across a wall, so a screened director may still do it (account-rules.ts).
+    const { target, activeDirectors } = await lockUsersForChange(input.userId, actor, transaction, { manage: false });
     if (target.id === actor.userId)
       throw new AppError('PRECONDITION_FAILED', 'You cannot deactivate your own account: ask another director to do it.');
     if (target.deactivatedAt) return []; // already done (a double click, two directors at once)
     if (target.role === 'director' && activeDirectors <= 1) {
       throw new AppError('PRECONDITION_FAILED', `${target.name} is the firm's only active director: make someone else a director first.`);
     }
+    const doing = `Deactivating ${target.name}`;
+    await assertKeepsUnscreenedDirector(target, doing, transaction);
+    await lockMattersOf(target.id, transaction);
+    const viewer = { id: actor.userId ?? 0 };
+    const mattersBefore = await restrictedMatters(viewer, transaction);
     await db().query('UPDATE users SET deactivated_at = now(), updated_at = now() WHERE id = $1', {
       bind: [target.id],
       transaction,
     });
+    await assertNoMatterLeftUnseen(viewer, mattersBefore, doing, transaction);
     const sessions = await db().query<{ id: string }>('DELETE FROM sessions WHERE user_id = $1 RETURNING id', {
       bind: [target.id],
       type: QueryTypes.SELECT,
       transaction,
     });
     // What they held goes back to the team (server/ownership/README.md "Ownership"): their conversations to Unassigned,
-    // and clients they were responsible for to nobody, so no new conversation waits on them.
-    const [released] = await db().query<{ conversations: number; clients: number }>(
-      `WITH conversations AS (UPDATE conversation_states SET assignee_id = NULL, updated_at = now() WHERE assignee_id = $1 RETURNING thread_key),
-            clients AS (UPDATE clients SET responsible_user_id = NULL, updated_at = now() WHERE responsible_user_id = $1 RETURNING id)
-       SELECT (SELECT count(*) FROM conversations)::int AS conversations, (SELECT count(*) FROM clients)::int AS clients`,
-      { bind: [target.id], type: QueryTypes.SELECT, transaction },
+    // and clients they were responsible for to nobody, so no new conversation waits on them. The trail
+    // counts only what the acting director may see: a count of walled conversations tells of them.
+    const [released] = await queryRows<{ conversations: number; clients: number; any: boolean }>(
+      sql`WITH released_conversations AS (UPDATE conversation_states SET assignee_id = NULL, updated_at = now() WHERE assignee_id = ${target.id} RETURNING thread_key),
+            released_clients AS (UPDATE clients SET responsible_user_id = NULL, updated_at = now() WHERE responsible_user_id = ${target.id} RETURNING id)
+       SELECT (SELECT count(*) FROM released_conversations s WHERE ${visibleTo(viewer, clientOfThreadKey(sql`s.thread_key`), null)})::int AS conversations,
+              (SELECT count(*) FROM released_clients c WHERE ${visibleTo(viewer, sql`c.id`, null)})::int AS clients,
+              EXISTS (SELECT 1 FROM released_conversations) AS any`,
+      { transaction },
     );
-    if (released?.conversations) await announce(OWNERSHIP_PAYLOAD, transaction);
+    if (released?.any) await announce(OWNERSHIP_PAYLOAD, transaction);
     await recordAuditEvent(
       {
         actor,
@@ -196,7 +216,7 @@ export async function deactivateUser(input: { userId: number }, actor: TActor): 
  */
 export async function reactivateUser(input: { userId: number }, actor: TActor): Promise<TUserDto> {
   await db().transaction(async (transaction) => {
-    const { target } = await lockUsersForChange(input.userId, actor, transaction);
+    const { target } = await lockUsersForChange(input.userId, actor, transaction, { manage: true });
     if (!target.deactivatedAt) return; // already active (a double click, two directors at once)
     await db().query('UPDATE users SET deactivated_at = NULL, updated_at = now() WHERE id = $1', {
       bind: [target.id],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-// A backup file (server/backup/README.md "Backup and restore"). Every integer is big-endian.
+// A backup's contents (server/backup/README.md "The file"), sealed on disk by sealed-file.ts; a
+// backup of an older version is these bytes unsealed. Every integer is big-endian.
 //
 //   magic     "FIRMCHAT-BACKUP\n" (16 bytes)
 //   parts     one per table of schema public, in the manifest's order (parents before the tables
@@ -71,6 +72,16 @@ export type TBackupManifest = z.infer<typeof ZBackupManifest>;
 
 export class BackupDamagedError extends Error {
   override name = 'BackupDamagedError';
+}
+
+/** The file does not authenticate under this run's backup key: edited, cut short, or another firm's. */
+export class BackupAuthenticationError extends BackupDamagedError {
+  override name = 'BackupAuthenticationError';
+}
+
+/** An unsealed backup of an older version, met without --allow-unencrypted. */
+export class BackupUnencryptedError extends BackupDamagedError {
+  override name = 'BackupUnencryptedError';
 }
 
 export const frameHeader = (length: number) => {

@@ -1,4 +1,5 @@
-export { BackupDamagedError, type TBackupManifest } from './backup-format';
+export { BackupAuthenticationError, BackupDamagedError, BackupUnencryptedError, type TBackupManifest } from './backup-format';
+export { BackupKeyError, parseBackupKey, resolveBackupKey, type TBackupKey } from './backup-key';
 export { openBackup, verifyBackup } from './read-backup';
-export { restoreBackup, RestoreRefusedError, type TRestoreProgress } from './restore-backup';
+export { checkBackup, restoreBackup, RestoreRefusedError, type TRestoreProgress } from './restore-backup';
 export { writeBackup, type TBackupProgress } from './write-backup';

@@ -13,7 +13,7 @@ import type { TLogger } from '../core/logger';
 import { SEARCH_LANGUAGES, type TSearchLanguage } from '../core/search-language';
 import type { TBackupManifest } from './backup-format';
 import { columnList, describeTables, quoteIdent } from './describe-tables';
-import { openBackup, verifyBackup, type TBackupReader } from './read-backup';
+import { openBackup, verifyBackup, type TBackupReader, type TOpenOptions } from './read-backup';
 
 export type TRestoreProgress =
   | { phase: 'check'; table: string; bytes: number }
@@ -27,7 +27,8 @@ export type TChainVerifier = (
 ) => Promise<{ ok: boolean; rows: number; firstBadId?: number; problem?: string }>;
 
 export type TRestoreOptions = {
-  file: string;
+  /** From checkBackup: every byte already authenticated and checked (each chunk is authenticated again as it loads). */
+  reader: TBackupReader;
   ownerUrl: string;
   /** The role requests run as, granted its rights by the migrations (undefined: the owner serves requests too). */
   requestRole: string | undefined;
@@ -208,59 +209,72 @@ async function loadParts(ownerUrl: string, reader: TBackupReader, onProgress: TR
 }
 
 /**
- * Restores a backup into an empty database (server/backup/README.md "Backup and restore"): checks every part's
- * SHA-256 before touching the target, migrates it to the backup's schema with the app's own
- * migrations, loads the rows in one transaction, brings an older schema up to date, then checks the
- * trail. A failure after the migrations began drops what they made: the target is empty again.
+ * Step 1 of a restore, before the target is so much as opened: the file authenticates under this
+ * firm's key end to end, every part matches its SHA-256, and its schema is one this version knows.
+ * The reader is the caller's to close.
+ */
+export async function checkBackup(
+  file: string,
+  options: TOpenOptions,
+  onProgress: (progress: Extract<TRestoreProgress, { phase: 'check' }>) => void,
+): Promise<TBackupReader> {
+  const reader = await openBackup(file, options);
+  try {
+    checkSchemaVersion(reader.manifest);
+    await verifyBackup(reader, (table, bytes) => onProgress({ phase: 'check', table, bytes }));
+    return reader;
+  } catch (error) {
+    await reader.close();
+    throw error;
+  }
+}
+
+/**
+ * Restores a checked backup (checkBackup) into an empty database (server/backup/README.md "Backup and
+ * restore"): migrates it to the backup's schema with the app's own migrations, loads the rows in one
+ * transaction, brings an older schema up to date, then checks the trail. A failure after the
+ * migrations began drops what they made: the target is empty again.
  */
 export async function restoreBackup(options: TRestoreOptions): Promise<TRestoreResult> {
-  const { ownerUrl, onProgress, logger } = options;
-  const reader = await openBackup(options.file);
+  const { ownerUrl, onProgress, logger, reader } = options;
+  const { manifest } = reader;
+  const probe = new pg.Client({ connectionString: ownerUrl });
+  probe.on('error', () => undefined);
+  await probe.connect();
+  let before: { functions: string[]; sequences: string[] };
   try {
-    const { manifest } = reader;
-    checkSchemaVersion(manifest);
-    await verifyBackup(reader, (table, bytes) => onProgress({ phase: 'check', table, bytes }));
-
-    const probe = new pg.Client({ connectionString: ownerUrl });
-    probe.on('error', () => undefined);
-    await probe.connect();
-    let before: { functions: string[]; sequences: string[] };
-    try {
-      const tables = await countTables(probe);
-      if (tables > 0)
-        throw new RestoreRefusedError(`The target database already has ${tables} table(s): restore only into an empty database.`);
-      before = await listCreatables(probe);
-    } finally {
-      await probe.end().catch(() => undefined);
-    }
-
-    const searchLanguage = SEARCH_LANGUAGES.find((l) => l === manifest.searchLanguage);
-    try {
-      onProgress({ phase: 'migrate', to: manifest.schemaVersion });
-      await migrateTo(ownerUrl, options, searchLanguage, manifest.schemaVersion);
-      const rows = await loadParts(ownerUrl, reader, onProgress);
-      const latest = MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!;
-      let migratedAfter: string[] = [];
-      if (manifest.schemaVersion !== latest) {
-        onProgress({ phase: 'migrate', to: latest });
-        migratedAfter = await migrateTo(ownerUrl, options, searchLanguage);
-      }
-      const verifier = createSequelize(ownerUrl, logger, { poolMax: 1, unbounded: true });
-      try {
-        const check = await options.verifyChain(verifier, (n) => onProgress({ phase: 'verify-trail', rows: n }));
-        if (!check.ok)
-          throw new RestoreRefusedError(
-            `The restored audit trail does not verify at event #${check.firstBadId}: ${check.problem}; the restore was undone.`,
-          );
-        return { manifest, rows, trailRows: check.rows, migratedAfter };
-      } finally {
-        await verifier.close().catch(() => undefined);
-      }
-    } catch (error) {
-      await undoSchema(ownerUrl, before, logger);
-      throw error;
-    }
+    const tables = await countTables(probe);
+    if (tables > 0)
+      throw new RestoreRefusedError(`The target database already has ${tables} table(s): restore only into an empty database.`);
+    before = await listCreatables(probe);
   } finally {
-    await reader.close();
+    await probe.end().catch(() => undefined);
+  }
+
+  const searchLanguage = SEARCH_LANGUAGES.find((l) => l === manifest.searchLanguage);
+  try {
+    onProgress({ phase: 'migrate', to: manifest.schemaVersion });
+    await migrateTo(ownerUrl, options, searchLanguage, manifest.schemaVersion);
+    const rows = await loadParts(ownerUrl, reader, onProgress);
+    const latest = MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!;
+    let migratedAfter: string[] = [];
+    if (manifest.schemaVersion !== latest) {
+      onProgress({ phase: 'migrate', to: latest });
+      migratedAfter = await migrateTo(ownerUrl, options, searchLanguage);
+    }
+    const verifier = createSequelize(ownerUrl, logger, { poolMax: 1, unbounded: true });
+    try {
+      const check = await options.verifyChain(verifier, (n) => onProgress({ phase: 'verify-trail', rows: n }));
+      if (!check.ok)
+        throw new RestoreRefusedError(
+          `The restored audit trail does not verify at event #${check.firstBadId}: ${check.problem}; the restore was undone.`,
+        );
+      return { manifest, rows, trailRows: check.rows, migratedAfter };
+    } finally {
+      await verifier.close().catch(() => undefined);
+    }
+  } catch (error) {
+    await undoSchema(ownerUrl, before, logger);
+    throw error;
   }
 }

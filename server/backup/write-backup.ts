@@ -15,8 +15,10 @@ import {
   type TBackupManifest,
   type TBackupPart,
 } from './backup-format';
+import type { TBackupKey } from './backup-key';
 import { columnList, describeSequences, describeTables, quoteIdent } from './describe-tables';
 import { openBackup, verifyBackup } from './read-backup';
+import { createSealWriter } from './sealed-file';
 
 export type TBackupProgress =
   | { phase: 'snapshot'; at: string }
@@ -27,21 +29,24 @@ export type TBackupProgress =
 const FRAME_BYTES = 1024 * 1024;
 
 /**
- * Writes one consistent copy of every table of schema public to `file` (format: backup-format.ts):
- * one connection, one REPEATABLE READ READ ONLY transaction, so every table is read from the same
- * snapshot while the server goes on writing. Written to `<file>.partial`, fsynced, read back and
- * checked part by part, then renamed into place: a file under the final name is always whole.
+ * Writes one consistent copy of every table of schema public to `file` (format: backup-format.ts,
+ * sealed with `key` by sealed-file.ts; mode 0600): one connection, one REPEATABLE READ READ ONLY
+ * transaction, so every table is read from the same snapshot while the server goes on writing.
+ * Written to `<file>.partial`, fsynced, read back and checked part by part, then renamed into
+ * place: a file under the final name is always whole.
  */
 export async function writeBackup(
   ownerUrl: string,
   file: string,
+  key: TBackupKey,
   onProgress: (progress: TBackupProgress) => void,
 ): Promise<TBackupManifest> {
   const partial = `${file}.partial`;
   const client = new pg.Client({ connectionString: ownerUrl, application_name: 'firm-chat backup' });
   client.on('error', () => undefined); // a lost connection also fails the query in flight, which reports it
   await client.connect();
-  const handle = await open(partial, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+  // 0600 from the first byte: the file holds every message and password hash, sealed or not.
+  const handle = await open(partial, 'wx', 0o600).catch(async (error: NodeJS.ErrnoException) => {
     await client.end().catch(() => undefined);
     throw error.code === 'EEXIST'
       ? new Error(`${partial} exists: another backup is writing it, or one was interrupted (then remove it).`)
@@ -49,6 +54,8 @@ export async function writeBackup(
   });
   let manifest: TBackupManifest;
   try {
+    await handle.chmod(0o600); // whatever the umask
+    const sealer = await createSealWriter(handle, key);
     // No statement_timeout: a large table's COPY takes as long as it takes.
     await client.query("SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0; SET lock_timeout = '10s'");
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -77,9 +84,9 @@ export async function writeBackup(
       sequences.push({ ...sequence, lastValue: value!.last, isCalled: value!.called });
     }
 
-    let position = 0;
+    let position = 0; // in the backup's contents, before sealing: the manifest's offsets
     const write = async (buffer: Buffer) => {
-      await handle.write(buffer, 0, buffer.length, position);
+      await sealer.write(buffer);
       position += buffer.length;
     };
     await write(BACKUP_MAGIC);
@@ -129,6 +136,7 @@ export async function writeBackup(
     createHash('sha256').update(manifestBytes).digest().copy(trailer, 0);
     trailer.writeUInt32BE(manifestBytes.length, 32);
     await write(Buffer.concat([manifestBytes, trailer, TRAILER_MAGIC]));
+    await sealer.finish();
     await handle.sync();
     await handle.close();
   } catch (error) {
@@ -141,7 +149,7 @@ export async function writeBackup(
 
   try {
     // Read back what reached the disk, not what was meant to.
-    const reader = await openBackup(partial);
+    const reader = await openBackup(partial, { key });
     try {
       await verifyBackup(reader, (table, bytes) => onProgress({ phase: 'verify', table, bytes }));
     } finally {

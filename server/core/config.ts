@@ -46,6 +46,7 @@ const ZEnv = z.object({
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
   SIGNING_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  BACKUP_KEY: optionalString,
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   NEXT_PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
   FIRM_PHONE: z.preprocess(emptyToUndefined, z.string().default('+44 20 7946 0000')),
@@ -131,6 +132,8 @@ export type TConfig = {
    */
   signingKeyFile: string;
   signingKeyCreate: boolean;
+  /** BACKUP_KEY as written (32 bytes, hex or base64; read by server/backup): unset, backups are keyed from the signing key. */
+  backupKey: string | undefined;
   sessionSecret: string;
   siteUrl: string;
   secureCookies: boolean;
@@ -202,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     dataDir: path.resolve(e.DATA_DIR),
     signingKeyFile: path.resolve(e.SIGNING_KEY_FILE ?? `${e.DATA_DIR.replace(/[\\/]+$/, '')}-signing-key.pem`),
     signingKeyCreate: !e.SIGNING_KEY_FILE,
+    backupKey: e.BACKUP_KEY,
     sessionSecret: e.SESSION_SECRET ?? DEMO_SESSION_SECRET,
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),

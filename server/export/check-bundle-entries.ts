@@ -1,5 +1,6 @@
 import { describeCodePoint, showInvisibleCharacters } from '../../shared/visible-text';
 import { unreadable } from './bundle-check-problems';
+import { MANIFEST_SIGNATURE_ENTRY } from './export-signature';
 import { accountForExhibits, checkFile, listedExhibits } from './check-listed-files';
 import { nextTurn, YIELD_EVERY } from './event-loop-turns';
 import type { TSpooled } from './hashing-spool';
@@ -50,6 +51,7 @@ export async function checkEntries(path: string, manifest: TManifest): Promise<{
   const inZip = new Set<number>();
   const extras = new Extras();
   let manifestSeen = false;
+  let signatureSeen = false;
   const parts: TBundleParts = { transcriptSha256: null, jsonSha256: null };
   /** undefined: the ZIP has no messages.json; null: it has one that cannot be read as Firm Chat's. */
   let recorded: TRecordedExhibits | null | undefined;
@@ -68,6 +70,11 @@ export async function checkEntries(path: string, manifest: TManifest): Promise<{
       }
       if (name === 'manifest.json' && !manifestSeen) {
         manifestSeen = true;
+        continue;
+      }
+      // The manifest's signature (export-signature.ts): checked with the manifest, never listed in it.
+      if (name === MANIFEST_SIGNATURE_ENTRY && !signatureSeen) {
+        signatureSeen = true;
         continue;
       }
       // A second entry of one name is extra: an unzip program would keep only one of the two.

@@ -10,6 +10,8 @@ import { makeTempDir } from '../core/temp-files';
 import type { TLogger } from '../core/logger';
 import { sendHttpError } from '../http/http-errors';
 import type { TMediaStore } from '../media';
+import type { TSigningKey } from '../signing';
+import { signatureHeader, signDigest } from './export-signature';
 import type { TWriteExport } from './export-writer';
 import { spoolWhileHashing } from './hashing-spool';
 import { readExport, type TExportHeader, type TExportScope } from './read-export';
@@ -94,6 +96,8 @@ export function serveExport(deps: {
   logger: TLogger;
   now: () => Date;
   store: TMediaStore;
+  /** Signs every export (server/decisions/0023-signing-key.md). */
+  signingKey: TSigningKey;
 }): RequestHandler {
   let preparing = 0;
   return async (req, res) => {
@@ -143,7 +147,11 @@ export function serveExport(deps: {
         },
         async (head, pages, snapshot) => {
           if (request.format === 'zip') {
-            const bundle = await writeBundle(spoolDir, head, pages, snapshot, { store: deps.store, signal: gone.signal });
+            const bundle = await writeBundle(spoolDir, head, pages, snapshot, {
+              store: deps.store,
+              signal: gone.signal,
+              signingKey: deps.signingKey,
+            });
             const { path, sha256, bytes, ...parts } = bundle;
             written.export = { path, sha256, bytes, detail: { format: 'zip', sha256, bytes, messages: head.count, ...parts } };
             return;
@@ -164,11 +172,14 @@ export function serveExport(deps: {
       if (gone.signal.aborted || !written.export) return; // nobody is waiting for it: not sent, so not recorded
       const { path, sha256, bytes, detail } = written.export;
       const fileName = exportFileName(header, request.format);
+      // The whole file is spooled, so its digest (and signature) is known before the first byte is sent: no trailer needed.
+      const signature = signDigest(deps.signingKey, sha256);
       res.status(200).set({
         'Content-Type': CONTENT_TYPES[request.format],
         'Content-Length': String(bytes),
         'Content-Disposition': contentDisposition(fileName),
         'X-Content-SHA256': sha256,
+        'X-Signature': signatureHeader(signature, deps.signingKey.fingerprint),
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'no-store',
       });
@@ -181,7 +192,7 @@ export function serveExport(deps: {
           actor: { userId: user.id, ip: req.ip ?? null },
           action: 'export.create',
           subject: `${request.scope.type}:${request.scope.id}`,
-          detail: { ...detail, fileName },
+          detail: { ...detail, fileName, signature, signingKey: deps.signingKey.fingerprint },
         }),
       );
     } catch (error) {

@@ -7,7 +7,19 @@ import type { TBundlePart, TFileCheck, TFoundExport } from './verify-result-type
  * or messages.json is a recorded bundle's: the ZIP claims to be that bundle, with a manifest that
  * is not the one recorded (altered). `onFile` false once its client or case was erased.
  */
-export type TExportMatch = { found: TFoundExport; byManifest: boolean; byPart: TBundlePart | null; onFile: boolean };
+export type TExportMatch = {
+  found: TFoundExport;
+  byManifest: boolean;
+  byPart: TBundlePart | null;
+  onFile: boolean;
+  signed: TEventSignature;
+};
+
+/**
+ * The signature the event recorded over the matched file's digest, and the key it names
+ * (export-signature.ts); nulls when it recorded none (an export made before exports were signed, or a row someone wrote).
+ */
+export type TEventSignature = { signature: string | null; fingerprint: string | null };
 
 type TEventRow = {
   id: string;
@@ -18,6 +30,9 @@ type TEventRow = {
   format: string | null;
   part: TBundlePart | null;
   subjectName: string | null;
+  signature: string | null;
+  signingKey: string | null;
+  partSignatures: Record<string, unknown> | null;
 };
 
 /** Which hashes of an `export.create` event's detail a file's hash is compared with. */
@@ -49,7 +64,9 @@ async function findEvent(
             CASE WHEN e.subject ~ '^client:[0-9]{1,10}$' THEN (SELECT c.name FROM clients c WHERE c.id::text = split_part(e.subject, ':', 2))
                  WHEN e.subject ~ '^case:[0-9]{1,10}$'
                    THEN (SELECT k.reference || ' ' || k.title FROM cases k WHERE k.id::text = split_part(e.subject, ':', 2))
-            END AS "subjectName"
+            END AS "subjectName",
+            e.detail->>'signature' AS signature, e.detail->>'signingKey' AS "signingKey",
+            CASE WHEN jsonb_typeof(e.detail->'partSignatures') = 'object' THEN e.detail->'partSignatures' END AS "partSignatures"
      FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
      WHERE e.action = 'export.create' AND ${MATCHES[as]}
      ORDER BY e.id
@@ -67,7 +84,9 @@ async function findEvent(
     format: row.format === 'zip' || row.format === 'json' ? row.format : 'pdf',
     part: row.part,
   };
-  return { found, onFile: row.subjectName !== null };
+  const signature = row.part ? row.partSignatures?.[row.part] : row.signature;
+  const signed = { signature: typeof signature === 'string' ? signature : null, fingerprint: row.signingKey };
+  return { found, onFile: row.subjectName !== null, signed };
 }
 
 /**
@@ -86,13 +105,13 @@ export async function findExportEvent(database: Sequelize, check: TFileCheck): P
   if (whole) return { ...whole, byManifest: false, byPart: null };
   if (!check.manifestSha256) return null;
   const repacked = await findEvent(database, check.manifestSha256, 'manifest');
-  if (repacked) return { found: { ...repacked.found, part: null }, onFile: repacked.onFile, byManifest: true, byPart: null };
+  if (repacked) return { ...repacked, found: { ...repacked.found, part: null }, byManifest: true, byPart: null };
   for (const [part, sha256] of [
     ['transcript.pdf', check.parts.transcriptSha256],
     ['messages.json', check.parts.jsonSha256],
   ] as const) {
     const claimed = sha256 ? await findEvent(database, sha256, 'part') : null;
-    if (claimed) return { found: { ...claimed.found, part: null }, onFile: claimed.onFile, byManifest: false, byPart: part };
+    if (claimed) return { ...claimed, found: { ...claimed.found, part: null }, byManifest: false, byPart: part };
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import type { TStoredFile } from './find-stored-file';
 import { DAMAGED_ZIP, MISSING_BUT_HELD, UNACCOUNTED } from './bundle-check-problems';
+import { signatureProblem, type TSignatureCheck } from './export-signature';
 import type { TBundlePart, TFileCheck, TFoundExport, TManifestCheck, TVerdict } from './verify-result-types';
 
 // The verdict on a copy and the one sentence that says it (server/export/README.md "Evidence exports"), for the
@@ -149,12 +150,23 @@ export type TJudgeHow = {
   byPart?: TBundlePart | null;
   /** No export matched; a file the firm holds has these bytes. */
   storedFile?: TStoredFile | null;
+  /**
+   * The copy's signature (signatureOfCopy): a bundle's manifest.sig, or the signature its export event
+   * recorded over a PDF's or JSON's digest. An export is genuine only when it is `valid`.
+   */
+  signature?: TSignatureCheck | null;
 };
+
+/** The verdict when the signature does not prove the firm made the copy: forged or re-signed is altered, unsigned unknown. */
+const unsignedVerdict = (signature: TSignatureCheck): TVerdict =>
+  signature.state === 'invalid' || signature.state === 'other-key' ? 'altered' : 'unknown';
 
 /**
  * `altered` when a ZIP's manifest check fails, or when the ZIP is known only by its transcript or
- * messages.json (its manifest is not the one recorded); `genuine` when the file (or, for a ZIP, its
- * manifest) is an export in the audit trail and, for a ZIP, every file matches, or when it is a
+ * messages.json (its manifest is not the one recorded), or its signature fails or is another key's;
+ * `genuine` when the file (or, for a ZIP, its manifest) is an export in the audit trail, its
+ * signature verifies under the firm's key (offline: a bundle signed by it) and, for a ZIP, every
+ * file matches, or when it is a
  * file the firm holds that does not claim to be an export; `unknown` otherwise. A file that claims
  * to be an export (a bundle's parts, an export's header, Firm Chat as a PDF's creator) and is none
  * in the trail is never genuine, even when a client sent the firm those very bytes.
@@ -165,8 +177,9 @@ export function judgeCopy(
   how: TJudgeHow = { lookedUp: true },
 ): { verdict: TVerdict; summary: string } {
   const known = found ? describeExport(found) : null;
-  // The trail recorded this manifest (the ZIP's hash, or its manifest's): its list of missing files is the firm's own word.
-  const vouched = found !== null && !how.byPart;
+  const signature = how.signature ?? { state: 'unchecked', fingerprint: null };
+  // The trail recorded this manifest (the ZIP's hash, or its manifest's), or the firm's key signed it: its list of missing files is the firm's own word.
+  const vouched = (found !== null && !how.byPart) || (check.kind === 'zip' && signature.state === 'valid');
   const problems = check.manifest ? describeManifestProblems(check.manifest, vouched) || null : null;
   const stored = !found && how.storedFile ? how.storedFile : null;
   const cameIn = stored ? ` ${describeClaimedStoredFile(stored).replace(/^This is not/, 'It is not')}` : '';
@@ -201,6 +214,16 @@ export function judgeCopy(
     };
   }
   if (!how.lookedUp) {
+    if (check.manifest) {
+      const unsigned = signatureProblem(signature, 'its manifest');
+      if (!unsigned)
+        return {
+          verdict: 'genuine',
+          summary: `This court bundle is signed by the firm's key (${signature.fingerprint?.slice(0, 16)}…) and every file matches its manifest; it was not looked up in the audit trail.${describeMissing(check.manifest)}`,
+        };
+      if (signature.state !== 'unchecked')
+        return { verdict: unsignedVerdict(signature), summary: `Every file matches the bundle's manifest, but ${unsigned}.` };
+    }
     return {
       verdict: 'unknown',
       summary: check.manifest
@@ -217,6 +240,8 @@ export function judgeCopy(
         : `Firm Chat has no record of this file: it is no export in the audit trail and no file the firm holds.${lacking}`,
     };
   }
+  const unsigned = signatureProblem(signature, check.kind === 'zip' ? 'its manifest' : 'its export event');
+  if (unsigned) return { verdict: unsignedVerdict(signature), summary: `This file matches ${known} in the audit trail, but ${unsigned}.` };
   if (check.kind !== 'zip') return { verdict: 'genuine', summary: `This is ${known}.` };
   return {
     verdict: 'genuine',

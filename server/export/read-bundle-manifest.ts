@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Entry } from 'yauzl';
 import { z } from 'zod';
 import { UncheckableZip, unreadable } from './bundle-check-problems';
+import { MANIFEST_SIGNATURE_ENTRY, SIGNATURE_ALGORITHM } from './export-signature';
 import { nextTurn, YIELD_EVERY } from './event-loop-turns';
 import type { TManifestCheck, TManifestSubject } from './verify-result-types';
 import { openZip, readEntry } from './zip-entries';
@@ -19,7 +20,9 @@ const MAX_MANIFEST_BYTES = 24 * 1024 * 1024;
 /** The parts of a bundle whose hashes its audit event records: hashed wherever they are in the ZIP, listed or not. */
 export const RECORDED_PARTS = new Set(['transcript.pdf', 'messages.json']);
 /** Entries only a court bundle has: a ZIP holding one says it is a bundle. */
-const BUNDLE_PARTS = new Set(['manifest.json', ...RECORDED_PARTS]);
+const BUNDLE_PARTS = new Set(['manifest.json', MANIFEST_SIGNATURE_ENTRY, ...RECORDED_PARTS]);
+/** A manifest.sig is one base64 signature (88 characters): one far larger is not read. */
+const MAX_SIGNATURE_BYTES = 1024;
 
 // What a manifest claims, accepted only in the shapes Firm Chat writes (a name, a number, an id):
 // anything else (an object 200,000 levels deep, a megabyte of name) is no claim Firm Chat made.
@@ -35,6 +38,7 @@ const ZSubject = z.object({
 });
 const ZExportedBy = z.object({ id: z.number().int().nullable(), name: ZText, email: ZText.optional() });
 const ZAuditHead = z.object({ id: z.number().int().nullable(), hash: z.string().max(128) });
+const ZSigningKey = z.object({ algorithm: z.literal(SIGNATURE_ALGORITHM), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) });
 const ZManifestHead = z.looseObject({ exportedAt: z.string().max(64) });
 /** A bundle's path is at most `exhibits/`, the number and 150 bytes of name; a hash is 64 letters. */
 const ZListedFile = z.object({ path: z.string().min(1).max(1_024), sha256: z.string().max(128), bytes: z.number().int().nonnegative() });
@@ -47,6 +51,8 @@ export type TManifest = {
   exportedAt: string;
   exportedBy: TManifestCheck['exportedBy'];
   auditHead: TManifestCheck['auditHead'];
+  /** The key the manifest says signed it (its `manifest.sig`); null when it names none. */
+  signingKey: z.infer<typeof ZSigningKey> | null;
   files: z.infer<typeof ZListedFile>[];
   missing: z.infer<typeof ZMissing>[];
 };
@@ -91,6 +97,7 @@ async function parseManifest(bytes: Buffer): Promise<TManifest> {
     exportedAt: head.data.exportedAt,
     exportedBy: claim(ZExportedBy, head.data.exportedBy),
     auditHead: claim(ZAuditHead, head.data.auditHead),
+    signingKey: claim(ZSigningKey, head.data.signingKey),
     files: listed,
     missing: declared,
   };
@@ -106,7 +113,7 @@ export async function readManifest(
   path: string,
   fileBytes: number,
   seen: { bundlePart: boolean },
-): Promise<{ manifest: TManifest; sha256: string }> {
+): Promise<{ manifest: TManifest; sha256: string; bytes: Buffer; signature: string | null }> {
   const zip = await openZip(path, false);
   try {
     if (zip.entryCount > MAX_ZIP_ENTRIES)
@@ -114,6 +121,7 @@ export async function readManifest(
     let stored = 0;
     let inflated = 0;
     let manifestEntry: Entry | null = null;
+    let signatureEntry: Entry | null = null;
     try {
       for await (const entry of zip.eachEntry()) {
         stored += entry.compressedSize;
@@ -121,6 +129,10 @@ export async function readManifest(
         if (stored > fileBytes) throw new UncheckableZip('its entries overlap, as in a zip bomb');
         if (inflated > MAX_INFLATED_BYTES) throw new UncheckableZip('it would expand to more than 8 GB, as a zip bomb does');
         if (BUNDLE_PARTS.has(entry.fileName)) seen.bundlePart = true;
+        if (entry.fileName === MANIFEST_SIGNATURE_ENTRY) {
+          if (signatureEntry) throw new UncheckableZip(`it holds two ${MANIFEST_SIGNATURE_ENTRY} files`);
+          signatureEntry = entry;
+        }
         if (entry.fileName !== 'manifest.json') continue;
         if (manifestEntry) throw new UncheckableZip('it holds two manifest.json files');
         manifestEntry = entry;
@@ -137,8 +149,19 @@ export async function readManifest(
       throw new UncheckableZip('its manifest.json cannot be read: that part of the ZIP is damaged');
     }
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    return { manifest: await parseManifest(bytes), sha256 };
+    const signature = signatureEntry ? await readSignature(zip, signatureEntry) : null;
+    return { manifest: await parseManifest(bytes), sha256, bytes, signature };
   } finally {
     zip.close();
+  }
+}
+
+/** manifest.sig's text, trimmed; '' (a signature that verifies nothing) when it is too large or cannot be read. */
+async function readSignature(zip: Awaited<ReturnType<typeof openZip>>, entry: Entry): Promise<string> {
+  if (entry.uncompressedSize > MAX_SIGNATURE_BYTES) return '';
+  try {
+    return (await readEntry(zip, entry)).toString('utf8').trim();
+  } catch {
+    return '';
   }
 }

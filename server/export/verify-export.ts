@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { verifySignature } from '../signing';
 import { UncheckableZip } from './bundle-check-problems';
 import { checkEntries } from './check-bundle-entries';
+import { checkSigned, type TPublicKey } from './export-signature';
 import type { TSpooled } from './hashing-spool';
 import { readManifest } from './read-bundle-manifest';
 import { sniffKind } from './sniff-export-kind';
@@ -33,20 +35,32 @@ async function hashFile(path: string): Promise<TSpooled> {
 }
 
 /**
- * What a file is and, for a ZIP, whether every file in it matches its manifest. `known` is the
- * file's hash and size when the caller computed them while receiving it. Never throws for a
- * malformed or hostile file: its `problem` says what is wrong.
+ * What a file is and, for a ZIP, whether every file in it matches its manifest and its manifest.sig
+ * verifies under `key` (the firm's public key; null: not checked). `known` is the file's hash and
+ * size when the caller computed them while receiving it. Never throws for a malformed or hostile
+ * file: its `problem` says what is wrong.
  */
-export async function checkExportFile(path: string, known?: TSpooled): Promise<TFileCheck> {
+export async function checkExportFile(path: string, known?: TSpooled, key: TPublicKey | null = null): Promise<TFileCheck> {
   const { sha256, bytes } = known ?? (await hashFile(path));
   const { kind, plainJson, claimsExport } = await sniffKind(path, bytes);
-  const none = { manifest: null, manifestSha256: null, parts: { transcriptSha256: null, jsonSha256: null }, problem: null };
+  const none = {
+    manifest: null,
+    manifestSha256: null,
+    parts: { transcriptSha256: null, jsonSha256: null },
+    problem: null,
+    signature: null,
+  };
   if (kind !== 'zip') return { kind, sha256, bytes, plainJson, claimsExport, ...none };
   const seen = { bundlePart: false };
   try {
     const read = await readManifest(path, bytes, seen);
     const { manifest, parts } = await checkEntries(path, read.manifest);
-    return { kind, sha256, bytes, plainJson, claimsExport: true, manifest, manifestSha256: read.sha256, parts, problem: null };
+    const signature = checkSigned(
+      (firm) => verifySignature(read.bytes, read.signature ?? '', firm.publicKeyPem),
+      { signature: read.signature, fingerprint: read.manifest.signingKey?.fingerprint ?? null },
+      key,
+    );
+    return { kind, sha256, bytes, plainJson, claimsExport: true, manifest, manifestSha256: read.sha256, parts, problem: null, signature };
   } catch (error) {
     if (!(error instanceof UncheckableZip)) throw error;
     return { kind, sha256, bytes, plainJson, claimsExport: seen.bundlePart, ...none, problem: error.message };

@@ -1,3 +1,4 @@
+import type { TSignatureCheck } from './export-signature';
 import type { TStoredFile } from './find-stored-file';
 
 // The shapes of "Verify a copy" (server/export/README.md "Evidence exports"): what the file itself says (TFileCheck,
@@ -107,4 +108,6 @@ export type TFileCheck = {
   claimsExport: boolean;
   /** Why a ZIP could not be checked (DAMAGED_ZIP, a zip bomb, no manifest); null when it could. */
   problem: string | null;
+  /** A checked ZIP's manifest.sig against the firm's key and the key its manifest names; null for any other file. */
+  signature: TSignatureCheck | null;
 };

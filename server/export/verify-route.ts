@@ -11,6 +11,7 @@ import { db } from '../core/db/db';
 import type { TLogger } from '../core/logger';
 import { makeTempDir } from '../core/temp-files';
 import { sendHttpError } from '../http/http-errors';
+import { signatureOfCopy, type TPublicKey } from './export-signature';
 import { findExportEvent, subjectOfExport, type TExportMatch } from './find-export-event';
 import { findStoredFile, subjectOfStoredFile } from './find-stored-file';
 import { spoolWhileHashing, type TSpooled } from './hashing-spool';
@@ -127,6 +128,8 @@ export function serveExportVerify(deps: {
   idleMs: number;
   /** Calls `onIdle` once no byte of the body has arrived for `idleMs` (the upload routes' rule); returns its stop. */
   watchIdle: (req: IncomingMessage, idleMs: number, onIdle: () => void) => () => void;
+  /** The firm's key: a copy is genuine only when its signature verifies under it (server/decisions/0023-signing-key.md). */
+  signingKey: TPublicKey;
 }): RequestHandler {
   let verifying = 0;
   return async (req, res) => {
@@ -163,7 +166,7 @@ export function serveExportVerify(deps: {
       }
       if (received.bytes === 0) return sendHttpError(res, 400, 'The file is empty: choose the export to verify.');
 
-      const check = await checkExportFile(path, received);
+      const check = await checkExportFile(path, received, deps.signingKey);
       const match: TExportMatch | null = await findExportEvent(db(), check);
       // Walls (server/access/README.md "Ethical walls"): an export of a matter the director may not see is no export to them.
       // A subject erased since has no wall left to keep.
@@ -176,6 +179,7 @@ export function serveExportVerify(deps: {
         byManifest: visible?.byManifest,
         byPart: visible?.byPart,
         storedFile,
+        signature: signatureOfCopy(check, visible?.signed ?? null, deps.signingKey),
       });
       const result: TVerifyResult = {
         fileName: fileNameOf(req.headers['x-file-name']),

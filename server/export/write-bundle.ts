@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import type { TMediaStore } from '../media';
+import type { TSigningKey } from '../signing';
 import { exhibitFileName, exhibitPath } from './exhibit-file-name';
 import { notHeldReason } from './exhibit-held';
+import { MANIFEST_SIGNATURE_ENTRY, SIGNATURE_ALGORITHM, signDigest } from './export-signature';
 import type { TWriteExport } from './export-writer';
 import { spoolWhileHashing, type THashingSpool, type TSpooled } from './hashing-spool';
 import type { TExportHeader, TExportMessage, TExportSnapshot } from './read-export';
@@ -22,6 +25,8 @@ export type TBundle = TSpooled & {
   manifestSha256: string;
   transcriptSha256: string;
   jsonSha256: string;
+  /** The firm's signatures over each part's digest, for its audit event (a part taken out of the bundle is still proven). */
+  partSignatures: { 'transcript.pdf': string; 'messages.json': string; 'manifest.json': string };
 };
 
 /** One line of the manifest's `files`: a file in the bundle and the SHA-256 of its bytes. */
@@ -152,12 +157,19 @@ class ManifestWriter {
   private files = 0;
   private missingCount = 0;
 
-  constructor(dir: string, header: TExportHeader) {
+  constructor(dir: string, header: TExportHeader, fingerprint: string) {
     this.path = join(dir, 'manifest.json');
     this.spool = spoolWhileHashing(this.path);
     this.missingPath = join(dir, 'missing.json');
     this.missing = createWriteStream(this.missingPath, { mode: 0o600 });
-    const head = { subject: header.subject, exportedAt: header.exportedAt, exportedBy: header.exportedBy, auditHead: header.auditHead };
+    const head = {
+      subject: header.subject,
+      exportedAt: header.exportedAt,
+      exportedBy: header.exportedBy,
+      auditHead: header.auditHead,
+      // Which key signed manifest.sig (server/decisions/0023-signing-key.md): a check knows which public key to use.
+      signingKey: { algorithm: SIGNATURE_ALGORITHM, fingerprint },
+    };
     const text = JSON.stringify(head, null, 2);
     this.started = writeChunk(this.spool.input, `${text.slice(0, text.lastIndexOf('}')).trimEnd()},\n  "files": [`);
     this.started.catch(() => undefined); // reported by the next write
@@ -195,7 +207,7 @@ class ManifestWriter {
  * The court bundle (server/export/README.md "Evidence exports"), written in the export's one snapshot: the transcript
  * PDF from the first pass of messages, `messages.json` (the JSON export, byte for byte) from the
  * second, every stored file's bytes as `exhibits/NNN-<name>` from the third, and `manifest.json`
- * last, listing each file with its SHA-256. Each part and the ZIP itself go to temporary files while
+ * last, listing each file with its SHA-256 and signed by the firm's key (`manifest.sig`). Each part and the ZIP itself go to temporary files while
  * hashed; exhibits stream from the store into the ZIP one at a time, uncompressed (they are
  * compressed already): memory stays flat whatever the number and size of the files.
  */
@@ -204,7 +216,7 @@ export async function writeBundle(
   header: TExportHeader,
   pages: AsyncIterable<TExportMessage[]>,
   snapshot: TExportSnapshot,
-  deps: { store: TMediaStore; signal: AbortSignal },
+  deps: { store: TMediaStore; signal: AbortSignal; signingKey: TSigningKey },
 ): Promise<TBundle> {
   const transcriptPath = join(dir, 'transcript.pdf');
   const jsonPath = join(dir, 'messages.json');
@@ -219,7 +231,7 @@ export async function writeBundle(
   const written = pipeline(zip.outputStream, zipSpool.input);
   written.catch(() => undefined);
   const failure = watchFailures(zip, written, deps.signal);
-  const manifest = new ManifestWriter(dir, header);
+  const manifest = new ManifestWriter(dir, header, deps.signingKey.fingerprint);
   // The parts yazl opens when it reaches them: closed on a failure, which leaves yazl waiting on them.
   const opened: Readable[] = [];
   const addPart = (path: string, file: string) =>
@@ -256,6 +268,9 @@ export async function writeBundle(
 
     const manifestFile = await manifest.finish();
     addPart('manifest.json', manifest.path);
+    // Over the manifest's exact bytes (a few MB at most: Ed25519 signs a whole message), which name every other file's hash.
+    const manifestSignature = deps.signingKey.sign(await readFile(manifest.path));
+    zip.addBuffer(Buffer.from(`${manifestSignature}\n`), MANIFEST_SIGNATURE_ENTRY, { mtime, compress: false });
     zip.end();
     await Promise.race([written, failure.promise]);
     const bundle = await zipSpool.finish();
@@ -267,6 +282,11 @@ export async function writeBundle(
       manifestSha256: manifestFile.sha256,
       transcriptSha256: transcript.sha256,
       jsonSha256: json.sha256,
+      partSignatures: {
+        'transcript.pdf': signDigest(deps.signingKey, transcript.sha256),
+        'messages.json': signDigest(deps.signingKey, json.sha256),
+        'manifest.json': signDigest(deps.signingKey, manifestFile.sha256),
+      },
     };
   } catch (error) {
     zip.outputStream.unpipe();

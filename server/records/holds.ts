@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { assertSubjectVisible, subjectKeyOf, type TSubject } from '../access';
 import { actorOf, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
+import { setTransactionActor } from '../core/db/transaction-actor';
 import { AppError } from '../core/errors';
 import { queryRows, sql, type Sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
@@ -33,6 +34,7 @@ export type THold = {
 /** Places a hold (directors); NOT_FOUND for a client or case that does not exist or is walled from the reader. */
 export async function placeHold(reader: TReader, subject: TSubject, reason: string): Promise<{ id: number }> {
   return db().transaction(async (transaction) => {
+    await setTransactionActor(transaction, reader.id);
     await assertSubjectVisible(reader, subject, transaction);
     const clientId = 'clientId' in subject ? subject.clientId : null;
     const caseId = 'caseId' in subject ? subject.caseId : null;
@@ -51,6 +53,7 @@ export async function placeHold(reader: TReader, subject: TSubject, reason: stri
 /** Releases a live hold (directors); a released one is CONFLICT, one on a walled matter NOT_FOUND. */
 export async function releaseHold(reader: TReader, holdId: number): Promise<{ id: number; releasedAt: Date }> {
   return db().transaction(async (transaction) => {
+    await setTransactionActor(transaction, reader.id);
     const [hold] = await db().query<{ client_id: number | null; case_id: number | null; released_at: Date | null }>(
       'SELECT client_id, case_id, released_at FROM legal_holds WHERE id = $1 FOR UPDATE',
       { bind: [holdId], type: QueryTypes.SELECT, transaction },

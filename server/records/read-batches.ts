@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
-import { queryRows, sql } from '../core/sql';
+import { queryRows, raw, sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
 import { countItemsHiddenFrom, type TBatchCounts } from './retention-batches';
 
@@ -110,8 +110,18 @@ export async function readBatch(reader: TReader, batchId: string): Promise<TBatc
   );
 }
 
-/** The latest batches, newest first (directors): what was previewed, approved and destroyed, and by whom. */
-export async function listBatches(): Promise<TBatchView[]> {
-  const rows = await db().query<TBatchRow>(`${BATCH_SELECT} ORDER BY b.created_at DESC LIMIT 20`, { type: QueryTypes.SELECT });
-  return rows.map((b) => viewOf(b, [], 0));
+/**
+ * The latest batches, newest first (directors): what was previewed, approved and destroyed, and by whom.
+ * Told as `batch` tells each one: an erasure batch of a client walled from the reader is not listed,
+ * and a retention batch says how many of its clients and cases are walled (`hiddenSubjects`).
+ */
+export async function listBatches(reader: TReader): Promise<TBatchView[]> {
+  const hidden = sql`FROM retention_items i WHERE i.batch_id = b.id AND NOT ${visibleTo(reader, sql`i.client_id`, sql`i.case_id`)}`;
+  const rows = await queryRows<TBatchRow & { hidden_subjects: number }>(
+    sql`SELECT * FROM (${raw(BATCH_SELECT)}) b,
+        LATERAL (SELECT count(*)::int AS hidden_subjects ${hidden} AND i.kind IN ('client', 'case')) h
+        WHERE b.kind = 'retention' OR NOT EXISTS (SELECT 1 ${hidden})
+        ORDER BY b.created_at DESC LIMIT 20`,
+  );
+  return rows.map((b) => viewOf(b, [], b.hidden_subjects));
 }

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { db, longWorkDb } from '../core/db/db';
+import { setTransactionActor } from '../core/db/transaction-actor';
 import { AppError } from '../core/errors';
 import { queryRows, raw, sql, type Sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
@@ -73,6 +74,7 @@ export async function previewRetention(reader: TReader, retentionYears: number):
   return database.transaction(async (transaction) => {
     // Two previews at once: one after the other, so the later replaces the earlier.
     await database.query('SELECT pg_advisory_xact_lock($1)', { bind: [PREVIEW_LOCK_KEY], transaction });
+    await setTransactionActor(transaction, reader.id);
     await database.query("UPDATE retention_batches SET state = 'superseded' WHERE state = 'previewed' AND kind = 'retention'", {
       transaction,
     });
@@ -125,6 +127,8 @@ const isOneApprovedViolation = (error: unknown) =>
   (error as { parent?: { constraint?: string } }).parent?.constraint === 'retention_batches_one_approved';
 
 async function approveBatch(reader: TReader, batchId: string, transaction: Transaction): Promise<void> {
+  // The database records the approval itself (migration 0026): no event of the app's covers it.
+  await setTransactionActor(transaction, reader.id);
   try {
     await db().query("UPDATE retention_batches SET state = 'approved', approved_by = $2, approved_at = now() WHERE id = $1", {
       bind: [batchId, reader.id],

@@ -40,6 +40,6 @@ export function createRetentionRouter(deps: { retentionYears: number }) {
       .input(z.object({ batchId: ZBatchId }))
       .output(ZBatch)
       .query(({ ctx, input }) => readBatch(ctx.reader, input.batchId)),
-    batches: directorProcedure.output(z.array(ZBatch)).query(() => listBatches()),
+    batches: directorProcedure.output(z.array(ZBatch)).query(({ ctx }) => listBatches(ctx.reader)),
   });
 }

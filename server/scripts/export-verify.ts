@@ -1,5 +1,6 @@
 import 'dotenv/config';
-import { stat } from 'node:fs/promises';
+import { createPublicKey } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { showInvisibleCharacters } from '../../shared/visible-text';
@@ -9,17 +10,21 @@ import { createSequelize } from '../core/db/sequelize';
 import { createLogger } from '../core/logger';
 import { findExportEvent, type TExportMatch } from '../export/find-export-event';
 import { findStoredFile, type TStoredFile } from '../export/find-stored-file';
+import { signatureOfCopy, type TPublicKey, type TSignatureCheck } from '../export/export-signature';
 import { describeExport, judgeCopy } from '../export/judge-copy';
+import { fingerprintOf, loadSigningKey } from '../signing';
 import { checkExportFile, UNACCOUNTED, type TFileCheck } from '../export/verify-export';
 
-// npm run export:verify -- <file> [--offline] (server/export/README.md "Evidence exports"): what a copy of an export
-// is, and for a court bundle whether every file matches its manifest — that part with no server and
-// no database. The file's hash is looked up in the audit trail when a database is configured
-// (DATABASE_URL, or the embedded one under DATA_DIR), and when it is no export, among the files the
-// firm holds (the operator's command: no walls). Exit 0 genuine (or, offline, a bundle whose every
-// file matches), 1 altered or unknown, 2 a wrong command.
+// npm run export:verify -- <file> [--offline] [--public-key key.pem] (server/export/README.md "Evidence exports"):
+// what a copy of an export is, and for a court bundle whether its manifest.sig verifies under the firm's
+// key and every file matches its manifest — that part with no server and no database. With
+// --public-key nothing else is read (no configuration, no database); without it the key is the
+// configured SIGNING_KEY_FILE's, and the file's hash is looked up in the audit trail when a database is
+// configured (DATABASE_URL, or the embedded one under DATA_DIR), and when it is no export, among the
+// files the firm holds (the operator's command: no walls). Exit 0 genuine (or, offline with no key at
+// hand, a bundle whose every file matches), 1 altered or unknown, 2 a wrong command.
 
-const USAGE = 'Usage: npm run export:verify -- <file> [--offline]';
+const USAGE = 'Usage: npm run export:verify -- <file> [--offline] [--public-key key.pem]';
 const KIND = { zip: 'court bundle (ZIP)', pdf: 'PDF', json: 'JSON', unknown: 'not an export of Firm Chat' } as const;
 
 /** A name from inside a file, safe to print: no control or direction characters reach the terminal. */
@@ -27,11 +32,58 @@ const shown = (text: string) => showInvisibleCharacters(text).replace(/[\t\n\r]/
 
 class UsageError extends Error {}
 
-function parseArguments(args: string[]): { file: string; offline: boolean } {
-  const options = args.filter((arg) => arg.startsWith('--'));
-  const files = args.filter((arg) => !arg.startsWith('--'));
+function parseArguments(args: string[]): { file: string; offline: boolean; publicKey: string | null } {
+  const rest = [...args];
+  let publicKey: string | null = null;
+  const at = rest.findIndex((arg) => arg === '--public-key' || arg.startsWith('--public-key='));
+  if (at >= 0) {
+    const [arg] = rest.splice(at, 1);
+    const value = arg!.includes('=') ? arg!.slice(arg!.indexOf('=') + 1) : rest.splice(at, 1)[0];
+    if (!value || value.startsWith('--')) throw new UsageError(`--public-key needs the firm's public key file (PEM). ${USAGE}`);
+    publicKey = path.resolve(value);
+  }
+  const options = rest.filter((arg) => arg.startsWith('--'));
+  const files = rest.filter((arg) => !arg.startsWith('--'));
   if (files.length !== 1 || options.some((option) => option !== '--offline')) throw new UsageError(USAGE);
-  return { file: path.resolve(files[0]!), offline: options.includes('--offline') };
+  return { file: path.resolve(files[0]!), offline: options.includes('--offline') || publicKey !== null, publicKey };
+}
+
+/** The public key a file names (a public or private PEM: only its public half is used); a wrong file is a wrong command. */
+async function readPublicKey(file: string): Promise<TPublicKey> {
+  const pem = await readFile(file, 'utf8').catch(() => {
+    throw new UsageError(`${file} cannot be read. ${USAGE}`);
+  });
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`an ${key.asymmetricKeyType} key`);
+    return { publicKeyPem: key.export({ type: 'spki', format: 'pem' }).toString(), fingerprint: fingerprintOf(key) };
+  } catch (error) {
+    throw new UsageError(`${file} is not the firm's Ed25519 public key (PEM): ${(error as Error).message}. ${USAGE}`);
+  }
+}
+
+/** The configured key file's public half (SIGNING_KEY_FILE), or why there is none. */
+function configuredKey(): TPublicKey | { none: string } {
+  try {
+    const key = loadSigningKey(loadConfig().signingKeyFile, { create: false });
+    return { publicKeyPem: key.publicKeyPem, fingerprint: key.fingerprint };
+  } catch (error) {
+    return { none: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const SIGNATURE_LINE: Record<TSignatureCheck['state'], string> = {
+  valid: 'valid, made by the firm’s key',
+  missing: 'none',
+  invalid: 'does not verify against the firm’s key',
+  'other-key': 'made by a key that is not the firm’s',
+  unchecked: 'not checked',
+};
+
+function printSignature(signature: TSignatureCheck | null, key: TPublicKey | { none: string }): void {
+  if ('none' in key) console.log(`Signature: not checked (no public key: ${shown(key.none)}; pass --public-key key.pem).`);
+  else if (signature)
+    console.log(`Signature: ${SIGNATURE_LINE[signature.state]}${signature.fingerprint ? ` (key ${signature.fingerprint})` : ''}.`);
 }
 
 /** The audit trail's answer (and the stored file with the same bytes, when no export matches), or why it was not asked. */
@@ -84,10 +136,12 @@ function printManifest(check: TFileCheck): void {
 }
 
 async function main(): Promise<number> {
-  const { file, offline } = parseArguments(process.argv.slice(2));
+  const { file, offline, publicKey } = parseArguments(process.argv.slice(2));
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new UsageError(`${file} is not a file. ${USAGE}`);
-  const check = await checkExportFile(file);
+  const key = publicKey ? await readPublicKey(publicKey) : configuredKey();
+  const firmKey = 'none' in key ? null : key;
+  const check = await checkExportFile(file, undefined, firmKey);
   console.log(`File: ${shown(file)}`);
   const kind = check.plainJson ? 'a JSON file that is not a Firm Chat export' : KIND[check.kind];
   console.log(`Kind: ${kind}, ${check.bytes.toLocaleString('en-GB')} bytes`);
@@ -99,13 +153,17 @@ async function main(): Promise<number> {
   else console.log('Audit trail: no export in the trail has this file’s hash.');
   const match = 'match' in trail ? trail.match : null;
   const storedFile = 'storedFile' in trail ? trail.storedFile : null;
+  const signature = signatureOfCopy(check, match?.signed ?? null, firmKey);
+  printSignature(signature, key);
   const { verdict, summary } = judgeCopy(check, match?.found ?? null, {
     lookedUp: !('notLookedUp' in trail),
     byManifest: match?.byManifest,
     byPart: match?.byPart,
     storedFile,
+    signature,
   });
-  const intactOffline = 'notLookedUp' in trail && verdict === 'unknown' && check.manifest?.allMatch === true;
+  // With no key at hand the manifest's hashes are all there is to check: intact, never genuine.
+  const intactOffline = 'notLookedUp' in trail && !firmKey && verdict === 'unknown' && check.manifest?.allMatch === true;
   console.log(`Verdict: ${intactOffline ? 'intact (every file matches its manifest)' : verdict}. ${shown(summary)}`);
   return verdict === 'genuine' || intactOffline ? 0 : 1;
 }

@@ -7,17 +7,23 @@ import { attachDatabase, hasEmbeddedCluster } from '../core/db/attach-database';
 import { findDataDirClaimant } from '../core/db/claim-data-dir';
 import { createLogger } from '../core/logger';
 import { verifyAuditChain } from '../audit/audit-chain';
+import { checkBackup, resolveBackupKey, restoreBackup } from '../backup';
 import { count, createProgressLine, megabytes } from '../backup/progress-line';
-import { restoreBackup } from '../backup/restore-backup';
 
-// npm run restore -- <file>: a backup into an empty DATA_DIR (embedded) or an empty DATABASE_URL
-// database; refuses anything else, and leaves nothing half-restored (server/backup/README.md "Backup and restore").
+// npm run restore -- [--allow-unencrypted] <file>: a backup into an empty DATA_DIR (embedded) or an
+// empty DATABASE_URL database; refuses anything else, a file that does not authenticate under the
+// firm's backup key before the target is touched, and leaves nothing half-restored
+// (server/backup/README.md "Backup and restore").
 async function main() {
-  const file = process.argv[2];
-  if (!file || process.argv.length > 3) throw new ConfigError('Usage: npm run restore -- <file>');
+  const args = process.argv.slice(2);
+  const allowUnencrypted = args[0] === '--allow-unencrypted';
+  const file = allowUnencrypted ? args[1] : args[0];
+  if (!file || file.startsWith('--') || args.length !== (allowUnencrypted ? 2 : 1))
+    throw new ConfigError('Usage: npm run restore -- [--allow-unencrypted] <file>');
   const source = path.resolve(file);
   if (!existsSync(source)) throw new ConfigError(`${source} does not exist.`);
   const config = loadConfig();
+  const key = resolveBackupKey(config, { create: false });
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const embedded = !config.databaseUrl;
   if (embedded) {
@@ -27,14 +33,22 @@ async function main() {
         `A Firm Chat server (pid ${server}) is running on ${config.dataDir}: stop it, and restore into an empty DATA_DIR.`,
       );
   }
-  const hadCluster = embedded && hasEmbeddedCluster(config.dataDir);
   const started = Date.now();
-  const database = await attachDatabase(config, logger);
   const progress = createProgressLine('restore');
+  // The whole file is checked before the target is opened: an embedded DATA_DIR gets no cluster, a database no schema.
+  const reader = await checkBackup(source, { key, allowUnencrypted }, (p) =>
+    progress(`checking the file: ${p.table}, ${megabytes(p.bytes)}`),
+  );
+  if (!reader.sealed) progress('the file is an unencrypted backup of an older version, accepted by --allow-unencrypted', true);
+  const hadCluster = embedded && hasEmbeddedCluster(config.dataDir);
   let restored = false;
+  const database = await attachDatabase(config, logger).catch(async (error: unknown) => {
+    await reader.close();
+    throw error;
+  });
   try {
     const result = await restoreBackup({
-      file: source,
+      reader,
       ownerUrl: database.ownerUrl,
       requestRole: database.requestRole,
       embedded,
@@ -42,14 +56,13 @@ async function main() {
       logger,
       verifyChain: verifyAuditChain,
       onProgress: (p) => {
-        if (p.phase === 'check') progress(`checking the file: ${p.table}, ${megabytes(p.bytes)}`);
-        else if (p.phase === 'migrate') progress(`migrating the empty database to ${p.to}`, true);
+        if (p.phase === 'migrate') progress(`migrating the empty database to ${p.to}`, true);
         else if (p.phase === 'load')
           progress(
             p.done ? `${p.table}: ${count(p.rows ?? 0)} rows, ${megabytes(p.bytes)}` : `${p.table}: ${megabytes(p.bytes)} so far`,
             p.done,
           );
-        else progress(`verifying the audit trail: ${count(p.rows)} events`);
+        else if (p.phase === 'verify-trail') progress(`verifying the audit trail: ${count(p.rows)} events`);
       },
     });
     restored = true;
@@ -59,6 +72,7 @@ async function main() {
       `Restored and verified: ${count(result.rows)} rows in ${result.manifest.parts.length} tables at schema ${result.manifest.schemaVersion}${migrated}; the trail verifies (${count(result.trailRows)} events). ${seconds} s.`,
     );
   } finally {
+    await reader.close();
     await database.close();
     // A cluster this restore initialised holds nothing worth keeping after a failure: an empty DATA_DIR again.
     if (!restored && embedded && !hadCluster) await rm(path.join(config.dataDir, 'pg'), { recursive: true, force: true });

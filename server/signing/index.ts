@@ -1,1 +1,12 @@
-export { fingerprintOf, loadSigningKey, SigningKeyError, signingKeyFromPem, verifySignature, type TSigningKey } from './signing-key';
+export { backupKeyFrom } from './derive-backup-key';
+export {
+  fingerprintOf,
+  loadSigningKey,
+  readRetiredKeys,
+  SigningKeyError,
+  signingKeyFromPem,
+  trustedKeysOf,
+  verifySignature,
+  type TPublicKey,
+  type TSigningKey,
+} from './signing-key';

@@ -13,7 +13,15 @@ export type TSigningKey = {
   fingerprint: string;
   /** A base64 Ed25519 signature over `data`. */
   sign: (data: Buffer | string) => string;
+  /**
+   * Public keys of the firm's earlier signing keys (`<SIGNING_KEY_FILE>.retired.pem`), so what they
+   * signed keeps verifying after a rotation; empty when there is no such file.
+   */
+  retired: readonly TPublicKey[];
 };
+
+/** A public key as a check needs it. */
+export type TPublicKey = { publicKeyPem: string; fingerprint: string };
 
 export class SigningKeyError extends Error {}
 
@@ -50,6 +58,7 @@ export function signingKeyFromPem(privateKeyPem: string): TSigningKey {
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     fingerprint: fingerprintOf(publicKey),
     sign: (data) => sign(null, typeof data === 'string' ? Buffer.from(data) : data, privateKey).toString('base64'),
+    retired: [],
   };
 }
 
@@ -69,12 +78,38 @@ export function loadSigningKey(file: string, { create }: { create: boolean }): T
   }
   const mode = statSync(file).mode & 0o777;
   if (mode & 0o077) throw new SigningKeyError(`${file} may be read by others (mode ${mode.toString(8)}): chmod 600 it`);
+  let key: TSigningKey;
   try {
-    return signingKeyFromPem(pem);
+    key = signingKeyFromPem(pem);
   } catch (error) {
     throw new SigningKeyError(`${file}: ${(error as Error).message}`);
   }
+  return { ...key, retired: readRetiredKeys(`${file}.retired.pem`) };
 }
+
+/** The public keys in a file of PEM blocks one after another; none when there is no file. */
+export function readRetiredKeys(file: string): TPublicKey[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new SigningKeyError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const blocks = text.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g) ?? [];
+  return blocks.map((block, index) => {
+    try {
+      const key = createPublicKey(block);
+      if (key.asymmetricKeyType !== 'ed25519') throw new Error(`an ${key.asymmetricKeyType} key, not Ed25519`);
+      return { publicKeyPem: key.export({ type: 'spki', format: 'pem' }).toString(), fingerprint: fingerprintOf(key) };
+    } catch (error) {
+      throw new SigningKeyError(`${file}: public key ${index + 1}: ${(error as Error).message}`);
+    }
+  });
+}
+
+/** The key and the retired ones: every public key whose signatures are the firm's. */
+export const trustedKeysOf = (key: TSigningKey): TPublicKey[] => [key, ...key.retired];
 
 function createKeyFile(file: string): string {
   const { privateKey } = generateKeyPairSync('ed25519');

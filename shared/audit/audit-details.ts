@@ -9,6 +9,8 @@ import type { TUserRole } from '../communication';
 const id = z.int();
 const count = z.int().check(z.nonnegative());
 const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+/** A base64 Ed25519 signature (64 bytes). */
+const signature = z.string().check(z.regex(/^[A-Za-z0-9+/]{86}==$/));
 /** An instant as the server writes it: toISOString(), or jsonb's text of a timestamptz (an offset). */
 const instant = z.iso.datetime({ offset: true });
 const digits = z.string().check(z.regex(/^\d+$/));
@@ -58,6 +60,11 @@ export const AUDIT_DETAILS = {
     manifestSha256: z.optional(sha256),
     transcriptSha256: z.optional(sha256),
     jsonSha256: z.optional(sha256),
+    // The firm's Ed25519 signature (base64) over the export's 32-byte SHA-256, the key's fingerprint, and for a
+    // bundle the same over each part's digest (server/decisions/0023-signing-key.md): a row alone proves nothing.
+    signature: z.optional(signature),
+    signingKey: z.optional(sha256),
+    partSignatures: z.optional(z.strictObject({ 'transcript.pdf': signature, 'messages.json': signature, 'manifest.json': signature })),
   }),
   'export.verify': z.strictObject({
     sha256,
@@ -90,7 +97,12 @@ export const AUDIT_DETAILS = {
   'access.member_remove': z.strictObject({ ...person, ...wallRelease }),
   'access.screen': z.strictObject({ ...person, reason: z.string(), self: z.boolean(), ...wallRelease }),
   'access.unscreen': z.strictObject({ ...person, ...wallRelease }),
-  'access.denied': z.strictObject({ path: z.string() }),
+  // What was tried and which wall stopped it (server/access/README.md "What the trail records"); rows before them have the path alone.
+  'access.denied': z.strictObject({
+    path: z.string(),
+    opened: z.optional(z.enum(['client', 'case', 'conversation', 'file', 'export', 'change'])),
+    wall: z.optional(z.enum(['screen', 'restriction'])),
+  }),
   'inbox.assign': personChange,
   // A snooze ended by the system says when it ended; one set by a person, until when.
   'inbox.state': z.strictObject({
@@ -123,7 +135,15 @@ export const AUDIT_DETAILS = {
     grounds: z.optional(z.enum(['legal_claims', 'legal_obligation', 'hold'])),
     batchId: z.optional(z.uuid()),
   }),
-  'audit.verify': z.strictObject({ ok: z.boolean(), rows: count, headId: z.nullable(id), firstBadId: z.optional(id) }),
+  // How many signed checkpoints were checked, and the first found wrong (server/audit/audit-checkpoints.ts).
+  'audit.verify': z.strictObject({
+    ok: z.boolean(),
+    rows: count,
+    headId: z.nullable(id),
+    firstBadId: z.optional(id),
+    checkpoints: z.optional(count),
+    firstBadCheckpointId: z.optional(id),
+  }),
   'chat.schedule': z.strictObject({
     ...scheduled,
     sendAt: instant,
@@ -144,6 +164,17 @@ export const AUDIT_DETAILS = {
     autoReply: z.optional(
       z.strictObject({ from: z.nullable(z.strictObject({ length: count })), to: z.nullable(z.strictObject({ length: count })) }),
     ),
+  }),
+  // A protected table changed with no event of the app's for it in the same transaction: written by the
+  // database's own trigger (migration 0026), naming the database role and the person the app said it
+  // acted for. Columns are named, never their values (a password's hash is a changed column, no more).
+  'db.change': z.strictObject({
+    table: z.string(),
+    op: z.enum(['insert', 'update', 'delete']),
+    row: z.record(z.string(), z.union([z.int(), z.string(), z.boolean()])),
+    changed: z.array(z.string()),
+    dbRole: z.string(),
+    actorId: z.nullable(id),
   }),
 } as const;
 

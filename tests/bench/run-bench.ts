@@ -8,6 +8,7 @@ import { ROOT, type TBenchScale, type TBenchTools, type TFigure } from './bench-
 import { benchLive } from './live-updates';
 import { benchBundle } from './parts/bundle';
 import { benchCourtBundle } from './parts/court-bundle';
+import { benchDenials } from './parts/denials';
 import { benchDownloads } from './parts/downloads';
 import { benchExport } from './parts/export';
 import { benchIngest } from './parts/ingest';
@@ -26,7 +27,7 @@ import { rssMb } from './process-memory';
 // each figure as it comes, and writes the run's results to bench/results/.
 
 const QUICK = process.argv.includes('--quick');
-// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -88,6 +89,7 @@ async function main() {
     if (runs('scheduled')) await benchScheduled(adminUrl, tools);
     if (runs('court')) await benchCourtBundle(adminUrl, tools);
     if (runs('downloads')) await benchDownloads(adminUrl, tools);
+    if (runs('denials')) await benchDenials(adminUrl, tools);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -119,6 +119,10 @@ describe.runIf(hasChromium())('the audit page', () => {
       const verified = page.getByRole('status').filter({ hasText: /^Verified:/ });
       await verified.waitFor();
       expect(await verified.textContent()).toMatch(/^Verified: [\d,]+ events, unbroken, head #\d+\.$/);
+      // The head signed at start (server/audit/audit-checkpoints.ts): counted, the newest named, every one valid.
+      expect(await page.locator('.audit-checkpoints').textContent()).toMatch(
+        /^Signed checkpoints: [\d,]+, the newest at .+ \(event #\d+\) — all valid\.$/,
+      );
       // The check is itself on the trail, named.
       await page.locator('tr[data-action="audit.verify"]', { hasText: 'Diana Director verified the trail' }).first().waitFor();
       await context.close();

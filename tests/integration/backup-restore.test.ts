@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../server/audit/audit-chain';
 import { createUser } from '../../server/auth/users';
 import { TRAILER_LENGTH, type TBackupManifest } from '../../server/backup/backup-format';
+import { MIGRATION_NAMES } from '../../server/core/db/migrate';
 import { createSequelize } from '../../server/core/db/sequelize';
 import { loadConfig } from '../../server/core/config';
 import { createLogger } from '../../server/core/logger';
 import { startServer } from '../../server/app/start-server';
 import { runScript, startAppProcess } from '../support/app-process';
+import { backupKeyFor, sealBackup, unsealBackup } from '../support/backup-files';
 import { createEmptyTestDatabase, createTestDatabase, type TTestDatabase } from '../support/test-database';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
@@ -131,7 +133,8 @@ describe('a round trip: backup, then restore into an empty database', () => {
     const file = backupFile('round-trip');
     const backup = await runScript('server/scripts/backup.ts', envFor(source), [file]);
     expect(backup.code, backup.output).toBe(0);
-    expect(backup.output).toMatch(/Backup written and verified: .* schema 0024-record-versions/);
+    // The newest migration's name: the schema the backup was taken at.
+    expect(backup.output).toMatch(new RegExp(`Backup written and verified: .* schema ${MIGRATION_NAMES.at(-1)!}`));
     expect(backup.output).toMatch(/backup: attachment_chunks: \d+ rows/); // progress on stderr
 
     const target = await emptyTarget();
@@ -188,9 +191,10 @@ describe('a round trip: backup, then restore into an empty database', () => {
       return { manifest, start };
     }
 
-    /** Rewrites the manifest (and the trailer's hash of it), as a newer or damaged program might have written it. */
+    /** Rewrites the manifest (and the trailer's hash of it), as a newer or damaged program of this firm might have written it. */
     async function withManifest(name: string, change: (manifest: TBackupManifest) => void): Promise<string> {
-      const bytes = await readFile(good);
+      const key = backupKeyFor(envFor(source));
+      const bytes = await unsealBackup(good, key);
       const { manifest, start } = splitManifest(bytes);
       change(manifest);
       const json = Buffer.from(JSON.stringify(manifest));
@@ -198,18 +202,19 @@ describe('a round trip: backup, then restore into an empty database', () => {
       createHash('sha256').update(json).digest().copy(trailer, 0);
       trailer.writeUInt32BE(json.length, 32);
       const file = backupFile(name);
-      await writeFile(file, Buffer.concat([bytes.subarray(0, start), json, trailer]));
+      await sealBackup(Buffer.concat([bytes.subarray(0, start), json, trailer]), file, key);
       return file;
     }
 
-    it('a part with one byte flipped: refused before anything is created', async () => {
-      const bytes = await readFile(good);
+    it('a part with one byte flipped (sealed again by the firm key): refused before anything is created', async () => {
+      const key = backupKeyFor(envFor(source));
+      const bytes = await unsealBackup(good, key);
       const { manifest } = splitManifest(bytes);
       const part = manifest.parts.find((p) => p.table === 'attachment_chunks')!;
       const at = part.offset + 4 + Math.floor(part.bytes / 2); // inside the first frame's payload
       bytes[at] = bytes[at]! ^ 0xff;
       const file = backupFile('flipped');
-      await writeFile(file, bytes);
+      await sealBackup(bytes, file, key);
       const target = await emptyTarget();
       const restore = await runScript('server/scripts/restore.ts', envFor(target), [file]);
       expect(restore.code).not.toBe(0);
@@ -337,9 +342,18 @@ describe('the embedded default: npm start running on its DATA_DIR', () => {
       await app.stop();
     }
     await mkdtempReadable(emptyDir);
-    const restore = await runScript('server/scripts/restore.ts', embeddedEnv(emptyDir), [file]);
+    // The backup is sealed with a key derived from the firm's signing key, which lives beside the DATA_DIR it was made for.
+    const restore = await runScript(
+      'server/scripts/restore.ts',
+      { ...embeddedEnv(emptyDir), SIGNING_KEY_FILE: `${dataDir}-signing-key.pem` },
+      [file],
+    );
     expect(restore.code, restore.output).toBe(0);
-    const verify = await runScript('server/scripts/verify-audit.ts', embeddedEnv(emptyDir));
+    // The trail's checkpoints are checked with that key too (server/audit/audit-checkpoints.ts).
+    const verify = await runScript('server/scripts/verify-audit.ts', {
+      ...embeddedEnv(emptyDir),
+      SIGNING_KEY_FILE: `${dataDir}-signing-key.pem`,
+    });
     expect(verify.code, verify.output).toBe(0);
     expect(verify.output).toMatch(/The trail verifies: [\d,]+ events/);
   });

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromBufferPromise } from 'yauzl';
 import { z } from 'zod';
+import { denialsSettled } from '../../server/access/record-denial';
 import { User } from '../../server/core/db/models/index';
 import { createCase } from '../../server/crm/cases';
 import { createClient } from '../../server/crm/clients';
@@ -27,6 +28,8 @@ const ZManifest = z.strictObject({
   exportedAt: z.string(),
   exportedBy: z.looseObject({ id: z.number(), name: z.string() }),
   auditHead: z.object({ id: z.number().nullable(), hash: z.string() }),
+  // The key that signed manifest.sig (server/export/README.md "Signed exports").
+  signingKey: z.strictObject({ algorithm: z.literal('Ed25519'), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }),
   files: z.array(z.strictObject({ path: z.string(), sha256: z.string(), bytes: z.number() })),
   missing: z.array(z.strictObject({ exhibit: z.number(), name: z.string(), reason: z.string() })),
 });
@@ -162,10 +165,10 @@ describe('the court bundle of a client', () => {
     const entries = await readZip(bytes);
     const paths = [...entries.keys()];
     expect(paths.slice(0, 2)).toEqual(['transcript.pdf', 'messages.json']);
-    expect(paths.at(-1)).toBe('manifest.json');
+    expect(paths.slice(-2)).toEqual(['manifest.json', 'manifest.sig']);
     const manifest = ZManifest.parse(JSON.parse(entries.get('manifest.json')!.toString('utf8')));
-    // Every file of the ZIP but the manifest is listed with the SHA-256 and size of its bytes, and nothing else is.
-    expect(manifest.files.map((file) => file.path)).toEqual(paths.slice(0, -1));
+    // Every file of the ZIP but the manifest and its signature is listed with the SHA-256 and size of its bytes, and nothing else is.
+    expect(manifest.files.map((file) => file.path)).toEqual(paths.slice(0, -2));
     for (const file of manifest.files)
       expect([file.path, sha256(entries.get(file.path)!), entries.get(file.path)!.length]).toEqual([file.path, file.sha256, file.bytes]);
 
@@ -238,6 +241,14 @@ describe('the court bundle of a client', () => {
       manifestSha256: sha256(entries.get('manifest.json')!),
       transcriptSha256: sha256(entries.get('transcript.pdf')!),
       jsonSha256: sha256(entries.get('messages.json')!),
+      // Signed by the firm's key: the ZIP's digest, and each part's (server/export/README.md "Signed exports").
+      signature: expect.stringMatching(/^[A-Za-z0-9+/]{86}==$/) as unknown,
+      signingKey: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+      partSignatures: {
+        'transcript.pdf': expect.any(String) as unknown,
+        'messages.json': expect.any(String) as unknown,
+        'manifest.json': expect.any(String) as unknown,
+      },
     });
     expect(await exportSpools()).toEqual([]);
   });
@@ -246,7 +257,7 @@ describe('the court bundle of a client', () => {
     const { res, bytes } = await download(`case/${caseId}.zip`);
     expect(res.status).toBe(200);
     const entries = await readZip(bytes);
-    expect([...entries.keys()]).toEqual(['transcript.pdf', 'messages.json', 'exhibits/001-file.png', 'manifest.json']);
+    expect([...entries.keys()]).toEqual(['transcript.pdf', 'messages.json', 'exhibits/001-file.png', 'manifest.json', 'manifest.sig']);
     expect(ZManifest.parse(JSON.parse(entries.get('manifest.json')!.toString())).subject).toMatchObject({ type: 'case', id: caseId });
   });
 
@@ -255,7 +266,7 @@ describe('the court bundle of a client', () => {
     const { res, bytes } = await download(`client/${quiet.id}.zip`);
     expect(res.status).toBe(200);
     const entries = await readZip(bytes);
-    expect([...entries.keys()]).toEqual(['transcript.pdf', 'messages.json', 'manifest.json']);
+    expect([...entries.keys()]).toEqual(['transcript.pdf', 'messages.json', 'manifest.json', 'manifest.sig']);
     expect(ZMessages.parse(JSON.parse(entries.get('messages.json')!.toString()))).toMatchObject({ count: 0, messages: [] });
     const manifest = ZManifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
     expect(manifest.files.map((file) => file.path)).toEqual(['transcript.pdf', 'messages.json']);
@@ -269,6 +280,7 @@ describe('the court bundle of a client', () => {
     const missing = await download('client/999999.zip');
     expect([res.status, bytes.toString()]).toEqual([404, missing.bytes.toString()]);
     expect(await exportEvents(`client:${walled.id}`)).toEqual([]);
+    await denialsSettled(); // written off the request's path (server/access/README.md "What the trail records")
     expect(
       (
         await sql(live.server.databaseUrl, `SELECT 1 FROM audit_events WHERE action = 'access.denied' AND subject = $1`, [

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denialsSettled } from '../../server/access/record-denial';
 import { createUser } from '../../server/auth/users';
 import { createLogger } from '../../server/core/logger';
 import { runApprovedBatch } from '../../server/records';
@@ -162,6 +163,7 @@ describe('walled matters answer exactly as missing ones', () => {
     const [kase] = await sql<{ status: string }>(live.server.databaseUrl, 'SELECT status FROM cases WHERE id = $1', [walled.caseId]);
     expect(kase!.status).toBe('closed');
     // A walled attempt is audited as access.denied, and the case's own history has no case.status from them.
+    await denialsSettled(); // written off the request's path (server/access/README.md "What the trail records")
     const denied = await sql<{ n: number }>(
       live.server.databaseUrl,
       "SELECT count(*)::int AS n FROM audit_events WHERE action = 'access.denied' AND user_id = $1 AND subject = $2",

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denialsSettled } from '../../server/access/record-denial';
 import { createSession, SESSION_COOKIE } from '../../server/auth/sessions';
 import { createUser } from '../../server/auth/users';
 import { isConnected, openLiveStream } from '../support/live-stream';
@@ -390,6 +391,7 @@ describe('every procedure of the app router', () => {
     expect(walled.code).toBe('NOT_FOUND');
     expect(await callAs(sam, 'cases.get', { caseId: ids.hush })).toEqual(await callAs(sam, 'cases.get', { caseId: 999_999 }));
     expect(await callAs(sam, 'inbox.thread', { clientId: ids.zephyr })).toEqual(await callAs(sam, 'inbox.thread', { clientId: 999_999 }));
+    await denialsSettled(); // written off the request's path (server/access/README.md "What the trail records")
     const denied = await sql<{ subject: string; path: string }>(
       server.databaseUrl,
       `SELECT subject, detail->>'path' AS path FROM audit_events WHERE action = 'access.denied' AND user_id = $1`,
@@ -447,6 +449,7 @@ describe('every Express route', () => {
   // The routes the app mounts, as create-app.ts writes them; each either checked below or returning no walled records.
   const ROUTES: Record<string, string | null> = {
     "get '/api/health'": null, // the server's state
+    'get SIGNING_KEY_PATH': null, // the firm's public key
     "get '/api/media/:attachmentId'": 'checked',
     "post '/api/media'": null, // the uploader's own new file
     "get '/api/export/:scope/:file'": 'checked',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { denialsSettled } from '../../server/access/record-denial';
 import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { match } from '../support/matchers';
@@ -118,6 +119,7 @@ it('a director may screen themself (audited as such), and a screened member is m
     ['access.screen', ids.dee, ids.dee, true],
     ['access.unscreen', ids.ben, ids.dee, null],
   ]);
+  await denialsSettled(); // written off the request's path (server/access/README.md "What the trail records")
   const denied = await sql<{ user_id: number; path: string }>(
     server.databaseUrl,
     `SELECT user_id, detail->>'path' AS path FROM audit_events WHERE subject = $1 AND action = 'access.denied' ORDER BY id`,

@@ -87,6 +87,14 @@ const SAMPLES: { [A in TAuditAction]: TAuditDetail<A> } = {
     closedDates: { added: ['2026-12-25'], removed: [] },
     autoReply: { from: null, to: { length: 83 } },
   },
+  'db.change': {
+    table: 'legal_holds',
+    op: 'update',
+    row: { id: 2 },
+    changed: ['released_at', 'released_by'],
+    dbRole: 'firm_chat_app',
+    actorId: null,
+  },
 };
 
 const eventOf = (action: TAuditAction, detail: Record<string, unknown>): TAuditItem => ({

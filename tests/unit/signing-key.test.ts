@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fingerprintOf, loadSigningKey, verifySignature } from '../../server/signing';
+import { checkSigned, verifyDigest } from '../../server/export/export-signature';
+import { fingerprintOf, loadSigningKey, trustedKeysOf, verifySignature } from '../../server/signing';
 
 // The firm's signing key lives in a file of its own (server/decisions/0023-signing-key.md).
 describe('the signing key file', () => {
@@ -43,5 +44,21 @@ describe('the signing key file', () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(rsa, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     expect(() => loadSigningKey(rsa, { create: false })).toThrow(/rsa key, not Ed25519/);
+  });
+
+  it('after a rotation, what the retired key signed is still the firm’s, and another key’s is not', () => {
+    const file = path.join(dir, 'current.pem');
+    const old = loadSigningKey(path.join(dir, 'old.pem'), { create: true });
+    const stranger = loadSigningKey(path.join(dir, 'stranger.pem'), { create: true });
+    loadSigningKey(file, { create: true });
+    writeFileSync(`${file}.retired.pem`, old.publicKeyPem, { mode: 0o644 }); // public keys: anyone may read them
+    const key = loadSigningKey(file, { create: false });
+    expect(key.retired.map((k) => k.fingerprint)).toEqual([old.fingerprint]);
+    expect(trustedKeysOf(key).map((k) => k.fingerprint)).toEqual([key.fingerprint, old.fingerprint]);
+    const digest = 'ab'.repeat(32);
+    const byOld = { signature: old.sign(Buffer.from(digest, 'hex')), fingerprint: old.fingerprint };
+    expect(checkSigned((k) => verifyDigest(digest, byOld.signature, k), byOld, key).state).toBe('valid');
+    const byStranger = { signature: stranger.sign(Buffer.from(digest, 'hex')), fingerprint: stranger.fingerprint };
+    expect(checkSigned((k) => verifyDigest(digest, byStranger.signature, k), byStranger, key).state).toBe('other-key');
   });
 });

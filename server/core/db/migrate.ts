@@ -29,6 +29,8 @@ import { reach } from './migrations/0021-reach';
 import { courtBundle } from './migrations/0022-court-bundle';
 import { unlessReplied } from './migrations/0023-unless-replied';
 import { recordVersions } from './migrations/0024-record-versions';
+import { auditCheckpoints } from './migrations/0025-audit-checkpoints';
+import { protectedChanges } from './migrations/0026-protected-changes';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -68,6 +70,8 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     courtBundle,
     unlessReplied,
     recordVersions,
+    auditCheckpoints,
+    protectedChanges,
   ];
 }
 

@@ -39,6 +39,24 @@ export async function grantRequestRole(owner: Sequelize, role: string): Promise<
     REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON audit_chain_head, schema_migrations FROM ${r};
     REVOKE USAGE, UPDATE ON SEQUENCE audit_events_id_seq FROM ${r};
   `);
+  // The trail's signed checkpoints are appended and read, never changed (server/audit/audit-checkpoints.ts);
+  // checked for, as a run stopped at an earlier migration (a test's) has no such table.
+  await owner.query(
+    `DO $$ BEGIN
+       IF to_regclass('public.audit_checkpoints') IS NOT NULL THEN
+         EXECUTE format('REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON public.audit_checkpoints FROM %I', ${quoteLiteral(role)});
+       END IF;
+     END $$`,
+  );
+  // Holds, erasure requests and retention batches end, they never vanish (migration 0026): the grant
+  // above gave DELETE back, so it goes again (checked for, as a run may stop before their migration).
+  await owner.query(
+    `DO $$ BEGIN
+       IF to_regclass('public.legal_holds') IS NOT NULL THEN
+         EXECUTE format('REVOKE DELETE ON public.legal_holds, public.erasure_requests, public.retention_batches FROM %I', ${quoteLiteral(role)});
+       END IF;
+     END $$`,
+  );
   // PostgreSQL 15 and later already keep CREATE on public from everyone but its owner; older ones
   // let any role make a table there (the trail's impostor). Only the schema's owner may take it back.
   await owner.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC').catch(() => undefined);

@@ -49,4 +49,5 @@ export const ACTION_LABEL: Record<TAuditAction, string> = {
   'chat.reschedule': 'Moved a scheduled message',
   'chat.cancel_scheduled': 'Cancelled a scheduled message',
   'settings.business_hours': 'Changed the business hours',
+  'db.change': 'Changed a protected record in the database',
 };

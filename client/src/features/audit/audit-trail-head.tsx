@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { describeCheckpoints } from '../../../../shared/audit/describe-checkpoints';
 import { formatDateTime } from '../../lib/format';
 import { trpc } from '../../lib/trpc';
 import { writeAuditFilters } from './audit-filters';
@@ -102,12 +103,23 @@ export function AuditTrailHead() {
         ) : check ? (
           <div className="form-error audit-broken" role="alert">
             The trail does not verify
-            {check.firstBadId !== undefined ? ` at event #${check.firstBadId}` : ''}: {check.problem ?? 'a hash does not match'}.{' '}
+            {check.firstBadId !== undefined
+              ? ` at event #${check.firstBadId}`
+              : check.checkpoints.firstBadId !== undefined
+                ? ` at checkpoint #${check.checkpoints.firstBadId}`
+                : ''}
+            : {check.problem ?? 'a hash does not match'}.{' '}
             {check.firstBadId !== undefined && (
               <Link href={`/audit${writeAuditFilters({ from: check.firstBadId })}`}>Show the trail from event #{check.firstBadId}</Link>
             )}
           </div>
         ) : null}
+        {/* The signed checkpoints (server/audit/audit-checkpoints.ts): what the database's owner cannot forge. */}
+        {check && !verify.isFetching && !verify.isError && (
+          <p className={check.checkpoints.ok ? 'audit-checkpoints muted' : 'audit-checkpoints form-error'}>
+            {describeCheckpoints(check.checkpoints, formatDateTime, { withProblem: false })}
+          </p>
+        )}
       </div>
     </section>
   );

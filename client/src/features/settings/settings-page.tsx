@@ -8,6 +8,7 @@ import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { BusinessHoursPanel } from '../business-hours';
 import { WorkloadPanel } from '../ownership';
+import { SigningKeyPanel } from './signing-key-panel';
 import { UsersPanel } from './users-panel';
 
 const STATUS_TONE: Record<string, string> = {
@@ -119,6 +120,7 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
             </p>
           )}
         </section>
+        <SigningKeyPanel />
       </div>
       <BusinessHoursPanel role={role} />
       {isDirector && <WorkloadPanel />}

@@ -1,6 +1,7 @@
 import type { TAuditAction } from '../../../../../shared/audit/audit-details';
 import type { TDescribers } from './audit-sentence';
 import { CONVERSATION_SENTENCES } from './conversation-sentences';
+import { DATABASE_SENTENCES } from './database-sentences';
 import { EXPORT_SENTENCES } from './export-sentences';
 import { NUMBER_SENTENCES } from './number-sentences';
 import { PEOPLE_SENTENCES } from './people-sentences';
@@ -19,4 +20,5 @@ export const AUDIT_SENTENCES: TDescribers<TAuditAction> = {
   ...CONVERSATION_SENTENCES,
   ...RECORDS_SENTENCES,
   ...SCHEDULED_SENTENCES,
+  ...DATABASE_SENTENCES,
 };

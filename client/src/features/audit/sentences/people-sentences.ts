@@ -1,4 +1,5 @@
 import { listed, plural, possessive, role } from '../audit-detail-words';
+import { describeAccessDenied } from './access-denied-sentence';
 import type { TDescribers } from './audit-sentence';
 
 /** People's accounts, and the walls around matters (server/access/README.md "Ethical walls"). */
@@ -36,5 +37,5 @@ export const PEOPLE_SENTENCES: TDescribers<
     return `${s.actor} screened ${whom} from ${s.subject}${d.reason ? `: “${d.reason}”` : ''}`;
   },
   'access.unscreen': (d, s) => `${s.actor} lifted ${possessive(d.name ?? 'someone')} screen from ${s.subject}`,
-  'access.denied': (d, s) => `${s.actor} tried to open ${s.subject}, which they are walled from${d.path ? ` (${d.path})` : ''}`,
+  'access.denied': describeAccessDenied,
 };
