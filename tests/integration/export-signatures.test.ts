@@ -4,8 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fromBufferPromise } from 'yauzl';
-import { ZipFile } from 'yazl';
 import { createClient } from '../../server/crm/clients';
 import { signatureOfCopy } from '../../server/export/export-signature';
 import { judgeCopy } from '../../server/export/judge-copy';
@@ -15,6 +13,7 @@ import { runScript } from '../support/app-process';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
+import { readZip, zipOf } from '../support/zip-entries';
 
 // Signed exports (server/export/README.md "Signed exports", server/decisions/0023-signing-key.md): an
 // audit row the app's own database login can write is no proof of origin; the firm's signature is.
@@ -31,29 +30,6 @@ let clientId: number;
 let directorCookie: string;
 let bundle: Buffer;
 let bundleEntries: [string, Buffer][];
-
-async function readZip(bytes: Buffer): Promise<[string, Buffer][]> {
-  const zip = await fromBufferPromise(bytes, { lazyEntries: true });
-  const entries: [string, Buffer][] = [];
-  for await (const entry of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-    entries.push([entry.fileName, Buffer.concat(chunks)]);
-  }
-  return entries;
-}
-
-function zipOf(entries: [string, Buffer][]): Promise<Buffer> {
-  const zip = new ZipFile();
-  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
 
 async function download(pathname: string): Promise<Response> {
   const res = await fetch(`${live.server.url}/api/export/${pathname}`, { headers: { cookie: live.staffCookie } });

@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fromBufferPromise } from 'yauzl';
 import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import { createUser } from '../../server/auth/users';
@@ -15,6 +14,7 @@ import { runScript } from '../support/app-process';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
+import { readZip, zipOf } from '../support/zip-entries';
 
 // Verify a copy (server/export/README.md "Evidence exports"): POST /api/export/verify and npm run export:verify say
 // which export a file is, by whom and when, and for a court bundle whether every file still matches
@@ -78,31 +78,6 @@ const ZVerifyResult = z.strictObject({
   verdict: z.enum(['genuine', 'altered', 'unknown']),
   summary: z.string(),
 });
-
-/** Every entry of a ZIP, in order (a test's bundles are small). */
-async function readZip(bytes: Buffer): Promise<[string, Buffer][]> {
-  const zip = await fromBufferPromise(bytes, { lazyEntries: true });
-  const entries: [string, Buffer][] = [];
-  for await (const entry of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-    entries.push([entry.fileName, Buffer.concat(chunks)]);
-  }
-  return entries;
-}
-
-/** A ZIP of these entries, as anyone could make one (yazl, deflated). */
-function zipOf(entries: [string, Buffer][]): Promise<Buffer> {
-  const zip = new ZipFile();
-  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
 
 /**
  * A zip bomb without recursion (overlapping entries): the central directory names the one entry a
