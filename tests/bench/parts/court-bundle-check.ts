@@ -118,7 +118,8 @@ export async function checkBundle(zipPath: string, stored: TStoredExhibit[]): Pr
     if (got && got.sha256 === file.sha256 && got.bytes === file.bytes) matching++;
     else problems.push(got ? `${file.path} differs from its manifest line` : `${file.path} is not in the ZIP`);
   }
-  const extra = [...found.keys()].filter((p) => p !== 'manifest.json' && !listedPaths.has(p));
+  // manifest.sig is the firm's signature over manifest.json (server/export/README.md "Signed exports"), not an exhibit.
+  const extra = [...found.keys()].filter((p) => p !== 'manifest.json' && p !== 'manifest.sig' && !listedPaths.has(p));
   for (const p of extra) problems.push(`${p} is not in the manifest`);
   const partsMatch = ['transcript.pdf', 'messages.json'].every((p) => {
     const line = manifest.files.find((f) => f.path === p);
