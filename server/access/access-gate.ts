@@ -1,5 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
-import { db } from '../core/db/db';
+import type { Transaction } from 'sequelize';
 import { AppError } from '../core/errors';
 import { queryRows, sql, type Sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
@@ -98,19 +97,3 @@ export const seesSubject = async (reader: TReader, subject: TSubject): Promise<b
   (await checkSubject(reader, subject)) === 'visible';
 export const seesRecord = async (reader: TReader, communicationId: number): Promise<boolean> =>
   (await checkRecord(reader, communicationId)) === 'visible';
-
-/**
- * A director screened from any matter may not make anyone a director (add one, promote one,
- * reactivate one): the new director could lift the screen for them (server/access/README.md "Ethical walls").
- */
-export async function assertMayAppointDirectors(reader: TReader): Promise<void> {
-  const [row] = await db().query<{ screened: boolean }>('SELECT EXISTS (SELECT 1 FROM access_screens WHERE user_id = $1) AS screened', {
-    bind: [reader.id],
-    type: QueryTypes.SELECT,
-  });
-  if (row?.screened)
-    throw new AppError(
-      'FORBIDDEN',
-      'You are screened from a matter, so another director makes directors: a new director could lift your screen.',
-    );
-}

@@ -1,3 +1,3 @@
-export { assertMayAppointDirectors, assertRecordVisible, assertSubjectVisible, seesRecord, seesSubject, subjectKeyOf } from './access-gate';
+export { assertRecordVisible, assertSubjectVisible, seesRecord, seesSubject, subjectKeyOf } from './access-gate';
 export type { TSubject } from './access-gate';
 export { denialsSettled } from './record-denial';
