@@ -221,9 +221,17 @@ export type TBenchScale = {
   calls: number;
 };
 
+/** `full`; `quick` (scaled down, figures indicative); `smoke` (CI: the code paths at their smallest). */
+export type TBenchSize = 'full' | 'quick' | 'smoke';
+
+/** A part's own figure for the run's size. */
+export const bySize = <T>(size: TBenchSize, sizes: Record<TBenchSize, T>): T => sizes[size];
+
 /** What run-bench.ts hands each part: the run's size, and where its figures go. */
 export type TBenchTools = {
+  /** `quick` or `smoke`. */
   quick: boolean;
+  size: TBenchSize;
   scale: TBenchScale;
   report: (figure: TFigure) => void;
 };

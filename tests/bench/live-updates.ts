@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_COOKIE, toSessionId } from '../../server/auth/sessions';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
-import { createDatabase, percentile, query, ROOT, SECRET, startProcess, type TFigure } from './bench-support';
+import { bySize, createDatabase, percentile, query, ROOT, SECRET, startProcess, type TBenchSize, type TFigure } from './bench-support';
 import type { TFromSubscribers, TToSubscribers } from './sse-subscribers';
 import { liveWalls, reportWalledLive, type TLiveWallPlan } from './live-walls';
 
@@ -42,6 +42,7 @@ export type TLiveWalls = { seed: (url: string, userIds: number[]) => Promise<TLi
 
 export type TLiveTools = {
   quick: boolean;
+  size: TBenchSize;
   report: (figure: TFigure) => void;
   migrateOnly: (url: string) => Promise<void>;
   rssMb: (pid: number) => number;
@@ -54,9 +55,10 @@ const epochNow = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function benchLive(adminUrl: string, tools: TLiveTools) {
-  const counts = process.env.BENCH_LIVE_SUBSCRIBERS?.split(',').map(Number) ?? (tools.quick ? [10] : [50, 200, 500]);
-  const rate = Number(process.env.BENCH_LIVE_RATE ?? (tools.quick ? 25 : 200));
-  const seconds = Number(process.env.BENCH_LIVE_SECONDS ?? (tools.quick ? 2 : 10));
+  const counts =
+    process.env.BENCH_LIVE_SUBSCRIBERS?.split(',').map(Number) ?? bySize(tools.size, { full: [50, 200, 500], quick: [10], smoke: [3] });
+  const rate = Number(process.env.BENCH_LIVE_RATE ?? bySize(tools.size, { full: 200, quick: 25, smoke: 10 }));
+  const seconds = Number(process.env.BENCH_LIVE_SECONDS ?? bySize(tools.size, { full: 10, quick: 2, smoke: 1 }));
   console.log(
     `\n== 9. Live updates: ${counts.join(', ')} subscribers (inbox.onChange over SSE, each signed in on its own connection), ${rate} webhook deliveries/s for ${seconds} s; from each delivery's 200 to its arrival at each subscriber`,
   );

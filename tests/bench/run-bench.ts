@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setPasswordHashCost } from '../../server/auth/password';
 import { startEmbeddedPostgres } from '../../server/core/db/embedded-postgres';
 import { benchLogger, migrateOnly } from './app-under-test';
-import { ROOT, type TBenchScale, type TBenchTools, type TFigure } from './bench-support';
+import { ROOT, type TBenchScale, type TBenchSize, type TBenchTools, type TFigure } from './bench-support';
 import { benchLive } from './live-updates';
 import { benchBundle } from './parts/bundle';
 import { benchCourtBundle } from './parts/court-bundle';
@@ -26,24 +26,29 @@ import { rssMb } from './process-memory';
 // Each part lives in parts/ (live updates in live-updates.ts); this file picks the parts, prints
 // each figure as it comes, and writes the run's results to bench/results/.
 
-const QUICK = process.argv.includes('--quick');
+// --smoke is CI's: every part's code path at the smallest sizes that still run it (its figures mean
+// nothing); --quick a scaled-down run whose figures are indicative (tests/bench/README.md).
+const SMOKE = process.argv.includes('--smoke');
+const QUICK = SMOKE || process.argv.includes('--quick');
+const SIZE: TBenchSize = SMOKE ? 'smoke' : QUICK ? 'quick' : 'full';
 // --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
-// --quick is CI's: every part's code path at sizes that take seconds, not minutes (its figures are not checked).
-const SCALE: TBenchScale = QUICK
-  ? { seconds: 2, connections: 20, receipts: 100, clients: 5_000, communications: 20_000, calls: 30 }
-  : {
-      seconds: Number(process.env.BENCH_SECONDS ?? 20),
-      connections: 50,
-      receipts: 1_000,
-      clients: 100_000,
-      communications: 1_000_000,
-      calls: 500,
-    };
+const SCALE: TBenchScale = SMOKE
+  ? { seconds: 1, connections: 5, receipts: 20, clients: 1_000, communications: 4_000, calls: 5 }
+  : QUICK
+    ? { seconds: 2, connections: 20, receipts: 100, clients: 5_000, communications: 20_000, calls: 30 }
+    : {
+        seconds: Number(process.env.BENCH_SECONDS ?? 20),
+        connections: 50,
+        receipts: 1_000,
+        clients: 100_000,
+        communications: 1_000_000,
+        calls: 500,
+      };
 const figures: TFigure[] = [];
 
 function report(figure: TFigure) {
@@ -62,9 +67,9 @@ async function main() {
   // at the cost written in its hash), without CI's minutes of ~100 ms checks queued one core at a time.
   if (QUICK) setPasswordHashCost({ N: 1024, r: 8, p: 1 });
   console.log(
-    `Firm Chat benchmark${QUICK ? ' (quick)' : ''} — ${new Date().toISOString()} — ${os.cpus().length} cores, node ${process.version}`,
+    `Firm Chat benchmark${SIZE === 'full' ? '' : ` (${SIZE})`} — ${new Date().toISOString()} — ${os.cpus().length} cores, node ${process.version}`,
   );
-  const tools: TBenchTools = { quick: QUICK, scale: SCALE, report };
+  const tools: TBenchTools = { quick: QUICK, size: SIZE, scale: SCALE, report };
   let stopPg: (() => Promise<void>) | undefined;
   let adminUrl = process.env.DATABASE_URL;
   let dataDir: string | undefined;
@@ -84,7 +89,7 @@ async function main() {
     if (runs('load')) await benchLoad(adminUrl, tools);
     if (runs('media')) await benchMedia(adminUrl, tools);
     if (runs('export')) await benchExport(adminUrl, tools);
-    if (runs('live')) await benchLive(adminUrl, { quick: QUICK, report, migrateOnly, rssMb });
+    if (runs('live')) await benchLive(adminUrl, { quick: QUICK, size: SIZE, report, migrateOnly, rssMb });
     if (runs('records')) await benchRecords(adminUrl, tools);
     if (runs('scheduled')) await benchScheduled(adminUrl, tools);
     if (runs('court')) await benchCourtBundle(adminUrl, tools);
@@ -101,9 +106,9 @@ async function main() {
   for (const f of missed) console.log(`  MISSED: ${f.part} | ${f.name}`);
   const dir = path.join(ROOT, 'bench/results');
   await mkdir(dir, { recursive: true });
-  const result = JSON.stringify({ date: new Date().toISOString(), quick: QUICK, cores: os.cpus().length, figures }, null, 2);
-  await writeFile(path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`), result);
-  await writeFile(path.join(dir, `latest${QUICK ? '-quick' : ''}.json`), result);
+  const result = JSON.stringify({ date: new Date().toISOString(), quick: QUICK, size: SIZE, cores: os.cpus().length, figures }, null, 2);
+  await writeFile(path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}${SIZE === 'full' ? '' : `-${SIZE}`}.json`), result);
+  await writeFile(path.join(dir, `latest${SIZE === 'full' ? '' : `-${SIZE}`}.json`), result);
 }
 
 main().then(

@@ -51,7 +51,7 @@ describe('retention', () => {
     expect(preview).toMatchObject({ records: 3, files: 1, cases: 1, clients: 1, retentionYears: 6 });
     expect(preview.bytes).toBeGreaterThan(0);
     const batch = await live.director.retention.batch.query({ batchId: preview.batchId });
-    expect(batch.subjects.map((s) => s.label).sort()).toEqual(['OLD-1 Olive Oldfield v Landlord', 'Olive Oldfield']);
+    expect(batch.subjects.map((s) => s.label).sort()).toEqual([`${old.reference} Olive Oldfield v Landlord`, 'Olive Oldfield']);
     await expect(live.staff.retention.preview.query()).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     // Nothing is erased by a preview.
     expect(await sql(live.server.databaseUrl, 'SELECT count(*)::int AS n FROM communications WHERE erased_at IS NOT NULL')).toEqual([

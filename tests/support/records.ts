@@ -11,7 +11,16 @@ import { sql } from './sql';
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-export type TOldMatter = { clientId: number; caseId: number; records: number[]; fileId: number; bodies: string[]; digits: string };
+export type TOldMatter = {
+  clientId: number;
+  caseId: number;
+  /** The case's reference (`OLD-1`): numbered across the worker's files, which share this module. */
+  reference: string;
+  records: number[];
+  fileId: number;
+  bodies: string[];
+  digits: string;
+};
 
 let made = 0;
 
@@ -22,6 +31,7 @@ let made = 0;
  */
 export async function makeOldMatter(ownerUrl: string, name: string, yearsAgo: number, prefix = 'OLD'): Promise<TOldMatter> {
   made += 1;
+  const reference = `${prefix}-${made}`;
   const digits = `4477009${String(100000 + made).slice(-5)}`;
   const [client] = await sql<{ id: number }>(
     ownerUrl,
@@ -33,7 +43,7 @@ export async function makeOldMatter(ownerUrl: string, name: string, yearsAgo: nu
     ownerUrl,
     `INSERT INTO cases (client_id, reference, title, status, closed_at) VALUES ($1, $2, $3, 'closed', now() - make_interval(years => $4::int))
      RETURNING id`,
-    [client!.id, `${prefix}-${made}`, `${name} v Landlord`, yearsAgo],
+    [client!.id, reference, `${name} v Landlord`, yearsAgo],
   );
   const bodies = [`${name}: the first confidential message`, `${name}: the second`, `${name}: not on a case`];
   const records: number[] = [];
@@ -56,7 +66,7 @@ export async function makeOldMatter(ownerUrl: string, name: string, yearsAgo: nu
     [records[0], `${name} lease.pdf`, bytes.length, sha256(bytes)],
   );
   await sql(ownerUrl, 'INSERT INTO attachment_chunks (attachment_id, seq, data) VALUES ($1, 0, $2)', [file!.id, bytes]);
-  return { clientId: client!.id, caseId: kase!.id, records, fileId: file!.id, bodies, digits };
+  return { clientId: client!.id, caseId: kase!.id, reference, records, fileId: file!.id, bodies, digits };
 }
 
 /** Runs statements in one transaction on a connection of `url`'s role; throws the first refusal. */

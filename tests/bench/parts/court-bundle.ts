@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { migrateOnly, startSignedInApp } from '../app-under-test';
-import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
+import { bySize, createDatabase, percentile, query, type TBenchTools } from '../bench-support';
 import { peakRssDuring, rssMb } from '../process-memory';
 import { checkBundle, downloadBundle } from './court-bundle-check';
 import { documentChunkBase, listStoredExhibits, seedCourtClient, type TCourtClient, type TCourtClientSpec } from './court-bundle-seed';
@@ -23,15 +23,20 @@ const GROWTH_FLOOR_MB = 10;
 export async function benchCourtBundle(adminUrl: string, tools: TBenchTools) {
   // Full: 200 MB of files against 2 GB. --quick (CI): 1 MB files, five times the messages and files
   // rather than ten (8 MB against 40 MB), the same targets.
-  const [small, large]: [TCourtClientSpec, TCourtClientSpec] = tools.quick
-    ? [
-        { name: 'Court small', messages: 300, files: 8, photos: 2, fileBytes: 1 * MB },
-        { name: 'Court large', messages: 1_500, files: 40, photos: 4, fileBytes: 1 * MB },
-      ]
-    : [
-        { name: 'Court small', messages: 1_000, files: 50, photos: 3, fileBytes: 4 * MB },
-        { name: 'Court large', messages: 10_000, files: 500, photos: 10, fileBytes: 4 * MB },
-      ];
+  const [small, large]: [TCourtClientSpec, TCourtClientSpec] = bySize(tools.size, {
+    smoke: [
+      { name: 'Court small', messages: 50, files: 2, photos: 1, fileBytes: 256 * 1024 },
+      { name: 'Court large', messages: 150, files: 4, photos: 1, fileBytes: 256 * 1024 },
+    ],
+    quick: [
+      { name: 'Court small', messages: 300, files: 8, photos: 2, fileBytes: 1 * MB },
+      { name: 'Court large', messages: 1_500, files: 40, photos: 4, fileBytes: 1 * MB },
+    ],
+    full: [
+      { name: 'Court small', messages: 1_000, files: 50, photos: 3, fileBytes: 4 * MB },
+      { name: 'Court large', messages: 10_000, files: 500, photos: 10, fileBytes: 4 * MB },
+    ],
+  });
   console.log(
     `\n== 12. Court bundle: a client's chat as a ZIP (GET /api/export/client/<id>.zip) — ${describe(small)} and ${describe(large)}; the app's resident memory sampled every 50 ms, /api/health every 100 ms`,
   );

@@ -1,5 +1,5 @@
 import { migrateOnly, startSignedInApp } from '../app-under-test';
-import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
+import { bySize, createDatabase, percentile, query, type TBenchTools } from '../bench-support';
 
 // Part 14, walled and missing answers: a record the reader is walled from must answer in the time a
 // missing one does (server/access/README.md "What the trail records"), or the time tells which ids
@@ -11,7 +11,7 @@ const PROCEDURES = ['clients.get', 'inbox.thread'] as const;
 const MESSAGES_EACH = 20;
 
 export async function benchDenials(adminUrl: string, tools: TBenchTools) {
-  const calls = tools.quick ? 40 : 400;
+  const calls = bySize(tools.size, { full: 400, quick: 40, smoke: 10 });
   console.log(
     `\n== 14. Walled vs missing: ${calls} calls each of ${PROCEDURES.join(' and ')} (HTTP, the app process) for clients the reader is screened from and ids no client has, alternating; medians`,
   );

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
 import { migrateOnly, startBenchServer } from '../app-under-test';
-import { createDatabase, percentile, SECRET, type TBenchTools } from '../bench-support';
+import { bySize, createDatabase, percentile, SECRET, type TBenchTools } from '../bench-support';
 
 // Part 13, downloads: a small file never waits behind slow ones. The app process in live mode
 // against the provider simulator, its download queue as it runs in production (the default lanes,
@@ -16,7 +16,7 @@ const TRICKLERS = 4;
 const TARGET_MS = 5_000;
 
 export async function benchDownloads(adminUrl: string, tools: TBenchTools) {
-  const photos = tools.quick ? 3 : 8;
+  const photos = bySize(tools.size, { full: 8, quick: 3, smoke: 2 });
   console.log(
     `\n== 13. Downloads: ${photos} photos of 30 KB arriving while ${TRICKLERS} documents of 1 MB trickle in at ${TRICKLE_BYTES_PER_SECOND / 1024} KB/s (just above the floor rate)`,
   );

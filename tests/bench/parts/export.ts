@@ -1,5 +1,5 @@
 import { migrateOnly, startSignedInApp } from '../app-under-test';
-import { createDatabase, query, type TBenchTools } from '../bench-support';
+import { bySize, createDatabase, query, type TBenchTools } from '../bench-support';
 import { peakRssDuring, rssMb } from '../process-memory';
 
 // Part 8, evidence export: a client's chat as PDF and JSON at two lengths, the app's memory growth
@@ -8,7 +8,7 @@ import { peakRssDuring, rssMb } from '../process-memory';
 export async function benchExport(adminUrl: string, tools: TBenchTools) {
   // Two lengths in one process: an export held in memory would grow with the number of messages;
   // a streamed one grows by about the same at both.
-  const lengths = tools.quick ? [300, 1_500] : [1_000, 10_000];
+  const lengths = bySize(tools.size, { full: [1_000, 10_000], quick: [300, 1_500], smoke: [50, 150] });
   console.log(
     `\n== 8. Evidence export: a client's chat of ${lengths.join(' and ')} messages as PDF and JSON (GET /api/export); the app's resident memory sampled every 50 ms`,
   );

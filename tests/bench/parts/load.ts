@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { migrateOnly, startApp } from '../app-under-test';
-import { createDatabase, loadWebhook, query, SECRET, type TBenchTools, type TLoadResult } from '../bench-support';
+import { bySize, createDatabase, loadWebhook, query, SECRET, type TBenchTools, type TLoadResult } from '../bench-support';
 
 // Part 6, load: mixed webhook traffic (new messages, duplicate deliveries, status receipts) at 100
 // connections; nothing refused, every answered id stored, no status going backwards.
 
 export async function benchLoad(adminUrl: string, tools: TBenchTools) {
-  const seconds = tools.quick ? 2 : 30;
+  const seconds = bySize(tools.size, { full: 30, quick: 2, smoke: 1 });
   console.log(`\n== 6. Load: 100 connections, ${seconds} s, mixed traffic (20% status receipts, 20% duplicate deliveries)`);
   const url = await createDatabase(adminUrl, 'bench_load');
   await migrateOnly(url);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { migrateOnly, startSignedInApp } from '../app-under-test';
-import { createDatabase, query, SECRET, type TBenchTools } from '../bench-support';
+import { bySize, createDatabase, query, SECRET, type TBenchTools } from '../bench-support';
 import { peakRssDuring, rssMb } from '../process-memory';
 
 // Part 7, files: large files downloaded from the provider simulator, served to a browser, uploaded
@@ -10,7 +10,7 @@ export async function benchMedia(adminUrl: string, tools: TBenchTools) {
   // Two sizes in one process: memory that does not grow with the file is what "streamed" means. A
   // garbage-collected process's RSS also moves with allocation churn (freed buffers wait for a
   // collection), so growth is compared with the file: a process holding the file would grow by it.
-  const sizes = tools.quick ? [4, 16] : [20, 100];
+  const sizes = bySize(tools.size, { full: [20, 100], quick: [4, 16], smoke: [1, 2] });
   console.log(
     `\n== 7. Files: ${sizes.join(' MB and ')} MB files streamed in and out of the app process; its resident memory sampled every 50 ms`,
   );

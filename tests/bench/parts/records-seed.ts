@@ -10,7 +10,7 @@ import { query } from '../bench-support';
 /** Years back the old clients' records and cases date from: past the default RETENTION_YEARS (6). */
 export const OLD_YEARS = 7;
 /** Records on old clients: what one retention batch destroys (a fiftieth under --quick). */
-export const OLD_RECORDS = { full: 100_000, quick: 2_000 };
+export const OLD_RECORDS = { full: 100_000, quick: 2_000, smoke: 200 };
 /** The unlinked messages each number to be linked has. */
 const PER_NUMBER = 3;
 /**

@@ -11,7 +11,7 @@ import { createAppRouter } from '../../../server/app/app-router';
 import { createContextInner } from '../../../server/trpc/context';
 import { createCallerFactory } from '../../../server/trpc/init';
 import { benchLogger, migrateOnly } from '../app-under-test';
-import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
+import { bySize, createDatabase, percentile, query, type TBenchTools } from '../bench-support';
 import { peakRssDuring, rssMb } from '../process-memory';
 import { startRecordsApp } from './records-app';
 import { benchBackup } from './records-backup';
@@ -46,12 +46,12 @@ type TMode = 'chained' | 'unchained';
 type TTimes = Record<TMode, number[]>;
 
 export async function benchRecords(adminUrl: string, tools: TBenchTools) {
-  const { quick, scale } = tools;
+  const { scale } = tools;
   const events = scale.communications;
-  const oldRecords = quick ? OLD_RECORDS.quick : OLD_RECORDS.full;
+  const oldRecords = bySize(tools.size, OLD_RECORDS);
   const oldClients = oldClientsFor(oldRecords, scale.clients, scale.communications);
-  const signIns = quick ? 10 : 100;
-  const concurrentCalls = quick ? 40 : 200;
+  const signIns = bySize(tools.size, { full: 100, quick: 10, smoke: 3 });
+  const concurrentCalls = bySize(tools.size, { full: 200, quick: 40, smoke: 10 });
   const linkNumbers = 2 * (scale.calls + concurrentCalls) + 2 * ROUNDS * WARMUP * 2 + 100;
   console.log(
     `\n== 10. Records: ${scale.clients.toLocaleString('en-GB')} clients, ${scale.communications.toLocaleString('en-GB')} communications, a trail of ${events.toLocaleString('en-GB')} events; the chain's cost; retention; backup and restore`,
@@ -130,9 +130,9 @@ export async function benchRecords(adminUrl: string, tools: TBenchTools) {
 
   const app = await startRecordsApp(url, 'director@firm.test', BENCH_PASSWORD);
   try {
-    await benchRetention(url, app, { oldClients, oldFiles: quick ? 200 : 10_000 }, tools);
+    await benchRetention(url, app, { oldClients, oldFiles: bySize(tools.size, { full: 10_000, quick: 200, smoke: 20 }) }, tools);
     // Then ~1 GB of files (20 MB under --quick) on recent records, and the whole database backed up and restored.
-    await benchBackup(adminUrl, url, app, { bigFiles: quick ? 20 : 1_000 }, tools);
+    await benchBackup(adminUrl, url, app, { bigFiles: bySize(tools.size, { full: 1_000, quick: 20, smoke: 2 }) }, tools);
   } finally {
     await app.stop();
   }

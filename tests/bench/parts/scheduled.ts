@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { startProviderSimulator, type ProviderSimulator } from '../../../server/dev/provider-sim/provider-simulator';
 import { migrateOnly, startBenchServer } from '../app-under-test';
-import { createDatabase, percentile, SECRET, type TBenchTools } from '../bench-support';
+import { bySize, createDatabase, percentile, SECRET, type TBenchTools } from '../bench-support';
 import { reportHealthWaits, sampleHealth } from './records-app';
 import { cpuMsPerSend, describeCpu, sampleCpu } from './scheduled-cpu';
 import { scheduleTexts, seedScheduledFirm, type TBatch } from './scheduled-seed';
@@ -36,9 +36,9 @@ const SETTLE_MS = 3_000;
 const KEY = 'bench-provider-key';
 
 export async function benchScheduled(adminUrl: string, tools: TBenchTools) {
-  const burst = Number(process.env.BENCH_SCHEDULED_BURST ?? (tools.quick ? 200 : 10_000));
-  const rate = Number(process.env.BENCH_SCHEDULED_RATE ?? 100);
-  const seconds = Number(process.env.BENCH_SCHEDULED_SECONDS ?? (tools.quick ? 5 : 30));
+  const burst = Number(process.env.BENCH_SCHEDULED_BURST ?? bySize(tools.size, { full: 10_000, quick: 200, smoke: 20 }));
+  const rate = Number(process.env.BENCH_SCHEDULED_RATE ?? bySize(tools.size, { full: 100, quick: 100, smoke: 20 }));
+  const seconds = Number(process.env.BENCH_SCHEDULED_SECONDS ?? bySize(tools.size, { full: 30, quick: 5, smoke: 1 }));
   const steady = rate * seconds;
   console.log(
     `\n== 11. Scheduled sends: two app instances on one database; ${burst.toLocaleString('en-GB')} due at the same moment, then ${rate}/s for ${seconds} s (${steady.toLocaleString('en-GB')}), each to a number of its own`,

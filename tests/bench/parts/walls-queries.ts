@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { percentile, query, type TBenchTools } from '../bench-support';
+import { bySize, percentile, query, type TBenchTools } from '../bench-support';
 import { benchCaller, type TBenchCaller } from './bench-caller';
 import { explainCall } from './explain-call';
 import { COMMON, pick, SECOND } from './search-words';
@@ -24,7 +24,7 @@ type TWallQuery = { name: string; input: () => string; prepare: (caller: TBenchC
 
 export async function benchWallQueries(url: string, sequelize: Sequelize, tools: TBenchTools): Promise<void> {
   const { scale } = tools;
-  const screens = tools.quick ? 10 : 200;
+  const screens = bySize(tools.size, { full: 200, quick: 10, smoke: 4 });
   console.log(
     `\n-- Ethical walls: ${scale.clients / 100} restricted clients with 5–20 members each, ${screens} screens; a reader on ${WALLED_MEMBERSHIPS} walls and screened from 4 subjects vs a reader on none; ${scale.calls} calls each`,
   );

@@ -1,0 +1,36 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { CLIENT_DIST_DIR } from '../http/spa-route';
+
+// The SPA's build for `npm start` and the e2e suite: built when a source is newer than the last build.
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SOURCES = ['client', 'shared', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(ROOT, p));
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce((max, name) => Math.max(max, newestMtime(path.join(target, name))), stat.mtimeMs);
+}
+
+export function spaIsStale(): boolean {
+  const builtIndex = path.join(CLIENT_DIST_DIR, 'index.html');
+  const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
+  return SOURCES.some((source) => newestMtime(source) > builtAt);
+}
+
+/**
+ * The production build, whatever NODE_ENV the caller runs under: Vite lets the shell's NODE_ENV
+ * decide React's build, and vitest sets it to `test` (a development React, twice the bundle, slower).
+ */
+export async function buildSpa(): Promise<void> {
+  const { build } = await import('vite');
+  const callerEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    if (callerEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = callerEnv;
+  }
+}
