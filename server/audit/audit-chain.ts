@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { QueryTypes, Transaction } from 'sequelize';
 import { CheckpointChecker, type TCheckpointsCheck, type TTrustedKey } from './check-checkpoints';
+import { readLastCheckpoint, trailIdentity } from './last-checkpoint-file';
 
 // The trail's hash chain (server/records/README.md "Records"; server/decisions/0018-hash-chained-trail-and-request-role.md).
 // Each row's hash is SHA-256 over the previous row's hash (64 zeros before the first) followed by
@@ -67,6 +68,15 @@ export const hashAuditEvent = (prevHash: string, row: TChainRow): string =>
     .update(prevHash + canonicalAuditEvent(row), 'utf8')
     .digest('hex');
 
+async function hashAt(database: Sequelize, transaction: Transaction, eventId: number): Promise<string | null> {
+  const [row] = await database.query<{ hash: string }>('SELECT hash FROM audit_events WHERE id = $1::bigint', {
+    bind: [String(eventId)],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return row?.hash ?? null;
+}
+
 /** The chain's head as the database keeps it: the last row's id and hash. */
 export async function readChainHead(database: Sequelize, transaction?: Transaction): Promise<TChainHead> {
   const [head] = await database.query<{ id: string | null; hash: string; at: Date | null }>(
@@ -89,30 +99,39 @@ export async function readChainHead(database: Sequelize, transaction?: Transacti
 export async function verifyAuditChain(
   database: Sequelize,
   onProgress?: (rows: number) => void,
-  { keys }: { keys?: readonly TTrustedKey[] } = {},
+  { keys, keyFile }: { keys?: readonly TTrustedKey[]; keyFile?: string | null } = {},
 ): Promise<TChainCheck> {
+  // Read before the snapshot begins, so the checkpoint it names committed before what is read.
+  const kept = keys && keyFile ? readLastCheckpoint(keyFile, await trailIdentity(database), keys) : null;
   return database.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ, readOnly: true }, async (transaction) => {
     const checkpoints = new CheckpointChecker(database, transaction, keys);
     const chain = await walkChain(database, transaction, checkpoints, onProgress);
+    if (chain.ok) await checkpoints.checkKept(kept, (eventId) => hashAt(database, transaction, eventId));
     const checked = { ...chain, checkpoints: await checkpoints.result() };
     if (!chain.ok || checked.checkpoints.ok) return checked;
     return { ...checked, ok: false, problem: checked.checkpoints.problem };
   });
 }
 
-async function walkChain(
+type TWalk = { ok: true; rows: number } | { ok: false; rows: number; firstBadId: number; problem: string };
+
+/**
+ * Checks the rows after `from` (an event's id and hash: genesis is id 0) up to the head, link by
+ * link and each against its hash, a batch at a time; `onBatch` hears each batch's ids and hashes.
+ */
+async function walkLinks(
   database: Sequelize,
   transaction: Transaction,
-  checkpoints: CheckpointChecker,
-  onProgress?: (rows: number) => void,
-): Promise<Omit<TChainCheck, 'checkpoints'>> {
-  const head = await readChainHead(database, transaction);
-  let prev = GENESIS_HASH;
+  from: { id: string; hash: string },
+  head: TChainHead,
+  onBatch?: (after: string, upTo: string, hashes: ReadonlyMap<string, string>, rows: number) => Promise<void>,
+): Promise<TWalk> {
+  let prev = from.hash;
   let rows = 0;
-  let after = '0';
+  let after = from.id;
   let lastId: string | null = null;
-  const bad = (id: string, problem: string) => ({ ok: false, rows, firstBadId: Number(id), problem, head });
-  if (head.id !== null) {
+  const bad = (id: string | number, problem: string): TWalk => ({ ok: false, rows, firstBadId: Number(id), problem });
+  if (head.id !== null && head.id > Number(from.id)) {
     for (;;) {
       const batch = await database.query<TChainRow & { prevHash: string; hash: string }>(
         `SELECT id::text, prev_hash AS "prevHash", hash, user_id AS "userId", action, subject, detail::text AS detail,
@@ -123,23 +142,67 @@ async function walkChain(
       const hashes = new Map<string, string>();
       for (const row of batch) {
         if (row.prevHash !== prev)
-          return bad(row.id, rows === 0 ? 'the first row does not start the chain' : 'the row before it is missing or was changed');
+          return bad(
+            row.id,
+            rows === 0 && from.id === '0' ? 'the first row does not start the chain' : 'the row before it is missing or was changed',
+          );
         if (hashAuditEvent(prev, row) !== row.hash) return bad(row.id, 'its content does not match its hash');
         prev = row.hash;
         rows++;
         lastId = row.id;
         hashes.set(row.id, row.hash);
       }
-      onProgress?.(rows);
       // A full batch covers the ids up to its last row; the last batch, every id up to the head.
       const full = batch.length === BATCH;
-      await checkpoints.checkRange(after, full ? batch[batch.length - 1]!.id : String(head.id), hashes);
+      await onBatch?.(after, full ? batch[batch.length - 1]!.id : String(head.id), hashes, rows);
       if (!full) break;
       after = batch[batch.length - 1]!.id;
     }
   }
+  const endsAtHead =
+    lastId === null
+      ? (head.id ?? 0) === Number(from.id) && (head.id === null || prev === head.hash)
+      : Number(lastId) === head.id && prev === head.hash;
+  if (!endsAtHead) return bad(head.id ?? 0, 'the last rows of the trail are missing');
+  return { ok: true, rows };
+}
+
+async function walkChain(
+  database: Sequelize,
+  transaction: Transaction,
+  checkpoints: CheckpointChecker,
+  onProgress?: (rows: number) => void,
+): Promise<Omit<TChainCheck, 'checkpoints'>> {
+  const head = await readChainHead(database, transaction);
+  const walked = await walkLinks(database, transaction, { id: '0', hash: GENESIS_HASH }, head, async (after, upTo, hashes, rows) => {
+    onProgress?.(rows);
+    await checkpoints.checkRange(after, upTo, hashes);
+  });
+  if (!walked.ok) return { ...walked, head };
   await checkpoints.checkBeyond(String(head.id ?? 0));
-  if (lastId === null ? head.id !== null : Number(lastId) !== head.id || prev !== head.hash)
-    return { ok: false, rows, firstBadId: head.id ?? undefined, problem: 'the last rows of the trail are missing', head };
-  return { ok: true, rows, head };
+  return { ok: true, rows: walked.rows, head };
+}
+
+/**
+ * Whether the chain still holds from a head signed earlier (`from`: its event's id and hash) to
+ * today's head: the row there unchanged, and every row after it linked and matching its hash. What
+ * a signer checks before signing the head, so a rewrite since its last checkpoint is never signed.
+ */
+export async function verifyChainSince(
+  database: Sequelize,
+  transaction: Transaction,
+  from: { eventId: number; eventHash: string } | null,
+): Promise<TWalk> {
+  const head = await readChainHead(database, transaction);
+  if (from) {
+    const hash = await hashAt(database, transaction, from.eventId);
+    if (hash === null) return { ok: false, rows: 0, firstBadId: from.eventId, problem: 'the event signed last is no longer in the trail' };
+    if (hash !== from.eventHash) return { ok: false, rows: 0, firstBadId: from.eventId, problem: 'the event signed last was rewritten' };
+  }
+  return walkLinks(
+    database,
+    transaction,
+    from ? { id: String(from.eventId), hash: from.eventHash } : { id: '0', hash: GENESIS_HASH },
+    head,
+  );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
 import { directorProcedure, router } from '../trpc/init';
 import { db } from '../core/db/db';
-import type { TSigningKey } from '../signing';
+import { trustedKeysOf, type TSigningKey } from '../signing';
 import { readChainHead, verifyAuditChain } from './audit-chain';
 import { AUDIT_HASH_PATTERN, AUDIT_SUBJECT_PATTERN, listAuditEvents } from './list-audit-events';
 import { actorOf, AUDIT_ACTIONS, recordAuditEvent } from './record-audit-event';
@@ -45,7 +45,7 @@ const ZHashPrefix = z
   .regex(AUDIT_HASH_PATTERN, 'A hash prefix is at least 6 hexadecimal characters (0-9, a-f), at most 64.');
 
 /** The trail's procedures; checkpoints are checked under the firm's key (server/audit/audit-checkpoints.ts). */
-export const createAuditRouter = ({ signingKey }: { signingKey: Pick<TSigningKey, 'fingerprint' | 'publicKeyPem' | 'retired'> }) =>
+export const createAuditRouter = ({ signingKey }: { signingKey: Pick<TSigningKey, 'fingerprint' | 'publicKeyPem' | 'retired' | 'file'> }) =>
   router({
     /** The audit trail, newest first: directors only (staff get FORBIDDEN from the server). */
     list: directorProcedure
@@ -80,7 +80,7 @@ export const createAuditRouter = ({ signingKey }: { signingKey: Pick<TSigningKey
         }),
       )
       .query(async ({ ctx }) => {
-        const check = await verifyAuditChain(db(), undefined, { keys: [signingKey, ...signingKey.retired] });
+        const check = await verifyAuditChain(db(), undefined, { keys: trustedKeysOf(signingKey), keyFile: signingKey.file });
         const { checkpoints } = check;
         await recordAuditEvent({
           actor: actorOf(ctx.reader),

@@ -1,10 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 import { verifySignature } from '../signing';
-import { checkpointText, type TCheckpoint } from './audit-checkpoints';
+import { checkpointText, type TCheckpoint } from './checkpoint-text';
+import type { TLastCheckpoint } from './last-checkpoint-file';
 
 // The verifier's half for checkpoints (server/audit/audit-checkpoints.ts): each one must be the
-// firm's signature over a head that still lies on the chain. audit-chain.ts walks the chain and hands
+// firm's signature over a head that still lies on the chain, a v2 one must follow the checkpoint it
+// names (none deleted between), and the newest one kept outside the database must still be stored. audit-chain.ts walks the chain and hands
 // each batch's verified rows here, so memory stays flat however many checkpoints there are.
 
 /** A public key a checkpoint may be signed under (the firm's: TSigningKey is one). */
@@ -25,15 +27,28 @@ export type TCheckpointsCheck = {
 
 const short = (hash: string) => `${hash.slice(0, 12)}…`;
 
-type TRow = { id: string; eventId: string; eventHash: string; at: Date; keyFingerprint: string; signature: string };
+type TRow = {
+  id: string;
+  eventId: string;
+  eventHash: string;
+  at: Date;
+  keyFingerprint: string;
+  signature: string;
+  version: number;
+  prevEventId: string | null;
+  prevEventHash: string | null;
+};
 
-const SELECT = `SELECT id::text, event_id::text AS "eventId", event_hash AS "eventHash", at,
-                       key_fingerprint AS "keyFingerprint", signature FROM audit_checkpoints c`;
+const SELECT = `SELECT id::text, event_id::text AS "eventId", event_hash AS "eventHash", at, key_fingerprint AS "keyFingerprint",
+                       signature, version, prev_event_id::text AS "prevEventId", prev_event_hash AS "prevEventHash"
+                FROM audit_checkpoints c`;
 
 export class CheckpointChecker {
   private finding: { id: number; problem: string } | null = null;
   /** The event of the last checkpoint found good: a rewrite found later lies after it. */
   private lastGoodEventId: number | null = null;
+  /** The checkpoint before the one being checked, in the chain's order: what a v2 checkpoint must name. */
+  private previous: { eventId: number; eventHash: string } | null = null;
 
   constructor(
     private readonly database: Sequelize,
@@ -62,6 +77,29 @@ export class CheckpointChecker {
     if (row) this.checkOne(row, null, `beyond the trail's head #${headId}: the last events were removed`);
   }
 
+  /** The newest checkpoint kept outside the database (server/audit/last-checkpoint-file.ts): it must be stored, its head on the chain. */
+  async checkKept(kept: TLastCheckpoint, hashAt: (eventId: number) => Promise<string | null>): Promise<void> {
+    if (this.finding || kept === null) return;
+    if ('problem' in kept) {
+      this.finding = { id: 0, problem: kept.problem };
+      return;
+    }
+    const { checkpoint } = kept;
+    const name = `the newest checkpoint signed (event #${checkpoint.eventId}, ${checkpoint.at.toISOString()}), kept outside the database,`;
+    const [stored] = await this.database.query<{ id: string }>('SELECT id::text FROM audit_checkpoints WHERE event_id = $1::bigint', {
+      bind: [String(checkpoint.eventId)],
+      type: QueryTypes.SELECT,
+      transaction: this.transaction,
+    });
+    if (!stored) {
+      this.finding = { id: checkpoint.id, problem: `${name} is no longer stored: checkpoints were deleted` };
+      return;
+    }
+    const hash = await hashAt(checkpoint.eventId);
+    if (hash !== checkpoint.eventHash)
+      this.finding = { id: checkpoint.id, problem: `${name} signed a head the trail no longer has: the trail was rewritten or cut short` };
+  }
+
   async result(): Promise<TCheckpointsCheck> {
     const [summary] = await this.database.query<{ count: string; id: string | null; eventId: string | null; at: Date | null }>(
       `SELECT (SELECT count(*) FROM audit_checkpoints)::text AS count, n.id::text, n.event_id::text AS "eventId", n.at
@@ -81,6 +119,8 @@ export class CheckpointChecker {
       eventHash: row.eventHash,
       at: new Date(row.at),
       keyFingerprint: row.keyFingerprint,
+      version: row.version === 2 ? 2 : 1,
+      prev: row.prevEventId === null ? null : { eventId: Number(row.prevEventId), eventHash: row.prevEventHash ?? '' },
     };
     const name = `checkpoint #${checkpoint.id} (event #${checkpoint.eventId}, signed ${checkpoint.at.toISOString()})`;
     if (this.keys) {
@@ -100,7 +140,13 @@ export class CheckpointChecker {
         `${name} signed hash ${short(row.eventHash)} but the trail now has ${short(hashOnChain)}: ${from} event #${checkpoint.eventId}`,
       );
     }
+    if (checkpoint.version === 2 && !sameLink(checkpoint.prev, this.previous)) {
+      const named = checkpoint.prev ? `the checkpoint of event #${checkpoint.prev.eventId}` : 'no checkpoint';
+      const found = this.previous ? `the one before it is of event #${this.previous.eventId}` : 'none is stored before it';
+      return this.bad(checkpoint.id, `${name} was signed after ${named}, but ${found}: checkpoints were deleted`);
+    }
     this.lastGoodEventId = checkpoint.eventId;
+    this.previous = { eventId: checkpoint.eventId, eventHash: checkpoint.eventHash };
     return true;
   }
 
@@ -109,3 +155,6 @@ export class CheckpointChecker {
     return false;
   }
 }
+
+const sameLink = (a: { eventId: number; eventHash: string } | null, b: { eventId: number; eventHash: string } | null) =>
+  a === null || b === null ? a === b : a.eventId === b.eventId && a.eventHash === b.eventHash;

@@ -1,6 +1,6 @@
 import type { TLogger } from '../core/logger';
 import type { TSigningKey } from '../signing';
-import { checkpointHead, type TCheckpoint } from './audit-checkpoints';
+import { CheckpointRefusedError, checkpointHead, type TCheckpoint } from './audit-checkpoints';
 
 // When checkpoints are signed: every minute the head moved, on every instance (one checkpoint per
 // head, so they cannot double up), and right after an export's event commits (record-audit-event.ts),
@@ -36,11 +36,13 @@ export function scheduleAuditCheckpoints(
   const now = options.now ?? (() => new Date());
   const sign = async (): Promise<TCheckpoint | null> => {
     try {
-      const made = await checkpointHead(deps.signingKey, now);
+      const made = await checkpointHead(deps.signingKey, now, (problem) => deps.logger.warn({ problem }, 'audit checkpoints'));
       if (made) deps.logger.debug({ checkpoint: made.id, eventId: made.eventId }, 'signed an audit checkpoint');
       return made;
     } catch (error) {
-      deps.logger.warn({ error: (error as Error).name }, 'signing an audit checkpoint failed');
+      // A trail that no longer verifies is never signed: said loudly, each time the head is looked at.
+      if (error instanceof CheckpointRefusedError) deps.logger.error({ problem: error.message }, 'not signing the audit trail');
+      else deps.logger.warn({ error: (error as Error).name }, 'signing an audit checkpoint failed');
       return null;
     }
   };

@@ -4,4 +4,4 @@ export { readChainHead } from './audit-chain';
 export type { TChainHead } from './audit-chain';
 export { scheduleAuditCheckpoints } from './checkpoint-schedule';
 export type { TCheckpointScheduleOptions } from './checkpoint-schedule';
-export type { TCheckpoint } from './audit-checkpoints';
+export type { TCheckpoint } from './checkpoint-text';

@@ -7,6 +7,9 @@ import { attachDatabase, hasEmbeddedCluster } from '../core/db/attach-database';
 import { findDataDirClaimant } from '../core/db/claim-data-dir';
 import { createLogger } from '../core/logger';
 import { verifyAuditChain } from '../audit/audit-chain';
+import { forgetLastCheckpoint, trailIdentity } from '../audit/last-checkpoint-file';
+import { createSequelize } from '../core/db/sequelize';
+import type { TLogger } from '../core/logger';
 import { checkBackup, resolveBackupKey, restoreBackup } from '../backup';
 import { count, createProgressLine, megabytes } from '../backup/progress-line';
 
@@ -66,6 +69,7 @@ async function main() {
       },
     });
     restored = true;
+    await forgetKeptCheckpoint(config.signingKeyFile, database.ownerUrl, logger);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const migrated = result.migratedAfter.length ? `, then migrated to ${result.migratedAfter[result.migratedAfter.length - 1]}` : '';
     console.log(
@@ -76,6 +80,19 @@ async function main() {
     await database.close();
     // A cluster this restore initialised holds nothing worth keeping after a failure: an empty DATA_DIR again.
     if (!restored && embedded && !hadCluster) await rm(path.join(config.dataDir, 'pg'), { recursive: true, force: true });
+  }
+}
+
+/**
+ * The restored trail starts again from the backup's head: a checkpoint of this database kept beside
+ * the signing key (server/audit/last-checkpoint-file.ts), from before, would read as checkpoints deleted.
+ */
+async function forgetKeptCheckpoint(keyFile: string, ownerUrl: string, logger: TLogger): Promise<void> {
+  const owner = createSequelize(ownerUrl, logger, { poolMax: 1 });
+  try {
+    forgetLastCheckpoint(keyFile, await trailIdentity(owner));
+  } finally {
+    await owner.close();
   }
 }
 

@@ -17,8 +17,10 @@ async function main() {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   // The key file is read, never made here: without it a checkpoint cannot be told from a forgery.
   let keys: TPublicKey[];
+  let keyFile: string | null = null;
   try {
     keys = trustedKeysOf(loadSigningKey(config.signingKeyFile, { create: false }));
+    keyFile = config.signingKeyFile;
   } catch (error) {
     if (!(error instanceof SigningKeyError)) throw error;
     console.log(`The firm's signing key cannot be read (SIGNING_KEY_FILE: ${error.message}): no checkpoint can be shown to be the firm's.`);
@@ -29,7 +31,7 @@ async function main() {
   const sequelize = createSequelize(database.ownerUrl, logger, { poolMax: 1, unbounded: true });
   const progress = createProgressLine('audit:verify');
   try {
-    const check = await verifyAuditChain(sequelize, (rows) => progress(`${count(rows)} events checked`), { keys });
+    const check = await verifyAuditChain(sequelize, (rows) => progress(`${count(rows)} events checked`), { keys, keyFile });
     if (check.ok) {
       const head = check.head.id === null ? 'empty' : `head #${check.head.id} ${check.head.hash}`;
       console.log(`The trail verifies: ${count(check.rows)} events, ${head}`);

@@ -18,6 +18,8 @@ export type TSigningKey = {
    * signed keeps verifying after a rotation; empty when there is no such file.
    */
   retired: readonly TPublicKey[];
+  /** The key's file, beside which what it signed last is kept (server/audit/last-checkpoint-file.ts); null for a key from a PEM. */
+  file: string | null;
 };
 
 /** A public key as a check needs it. */
@@ -59,6 +61,7 @@ export function signingKeyFromPem(privateKeyPem: string): TSigningKey {
     fingerprint: fingerprintOf(publicKey),
     sign: (data) => sign(null, typeof data === 'string' ? Buffer.from(data) : data, privateKey).toString('base64'),
     retired: [],
+    file: null,
   };
 }
 
@@ -84,7 +87,7 @@ export function loadSigningKey(file: string, { create }: { create: boolean }): T
   } catch (error) {
     throw new SigningKeyError(`${file}: ${(error as Error).message}`);
   }
-  return { ...key, retired: readRetiredKeys(`${file}.retired.pem`) };
+  return { ...key, retired: readRetiredKeys(`${file}.retired.pem`), file };
 }
 
 /** The public keys in a file of PEM blocks one after another; none when there is no file. */
@@ -109,7 +112,10 @@ export function readRetiredKeys(file: string): TPublicKey[] {
 }
 
 /** The key and the retired ones: every public key whose signatures are the firm's. */
-export const trustedKeysOf = (key: TSigningKey): TPublicKey[] => [key, ...key.retired];
+export const trustedKeysOf = (key: TPublicKey & Pick<TSigningKey, 'retired'>): TPublicKey[] => [
+  { publicKeyPem: key.publicKeyPem, fingerprint: key.fingerprint },
+  ...key.retired,
+];
 
 function createKeyFile(file: string): string {
   const { privateKey } = generateKeyPairSync('ed25519');

@@ -165,9 +165,10 @@ export const AUDIT_DETAILS = {
       z.strictObject({ from: z.nullable(z.strictObject({ length: count })), to: z.nullable(z.strictObject({ length: count })) }),
     ),
   }),
-  // A protected table changed with no event of the app's for it in the same transaction: written by the
-  // database's own trigger (migration 0026), naming the database role and the person the app said it
-  // acted for. Columns are named, never their values (a password's hash is a changed column, no more).
+  // A protected table changed: written by the database's own trigger (migrations 0026, 0027), naming the
+  // database role, the person the app said it acted for, and the app's event of the same transaction
+  // (none: nothing of the app's said so; absent in rows before 0027, which were written only then).
+  // Columns are named, never their values (a password's hash is a changed column, no more).
   'db.change': z.strictObject({
     table: z.string(),
     op: z.enum(['insert', 'update', 'delete']),
@@ -175,6 +176,7 @@ export const AUDIT_DETAILS = {
     changed: z.array(z.string()),
     dbRole: z.string(),
     actorId: z.nullable(id),
+    appEventId: z.optional(z.nullable(z.int())),
   }),
 } as const;
 

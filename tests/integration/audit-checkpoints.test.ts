@@ -49,7 +49,9 @@ const verifyScript = () =>
 async function appendCheckpointSignedBy(key: ReturnType<typeof otherKey>, fingerprint = key.fingerprint): Promise<number> {
   const { id, hash } = await head();
   const at = new Date();
-  const signature = key.sign(checkpointText({ eventId: Number(id), eventHash: hash, at, keyFingerprint: fingerprint }));
+  const signature = key.sign(
+    checkpointText({ eventId: Number(id), eventHash: hash, at, keyFingerprint: fingerprint, version: 1, prev: null }),
+  );
   await runStatementsAs(live.server.requestDatabaseUrl, [
     `INSERT INTO audit_checkpoints (event_id, event_hash, at, key_fingerprint, signature)
      VALUES (${id}, '${hash}', '${at.toISOString()}', '${fingerprint}', '${signature}')`,

@@ -25,7 +25,11 @@ it('records sign-ins, failed sign-ins (email only), sign-outs, connection checks
 
   const sam = (await User.findOne({ where: { email: 'sam@firm.test' } }))!;
   const dee = (await User.findOne({ where: { email: 'dee@firm.test' } }))!;
-  const { items } = await live.director.audit.list.query({ limit: 6 });
+  const { items: newest } = await live.director.audit.list.query({ limit: 7 });
+  // The new account is also the database's own entry (a protected table), naming the app's event.
+  const [recorded, ...items] = newest;
+  expect(recorded).toMatchObject({ action: 'db.change', subject: items[0]!.subject, detail: { table: 'users', op: 'insert' } });
+  expect(recorded!.detail.appEventId).toBe(items[0]!.id);
   expect(items.map((e) => [e.action, e.user?.name ?? null, e.subject])).toEqual([
     ['user.add', null, match.stringMatching(/^user:\d+$/)],
     ['settings.check_connection', 'Dee Director', 'provider'],
@@ -137,7 +141,10 @@ describe('the trail names what each event is about', () => {
     expect(new Set(items.map((e) => e.subject))).toEqual(new Set([`client:${amelia}`, `case:${hartCase}`]));
     expect(items.map((e) => e.action)).toEqual(expect.arrayContaining(['client.number_add', 'access.screen', 'inbox.assign']));
     const onCase = await live.director.audit.list.query({ subject: `case:${hartCase}` });
-    expect(onCase.items.map((e) => [e.action, e.subject])).toEqual([['access.screen', `case:${hartCase}`]]);
+    expect(onCase.items.map((e) => [e.action, e.subject])).toEqual([
+      ['db.change', `case:${hartCase}`],
+      ['access.screen', `case:${hartCase}`],
+    ]);
     const onSam = await live.director.audit.list.query({ subject: `user:${samId}`, action: 'auth.sign_in' });
     expect(onSam.items.length).toBeGreaterThan(0);
     expect(onSam.items.every((e) => e.subject === `user:${samId}`)).toBe(true);

@@ -69,7 +69,27 @@ describe('the request role, used directly', () => {
         changed: ['released_at'],
         dbRole: TEST_REQUEST_ROLE.user,
         actorId: samId,
+        appEventId: null,
       },
+    });
+  });
+
+  it('lifting a hold under a made-up event of the app’s is still the database’s own row, naming that event and what really changed', async () => {
+    const hold = await live.director.holds.place.mutate({ clientId, reason: 'Third dispute' });
+    const before = await lastId();
+    await asRequestRole([
+      `SET LOCAL app.actor = '${deeId}'`,
+      `UPDATE legal_holds SET released_at = now(), released_by = ${deeId} WHERE id = ${hold.id}`,
+      `INSERT INTO audit_events (user_id, action, subject, detail) VALUES (${deeId}, 'hold.release', 'client:${clientId}', '{}')`,
+    ]);
+    const [madeUp] = (await eventsAfter(before)).filter((e) => e.action === 'hold.release');
+    const change = await theChange(before);
+    expect(change.detail).toMatchObject({
+      table: 'legal_holds',
+      row: { id: hold.id },
+      changed: ['released_at', 'released_by'],
+      dbRole: TEST_REQUEST_ROLE.user,
+      appEventId: Number(madeUp!.id),
     });
   });
 
@@ -136,17 +156,23 @@ describe('the request role, used directly', () => {
 });
 
 describe('a change made through the app', () => {
-  it('is on the trail once, as the app’s own event, naming who made it', async () => {
+  it('is on the trail as the app’s own event, naming who made it, each confirmed by the database’s row naming it', async () => {
     const before = await lastId();
-    const hold = await live.director.holds.place.mutate({ clientId, reason: 'Third dispute' });
+    const hold = await live.director.holds.place.mutate({ clientId, reason: 'Fourth dispute' });
     await live.director.holds.release.mutate({ holdId: hold.id });
     await live.director.access.addMember.mutate({ clientId, userId: deeId });
     const events = await eventsAfter(before);
-    expect(events.map((e) => [e.action, e.subject, e.user_id])).toEqual([
-      ['hold.place', `client:${clientId}`, deeId],
-      ['hold.release', `client:${clientId}`, deeId],
-      ['access.member_add', `client:${clientId}`, deeId],
+    const idOf = (action: string) => Number(events.find((e) => e.action === action)!.id);
+    expect(events.map((e) => [e.action, e.subject, e.user_id, e.detail.appEventId])).toEqual([
+      ['hold.place', `client:${clientId}`, deeId, undefined],
+      ['db.change', `client:${clientId}`, deeId, idOf('hold.place')],
+      ['hold.release', `client:${clientId}`, deeId, undefined],
+      ['db.change', `client:${clientId}`, deeId, idOf('hold.release')],
+      ['access.member_add', `client:${clientId}`, deeId, undefined],
+      ['db.change', `client:${clientId}`, deeId, idOf('access.member_add')],
     ]);
+    const release = events.find((e) => e.action === 'db.change' && e.detail.appEventId === idOf('hold.release'))!;
+    expect(release.detail).toMatchObject({ table: 'legal_holds', op: 'update', changed: ['released_at', 'released_by'] });
   });
 
   it('with no event of the app’s (a retention preview) is recorded by the database, naming the person the app acted for', async () => {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,9 @@ import { loadConfig } from '../../server/core/config';
 import { findFreePort, startEmbeddedPostgres } from '../../server/core/db/embedded-postgres';
 import { openDatabase } from '../../server/core/db/open-database';
 import { startProviderSimulator, type ProviderSimulator, type TSimulatorOptions } from '../../server/dev/provider-sim/provider-simulator';
+import { lastCheckpointFileOf } from '../../server/audit/last-checkpoint-file';
 import { seedDemoData } from '../../server/seed/seed-demo';
+import { loadSigningKey } from '../../server/signing';
 import { startAppProcess, type TAppProcess } from './app-process';
 import { launchChromium } from './browser';
 import { resetDatabaseToBase, saveDatabaseBase } from './database-reset';
@@ -70,9 +73,13 @@ async function startParts(stops: (() => Promise<unknown>)[]): Promise<TE2eWorld>
   };
   let sim: ProviderSimulator | undefined = await startProviderSimulator(simDefaults);
   stops.push(async () => sim?.close());
+  // The app's key in the world's own directory: each file's reset forgets the checkpoint it kept beside it.
+  const signingKeyFile = path.join(dataDir, 'signing-key.pem');
+  loadSigningKey(signingKeyFile, { create: true });
   const app = await startAppProcess({
     port: appPort,
     env: {
+      SIGNING_KEY_FILE: signingKeyFile,
       DATABASE_URL: ownerUrl,
       MESSAGING_API_KEY: E2E_KEY,
       MESSAGING_PROVIDER_URL: sim.url,
@@ -105,6 +112,8 @@ async function startParts(stops: (() => Promise<unknown>)[]): Promise<TE2eWorld>
     beginFile: async (simOptions = {}) => {
       await closeFileParts();
       await resetDatabaseToBase(ownerUrl);
+      // The trail goes back to the base, as a restore would take it: the newest checkpoint kept outside goes with it.
+      rmSync(lastCheckpointFileOf(signingKeyFile), { force: true });
       await seedDemoData({ defaultCountry: config.defaultCountry });
       sim = await startProviderSimulator({ ...simDefaults, ...simOptions, port: simPort });
       return sim;

@@ -31,6 +31,8 @@ import { unlessReplied } from './migrations/0023-unless-replied';
 import { recordVersions } from './migrations/0024-record-versions';
 import { auditCheckpoints } from './migrations/0025-audit-checkpoints';
 import { protectedChanges } from './migrations/0026-protected-changes';
+import { protectedChangesAlways } from './migrations/0027-protected-changes-always';
+import { checkpointLinks } from './migrations/0028-checkpoint-links';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -72,6 +74,8 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     recordVersions,
     auditCheckpoints,
     protectedChanges,
+    protectedChangesAlways,
+    checkpointLinks,
   ];
 }
 

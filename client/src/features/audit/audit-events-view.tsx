@@ -1,7 +1,8 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { formatDateTime } from '../../lib/format';
 import type { TAuditItem } from './audit-actions';
 import { addressOf, AuditSubject, EntryHash, ExportHash, VerifiedExport } from './audit-event-parts';
+import { DatabaseConfirmations, foldConfirmations, type TFoldedEvent } from './database-confirmations';
 import { describeAuditEvent } from './describe-audit-event';
 
 // Five columns do not fit a phone: there each event is a short card (the sentence, when and from where, about what, its hash).
@@ -13,15 +14,16 @@ const subscribeToNarrow = (onChange: () => void) => {
 };
 const isNarrow = () => window.matchMedia(NARROW).matches;
 
-function AuditEventCards({ items }: { items: TAuditItem[] }) {
+function AuditEventCards({ items }: { items: TFoldedEvent[] }) {
   return (
     <ol className="audit-list" aria-label="Audit events, newest first">
-      {items.map((event) => (
+      {items.map(({ event, confirmations }) => (
         <li key={event.id} data-action={event.action} data-event={event.id}>
           <p className="audit-sentence">
             {describeAuditEvent(event)}
             <VerifiedExport event={event} />
           </p>
+          <DatabaseConfirmations confirmations={confirmations} />
           <div className="audit-list-line muted">
             <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
             {event.ip && <> · from {addressOf(event.ip)}</>}
@@ -41,7 +43,7 @@ function AuditEventCards({ items }: { items: TAuditItem[] }) {
   );
 }
 
-function AuditEventTable({ items }: { items: TAuditItem[] }) {
+function AuditEventTable({ items }: { items: TFoldedEvent[] }) {
   return (
     <table className="audit-table">
       <thead>
@@ -54,7 +56,7 @@ function AuditEventTable({ items }: { items: TAuditItem[] }) {
         </tr>
       </thead>
       <tbody>
-        {items.map((event) => (
+        {items.map(({ event, confirmations }) => (
           <tr key={event.id} data-action={event.action} data-event={event.id}>
             <td className="audit-when">
               <time dateTime={event.at.toISOString()}>{formatDateTime(event.at)}</time>
@@ -63,6 +65,7 @@ function AuditEventTable({ items }: { items: TAuditItem[] }) {
               {describeAuditEvent(event)}
               <VerifiedExport event={event} />
               <ExportHash detail={event.detail} />
+              <DatabaseConfirmations confirmations={confirmations} />
             </td>
             <td className="audit-about-cell">
               <AuditSubject event={event} />
@@ -83,5 +86,6 @@ function AuditEventTable({ items }: { items: TAuditItem[] }) {
 /** The events of the trail loaded so far: a table, or cards on a narrow screen. */
 export function AuditEvents({ items }: { items: TAuditItem[] }) {
   const narrow = useSyncExternalStore(subscribeToNarrow, isNarrow);
-  return narrow ? <AuditEventCards items={items} /> : <AuditEventTable items={items} />;
+  const folded = useMemo(() => foldConfirmations(items), [items]);
+  return narrow ? <AuditEventCards items={folded} /> : <AuditEventTable items={folded} />;
 }

@@ -1,8 +1,9 @@
 import type { TAuditDetail } from '../../../../../shared/audit/audit-details';
 import type { TDescribers, TSentence } from './audit-sentence';
 
-// A protected table changed with no event of the app's for it: the database's own row (migration
-// 0026), which names the database login that made the change and the person the app said it acted for.
+// A protected table changed: the database's own row (server/records/README.md "Records"), which names
+// the database login that made the change, the person the app said it acted for and the app's event
+// of the same transaction, if any (a change with none is what went around the app).
 
 type TRow = NonNullable<TAuditDetail<'db.change'>['row']>;
 
@@ -29,6 +30,7 @@ export const DATABASE_SENTENCES: TDescribers<'db.change'> = {
     const by = d.dbRole ? (s.who ? `${s.who} (database login ${d.dbRole})` : `The database login ${d.dbRole}`) : s.actor;
     const what = d.table ? (WHAT[d.table]?.(d.row ?? {}, s) ?? `a row of ${d.table}`) : s.subject;
     const columns = d.op === 'update' && d.changed?.length ? `: ${d.changed.join(', ')}` : '';
-    return `${by} ${d.op ? VERB[d.op] : 'changed'} ${what} in the database, with no event of the app’s${columns}`;
+    const event = d.appEventId ? `, as the app’s event #${d.appEventId} records` : ', with no event of the app’s';
+    return `${by} ${d.op ? VERB[d.op] : 'changed'} ${what} in the database${event}${columns}`;
   },
 };
