@@ -93,6 +93,26 @@ describe('the request role, used directly', () => {
     });
   });
 
+  it('backdating a case’s closure, or inserting a case already closed, is on the trail (its records’ retention counts from it)', async () => {
+    const kase = await live.director.cases.create.mutate({ clientId, reference: 'BACK-1', title: 'Backdated' });
+    await live.director.cases.setStatus.mutate({ caseId: kase.id, status: 'closed' });
+    const before = await lastId();
+    await asRequestRole([`UPDATE cases SET closed_at = now() - interval '10 years' WHERE id = ${kase.id}`]);
+    expect((await theChange(before)).detail).toMatchObject({
+      table: 'cases',
+      op: 'update',
+      row: { id: kase.id },
+      changed: ['closed_at'],
+      appEventId: null,
+    });
+    const beforeInsert = await lastId();
+    await asRequestRole([
+      `INSERT INTO cases (client_id, reference, title, status, closed_at, created_at, updated_at)
+       VALUES (${clientId}, 'BACK-2', 'Closed long ago', 'closed', now() - interval '10 years', now(), now())`,
+    ]);
+    expect((await theChange(beforeInsert)).detail).toMatchObject({ table: 'cases', op: 'insert', changed: ['closed_at', 'status'] });
+  });
+
   it('lifting a wall (a screen deleted) is on the trail', async () => {
     await live.director.access.screen.mutate({ clientId, userId: samId, reason: 'Acted for the other side' });
     const before = await lastId();

@@ -33,6 +33,7 @@ import { auditCheckpoints } from './migrations/0025-audit-checkpoints';
 import { protectedChanges } from './migrations/0026-protected-changes';
 import { protectedChangesAlways } from './migrations/0027-protected-changes-always';
 import { checkpointLinks } from './migrations/0028-checkpoint-links';
+import { caseClosures } from './migrations/0029-case-closures';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -76,6 +77,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     protectedChanges,
     protectedChangesAlways,
     checkpointLinks,
+    caseClosures,
   ];
 }
 
