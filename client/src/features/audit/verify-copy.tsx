@@ -94,8 +94,9 @@ export function VerifyCopy() {
     <section ref={section} id={VERIFY_COPY_ID} className="card verify-copy" aria-labelledby="verify-copy-title">
       <h2 id="verify-copy-title">Verify a copy</h2>
       <p className="muted">
-        Is a file you were handed the export Firm Chat made? Its SHA-256 fingerprint is looked up in the trail; in a court bundle, every
-        file is also checked against the bundle&rsquo;s manifest. The file is read by the server and not kept.
+        Is a file you were handed the export Firm Chat made? It is genuine only if it carries the firm&rsquo;s signature; the trail then
+        says who exported it and when, and in a court bundle every file is checked against the signed manifest. The file is read by the
+        server and not kept.
       </p>
       <div
         className={`verify-drop${dragging ? ' dragging' : ''}${busy ? ' busy' : ''}`}
