@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointRefusedError, checkpointHead } from '../../server/audit/audit-checkpoints';
 import { lastCheckpointFileOf } from '../../server/audit/last-checkpoint-file';
-import { loadConfig } from '../../server/core/config';
-import { loadSigningKey } from '../../server/signing';
-import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { firmKey, firmKeyFile as keyFile, startCheckpointSetup } from '../support/checkpoint-setup';
+import type { TLiveSetup } from '../support/live-setup';
+import { rewriteEventAsOwner } from '../support/records';
 import { sql } from '../support/sql';
 
 // What the database's owner cannot do to the signed checkpoints (server/audit/audit-checkpoints.ts):
@@ -13,13 +13,10 @@ import { sql } from '../support/sql';
 // signer checks the chain from the head it signed last before it signs another).
 let live: TLiveSetup;
 beforeAll(async () => {
-  // The server's own minute job is given an hour: each checkpoint here is made by the test, in turn.
-  live = await startLiveSetup({}, { auditCheckpoints: { intervalMs: 3_600_000 } });
+  live = await startCheckpointSetup();
 });
 afterAll(() => live?.stop());
 
-const keyFile = loadConfig({ LOG_LEVEL: 'silent' }).signingKeyFile;
-const firmKey = () => loadSigningKey(keyFile, { create: false });
 const asOwner = (text: string, bind: unknown[] = []) => sql(live.server.databaseUrl, text, bind);
 
 /** Something on the trail, then its head signed by the firm's key; the warnings the signer heard. */
@@ -67,22 +64,8 @@ describe('checkpoints the owner deletes', () => {
   it('every checkpoint, after rewriting an event they signed: the signer refuses to sign the rewritten trail', async () => {
     const signed = await signNewHead();
     // The owner edits an event the checkpoints signed, rebuilds the chain from it and deletes every checkpoint.
-    await asOwner(
-      `ALTER TABLE audit_events DISABLE TRIGGER USER;
-       UPDATE audit_events SET detail = detail || '{"rewritten": true}' WHERE id = ${signed.eventId - 1};
-       DO $$
-       DECLARE r record; h text; prev text := (SELECT e.prev_hash FROM audit_events e WHERE e.id = ${signed.eventId - 1});
-       BEGIN
-         FOR r IN SELECT * FROM audit_events e WHERE e.id >= ${signed.eventId - 1} ORDER BY e.id LOOP
-           h := audit_event_hash(prev, r.id, r.at, r.user_id, r.action, r.subject, r.detail);
-           UPDATE audit_events SET prev_hash = prev, hash = h WHERE id = r.id;
-           prev := h;
-         END LOOP;
-         UPDATE audit_chain_head SET last_hash = prev;
-       END $$;
-       ALTER TABLE audit_events ENABLE TRIGGER USER;
-       DELETE FROM audit_checkpoints;`,
-    );
+    await rewriteEventAsOwner(live.server.databaseUrl, signed.eventId - 1);
+    await asOwner('DELETE FROM audit_checkpoints');
     await live.director.settings.checkConnection.mutate();
     await expect(checkpointHead(firmKey(), () => new Date())).rejects.toThrow(CheckpointRefusedError);
     await expect(checkpointHead(firmKey(), () => new Date())).rejects.toThrow(

@@ -2,13 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkpointText, type TCheckpoint } from '../../server/audit/audit-checkpoints';
 import { scheduleAuditCheckpoints } from '../../server/audit/checkpoint-schedule';
-import { loadConfig } from '../../server/core/config';
 import { createLogger } from '../../server/core/logger';
 import { createClient } from '../../server/crm/clients';
-import { loadSigningKey, signingKeyFromPem } from '../../server/signing';
+import { signingKeyFromPem } from '../../server/signing';
 import { runScript } from '../support/app-process';
-import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
-import { runStatementsAs, verifyTrailAs } from '../support/records';
+import { firmKey, firmKeyFile as keyFile, startCheckpointSetup } from '../support/checkpoint-setup';
+import type { TLiveSetup } from '../support/live-setup';
+import { rewriteEventAsOwner, runStatementsAs, verifyTrailAs } from '../support/records';
 import { sql } from '../support/sql';
 
 // Signed checkpoints of the trail (server/audit/audit-checkpoints.ts, server/decisions/0023-signing-key.md): the head
@@ -17,13 +17,10 @@ import { sql } from '../support/sql';
 // The server's own minute job is given an hour here: the interval is exercised by a job of the test's own.
 let live: TLiveSetup;
 beforeAll(async () => {
-  live = await startLiveSetup({}, { auditCheckpoints: { intervalMs: 3_600_000 } });
+  live = await startCheckpointSetup();
 });
 afterAll(() => live?.stop());
 
-// The test server's key file: the default beside DATA_DIR, as the server read it.
-const keyFile = loadConfig({ LOG_LEVEL: 'silent' }).signingKeyFile;
-const firmKey = () => loadSigningKey(keyFile, { create: false });
 const otherKey = () => signingKeyFromPem(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 
 type TRow = { id: string; event_id: string; event_hash: string; key_fingerprint: string };
@@ -154,22 +151,7 @@ describe('checking checkpoints', () => {
     const firstSigned = (await checkpoints())[0]!;
     expect(Number(firstSigned.event_id)).toBeGreaterThan(Number(early!.id));
     // The owner edits the event, then rebuilds the chain from it with the database's own hash function and moves the head.
-    await sql(
-      live.server.databaseUrl,
-      `ALTER TABLE audit_events DISABLE TRIGGER USER;
-       UPDATE audit_events SET detail = detail || '{"rewritten": true}' WHERE id = ${early!.id};
-       DO $$
-       DECLARE r record; h text; prev text := (SELECT e.prev_hash FROM audit_events e WHERE e.id = ${early!.id});
-       BEGIN
-         FOR r IN SELECT * FROM audit_events e WHERE e.id >= ${early!.id} ORDER BY e.id LOOP
-           h := audit_event_hash(prev, r.id, r.at, r.user_id, r.action, r.subject, r.detail);
-           UPDATE audit_events SET prev_hash = prev, hash = h WHERE id = r.id;
-           prev := h;
-         END LOOP;
-         UPDATE audit_chain_head SET last_hash = prev;
-       END $$;
-       ALTER TABLE audit_events ENABLE TRIGGER USER;`,
-    );
+    await rewriteEventAsOwner(live.server.databaseUrl, early!.id);
     // The chain alone holds again: only the checkpoints show the rewrite.
     const unsigned = await verifyTrailAs(live.server.databaseUrl);
     expect(unsigned).toMatchObject({ ok: false, checkpoints: { ok: false, firstBadId: Number(firstSigned.id) } });

@@ -94,3 +94,26 @@ export async function verifyTrailAs(url: string) {
     await owner.close();
   }
 }
+
+/**
+ * The database's owner edits event `eventId`, then rebuilds the chain from it with the database's own
+ * hash function and moves the head: the chain alone holds again; only signed checkpoints can tell.
+ */
+export async function rewriteEventAsOwner(ownerUrl: string, eventId: number | string): Promise<void> {
+  await sql(
+    ownerUrl,
+    `ALTER TABLE audit_events DISABLE TRIGGER USER;
+     UPDATE audit_events SET detail = detail || '{"rewritten": true}' WHERE id = ${Number(eventId)};
+     DO $$
+     DECLARE r record; h text; prev text := (SELECT e.prev_hash FROM audit_events e WHERE e.id = ${Number(eventId)});
+     BEGIN
+       FOR r IN SELECT * FROM audit_events e WHERE e.id >= ${Number(eventId)} ORDER BY e.id LOOP
+         h := audit_event_hash(prev, r.id, r.at, r.user_id, r.action, r.subject, r.detail);
+         UPDATE audit_events SET prev_hash = prev, hash = h WHERE id = r.id;
+         prev := h;
+       END LOOP;
+       UPDATE audit_chain_head SET last_hash = prev;
+     END $$;
+     ALTER TABLE audit_events ENABLE TRIGGER USER;`,
+  );
+}
