@@ -22,7 +22,7 @@ export type TCheckpointSigner = Pick<TSigningKey, 'fingerprint' | 'sign' | 'publ
 /** Signing was refused: the chain does not hold from the head signed last. */
 export class CheckpointRefusedError extends Error {}
 
-type THeadRow = { id: string | null; hash: string; signed: boolean };
+type THeadRow = { id: string | null; hash: string };
 type TStoredRow = { eventId: string; eventHash: string; at: Date; keyFingerprint: string; signature: string; version: number } & {
   prevEventId: string | null;
   prevEventHash: string | null;
@@ -31,14 +31,12 @@ type TStoredRow = { eventId: string; eventHash: string; at: Date; keyFingerprint
 /** How far back the signer looks for a checkpoint carrying the firm's signature to start its check from. */
 const ANCHOR_LOOKBACK = 20;
 
-/** The newest stored checkpoint that carries one of `keys`' signatures: where the signer's check starts. */
-async function newestSigned(transaction: Transaction, keys: readonly TPublicKey[]): Promise<TCheckpointLink | null> {
-  const rows = await db().query<TStoredRow>(
-    `SELECT event_id::text AS "eventId", event_hash AS "eventHash", at, key_fingerprint AS "keyFingerprint", signature, version,
-            prev_event_id::text AS "prevEventId", prev_event_hash AS "prevEventHash"
-     FROM audit_checkpoints ORDER BY event_id DESC LIMIT ${ANCHOR_LOOKBACK}`,
-    { type: QueryTypes.SELECT, transaction },
-  );
+const STORED = `SELECT event_id::text AS "eventId", event_hash AS "eventHash", at, key_fingerprint AS "keyFingerprint", signature,
+                       version, prev_event_id::text AS "prevEventId", prev_event_hash AS "prevEventHash"
+                FROM audit_checkpoints`;
+
+/** The newest of `rows` that carries one of `keys`' signatures over what it records. */
+function firstSigned(rows: TStoredRow[], keys: readonly TPublicKey[]): TCheckpointLink | null {
   for (const row of rows) {
     const checkpoint = {
       eventId: Number(row.eventId),
@@ -53,6 +51,25 @@ async function newestSigned(transaction: Transaction, keys: readonly TPublicKey[
       return { eventId: checkpoint.eventId, eventHash: checkpoint.eventHash };
   }
   return null;
+}
+
+/** The newest stored checkpoint that carries one of `keys`' signatures: where the signer's check starts. */
+async function newestSigned(transaction: Transaction, keys: readonly TPublicKey[]): Promise<TCheckpointLink | null> {
+  const rows = await db().query<TStoredRow>(`${STORED} ORDER BY event_id DESC, id DESC LIMIT ${ANCHOR_LOOKBACK}`, {
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return firstSigned(rows, keys);
+}
+
+/** Whether the head carries the firm's signature already (a row there may be one nobody signed). */
+async function headSigned(transaction: Transaction, eventId: string, keys: readonly TPublicKey[]): Promise<boolean> {
+  const rows = await db().query<TStoredRow>(`${STORED} WHERE event_id = $1::bigint`, {
+    bind: [eventId],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return firstSigned(rows, keys) !== null;
 }
 
 /**
@@ -71,12 +88,10 @@ export async function checkpointHead(
   const made = await db().transaction(async (transaction) => {
     await db().query('SELECT pg_advisory_xact_lock($1)', { bind: [CHECKPOINT_LOCK_KEY], transaction });
     const [head] = await db().query<THeadRow>(
-      `SELECT h.last_id::text AS id, h.last_hash AS hash,
-              EXISTS (SELECT 1 FROM audit_checkpoints c WHERE c.event_id = h.last_id) AS signed
-       FROM audit_chain_head h WHERE h.singleton`,
+      'SELECT h.last_id::text AS id, h.last_hash AS hash FROM audit_chain_head h WHERE h.singleton',
       { type: QueryTypes.SELECT, transaction },
     );
-    if (!head || head.id === null || head.signed) return null;
+    if (!head || head.id === null || (await headSigned(transaction, head.id, keys))) return null;
     const prev = await startingPoint(transaction, key.file ? { file: key.file, trail } : null, keys, onWarning);
     const check = await verifyChainSince(db(), transaction, prev);
     if (!check.ok) {
@@ -94,7 +109,7 @@ export async function checkpointHead(
     const signature = key.sign(checkpointText(unsigned));
     const [row] = await db().query<{ id: string }>(
       `INSERT INTO audit_checkpoints (event_id, event_hash, at, key_fingerprint, signature, version, prev_event_id, prev_event_hash)
-       VALUES ($1, $2, $3, $4, $5, 2, $6, $7) ON CONFLICT (event_id) DO NOTHING RETURNING id::text`,
+       VALUES ($1, $2, $3, $4, $5, 2, $6, $7) RETURNING id::text`,
       {
         bind: [head.id, head.hash, unsigned.at, key.fingerprint, signature, prev?.eventId ?? null, prev?.eventHash ?? null],
         type: QueryTypes.SELECT,

@@ -20,13 +20,14 @@ export function spaIsStale(): boolean {
 }
 
 /**
- * The production build, whatever NODE_ENV the caller runs under: Vite lets the shell's NODE_ENV
- * decide React's build, and vitest sets it to `test` (a development React, twice the bundle, slower).
+ * The SPA built for `mode`, whatever NODE_ENV the caller runs under (Vite lets the shell's NODE_ENV
+ * decide React's build): `npm start` serves production; the e2e suite drives a development build,
+ * whose StrictMode mounts each component twice and so finds effects that do not clean up.
  */
-export async function buildSpa(): Promise<void> {
+export async function buildSpa(mode: 'production' | 'development' = 'production'): Promise<void> {
   const { build } = await import('vite');
   const callerEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
+  process.env.NODE_ENV = mode;
   try {
     await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
   } finally {

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkpointText, type TCheckpoint } from '../../server/audit/audit-checkpoints';
+import { checkpointHead, checkpointText, type TCheckpoint } from '../../server/audit/audit-checkpoints';
 import { scheduleAuditCheckpoints } from '../../server/audit/checkpoint-schedule';
 import { createLogger } from '../../server/core/logger';
 import { createClient } from '../../server/crm/clients';
@@ -94,6 +94,26 @@ describe('making checkpoints', () => {
     } finally {
       await stop();
     }
+  });
+
+  it('signs a head for which the request role appended a row nobody signed', async () => {
+    const { id } = await head();
+    const next = Number(id) + 2;
+    await runStatementsAs(live.server.requestDatabaseUrl, [
+      `INSERT INTO audit_checkpoints (event_id, event_hash, at, key_fingerprint, signature, version)
+       VALUES (${next}, 'x', now(), '${firmKey().fingerprint}', 'AAAA', 2)`,
+    ]);
+    await moveHead();
+    await moveHead();
+    expect((await head()).id).toBe(String(next));
+    const made = await checkpointHead(firmKey(), () => new Date());
+    expect(made).toMatchObject({ eventId: next, keyFingerprint: firmKey().fingerprint });
+    // The row nobody signed stays (the request role cannot remove it) and is a finding until the owner does.
+    expect((await live.director.audit.verify.query()).checkpoints).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/does not carry the firm's signature/) as unknown,
+    });
+    await sql(live.server.databaseUrl, "DELETE FROM audit_checkpoints WHERE signature = 'AAAA'");
   });
 
   it('lets the request role read and append checkpoints, never change or remove them', async () => {
