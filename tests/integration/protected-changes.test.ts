@@ -110,7 +110,30 @@ describe('the request role, used directly', () => {
       `INSERT INTO cases (client_id, reference, title, status, closed_at, created_at, updated_at)
        VALUES (${clientId}, 'BACK-2', 'Closed long ago', 'closed', now() - interval '10 years', now(), now())`,
     ]);
-    expect((await theChange(beforeInsert)).detail).toMatchObject({ table: 'cases', op: 'insert', changed: ['closed_at', 'status'] });
+    expect((await theChange(beforeInsert)).detail).toMatchObject({ table: 'cases', op: 'insert', changed: ['client_id', 'closed_at', 'status'] });
+  });
+
+  it('moving a case, or a client’s messages, out from behind its wall is on the trail, once per client; deleting a message is refused', async () => {
+    const walled = (await live.director.clients.create.mutate({ name: 'Wanda Walled', phone: '+447700955777' })).id;
+    const kase = await live.director.cases.create.mutate({ clientId: walled, reference: 'WALL-1', title: 'Walled matter' });
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata, created_at, updated_at)
+       SELECT 'chat', 'inbound', 'Confidential ' || g, $1::int, '447700955777', jsonb_build_object('chat_msg_id', 'wamid.walled-' || g), now(), now()
+       FROM generate_series(1, 3) g`,
+      [walled],
+    );
+    const before = await lastId();
+    await asRequestRole([
+      `UPDATE cases SET client_id = ${clientId} WHERE id = ${kase.id}`,
+      `UPDATE communications SET client_id = ${clientId} WHERE client_id = ${walled}`,
+    ]);
+    const changes = (await eventsAfter(before)).filter((e) => e.action === 'db.change');
+    expect(changes.map((e) => [e.subject, e.detail.table, e.detail.changed])).toEqual([
+      [`case:${kase.id}`, 'cases', ['client_id']],
+      [`client:${walled}`, 'communications', ['client_id']],
+    ]);
+    await expect(asRequestRole([`DELETE FROM communications WHERE client_id = ${clientId}`])).rejects.toThrow(/permission denied/);
   });
 
   it('lifting a wall (a screen deleted) is on the trail', async () => {

@@ -55,6 +55,8 @@ export async function grantRequestRole(owner: Sequelize, role: string): Promise<
        IF to_regclass('public.legal_holds') IS NOT NULL THEN
          EXECUTE format('REVOKE DELETE ON public.legal_holds, public.erasure_requests, public.retention_batches FROM %I', ${quoteLiteral(role)});
        END IF;
+       -- Messages are erased in place, never deleted (migration 0029).
+       EXECUTE format('REVOKE DELETE ON public.communications FROM %I', ${quoteLiteral(role)});
      END $$`,
   );
   // PostgreSQL 15 and later already keep CREATE on public from everyone but its owner; older ones

@@ -5,6 +5,8 @@ import type { TMigration } from '../migration-type';
 // appended the app's event for the same subject; but the request role may append any event, so a
 // made-up event silenced the database's entry. Now the entry is always written, and names the app's
 // event of its transaction, when there is one, as `appEventId` (the Audit page says it confirms it).
+// It also knows a message moved between clients or cases (watched from 0029): named under the client
+// it left, once per transaction and client (a number linked moves all its messages in one statement).
 // The rest is 0026's function, unchanged.
 const functionSql = (appEvent: 'name' | 'stand-down') => `
   CREATE OR REPLACE FUNCTION audit_protected_change() RETURNS trigger LANGUAGE plpgsql
@@ -39,7 +41,13 @@ const functionSql = (appEvent: 'name' | 'stand-down') => `
       WHEN 'users' THEN 'user:' || (the_row ->> 'id')
       WHEN 'erasure_requests' THEN 'client:' || (the_row ->> 'client_id')
       WHEN 'retention_batches' THEN 'retention:' || (the_row ->> 'id')
+      WHEN 'communications' THEN coalesce('client:' || coalesce(old_row ->> 'client_id', new_row ->> 'client_id'),
+                                          'communication:' || (the_row ->> 'id'))
       ELSE TG_TABLE_NAME END;
+    IF TG_TABLE_NAME = 'communications' AND EXISTS (SELECT 1 FROM public.audit_events e
+         WHERE e.at = now() AND e.subject = subject_key AND e.action = 'db.change' AND e.detail ->> 'table' = 'communications') THEN
+      RETURN NULL;
+    END IF;
     SELECT e.id INTO app_event FROM public.audit_events e
     WHERE e.at = now() AND e.subject = subject_key AND e.action = ANY (covering) ORDER BY e.id DESC LIMIT 1;
     ${appEvent === 'stand-down' ? 'IF app_event IS NOT NULL THEN RETURN NULL; END IF;' : ''}
