@@ -110,6 +110,9 @@ function storedHow(file: TStoredFile): string {
 const storedOthers = (file: TStoredFile) =>
   file.others ? `; ${file.others === 1 ? '1 other stored file has' : `${file.others} other stored files have`} the same bytes` : '';
 
+/** What a stored file's answer adds: holding a file proves nothing about where it came from. */
+export const NOT_SIGNED = 'It is a file the firm holds, not an export: no signature of the firm vouches for it.';
+
 /** "This file is identical to IMG_2041.jpg, which Amelia Hart sent on 26 Nov 2026 (stored with this SHA-256)." */
 export function describeStoredFile(file: TStoredFile): string {
   return `This file is identical to ${storedName(file)}, ${storedHow(file)} (stored with this SHA-256${storedOthers(file)}).`;
@@ -199,10 +202,12 @@ export function judgeCopy(
         : `This ZIP has been altered since its manifest was written: ${problems}.${cameIn}`,
     };
   }
+  // A stored file is one the firm holds, not one it signed: the request role can add a row for any
+  // bytes, so it is never "genuine" (server/export/README.md "Verify a copy").
   if (stored) {
     return check.claimsExport
       ? { verdict: 'unknown', summary: describeClaimedStoredFile(stored) }
-      : { verdict: 'genuine', summary: describeStoredFile(stored) };
+      : { verdict: 'unknown', summary: `${describeStoredFile(stored)} ${NOT_SIGNED}` };
   }
   if (check.kind === 'zip' && check.problem) {
     return {

@@ -283,13 +283,13 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     await shootAndMeasure(page, section, 'verify-altered');
   });
 
-  it('an exhibit taken out of the bundle is a file the firm holds: identical to the one Amelia Hart sent, her page linked', async () => {
+  it('an exhibit taken out of the bundle is a file the firm holds, not a signed export: identical to the one Amelia Hart sent, her page linked', async () => {
     const exhibit = [...entries.keys()].find((name) => name.endsWith('-Tenancy agreement.pdf'))!;
     const taken = path.join(dir, path.basename(exhibit));
     await writeFile(taken, entries.get(exhibit)!);
     const section = page.locator('#verify-copy');
     await section.getByLabel('Choose an export to check', { exact: true }).setInputFiles(taken);
-    const answer = await answerFor(section, path.basename(taken), 'This copy is genuine');
+    const answer = await answerFor(section, path.basename(taken), 'The firm holds this file; it is not an export');
     const sentence = answer.locator('.verify-stored');
     await sentence.waitFor();
     expect(await sentence.textContent()).toMatch(
@@ -299,7 +299,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     expect(await answer.getByText('No export in the audit trail that you may see has this fingerprint.').count()).toBe(0);
     await shootAndMeasure(page, section, 'verify-stored-file');
     const verified = page.getByRole('region', { name: 'Audit events' }).locator('tr[data-action="export.verify"]').first();
-    await expect.poll(() => verified.textContent()).toContain('verified a copy: genuine — identical to a file the firm holds');
+    await expect.poll(() => verified.textContent()).toContain('verified a copy: unknown — identical to a file the firm holds');
   });
 
   it('a bundle forged with one exhibit changed and its manifest edited to match is altered, and names its export', async () => {

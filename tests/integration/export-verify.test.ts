@@ -470,7 +470,7 @@ describe('a forged bundle (a file changed and the manifest edited to match)', ()
 });
 
 describe('a file taken out of a bundle', () => {
-  it('is known as the stored file with the same bytes: who sent it and when, audited with the client and the attachment', async () => {
+  it('is known as the stored file with the same bytes, who sent it and when, yet not genuine (nothing signed it); audited with the client and the attachment', async () => {
     const [photo, inventory] = await sql<{ id: number; size: string }>(
       live.server.databaseUrl,
       `SELECT id, size FROM attachments WHERE state = 'stored' ORDER BY id`,
@@ -478,7 +478,7 @@ describe('a file taken out of a bundle', () => {
     const { result } = await verify(entry('exhibits/002-inventory.pdf'), { fileName: '002-inventory.pdf' });
     expect(result).toMatchObject({
       kind: 'pdf',
-      verdict: 'genuine',
+      verdict: 'unknown',
       export: null,
       manifest: null,
       storedFile: {
@@ -493,16 +493,16 @@ describe('a file taken out of a bundle', () => {
       },
     });
     expect(result!.summary).toMatch(
-      /^This file is identical to inventory\.pdf, which Amelia Hart sent on \d{1,2} \w{3} \d{4} \(stored with this SHA-256\)\.$/,
+      /^This file is identical to inventory\.pdf, which Amelia Hart sent on \d{1,2} \w{3} \d{4} \(stored with this SHA-256\)\. It is a file the firm holds, not an export: no signature of the firm vouches for it\.$/,
     );
     expect(await lastVerification()).toMatchObject({
       subject: `client:${clientId}`,
-      detail: { sha256: sha256(entry('exhibits/002-inventory.pdf')), verdict: 'genuine', auditEventId: null, attachmentId: inventory!.id },
+      detail: { sha256: sha256(entry('exhibits/002-inventory.pdf')), verdict: 'unknown', auditEventId: null, attachmentId: inventory!.id },
     });
 
     const shown = await verify(entry('exhibits/001-file.jpg'));
     expect(shown.result).toMatchObject({
-      verdict: 'genuine',
+      verdict: 'unknown',
       storedFile: { attachmentId: photo!.id, fileName: null, mimeType: 'image/jpeg' },
     });
     expect(shown.result!.summary).toMatch(
@@ -623,12 +623,12 @@ describe('npm run export:verify', () => {
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain(`(audit event #${(await exportEvent(sha256(bundle)))!.id})`);
     expect(result.output).toContain('Verdict: genuine.');
-    // A file taken out of the bundle is found among the files the firm holds (the operator's command has no walls).
+    // A file taken out of the bundle is found among the files the firm holds (the operator's command has no walls): held, not signed.
     const exhibit = path.join(work, '002-inventory.pdf');
     await writeFile(exhibit, entry('exhibits/002-inventory.pdf'));
     const stored = await run(exhibit, [], { DATABASE_URL: live.server.requestDatabaseUrl, DATABASE_OWNER_URL: live.server.databaseUrl });
-    expect(stored.code, stored.output).toBe(0);
-    expect(stored.output).toMatch(/Verdict: genuine\. This file is identical to inventory\.pdf, which Amelia Hart sent on /);
+    expect(stored.code, stored.output).toBe(1);
+    expect(stored.output).toMatch(/Verdict: unknown\. This file is identical to inventory\.pdf, which Amelia Hart sent on /);
   }, 60_000);
 });
 
@@ -831,10 +831,10 @@ describe('a file that claims to be an export', () => {
     const claimedJson = await verify(messages);
     expect(claimedJson.result).toMatchObject({ kind: 'json', verdict: 'unknown', storedFile: { fileName: 'Chat record.json' } });
 
-    // A file that claims nothing is still known as the file it is.
+    // A file that claims nothing is still known as the file it is, and still not genuine: nothing signed it.
     const letter = Buffer.from('%PDF-1.4 a letter the client wrote');
     await storeClientFile(forger, letter, 'letter.pdf', 'application/pdf');
-    expect((await verify(letter)).result).toMatchObject({ verdict: 'genuine', storedFile: { fileName: 'letter.pdf' } });
+    expect((await verify(letter)).result).toMatchObject({ verdict: 'unknown', storedFile: { fileName: 'letter.pdf' } });
   });
 });
 

@@ -76,8 +76,8 @@ describe('describeAuditEvent: one sentence a person can read', () => {
     ],
     [
       'a file the firm holds, taken out of a bundle',
-      event({ action: 'export.verify', ...amelia, detail: { sha256: SHA, verdict: 'genuine', auditEventId: null, attachmentId: 7 } }),
-      'Dee Director verified a copy: genuine — identical to a file the firm holds',
+      event({ action: 'export.verify', ...amelia, detail: { sha256: SHA, verdict: 'unknown', auditEventId: null, attachmentId: 7 } }),
+      'Dee Director verified a copy: unknown — identical to a file the firm holds',
     ],
     [
       'a file the trail does not know',

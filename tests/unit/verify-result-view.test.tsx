@@ -182,8 +182,8 @@ describe('the answer, as drawn', () => {
     const html = render(
       result({
         kind: 'pdf',
-        verdict: 'genuine',
-        summary: 'This is a file the firm holds.',
+        verdict: 'unknown',
+        summary: 'This file is identical to Ref fdp.exe, as the server words it. It is a file the firm holds, not an export.',
         storedFile: {
           attachmentId: 7,
           fileName: 'Ref \u202Efdp.exe',
@@ -203,7 +203,9 @@ describe('the answer, as drawn', () => {
     expect(html).toContain('href="/cases/3"');
     expect(html).not.toContain('\u202E');
     expect(textOf(html)).not.toContain('No export in the audit trail');
-    expect(textOf(html)).not.toContain('This is a file the firm holds.'); // the same said once, with the link
+    expect(textOf(html)).not.toContain('as the server words it'); // the same said once, with the link
+    expect(textOf(html)).toContain('The firm holds this file; it is not an export');
+    expect(textOf(html)).toContain('no signature of the firm vouches for it');
   });
 
   it('a found export: its moment in the same format, and the link to the trail explained in plain words', () => {

@@ -219,6 +219,9 @@ function StoredFileSentence({ stored }: { stored: TStoredFile }) {
 export function VerifyResultView({ result, headlineRef }: { result: TVerifyResult; headlineRef?: Ref<HTMLHeadingElement> }) {
   const found = result.export;
   const stored = result.storedFile;
+  // A file the firm holds that does not claim to be an export: the server's sentence begins so (a
+  // claimed one's says it is not an export the firm made).
+  const heldOnly = stored !== null && !found && result.summary.startsWith('This file is identical to');
   const subjectHref = found ? `/${found.subject.type === 'client' ? 'clients' : 'cases'}/${found.subject.id}` : '';
   return (
     <article className={`verify-result verify-${result.verdict}`} aria-label={`Check of ${visible(result.fileName ?? 'the file')}`}>
@@ -226,11 +229,14 @@ export function VerifyResultView({ result, headlineRef }: { result: TVerifyResul
         <span className="verify-mark" aria-hidden="true">
           {MARK[result.verdict]}
         </span>
-        {HEADLINE[result.verdict]}
+        {heldOnly ? 'The firm holds this file; it is not an export' : HEADLINE[result.verdict]}
       </h3>
       {/* The server's sentence for a stored file says the same as this one, without the link. */}
-      {stored && !found && result.verdict === 'genuine' ? (
-        <StoredFileSentence stored={stored} />
+      {heldOnly ? (
+        <>
+          <StoredFileSentence stored={stored} />
+          <p className="verify-summary">A file the firm holds is not an export: no signature of the firm vouches for it.</p>
+        </>
       ) : (
         <>
           <p className="verify-summary">{visible(found ? withReadersTime(result.summary, found.at) : result.summary)}</p>

@@ -30,9 +30,9 @@ export const EXPORT_SENTENCES: TDescribers<'export.create' | 'export.verify'> = 
     return `${s.actor} exported ${s.chatOf}${d.format ? ` as ${d.format.toUpperCase()}` : ''}${facts.length ? ` (${facts.join(', ')})` : ''}`;
   },
   'export.verify': (d, s) => {
-    if (d.verdict === 'unknown') return `${s.actor} verified a copy: unknown (no export in the trail has it)`;
-    // Not an export but a file the firm holds (an exhibit taken out of a bundle, say).
+    // Not an export but a file the firm holds (an exhibit taken out of a bundle, say): unknown, as nothing signed it.
     const held = typeof d.attachmentId === 'number' && typeof d.auditEventId !== 'number';
+    if (d.verdict === 'unknown' && !held) return `${s.actor} verified a copy: unknown (no export in the trail has it)`;
     return `${s.actor} verified a copy${d.verdict ? `: ${d.verdict}` : ''}${held ? ' — identical to a file the firm holds' : ''}`;
   },
 };
