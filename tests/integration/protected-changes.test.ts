@@ -110,7 +110,11 @@ describe('the request role, used directly', () => {
       `INSERT INTO cases (client_id, reference, title, status, closed_at, created_at, updated_at)
        VALUES (${clientId}, 'BACK-2', 'Closed long ago', 'closed', now() - interval '10 years', now(), now())`,
     ]);
-    expect((await theChange(beforeInsert)).detail).toMatchObject({ table: 'cases', op: 'insert', changed: ['client_id', 'closed_at', 'status'] });
+    expect((await theChange(beforeInsert)).detail).toMatchObject({
+      table: 'cases',
+      op: 'insert',
+      changed: ['client_id', 'closed_at', 'status'],
+    });
   });
 
   it('moving a case, or a client’s messages, out from behind its wall is on the trail, once per client; deleting a message is refused', async () => {
