@@ -1,8 +1,8 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../core/db/db';
-import { trustedKeysOf, verifySignature, type TPublicKey, type TSigningKey } from '../signing';
+import { trustedKeysOf, type TPublicKey, type TSigningKey } from '../signing';
 import { verifyChainSince } from './audit-chain';
-import { checkpointText, type TCheckpoint, type TCheckpointLink } from './checkpoint-text';
+import { carriesSignature, checkpointText, type TCheckpoint, type TCheckpointLink } from './checkpoint-text';
 import { readLastCheckpoint, trailIdentity, writeLastCheckpoint } from './last-checkpoint-file';
 
 // Signed checkpoints of the trail (server/decisions/0023-signing-key.md): the chain's head signed with
@@ -46,9 +46,7 @@ function firstSigned(rows: TStoredRow[], keys: readonly TPublicKey[]): TCheckpoi
       version: row.version === 2 ? (2 as const) : (1 as const),
       prev: row.prevEventId ? { eventId: Number(row.prevEventId), eventHash: row.prevEventHash ?? '' } : null,
     };
-    const key = keys.find((k) => k.fingerprint === row.keyFingerprint);
-    if (key && verifySignature(checkpointText(checkpoint), row.signature, key.publicKeyPem))
-      return { eventId: checkpoint.eventId, eventHash: checkpoint.eventHash };
+    if (carriesSignature(checkpoint, row.signature, keys)) return { eventId: checkpoint.eventId, eventHash: checkpoint.eventHash };
   }
   return null;
 }

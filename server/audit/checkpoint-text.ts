@@ -1,3 +1,5 @@
+import { verifySignature, type TPublicKey } from '../signing';
+
 // What a checkpoint of the trail is and the bytes its signature covers (server/audit/audit-checkpoints.ts).
 
 /** The head a checkpoint was signed after, in the form v2: the previous checkpoint's event and hash. */
@@ -24,4 +26,10 @@ export function checkpointText(c: Omit<TCheckpoint, 'id' | 'signature'>): string
   const head = `event ${c.eventId}\nhash ${c.eventHash}\nat ${c.at.toISOString()}\nkey ${c.keyFingerprint}\n`;
   if (c.version === 1) return `firm-chat audit checkpoint v1\n${head}`;
   return `firm-chat audit checkpoint v2\n${head}prev ${c.prev ? `${c.prev.eventId} ${c.prev.eventHash}` : 'none'}\n`;
+}
+
+/** Whether `signature` is one of `keys`' (the one the checkpoint names) over what the checkpoint records. */
+export function carriesSignature(c: Omit<TCheckpoint, 'id' | 'signature'>, signature: string, keys: readonly TPublicKey[]): boolean {
+  const key = keys.find((k) => k.fingerprint === c.keyFingerprint);
+  return key !== undefined && verifySignature(checkpointText(c), signature, key.publicKeyPem);
 }

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { verifySignature, type TPublicKey } from '../signing';
-import { checkpointText, type TCheckpoint } from './checkpoint-text';
+import type { TPublicKey } from '../signing';
+import { carriesSignature, type TCheckpoint } from './checkpoint-text';
 
 // The newest checkpoint signed of each trail, kept beside the signing key, outside the database
 // (server/decisions/0023-signing-key.md): whoever deletes the newest checkpoints from the table (the
@@ -78,8 +78,7 @@ export function readLastCheckpoint(keyFile: string, trail: string, keys: readonl
   let checkpoint: TCheckpoint | null = null;
   try {
     checkpoint = { ...entry, at: new Date(entry.at) };
-    const key = keys.find((k) => k.fingerprint === checkpoint!.keyFingerprint);
-    signed = key !== undefined && verifySignature(checkpointText(checkpoint), checkpoint.signature, key.publicKeyPem);
+    signed = carriesSignature(checkpoint, checkpoint.signature, keys);
   } catch {
     signed = false;
   }
