@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { hasChromium, saveScreenshot, signInDemo, storedBubble } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
 // Filing messages on the right matter: the composer offers the case the conversation's recent
@@ -33,7 +33,7 @@ describe.runIf(hasChromium())('filing messages on cases, in Chromium', () => {
       const message = page.getByRole('textbox', { name: 'Message' });
       await message.fill(`Not about a matter (${viewport.width})`);
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page.locator('.bubble-row', { hasText: `Not about a matter (${viewport.width})` }).waitFor();
+      await storedBubble(page, `Not about a matter (${viewport.width})`);
       await expect.poll(chosen).toContain('HART-2026-001');
 
       // The will, kept for the next messages too.
@@ -41,7 +41,7 @@ describe.runIf(hasChromium())('filing messages on cases, in Chromium', () => {
       await page.getByRole('checkbox', { name: 'Keep for next messages' }).check();
       await message.fill(`About the will (${viewport.width})`);
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page.locator('.bubble-row', { hasText: `About the will (${viewport.width})` }).waitFor();
+      await storedBubble(page, `About the will (${viewport.width})`);
       expect(await chosen()).toContain('HART-2026-002');
       await page.getByRole('checkbox', { name: 'Keep for next messages' }).uncheck();
 
@@ -49,7 +49,7 @@ describe.runIf(hasChromium())('filing messages on cases, in Chromium', () => {
       await casePicker.selectOption({ label: 'HART-2026-001 — Hart v Northwind Lettings (deposit dispute)' });
       await message.fill(`Back to the lease (${viewport.width})`);
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page.locator('.bubble-row', { hasText: `Back to the lease (${viewport.width})` }).waitFor();
+      await storedBubble(page, `Back to the lease (${viewport.width})`);
       await expect.poll(chosen).toContain('HART-2026-001');
       await context.close();
     });

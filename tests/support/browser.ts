@@ -88,3 +88,13 @@ export async function untilStill(locator: Locator, { frames = 3, timeoutMs = 10_
     { frames, timeoutMs },
   );
 }
+
+/**
+ * The bubble of a message sent with `text`, once the server has stored it: the optimistic copy shown
+ * first has a negative id and is still only in this browser (a context closed then loses the send).
+ */
+export async function storedBubble(page: Page, text: string): Promise<Locator> {
+  const bubble = page.locator('.bubble-row[data-id]:not([data-id^="-"])', { hasText: text });
+  await bubble.waitFor();
+  return bubble;
+}
