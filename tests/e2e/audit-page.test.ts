@@ -1,14 +1,12 @@
-import { mkdir } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TAppProcess } from '../support/app-process';
-import { hasChromium, signInDemo } from '../support/browser';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
 // The audit page as a director reads it: one sentence per event with names, not ids; the chain's
 // head and a check of the whole chain; filters by what an event is about and by hash.
-const SHOTS = process.env.AUDIT_SCREENSHOTS ?? '/tmp/helper-audit';
 
 /** A tRPC call from inside the signed-in page (its cookie, its origin), as the SPA makes it. */
 async function call<T>(page: Page, path: string, input: unknown, kind: 'query' | 'mutation'): Promise<T> {
@@ -32,9 +30,8 @@ describe.runIf(hasChromium())('the audit page', () => {
   let app: TAppProcess;
   let browser: Browser;
   let ameliaId: number;
-  beforeAll(async () => {
+  beforeAll(() => {
     ({ app, browser } = live);
-    await mkdir(SHOTS, { recursive: true });
   });
 
   // What the trail shows came partly from outside: a character that hides itself or turns the text
@@ -162,7 +159,7 @@ describe.runIf(hasChromium())('the audit page', () => {
       await page.locator('.audit-head-state', { hasText: 'Trail head' }).waitFor();
       await page.getByRole('searchbox', { name: 'About' }).fill('Amelia');
       await page.getByRole('list', { name: 'Matching clients and cases' }).waitFor();
-      await page.screenshot({ path: `${SHOTS}/audit-${width}.png`, fullPage: true });
+      await saveScreenshot(page, `audit-${width}`);
       const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       expect(
         violations
@@ -184,7 +181,7 @@ describe.runIf(hasChromium())('the audit page', () => {
         .getByRole('status')
         .filter({ hasText: /^Verified:/ })
         .waitFor();
-      await page.screenshot({ path: `${SHOTS}/audit-${width}-verified.png`, fullPage: false });
+      await saveScreenshot(page, `audit-${width}-verified`, { fullPage: false });
       await context.close();
     });
   });

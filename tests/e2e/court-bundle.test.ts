@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -9,7 +9,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { hasChromium, signInDemo } from '../support/browser';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
 // The court bundle as a director meets it (server/export/README.md "Evidence exports"): downloaded from a client's
@@ -17,7 +17,6 @@ import { useLiveBrowserSuite } from '../support/live-app';
 // back to Verify a copy on the Audit page — the bundle as it came is genuine, file by file; a copy
 // with one exhibit changed is altered, and says which; an exhibit taken out of it is a file the firm
 // holds; one forged with its manifest edited to match is altered all the same.
-const SHOTS = process.env.BUNDLE_SCREENSHOTS ?? '/tmp/helper-bundle2';
 const AMELIA = '447700900123';
 const CHLOE = '447700900789';
 // A 2×2 PNG (red, green / blue, white) and a small PDF, sent by the client through the simulator.
@@ -87,7 +86,7 @@ async function shootAndMeasure(page: Page, section: Locator, name: string): Prom
     // From the top of the page, clipped to the section: a shot scrolled to it draws the sticky top bar over it.
     await page.evaluate(() => window.scrollTo(0, 0));
     const box = (await section.boundingBox())!;
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true, clip: box });
+    await saveScreenshot(page, `${name}-${width}`, { clip: box });
     const { violations } = await new AxeBuilder({ page })
       .include(`#${await section.getAttribute('id')}`)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
@@ -122,7 +121,6 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
   let manifest: TManifest;
 
   beforeAll(async () => {
-    await mkdir(SHOTS, { recursive: true });
     dir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-bundle-'));
     // Beside the demo's photo and letter: a photo and a named document from the client.
     await live.sim.sendInboundKind({
@@ -421,7 +419,7 @@ describe.runIf(hasChromium())('the court bundle and Verify a copy, in Chromium',
     await refusal.waitFor({ timeout: 30_000 });
     // The server's own sentence, read from the download's frame.
     expect(await refusal.textContent()).toMatch(/could not be prepared: That client does not exist\./);
-    await card.screenshot({ path: path.join(SHOTS, 'export-refused-1280.png') });
+    await saveScreenshot(card, 'export-refused-1280');
     // Offered again (once the reason is sorted out).
     expect(await card.getByRole('button', { name: 'Court bundle (ZIP)' }).getAttribute('aria-disabled')).not.toBe('true');
     await staff.context.close();

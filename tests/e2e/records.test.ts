@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TAppProcess } from '../support/app-process';
-import { hasChromium, SCREENSHOT_DIR, signInDemo } from '../support/browser';
+import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { sql } from '../support/sql';
 
@@ -13,8 +11,7 @@ import { sql } from '../support/sql';
 // destroyed after a typed confirmation, followed to a certificate whose links download; and a legal
 // hold placed in the browser keeping its client out of retention and refusing its erasure.
 // Every state photographed is also measured by axe-core at a desk's and a phone's width, as in
-// accessibility.test.ts; the screenshots go to tests/e2e/screenshots/ for a person to look at.
-const SHOTS = SCREENSHOT_DIR;
+// accessibility.test.ts; with E2E_SCREENSHOTS=1 they are photographed for a person to look at.
 
 // Each test runs axe at two widths on several screens, a retention batch and a download: over the
 // project's 90 s on a machine running two suites at once (a clean clone's CI beside another).
@@ -27,9 +24,8 @@ describe.runIf(hasChromium())('records in Chromium', () => {
   let ownerUrl: string;
   let browser: Browser;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     ({ app, ownerUrl, browser } = live);
-    await mkdir(SHOTS, { recursive: true });
   });
 
   const caseNamed = async (reference: string) =>
@@ -44,7 +40,7 @@ describe.runIf(hasChromium())('records in Chromium', () => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
       // From the top: a full-page shot of a scrolled page draws the sticky top bar mid-page.
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+      await saveScreenshot(page, `${name}-${width}`);
       const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect

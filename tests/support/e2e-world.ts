@@ -11,9 +11,11 @@ import { startProviderSimulator, type ProviderSimulator, type TSimulatorOptions 
 import { lastCheckpointFileOf } from '../../server/audit/last-checkpoint-file';
 import { seedDemoData } from '../../server/seed/seed-demo';
 import { loadSigningKey } from '../../server/signing';
+import { setPasswordHashCost } from '../../server/auth/password';
 import { startAppProcess, type TAppProcess } from './app-process';
 import { launchChromium } from './browser';
 import { resetDatabaseToBase, saveDatabaseBase } from './database-reset';
+import { TEST_HASH_COST } from './hash-cost';
 import { silentLogger } from './own-cluster';
 import { sql } from './sql';
 
@@ -52,6 +54,9 @@ async function startWorld(onCleanup: (fn: () => Promise<void>) => void): Promise
 }
 
 async function startParts(stops: (() => Promise<unknown>)[]): Promise<TE2eWorld> {
+  // The demo accounts each file seeds are hashed at the tests' cost: every sign-in checks a hash at the cost
+  // written in it, so each of the suite's sign-ins costs the app a few ms instead of ~300 ms of CPU.
+  setPasswordHashCost(TEST_HASH_COST);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-e2e-world-'));
   stops.push(() => rm(dataDir, { recursive: true, force: true }));
   await chmod(dataDir, 0o755); // the unprivileged postgres user runs the cluster under root
