@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { TEST_SPA_DIR } from './tests/support/test-spa-dir';
 
 // FIRM_CHAT_CANARY=1 swaps each project's tests for its one deliberately failing canary
 // (tests/canary/): .ci/run proves with them that a failing test fails the run.
@@ -17,6 +18,10 @@ const SHARED_MODULES = { isolate: false };
 // e2e workers: each runs its own app, database and Chromium. A browser test mostly waits (for a page,
 // a poll, the provider's answer): one more worker than cores (two per core made each file twice as slow).
 const E2E_WORKERS = Math.max(2, availableParallelism() + 1);
+
+// Every app a test starts (`npm start` in a child) serves the tests' own SPA build
+// (tests/support/test-spa-build.ts), whatever dist/client holds meanwhile.
+const TEST_APPS_ENV = { SPA_DIR: TEST_SPA_DIR };
 
 // One file for the SPA build (root: client/) and the three test projects.
 export default defineConfig({
@@ -54,7 +59,8 @@ export default defineConfig({
           name: 'integration',
           root: '.',
           include: testFiles('integration', 'tests/integration/**/*.test.ts'),
-          globalSetup: ['tests/support/global-postgres.ts'],
+          globalSetup: ['tests/support/global-postgres.ts', ...(canary ? [] : ['tests/support/test-spa-build.ts'])],
+          env: TEST_APPS_ENV,
           setupFiles: ['tests/support/integration-setup.ts'],
           ...SHARED_MODULES,
           maxWorkers: WORKERS,
@@ -68,8 +74,9 @@ export default defineConfig({
           name: 'e2e',
           root: '.',
           include: testFiles('e2e', 'tests/e2e/**/*.test.ts'),
-          // The SPA built once before the workers start their apps (tests/support/e2e-client-build.ts).
-          globalSetup: canary ? [] : ['tests/support/e2e-client-build.ts'],
+          // The SPA built once before the workers start their apps (tests/support/test-spa-build.ts).
+          globalSetup: canary ? [] : ['tests/support/test-spa-build.ts'],
+          env: TEST_APPS_ENV,
           // One app, database and Chromium per worker, shared by its files one after another, each
           // file starting from a reset database (tests/support/e2e-world.ts): files share a worker's modules.
           isolate: false,

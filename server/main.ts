@@ -17,7 +17,7 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   takeOverShutdownSignals();
-  const running = await startServer(config, logger);
+  const running = await startServer(config, logger, { spaDir: config.spaDir });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');

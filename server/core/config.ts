@@ -45,6 +45,7 @@ const ZEnv = z.object({
       .optional(),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  SPA_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   SIGNING_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   BACKUP_KEY: optionalString,
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
@@ -126,6 +127,8 @@ export type TConfig = {
   /** The owner's URL for migrations and maintenance; unset: DATABASE_URL serves both. */
   databaseOwnerUrl: string | undefined;
   dataDir: string;
+  /** Where the built SPA is served from (SPA_DIR; unset: dist/client, which `npm start` builds when stale). */
+  spaDir: string | undefined;
   /**
    * The firm's Ed25519 private key (server/decisions/0023-signing-key.md). Unset: `<DATA_DIR>-signing-key.pem`,
    * made at first start (`signingKeyCreate`); a path given must exist, or a typo would make a new key.
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     databaseUrl: e.DATABASE_URL,
     databaseOwnerUrl: e.DATABASE_OWNER_URL,
     dataDir: path.resolve(e.DATA_DIR),
+    spaDir: e.SPA_DIR ? path.resolve(e.SPA_DIR) : undefined,
     signingKeyFile: path.resolve(e.SIGNING_KEY_FILE ?? `${e.DATA_DIR.replace(/[\\/]+$/, '')}-signing-key.pem`),
     signingKeyCreate: !e.SIGNING_KEY_FILE,
     backupKey: e.BACKUP_KEY,

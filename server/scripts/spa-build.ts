@@ -13,8 +13,9 @@ function newestMtime(target: string): number {
   return readdirSync(target).reduce((max, name) => Math.max(max, newestMtime(path.join(target, name))), stat.mtimeMs);
 }
 
-export function spaIsStale(): boolean {
-  const builtIndex = path.join(CLIENT_DIST_DIR, 'index.html');
+/** Whether a source is newer than the SPA built in `outDir`. */
+export function spaIsStale(outDir = CLIENT_DIST_DIR): boolean {
+  const builtIndex = path.join(outDir, 'index.html');
   const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
   return SOURCES.some((source) => newestMtime(source) > builtAt);
 }
@@ -24,12 +25,12 @@ export function spaIsStale(): boolean {
  * decide React's build): `npm start` serves production; the e2e suite drives a development build,
  * whose StrictMode mounts each component twice and so finds effects that do not clean up.
  */
-export async function buildSpa(mode: 'production' | 'development' = 'production'): Promise<void> {
+export async function buildSpa(mode: 'production' | 'development' = 'production', outDir = CLIENT_DIST_DIR): Promise<void> {
   const { build } = await import('vite');
   const callerEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = mode;
   try {
-    await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+    await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   } finally {
     if (callerEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = callerEnv;

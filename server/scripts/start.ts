@@ -7,8 +7,11 @@ import { buildSpa, spaIsStale } from './spa-build';
 
 // A checkout the embedded PostgreSQL cannot reach stops here, at once, not after a build.
 // (A bad configuration is reported by the server itself, below.)
+// The SPA is built where the server will serve it from (SPA_DIR, else dist/client).
+let spaDir: string | undefined;
 try {
   const config = loadConfig();
+  spaDir = config.spaDir;
   if (!config.databaseUrl) assertEmbeddedPostgresReachable(config.dataDir);
 } catch (error) {
   if (error instanceof EmbeddedPostgresAccessError) {
@@ -17,8 +20,8 @@ try {
   }
 }
 
-if (spaIsStale()) {
+if (spaIsStale(spaDir)) {
   console.log('Building the client…');
-  await buildSpa();
+  await buildSpa('production', spaDir);
 }
 await import('../main');

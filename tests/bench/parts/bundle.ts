@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
@@ -8,8 +9,17 @@ import { ROOT, type TBenchTools } from '../bench-support';
 
 export async function benchBundle(tools: TBenchTools) {
   console.log('\n== 4. Client bundle (production build)');
-  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
-  const dist = path.join(ROOT, 'dist/client');
+  // Built into a directory of its own: dist/client may be served meanwhile (CI runs the bench beside the tests).
+  const dist = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-bench-bundle-'));
+  try {
+    await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+    await reportSizes(dist, tools);
+  } finally {
+    await rm(dist, { recursive: true, force: true });
+  }
+}
+
+async function reportSizes(dist: string, tools: TBenchTools) {
   const html = await readFile(path.join(dist, 'index.html'), 'utf8');
   const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(js|css))"/g)].map((m) => ({ file: m[1]!, kind: m[2]! }));
   for (const kind of ['js', 'css']) {
