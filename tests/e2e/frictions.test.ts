@@ -198,7 +198,7 @@ describe.runIf(hasChromium())('frictions that hid failures, in Chromium at 1280 
       // A send the provider refuses: the notice stays off the message box and its button.
       await messageLink.click();
       await page.locator('#composer-text').waitFor();
-      live.sim.queueResponse({ status: 429 });
+      live.sim.queueResponse({ status: 429, onlySends: true });
       const text = `Refused by the provider (${width}, ${Date.now()})`;
       await page.locator('#composer-text').fill(text);
       await page.getByRole('button', { name: 'Send', exact: true }).click();

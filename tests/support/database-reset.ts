@@ -45,6 +45,22 @@ export async function saveDatabaseBase(ownerUrl: string): Promise<void> {
  * (the trail's refusal of TRUNCATE, foreign keys) are off for it, so the rows come back as they were.
  */
 export async function resetDatabaseToBase(ownerUrl: string): Promise<void> {
+  // The app keeps running meanwhile (a queue worker, a live check): its transaction and this TRUNCATE
+  // may lock the same tables in opposite orders, and PostgreSQL ends one of them as a deadlock. The
+  // app's goes on; the reset, which has written nothing, starts again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await resetOnce(ownerUrl);
+    } catch (error) {
+      if ((error as { code?: string }).code !== DEADLOCK || attempt === 5) throw error;
+    }
+  }
+}
+
+/** PostgreSQL's SQLSTATE for a transaction ended to break a deadlock. */
+const DEADLOCK = '40P01';
+
+async function resetOnce(ownerUrl: string): Promise<void> {
   await withClient(ownerUrl, async (client) => {
     const tables = await publicTables(client);
     const { rows: saved } = await client.query<{ name: string }>(

@@ -66,7 +66,9 @@ async function routeRequest(state: TSimState, req: IncomingMessage, res: ServerR
   };
   recordRequest(state, recorded);
 
-  const scripted = state.queue.shift();
+  const isSend = typeof body === 'object' && body !== null && 'to' in body;
+  const at = state.queue.findIndex((answer) => !answer.onlySends || isSend);
+  const scripted = at < 0 ? undefined : state.queue.splice(at, 1)[0];
   if (scripted) {
     if ('hang' in scripted) {
       state.hanging.add(res);

@@ -4,9 +4,12 @@ import type { ServerResponse } from 'node:http';
 // (routing, send rules, webhook delivery, media, control API) reads and writes this one object.
 
 /** `headers`: e.g. a `location` for a redirect the app must not follow. */
-export type TScriptedResponse =
+// `onlySends`: answers the next message send (a body with a recipient), and lets other calls (a read
+// mark, the profile, media) pass by: an app's background call made meanwhile cannot take it.
+export type TScriptedResponse = (
   | { status: number; shape?: 'cloud' | 'onprem'; details?: string; title?: string; body?: unknown; headers?: Record<string, string> }
-  | { hang: true };
+  | { hang: true }
+) & { onlySends?: boolean };
 
 export type TRecordedRequest = {
   method: string;
