@@ -2,6 +2,7 @@ import { accessRouter } from '../access/access-router';
 import { createAuditRouter } from '../audit/audit-router';
 import { createAuthRouter } from '../auth/auth-router';
 import { usersRouter } from '../auth/users-router';
+import { createUserSessionsRouter } from '../auth/user-sessions-router';
 import { createBusinessHoursRouter } from '../business-hours/business-hours-router';
 import { casesRouter } from '../crm/cases-router';
 import { createClientsRouter } from '../crm/clients-router';
@@ -34,7 +35,7 @@ export function createAppRouter(deps: TAppDeps) {
     clients: createClientsRouter({ config }),
     cases: casesRouter,
     timeline: timelineRouter,
-    users: usersRouter,
+    users: mergeRouters(usersRouter, createUserSessionsRouter({ sessionSecret: config.sessionSecret, now })),
     chat: mergeRouters(
       createChatRouter({ ...send, templatesPath: config.messaging.templatesPath, now }),
       createScheduledSendsRouter({ config, now }),

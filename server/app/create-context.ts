@@ -14,6 +14,7 @@ export function createContextFactory(deps: { sessionSecret: string; secureCookie
     };
     return createContextInner({
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      userAgent: req.get('user-agent') ?? null,
       viaHttp: true,
       sessionToken: found ? token : null,
       user: found ? { id: found.id, name: found.name, email: found.email, role: found.role } : null,

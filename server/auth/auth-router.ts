@@ -6,7 +6,9 @@ import { authedProcedure, publicProcedure, router } from '../trpc/init';
 import { HashingBusyError } from './password';
 import { formatEmailForTrail, type SignInLimiter } from './sign-in-limiter';
 import { endWatchedSession } from './session-watch';
-import { createSession, deleteSession } from './sessions';
+import { createSession, deleteSession, toSessionId } from './sessions';
+import { listSessions, revokeOwnSession } from './manage-sessions';
+import { ZSessionItem, ZSessionPublicId } from './session-item';
 import { authenticateUser, SignInRefused } from './authenticate-user';
 
 // No account's email has one (users.add takes only well-formed addresses), and PostgreSQL could not
@@ -20,6 +22,7 @@ const ZSessionUser = z.object({ id: z.number(), name: z.string(), email: z.strin
 export type TAuthRouterDeps = { signInLimiter: SignInLimiter; sessionSecret: string; now: () => Date };
 
 export function createAuthRouter(deps: TAuthRouterDeps) {
+  const currentKeyOf = (token: string | null) => (token ? toSessionId(token, deps.sessionSecret) : null);
   return router({
     signIn: publicProcedure
       .input(
@@ -62,12 +65,14 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
         await limiter.recordSuccess(ctx.clientIp, input.email);
         // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
         if (ctx.sessionToken) await deleteSession(ctx.sessionToken, deps.sessionSecret);
-        const { token, expiresAt } = await createSession(user.id, deps.sessionSecret, deps.now());
+        const origin = { ip: ctx.clientIp, userAgent: ctx.userAgent, method: 'password' as const };
+        const { token, expiresAt } = await createSession(user.id, deps.sessionSecret, deps.now(), origin);
         ctx.sessionCookie.set(token, expiresAt);
         await recordAuditEvent({
           actor: { userId: user.id, ip: ctx.clientIp },
           action: 'auth.sign_in',
           subject: `user:${user.id}`,
+          detail: { method: origin.method },
         });
         return { user };
       }),
@@ -87,5 +92,21 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
     }),
 
     me: publicProcedure.output(ZSessionUser.nullable()).query(({ ctx }) => ctx.user),
+
+    /** Where the caller is signed in: their unexpired sessions, most recently active first. */
+    sessions: authedProcedure
+      .output(z.array(ZSessionItem))
+      .query(({ ctx }) => listSessions(ctx.user.id, currentKeyOf(ctx.sessionToken), deps.now())),
+
+    /** Signs out one of the caller's own sessions; the one in use too (then its cookie goes, as on sign-out). */
+    revokeSession: authedProcedure
+      .input(z.object({ id: ZSessionPublicId }))
+      .output(z.object({ ok: z.literal(true) }))
+      .mutation(async ({ ctx, input }) => {
+        const actor = { userId: ctx.user.id, ip: ctx.clientIp };
+        const { current } = await revokeOwnSession({ publicId: input.id, currentKey: currentKeyOf(ctx.sessionToken) }, actor);
+        if (current) ctx.sessionCookie.clear();
+        return { ok: true as const };
+      }),
   });
 }

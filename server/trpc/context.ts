@@ -14,6 +14,8 @@ export type TSessionCookie = {
 export type TContext = {
   /** The caller's address (behind a proxy on loopback, the forwarded one). */
   clientIp: string;
+  /** The caller's User-Agent header, as sent (null: none), recorded on the session a sign-in makes. */
+  userAgent: string | null;
   user: TSessionUser | null;
   sessionToken: string | null;
   sessionCookie: TSessionCookie;
@@ -26,6 +28,7 @@ const noCookie: TSessionCookie = { set: () => undefined, clear: () => undefined 
 /** The context without HTTP: what the app's HTTP factory builds on, and what in-process callers use. */
 export function createContextInner(opts: {
   clientIp?: string;
+  userAgent?: string | null;
   user?: TSessionUser | null;
   sessionToken?: string | null;
   sessionCookie?: TSessionCookie;
@@ -33,6 +36,7 @@ export function createContextInner(opts: {
 }): TContext {
   return {
     clientIp: opts.clientIp ?? 'unknown',
+    userAgent: opts.userAgent ?? null,
     user: opts.user ?? null,
     sessionToken: opts.sessionToken ?? null,
     sessionCookie: opts.sessionCookie ?? noCookie,

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import type { TUserRole } from '../communication';
+import { SESSION_METHODS } from '../session-methods';
 
 // What each audit action's `detail` holds, as the server writes it today (server/decisions/0012-append-only-audit-trail.md):
 // one strict schema per action. The server's recordAuditEvent is typed by them, the trail's tests
@@ -32,7 +33,8 @@ const scheduled = { scheduledSendId: id, kind: scheduledKind };
 
 /** The detail schema of every action, in the order the trail's actions were added. */
 export const AUDIT_DETAILS = {
-  'auth.sign_in': z.strictObject({}),
+  // `method` since sessions record how they began; older events have none.
+  'auth.sign_in': z.strictObject({ method: z.optional(z.enum(SESSION_METHODS)) }),
   'auth.sign_in_failed': z.strictObject({ email: z.string(), reason: z.optional(z.enum(SIGN_IN_REFUSALS)) }),
   // One of address or email, as `limited` says.
   'auth.sign_in_limited': z.strictObject({
@@ -178,6 +180,10 @@ export const AUDIT_DETAILS = {
     actorId: z.nullable(id),
     appEventId: z.optional(z.nullable(z.int())),
   }),
+  /** Someone signed out one of their own sessions from Settings; `current`: the one they were using. */
+  'auth.session_revoked': z.strictObject({ method: z.enum(SESSION_METHODS), current: z.optional(z.literal(true)) }),
+  /** A director ended every session of a person (subject `user:<id>`). */
+  'user.sessions_ended': z.strictObject({ sessionsEnded: count }),
 } as const;
 
 export type TAuditAction = keyof typeof AUDIT_DETAILS;

@@ -43,6 +43,10 @@ async function signInsAndPeople(): Promise<void> {
   await expect(other.auth.signIn.mutate({ email: 'sam@firm.test', password: 'wrong-password' })).rejects.toThrow();
   await other.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
   await other.auth.signOut.mutate();
+  // Sessions people see and end: one signed out from its own list, all of a person's by a director.
+  await other.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  const own = (await other.auth.sessions.query()).find((session) => session.current)!;
+  await other.auth.revokeSession.mutate({ id: own.id });
   for (let attempt = 0; attempt < 4; attempt++)
     await expect(other.auth.signIn.mutate({ email: 'nobody@firm.test', password: 'guess' })).rejects.toThrow();
 
@@ -56,6 +60,7 @@ async function signInsAndPeople(): Promise<void> {
     password: 'a long enough password',
   });
   await dee.users.changeRole.mutate({ userId: rosa.id, role: 'director' });
+  await dee.users.endSessions.mutate({ userId: rosa.id });
   await dee.users.deactivate.mutate({ userId: rosa.id });
   await dee.users.reactivate.mutate({ userId: rosa.id });
   await dee.settings.setBusinessHours.mutate({

@@ -79,6 +79,8 @@ const CALLS: Record<string, TCall[] | null> = {
   'auth.signIn': null, // signs in: no records
   'auth.signOut': null, // signs out: no records (and would end the caller's session)
   'auth.me': null, // the caller themself
+  'auth.sessions': null, // the caller's own sessions: no records
+  'auth.revokeSession': null, // signs out one of the caller's sessions: no records
   'audit.list': [
     () => ({}),
     () => ({ action: 'access.screen' }),
@@ -126,6 +128,8 @@ const CALLS: Record<string, TCall[] | null> = {
   'users.changeRole': null, // people
   'users.deactivate': null, // people
   'users.reactivate': null, // people
+  'users.sessions': null, // a person's sessions: no records
+  'users.endSessions': null, // signs a person out: no records
   'chat.send': [
     (i) => ({ clientId: i.vanta, body: 'probe', echoId: echo() }),
     () => ({ to: VANTA.phone, body: 'probe', echoId: echo() }),

@@ -16,7 +16,7 @@ const AT = '2026-03-02T09:00:00.000Z';
 
 /** One detail of every action, as the server writes it (an action left out does not compile). */
 const SAMPLES: { [A in TAuditAction]: TAuditDetail<A> } = {
-  'auth.sign_in': {},
+  'auth.sign_in': { method: 'password' },
   'auth.sign_in_failed': { email: 'sam@firm.test', reason: 'wrong_password' },
   'auth.sign_in_limited': { limited: 'account', email: 'sam@firm.test', attempts: 8, window_minutes: 15, blocked_until: AT },
   'auth.sign_out': {},
@@ -95,6 +95,8 @@ const SAMPLES: { [A in TAuditAction]: TAuditDetail<A> } = {
     dbRole: 'firm_chat_app',
     actorId: null,
   },
+  'auth.session_revoked': { method: 'password', current: true },
+  'user.sessions_ended': { sessionsEnded: 3 },
 };
 
 const eventOf = (action: TAuditAction, detail: Record<string, unknown>): TAuditItem => ({

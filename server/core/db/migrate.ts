@@ -34,6 +34,7 @@ import { protectedChanges } from './migrations/0026-protected-changes';
 import { protectedChangesAlways } from './migrations/0027-protected-changes-always';
 import { checkpointLinks } from './migrations/0028-checkpoint-links';
 import { caseClosures } from './migrations/0029-case-closures';
+import { sessionDetails } from './migrations/0030-session-details';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -78,6 +79,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     protectedChangesAlways,
     checkpointLinks,
     caseClosures,
+    sessionDetails,
   ];
 }
 

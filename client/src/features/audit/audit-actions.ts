@@ -50,4 +50,6 @@ export const ACTION_LABEL: Record<TAuditAction, string> = {
   'chat.cancel_scheduled': 'Cancelled a scheduled message',
   'settings.business_hours': 'Changed the business hours',
   'db.change': 'Changed a protected record in the database',
+  'auth.session_revoked': 'Signed out a session',
+  'user.sessions_ended': 'Ended someone’s sessions',
 };

@@ -8,6 +8,7 @@ import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { BusinessHoursPanel } from '../business-hours';
 import { WorkloadPanel } from '../ownership';
+import { SessionsPanel } from './sessions-panel';
 import { SigningKeyPanel } from './signing-key-panel';
 import { UsersPanel } from './users-panel';
 
@@ -122,6 +123,7 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
         </section>
         <SigningKeyPanel />
       </div>
+      <SessionsPanel />
       <BusinessHoursPanel role={role} />
       {isDirector && <WorkloadPanel />}
       {isDirector && <UsersPanel />}

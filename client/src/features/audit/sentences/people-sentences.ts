@@ -8,6 +8,7 @@ export const PEOPLE_SENTENCES: TDescribers<
   | 'user.role_change'
   | 'user.deactivate'
   | 'user.reactivate'
+  | 'user.sessions_ended'
   | 'access.restrict'
   | 'access.unrestrict'
   | 'access.member_add'
@@ -28,6 +29,13 @@ export const PEOPLE_SENTENCES: TDescribers<
     return `${s.actor} deactivated ${s.person}${effects.length ? `: ${listed(effects)}` : ''}`;
   },
   'user.reactivate': (d, s) => `${s.actor} reactivated ${s.person}${d.role ? ` (${role(d.role)})` : ''}`,
+  'user.sessions_ended': (d, s) => {
+    const n = d.sessionsEnded;
+    const whose = s.person === 'themself' ? 'their own' : possessive(s.person);
+    if (n === undefined) return `${s.actor} ended ${whose} sessions`;
+    if (n === 0) return `${s.actor} ended ${whose} sessions: there was no open session`;
+    return `${s.actor} ended ${n === 1 ? `${whose} one session` : `all ${n} of ${whose} sessions`}`;
+  },
   'access.restrict': (_d, s) => `${s.actor} restricted ${s.subject} to its members`,
   'access.unrestrict': (_d, s) => `${s.actor} lifted the restriction on ${s.subject}`,
   'access.member_add': (d, s) => `${s.actor} made ${d.name ?? 'someone'} a member of ${s.subject}`,

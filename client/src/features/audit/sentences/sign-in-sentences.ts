@@ -1,4 +1,5 @@
 import type { SIGN_IN_REFUSALS } from '../../../../../shared/audit/audit-details';
+import { SESSION_METHOD_LABEL } from '../../../../../shared/session-methods';
 import { dateOf, plural } from '../audit-detail-words';
 import type { TDescribers } from './audit-sentence';
 
@@ -9,8 +10,12 @@ const SIGN_IN_REFUSAL: Record<(typeof SIGN_IN_REFUSALS)[number], string> = {
   invalid_email: 'the email has a character no address can have',
 };
 
-export const SIGN_IN_SENTENCES: TDescribers<'auth.sign_in' | 'auth.sign_out' | 'auth.sign_in_failed' | 'auth.sign_in_limited'> = {
-  'auth.sign_in': (_d, s) => `${s.who ?? s.subject} signed in`,
+export const SIGN_IN_SENTENCES: TDescribers<
+  'auth.sign_in' | 'auth.sign_out' | 'auth.sign_in_failed' | 'auth.sign_in_limited' | 'auth.session_revoked'
+> = {
+  'auth.sign_in': (d, s) => `${s.who ?? s.subject} signed in${d.method ? ` (${SESSION_METHOD_LABEL[d.method]})` : ''}`,
+  'auth.session_revoked': (d, s) =>
+    `${s.who ?? s.subject} signed out ${d.current ? 'the session they were using' : 'a session'}${d.method ? ` (${SESSION_METHOD_LABEL[d.method]})` : ''}`,
   'auth.sign_out': (_d, s) => `${s.who ?? s.subject} signed out`,
   'auth.sign_in_failed': (d, s) => {
     const email = d.email ?? (s.kind === 'email' ? s.rest : s.subject);
