@@ -587,49 +587,60 @@ describe('a copy sent over a slow link', () => {
 });
 
 describe('npm run export:verify', () => {
+  // Each run starts `tsx` and loads the server's modules: ~5 s alone, over 15 s with two suites at once
+  // on two cores (a clean clone's CI beside another run), where 60 s for four runs was not enough.
+  const SCRIPT_RUN_MS = 30_000;
   const run = (file: string, args: string[], env: Record<string, string> = {}) =>
     runScript('server/scripts/export-verify.ts', { ...process.env, LOG_LEVEL: 'warn', ...env }, [file, ...args]);
 
-  it('checks a bundle offline: exit 0 when every file matches its manifest, 1 when one was altered, 2 for a wrong command', async () => {
-    const intact = path.join(work, 'intact.zip');
-    const altered = path.join(work, 'altered.zip');
-    await writeFile(intact, bundle);
-    await writeFile(
-      altered,
-      await zipOf(
-        bundleEntries.map(([name, bytes]): [string, Buffer] => [
-          name,
-          name === 'messages.json' ? Buffer.concat([bytes, Buffer.from(' ')]) : bytes,
-        ]),
-      ),
-    );
-    const good = await run(intact, ['--offline']);
-    expect(good.code, good.output).toBe(0);
-    expect(good.output).toContain(`SHA-256: ${sha256(bundle)}`);
-    expect(good.output).toContain('Manifest: 4 files listed; every one matches.');
-    expect(good.output).toContain('not looked up in the audit trail (--offline)');
-    const bad = await run(altered, ['--offline']);
-    expect(bad.code, bad.output).toBe(1);
-    expect(bad.output).toContain('differs:    messages.json');
-    expect(bad.output).toContain('Verdict: altered.');
-    expect((await run(intact, ['--offline', '--frobnicate'])).code).toBe(2);
-    expect((await run(path.join(work, 'nothing-here.zip'), [])).code).toBe(2);
-  }, 60_000);
+  it(
+    'checks a bundle offline: exit 0 when every file matches its manifest, 1 when one was altered, 2 for a wrong command',
+    async () => {
+      const intact = path.join(work, 'intact.zip');
+      const altered = path.join(work, 'altered.zip');
+      await writeFile(intact, bundle);
+      await writeFile(
+        altered,
+        await zipOf(
+          bundleEntries.map(([name, bytes]): [string, Buffer] => [
+            name,
+            name === 'messages.json' ? Buffer.concat([bytes, Buffer.from(' ')]) : bytes,
+          ]),
+        ),
+      );
+      const good = await run(intact, ['--offline']);
+      expect(good.code, good.output).toBe(0);
+      expect(good.output).toContain(`SHA-256: ${sha256(bundle)}`);
+      expect(good.output).toContain('Manifest: 4 files listed; every one matches.');
+      expect(good.output).toContain('not looked up in the audit trail (--offline)');
+      const bad = await run(altered, ['--offline']);
+      expect(bad.code, bad.output).toBe(1);
+      expect(bad.output).toContain('differs:    messages.json');
+      expect(bad.output).toContain('Verdict: altered.');
+      expect((await run(intact, ['--offline', '--frobnicate'])).code).toBe(2);
+      expect((await run(path.join(work, 'nothing-here.zip'), [])).code).toBe(2);
+    },
+    4 * SCRIPT_RUN_MS,
+  );
 
-  it('looks the file up in the audit trail when a database is configured', async () => {
-    const intact = path.join(work, 'bundle.zip');
-    await writeFile(intact, bundle);
-    const result = await run(intact, [], { DATABASE_URL: live.server.requestDatabaseUrl, DATABASE_OWNER_URL: live.server.databaseUrl });
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain(`(audit event #${(await exportEvent(sha256(bundle)))!.id})`);
-    expect(result.output).toContain('Verdict: genuine.');
-    // A file taken out of the bundle is found among the files the firm holds (the operator's command has no walls): held, not signed.
-    const exhibit = path.join(work, '002-inventory.pdf');
-    await writeFile(exhibit, entry('exhibits/002-inventory.pdf'));
-    const stored = await run(exhibit, [], { DATABASE_URL: live.server.requestDatabaseUrl, DATABASE_OWNER_URL: live.server.databaseUrl });
-    expect(stored.code, stored.output).toBe(1);
-    expect(stored.output).toMatch(/Verdict: unknown\. This file is identical to inventory\.pdf, which Amelia Hart sent on /);
-  }, 60_000);
+  it(
+    'looks the file up in the audit trail when a database is configured',
+    async () => {
+      const intact = path.join(work, 'bundle.zip');
+      await writeFile(intact, bundle);
+      const result = await run(intact, [], { DATABASE_URL: live.server.requestDatabaseUrl, DATABASE_OWNER_URL: live.server.databaseUrl });
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toContain(`(audit event #${(await exportEvent(sha256(bundle)))!.id})`);
+      expect(result.output).toContain('Verdict: genuine.');
+      // A file taken out of the bundle is found among the files the firm holds (the operator's command has no walls): held, not signed.
+      const exhibit = path.join(work, '002-inventory.pdf');
+      await writeFile(exhibit, entry('exhibits/002-inventory.pdf'));
+      const stored = await run(exhibit, [], { DATABASE_URL: live.server.requestDatabaseUrl, DATABASE_OWNER_URL: live.server.databaseUrl });
+      expect(stored.code, stored.output).toBe(1);
+      expect(stored.output).toMatch(/Verdict: unknown\. This file is identical to inventory\.pdf, which Amelia Hart sent on /);
+    },
+    2 * SCRIPT_RUN_MS,
+  );
 });
 
 /** A ZIP of these entries with a comment on the ZIP and empty folder entries, as an archiver may write one. */
