@@ -6,7 +6,7 @@ import { authedProcedure, publicProcedure, router } from '../trpc/init';
 import { HashingBusyError } from './password';
 import { formatEmailForTrail, type SignInLimiter } from './sign-in-limiter';
 import { endWatchedSession } from './session-watch';
-import { createSession, deleteSession, toSessionId } from './sessions';
+import { createSession, deleteSession, sessionKeyOf } from './sessions';
 import { listSessions, revokeOwnSession } from './manage-sessions';
 import { ZSessionItem, ZSessionPublicId } from './session-item';
 import { authenticateUser, SignInRefused } from './authenticate-user';
@@ -22,7 +22,6 @@ const ZSessionUser = z.object({ id: z.number(), name: z.string(), email: z.strin
 export type TAuthRouterDeps = { signInLimiter: SignInLimiter; sessionSecret: string; now: () => Date };
 
 export function createAuthRouter(deps: TAuthRouterDeps) {
-  const currentKeyOf = (token: string | null) => (token ? toSessionId(token, deps.sessionSecret) : null);
   return router({
     signIn: publicProcedure
       .input(
@@ -96,7 +95,7 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
     /** Where the caller is signed in: their unexpired sessions, most recently active first. */
     sessions: authedProcedure
       .output(z.array(ZSessionItem))
-      .query(({ ctx }) => listSessions(ctx.user.id, currentKeyOf(ctx.sessionToken), deps.now())),
+      .query(({ ctx }) => listSessions(ctx.user.id, sessionKeyOf(ctx.sessionToken, deps.sessionSecret), deps.now())),
 
     /** Signs out one of the caller's own sessions; the one in use too (then its cookie goes, as on sign-out). */
     revokeSession: authedProcedure
@@ -104,7 +103,10 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
       .output(z.object({ ok: z.literal(true) }))
       .mutation(async ({ ctx, input }) => {
         const actor = { userId: ctx.user.id, ip: ctx.clientIp };
-        const { current } = await revokeOwnSession({ publicId: input.id, currentKey: currentKeyOf(ctx.sessionToken) }, actor);
+        const { current } = await revokeOwnSession(
+          { publicId: input.id, currentKey: sessionKeyOf(ctx.sessionToken, deps.sessionSecret) },
+          actor,
+        );
         if (current) ctx.sessionCookie.clear();
         return { ok: true as const };
       }),

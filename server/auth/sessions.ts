@@ -19,6 +19,11 @@ export function toSessionId(token: string, secret: string): string {
   return createHmac('sha256', secret).update(token).digest('hex');
 }
 
+/** The stored key of the session a request uses (null: it has none), to tell it apart in a list. */
+export function sessionKeyOf(token: string | null, secret: string): string | null {
+  return token ? toSessionId(token, secret) : null;
+}
+
 export async function createSession(
   userId: number,
   secret: string,

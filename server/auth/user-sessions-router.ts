@@ -3,7 +3,7 @@ import { directorProcedure, router } from '../trpc/init';
 import { ZRecordId } from '../trpc/record-id';
 import { endUserSessions, listSessions } from './manage-sessions';
 import { ZSessionItem } from './session-item';
-import { toSessionId } from './sessions';
+import { sessionKeyOf } from './sessions';
 
 /** What a director's view of someone's sessions needs beyond the request: the session secret (which one is theirs) and the clock. */
 export type TUserSessionsRouterDeps = { sessionSecret: string; now: () => Date };
@@ -13,12 +13,11 @@ export type TUserSessionsRouterDeps = { sessionSecret: string; now: () => Date }
  * Ending sessions takes nobody across a wall, so a screened director may do it, as they may deactivate.
  */
 export function createUserSessionsRouter(deps: TUserSessionsRouterDeps) {
-  const currentKeyOf = (token: string | null) => (token ? toSessionId(token, deps.sessionSecret) : null);
   return router({
     sessions: directorProcedure
       .input(z.object({ userId: ZRecordId }))
       .output(z.array(ZSessionItem))
-      .query(({ ctx, input }) => listSessions(input.userId, currentKeyOf(ctx.sessionToken), deps.now())),
+      .query(({ ctx, input }) => listSessions(input.userId, sessionKeyOf(ctx.sessionToken, deps.sessionSecret), deps.now())),
 
     /** Every session of the person ends, their open live streams at once; the director's own too, if they are the person. */
     endSessions: directorProcedure
@@ -27,7 +26,7 @@ export function createUserSessionsRouter(deps: TUserSessionsRouterDeps) {
       .mutation(async ({ ctx, input }) => {
         const actor = { userId: ctx.user.id, ip: ctx.clientIp };
         const { sessionsEnded, endedCurrent } = await endUserSessions(
-          { userId: input.userId, currentKey: currentKeyOf(ctx.sessionToken) },
+          { userId: input.userId, currentKey: sessionKeyOf(ctx.sessionToken, deps.sessionSecret) },
           actor,
         );
         if (endedCurrent) ctx.sessionCookie.clear();
