@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,18 +10,22 @@ export type TAppProcess = {
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
   kill: (signal: NodeJS.Signals) => void;
-  /** SIGKILL to the server itself (tsx runs it as a child of its own), as a crash would end it. */
+  /** SIGKILL to the server, as a crash would end it. */
   crash: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+// Scripts and apps run as `npm run` runs them (tsx's loader, repo root), in one node process: tsx's
+// command line would start a second one around it, costing a node start per script (tests/README.md "Tests").
+const TSX_NODE = ['--import', 'tsx'];
+
 /** Runs a TypeScript script as `npm run` would (tsx, repo root); resolves with its exit code and output. */
 export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...TSX_NODE, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => resolve({ code, output }));
@@ -51,7 +54,7 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     if (seeded.code !== 0) throw new Error(`seed:demo failed:\n${seeded.output}`);
   }
   let output = '';
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/scripts/start.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...TSX_NODE, 'server/scripts/start.ts'], {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,12 +87,7 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     exited,
     kill: (signal) => child.kill(signal),
     crash: async () => {
-      const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
-      for (const pid of children) process.kill(pid, 'SIGKILL');
+      child.kill('SIGKILL');
       await exited;
     },
     stop: async () => {
