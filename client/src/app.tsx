@@ -1,15 +1,17 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useRoute } from 'wouter';
 import { Layout } from './layout';
 import { trpc } from './lib/trpc';
 import { InboxPage } from './features/inbox';
-import { SignInPage } from './features/auth';
+import { InvitePage, SignInPage, StepUpDialog } from './features/auth';
 
 // Pages loaded on first visit each start their chunk in pages/, which imports the page through its
 // feature's index.ts: other features import the same index.ts for small parts (a banner, a word),
 // and a chunk that started at an index.ts would come along whole with each of them.
 // Settings is visited rarely: keep it out of the initial bundle.
 const SettingsPage = lazy(() => import('./pages/settings').then((m) => ({ default: m.SettingsPage })));
+// Seen once, by someone the firm's policy holds at enrolment: the same.
+const EnrolmentPage = lazy(() => import('./pages/settings').then((m) => ({ default: m.EnrolmentPage })));
 // Directors only, and rarely: the same.
 const AuditPage = lazy(() => import('./pages/audit').then((m) => ({ default: m.AuditPage })));
 const RecordsPage = lazy(() => import('./pages/records').then((m) => ({ default: m.RecordsPage })));
@@ -22,6 +24,9 @@ const ScheduledPage = lazy(() => import('./pages/scheduling').then((m) => ({ def
 
 export function App() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
+  // An invitation link is opened by someone with no account yet: its page, signed in or not.
+  const [onInvite, invite] = useRoute('/invite/:token');
+  if (onInvite) return <InvitePage token={invite.token} />;
   if (me.isPending)
     return (
       <div className="page-loading" role="status">
@@ -35,8 +40,16 @@ export function App() {
       </div>
     );
   if (!me.data) return <SignInPage />;
+  // Held at enrolment by the firm's policy: nothing else until a second factor is set up.
+  if (me.data.mustEnrol)
+    return (
+      <Loading what="two-step sign-in">
+        <EnrolmentPage />
+      </Loading>
+    );
   return (
     <Layout user={me.data}>
+      <StepUpDialog />
       <Switch>
         <Route path="/clients">
           <Loading what="clients">

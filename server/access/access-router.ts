@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
-import { directorProcedure, router } from '../trpc/init';
+import { directorProcedure, router, stepUpDirectorProcedure } from '../trpc/init';
 import { ZPersonRef } from '../trpc/person-ref';
 import { ZRecordId } from '../trpc/record-id';
 import { addMember, getAccess, listPersonWalls, removeMember, screenPerson, setRestricted, unscreenPerson } from './manage-access';
@@ -43,27 +43,27 @@ export const accessRouter = router({
     .output(ZAccess)
     .query(({ ctx, input }) => getAccess(ctx.reader, subjectOf(input))),
 
-  setRestricted: directorProcedure
+  setRestricted: stepUpDirectorProcedure
     .input(withSubject({ restricted: z.boolean() }))
     .output(ZAccess)
     .mutation(({ ctx, input }) => setRestricted(ctx.reader, subjectOf(input), input.restricted)),
 
-  addMember: directorProcedure
+  addMember: stepUpDirectorProcedure
     .input(withSubject({ userId: ZRecordId }))
     .output(ZAccess)
     .mutation(({ ctx, input }) => addMember(ctx.reader, subjectOf(input), input.userId)),
 
-  removeMember: directorProcedure
+  removeMember: stepUpDirectorProcedure
     .input(withSubject({ userId: ZRecordId }))
     .output(ZAccess)
     .mutation(({ ctx, input }) => removeMember(ctx.reader, subjectOf(input), input.userId)),
 
-  screen: directorProcedure
+  screen: stepUpDirectorProcedure
     .input(withSubject({ userId: ZRecordId, reason: ZReason }))
     .output(ZAccess)
     .mutation(({ ctx, input }) => screenPerson(ctx.reader, subjectOf(input), input.userId, input.reason)),
 
-  unscreen: directorProcedure
+  unscreen: stepUpDirectorProcedure
     .input(withSubject({ userId: ZRecordId }))
     .output(ZAccess)
     .mutation(({ ctx, input }) => unscreenPerson(ctx.reader, subjectOf(input), input.userId)),

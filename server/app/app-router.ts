@@ -1,6 +1,11 @@
 import { accessRouter } from '../access/access-router';
 import { createAuditRouter } from '../audit/audit-router';
+import { createAcceptInviteRouter } from '../auth/accept-invite-router';
 import { createAuthRouter } from '../auth/auth-router';
+import { createInvitationsRouter } from '../auth/invitations-router';
+import { createMfaRouter } from '../auth/mfa-router';
+import { createPasskeysRouter } from '../auth/passkeys-router';
+import { createStepUpRouter } from '../auth/step-up-router';
 import { usersRouter } from '../auth/users-router';
 import { createUserSessionsRouter } from '../auth/user-sessions-router';
 import { createBusinessHoursRouter } from '../business-hours/business-hours-router';
@@ -30,12 +35,39 @@ export function createAppRouter(deps: TAppDeps) {
   const send = { events: deps.events, provider: deps.provider, config, mediaStore: deps.mediaStore, logger };
   return router({
     access: accessRouter,
-    auth: createAuthRouter({ signInLimiter: deps.signInLimiter, sessionSecret: config.sessionSecret, now }),
+    auth: mergeRouters(
+      createAuthRouter({
+        signInLimiter: deps.signInLimiter,
+        sessionSecret: config.sessionSecret,
+        now,
+        signingKeyFile: config.signingKeyFile,
+      }),
+      router({ mfa: createMfaRouter({ sessionSecret: config.sessionSecret, now, signingKeyFile: config.signingKeyFile }) }),
+      createStepUpRouter({
+        signInLimiter: deps.signInLimiter,
+        sessionSecret: config.sessionSecret,
+        now,
+        signingKeyFile: config.signingKeyFile,
+      }),
+      createAcceptInviteRouter({ signInLimiter: deps.signInLimiter, sessionSecret: config.sessionSecret, now }),
+      router({
+        passkeys: createPasskeysRouter({
+          signInLimiter: deps.signInLimiter,
+          sessionSecret: config.sessionSecret,
+          now,
+          siteUrl: config.siteUrl,
+        }),
+      }),
+    ),
     audit: createAuditRouter({ signingKey: deps.signingKey }),
     clients: createClientsRouter({ config }),
     cases: casesRouter,
     timeline: timelineRouter,
-    users: mergeRouters(usersRouter, createUserSessionsRouter({ sessionSecret: config.sessionSecret, now })),
+    users: mergeRouters(
+      usersRouter,
+      createUserSessionsRouter({ sessionSecret: config.sessionSecret, now }),
+      createInvitationsRouter({ siteUrl: config.siteUrl, now }),
+    ),
     chat: mergeRouters(
       createChatRouter({ ...send, templatesPath: config.messaging.templatesPath, now }),
       createScheduledSendsRouter({ config, now }),

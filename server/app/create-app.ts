@@ -12,6 +12,7 @@ import { watchIdleUpload } from '../media/uploads/watch-idle-upload';
 import { serveLiveStream } from '../live/live-stream-route';
 import { RESUMABLE_UPLOADS_PATH, receiveResumableUploads } from '../media/uploads/resumable-upload-route';
 import { handleHealth } from '../http/health-route';
+import { createOidcRoutes, OIDC_CALLBACK_PATH, OIDC_START_PATH } from '../auth/oidc/oidc-routes';
 import { HTTP_TIMEOUTS, type THttpTimeouts } from '../http/http-timeouts';
 import { enforceRequestDeadline } from '../http/request-deadline';
 import { logRequests } from '../http/request-logger';
@@ -83,7 +84,20 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
   );
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).
   app.use(securityHeaders(deps.config));
-  app.get('/api/health', handleHealth(deps.config.mode));
+  app.get('/api/health', handleHealth(deps.config.mode, deps.config.oidc !== null));
+  if (deps.config.oidc) {
+    // Single sign-on (server/auth/README.md "Single sign-on"); unset, both paths answer 404 as any unknown /api path.
+    const oidc = createOidcRoutes({
+      config: deps.config.oidc,
+      signInLimiter: deps.signInLimiter,
+      sessionSecret: deps.config.sessionSecret,
+      secureCookies: deps.config.secureCookies,
+      logger: deps.logger,
+      now: deps.now,
+    });
+    app.get(OIDC_START_PATH, oidc.start);
+    app.get(OIDC_CALLBACK_PATH, oidc.callback);
+  }
   app.get(SIGNING_KEY_PATH, serveSigningKey(deps.signingKey)); // public: it is the firm's public key
   app.get('/api/media/:attachmentId', signedIn, serveMedia(media));
   app.post('/api/media', sameSiteUploads, signedIn, receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));

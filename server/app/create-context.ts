@@ -5,7 +5,8 @@ import { createContextInner, type TContext } from '../trpc/context';
 /** Each HTTP call's context: the caller's address, their session (from its cookie), and a way to set or clear that cookie. */
 export function createContextFactory(deps: { sessionSecret: string; secureCookies: boolean; now: () => Date }) {
   return async ({ req, res }: CreateExpressContextOptions): Promise<TContext> => {
-    const { token, user: found } = await findRequestUser(req, deps.sessionSecret, deps.now());
+    const requestedAt = deps.now();
+    const { token, user: found, secondFactor } = await findRequestUser(req, deps.sessionSecret, requestedAt);
     const cookieOptions = {
       httpOnly: true,
       sameSite: 'lax' as const,
@@ -18,6 +19,8 @@ export function createContextFactory(deps: { sessionSecret: string; secureCookie
       viaHttp: true,
       sessionToken: found ? token : null,
       user: found ? { id: found.id, name: found.name, email: found.email, role: found.role } : null,
+      secondFactor,
+      requestedAt,
       sessionCookie: {
         set: (value, expiresAt) => res.cookie(SESSION_COOKIE, value, { ...cookieOptions, expires: expiresAt }),
         clear: () => res.clearCookie(SESSION_COOKIE, cookieOptions),

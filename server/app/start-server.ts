@@ -1,6 +1,7 @@
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignInLimiter, type TSignInLimits } from '../auth/sign-in-limiter';
+import { checkWatchedSessions } from '../auth';
 import type { TConfig } from '../core/config';
 import { openDatabase, type TDatabase } from '../core/db/open-database';
 import { ChatEvents } from '../events/chat-events';
@@ -66,6 +67,12 @@ function readSigningKey(config: TConfig): TSigningKey {
   }
 }
 
+/** The live feed of changes; a session ended on any instance ends its open live streams here at once (server/auth/session-watch.ts). */
+function openChatEvents(database: TDatabase, logger: TLogger): ChatEvents<TThreadItem> {
+  const events = new ChatEvents<TThreadItem>({ databaseUrl: database.url, logger, loadItems: loadThreadItems });
+  events.onSessionsChanged(() => void checkWatchedSessions());
+  return events;
+}
 /** Opens the database (embedded or DATABASE_URL), migrates, seeds a fresh demo database, and listens. */
 export async function startServer(
   config: TConfig,
@@ -86,11 +93,7 @@ export async function startServer(
   } = {},
 ): Promise<TRunningServer> {
   const database = await openDatabase(config, logger);
-  const events: ChatEvents<TThreadItem> = new ChatEvents({
-    databaseUrl: database.url,
-    logger,
-    loadItems: loadThreadItems,
-  });
+  const events = openChatEvents(database, logger);
   const liveStreams = new LiveStreams(events, logger, options.liveStreams);
   let server: Server;
   let mediaQueue: MediaDownloadQueue | undefined;

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { hasUnstorableCharacters } from '../../shared/visible-text';
 import { recordAuditEvent } from '../audit';
 import { AppError } from '../core/errors';
-import { authedProcedure, publicProcedure, router } from '../trpc/init';
+import { enrolmentProcedure, publicProcedure, router } from '../trpc/init';
+import { SECOND_FACTOR_METHODS, type TSessionMethod } from '../../shared/session-methods';
+import type { TContext } from '../trpc/context';
 import { HashingBusyError } from './password';
 import { formatEmailForTrail, type SignInLimiter } from './sign-in-limiter';
 import { endWatchedSession } from './session-watch';
@@ -10,6 +12,10 @@ import { createSession, deleteSession, sessionKeyOf } from './sessions';
 import { listSessions, revokeOwnSession } from './manage-sessions';
 import { ZSessionItem, ZSessionPublicId } from './session-item';
 import { authenticateUser, SignInRefused } from './authenticate-user';
+import { completeSecondStep } from './complete-sign-in';
+import { secondFactorKeysFrom } from './second-factor-keys';
+import { issueSignInTicket } from './sign-in-ticket';
+import { ZTotpCode } from './totp';
 
 // No account's email has one (users.add takes only well-formed addresses), and PostgreSQL could not
 // look one up or record it: refused as a mistake, not checked as a wrong password.
@@ -18,10 +24,38 @@ const UNSTORABLE_EMAIL =
 
 const ZSessionUser = z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.enum(['director', 'staff']) });
 
-/** What signing in and out needs beyond the request: the app's limiter, the session secret, the clock. */
-export type TAuthRouterDeps = { signInLimiter: SignInLimiter; sessionSecret: string; now: () => Date };
+const ZTicket = z.string().min(1, 'This sign-in has expired. Sign in again.').max(100);
+
+/** A second step's answer: a code from the authenticator app, a recovery code, or a passkey's answer. */
+const ZCompleteSignIn = z.union([
+  z.strictObject({ ticket: ZTicket, code: ZTotpCode }),
+  z.strictObject({
+    ticket: ZTicket,
+    recoveryCode: z.string().trim().min(1, 'Enter a recovery code').max(40, 'That is not a recovery code'),
+  }),
+  z.strictObject({ ticket: ZTicket, passkey: z.record(z.string(), z.unknown()) }),
+]);
+
+/**
+ * What signing in and out needs beyond the request: the app's limiter, the session secret, the
+ * clock, and the signing key file second factors' keys are derived from (second-factor-keys.ts).
+ */
+export type TAuthRouterDeps = { signInLimiter: SignInLimiter; sessionSecret: string; now: () => Date; signingKeyFile: string };
+
+/** A fresh session for the person, its cookie set and the sign-in audited with its method. */
+async function startSession(ctx: TContext, userId: number, method: TSessionMethod, deps: TAuthRouterDeps): Promise<void> {
+  // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
+  if (ctx.sessionToken) await deleteSession(ctx.sessionToken, deps.sessionSecret);
+  const now = deps.now();
+  const origin = { ip: ctx.clientIp, userAgent: ctx.userAgent, method };
+  // A second factor's method marks the session as having proven it (sessions.ts createSession).
+  const { token, expiresAt } = await createSession(userId, deps.sessionSecret, now, origin);
+  ctx.sessionCookie.set(token, expiresAt);
+  await recordAuditEvent({ actor: { userId, ip: ctx.clientIp }, action: 'auth.sign_in', subject: `user:${userId}`, detail: { method } });
+}
 
 export function createAuthRouter(deps: TAuthRouterDeps) {
+  const keys = secondFactorKeysFrom(deps.signingKeyFile);
   return router({
     signIn: publicProcedure
       .input(
@@ -30,7 +64,13 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
           password: z.string().min(1, 'Enter your password').max(1024, 'Password is too long — 1024 characters at most'),
         }),
       )
-      .output(z.object({ user: ZSessionUser }))
+      // A person with a second factor gets a ticket for it and no session yet (server/auth/README.md "Two-step sign-in").
+      .output(
+        z.union([
+          z.object({ user: ZSessionUser }),
+          z.object({ mfaRequired: z.literal(true), ticket: z.string(), methods: z.array(z.enum(SECOND_FACTOR_METHODS)) }),
+        ]),
+      )
       .mutation(async ({ ctx, input }) => {
         const limiter = deps.signInLimiter;
         // Counted before the (deliberately slow) password check, never after.
@@ -62,21 +102,23 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
           throw error;
         });
         await limiter.recordSuccess(ctx.clientIp, input.email);
-        // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
-        if (ctx.sessionToken) await deleteSession(ctx.sessionToken, deps.sessionSecret);
-        const origin = { ip: ctx.clientIp, userAgent: ctx.userAgent, method: 'password' as const };
-        const { token, expiresAt } = await createSession(user.id, deps.sessionSecret, deps.now(), origin);
-        ctx.sessionCookie.set(token, expiresAt);
-        await recordAuditEvent({
-          actor: { userId: user.id, ip: ctx.clientIp },
-          action: 'auth.sign_in',
-          subject: `user:${user.id}`,
-          detail: { method: origin.method },
-        });
+        const second = await issueSignInTicket(user.id, 'password', deps.now());
+        if (second) return { mfaRequired: true as const, ...second };
+        await startSession(ctx, user.id, 'password', deps);
         return { user };
       }),
 
-    signOut: authedProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
+    /** The second step: a live ticket and one answer give the session signIn held back. */
+    completeSignIn: publicProcedure
+      .input(ZCompleteSignIn)
+      .output(z.object({ user: ZSessionUser }))
+      .mutation(async ({ ctx, input }) => {
+        const { user, method } = await completeSecondStep(input, { limiter: deps.signInLimiter, keys, now: deps.now(), ip: ctx.clientIp });
+        await startSession(ctx, user.id, method, deps);
+        return { user };
+      }),
+
+    signOut: enrolmentProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
       if (ctx.sessionToken) {
         await deleteSession(ctx.sessionToken, deps.sessionSecret);
         endWatchedSession(ctx.sessionToken, deps.sessionSecret);
@@ -90,15 +132,18 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
       return { ok: true as const };
     }),
 
-    me: publicProcedure.output(ZSessionUser.nullable()).query(({ ctx }) => ctx.user),
+    // `mustEnrol`: the firm's policy holds this person at enrolment (server/auth/README.md "Step-up and the firm's policy").
+    me: publicProcedure
+      .output(ZSessionUser.extend({ mustEnrol: z.boolean() }).nullable())
+      .query(({ ctx }) => (ctx.user ? { ...ctx.user, mustEnrol: ctx.secondFactor.mustEnrol } : null)),
 
     /** Where the caller is signed in: their unexpired sessions, most recently active first. */
-    sessions: authedProcedure
+    sessions: enrolmentProcedure
       .output(z.array(ZSessionItem))
       .query(({ ctx }) => listSessions(ctx.user.id, sessionKeyOf(ctx.sessionToken, deps.sessionSecret), deps.now())),
 
     /** Signs out one of the caller's own sessions; the one in use too (then its cookie goes, as on sign-out). */
-    revokeSession: authedProcedure
+    revokeSession: enrolmentProcedure
       .input(z.object({ id: ZSessionPublicId }))
       .output(z.object({ ok: z.literal(true) }))
       .mutation(async ({ ctx, input }) => {

@@ -4,6 +4,7 @@ import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { queryRows, sql } from '../core/sql';
 import { endWatchedSessionIds } from './session-watch';
+import { sessionInForce } from './sessions';
 
 /** A session as its person (or a director) sees it: named by its public id, never by its stored key. */
 export type TSessionItem = {
@@ -24,9 +25,11 @@ type TSessionRow = Omit<TSessionItem, 'current'> & { key: string };
  */
 export async function listSessions(userId: number, currentKey: string | null, now: Date): Promise<TSessionItem[]> {
   const rows = await queryRows<TSessionRow>(
-    sql`SELECT id AS key, public_id AS id, created_at AS "createdAt", last_seen_at AS "lastSeenAt", ip, user_agent AS "userAgent", method
-        FROM sessions WHERE user_id = ${userId} AND expires_at > ${now}
-        ORDER BY last_seen_at DESC, created_at DESC, public_id`,
+    sql`SELECT s.id AS key, s.public_id AS id, s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt", s.ip,
+               s.user_agent AS "userAgent", s.method
+        FROM sessions s LEFT JOIN security_policy p ON true
+        WHERE s.user_id = ${userId} AND ${sessionInForce(now)}
+        ORDER BY s.last_seen_at DESC, s.created_at DESC, s.public_id`,
   );
   return rows.map(({ key, ...row }) => ({ ...row, current: key === currentKey }));
 }

@@ -1,6 +1,5 @@
-import { QueryTypes } from 'sequelize';
-import { db } from '../core/db/db';
-import { toSessionId } from './sessions';
+import { queryRows, sql } from '../core/sql';
+import { sessionInForce, toSessionId } from './sessions';
 
 // A live stream (inbox.onChange) is opened with a session and must end with it: signed out here,
 // signed out on another instance, or expired. One query every few seconds checks every open
@@ -11,7 +10,7 @@ let checkEveryMs = SESSION_CHECK_EVERY_MS;
 const watched = new Map<string, Set<AbortController>>();
 let timer: NodeJS.Timeout | undefined;
 
-const startTimer = () => setInterval(() => void checkSessions(), checkEveryMs).unref();
+const startTimer = () => setInterval(() => void checkWatchedSessions(), checkEveryMs).unref();
 
 /**
  * How often open streams' sessions are checked, for this process (5 s unless changed): tests
@@ -26,16 +25,19 @@ export function setSessionCheckInterval(ms: number): void {
   }
 }
 
-async function checkSessions(): Promise<void> {
+/**
+ * Checks every open stream's session now: called every few seconds, and at once when the database
+ * announces that sessions ended somewhere (on any instance) or the policy changed.
+ */
+export async function checkWatchedSessions(now: Date = new Date()): Promise<void> {
   const ids = [...watched.keys()];
   if (ids.length === 0) return;
   let alive: Set<string>;
   try {
     // A deactivated user's session is over even if a row survived (created while deactivation ran).
-    const rows = await db().query<{ id: string }>(
-      `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
-       WHERE s.id = ANY($1::text[]) AND s.expires_at > $2 AND u.deactivated_at IS NULL`,
-      { bind: [ids, new Date()], type: QueryTypes.SELECT },
+    const rows = await queryRows<{ id: string }>(
+      sql`SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN security_policy p ON true
+          WHERE s.id = ANY(${ids}::text[]) AND ${sessionInForce(now)} AND u.deactivated_at IS NULL`,
     );
     alive = new Set(rows.map((r) => r.id));
   } catch {

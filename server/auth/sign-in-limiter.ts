@@ -59,6 +59,7 @@ function tooMany(seconds: number): AppError {
 export class SignInLimiter {
   private readonly perIp: RateLimiterPostgres;
   private readonly perAccount: RateLimiterPostgres;
+  private readonly codesPerAccount: RateLimiterPostgres;
 
   constructor(private readonly limits: TSignInLimits = DEFAULT_SIGN_IN_LIMITS) {
     const common = {
@@ -72,6 +73,9 @@ export class SignInLimiter {
     };
     this.perIp = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_ip', points: limits.perIp });
     this.perAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_account', points: limits.perAccount });
+    // Second-step answers (codes, recovery codes, passkeys) per person, under a key of their own: a
+    // right password clears the password count, and must not hand out fresh guesses at the code.
+    this.codesPerAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_code_account', points: limits.perAccount });
   }
 
   /**
@@ -79,7 +83,24 @@ export class SignInLimiter {
    * limit. The attempt that makes a key limited is written to the audit trail, once per burst.
    */
   async consume(ip: string, email: string): Promise<void> {
-    const results = await Promise.allSettled([this.perIp.consume(ipKey(ip)), this.perAccount.consume(accountKey(email))]);
+    await this.consumeBoth(this.perAccount, accountKey(email), ip, email);
+  }
+
+  /**
+   * Counts one answer to a sign-in's second step, before it is checked: per address (with passwords,
+   * so the two share the address's limit) and per person (`userId`; `email` only names them in the trail).
+   */
+  async consumeSecondStep(ip: string, userId: number, email: string): Promise<void> {
+    await this.consumeBoth(this.codesPerAccount, String(userId), ip, email);
+  }
+
+  /** A completed second step: the person's count is cleared, the address given back one, as for a password. */
+  async recordSecondStepSuccess(ip: string, userId: number): Promise<void> {
+    await Promise.all([this.codesPerAccount.delete(String(userId)), this.perIp.reward(ipKey(ip), 1)]);
+  }
+
+  private async consumeBoth(perAccount: RateLimiterPostgres, account: string, ip: string, email: string): Promise<void> {
+    const results = await Promise.allSettled([this.perIp.consume(ipKey(ip)), perAccount.consume(account)]);
     let waitMs = 0;
     const limited: TLimitedKey[] = [];
     for (const [index, result] of results.entries()) {
@@ -116,6 +137,27 @@ export class SignInLimiter {
 
   async recordSuccess(ip: string, email: string): Promise<void> {
     await Promise.all([this.perAccount.delete(accountKey(email)), this.perIp.reward(ipKey(ip), 1)]);
+  }
+
+  /**
+   * Counts one attempt by address alone, for what names no account (an invitation link, a single
+   * sign-on answer): the same budget and block as sign-in, so neither is a way around it.
+   */
+  async consumeAddress(ip: string): Promise<void> {
+    try {
+      await this.perIp.consume(ipKey(ip));
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      if (error.consumedPoints === this.limits.perIp + 1) {
+        await this.recordLimited({ by: 'address', limit: this.limits.perIp, msBeforeNext: error.msBeforeNext }, ip, '');
+      }
+      throw tooMany(error.msBeforeNext / 1000);
+    }
+  }
+
+  /** Gives an address's attempt back once it succeeded (as recordSuccess does for sign-in). */
+  async rewardAddress(ip: string): Promise<void> {
+    await this.perIp.reward(ipKey(ip), 1);
   }
 
   /** Gives back an attempt that was never checked (the server was too busy to hash it). */

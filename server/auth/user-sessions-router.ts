@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { directorProcedure, router } from '../trpc/init';
+import { directorProcedure, router, stepUpDirectorProcedure } from '../trpc/init';
 import { ZRecordId } from '../trpc/record-id';
 import { endUserSessions, listSessions } from './manage-sessions';
 import { ZSessionItem } from './session-item';
@@ -20,7 +20,7 @@ export function createUserSessionsRouter(deps: TUserSessionsRouterDeps) {
       .query(({ ctx, input }) => listSessions(input.userId, sessionKeyOf(ctx.sessionToken, deps.sessionSecret), deps.now())),
 
     /** Every session of the person ends, their open live streams at once; the director's own too, if they are the person. */
-    endSessions: directorProcedure
+    endSessions: stepUpDirectorProcedure
       .input(z.object({ userId: ZRecordId }))
       .output(z.object({ sessionsEnded: z.number() }))
       .mutation(async ({ ctx, input }) => {

@@ -21,6 +21,11 @@ const booleanFlag = z.preprocess(
     .transform((v) => v === 'true'),
 );
 
+function isSecureOrLocal(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'https:' || (protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(hostname));
+}
+
 function isTrustedPeer(part: string): boolean {
   if (['loopback', 'linklocal', 'uniquelocal'].includes(part)) return true;
   const [address = '', prefix] = part.split('/');
@@ -116,6 +121,33 @@ const ZEnv = z.object({
   RETENTION_YEARS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(6)),
   // Whether opening a conversation shows the client it was read (server/messaging/README.md "Read receipts"): never, or when its assignee opens it.
   READ_RECEIPTS: z.preprocess(emptyToUndefined, z.enum(['off', 'assignee'], { message: 'must be "off" or "assignee"' }).default('off')),
+  // Single sign-on (server/auth/oidc): on when OIDC_ISSUER is set, which then needs the client's id and secret.
+  OIDC_ISSUER: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ message: 'must be an absolute URL, such as https://login.microsoftonline.com/<tenant>/v2.0' })
+      .refine(isSecureOrLocal, 'must be an https:// URL (http:// only for localhost)')
+      .optional(),
+  ),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_ALLOWED_DOMAINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim().toLowerCase().replace(/^@/, ''))
+          .filter(Boolean),
+      )
+      .refine(
+        (domains) => domains.every((d) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d)),
+        'must be a comma list of domains, such as firm.example,firm.co.uk',
+      )
+      .optional(),
+  ),
+  OIDC_CREATE_ACCOUNTS: z.preprocess(emptyToUndefined, z.enum(['staff'], { message: 'must be "staff" or unset' }).optional()),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -172,9 +204,23 @@ export type TConfig = {
     verifyToken: string | undefined;
     allowUnauthenticatedWebhooks: boolean;
   };
+  /** Single sign-on through the firm's OpenID provider; null: not configured (OIDC_ISSUER unset). */
+  oidc: TOidcConfig | null;
   /** Express's `trust proxy`: false, a hop count, or named ranges and addresses. */
   trustProxy: false | number | string;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+};
+
+export type TOidcConfig = {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Email domains that may sign in this way (lower case); empty: any the provider verified. */
+  allowedDomains: string[];
+  /** `staff`: a verified email with no account gets a staff account; null: refused. */
+  createAccounts: 'staff' | null;
+  /** What the provider sends people back to: NEXT_PUBLIC_SITE_URL + /api/auth/oidc/callback. */
+  redirectUri: string;
 };
 
 export class ConfigError extends Error {
@@ -201,6 +247,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     );
   }
   const siteUrl = (e.NEXT_PUBLIC_SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (e.OIDC_ISSUER && (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${e.OIDC_CLIENT_ID ? 'OIDC_CLIENT_SECRET' : 'OIDC_CLIENT_ID'}: required when OIDC_ISSUER is set (the client registered with the provider)`,
+    );
+  }
+  const oidc: TOidcConfig | null = e.OIDC_ISSUER
+    ? {
+        issuer: e.OIDC_ISSUER,
+        clientId: e.OIDC_CLIENT_ID!,
+        clientSecret: e.OIDC_CLIENT_SECRET!,
+        allowedDomains: e.OIDC_ALLOWED_DOMAINS ?? [],
+        createAccounts: e.OIDC_CREATE_ACCOUNTS ?? null,
+        redirectUri: `${siteUrl}/api/auth/oidc/callback`,
+      }
+    : null;
   return {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
@@ -233,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       allowUnauthenticatedWebhooks: e.ALLOW_UNAUTHENTICATED_WEBHOOKS,
     },
     trustProxy: e.TRUST_PROXY,
+    oidc,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -15,12 +15,19 @@ export const APP_ERROR_CODES = {
 
 export type TAppErrorCode = keyof typeof APP_ERROR_CODES;
 
+/**
+ * What the SPA must do before the call can succeed (server/auth/README.md "Step-up and the firm's
+ * policy"): `enrol` — set up a second factor first; `reauth` — prove it again, then repeat the call.
+ */
+export type TAppErrorHints = { enrol?: true; reauth?: true };
+
 export class AppError extends Error {
   override name = 'AppError';
   constructor(
     readonly code: TAppErrorCode,
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
+    readonly hints?: TAppErrorHints,
   ) {
     super(message);
   }

@@ -19,6 +19,8 @@ export const RESYNC_PAYLOAD = '"resync"';
 export const OWNERSHIP_PAYLOAD = '{"ownership":true}';
 /** These people have new notifications: only their own streams are told. */
 export const notifyPayload = (userIds: number[]): string => JSON.stringify({ notify: userIds });
+/** Sessions ended or the sign-in policy changed (announced by the database's own triggers, migration 0034). */
+export const SESSIONS_PAYLOAD = '{"sessions":true}';
 
 /**
  * Puts one payload on the change feed: delivered when `transaction` commits (not at all if it
@@ -86,6 +88,12 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     this.publish(ids).catch((error: unknown) => this.options.logger.warn({ error: (error as Error).name }, 'chat change not announced'));
   }
 
+  /** Called when sessions ended anywhere (or the policy changed): open live streams check theirs at once. */
+  onSessionsChanged(listener: () => void): () => void {
+    this.emitter.on('sessions', listener);
+    return () => this.emitter.off('sessions', listener);
+  }
+
   subscribe(listener: (change: TChatChange<TItem>) => void): () => void {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);
@@ -127,6 +135,10 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
    * the order they were loaded.
    */
   private dispatch(payload: string | undefined): void {
+    if (payload === SESSIONS_PAYLOAD) {
+      this.emitter.emit('sessions');
+      return;
+    }
     if (this.emitter.listenerCount('change') === 0) return;
     if (payload === RESYNC_PAYLOAD) {
       this.emitter.emit('change', { resync: true });

@@ -15,6 +15,7 @@ import { signatureHeader, signDigest } from './export-signature';
 import type { TWriteExport } from './export-writer';
 import { spoolWhileHashing } from './hashing-spool';
 import { readExport, type TExportHeader, type TExportScope } from './read-export';
+import { refuseWithoutStepUp } from './restricted-export';
 import { sendSpooledExport } from './send-spooled-export';
 import { writeBundle } from './write-bundle';
 import { writeJsonExport } from './write-json-export';
@@ -119,6 +120,7 @@ export function serveExport(deps: {
     // Walled (server/access/README.md "Ethical walls"): answered as for a subject that does not exist, and audited.
     const subject = request.scope.type === 'client' ? { clientId: request.scope.id } : { caseId: request.scope.id };
     if (!(await seesSubject(readerOf(req, res), subject))) return sendHttpError(res, 404, `That ${request.scope.type} does not exist.`);
+    if (await refuseWithoutStepUp(res, request.scope, deps.now())) return;
     if (preparing >= MAX_EXPORTS_AT_ONCE) {
       res.set('Retry-After', '5');
       return sendHttpError(res, 429, 'Other exports are being prepared. Try again in a few seconds.');

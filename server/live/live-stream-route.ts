@@ -55,7 +55,8 @@ export function serveLiveStream(liveStreams: LiveStreams, sessionSecret: string,
       return next(error);
     }
     const { token, user } = found;
-    if (!user || !token) return next();
+    // Held at enrolment: tRPC's procedure refuses it in its words (server/auth/README.md "Step-up and the firm's policy").
+    if (!user || !token || found.secondFactor.mustEnrol) return next();
     const viewer = { id: user.id, role: user.role };
     const refusal = liveStreams.refusalFor(viewer);
     if (refusal) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasHiddenCharacters, hiddenCharacterMessage } from '../../shared/visible-text';
-import { directorProcedure, router } from '../trpc/init';
+import { directorProcedure, router, stepUpDirectorProcedure } from '../trpc/init';
 import { ZRecordId } from '../trpc/record-id';
 import { decideErasureRequest, listErasureRequests, recordErasureRequest, REFUSAL_GROUNDS } from './erasure-requests';
 
@@ -25,7 +25,7 @@ export const erasureRouter = router({
     )
     .output(z.object({ id: z.number() }))
     .mutation(({ ctx, input }) => recordErasureRequest(ctx.reader, input)),
-  decide: directorProcedure
+  decide: stepUpDirectorProcedure
     .input(z.object({ requestId: ZRecordId, decision: z.enum(['erase', 'refuse']), grounds: z.enum(REFUSAL_GROUNDS).optional() }))
     .output(
       z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { directorProcedure, router } from '../trpc/init';
+import { directorProcedure, router, stepUpDirectorProcedure } from '../trpc/init';
 import { readBatch, listBatches } from './read-batches';
 import { destroyBatch, previewRetention } from './retention-batches';
 
@@ -32,7 +32,7 @@ export function createRetentionRouter(deps: { retentionYears: number }) {
       .output(ZCounts.extend({ batchId: z.string(), cutoff: z.date().nullable(), retentionYears: z.number().nullable() }))
       .query(({ ctx }) => previewRetention(ctx.reader, deps.retentionYears)),
     /** Approves a previewed batch; the destruction runs in the background (follow it with `batch`). */
-    destroy: directorProcedure
+    destroy: stepUpDirectorProcedure
       .input(z.object({ batchId: ZBatchId }))
       .output(z.object({ batchId: z.string(), state: z.literal('approved') }))
       .mutation(({ ctx, input }) => destroyBatch(ctx.reader, input.batchId)),

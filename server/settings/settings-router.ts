@@ -2,11 +2,18 @@ import { z } from 'zod';
 import { ZCommunication } from '../../shared/communication-schema';
 import { phoneInput } from '../../shared/phone-schema';
 import { recordAuditEvent } from '../audit';
+import { readSecurityPolicy, saveSecurityPolicy } from '../auth';
 import type { TConfig } from '../core/config';
 import { sendChatMessage, sendTemplateMessage, ZBody, ZTemplateChoice, type TSendDeps } from '../messaging';
 import { DELIVERY_OUTCOMES, readWebhookSetup } from '../webhook';
-import { authedProcedure, directorProcedure, router } from '../trpc/init';
+import { authedProcedure, directorProcedure, enrolmentProcedure, router, stepUpDirectorProcedure } from '../trpc/init';
 import { checkConnection, CONNECTION_STATUSES } from './connection-check';
+import { ZSecurityPolicy } from './security-policy-schema';
+
+const ZSecurityPolicyView = ZSecurityPolicy.extend({
+  updatedAt: z.date().nullable(),
+  updatedBy: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
 
 /** The settings it reports (the whole config: webhookStatus reads the webhook's), the provider it checks, and the send path for test messages. */
 export type TSettingsRouterDeps = TSendDeps & { config: TConfig };
@@ -74,5 +81,13 @@ export function createSettingsRouter(deps: TSettingsRouterDeps) {
         });
         return result;
       }),
+
+    /** The firm's sign-in policy: everyone may read what applies to them; directors change it. */
+    security: enrolmentProcedure.output(ZSecurityPolicyView).query(() => readSecurityPolicy()),
+
+    setSecurity: stepUpDirectorProcedure
+      .input(ZSecurityPolicy)
+      .output(ZSecurityPolicyView)
+      .mutation(({ ctx, input }) => saveSecurityPolicy({ userId: ctx.user.id, ip: ctx.clientIp }, input)),
   });
 }

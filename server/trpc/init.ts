@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z, ZodError, ZodRealError } from 'zod';
-import { APP_ERROR_CODES, AppError } from '../core/errors';
+import { APP_ERROR_CODES, AppError, type TAppErrorHints } from '../core/errors';
 import type { TReader } from '../core/visibility';
 import type { TContext } from './context';
 
@@ -17,16 +17,18 @@ const t = initTRPC.context<TContext>().create({
     const { stack: _stack, ...base } = shape.data;
     let message = shape.message;
     let fieldErrors: Record<string, string[]> | undefined;
+    let hints: TAppErrorHints = {};
     if (cause instanceof ZodError) {
       message = describeZodError(cause);
       fieldErrors = z.flattenError(cause).fieldErrors;
     } else if (cause instanceof AppError) {
       fieldErrors = cause.fieldErrors;
+      hints = cause.hints ?? {};
     } else if (error.code === 'INTERNAL_SERVER_ERROR') {
       // Never leak internals (SQL, stack, driver messages) to the browser.
       message = 'Something went wrong on the server. Please try again.';
     }
-    return { ...shape, message, data: { ...base, fieldErrors } };
+    return { ...shape, message, data: { ...base, fieldErrors, ...hints } };
   },
 });
 
@@ -69,14 +71,48 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
-export const authedProcedure = publicProcedure.use(({ ctx, path, next }) => {
+/**
+ * Signed in, whatever the firm's policy says: only what a person needs to set up a second factor
+ * and to leave (server/auth/README.md "Step-up and the firm's policy").
+ */
+export const enrolmentProcedure = publicProcedure.use(({ ctx, path, next }) => {
   if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Please sign in.');
   // Who reads, and through which procedure: every read of records is answered for this reader (server/access/README.md "Ethical walls").
   const reader: TReader = { id: ctx.user.id, role: ctx.user.role, ip: ctx.clientIp, path };
   return next({ ctx: { ...ctx, user: ctx.user, reader } });
 });
 
+export const MUST_ENROL_MESSAGE = 'Your firm requires two-step sign-in: set up an authenticator app or a passkey first.';
+
+/** Signed in, and not someone the firm's policy holds at enrolment until they set up a second factor. */
+export const authedProcedure = enrolmentProcedure.use(({ ctx, next }) => {
+  if (ctx.secondFactor.mustEnrol) throw new AppError('FORBIDDEN', MUST_ENROL_MESSAGE, undefined, { enrol: true });
+  return next({ ctx });
+});
+
 export const directorProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.user.role !== 'director') throw new AppError('FORBIDDEN', 'Only directors can do this.');
   return next({ ctx });
 });
+
+/** How recent a second factor's proof must be for a step-up procedure. */
+export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
+export const REAUTH_MESSAGE = "Confirm it's you: enter a code from your authenticator app (or use a passkey), then try again.";
+
+/** Whether the session proved its second factor within the step-up window (false when it has none to prove). */
+export const steppedUp = (ctx: TContext) => {
+  const proven = ctx.secondFactor.provenAt;
+  return proven !== null && ctx.requestedAt.getTime() - proven.getTime() < STEP_UP_WINDOW_MS;
+};
+
+/**
+ * The changes that matter most ask a person with a second factor to have proven it within 10
+ * minutes; someone without one has nothing to step up with (the policy is what makes them enrol).
+ */
+const requireStepUp = t.middleware(({ ctx, next }) => {
+  if (ctx.secondFactor.has && !steppedUp(ctx)) throw new AppError('FORBIDDEN', REAUTH_MESSAGE, undefined, { reauth: true });
+  return next();
+});
+
+export const stepUpProcedure = authedProcedure.use(requireStepUp);
+export const stepUpDirectorProcedure = directorProcedure.use(requireStepUp);

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import type { TUserRole } from '../communication';
 import { SESSION_METHODS } from '../session-methods';
+import { REQUIRE_MFA } from '../security-policy';
 
 // What each audit action's `detail` holds, as the server writes it today (server/decisions/0012-append-only-audit-trail.md):
 // one strict schema per action. The server's recordAuditEvent is typed by them, the trail's tests
@@ -20,7 +21,21 @@ const conversationState = z.enum(['open', 'done', 'snoozed']);
 // Listed here rather than imported: shared/communication's classic schemas would come into the SPA's bundle with it.
 const role = z.enum(['director', 'staff'] as const satisfies readonly TUserRole[]);
 /** The true reason a sign-in was refused, kept for the trail's readers (the person is told less). */
-export const SIGN_IN_REFUSALS = ['wrong_password', 'unknown_email', 'deactivated', 'invalid_email'] as const;
+export const SIGN_IN_REFUSALS = [
+  'wrong_password',
+  'unknown_email',
+  'deactivated',
+  'invalid_email',
+  // Single sign-on's (server/auth/oidc): the provider's answer failed its checks, its email was not verified, its domain is not allowed.
+  'sso_failed',
+  'sso_unverified_email',
+  'sso_domain_not_allowed',
+  // A second step's answer (server/auth/README.md "Two-step sign-in").
+  'wrong_code',
+  'replayed_code',
+  'wrong_recovery_code',
+  'wrong_passkey',
+] as const;
 
 /** A wall change on a client lets go of what someone walled off held (server/ownership/README.md "Ownership"): said only when it happened. */
 const wallRelease = { conversationUnassigned: z.optional(z.literal(true)), responsibleCleared: z.optional(z.literal(true)) };
@@ -167,6 +182,12 @@ export const AUDIT_DETAILS = {
       z.strictObject({ from: z.nullable(z.strictObject({ length: count })), to: z.nullable(z.strictObject({ length: count })) }),
     ),
   }),
+  // What a save of the sign-in policy changed, setting by setting (`from`: what was in force before).
+  'settings.security': z.strictObject({
+    requireMfa: z.optional(z.strictObject({ from: z.enum(REQUIRE_MFA), to: z.enum(REQUIRE_MFA) })),
+    sessionIdleMinutes: z.optional(z.strictObject({ from: count, to: count })),
+    sessionMaxHours: z.optional(z.strictObject({ from: count, to: count })),
+  }),
   // A protected table changed: written by the database's own trigger (migrations 0026, 0027), naming the
   // database role, the person the app said it acted for, and the app's event of the same transaction
   // (none: nothing of the app's said so; absent in rows before 0027, which were written only then).
@@ -184,6 +205,24 @@ export const AUDIT_DETAILS = {
   'auth.session_revoked': z.strictObject({ method: z.enum(SESSION_METHODS), current: z.optional(z.literal(true)) }),
   /** A director ended every session of a person (subject `user:<id>`). */
   'user.sessions_ended': z.strictObject({ sessionsEnded: count }),
+  /** Someone set up a second factor for themself (subject `user:<id>`). */
+  'auth.mfa_enrol': z.strictObject({ method: z.enum(['totp']) }),
+  /** Someone removed one of their second factors; their other sessions ended with it. */
+  'auth.mfa_remove': z.strictObject({ method: z.enum(['totp']), sessionsEnded: count }),
+  /** Someone proved their second factor again on a session, for a change that asks for it (server/auth/README.md "Step-up and the firm's policy"). */
+  'auth.step_up': z.strictObject({ method: z.enum(['totp', 'recovery_code', 'passkey']) }),
+  /** Someone replaced their recovery codes with a new set of `count`. */
+  'auth.recovery_codes_regenerated': z.strictObject({ count }),
+  /** A director invited someone (subject `email:<address>`); `replaced`: an earlier pending invitation went. */
+  'user.invite': z.strictObject({ invitationId: id, name: z.string(), role, expiresAt: instant, replaced: z.optional(z.literal(true)) }),
+  /** The invited person set their password: their account exists from here (subject `user:<id>`). */
+  'user.accept': z.strictObject({ invitationId: id, email: z.string(), role, invitedBy: z.nullable(id) }),
+  /** A director withdrew a pending invitation (subject `email:<address>`). */
+  'user.invite_revoke': z.strictObject({ invitationId: id }),
+  /** A person added a passkey to their account (subject `user:<id>`); `name` is what they called it. */
+  'auth.passkey_add': z.strictObject({ passkeyId: id, name: z.string() }),
+  /** A person removed one of their passkeys; their other sessions ended with it. */
+  'auth.passkey_remove': z.strictObject({ passkeyId: id, name: z.string(), sessionsEnded: count }),
 } as const;
 
 export type TAuditAction = keyof typeof AUDIT_DETAILS;

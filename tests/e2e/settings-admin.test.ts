@@ -13,16 +13,6 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     await page.getByRole('heading', { name: 'Settings · Chat' }).waitFor();
   };
 
-  async function signInAs(email: string, password: string) {
-    const context = await live.browser.newContext({ viewport: { width: 1280, height: 860 } });
-    const page = await context.newPage();
-    await page.goto(live.app.url);
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.getByRole('textbox', { name: 'Password' }).fill(password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    return { context, page };
-  }
-
   it('tells a director the header to register, what is configured, the site URL problem, and the last delivery: refused, then accepted', async () => {
     const { page, context } = await signInDemo(live.browser, live.app.url, 'Director');
     await openSettings(page);
@@ -78,7 +68,7 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     await context.close();
   });
 
-  it('a director adds a person, changes their role, and deactivates them: their open page is signed out', async () => {
+  it('a director invites a person, changes their role, and deactivates them: their open page is signed out', async () => {
     const director = await signInDemo(live.browser, live.app.url, 'Director');
     const page = director.page;
     await openSettings(page);
@@ -87,27 +77,33 @@ describe.runIf(hasChromium())('Settings for a director: webhook setup and people
     expect(await people.locator('li[data-status="active"]', { hasText: 'director@demo.firm' }).textContent()).toContain('You');
 
     // An email already in use: said next to the email field.
-    const form = people.getByRole('form', { name: 'Add a person' });
+    const form = people.getByRole('form', { name: 'Invite a person' });
     await form.getByRole('textbox', { name: 'Name' }).fill('Nina New');
     await form.getByRole('textbox', { name: 'Email' }).fill('staff@demo.firm');
-    await form.getByRole('textbox', { name: 'First password' }).fill('nina-first-pass');
-    await form.getByRole('button', { name: 'Add person' }).click();
+    await form.getByRole('button', { name: 'Invite' }).click();
     const emailField = form.getByRole('textbox', { name: 'Email' });
     await expect.poll(() => emailField.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await emailField.getAttribute('aria-describedby'))!;
     expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/already/);
 
     await emailField.fill('nina@demo.firm');
-    await form.getByRole('button', { name: 'Add person' }).click();
-    await form.getByRole('status').filter({ hasText: 'Nina New (nina@demo.firm) can sign in now.' }).waitFor();
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await form.getByRole('status').filter({ hasText: 'Nina New (nina@demo.firm) is invited.' }).waitFor();
+    const link = await form.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+
+    // Nina sets her own password through the link, in a browser of her own, and is signed in: staff, so no People section for her.
+    const ninaContext = await live.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const ninaSession = { context: ninaContext, page: await ninaContext.newPage() };
+    await ninaSession.page.goto(`${live.app.url}${new URL(link).pathname}`);
+    await ninaSession.page.getByLabel('New password', { exact: true }).fill('nina-first-pass');
+    await ninaSession.page.getByLabel('New password again').fill('nina-first-pass');
+    await ninaSession.page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await ninaSession.page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await page.reload();
     const nina = people.locator('li', { hasText: 'nina@demo.firm' });
     await nina.waitFor();
     expect(await nina.getAttribute('data-status')).toBe('active');
     expect(await nina.getByRole('combobox', { name: 'Role of Nina New' }).inputValue()).toBe('staff');
-
-    // Nina signs in elsewhere: staff, so no People section for her.
-    const ninaSession = await signInAs('nina@demo.firm', 'nina-first-pass');
-    await ninaSession.page.getByRole('heading', { name: 'Inbox' }).waitFor();
     await openSettings(ninaSession.page);
     expect(await ninaSession.page.getByRole('region', { name: 'People' }).count()).toBe(0);
     expect(await ninaSession.page.locator('.webhook-facts').count()).toBe(0);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../server/app/app-router';
 import { createUser } from '../../server/auth/users';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { signedInUser } from '../support/sign-in-answer';
 
 let server: TTestServer;
 
@@ -35,7 +36,7 @@ describe('sign-in', () => {
 
   it('when the credentials are right, sets an httpOnly SameSite=Lax session cookie and me returns the user', async () => {
     const { client, lastSetCookies } = createHttpClient(server.url);
-    const { user } = await client.auth.signIn.mutate({ email: 'SAM@firm.test ', password: 'staff-password' });
+    const user = signedInUser(await client.auth.signIn.mutate({ email: 'SAM@firm.test ', password: 'staff-password' }));
     expect(user).toMatchObject({ email: 'sam@firm.test', role: 'staff' });
     const cookie = lastSetCookies.find((c) => c.startsWith('firm_chat_session='));
     expect(cookie).toMatch(/HttpOnly/i);

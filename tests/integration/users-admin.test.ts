@@ -6,6 +6,7 @@ import { endsWithin, isConnected, openLiveStream, type TLiveStream } from '../su
 import { sql } from '../support/sql';
 import { createHttpClient } from '../support/test-server';
 import { match } from '../support/matchers';
+import { signedInUser } from '../support/sign-in-answer';
 
 // Directors manage people in the app (add, change a role, deactivate); the
 // server enforces who may, and keeps the firm from losing its last director.
@@ -54,7 +55,7 @@ describe('adding people', () => {
     expect(user).toMatchObject({ name: 'Priya Patel', email: 'priya@firm.test', role: 'staff', deactivatedAt: null });
     expect(generatedPassword).toBeNull();
     const priya = createHttpClient(live.server.url).client;
-    expect((await priya.auth.signIn.mutate({ email: 'priya@firm.test', password: 'priya-first-pass' })).user).toMatchObject({
+    expect(signedInUser(await priya.auth.signIn.mutate({ email: 'priya@firm.test', password: 'priya-first-pass' }))).toMatchObject({
       id: user.id,
       role: 'staff',
     });
@@ -79,7 +80,7 @@ describe('adding people', () => {
     const audit = await sql<{ detail: unknown }>(db(), 'SELECT detail FROM audit_events WHERE subject = $1', [`user:${user.id}`]);
     expect(JSON.stringify(audit)).not.toContain(generatedPassword!);
     const omar = createHttpClient(live.server.url).client;
-    expect((await omar.auth.signIn.mutate({ email: 'omar@firm.test', password: generatedPassword! })).user.role).toBe('director');
+    expect(signedInUser(await omar.auth.signIn.mutate({ email: 'omar@firm.test', password: generatedPassword! })).role).toBe('director');
     expect((await live.director.users.list.query()).find((u) => u.id === user.id)).not.toHaveProperty('passwordHash');
   });
 
@@ -381,7 +382,9 @@ describe('reactivating', () => {
     const done = await live.director.users.reactivate.mutate({ userId: vicId });
     expect(done).toMatchObject({ id: vicId, role: 'staff', deactivatedAt: null });
     expect(
-      (await createHttpClient(live.server.url).client.auth.signIn.mutate({ email: 'vic@firm.test', password: 'vic-first-pass' })).user.id,
+      signedInUser(
+        await createHttpClient(live.server.url).client.auth.signIn.mutate({ email: 'vic@firm.test', password: 'vic-first-pass' }),
+      ).id,
     ).toBe(vicId);
     await live.director.users.reactivate.mutate({ userId: vicId });
     const dee = await idOf('dee@firm.test');

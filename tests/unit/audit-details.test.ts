@@ -80,6 +80,7 @@ const SAMPLES: { [A in TAuditAction]: TAuditDetail<A> } = {
   'chat.edit_scheduled': { scheduledSendId: 7, kind: 'text', sendAt: AT },
   'chat.reschedule': { scheduledSendId: 7, kind: 'file', from: AT, sendAt: '2026-03-03T09:00:00.000Z' },
   'chat.cancel_scheduled': { scheduledSendId: 7, kind: 'text', sendAt: AT, was: 'not_sent' },
+  'settings.security': { requireMfa: { from: 'none', to: 'directors' }, sessionIdleMinutes: { from: 10080, to: 30 } },
   'settings.business_hours': {
     first: false,
     timeZone: { from: 'Europe/London', to: 'Europe/Paris' },
@@ -97,6 +98,15 @@ const SAMPLES: { [A in TAuditAction]: TAuditDetail<A> } = {
   },
   'auth.session_revoked': { method: 'password', current: true },
   'user.sessions_ended': { sessionsEnded: 3 },
+  'auth.passkey_add': { passkeyId: 7, name: 'Work laptop' },
+  'auth.passkey_remove': { passkeyId: 7, name: 'Work laptop', sessionsEnded: 2 },
+  'auth.mfa_enrol': { method: 'totp' },
+  'auth.mfa_remove': { method: 'totp', sessionsEnded: 2 },
+  'auth.recovery_codes_regenerated': { count: 10 },
+  'auth.step_up': { method: 'totp' },
+  'user.invite': { invitationId: 4, name: 'Ivy Invited', role: 'staff', expiresAt: AT, replaced: true },
+  'user.accept': { invitationId: 4, email: 'ivy@firm.test', role: 'staff', invitedBy: 2 },
+  'user.invite_revoke': { invitationId: 4 },
 };
 
 const eventOf = (action: TAuditAction, detail: Record<string, unknown>): TAuditItem => ({

@@ -254,8 +254,10 @@ export function findListedThread(utils: TUtils, key: string): TThreadSummary | u
 }
 
 /** Who is signed in, as the server just said (signed in here; or null: the session ended). */
-export function setSignedInUser(utils: TUtils, user: TOutputs['auth']['me']): void {
-  utils.auth.me.setData(undefined, user);
+export function setSignedInUser(utils: TUtils, user: Omit<NonNullable<TOutputs['auth']['me']>, 'mustEnrol'> | null): void {
+  if (user === null || 'mustEnrol' in user) return void utils.auth.me.setData(undefined, user as TOutputs['auth']['me']);
+  // A sign-in's answer does not say whether the firm's policy holds the person at enrolment: auth.me does, so ask it.
+  void utils.auth.me.invalidate();
 }
 
 /** The provider's template catalogue, as a refresh just returned it. */

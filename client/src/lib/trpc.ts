@@ -4,6 +4,7 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { TThreadRef } from '../../../shared/thread-key';
 import type { AppRouter } from '../../../server/app/app-router';
+import { stepUpLink } from './step-up-link';
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -15,6 +16,8 @@ export type TThreadSummary = TOutputs['inbox']['threads']['threads'][number];
 export function createTrpcClient() {
   return trpc.createClient({
     links: [
+      // A change that asks for a recent second-factor proof gets one, then is sent again (step-up-link.ts).
+      stepUpLink,
       // Live updates over server-sent events; sign-in calls on their own (the server refuses them
       // in a batch); everything else batched over plain HTTP, at most as many as the server takes.
       splitLink({

@@ -1,2 +1,2 @@
 // The chunk a first visit loads (app.tsx says why it starts here, not at the feature's index.ts).
-export { SettingsPage } from '../features/settings';
+export { EnrolmentPage, SettingsPage } from '../features/settings';

@@ -35,6 +35,10 @@ import { protectedChangesAlways } from './migrations/0027-protected-changes-alwa
 import { checkpointLinks } from './migrations/0028-checkpoint-links';
 import { caseClosures } from './migrations/0029-case-closures';
 import { sessionDetails } from './migrations/0030-session-details';
+import { invitations } from './migrations/0033-invitations';
+import { secondFactors } from './migrations/0031-second-factors';
+import { passkeys } from './migrations/0032-passkeys';
+import { securityPolicy } from './migrations/0034-security-policy';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -80,6 +84,10 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     checkpointLinks,
     caseClosures,
     sessionDetails,
+    secondFactors,
+    passkeys,
+    invitations,
+    securityPolicy,
   ];
 }
 

@@ -55,6 +55,10 @@ export async function grantRequestRole(owner: Sequelize, role: string): Promise<
        IF to_regclass('public.legal_holds') IS NOT NULL THEN
          EXECUTE format('REVOKE DELETE ON public.legal_holds, public.erasure_requests, public.retention_batches FROM %I', ${quoteLiteral(role)});
        END IF;
+       -- Invitations are used, replaced or revoked, never deleted (migration 0033).
+       IF to_regclass('public.invitations') IS NOT NULL THEN
+         EXECUTE format('REVOKE DELETE ON public.invitations FROM %I', ${quoteLiteral(role)});
+       END IF;
        -- Messages are erased in place, never deleted (migration 0029).
        EXECUTE format('REVOKE DELETE ON public.communications FROM %I', ${quoteLiteral(role)});
      END $$`,

@@ -4,4 +4,4 @@ export { AccessGone } from './access-gone';
 export { AccessPanel } from './access-panel';
 export { goneOf, retryUnlessNotFound, type TGone } from './gone';
 export { LockMark } from './lock-mark';
-export { PersonWalls, WallsToggle } from './person-walls';
+export { PersonWalls } from './person-walls';

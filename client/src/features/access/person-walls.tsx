@@ -5,22 +5,6 @@ import { QueryStatus } from '../../ui/query-status';
 
 type TWall = TOutputs['access']['forPerson']['screens'][number];
 
-/** Shows or hides a person's walls; the list itself is `PersonWalls`, on a line of its own below. */
-export function WallsToggle({ open, onToggle, name, controls }: { open: boolean; onToggle: () => void; name: string; controls: string }) {
-  return (
-    <button
-      type="button"
-      className="button small ghost walls-toggle"
-      aria-expanded={open}
-      aria-controls={open ? controls : undefined}
-      aria-label={`Walls of ${name}`}
-      onClick={onToggle}
-    >
-      Walls <span aria-hidden="true">{open ? '▴' : '▾'}</span>
-    </button>
-  );
-}
-
 /**
  * One person's screens and memberships (Settings › People), read only once opened: the list of
  * people costs one request, not one per person. Only matters the reader may see are named.

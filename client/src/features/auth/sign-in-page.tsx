@@ -5,6 +5,9 @@ import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { setSignedInUser } from '../../lib/cache-patches';
 import { trpc } from '../../lib/trpc';
 import { forgetUnsentWork } from '../composer';
+import { PasskeySignInButton } from './passkey-sign-in-button';
+import { SingleSignOn } from './single-sign-on';
+import { SecondStepForm, takeSecondStepFromUrl, type TSecondStep } from './second-step-form';
 import { takeSessionEnded } from './session-end';
 
 async function fetchMode(): Promise<'demo' | 'live' | null> {
@@ -23,14 +26,31 @@ export function SignInPage() {
   useEffect(() => void forgetUnsentWork(), []);
   const utils = trpc.useUtils();
   const mode = useQuery({ queryKey: ['health-mode'], queryFn: fetchMode, staleTime: Infinity });
+  // A second step: asked for by the password's answer, or handed over by single sign-on in the URL.
+  const [second, setSecond] = useState<TSecondStep | null>(takeSecondStepFromUrl);
   const signIn = trpc.auth.signIn.useMutation({
-    onSuccess: ({ user }) => setSignedInUser(utils, user),
+    onSuccess: (answer) => {
+      if ('user' in answer) setSignedInUser(utils, answer.user);
+      else setSecond({ ticket: answer.ticket, methods: answer.methods });
+    },
   });
   const { formRef, ...errors } = useFormErrors(signIn.error, ['email', 'password']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     signIn.mutate({ email, password });
   };
+  if (second) {
+    const restart = () => {
+      setSecond(null);
+      setPassword('');
+      signIn.reset();
+    };
+    return (
+      <div className="sign-in">
+        <SecondStepForm step={second} onRestart={restart} />
+      </div>
+    );
+  }
   return (
     <div className="sign-in">
       {/* noValidate: the server decides what it accepts and answers for both fields at once. */}
@@ -76,6 +96,8 @@ export function SignInPage() {
         <button type="submit" className="button primary" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
+        <PasskeySignInButton />
+        <SingleSignOn />
         {mode.data === 'demo' && (
           <section className="demo-accounts" aria-label="Demo accounts">
             <h2>Demo mode</h2>

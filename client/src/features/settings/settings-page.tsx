@@ -8,7 +8,10 @@ import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { BusinessHoursPanel } from '../business-hours';
 import { WorkloadPanel } from '../ownership';
+import { PasskeysPanel } from './passkeys-panel';
+import { SecurityPanel } from './security-panel';
 import { SessionsPanel } from './sessions-panel';
+import { SignInPolicyPanel } from './sign-in-policy-panel';
 import { SigningKeyPanel } from './signing-key-panel';
 import { UsersPanel } from './users-panel';
 
@@ -123,7 +126,10 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
         </section>
         <SigningKeyPanel />
       </div>
+      <SecurityPanel />
       <SessionsPanel />
+      <PasskeysPanel />
+      <SignInPolicyPanel isDirector={isDirector} />
       <BusinessHoursPanel role={role} />
       {isDirector && <WorkloadPanel />}
       {isDirector && <UsersPanel />}

@@ -1,18 +1,20 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { formatDateTime } from '../../lib/format';
 import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { ConfirmButton } from '../../ui/confirm-button';
-import { FormSummary, useFormErrors } from '../../ui/field-error';
+import { FoldToggle } from '../../ui/fold-toggle';
 import { useToast } from '../../ui/toasts';
-import { PersonWalls, WallsToggle } from '../access';
+import { PersonWalls } from '../access';
+import { InvitePersonForm, PendingInvitations } from './invite-person-form';
+import { PersonSessions } from './person-sessions';
 
 type TUser = TOutputs['users']['list'][number];
 type TRole = TUser['role'];
 
 const ROLE_LABEL: Record<TRole, string> = { director: 'Director', staff: 'Staff' };
 
-/** People who can sign in (directors only; the server refuses anyone else): add, change a role, deactivate, reactivate. */
+/** People who can sign in (directors only; the server refuses anyone else): invite, change a role, deactivate, reactivate. */
 export function UsersPanel() {
   const users = trpc.users.list.useQuery();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
@@ -33,7 +35,8 @@ export function UsersPanel() {
           </ul>
         )}
       </QueryStatus>
-      <AddPersonForm />
+      <PendingInvitations />
+      <InvitePersonForm />
     </section>
   );
 }
@@ -44,6 +47,8 @@ function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; liste
   const toast = useToast();
   const [wallsOpen, setWallsOpen] = useState(false);
   const wallsId = useId();
+  const [sessionsOpen, setSessionsOpen] = useState(false);
+  const sessionsId = useId();
   const changeRole = trpc.users.changeRole.useMutation({
     onSuccess: async (changed) => {
       deactivate.reset();
@@ -127,96 +132,29 @@ function PersonRow({ user, isMe, listedAt }: { user: TUser; isMe: boolean; liste
             {reactivate.isPending ? 'Reactivating…' : 'Reactivate'}
           </button>
         )}
-        <WallsToggle open={wallsOpen} onToggle={() => setWallsOpen(!wallsOpen)} name={user.name} controls={wallsId} />
+        <FoldToggle
+          open={wallsOpen}
+          onToggle={() => setWallsOpen(!wallsOpen)}
+          label="Walls"
+          ariaLabel={`Walls of ${user.name}`}
+          controls={wallsId}
+        />
+        <FoldToggle
+          open={sessionsOpen}
+          onToggle={() => setSessionsOpen(!sessionsOpen)}
+          label="Sessions"
+          ariaLabel={`Sessions of ${user.name}`}
+          controls={sessionsId}
+        />
       </div>
       {/* Who this person is walled from or admitted to (server/access/README.md "Ethical walls"): folded, read when opened. */}
       {wallsOpen && <PersonWalls userId={user.id} id={wallsId} />}
+      {sessionsOpen && <PersonSessions userId={user.id} name={user.name} id={sessionsId} />}
       {shownError && (
         <p className="form-error person-error" role="alert">
           {shownError.message}
         </p>
       )}
     </li>
-  );
-}
-
-function AddPersonForm() {
-  const utils = trpc.useUtils();
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<TRole>('staff');
-  const [password, setPassword] = useState('');
-  const [added, setAdded] = useState<{ name: string; email: string; password: string | null } | null>(null);
-  const add = trpc.users.add.useMutation({
-    onSuccess: async (result) => {
-      setAdded({ name: result.user.name, email: result.user.email, password: result.generatedPassword });
-      setName('');
-      setEmail('');
-      setRole('staff');
-      setPassword('');
-      await utils.users.list.invalidate();
-    },
-  });
-  const { formRef, ...errors } = useFormErrors(add.error, ['name', 'email', 'role', 'password']);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setAdded(null);
-    add.mutate({ name, email, role, password });
-  };
-  return (
-    <form className="add-person" onSubmit={submit} aria-labelledby="add-person-title" noValidate ref={formRef}>
-      <h3 id="add-person-title">Add a person</h3>
-      <div className="add-person-fields">
-        <label className="field">
-          <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" {...errors.field('name')} />
-          {errors.message('name')}
-        </label>
-        <label className="field">
-          <span>Email</span>
-          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" {...errors.field('email')} />
-          {errors.message('email')}
-        </label>
-        <label className="field">
-          <span>Role</span>
-          <select value={role} onChange={(e) => setRole(e.target.value as TRole)} {...errors.field('role')}>
-            <option value="staff">{ROLE_LABEL.staff}</option>
-            <option value="director">{ROLE_LABEL.director}</option>
-          </select>
-          {errors.message('role')}
-        </label>
-        <label className="field">
-          <span>First password</span>
-          <input
-            type="text"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoComplete="new-password"
-            placeholder="Empty: one is made for you"
-            {...errors.field('password')}
-          />
-          {errors.message('password')}
-        </label>
-      </div>
-      <p className="muted small">No email is sent: give the person their password yourself. 10 characters at least.</p>
-      <button type="submit" className="button primary" disabled={add.isPending}>
-        {add.isPending ? 'Adding…' : 'Add person'}
-      </button>
-      <FormSummary id={errors.summaryId} summary={errors.summary} />
-      {added && (
-        <div className="setup-notice tone-ok added-person" role="status" ref={(el) => el?.scrollIntoView({ block: 'nearest' })}>
-          <strong>
-            {added.name} ({added.email}) can sign in now.
-          </strong>
-          {added.password ? (
-            <span>
-              Their first password, shown only this once: <code className="generated-password">{added.password}</code>
-            </span>
-          ) : (
-            <span>Give them the password you set.</span>
-          )}
-        </div>
-      )}
-    </form>
   );
 }

@@ -11,6 +11,7 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
   declare ip: CreationOptional<string | null>;
   declare userAgent: CreationOptional<string | null>;
   declare method: CreationOptional<TSessionMethod>;
+  declare secondFactorAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -25,6 +26,7 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
         ip: { type: DataTypes.TEXT, allowNull: true },
         userAgent: { type: DataTypes.TEXT, allowNull: true },
         method: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'password' },
+        secondFactorAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

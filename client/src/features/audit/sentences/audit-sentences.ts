@@ -3,7 +3,9 @@ import type { TDescribers } from './audit-sentence';
 import { CONVERSATION_SENTENCES } from './conversation-sentences';
 import { DATABASE_SENTENCES } from './database-sentences';
 import { EXPORT_SENTENCES } from './export-sentences';
+import { MFA_SENTENCES } from './mfa-sentences';
 import { NUMBER_SENTENCES } from './number-sentences';
+import { PASSKEY_SENTENCES } from './passkey-sentences';
 import { PEOPLE_SENTENCES } from './people-sentences';
 import { RECORDS_SENTENCES } from './records-sentences';
 import { SCHEDULED_SENTENCES } from './scheduled-sentences';
@@ -21,4 +23,6 @@ export const AUDIT_SENTENCES: TDescribers<TAuditAction> = {
   ...RECORDS_SENTENCES,
   ...SCHEDULED_SENTENCES,
   ...DATABASE_SENTENCES,
+  ...MFA_SENTENCES,
+  ...PASSKEY_SENTENCES,
 };

@@ -9,6 +9,9 @@ export const PEOPLE_SENTENCES: TDescribers<
   | 'user.deactivate'
   | 'user.reactivate'
   | 'user.sessions_ended'
+  | 'user.invite'
+  | 'user.accept'
+  | 'user.invite_revoke'
   | 'access.restrict'
   | 'access.unrestrict'
   | 'access.member_add'
@@ -36,6 +39,9 @@ export const PEOPLE_SENTENCES: TDescribers<
     if (n === 0) return `${s.actor} ended ${whose} sessions: there was no open session`;
     return `${s.actor} ended ${n === 1 ? `${whose} one session` : `all ${n} of ${whose} sessions`}`;
   },
+  'user.invite': (d, s) => `${s.actor} invited ${d.name ?? 'someone'} (${s.rest || s.subject})${d.role ? ` as ${role(d.role)}` : ''}`,
+  'user.accept': (d, s) => `${s.who ?? s.subject} accepted an invitation${d.role ? ` as ${role(d.role)}` : ''}`,
+  'user.invite_revoke': (_d, s) => `${s.actor} withdrew the invitation of ${s.rest || s.subject}`,
   'access.restrict': (_d, s) => `${s.actor} restricted ${s.subject} to its members`,
   'access.unrestrict': (_d, s) => `${s.actor} lifted the restriction on ${s.subject}`,
   'access.member_add': (d, s) => `${s.actor} made ${d.name ?? 'someone'} a member of ${s.subject}`,

@@ -8,6 +8,13 @@ const SIGN_IN_REFUSAL: Record<(typeof SIGN_IN_REFUSALS)[number], string> = {
   unknown_email: 'no account has this email',
   deactivated: 'the account is deactivated',
   invalid_email: 'the email has a character no address can have',
+  sso_failed: 'the single sign-on answer failed its checks',
+  sso_unverified_email: 'the provider had not verified the email',
+  sso_domain_not_allowed: 'the email’s domain is not allowed for single sign-on',
+  wrong_code: 'wrong authenticator code',
+  replayed_code: 'an authenticator code already used',
+  wrong_recovery_code: 'wrong or used recovery code',
+  wrong_passkey: 'the passkey was not accepted',
 };
 
 export const SIGN_IN_SENTENCES: TDescribers<
