@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { recordAuditEvent } from '../audit';
 import { publicProcedure, router } from '../trpc/init';
 import { acceptInvitation, readInvitation } from './invitations';
 import type { SignInLimiter } from './sign-in-limiter';
-import { createSession, deleteSession } from './sessions';
+import { signInPlaceOf, startSession } from './start-session';
 import { ZNewPassword } from './user-inputs';
 
 // The link's last path segment: base64url of 32 random bytes. Anything else is refused as a bad link.
@@ -37,17 +36,7 @@ export function createAcceptInviteRouter(deps: TAcceptInviteRouterDeps) {
         await deps.signInLimiter.consumeAddress(ctx.clientIp);
         const user = await acceptInvitation(input, ctx.clientIp, deps.now());
         await deps.signInLimiter.rewardAddress(ctx.clientIp);
-        // A fresh session, as signing in makes (no fixation): whoever was signed in on this browser is signed out.
-        if (ctx.sessionToken) await deleteSession(ctx.sessionToken, deps.sessionSecret);
-        const origin = { ip: ctx.clientIp, userAgent: ctx.userAgent, method: 'password' as const };
-        const { token, expiresAt } = await createSession(user.id, deps.sessionSecret, deps.now(), origin);
-        ctx.sessionCookie.set(token, expiresAt);
-        await recordAuditEvent({
-          actor: { userId: user.id, ip: ctx.clientIp },
-          action: 'auth.sign_in',
-          subject: `user:${user.id}`,
-          detail: { method: origin.method },
-        });
+        await startSession(user.id, { method: 'password' }, signInPlaceOf(ctx), deps);
         return { user };
       }),
   });

@@ -3,15 +3,15 @@ import { hasUnstorableCharacters } from '../../shared/visible-text';
 import { recordAuditEvent } from '../audit';
 import { AppError } from '../core/errors';
 import { enrolmentProcedure, publicProcedure, router } from '../trpc/init';
-import { SECOND_FACTOR_METHODS, type TSessionMethod } from '../../shared/session-methods';
-import type { TContext } from '../trpc/context';
+import { SECOND_FACTOR_METHODS } from '../../shared/session-methods';
 import { HashingBusyError } from './password';
 import { formatEmailForTrail, type SignInLimiter } from './sign-in-limiter';
 import { endWatchedSession } from './session-watch';
-import { createSession, deleteSession, sessionKeyOf } from './sessions';
+import { deleteSession, sessionKeyOf } from './sessions';
 import { listSessions, revokeOwnSession } from './manage-sessions';
 import { ZSessionItem, ZSessionPublicId } from './session-item';
 import { authenticateUser, SignInRefused } from './authenticate-user';
+import { signInPlaceOf, startSession } from './start-session';
 import { completeSecondStep } from './complete-sign-in';
 import { secondFactorKeysFrom } from './second-factor-keys';
 import { issueSignInTicket } from './sign-in-ticket';
@@ -43,17 +43,6 @@ const ZCompleteSignIn = z.union([
 export type TAuthRouterDeps = { signInLimiter: SignInLimiter; sessionSecret: string; now: () => Date; signingKeyFile: string };
 
 /** A fresh session for the person, its cookie set and the sign-in audited with its method. */
-async function startSession(ctx: TContext, userId: number, method: TSessionMethod, deps: TAuthRouterDeps): Promise<void> {
-  // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
-  if (ctx.sessionToken) await deleteSession(ctx.sessionToken, deps.sessionSecret);
-  const now = deps.now();
-  const origin = { ip: ctx.clientIp, userAgent: ctx.userAgent, method };
-  // A second factor's method marks the session as having proven it (sessions.ts createSession).
-  const { token, expiresAt } = await createSession(userId, deps.sessionSecret, now, origin);
-  ctx.sessionCookie.set(token, expiresAt);
-  await recordAuditEvent({ actor: { userId, ip: ctx.clientIp }, action: 'auth.sign_in', subject: `user:${userId}`, detail: { method } });
-}
-
 export function createAuthRouter(deps: TAuthRouterDeps) {
   const keys = secondFactorKeysFrom(deps.signingKeyFile);
   return router({
@@ -104,7 +93,7 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
         await limiter.recordSuccess(ctx.clientIp, input.email);
         const second = await issueSignInTicket(user.id, 'password', deps.now());
         if (second) return { mfaRequired: true as const, ...second };
-        await startSession(ctx, user.id, 'password', deps);
+        await startSession(user.id, { method: 'password' }, signInPlaceOf(ctx), deps);
         return { user };
       }),
 
@@ -114,7 +103,7 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
       .output(z.object({ user: ZSessionUser }))
       .mutation(async ({ ctx, input }) => {
         const { user, method } = await completeSecondStep(input, { limiter: deps.signInLimiter, keys, now: deps.now(), ip: ctx.clientIp });
-        await startSession(ctx, user.id, method, deps);
+        await startSession(user.id, { method }, signInPlaceOf(ctx), deps);
         return { user };
       }),
 

@@ -1,7 +1,6 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { z } from 'zod';
-import { recordAuditEvent } from '../audit';
 import { User } from '../core/db/models/index';
 import { AppError } from '../core/errors';
 import type { TSessionUser } from '../core/session-user';
@@ -12,7 +11,8 @@ import { listPasskeys, removeOwnPasskey } from './passkey-manage';
 import { PASSKEY_NAME_MAX, passkeyRegistrationOptions, registerPasskey } from './passkey-registration';
 import { ZAuthenticationResponse, ZRegistrationResponse } from './passkey-responses';
 import { passkeyRpOf } from './passkey-rp';
-import { createSession, deleteSession, markSecondFactorProven, sessionKeyOf } from './sessions';
+import { markSecondFactorProven, sessionKeyOf } from './sessions';
+import { signInPlaceOf, startSession } from './start-session';
 import type { SignInLimiter } from './sign-in-limiter';
 
 const ZSessionUser = z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.enum(['director', 'staff']) });
@@ -83,17 +83,7 @@ export function createPasskeysRouter(deps: TPasskeysRouterDeps) {
         if (!found || found.deactivatedAt) throw new AppError('UNAUTHORIZED', DEACTIVATED);
         await deps.signInLimiter.rewardAddress(ctx.clientIp);
         const user: TSessionUser = { id: found.id, name: found.name, email: found.email, role: found.role };
-        // A fresh session id on every sign-in (no fixation); the old one, if any, is dropped.
-        if (ctx.sessionToken) await deleteSession(ctx.sessionToken, deps.sessionSecret);
-        const origin = { ip: ctx.clientIp, userAgent: ctx.userAgent, method: 'passkey' as const };
-        const { token, expiresAt } = await createSession(user.id, deps.sessionSecret, deps.now(), origin);
-        ctx.sessionCookie.set(token, expiresAt);
-        await recordAuditEvent({
-          actor: { userId: user.id, ip: ctx.clientIp },
-          action: 'auth.sign_in',
-          subject: `user:${user.id}`,
-          detail: { method: 'passkey' },
-        });
+        await startSession(user.id, { method: 'passkey' }, signInPlaceOf(ctx), deps);
         return { user };
       }),
   });

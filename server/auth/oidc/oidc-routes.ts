@@ -6,7 +6,8 @@ import { recordAuditEvent } from '../../audit';
 import type { TOidcConfig } from '../../core/config';
 import type { TLogger } from '../../core/logger';
 import { AppError } from '../../core/errors';
-import { createSession, deleteSession, SESSION_COOKIE } from '../sessions';
+import { SESSION_COOKIE } from '../sessions';
+import { startSession } from '../start-session';
 import type { SignInLimiter } from '../sign-in-limiter';
 import { issueSignInTicket } from '../sign-in-ticket';
 import { findOidcAccount, showsSecondFactor, type TOidcClaims, type TOidcRefusal } from './oidc-account';
@@ -125,22 +126,15 @@ export function createOidcRoutes(deps: TOidcRouteDeps): { start: RequestHandler;
       const ticket = await issueSignInTicket(user.id, 'oidc', deps.now());
       if (ticket) return res.redirect(302, `/sign-in#mfa=${ticket.ticket}&methods=${ticket.methods.join(',')}`);
     }
-    const old = parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE];
-    if (old) await deleteSession(old, deps.sessionSecret);
-    const { token, expiresAt } = await createSession(user.id, deps.sessionSecret, deps.now(), {
+    const place = {
+      oldToken: parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE] ?? null,
       ip,
       userAgent: req.get('user-agent') ?? null,
-      method: 'oidc',
-      // The provider said it asked for a second factor (its amr): that counts as one proven here.
-      secondFactor: showsSecondFactor(claims.amr),
-    });
-    res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies, path: '/', expires: expiresAt });
-    await recordAuditEvent({
-      actor: { userId: user.id, ip },
-      action: 'auth.sign_in',
-      subject: `user:${user.id}`,
-      detail: { method: 'oidc' },
-    });
+      setCookie: (token: string, expires: Date) =>
+        res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies, path: '/', expires }),
+    };
+    // The provider said it asked for a second factor (its amr): that counts as one proven here.
+    await startSession(user.id, { method: 'oidc', secondFactor: showsSecondFactor(claims.amr) }, place, deps);
     res.redirect(302, '/');
   };
 
