@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestServer, type TTestServer } from './test-server';
 
 // A real OpenID provider (oidc-provider) on a free port for the single sign-on tests: one client,
 // accounts from a table the test fills, and a login step that signs in whoever the test names next
@@ -146,4 +148,32 @@ export async function signInThroughProvider(
   res = await fetch(`${appUrl}/api/auth/oidc/callback${url.search}`, { redirect: 'manual', headers: { cookie: app.header() } });
   app.take(res);
   return { status: res.status, location: res.headers.get('location') ?? '', app };
+}
+
+/** The site the single sign-on tests' app says it is (its redirect URI is registered with the provider). */
+export const OIDC_TEST_SITE = 'https://chat.firm.example';
+
+/**
+ * A provider and an app set up for single sign-on with it, for one file (`beforeAll`); `stop` ends both.
+ * `env`: the file's own settings (allowed domains, account creation).
+ */
+export function useOidcApp(env: Record<string, string>): { provider: () => TOidcTestProvider; server: () => TTestServer } {
+  let provider: TOidcTestProvider | undefined;
+  let server: TTestServer | undefined;
+  beforeAll(async () => {
+    provider = await startOidcTestProvider(`${OIDC_TEST_SITE}/api/auth/oidc/callback`);
+    server = await startTestServer({
+      SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+      NEXT_PUBLIC_SITE_URL: OIDC_TEST_SITE,
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      ...env,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await provider?.close();
+  });
+  return { provider: () => provider!, server: () => server! };
 }
