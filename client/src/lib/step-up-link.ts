@@ -14,8 +14,33 @@ export function setStepUpHandler(handler: TAskStepUp | null): void {
   askStepUp = handler;
 }
 
-const wantsReauth = (error: unknown) =>
-  error instanceof TRPCClientError && (error.data as { reauth?: boolean } | null | undefined)?.reauth === true;
+type TOnMustEnrol = () => void;
+let onMustEnrol: TOnMustEnrol | null = null;
+
+/**
+ * Called when a call is refused with `enrol` (the firm's policy now holds this person at enrolment, e.g. a
+ * director who just required it of everyone): the auth feature asks `auth.me` again, which shows the set-up page.
+ */
+export function setMustEnrolHandler(handler: TOnMustEnrol | null): void {
+  onMustEnrol = handler;
+}
+
+/**
+ * Asks the person to confirm it's them with the registered dialog, for what the link does not carry: a plain
+ * HTTP route's 403 `{error: {reauth: true}}` (an export). Resolves once they have; rejects when they cancel.
+ */
+export function askForStepUp(): Promise<void> {
+  return askStepUp ? askStepUp() : Promise.reject(new Error('Not done: confirm it is you, then try again.'));
+}
+
+/** Whether a plain HTTP route's error answer asks for a step-up (`{error: {code, message, reauth: true}}`). */
+export function answerWantsStepUp(body: unknown): boolean {
+  return (body as { error?: { reauth?: unknown } } | null)?.error?.reauth === true;
+}
+
+const hint = (error: unknown, name: 'reauth' | 'enrol') =>
+  error instanceof TRPCClientError && (error.data as Record<string, unknown> | null | undefined)?.[name] === true;
+const wantsReauth = (error: unknown) => hint(error, 'reauth');
 
 export const stepUpLink: TRPCLink<AppRouter> =
   () =>
@@ -25,6 +50,7 @@ export const stepUpLink: TRPCLink<AppRouter> =
         next: (value) => observer.next(value),
         complete: () => observer.complete(),
         error: (error) => {
+          if (hint(error, 'enrol')) onMustEnrol?.();
           const ask = askStepUp;
           if (!ask || !wantsReauth(error) || op.path === 'auth.stepUp') return observer.error(error);
           ask().then(

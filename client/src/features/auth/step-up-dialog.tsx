@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { setStepUpHandler } from '../../lib/step-up-link';
+import { FormSummary, useFormErrors } from '../../ui/field-error';
+import { setMustEnrolHandler, setStepUpHandler } from '../../lib/step-up-link';
 import { trpc } from '../../lib/trpc';
 import { passkeyProblem, usePasskeyAssertion } from './passkey-browser';
 
 // "Confirm it's you" (server/auth/README.md "Step-up and the firm's policy"): one dialog for every
-// call refused with `reauth`; calls refused while it is open wait on the same answer.
+// call refused with `reauth`; calls refused while it is open wait on the same answer. A modal
+// <dialog>: the page behind is inert, focus starts in it, Escape cancels.
 
 type TPending = { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void };
 
@@ -19,6 +21,18 @@ export function StepUpDialog() {
   const [problem, setProblem] = useState<string | null>(null);
   const getAssertion = usePasskeyAssertion();
   const stepUp = trpc.auth.stepUp.useMutation();
+  // Only the ways this person has: an app's code, a passkey, or (with the app) a recovery code.
+  const factors = trpc.auth.mfa.status.useQuery(undefined, { enabled: open });
+  const hasTotp = factors.data?.totp ?? true;
+  const hasPasskey = (factors.data?.passkeys ?? 0) > 0;
+  const { formRef, ...errors } = useFormErrors(stepUp.error, ['code', 'recoveryCode']);
+  const utils = trpc.useUtils();
+
+  // Held at enrolment mid-use (server/auth/README.md "Step-up and the firm's policy"): auth.me says so, and the app shows the set-up page.
+  useEffect(() => {
+    setMustEnrolHandler(() => void utils.auth.me.invalidate());
+    return () => setMustEnrolHandler(null);
+  }, [utils]);
 
   useEffect(() => {
     setStepUpHandler(() => {
@@ -45,6 +59,7 @@ export function StepUpDialog() {
     setOpen(false);
     setAnswer('');
     setProblem(null);
+    setUseRecovery(false);
     stepUp.reset();
     if (error) done?.reject(error);
     else done?.resolve();
@@ -58,55 +73,73 @@ export function StepUpDialog() {
     setProblem(null);
     try {
       const passkey = await getAssertion();
-      stepUp.mutate({ passkey: passkey as unknown as Record<string, unknown> }, { onSuccess: () => finish(null) });
+      stepUp.mutate({ passkey: { ...passkey } }, { onSuccess: () => finish(null) });
     } catch (error) {
       setProblem(passkeyProblem(error, 'sign-in'));
     }
   };
+  const field = useRecovery ? 'recoveryCode' : 'code';
+  const asksText = useRecovery || hasTotp;
 
   return (
     <dialog
       ref={dialog}
       className="step-up-dialog"
       aria-labelledby="step-up-title"
+      aria-describedby="step-up-why"
       onClose={() => pending.current && finish(new Error(CANCELLED))}
     >
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate ref={formRef}>
         <h2 id="step-up-title">Confirm it&apos;s you</h2>
-        <p>This change needs a fresh proof of your second factor.</p>
-        {stepUp.error && (
+        <p id="step-up-why" className="muted">
+          This change needs a fresh proof of your second factor. It is asked again after 10 minutes.
+        </p>
+        {asksText && (
+          <div className="field">
+            <label htmlFor={errors.inputId(field)}>{useRecovery ? 'Recovery code' : 'Code from your authenticator app'}</label>
+            <input
+              name={field}
+              value={answer}
+              onChange={(e) => setAnswer(e.target.value)}
+              autoComplete={useRecovery ? 'off' : 'one-time-code'}
+              autoCapitalize="none"
+              spellCheck={false}
+              inputMode={useRecovery ? 'text' : 'numeric'}
+              maxLength={useRecovery ? 40 : 7}
+              {...errors.field(field)}
+            />
+            {errors.message(field)}
+            {useRecovery && <p className="field-hint">Each recovery code works once.</p>}
+          </div>
+        )}
+        <FormSummary id={errors.summaryId} summary={errors.summary} />
+        {problem && (
           <p className="form-error" role="alert">
-            {stepUp.error.message}
+            {problem}
           </p>
         )}
-        <label>
-          {useRecovery ? 'Recovery code' : 'Code from your authenticator app'}
-          <input
-            name={useRecovery ? 'recoveryCode' : 'code'}
-            value={answer}
-            onChange={(e) => setAnswer(e.target.value)}
-            autoComplete="one-time-code"
-            inputMode={useRecovery ? 'text' : 'numeric'}
-            autoFocus
-          />
-        </label>
-        {problem && <p role="alert">{problem}</p>}
         <div className="step-up-actions">
-          <button type="submit" disabled={stepUp.isPending}>
-            Confirm
-          </button>
-          <button type="button" onClick={() => finish(new Error(CANCELLED))}>
+          {asksText && (
+            <button type="submit" className="button primary" disabled={stepUp.isPending}>
+              {stepUp.isPending ? 'Checking…' : 'Confirm'}
+            </button>
+          )}
+          {hasPasskey && !useRecovery && (
+            <button type="button" className="button" onClick={() => void withPasskey()} disabled={stepUp.isPending}>
+              Use your passkey
+            </button>
+          )}
+          <button type="button" className="button ghost" onClick={() => finish(new Error(CANCELLED))}>
             Cancel
           </button>
         </div>
-        <div className="step-up-other">
-          <button type="button" className="link" onClick={() => (setUseRecovery(!useRecovery), setAnswer(''))}>
-            {useRecovery ? 'Use a code from the app' : 'Use a recovery code'}
-          </button>
-          <button type="button" className="link" onClick={() => void withPasskey()}>
-            Use a passkey
-          </button>
-        </div>
+        {hasTotp && (
+          <p className="step-up-other">
+            <button type="button" className="link-button" onClick={() => (setUseRecovery(!useRecovery), setAnswer(''), stepUp.reset())}>
+              {useRecovery ? 'Use a code from your authenticator app instead' : 'Use a recovery code instead'}
+            </button>
+          </p>
+        )}
       </form>
     </dialog>
   );

@@ -1,4 +1,5 @@
 import { readHttpErrorMessage } from '../../lib/http-error-message';
+import { answerWantsStepUp } from '../../lib/step-up-link';
 
 export type TFrameDownload = {
   /** Whether the frame is still waiting for the server (neither refused nor removed). */
@@ -12,7 +13,8 @@ export type TFrameDownload = {
  * hidden frame to `url`. One request: a file answer becomes a download and the frame stays blank; an
  * error answer loads in the frame instead, and `onRefused` is called with the server's sentence, or
  * null when the frame may not be read (the server's `frame-ancestors 'none'` blanks an answer loaded
- * in a frame). A plain `<a download>` would lose the sentence: the browser's download list says only
+ * in a frame); `stepUp` says the server asks for a recent second-factor proof first (a restricted
+ * matter's export: server/auth/README.md "Step-up and the firm's policy"). A plain `<a download>` would lose the sentence: the browser's download list says only
  * "Failed".
  *
  * The frame hangs from the document, outside React: going to another page while the server is still
@@ -20,7 +22,7 @@ export type TFrameDownload = {
  * answer fires no `load`, so the frame stays until `remove()` is called, once the caller knows the
  * download has begun (a court bundle: its ticket's cookie, `export-ticket.ts`).
  */
-export function downloadInFrame(url: string, onRefused: (message: string | null) => void): TFrameDownload {
+export function downloadInFrame(url: string, onRefused: (message: string | null, stepUp: boolean) => void): TFrameDownload {
   const frame = document.createElement('iframe');
   frame.hidden = true;
   frame.tabIndex = -1;
@@ -31,7 +33,8 @@ export function downloadInFrame(url: string, onRefused: (message: string | null)
   frame.addEventListener(
     'load',
     () => {
-      onRefused(readRefusal(frame));
+      const refusal = readRefusal(frame);
+      onRefused(readHttpErrorMessage(refusal), answerWantsStepUp(refusal));
       frame.remove();
     },
     { once: true },
@@ -40,11 +43,11 @@ export function downloadInFrame(url: string, onRefused: (message: string | null)
   return { isAlive: () => frame.isConnected, remove: () => frame.remove() };
 }
 
-/** The error sentence of the answer shown in the frame, when the frame may be read and holds one. */
-function readRefusal(frame: HTMLIFrameElement): string | null {
+/** The error answer shown in the frame, parsed, when the frame may be read and holds JSON. */
+function readRefusal(frame: HTMLIFrameElement): unknown {
   try {
     const text = frame.contentDocument?.body?.textContent;
-    return text ? readHttpErrorMessage(JSON.parse(text)) : null;
+    return text ? (JSON.parse(text) as unknown) : null;
   } catch {
     return null; // another origin's document, or not JSON
   }

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useToast } from '../../ui/toasts';
 import { formatTime } from '../../lib/format';
 import { readHttpErrorMessage } from '../../lib/http-error-message';
+import { answerWantsStepUp, askForStepUp } from '../../lib/step-up-link';
 import { trpc } from '../../lib/trpc';
 import { formatSize } from '../audit';
 import { downloadInFrame } from './download-in-frame';
@@ -152,7 +153,7 @@ function CourtBundle({ scope, id }: { scope: 'client' | 'case'; id: number }) {
     return BUNDLE_REFUSED;
   };
 
-  const request = () => {
+  const request = (afterStepUp = false) => {
     const ticket = newExportTicket();
     current.current = ticket;
     // The answer for an earlier request the person gave up waiting for is not shown over this one's.
@@ -160,7 +161,13 @@ function CourtBundle({ scope, id }: { scope: 'client' | 'case'; id: number }) {
       if (current.current === ticket) setState(next);
     };
     setState({ step: 'requested', at: new Date() });
-    const frame = downloadInFrame(`/api/export/${scope}/${id}.zip?ticket=${ticket}`, (message) => {
+    const frame = downloadInFrame(`/api/export/${scope}/${id}.zip?ticket=${ticket}`, (message, stepUp) => {
+      // A restricted matter's export waits for "Confirm it's you", then is asked for once more.
+      if (stepUp && !afterStepUp && mounted.current && current.current === ticket)
+        return void askForStepUp().then(
+          () => current.current === ticket && request(true),
+          (cancelled: Error) => show({ step: 'failed', message: cancelled.message }),
+        );
       void explainRefusal(message).then((sentence) => {
         // Gone to another page meanwhile: the reason still reaches the person.
         if (mounted.current) show({ step: 'failed', message: sentence });
@@ -240,10 +247,21 @@ export function ExportChat({ scope, id }: { scope: 'client' | 'case'; id: number
   const download = async (format: TExportFormat) => {
     setState({ step: 'preparing', format });
     try {
-      const res = await fetch(`/api/export/${scope}/${id}.${format}`, { credentials: 'same-origin' });
+      let res = await fetch(`/api/export/${scope}/${id}.${format}`, { credentials: 'same-origin' });
+      let refusal: unknown = res.ok ? null : await res.json().catch(() => null);
+      // A restricted matter's export waits for "Confirm it's you", then is asked for once more.
+      if (res.status === 403 && answerWantsStepUp(refusal)) {
+        try {
+          await askForStepUp();
+        } catch (cancelled) {
+          return setState({ step: 'failed', message: (cancelled as Error).message });
+        }
+        res = await fetch(`/api/export/${scope}/${id}.${format}`, { credentials: 'same-origin' });
+        refusal = res.ok ? null : await res.json().catch(() => null);
+      }
       if (!res.ok) {
         const message =
-          readHttpErrorMessage(await res.json().catch(() => null)) ??
+          readHttpErrorMessage(refusal) ??
           (res.status === 401 ? 'Your session has ended: sign in again.' : `The export failed (HTTP ${res.status}).`);
         return setState({ step: 'failed', message });
       }

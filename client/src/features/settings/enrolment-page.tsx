@@ -11,18 +11,26 @@ export function EnrolmentPage() {
   const signOut = trpc.auth.signOut.useMutation({ onSettled: () => utils.auth.me.setData(undefined, null) });
   const enrolled = Boolean(status.data && (status.data.totp || status.data.passkeys > 0));
   return (
-    <main className="enrolment-page">
-      <h1>Set up two-step sign-in</h1>
-      <p>Your firm requires two-step sign-in: set up an authenticator app or a passkey before you carry on.</p>
-      <SecurityPanel />
-      <PasskeysPanel />
+    <main className="enrolment-page" aria-labelledby="enrolment-title">
+      <header className="enrolment-header">
+        <div className="brand large">
+          <span className="brand-mark" aria-hidden="true" />
+          Firm Chat
+        </div>
+        <h1 id="enrolment-title">Set up two-step sign-in</h1>
+        <p className="muted">Your firm requires two-step sign-in: set up an authenticator app or a passkey before you carry on.</p>
+      </header>
+      <div className="enrolment-panels">
+        <SecurityPanel />
+        <PasskeysPanel />
+      </div>
       <div className="enrolment-actions">
         {enrolled && (
-          <button type="button" onClick={() => void utils.auth.me.invalidate()}>
+          <button type="button" className="button primary" onClick={() => void utils.auth.me.invalidate()}>
             Continue to Firm Chat
           </button>
         )}
-        <button type="button" onClick={() => signOut.mutate()}>
+        <button type="button" className="button ghost" onClick={() => signOut.mutate()}>
           Sign out
         </button>
       </div>
