@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hasUnstorableCharacters } from '../../shared/visible-text';
 import { recordAuditEvent } from '../audit';
 import { AppError } from '../core/errors';
-import { enrolmentProcedure, publicProcedure, router } from '../trpc/init';
+import { enrolmentProcedure, publicProcedure, router, stepUpProcedure } from '../trpc/init';
 import { SECOND_FACTOR_METHODS } from '../../shared/session-methods';
 import { HashingBusyError } from './password';
 import { formatEmailForTrail, type SignInLimiter } from './sign-in-limiter';
@@ -12,6 +12,8 @@ import { listSessions, revokeOwnSession } from './manage-sessions';
 import { ZSessionItem, ZSessionPublicId } from './session-item';
 import { authenticateUser, SignInRefused } from './authenticate-user';
 import { signInPlaceOf, startSession } from './start-session';
+import { changeOwnPassword } from './change-password';
+import { ZNewPassword } from './user-inputs';
 import { completeSecondStep } from './complete-sign-in';
 import { secondFactorKeysFrom } from './second-factor-keys';
 import { issueSignInTicket } from './sign-in-ticket';
@@ -143,6 +145,23 @@ export function createAuthRouter(deps: TAuthRouterDeps) {
         );
         if (current) ctx.sessionCookie.clear();
         return { ok: true as const };
+      }),
+
+    /**
+     * The person's own password: the current one first (counted as a sign-in attempt), then the new
+     * one; every other session of theirs ends. An account change, so it asks for a fresh second factor too.
+     */
+    changePassword: stepUpProcedure
+      .input(z.object({ currentPassword: z.string().min(1, 'Enter your current password').max(1024), newPassword: ZNewPassword }))
+      .output(z.object({ sessionsEnded: z.number().int() }))
+      .mutation(async ({ ctx, input }) => {
+        await deps.signInLimiter.consume(ctx.clientIp, ctx.user.email);
+        const result = await changeOwnPassword(
+          { ...input, currentKey: sessionKeyOf(ctx.sessionToken, deps.sessionSecret) },
+          { userId: ctx.user.id, ip: ctx.clientIp },
+        );
+        await deps.signInLimiter.recordSuccess(ctx.clientIp, ctx.user.email);
+        return result;
       }),
   });
 }

@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import type { TSessionMethod } from '../../shared/session-methods';
 import { recordAuditEvent, type TActor } from '../audit';
 import { db } from '../core/db/db';
@@ -63,6 +64,24 @@ export async function revokeOwnSession(
   });
   endWatchedSessionIds([ended.key]);
   return { current: ended.current };
+}
+
+/**
+ * Ends every session of a person but the one in use (`currentKey`), in the caller's transaction: a
+ * password changed or a second factor removed must not leave a session someone else may hold. The
+ * caller ends the keys' live streams once it commits (`endWatchedSessionIds`).
+ */
+export async function endOtherSessions(
+  userId: number,
+  currentKey: string | null,
+  transaction: Transaction,
+): Promise<{ keys: string[]; sessionsEnded: number }> {
+  const ended = await queryRows<{ key: string; live: boolean }>(
+    sql`DELETE FROM sessions WHERE user_id = ${userId} AND id IS DISTINCT FROM ${currentKey}
+        RETURNING id AS key, expires_at > now() AS live`,
+    { transaction },
+  );
+  return { keys: ended.map((row) => row.key), sessionsEnded: ended.filter((row) => row.live).length };
 }
 
 /**

@@ -6,6 +6,7 @@ import { queryRows, sql } from '../core/sql';
 import { enrolmentProcedure, router, stepUpProcedure } from '../trpc/init';
 import { deleteRecoveryCodes, recoveryCodesLeft, replaceRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery-codes';
 import { secondFactorKeysFrom } from './second-factor-keys';
+import { endOtherSessions } from './manage-sessions';
 import { endWatchedSessionIds } from './session-watch';
 import { markSecondFactorProven, sessionKeyOf } from './sessions';
 import { countPasskeys, secondFactorMethodsOf } from './sign-in-ticket';
@@ -73,12 +74,7 @@ export function createMfaRouter(deps: TMfaRouterDeps) {
             { transaction },
           );
           if (!removed.some((row) => row.confirmed)) throw new AppError('NOT_FOUND', 'No authenticator app is set up.');
-          const ended = await queryRows<{ key: string; live: boolean }>(
-            sql`DELETE FROM sessions WHERE user_id = ${ctx.user.id} AND id IS DISTINCT FROM ${currentKey}
-                RETURNING id AS key, expires_at > now() AS live`,
-            { transaction },
-          );
-          const sessionsEnded = ended.filter((row) => row.live).length;
+          const { keys, sessionsEnded } = await endOtherSessions(ctx.user.id, currentKey, transaction);
           await recordAuditEvent(
             {
               actor: { userId: ctx.user.id, ip: ctx.clientIp },
@@ -88,7 +84,7 @@ export function createMfaRouter(deps: TMfaRouterDeps) {
             },
             transaction,
           );
-          return { keys: ended.map((row) => row.key), sessionsEnded };
+          return { keys, sessionsEnded };
         });
         endWatchedSessionIds(keys);
         // Recovery codes stand in for a factor: with none left they would only be a way round the password alone.

@@ -3,6 +3,7 @@ import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { queryRows, sql } from '../core/sql';
 import type { TPasskeyItem } from './passkey-registration';
+import { endOtherSessions } from './manage-sessions';
 import { endWatchedSessionIds } from './session-watch';
 
 /** A person's passkeys, oldest first. */
@@ -27,12 +28,7 @@ export async function removeOwnPasskey(
       { transaction },
     );
     if (!removed) throw new AppError('NOT_FOUND', 'That passkey is not one of yours, or it has already been removed.');
-    const ended = await queryRows<{ key: string; live: boolean }>(
-      sql`DELETE FROM sessions WHERE user_id = ${actor.userId} AND id IS DISTINCT FROM ${input.currentKey}
-          RETURNING id AS key, expires_at > now() AS live`,
-      { transaction },
-    );
-    const sessionsEnded = ended.filter((row) => row.live).length;
+    const { keys, sessionsEnded } = await endOtherSessions(actor.userId, input.currentKey, transaction);
     await recordAuditEvent(
       {
         actor,
@@ -42,7 +38,7 @@ export async function removeOwnPasskey(
       },
       transaction,
     );
-    return { keys: ended.map((row) => row.key), sessionsEnded };
+    return { keys, sessionsEnded };
   });
   endWatchedSessionIds(keys);
   return { sessionsEnded };

@@ -203,6 +203,8 @@ export const AUDIT_DETAILS = {
   }),
   /** Someone signed out one of their own sessions from Settings; `current`: the one they were using. */
   'auth.session_revoked': z.strictObject({ method: z.enum(SESSION_METHODS), current: z.optional(z.literal(true)) }),
+  /** Someone changed their own password; their other sessions ended. */
+  'auth.password_change': z.strictObject({ sessionsEnded: count }),
   /** A director ended every session of a person (subject `user:<id>`). */
   'user.sessions_ended': z.strictObject({ sessionsEnded: count }),
   /** Someone set up a second factor for themself (subject `user:<id>`). */

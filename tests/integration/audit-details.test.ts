@@ -60,6 +60,10 @@ async function signInsAndPeople(): Promise<void> {
     role: 'staff',
     password: 'a long enough password',
   });
+  // Rosa changes the password she was given (her other sessions, none here, end).
+  const rosaAt = createHttpClient(live.server.url).client;
+  await rosaAt.auth.signIn.mutate({ email: rosa.email, password: 'a long enough password' });
+  await rosaAt.auth.changePassword.mutate({ currentPassword: 'a long enough password', newPassword: 'a password of her own' });
   await dee.users.changeRole.mutate({ userId: rosa.id, role: 'director' });
   await dee.users.endSessions.mutate({ userId: rosa.id });
   await dee.users.deactivate.mutate({ userId: rosa.id });

@@ -17,7 +17,7 @@ describe('health', () => {
   it('reports mode and database state', async () => {
     const res = await fetch(`${server.url}/api/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, mode: 'demo', db: 'up' });
+    expect(await res.json()).toEqual({ ok: true, mode: 'demo', db: 'up', sso: false });
   });
 });
 

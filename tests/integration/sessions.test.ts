@@ -193,3 +193,42 @@ describe("a director and someone's sessions", () => {
     await expect(live.staff.users.endSessions.mutate({ userId: id })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
   });
 });
+
+describe('a changed password', () => {
+  it('ends every other session of the person at once, their open pages too; the one in use stays; audited', async () => {
+    const { id, email } = await addPerson();
+    const laptop = await signIn(email, LAPTOP);
+    const phone = await signIn(email, PHONE);
+    const stream = await openStream(phone.cookie);
+
+    const { sessionsEnded } = await laptop.client.auth.changePassword.mutate({
+      currentPassword: 'first-password',
+      newPassword: 'a second password',
+    });
+    expect(sessionsEnded).toBe(1);
+    expect(await endsWithin(stream, 1_000)).toBe('ended');
+    stream.close();
+    expect(await phone.client.auth.me.query()).toBeNull();
+    expect((await laptop.client.auth.sessions.query()).map((s) => s.current)).toEqual([true]);
+    expect(await trail('auth.password_change', `user:${id}`)).toEqual([{ user_id: id, detail: { sessionsEnded: 1 } }]);
+    // The new password signs in; the old one no longer does.
+    await signIn(email, PHONE, 'a second password');
+    await expect(signIn(email, PHONE, 'first-password')).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('needs the current password, and a new one that keeps the rule; a refusal changes nothing', async () => {
+    const { email } = await addPerson();
+    const laptop = await signIn(email, LAPTOP);
+    const phone = await signIn(email, PHONE);
+    await expect(
+      laptop.client.auth.changePassword.mutate({ currentPassword: 'not-my-password', newPassword: 'a second password' }),
+    ).rejects.toMatchObject({ data: { code: 'BAD_REQUEST', fieldErrors: { currentPassword: ['Your current password is not right.'] } } });
+    await expect(
+      laptop.client.auth.changePassword.mutate({ currentPassword: 'first-password', newPassword: 'short' }),
+    ).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST', fieldErrors: { newPassword: ['Password is too short — 10 characters at least'] } },
+    });
+    expect(await phone.client.auth.me.query()).not.toBeNull();
+    await signIn(email, PHONE, 'first-password');
+  });
+});

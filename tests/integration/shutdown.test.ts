@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
@@ -42,11 +43,17 @@ it('on SIGTERM stops accepting, finishes the request in flight, closes the datab
     .finally(() => (answered = true));
   await sim.waitForRequest((request) => request.path.endsWith('/messages')); // the send is at the provider, which holds it
   app.kill('SIGTERM');
+  // A new connection each time (no keep-alive pool): one opened before the listener closed would
+  // still be answered, and say nothing about new ones.
   const health = () =>
-    fetch(`${app.url}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
-      () => 'answered',
-      (error: Error) => ((error.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED' ? 'refused' : error.message),
-    );
+    new Promise<string>((resolve) => {
+      const request = http.get(`${app.url}/api/health`, { agent: false, timeout: 2_000 }, (res) => {
+        res.resume();
+        resolve('answered');
+      });
+      request.on('timeout', () => request.destroy(new Error('timed out')));
+      request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED' ? 'refused' : error.message));
+    });
   // New connections are refused while the send is still in flight.
   await expect.poll(health, { timeout: 7_500 }).toBe('refused');
   expect(answered).toBe(false);

@@ -81,6 +81,22 @@ const CALLS: Record<string, TCall[] | null> = {
   'auth.me': null, // the caller themself
   'auth.sessions': null, // the caller's own sessions: no records
   'auth.revokeSession': null, // signs out one of the caller's sessions: no records
+  'auth.completeSignIn': null, // signs in: no records
+  'auth.inviteInfo': null, // an invitation's name and email: no records
+  'auth.acceptInvite': null, // makes the invited person's account: no records
+  'auth.changePassword': null, // the caller's own password: no records
+  'auth.stepUp': null, // the caller's own second factor: no records
+  'auth.mfa.status': null, // the caller's own second factors
+  'auth.mfa.startTotp': null, // the caller's own second factors
+  'auth.mfa.confirmTotp': null, // the caller's own second factors
+  'auth.mfa.remove': null, // the caller's own second factors
+  'auth.mfa.regenerateRecoveryCodes': null, // the caller's own second factors
+  'auth.passkeys.registrationOptions': null, // the caller's own passkeys
+  'auth.passkeys.register': null, // the caller's own passkeys
+  'auth.passkeys.list': null, // the caller's own passkeys
+  'auth.passkeys.remove': null, // the caller's own passkeys
+  'auth.passkeys.signInOptions': null, // signs in: no records
+  'auth.passkeys.signIn': null, // signs in: no records
   'audit.list': [
     () => ({}),
     () => ({ action: 'access.screen' }),
@@ -130,6 +146,9 @@ const CALLS: Record<string, TCall[] | null> = {
   'users.reactivate': null, // people
   'users.sessions': null, // a person's sessions: no records
   'users.endSessions': null, // signs a person out: no records
+  'users.invite': null, // people
+  'users.invitations': null, // people
+  'users.revokeInvite': null, // people
   'chat.send': [
     (i) => ({ clientId: i.vanta, body: 'probe', echoId: echo() }),
     () => ({ to: VANTA.phone, body: 'probe', echoId: echo() }),
@@ -188,6 +207,8 @@ const CALLS: Record<string, TCall[] | null> = {
   'settings.checkConnection': null, // the provider's account
   'settings.businessHours': null, // the firm's opening hours
   'settings.setBusinessHours': null, // the firm's opening hours
+  'settings.security': null, // the firm's sign-in policy
+  'settings.setSecurity': null, // the firm's sign-in policy
 };
 
 /** Calls `path` over HTTP as `client`: what came back, data or error, as text. */
@@ -453,6 +474,8 @@ describe('every Express route', () => {
   // The routes the app mounts, as create-app.ts writes them; each either checked below or returning no walled records.
   const ROUTES: Record<string, string | null> = {
     "get '/api/health'": null, // the server's state
+    'get OIDC_START_PATH': null, // single sign-on: to the firm's provider, no records
+    'get OIDC_CALLBACK_PATH': null, // single sign-on: signs in, no records
     'get SIGNING_KEY_PATH': null, // the firm's public key
     "get '/api/media/:attachmentId'": 'checked',
     "post '/api/media'": null, // the uploader's own new file

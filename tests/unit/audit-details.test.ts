@@ -80,6 +80,7 @@ const SAMPLES: { [A in TAuditAction]: TAuditDetail<A> } = {
   'chat.edit_scheduled': { scheduledSendId: 7, kind: 'text', sendAt: AT },
   'chat.reschedule': { scheduledSendId: 7, kind: 'file', from: AT, sendAt: '2026-03-03T09:00:00.000Z' },
   'chat.cancel_scheduled': { scheduledSendId: 7, kind: 'text', sendAt: AT, was: 'not_sent' },
+  'auth.password_change': { sessionsEnded: 2 },
   'settings.security': { requireMfa: { from: 'none', to: 'directors' }, sessionIdleMinutes: { from: 10080, to: 30 } },
   'settings.business_hours': {
     first: false,

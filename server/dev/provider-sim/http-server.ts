@@ -20,6 +20,10 @@ export async function startHttpServer(state: TSimState): Promise<{ server: http.
         res.end(JSON.stringify({ error: { message: 'simulator error', code: 500 } }));
       }),
   );
+  // An idle connection is kept a minute, not Node's 5 s: a test process that both runs the simulator and
+  // calls it can stall past 5 s on a loaded machine, and its next request then met a connection the
+  // server had just closed (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(state.options.port ?? 0, state.options.host ?? '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -52,6 +52,7 @@ export const ACTION_LABEL: Record<TAuditAction, string> = {
   'settings.security': 'Changed the sign-in policy',
   'db.change': 'Changed a protected record in the database',
   'auth.session_revoked': 'Signed out a session',
+  'auth.password_change': 'Changed their password',
   'user.sessions_ended': 'Ended someone’s sessions',
   'user.invite': 'Invited someone',
   'user.accept': 'Accepted an invitation',

@@ -18,8 +18,10 @@ const SIGN_IN_REFUSAL: Record<(typeof SIGN_IN_REFUSALS)[number], string> = {
 };
 
 export const SIGN_IN_SENTENCES: TDescribers<
-  'auth.sign_in' | 'auth.sign_out' | 'auth.sign_in_failed' | 'auth.sign_in_limited' | 'auth.session_revoked'
+  'auth.sign_in' | 'auth.sign_out' | 'auth.sign_in_failed' | 'auth.sign_in_limited' | 'auth.session_revoked' | 'auth.password_change'
 > = {
+  'auth.password_change': (d, s) =>
+    `${s.who ?? s.subject} changed their password${d.sessionsEnded ? `, signing out ${plural(d.sessionsEnded, 'other session')}` : ''}`,
   'auth.sign_in': (d, s) => `${s.who ?? s.subject} signed in${d.method ? ` (${SESSION_METHOD_LABEL[d.method]})` : ''}`,
   'auth.session_revoked': (d, s) =>
     `${s.who ?? s.subject} signed out ${d.current ? 'the session they were using' : 'a session'}${d.method ? ` (${SESSION_METHOD_LABEL[d.method]})` : ''}`,
