@@ -8,10 +8,8 @@ import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { BusinessHoursPanel } from '../business-hours';
 import { WorkloadPanel } from '../ownership';
-import { PasskeysPanel } from './passkeys-panel';
-import { SecurityPanel } from './security-panel';
-import { SessionsPanel } from './sessions-panel';
 import { SignInPolicyPanel } from './sign-in-policy-panel';
+import { YourSecurity } from './your-security';
 import { SigningKeyPanel } from './signing-key-panel';
 import { UsersPanel } from './users-panel';
 
@@ -126,9 +124,7 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
         </section>
         <SigningKeyPanel />
       </div>
-      <SecurityPanel />
-      <SessionsPanel />
-      <PasskeysPanel />
+      <YourSecurity />
       <SignInPolicyPanel isDirector={isDirector} />
       <BusinessHoursPanel role={role} />
       {isDirector && <WorkloadPanel />}
