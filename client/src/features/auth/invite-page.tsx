@@ -4,8 +4,7 @@ import { setSignedInUser } from '../../lib/cache-patches';
 import { formatDateTime } from '../../lib/format';
 import { trpc } from '../../lib/trpc';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
-
-const MISMATCH = 'The two passwords are not the same: type it again.';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 
 /**
  * Where an invitation link lands (`/invite/<token>`): the person sets their own password, twice, and
@@ -54,37 +53,15 @@ export function InvitePage({ token }: { token: string }) {
               at least. This link works once, until {formatDateTime(info.data.expiresAt)}.
             </p>
             <input type="email" name="email" autoComplete="username" value={info.data.email} readOnly hidden />
-            <div className="field">
-              <label htmlFor={errors.inputId('password')}>New password</label>
-              <input
-                type="password"
-                name="password"
-                autoComplete="new-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                {...errors.field('password')}
-              />
-              {errors.message('password')}
-            </div>
-            <div className="field">
-              <label htmlFor="invite-password-again">New password again</label>
-              <input
-                id="invite-password-again"
-                type="password"
-                autoComplete="new-password"
-                required
-                value={again}
-                onChange={(e) => setAgain(e.target.value)}
-                aria-invalid={mismatch}
-                aria-describedby={mismatch ? 'invite-password-mismatch' : undefined}
-              />
-              {mismatch && (
-                <small className="field-error" id="invite-password-mismatch" role="alert">
-                  {MISMATCH}
-                </small>
-              )}
-            </div>
+            <NewPasswordFields
+              value={password}
+              again={again}
+              onChange={setPassword}
+              onAgain={setAgain}
+              mismatch={mismatch}
+              field={errors.field('password')}
+              message={errors.message('password')}
+            />
             <FormSummary id={errors.summaryId} summary={errors.summary} />
             <button type="submit" className="button primary" disabled={accept.isPending}>
               {accept.isPending ? 'Signing you in…' : 'Set password and sign in'}

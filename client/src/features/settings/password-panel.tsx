@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { useToast } from '../../ui/toasts';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
-const MISMATCH = 'The two new passwords are not the same.';
 
 /** Your password: the current one, then a new one twice; every other session of yours ends (server/auth/README.md "Sessions and the firm's policy"). */
 export function PasswordPanel() {
@@ -54,34 +54,15 @@ export function PasswordPanel() {
           />
           {errors.message('currentPassword')}
         </div>
-        <div className="field">
-          <label htmlFor={errors.inputId('newPassword')}>New password</label>
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-            {...errors.field('newPassword')}
-          />
-          {errors.message('newPassword')}
-        </div>
-        <div className="field">
-          <label htmlFor="new-password-again">New password again</label>
-          <input
-            id="new-password-again"
-            type="password"
-            autoComplete="new-password"
-            value={again}
-            onChange={(e) => setAgain(e.target.value)}
-            aria-invalid={mismatch}
-            aria-describedby={mismatch ? 'new-password-mismatch' : undefined}
-          />
-          {mismatch && (
-            <small className="field-error" id="new-password-mismatch" role="alert">
-              {MISMATCH}
-            </small>
-          )}
-        </div>
+        <NewPasswordFields
+          value={next}
+          again={again}
+          onChange={setNext}
+          onAgain={setAgain}
+          mismatch={mismatch}
+          field={errors.field('newPassword')}
+          message={errors.message('newPassword')}
+        />
         <div className="button-row">
           <button type="submit" className="button primary" disabled={change.isPending}>
             {change.isPending ? 'Changing…' : 'Change password'}
