@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { TSecondFactorMethod } from '../../../../shared/session-methods';
+import { CodeField } from '../../ui/code-field';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { setSignedInUser } from '../../lib/cache-patches';
 import { trpc } from '../../lib/trpc';
@@ -69,19 +70,13 @@ export function SecondStepForm({ step, onRestart }: { step: TSecondStep; onResta
           <p className="field-hint">Each recovery code works once.</p>
         </div>
       ) : hasTotp ? (
-        <div className="field">
-          <label htmlFor={errors.inputId('code')}>Enter the 6-digit code from your authenticator app</label>
-          <input
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={7}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            {...errors.field('code')}
-          />
-          {errors.message('code')}
-        </div>
+        <CodeField
+          label="Enter the 6-digit code from your authenticator app"
+          value={code}
+          onChange={setCode}
+          field={errors.field('code')}
+          message={errors.message('code')}
+        />
       ) : null}
       <FormSummary id={errors.summaryId} summary={errors.summary} />
       {(useRecovery || hasTotp) && (

@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import { useEffect, useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
+import { CodeField } from '../../ui/code-field';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
 import { QueryStatus } from '../../ui/query-status';
@@ -83,19 +84,13 @@ function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
           {start.data.secret}
         </code>
       </p>
-      <div className="field">
-        <label htmlFor={errors.inputId('code')}>Enter the 6-digit code the app shows</label>
-        <input
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          {...errors.field('code')}
-        />
-        {errors.message('code')}
-      </div>
+      <CodeField
+        label="Enter the 6-digit code the app shows"
+        value={code}
+        onChange={setCode}
+        field={errors.field('code')}
+        message={errors.message('code')}
+      />
       <FormSummary id={errors.summaryId} summary={errors.summary} />
       <button type="submit" className="button primary" disabled={confirm.isPending}>
         {confirm.isPending ? 'Checking…' : 'Turn on two-step sign-in'}
