@@ -32,12 +32,27 @@ function chromiumPath(): string {
   return full ? CHROMIUM_PATH : HEADLESS_SHELL_PATH;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * How long a page's action or wait may take before it fails: 60 s, not Playwright's 30. Every wait is for
+ * a readiness signal and returns as soon as it holds; with two suites on two cores (each with its
+ * workers' apps and browsers) a live update or a form took over 30 s to appear (tests/README.md "End to end").
+ */
+export const PAGE_TIMEOUT_MS = 60_000;
+
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
+  // Every context the tests open gets the ceiling, whichever helper or test opens it.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PAGE_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /**
