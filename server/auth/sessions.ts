@@ -5,6 +5,7 @@ import { SECOND_FACTOR_METHODS, type TSessionMethod } from '../../shared/session
 import type { TSecondFactorState } from '../core/session-user';
 import { Session, User } from '../core/db/models/index';
 import { queryRows, sql } from '../core/sql';
+import { hasPasskeySql, hasTotpSql } from './second-factor-sql';
 
 export const SESSION_COOKIE = 'firm_chat_session';
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -83,8 +84,7 @@ export async function findSessionState(token: string, secret: string, now: Date)
   }>(
     sql`SELECT s.id, s.user_id AS "userId", s.last_seen_at AS "lastSeenAt", s.second_factor_at AS "provenAt",
           coalesce(p.require_mfa, ${DEFAULT_SECURITY_POLICY.requireMfa}) AS "requireMfa",
-          (EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = s.user_id AND t.confirmed_at IS NOT NULL)
-            OR EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = s.user_id)) AS has
+          (${hasTotpSql(sql`s.user_id`)} OR ${hasPasskeySql(sql`s.user_id`)}) AS has
         FROM sessions s LEFT JOIN security_policy p ON true
         WHERE s.id = ${toSessionId(token, secret)} AND ${sessionInForce(now)}`,
   );

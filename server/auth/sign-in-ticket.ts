@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TSecondFactorMethod } from '../../shared/session-methods';
 import { queryRows, sql } from '../core/sql';
+import { hasPasskeySql, hasTotpSql } from './second-factor-sql';
 
 // The first step of a two-step sign-in (a password, or single sign-on) hands out a ticket, not a
 // session: random, stored only as its hash, good for 5 minutes and at most 5 answers, taken by the
@@ -13,7 +14,7 @@ export type { TSecondFactorMethod };
 
 const ticketId = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
-/** How many passkeys a person has (the passkeys table exists). */
+/** How many passkeys a person has. */
 export async function countPasskeys(userId: number): Promise<number> {
   const [row] = await queryRows<{ n: number }>(sql`SELECT count(*)::int AS n FROM passkeys WHERE user_id = ${userId}`);
   return row?.n ?? 0;
@@ -21,16 +22,13 @@ export async function countPasskeys(userId: number): Promise<number> {
 
 /** What second steps a person has: 'totp' once confirmed, 'passkey' for any passkey, 'recovery_code' while any is left. */
 export async function secondFactorMethodsOf(userId: number): Promise<TSecondFactorMethod[]> {
-  const [row] = await queryRows<{ totp: boolean; recovery: boolean; passkeysTable: boolean }>(
-    sql`SELECT EXISTS (SELECT 1 FROM totp_factors WHERE user_id = ${userId} AND confirmed_at IS NOT NULL) AS totp,
-               EXISTS (SELECT 1 FROM recovery_codes WHERE user_id = ${userId} AND used_at IS NULL) AS recovery,
-               to_regclass('public.passkeys') IS NOT NULL AS "passkeysTable"`,
+  const [row] = await queryRows<{ totp: boolean; passkey: boolean; recovery: boolean }>(
+    sql`SELECT ${hasTotpSql(userId)} AS totp, ${hasPasskeySql(userId)} AS passkey,
+               EXISTS (SELECT 1 FROM recovery_codes WHERE user_id = ${userId} AND used_at IS NULL) AS recovery`,
   );
-  // The passkeys table comes with its own migration; a database without it has none.
-  const passkeys = row?.passkeysTable ? await countPasskeys(userId) : 0;
   const methods: TSecondFactorMethod[] = [];
   if (row?.totp) methods.push('totp');
-  if (passkeys > 0) methods.push('passkey');
+  if (row?.passkey) methods.push('passkey');
   if (row?.recovery) methods.push('recovery_code');
   return methods;
 }
