@@ -29,8 +29,16 @@ export const securityPolicy: TMigration = {
         PERFORM pg_notify('firm_chat_changes', '{"sessions":true}');
         RETURN NULL;
       END $$;
+      -- Only a statement that deleted a session is announced: each sign-in sweeps expired rows, most
+      -- often none, and that must not send every instance to check its streams.
+      CREATE FUNCTION announce_sessions_ended() RETURNS trigger LANGUAGE plpgsql
+        SET search_path = pg_catalog, public, pg_temp AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM ended) THEN PERFORM pg_notify('firm_chat_changes', '{"sessions":true}'); END IF;
+        RETURN NULL;
+      END $$;
       CREATE TRIGGER sessions_ended_announced AFTER DELETE ON sessions
-        FOR EACH STATEMENT EXECUTE FUNCTION announce_sessions_changed();
+        REFERENCING OLD TABLE AS ended FOR EACH STATEMENT EXECUTE FUNCTION announce_sessions_ended();
       CREATE TRIGGER security_policy_announced AFTER INSERT OR UPDATE ON security_policy
         FOR EACH STATEMENT EXECUTE FUNCTION announce_sessions_changed();
     `);
@@ -40,6 +48,7 @@ export const securityPolicy: TMigration = {
       DROP TRIGGER IF EXISTS sessions_ended_announced ON sessions;
       DROP TABLE IF EXISTS security_policy;
       DROP FUNCTION IF EXISTS announce_sessions_changed();
+      DROP FUNCTION IF EXISTS announce_sessions_ended();
     `);
   },
 };
