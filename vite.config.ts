@@ -59,7 +59,10 @@ export default defineConfig({
           name: 'integration',
           root: '.',
           include: testFiles('integration', 'tests/integration/**/*.test.ts'),
-          globalSetup: ['tests/support/global-postgres.ts', ...(canary ? [] : ['tests/support/test-spa-build.ts'])],
+          globalSetup: [
+            'tests/support/global-postgres.ts',
+            ...(canary ? [] : ['tests/support/test-spa-build.ts', 'tests/support/test-server-build.ts']),
+          ],
           env: TEST_APPS_ENV,
           setupFiles: ['tests/support/integration-setup.ts'],
           ...SHARED_MODULES,
@@ -75,7 +78,7 @@ export default defineConfig({
           root: '.',
           include: testFiles('e2e', 'tests/e2e/**/*.test.ts'),
           // The SPA built once before the workers start their apps (tests/support/test-spa-build.ts).
-          globalSetup: canary ? [] : ['tests/support/test-spa-build.ts'],
+          globalSetup: canary ? [] : ['tests/support/test-spa-build.ts', 'tests/support/test-server-build.ts'],
           env: TEST_APPS_ENV,
           // One app, database and Chromium per worker, shared by its files one after another, each
           // file starting from a reset database (tests/support/e2e-world.ts): files share a worker's modules.

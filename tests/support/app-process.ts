@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
+import { nodeArgsFor } from './server-build';
 
 export type TAppProcess = {
   url: string;
@@ -17,15 +18,11 @@ export type TAppProcess = {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-// Scripts and apps run as `npm run` runs them (tsx's loader, repo root), in one node process: tsx's
-// command line would start a second one around it, costing a node start per script (tests/README.md "Tests").
-const TSX_NODE = ['--import', 'tsx'];
-
-/** Runs a TypeScript script as `npm run` would (tsx, repo root); resolves with its exit code and output. */
+/** Runs a TypeScript script as `npm run` would (one node process, repo root; tests/support/server-build.ts); resolves with its exit code and output. */
 export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn(process.execPath, [...TSX_NODE, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => resolve({ code, output }));
@@ -54,7 +51,7 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     if (seeded.code !== 0) throw new Error(`seed:demo failed:\n${seeded.output}`);
   }
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [...TSX_NODE, 'server/scripts/start.ts'], {
+  const child: ChildProcess = spawn(process.execPath, nodeArgsFor('server/scripts/start.ts'), {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

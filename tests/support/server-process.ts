@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
+import { nodeArgsFor } from './server-build';
 
 export type TServerProcess = {
   url: string;
@@ -14,14 +15,14 @@ export type TServerProcess = {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The server alone (`server/main.ts`, one node process with tsx's loader: no SPA build, no wrapper
+ * The server alone (`server/main.ts`, one node process — the run's build of it, tests/support/server-build.ts: no SPA build, no wrapper
  * process in between), on a database of the caller's: another instance beside a test's own, one to
  * stop or kill and start again.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<TServerProcess> {
   const port = await findFreePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsFor('server/main.ts'), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
