@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -45,7 +45,7 @@ export type TServerBuild = { dir: string; remove: () => Promise<void> };
  */
 export async function buildServer(): Promise<TServerBuild> {
   const parent = path.join(ROOT, 'node_modules/.cache');
-  await import('node:fs/promises').then((fs) => fs.mkdir(parent, { recursive: true }));
+  await mkdir(parent, { recursive: true });
   const dir = await mkdtemp(path.join(parent, 'firm-chat-server-'));
   await build({
     absWorkingDir: ROOT,
