@@ -2,6 +2,7 @@ import 'dotenv/config';
 import { ConfigError, loadConfig } from './core/config';
 import { takeOverShutdownSignals } from './core/db/embedded-postgres';
 import { createLogger } from './core/logger';
+import { markStopping } from './core/stopping';
 import { startServer } from './app/start-server';
 
 async function main() {
@@ -20,6 +21,7 @@ async function main() {
   const running = await startServer(config, logger, { spaDir: config.spaDir });
 
   const shutdown = (signal: string) => {
+    markStopping();
     logger.info({ signal }, 'shutting down');
     running.close().then(
       () => process.exit(0),

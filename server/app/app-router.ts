@@ -23,6 +23,7 @@ import { createRetentionRouter } from '../records/retention-router';
 import { createScheduledSendsRouter } from '../scheduling/scheduled-sends-router';
 import { createSettingsRouter } from '../settings/settings-router';
 import { mergeRouters, router } from '../trpc/init';
+import { wordingRouter } from '../wording/wording-router';
 import type { TAppDeps } from './app-deps';
 
 /**
@@ -82,6 +83,7 @@ export function createAppRouter(deps: TAppDeps) {
     holds: holdsRouter,
     retention: createRetentionRouter({ retentionYears: config.retentionYears }),
     erasure: erasureRouter,
+    wording: wordingRouter,
   });
 }
 

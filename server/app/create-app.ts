@@ -113,7 +113,11 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
     signedIn,
     serveExport({ ...media, firmName: deps.config.firmName, firmTimeZone: deps.config.firmTimeZone, signingKey: deps.signingKey }),
   );
-  app.get('/api/retention/:file', signedIn, serveCertificate({ firmName: deps.config.firmName, logger: deps.logger }));
+  app.get(
+    '/api/retention/:file',
+    signedIn,
+    serveCertificate({ firmName: deps.config.firmName, firmTimeZone: deps.config.firmTimeZone, logger: deps.logger }),
+  );
 
   app.use(
     '/trpc',

@@ -1,4 +1,5 @@
 import type { TLogger } from '../core/logger';
+import { reportUnlessStopping } from '../core/stopping';
 import type { TSigningKey } from '../signing';
 import { CheckpointRefusedError, checkpointHead, type TCheckpoint } from './audit-checkpoints';
 
@@ -42,7 +43,12 @@ export function scheduleAuditCheckpoints(
     } catch (error) {
       // A trail that no longer verifies is never signed: said loudly, each time the head is looked at.
       if (error instanceof CheckpointRefusedError) deps.logger.error({ problem: error.message }, 'not signing the audit trail');
-      else deps.logger.warn({ error: (error as Error).name }, 'signing an audit checkpoint failed');
+      else
+        reportUnlessStopping(
+          error,
+          () => deps.logger.warn({ error: (error as Error).name }, 'signing an audit checkpoint failed'),
+          () => deps.logger.debug({ error: (error as Error).name }, 'an audit checkpoint was not signed: stopping'),
+        );
       return null;
     }
   };

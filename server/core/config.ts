@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import metadata from 'libphonenumber-js/min/metadata';
 import { z } from 'zod';
+import { READ_RECEIPT_MODES, type TReadReceiptMode } from '../../shared/read-receipts';
 import { isKnownTimeZone } from '../../shared/time-zone';
 import { SEARCH_LANGUAGES, type TSearchLanguage } from './search-language';
 
@@ -119,8 +120,12 @@ const ZEnv = z.object({
   REPLY_TARGET_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(525_600).default(240)),
   // Years records are kept after their case closes, or after the client's last activity (server/records/README.md "Records").
   RETENTION_YEARS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(6)),
-  // Whether opening a conversation shows the client it was read (server/messaging/README.md "Read receipts"): never, or when its assignee opens it.
-  READ_RECEIPTS: z.preprocess(emptyToUndefined, z.enum(['off', 'assignee'], { message: 'must be "off" or "assignee"' }).default('off')),
+  // Whether opening a conversation shows the client it was read (server/messaging/README.md "Read receipts"): the first
+  // default only, until a director sets the policy in Settings.
+  READ_RECEIPTS: z.preprocess(
+    emptyToUndefined,
+    z.enum(READ_RECEIPT_MODES, { message: 'must be "off", "assignee" or "anyone"' }).default('off'),
+  ),
   // Single sign-on (server/auth/oidc): on when OIDC_ISSUER is set, which then needs the client's id and secret.
   OIDC_ISSUER: z.preprocess(
     emptyToUndefined,
@@ -189,8 +194,8 @@ export type TConfig = {
   replyTargetMinutes: number;
   /** Years after a case closes, or a client's last activity, before records are due for destruction. */
   retentionYears: number;
-  /** `assignee`: the conversation's assignee opening it marks the client's last message read on their phone. */
-  readReceipts: 'off' | 'assignee';
+  /** The read-receipt policy in force until a director sets one in Settings (server/messaging/README.md "Read receipts"). */
+  readReceipts: TReadReceiptMode;
   mode: TMode;
   messaging: {
     apiKey: string | undefined;

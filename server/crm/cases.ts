@@ -6,6 +6,7 @@ import { inlineSql, sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
 import { Case } from '../core/db/models/index';
 import { AppError } from '../core/errors';
+import { assertClientWritable } from '../core/client-writable';
 import { assertClientExists } from './clients';
 import { holdNotice, toHoldNotice, type THoldNotice } from './hold-notice';
 
@@ -42,6 +43,7 @@ const toDto = (c: Case): TCaseDto => ({
 
 export async function createCase(input: { clientId: number; reference: string; title: string }): Promise<TCaseDto> {
   await assertClientExists(input.clientId);
+  await assertClientWritable(input.clientId);
   try {
     return toDto(await Case.create({ clientId: input.clientId, reference: input.reference.trim(), title: input.title.trim() }));
   } catch (error) {

@@ -12,6 +12,8 @@ import { assertSubjectVisible } from '../access';
 import type { TReader } from '../core/visibility';
 import { setClientResponsible } from '../ownership';
 import { clearOptOut } from '../opt-outs';
+import { assertClientWritable } from '../core/client-writable';
+import { ZClientErasure } from './erased-client';
 import { ZHoldNotice } from './hold-notice';
 import { addClientNumber, createClient, getClient, listClients, removeClientNumber, type TNumberContext } from './clients';
 
@@ -34,6 +36,7 @@ const ZClient = z.object({
   responsible: ZPersonRef.nullable(),
   hold: ZHoldNotice.nullable(),
   erasedAt: z.date().nullable(),
+  erasure: ZClientErasure.nullable(),
 });
 const ZNewClient = z.object({
   name: z
@@ -70,9 +73,10 @@ const numberContextOf = (
 export function createClientsRouter(deps: { config: Pick<TConfig, 'defaultCountry'> }) {
   return router({
     list: authedProcedure
-      .input(z.object({ search: z.string().max(200).optional() }).optional())
+      // `erased`: only the erased clients (the Clients page's Erased filter); without it they are left out.
+      .input(z.object({ search: z.string().max(200).optional(), erased: z.boolean().optional() }).optional())
       .output(z.array(ZClient))
-      .query(({ ctx, input }) => listClients(ctx.reader, input?.search, deps.config.defaultCountry)),
+      .query(({ ctx, input }) => listClients(ctx.reader, input?.search, deps.config.defaultCountry, { erased: input?.erased })),
 
     get: authedProcedure
       .input(z.object({ clientId: ZRecordId }))
@@ -98,6 +102,7 @@ export function createClientsRouter(deps: { config: Pick<TConfig, 'defaultCountr
       .output(ZClient)
       .mutation(async ({ ctx, input }) => {
         await assertSubjectVisible(ctx.reader, { clientId: input.clientId });
+        await assertClientWritable(input.clientId);
         await clearOptOut(input.clientId, { userId: ctx.user.id, ip: ctx.clientIp });
         return getClient(ctx.reader, input.clientId);
       }),
@@ -106,7 +111,11 @@ export function createClientsRouter(deps: { config: Pick<TConfig, 'defaultCountr
     setResponsible: authedProcedure
       .input(z.object({ clientId: ZRecordId, userId: ZRecordId.nullable() }))
       .output(z.object({ responsible: ZPersonRef.nullable() }))
-      .mutation(({ ctx, input }) => setClientResponsible(ctx.reader, input.clientId, input.userId)),
+      .mutation(async ({ ctx, input }) => {
+        await assertSubjectVisible(ctx.reader, { clientId: input.clientId });
+        await assertClientWritable(input.clientId);
+        return setClientResponsible(ctx.reader, input.clientId, input.userId);
+      }),
 
     removeNumber: authedProcedure
       .input(z.object({ clientId: ZRecordId, phone: ZPhoneInput }))

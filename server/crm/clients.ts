@@ -9,6 +9,8 @@ import { assertSubjectVisible } from '../access';
 import { inlineSql, queryRows, raw, sql } from '../core/sql';
 import { visibleTo, type TReader, type TViewer } from '../core/visibility';
 import { stopsNumber } from '../opt-outs';
+import { assertClientWritable } from '../core/client-writable';
+import { clientErasure, toClientErasure, type TClientErasure } from './erased-client';
 import { holdNotice, toHoldNotice, type THoldNotice } from './hold-notice';
 
 /** `linked`: linked from the inbox (the conversation offers to unlink it). */
@@ -37,6 +39,8 @@ export type TClientDto = {
   hold: THoldNotice | null;
   /** When retention or an erasure request erased the client's name and numbers. */
   erasedAt: Date | null;
+  /** How they were erased, and the batch whose certificate says so (null while not erased). */
+  erasure: TClientErasure | null;
 };
 
 /**
@@ -65,6 +69,7 @@ const WITH_OPT_OUT = {
     [OPTED_OUT_OF('source'), 'optOutSource'] as const,
     [RESPONSIBLE, 'responsible'] as const,
     [literal(inlineSql(holdNotice(sql`"Client".id`))), 'hold'] as const,
+    [literal(inlineSql(clientErasure(sql`"Client".id`))), 'erasure'] as const,
   ],
 };
 
@@ -91,11 +96,20 @@ function toDto(c: Client): TClientDto {
     responsible: (c.get('responsible') as { id: number; name: string } | null | undefined) ?? null,
     hold: toHoldNotice(c.get('hold')),
     erasedAt: c.erasedAt ?? null,
+    erasure: c.erasedAt ? toClientErasure(c.get('erasure')) : null,
   };
 }
 
-/** The clients the reader may see, by name or by any number: typed digits, or the number read as a person typed it (07700 900123). */
-export async function listClients(viewer: TViewer, search?: string, defaultCountry?: CountryCode): Promise<TClientDto[]> {
+/**
+ * The clients the reader may see, by name or by any number: typed digits, or the number read as a person typed it (07700 900123).
+ * Erased clients are left out (they are final and quiet), unless `erased`: then only they are listed.
+ */
+export async function listClients(
+  viewer: TViewer,
+  search?: string,
+  defaultCountry?: CountryCode,
+  options: { erased?: boolean } = {},
+): Promise<TClientDto[]> {
   const term = search?.trim() ?? '';
   const digits = parseNumberInput(term, defaultCountry) ?? term.replace(/\D/g, '');
   // Ids first (name or any number), then the page with its numbers.
@@ -103,7 +117,7 @@ export async function listClients(viewer: TViewer, search?: string, defaultCount
     sql`SELECT c.id FROM clients c
      WHERE (${term} = '' OR c.name ILIKE ${`%${term.replace(/[\\%_]/g, '\\$&')}%`}
         OR (length(${digits}) >= 3 AND EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = c.id AND n.digits LIKE ${`%${digits}%`})))
-       AND ${visibleTo(viewer, sql`c.id`, null)}
+       AND ${visibleTo(viewer, sql`c.id`, null)} AND (c.erased_at IS NOT NULL) = ${options.erased === true}
      ORDER BY c.name, c.id LIMIT 200`,
   );
   const clients = await Client.findAll({
@@ -187,6 +201,7 @@ export async function addClientNumber(
   context: TNumberContext = {},
 ): Promise<TClientDto> {
   await assertClientReachable(input.clientId, context);
+  await assertClientWritable(input.clientId);
   const digits = requireNumberInput(input.phone, context.defaultCountry);
   if (await ClientNumber.findOne({ where: { clientId: input.clientId, digits }, attributes: ['id'] })) return readClient(input.clientId);
   await assertNumberFreeOrConfirmed(context.reader ?? null, digits, input.clientId, input.confirm);
@@ -215,6 +230,8 @@ export async function insertClientNumber(
   via: 'client' | 'link',
   transaction: Transaction,
 ): Promise<boolean> {
+  // Linking a number to an erased client would start filing their messages again.
+  await assertClientWritable(clientId, transaction);
   const [rows] = await db().query(
     `INSERT INTO client_numbers (client_id, digits, "primary", added_by, added_via) VALUES ($1, $2, false, $3, $4)
      ON CONFLICT (client_id, digits) DO NOTHING RETURNING id`,
@@ -229,6 +246,7 @@ export async function insertClientNumber(
  */
 export async function removeClientNumber(input: { clientId: number; phone: string }, context: TNumberContext = {}): Promise<TClientDto> {
   await assertClientReachable(input.clientId, context);
+  await assertClientWritable(input.clientId);
   const digits = requireNumberInput(input.phone, context.defaultCountry);
   await db().transaction(async (transaction) => {
     await removeNumberRow(input.clientId, digits, transaction);

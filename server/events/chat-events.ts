@@ -4,6 +4,7 @@ import type { Transaction } from 'sequelize';
 import type { TLogger } from '../core/logger';
 import { db } from '../core/db/db';
 import { raw, sql, sqlInteger, type Sql } from '../core/sql';
+import { reportUnlessStopping } from '../core/stopping';
 
 // The one place that announces chat changes. Writers publish the ids of the records they changed
 // through PostgreSQL NOTIFY (often inside the writing statement itself, so it is delivered exactly
@@ -102,7 +103,11 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.databaseUrl });
     client.on('error', (error) => {
-      this.options.logger.warn({ error: error.message }, 'chat change listener lost its connection');
+      reportUnlessStopping(
+        error,
+        () => this.options.logger.warn({ error: error.message }, 'chat change listener lost its connection'),
+        () => this.options.logger.debug({ error: error.message }, 'chat change listener closed at shutdown'),
+      );
     });
     client.on('end', () => {
       if (this.listener === client) this.listener = undefined;

@@ -86,14 +86,12 @@ export function createInboxRouter(deps: TInboxRouterDeps) {
       .output(z.object({ updated: z.number() }))
       .mutation(async ({ ctx, input }) => {
         const updated = await markThreadRead(ctx.reader, input, deps.now());
-        // server/messaging/README.md "Read receipts": the assignee's opening shows the client blue ticks. Never at the cost
-        // of the reader's own read, which is done: a failure here is logged, not answered.
-        if (deps.config.readReceipts === 'assignee') {
-          const thread = 'clientId' in input ? { clientId: input.clientId } : { peerPhone: phoneDigitsOf(input.phone) };
-          await markReadAtProvider(deps, ctx.reader, thread, deps.now()).catch((error: unknown) =>
-            deps.logger.warn({ error: (error as Error).name }, 'messages were not marked read on the client’s phone'),
-          );
-        }
+        // server/messaging/README.md "Read receipts": the firm's policy decides whose opening shows the client blue ticks.
+        // Never at the cost of the reader's own read, which is done: a failure here is logged, not answered.
+        const thread = 'clientId' in input ? { clientId: input.clientId } : { peerPhone: phoneDigitsOf(input.phone) };
+        await markReadAtProvider(deps, ctx.reader, thread, deps.now()).catch((error: unknown) =>
+          deps.logger.warn({ error: (error as Error).name }, 'messages were not marked read on the client’s phone'),
+        );
         return { updated };
       }),
 

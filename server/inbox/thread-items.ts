@@ -1,7 +1,9 @@
 import type { TCommunication, TReceiptStatus } from '../../shared/communication';
 import { Communication, communicationDtoOf, withDetails, type TCommunicationRecord } from '../core/db/models/index';
 import { readRecordPage } from '../core/record-pages';
+import { queryRows, sql } from '../core/sql';
 import type { TReader } from '../core/visibility';
+import { threadKeyOf } from '../../shared/thread-key';
 import { assertSubjectVisible } from '../access';
 import { phoneDigitsOf, type TThreadRef } from '../conversations';
 
@@ -44,5 +46,20 @@ export async function getThread(
   // A record on the page implies a client the reader may see (a walled client's records are all
   // left out): only an empty page needs to ask whether the client exists and is theirs to see.
   if (rows.length === 0 && 'clientId' in ref) await assertSubjectVisible(reader, { clientId: ref.clientId });
-  return { items: (await withDetails(rows.reverse())).map(toThreadItem), nextCursor: next };
+  const items = (await withDetails(rows.reverse())).map(toThreadItem);
+  return { items: await readFor(reader, ref, items), nextCursor: next };
+}
+
+/**
+ * Each item's `readAt` as the reader's own (server/inbox/README.md "Unread"): when they read the
+ * conversation through it, or null; a conversation they never opened has nothing read.
+ */
+async function readFor(reader: TReader, ref: TThreadRef, items: TThreadItem[]): Promise<TThreadItem[]> {
+  const key = threadKeyOf(
+    'clientId' in ref ? { clientId: ref.clientId, peerPhone: null } : { clientId: null, peerPhone: phoneDigitsOf(ref.phone) },
+  );
+  const [mark] = await queryRows<{ through: number; at: Date }>(
+    sql`SELECT read_through_id AS through, read_at AS at FROM read_marks WHERE user_id = ${reader.id} AND thread_key = ${key}`,
+  );
+  return items.map((item) => ({ ...item, readAt: item.direction === 'inbound' && mark && item.id <= mark.through ? mark.at : null }));
 }

@@ -29,9 +29,9 @@ export type TThreadsQuery = {
 const threadsSql = (where: Sql, q: TThreadsQuery, recency: 't' | 'o' = 't'): Sql => sql`
 WITH ${seenSummariesCte(q.viewer)}
 SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(t.peer_phone, l.peer_phone) AS "peerPhone",
-  l.body, l.direction, l.status, l.metadata->>'outcome' AS outcome, l.created_at AS "createdAt", cl.name AS "clientName",
-  coalesce(l.metadata->>'kind', 'text') AS kind,
-  (SELECT a.file_name FROM attachments a WHERE a.communication_id = l.id ORDER BY a.id LIMIT 1) AS "fileName",
+  d.body, d.direction, d.status, d.metadata->>'outcome' AS outcome, d.created_at AS "createdAt", cl.name AS "clientName",
+  coalesce(d.metadata->>'kind', 'text') AS kind,
+  (SELECT a.file_name FROM attachments a WHERE a.communication_id = d.id ORDER BY a.id LIMIT 1) AS "fileName",
   ${SEEN_UNREAD} AS unread,
   CASE WHEN s.client_id IS NULL THEN t.last_inbound_at ELSE s.last_inbound_at END AS "lastInboundAt",
   CASE WHEN s.client_id IS NULL THEN t.contact_name ELSE s.contact_name END AS "contactName",
@@ -48,8 +48,10 @@ SELECT l.id, t.last_at::text AS "cursorAt", t.client_id AS "clientId", coalesce(
        AND ${visibleTo(q.viewer, sql`m.id`, null)})
   END AS candidates
 FROM chat_threads t
+${readMarkJoin(q.viewer)}
 LEFT JOIN seen s ON s.client_id = t.client_id
 JOIN communications l ON l.id = CASE WHEN s.client_id IS NULL THEN t.last_id ELSE s.last_id END
+JOIN communications d ON d.id = ${SHOWN_ID}
 LEFT JOIN clients cl ON cl.id = t.client_id
 LEFT JOIN conversation_states o ON o.thread_key = t.thread_key
 LEFT JOIN users au ON au.id = o.assignee_id
@@ -58,12 +60,31 @@ WHERE ${where} AND ${visibleTo(q.viewer, sql`t.client_id`, null)} AND (${q.state
 ORDER BY ${raw(recency)}.last_at DESC, ${raw(recency)}.last_id DESC
 LIMIT ${q.limit}`;
 
+// What the row shows (`d`): the last record, but for an automatic out-of-hours reply, which answers
+// no one (server/messaging/README.md "Business hours"): then the newest record before it that is not
+// one, as the reader may see it — the client's last words. `l` stays the newest: the order and cursor are its.
+const SHOWN_ID = sql`CASE WHEN l.metadata ? 'auto_reply' THEN coalesce((SELECT x.id FROM communications x
+    WHERE (x.client_id = t.client_id OR (t.client_id IS NULL AND x.client_id IS NULL AND x.peer_phone = t.peer_phone))
+      AND x.type = 'chat' AND NOT x.metadata ? 'auto_reply' AND (x.created_at, x.id) < (l.created_at, l.id)
+      AND (x.case_id IS NULL OR x.case_id NOT IN (SELECT wc.id FROM walled_case wc))
+    ORDER BY x.created_at DESC, x.id DESC LIMIT 1), l.id) ELSE l.id END`;
+
 /** The client wrote last, longer ago than the reply target. */
 const overdue = (q: TThreadsQuery): Sql =>
   sql`(${clientWaiting(sql`l`)} AND l.created_at < now() - make_interval(mins => ${q.replyTargetMinutes}::int))`;
 
-/** A conversation's unread count as the reader may see it (`t`: its kept summary, `s`: the one read again, if any). */
-export const SEEN_UNREAD = sql`CASE WHEN s.client_id IS NULL THEN t.unread ELSE s.unread END`;
+/** The reader's read mark of each conversation (`m`; none: nothing of it read, server/inbox/README.md "Unread"). */
+export const readMarkJoin = (viewer: Pick<TViewer, 'id'>): Sql =>
+  sql`LEFT JOIN read_marks m ON m.user_id = ${viewer.id} AND m.thread_key = t.thread_key`;
+
+/** A conversation's inbound records the reader has not read, by its kept summary (`t`) and their mark (`m`). */
+const KEPT_UNREAD = sql`greatest(t.inbound - coalesce(m.read_count, 0), 0)`;
+
+/** A conversation's unread count for the reader as they may see it (`t`, `m`: the kept summary and their mark; `s`: the one read again, if any). */
+export const SEEN_UNREAD = sql`CASE WHEN s.client_id IS NULL THEN ${KEPT_UNREAD} ELSE s.unread END`;
+
+/** The reader has unread inbound records in the conversation (the cheap test, before SEEN_UNREAD's walls). */
+export const HAS_UNREAD = sql`t.inbound > coalesce(m.read_count, 0)`;
 
 // `seen`: for each client with a case walled from the reader — few, whatever the inbox's size, and
 // read once per statement — the conversation's last record, unread count, last inbound time and
@@ -83,10 +104,14 @@ export const seenSummariesCte = (viewer: Pick<TViewer, 'id'>): Sql => {
 seen AS MATERIALIZED (
   SELECT w.client_id,
     (SELECT x.id FROM communications x WHERE ${visibleChat} ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_id,
-    -- The kept count less the unread on the walled cases (read by case: far fewer than the client's).
-    (SELECT k.unread FROM chat_threads k WHERE k.thread_key = 'client-' || w.client_id)
-      - (SELECT count(*)::int FROM walled_case c JOIN communications x ON x.case_id = c.id
-         WHERE c.client_id = w.client_id AND x.client_id = w.client_id AND x.type = 'chat' AND x.direction = 'inbound' AND x.read_at IS NULL) AS unread,
+    -- The reader's kept count less the records on the walled cases newer than their mark (read by
+    -- case: far fewer than the client's).
+    (SELECT greatest(k.inbound - coalesce(km.read_count, 0)
+       - (SELECT count(*)::int FROM walled_case c JOIN communications x ON x.case_id = c.id
+          WHERE c.client_id = w.client_id AND x.client_id = w.client_id AND x.type = 'chat' AND x.direction = 'inbound'
+            AND x.id > coalesce(km.read_through_id, 0)), 0)
+     FROM chat_threads k LEFT JOIN read_marks km ON km.user_id = ${viewer.id} AND km.thread_key = k.thread_key
+     WHERE k.thread_key = 'client-' || w.client_id) AS unread,
     (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
      ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_inbound_at,
     (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
@@ -103,7 +128,7 @@ export type TThreadFilter = (typeof THREAD_FILTERS)[number];
 // Literal predicates (not a parameter) so the planner can use the partial indexes of 0010.
 const FILTERS: Record<TThreadFilter, (q: TThreadsQuery) => Sql> = {
   all: (q) => threadsSql(sql`true`, q),
-  unread: (q) => threadsSql(sql`t.unread > 0 AND ${SEEN_UNREAD} > 0`, q),
+  unread: (q) => threadsSql(sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0`, q),
   unlinked: (q) => threadsSql(sql`t.client_id IS NULL`, q),
   awaiting_reply: (q) => threadsSql(clientWaiting(sql`l`), q),
   // The reader's own, newest first, read from conversation_states' index of each person's

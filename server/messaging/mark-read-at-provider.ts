@@ -1,5 +1,7 @@
+import type { TReadReceiptMode } from '../../shared/read-receipts';
 import { threadKeyOf } from '../../shared/thread-key';
 import { stopsNumber } from '../opt-outs';
+import type { TConfig } from '../core/config';
 import type { TLogger } from '../core/logger';
 import { queryRows, sql, type Sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
@@ -7,12 +9,17 @@ import { announcedCte } from '../events';
 import { ProviderError } from '../provider';
 import type { TSendDeps } from './send-deps';
 
-// Read receipts on the client's phone (server/messaging/README.md "Read receipts"): with READ_RECEIPTS=assignee, the
-// person a conversation is assigned to opening it marks the client's last message read at the
-// provider — which shows the client blue ticks on it and on everything before it. Only the
-// assignee: a colleague glancing at a conversation must not tell the client it was dealt with.
+// Read receipts on the client's phone (server/messaging/README.md "Read receipts"): by the firm's policy
+// (Settings; READ_RECEIPTS until a director sets it), an opening marks the client's last message read
+// at the provider — which shows the client blue ticks on it and on everything before it. With
+// `assignee`, only the assignee's opening (anyone's while nobody has it): a colleague glancing at a
+// conversation must not tell the client it was dealt with.
 
-export type TMarkReadDeps = Pick<TSendDeps, 'provider'> & { logger?: Pick<TLogger, 'warn'> };
+export type TMarkReadDeps = Pick<TSendDeps, 'provider'> & {
+  /** The policy in force while no director has set one. */
+  config: Pick<TConfig, 'readReceipts'>;
+  logger?: Pick<TLogger, 'warn'>;
+};
 /** A conversation: a client's, or an unlinked number's (digits). */
 export type TReadThread = { clientId: number } | { peerPhone: string };
 
@@ -20,17 +27,23 @@ export type TReadThread = { clientId: number } | { peerPhone: string };
  * Claims, per number that wrote in the conversation, its newest message the reader may see, unless
  * it was marked read before: `marked_read_at` is written first (on the record itself, so a second
  * opening — also at the same moment, in another tab — finds it taken and calls nothing) and only
- * for the conversation's assignee. Announced, so the thread can show it.
+ * when the policy lets this reader's opening tell. Announced, so the thread can show it.
  */
-const claimSql = (reader: TReader, thread: TReadThread, key: string, now: Date): Sql => sql`
-WITH last AS (
+const claimSql = (reader: TReader, thread: TReadThread, key: string, now: Date, defaultMode: TReadReceiptMode): Sql => sql`
+WITH policy AS (
+  SELECT coalesce((SELECT p.mode FROM read_receipt_policy p), ${defaultMode}) AS mode
+), last AS (
   SELECT DISTINCT ON (c.peer_phone) c.id
   FROM communications c
   WHERE c.type = 'chat' AND c.direction = 'inbound' AND c.peer_phone IS NOT NULL AND c.metadata ? 'chat_msg_id'
     AND NOT c.metadata ? 'revoked_at'
     AND ${'clientId' in thread ? sql`c.client_id = ${thread.clientId}` : sql`c.client_id IS NULL AND c.peer_phone = ${thread.peerPhone}`}
     AND ${visibleTo(reader, sql`c.client_id`, sql`c.case_id`)}
-    AND EXISTS (SELECT 1 FROM conversation_states s WHERE s.thread_key = ${key} AND s.assignee_id = ${reader.id})
+    AND CASE (SELECT mode FROM policy)
+      WHEN 'anyone' THEN true
+      WHEN 'assignee' THEN NOT EXISTS (
+        SELECT 1 FROM conversation_states s WHERE s.thread_key = ${key} AND s.assignee_id IS NOT NULL AND s.assignee_id <> ${reader.id})
+      ELSE false END
     -- A number that asked to receive nothing gets no blue ticks either (README "Read receipts").
     AND NOT EXISTS (SELECT 1 FROM number_opt_outs o WHERE o.last9 = right(c.peer_phone, 9) AND ${stopsNumber(sql`o`, sql`c.peer_phone`)})
   ORDER BY c.peer_phone, coalesce(c.provider_timestamp, c.created_at) DESC, c.id DESC
@@ -51,8 +64,8 @@ WITH changed AS (
 SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
 
 /**
- * Marks the conversation's last messages read on the client's phone when `reader` is its assignee;
- * returns how many were marked. Demo mode marks them here and sends nothing. A provider failure
+ * Marks the conversation's last messages read on the client's phone when the policy lets `reader`'s
+ * opening tell; returns how many were marked. Demo mode marks them here and sends nothing. A provider failure
  * never fails the reader's own read: it is logged (ids and the provider's code, never a body) and
  * the mark is taken back for the next opening.
  */
@@ -60,7 +73,7 @@ export async function markReadAtProvider(deps: TMarkReadDeps, reader: TReader, t
   const key = threadKeyOf(
     'clientId' in thread ? { clientId: thread.clientId, peerPhone: null } : { clientId: null, peerPhone: thread.peerPhone },
   );
-  const claimed = await queryRows<{ id: number; messageId: string }>(claimSql(reader, thread, key, now));
+  const claimed = await queryRows<{ id: number; messageId: string }>(claimSql(reader, thread, key, now, deps.config.readReceipts));
   if (!deps.provider) return claimed.length;
   let marked = 0;
   for (const { id, messageId } of claimed) {

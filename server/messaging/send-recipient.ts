@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { Case, Client } from '../core/db/models/index';
-import { matchOneClient } from '../crm';
+import { assertClientWritable, matchOneClient } from '../crm';
 import { findNumberOptOut } from '../opt-outs';
 import { AppError } from '../core/errors';
 import { parsePhoneDigits, replyNumbersOf } from '../../shared/phone';
@@ -95,6 +95,8 @@ export async function resolveRecipient(deps: Pick<TSendDeps, 'config'>, input: T
     if (input.reader) await assertSubjectVisible(input.reader, { clientId: input.clientId });
     const client = await Client.findByPk(input.clientId, { attributes: ['id', 'name'] });
     if (!client) throw new AppError('NOT_FOUND', 'Client not found.');
+    // An erased client is read-only (server/records/README.md "Records"): nothing is sent or scheduled to them.
+    await assertClientWritable(client.id);
     const { numbers, defaultNumber } = await listReplyNumbers(client.id);
     let digits = defaultNumber;
     if (input.to !== undefined) {

@@ -18,6 +18,7 @@ const ZNotification = z.object({
   actor: ZPersonRef.nullable(),
   assignee: ZPersonRef.nullable(),
   scheduledSend: z.object({ id: z.number(), reason: z.string().nullable(), sendAt: z.date() }).nullable(),
+  noteWords: z.string().nullable(),
 } satisfies Record<keyof TNotification, z.ZodType>);
 
 export const notificationsRouter = router({

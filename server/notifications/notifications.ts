@@ -4,6 +4,7 @@ import { decodeCursor, endPage } from '../core/record-pages';
 import { queryRows, sql, type Sql } from '../core/sql';
 import { clientOfThreadKey } from '../core/thread-key-sql';
 import { visibleTo, type TViewer } from '../core/visibility';
+import { firstWords, NOTE_WORDS_COLUMN } from './note-words';
 import { announceNotifications, type TNotificationKind } from './notify-people';
 
 export type TNotification = {
@@ -20,6 +21,8 @@ export type TNotification = {
   assignee: { id: number; name: string } | null;
   /** For 'scheduled_not_sent': the send that could not go, and why (never its words). */
   scheduledSend: { id: number; reason: string | null; sendAt: Date } | null;
+  /** For 'mention': the note's first words (note-words.ts). */
+  noteWords: string | null;
 };
 
 // A notification is about a conversation and often a record in it (or a scheduled send, on its
@@ -49,6 +52,7 @@ type TRow = {
   scheduledSendId: number | null;
   scheduledReason: string | null;
   scheduledSendAt: Date | null;
+  noteWords: string | null;
 };
 
 const PAGE = 30;
@@ -65,7 +69,8 @@ export async function listNotifications(
     sql`SELECT n.id, n.kind, n.at, n.read_at AS "readAt", n.thread_key AS "threadKey", cl.name AS "clientName",
        t.contact_name AS "contactName", n.communication_id AS "communicationId",
        n.actor_id AS "actorId", a.name AS "actorName", n.assignee_id AS "assigneeId", s.name AS "assigneeName",
-       n.scheduled_send_id AS "scheduledSendId", ss.reason AS "scheduledReason", ss.send_at AS "scheduledSendAt"
+       n.scheduled_send_id AS "scheduledSendId", ss.reason AS "scheduledReason", ss.send_at AS "scheduledSendAt",
+       ${NOTE_WORDS_COLUMN} AS "noteWords"
      FROM notifications n
      ${ABOUT}
      LEFT JOIN clients cl ON cl.id = ${CLIENT_OF_KEY}
@@ -98,6 +103,7 @@ function toNotification(r: Omit<TRow, 'id'> & { id: number }): TNotification {
     assignee: r.assigneeId !== null ? { id: r.assigneeId, name: r.assigneeName ?? '' } : null,
     scheduledSend:
       r.scheduledSendId !== null ? { id: Number(r.scheduledSendId), reason: r.scheduledReason, sendAt: r.scheduledSendAt! } : null,
+    noteWords: firstWords(r.noteWords),
   };
 }
 
@@ -128,11 +134,12 @@ export async function markNotificationsRead(viewer: TViewer, which: { ids: numbe
   return rows.length;
 }
 
-/** Marks the reader's unread notifications about one conversation read (they have just read it); their other pages hear of it. */
-export async function markThreadNotificationsRead(viewer: TViewer, threadKey: string, now: Date): Promise<void> {
+/** Marks the reader's unread notifications about one conversation read (they have just read it); their other pages hear of it. Returns how many. */
+export async function markThreadNotificationsRead(viewer: TViewer, threadKey: string, now: Date): Promise<number> {
   const rows = await db().query<{ id: string }>(
     'UPDATE notifications SET read_at = $3 WHERE user_id = $1 AND thread_key = $2 AND read_at IS NULL RETURNING id',
     { bind: [viewer.id, threadKey, now], type: QueryTypes.SELECT },
   );
   if (rows.length) await announceNotifications([viewer.id]);
+  return rows.length;
 }

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { assertSubjectVisible } from '../access';
+import { assertClientWritable } from '../core/client-writable';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
 import { queryRows, sql } from '../core/sql';
@@ -33,6 +34,8 @@ export async function addNote(
       },
     );
   const conversation = await findConversation(reader, input);
+  // An erased client is read-only (server/records/README.md "Records"): no new note about them either.
+  if (conversation.clientId !== null) await assertClientWritable(conversation.clientId);
   const caseId = input.caseId ?? null;
   if (caseId !== null) {
     if (conversation.clientId === null) throw new AppError('INVALID_INPUT', 'A note on an unlinked number cannot be filed on a case.');

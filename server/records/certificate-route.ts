@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import { actorOf, recordAuditEvent } from '../audit';
 import { readerOf, sessionUserOf } from '../auth';
 import type { TLogger } from '../core/logger';
+import { readBusinessHours } from '../business-hours';
 import { sendHttpError } from '../http/http-errors';
 import {
   computeCertificateHash,
@@ -24,7 +25,7 @@ const UUID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(
  * `GET /api/retention/:batchId.pdf|.json` (server/records/README.md "Records"): a finished batch's destruction
  * certificate, for directors. It names no client: ids and hashes only, so it may be kept forever.
  */
-export function serveCertificate(deps: { firmName: string; logger: TLogger }): RequestHandler {
+export function serveCertificate(deps: { firmName: string; firmTimeZone?: string; logger: TLogger }): RequestHandler {
   return async (req, res) => {
     if (sessionUserOf(res).role !== 'director') return sendHttpError(res, 403, 'Only directors may read destruction certificates.');
     const match = UUID.exec(String(req.params.file));
@@ -82,7 +83,9 @@ export function serveCertificate(deps: { firmName: string; logger: TLogger }): R
         await sent;
         if (hash.digest('hex') !== sha256) deps.logger.error({ batchId }, 'a destruction certificate did not match its stored hash');
       } else {
-        await writeCertificatePdf(batch, deps.firmName, res);
+        // The firm's clock: the business hours' zone once set, the configured zone before.
+        const { timeZone } = await readBusinessHours(undefined, deps.firmTimeZone);
+        await writeCertificatePdf(batch, { name: deps.firmName, timeZone }, res);
       }
     } catch (error) {
       deps.logger.warn({ batchId, error: (error as Error).name }, 'destruction certificate not sent whole');

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { QueryTypes } from 'sequelize';
 import { db } from '../core/db/db';
+import { countOf, erasedInWords, firmTimeInWords } from './certificate-words';
 import { ERASED_TOTALS_SQL } from './retention-batches';
 
 // The destruction certificate (server/records/README.md "Records"): what a batch erased, each item by id with the
@@ -31,6 +32,8 @@ export type TCertificateBatch = {
   itemsSha256: string | null;
   certificateSha256: string | null;
   totals: { records: number; files: number; bytes: number; cases: number; clients: number; leftOut: number };
+  /** The erasure request an erasure batch answered (not in the JSON, whose bytes stay those its hash was taken of). */
+  request: { id: number; receivedAt: Date } | null;
 };
 
 type TItem = { kind: string; item_id: number; sha256: string | null; bytes: string; left_out: string | null };
@@ -57,10 +60,13 @@ export async function readCertificateBatch(batchId: string): Promise<TCertificat
     cases: number;
     clients: number;
     left_out: number;
+    request_id: number | null;
+    request_received_at: Date | null;
   }>(
-    `SELECT b.id, b.kind, b.state, b.retention_years, b.cutoff, b.approved_by, u.name AS approver, b.approved_at, b.finished_at,
+    `SELECT e.id AS request_id, e.received_at AS request_received_at, b.id, b.kind, b.state, b.retention_years, b.cutoff, b.approved_by, u.name AS approver, b.approved_at, b.finished_at,
             b.audit_head_id::text, b.audit_head_hash, b.items_sha256, b.certificate_sha256, t.*
-     FROM retention_batches b LEFT JOIN users u ON u.id = b.approved_by,
+     FROM retention_batches b LEFT JOIN users u ON u.id = b.approved_by
+     LEFT JOIN LATERAL (SELECT id, received_at FROM erasure_requests WHERE batch_id = b.id ORDER BY id LIMIT 1) e ON true,
      LATERAL (SELECT ${ERASED_TOTALS_SQL}
               FROM retention_items WHERE batch_id = b.id) t
      WHERE b.id = $1`,
@@ -80,6 +86,7 @@ export async function readCertificateBatch(batchId: string): Promise<TCertificat
     itemsSha256: b.items_sha256,
     certificateSha256: b.certificate_sha256,
     totals: { records: b.records, files: b.files, bytes: Number(b.bytes), cases: b.cases, clients: b.clients, leftOut: b.left_out },
+    request: b.request_id === null ? null : { id: b.request_id, receivedAt: new Date(b.request_received_at!) },
   };
 }
 
@@ -193,7 +200,13 @@ export async function computeCertificateHash(batchId: string): Promise<string | 
 const KIND_LABEL: Record<string, string> = { record: 'Record', file: 'File', case: 'Case', client: 'Client' };
 
 /** The certificate as a PDF: the statement, then every item (ids and hashes; no names survive to print). */
-export async function writeCertificatePdf(batch: TCertificateBatch, firmName: string, out: Writable): Promise<void> {
+export async function writeCertificatePdf(
+  batch: TCertificateBatch,
+  firm: { name: string; timeZone: string },
+  out: Writable,
+): Promise<void> {
+  const firmName = firm.name;
+  const at = (date: Date | null) => firmTimeInWords(date, firm.timeZone);
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: 48, bottom: 56, left: 48, right: 48 },
@@ -213,13 +226,16 @@ export async function writeCertificatePdf(batch: TCertificateBatch, firmName: st
     [
       'Basis',
       batch.kind === 'erasure'
-        ? "A client's erasure request, decided to erase"
-        : `Retention: ${batch.retentionYears} years after a case closed or the client's last activity (before ${iso(batch.cutoff)})`,
+        ? batch.request
+          ? `The client's erasure request #${batch.request.id}, received ${at(batch.request.receivedAt)}, decided to erase`
+          : "A client's erasure request, decided to erase"
+        : `Retention: ${countOf(batch.retentionYears ?? 0, 'year')} after a case closed or the client's last activity (before ${at(batch.cutoff)})`,
     ],
-    ['Approved by', batch.approvedBy ? `${batch.approvedBy.name} at ${iso(batch.approvedAt)}` : 'nobody'],
-    ['Finished', iso(batch.finishedAt) ?? 'not yet'],
-    ['Erased', `${t.records} records, ${t.files} files (${t.bytes} bytes), ${t.cases} cases, ${t.clients} clients`],
-    ['Left out', `${t.leftOut} (listed below with the reason)`],
+    ['Approved by', batch.approvedBy ? `${batch.approvedBy.name} at ${at(batch.approvedAt)}` : 'nobody'],
+    ['Finished', batch.finishedAt ? at(batch.finishedAt) : 'not yet'],
+    ["Times are on the firm's clock", firm.timeZone],
+    ['Erased', erasedInWords(t)],
+    ['Left out', t.leftOut ? `${countOf(t.leftOut, 'item')} (listed below with the reason)` : 'nothing'],
     ['Audit trail head', batch.auditHead.id === null ? 'none' : `event #${batch.auditHead.id}, ${batch.auditHead.hash}`],
     ['Item list SHA-256 (in the audit trail)', batch.itemsSha256 ?? 'none'],
     ['JSON certificate SHA-256', batch.certificateSha256 ?? 'not computed yet'],

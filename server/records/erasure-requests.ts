@@ -27,7 +27,25 @@ export type TErasureRequest = {
   decidedBy: { id: number; name: string } | null;
   decidedAt: Date | null;
   batch: { id: string; state: string } | null;
+  /** Received + one calendar month: the GDPR's time to answer. */
+  dueAt: Date;
+  /** Where the request stands against its due date: decided, due, due within a week, past it. */
+  deadline: TDeadline;
+  /** The earliest live hold on the client or a case of theirs: erasing is refused while there is one. */
+  hold: TRequestHold | null;
 };
+
+export type TDeadline = 'decided' | 'due' | 'soon' | 'overdue';
+export type TRequestHold = { reason: string; on: 'client' | 'case'; label: string; since: Date };
+
+/** A week before its due date an undecided request warns. */
+const WARN_MS = 7 * 24 * 60 * 60_000;
+
+export function deadlineOf(decided: boolean, dueAt: Date, now: Date): TDeadline {
+  if (decided) return 'decided';
+  if (now.getTime() > dueAt.getTime()) return 'overdue';
+  return dueAt.getTime() - now.getTime() <= WARN_MS ? 'soon' : 'due';
+}
 
 const NO_REQUEST = 'There is no such erasure request.';
 
@@ -49,7 +67,7 @@ export async function recordErasureRequest(
         actor: actorOf(reader),
         action: 'erasure.request',
         subject: `client:${input.clientId}`,
-        detail: { requestId: row!.id, receivedAt: input.receivedAt.toISOString(), note: input.note },
+        detail: { requestId: row!.id, receivedAt: input.receivedAt.toISOString(), noted: input.note.trim() !== '' },
       },
       transaction,
     );
@@ -115,8 +133,12 @@ export async function decideErasureRequest(
   });
 }
 
-/** Requests about clients the reader may see, undecided first, newest first; one client's when asked. */
-export async function listErasureRequests(reader: TReader, filter: { clientId?: number } = {}): Promise<TErasureRequest[]> {
+/** Requests about clients the reader may see, undecided first, newest first; one client's when asked. `now`: the clock deadlines are read against. */
+export async function listErasureRequests(
+  reader: TReader,
+  filter: { clientId?: number } = {},
+  now: Date = new Date(),
+): Promise<TErasureRequest[]> {
   const clientId = filter.clientId ?? null;
   const rows = await queryRows<{
     id: number;
@@ -135,10 +157,17 @@ export async function listErasureRequests(reader: TReader, filter: { clientId?: 
     decided_at: Date | null;
     batch_id: string | null;
     batch_state: string | null;
+    due_at: Date;
+    hold: (Omit<TRequestHold, 'since'> & { since: string }) | null;
   }>(
     sql`SELECT e.id, e.client_id, c.name AS client_name, c.erased_at IS NOT NULL AS erased, e.received_at, e.note,
             e.recorded_by, ru.name AS recorder, e.recorded_at, e.decision, e.grounds, e.decided_by, du.name AS decider, e.decided_at,
-            e.batch_id, b.state AS batch_state
+            e.batch_id, b.state AS batch_state, e.received_at + interval '1 month' AS due_at,
+            (SELECT json_build_object('reason', h.reason, 'on', CASE WHEN h.case_id IS NULL THEN 'client' ELSE 'case' END,
+                      'label', coalesce(hk.reference, c.name), 'since', h.placed_at)
+             FROM legal_holds h LEFT JOIN cases hk ON hk.id = h.case_id
+             WHERE h.released_at IS NULL AND (h.client_id = e.client_id OR hk.client_id = e.client_id)
+             ORDER BY h.placed_at, h.id LIMIT 1) AS hold
      FROM erasure_requests e JOIN clients c ON c.id = e.client_id
      LEFT JOIN users ru ON ru.id = e.recorded_by LEFT JOIN users du ON du.id = e.decided_by
      LEFT JOIN retention_batches b ON b.id = e.batch_id
@@ -158,5 +187,8 @@ export async function listErasureRequests(reader: TReader, filter: { clientId?: 
     decidedBy: person(r.decided_by, r.decider),
     decidedAt: r.decided_at ? new Date(r.decided_at) : null,
     batch: r.batch_id ? { id: r.batch_id, state: r.batch_state ?? 'unknown' } : null,
+    dueAt: new Date(r.due_at),
+    deadline: deadlineOf(r.decision !== null, new Date(r.due_at), now),
+    hold: r.hold ? { ...r.hold, since: new Date(r.hold.since) } : null,
   }));
 }

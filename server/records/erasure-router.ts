@@ -52,6 +52,9 @@ export const erasureRouter = router({
           decidedBy: ZPerson,
           decidedAt: z.date().nullable(),
           batch: z.object({ id: z.string(), state: z.string() }).nullable(),
+          dueAt: z.date(),
+          deadline: z.enum(['decided', 'due', 'soon', 'overdue']),
+          hold: z.object({ reason: z.string(), on: z.enum(['client', 'case']), label: z.string(), since: z.date() }).nullable(),
         }),
       ),
     )

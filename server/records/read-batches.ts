@@ -120,7 +120,8 @@ export async function listBatches(reader: TReader): Promise<TBatchView[]> {
   const rows = await queryRows<TBatchRow & { hidden_subjects: number }>(
     sql`SELECT * FROM (${raw(BATCH_SELECT)}) b,
         LATERAL (SELECT count(*)::int AS hidden_subjects ${hidden} AND i.kind IN ('client', 'case')) h
-        WHERE b.kind = 'retention' OR NOT EXISTS (SELECT 1 ${hidden})
+        -- A preview that found nothing to destroy is no part of the history (it is still audited).
+        WHERE (b.kind = 'retention' OR NOT EXISTS (SELECT 1 ${hidden})) AND NOT (b.total = 0 AND b.state IN ('previewed', 'superseded'))
         ORDER BY b.created_at DESC LIMIT 20`,
   );
   return rows.map((b) => viewOf(b, [], b.hidden_subjects));

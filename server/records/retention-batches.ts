@@ -288,6 +288,8 @@ const ERASE_CHUNK_SQL = {
     scheduled AS (DELETE FROM scheduled_sends s USING target t WHERE s.client_id = t.id AND t.due AND t.emptied RETURNING 1),
     marks AS (DELETE FROM auto_reply_marks m USING numbers n WHERE m.digits = n.digits RETURNING 1),
     threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.thread_key = 'client-' || t.id AND t.due AND t.emptied RETURNING 1),
+    -- Their erasure requests' notes may name them: they go with the name.
+    requests AS (UPDATE erasure_requests e SET note = '' FROM target t WHERE e.client_id = t.id AND t.due AND t.emptied AND e.note <> '' RETURNING 1),
     erased AS (
       UPDATE clients cl SET erased_sha256 = encode(sha256(convert_to(jsonb_build_object('name', cl.name, 'email', cl.email,
           'numbers', (SELECT coalesce(jsonb_agg(n.digits ORDER BY n.digits), '[]'::jsonb) FROM client_numbers n WHERE n.client_id = cl.id))::text, 'UTF8')), 'hex'),

@@ -35,7 +35,8 @@ export type TScheduleInput = z.infer<typeof ZScheduleInput>;
 export const ZRescheduleInput = z.object({ id: ZRecordId, sendAt: ZSendAt });
 export const ZEditScheduledInput = z.object({ id: ZRecordId, body: z.string().max(8192, 'A chat message can be at most 4096 characters') });
 export const ZScheduledIdInput = z.object({ id: ZRecordId });
-export const ZScheduledListInput = z.object({ clientId: ZRecordId.optional() }).optional();
+/** `everyone`: every person's, not the caller's own (directors only: the router refuses it to staff). */
+export const ZScheduledListInput = z.object({ clientId: ZRecordId.optional(), everyone: z.boolean().optional() }).optional();
 
 /** Clock difference between a browser and the server that a time "now" may be behind by. */
 const CLOCK_SLACK_MS = 30_000;

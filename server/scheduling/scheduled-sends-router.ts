@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TConfig } from '../core/config';
+import { AppError } from '../core/errors';
 import { authedProcedure, router } from '../trpc/init';
 import { ZPersonRef } from '../trpc/person-ref';
 import { cancelScheduledSend, editScheduledSend, rescheduleSend } from './change-scheduled-send';
@@ -48,11 +49,18 @@ export function createScheduledSendsRouter(deps: { config: Pick<TConfig, 'defaul
       .output(z.object({ id: z.number() }))
       .mutation(({ ctx, input }) => scheduleSend(deps, ctx.reader, input)),
 
-    /** One client's conversation's scheduled sends (`clientId`), or else the caller's own; with what recently could not go. */
+    /**
+     * One client's conversation's scheduled sends (`clientId`), or else the caller's own, or with
+     * `everyone` every person's (directors: server/decisions/0013-roles-enforced-by-the-server.md); with what recently could not go.
+     */
     scheduled: authedProcedure
       .input(ZScheduledListInput)
       .output(z.array(ZScheduledSend))
-      .query(({ ctx, input }) => listScheduledSends(ctx.reader, input ?? {})),
+      .query(({ ctx, input }) => {
+        if (input?.everyone && ctx.user.role !== 'director')
+          throw new AppError('FORBIDDEN', 'Only directors can see everyone’s scheduled messages.');
+        return listScheduledSends(ctx.reader, input ?? {});
+      }),
 
     /** Its author or a director, while it waits. */
     reschedule: authedProcedure

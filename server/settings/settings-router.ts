@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { READ_RECEIPT_MODES } from '../../shared/read-receipts';
 import { ZCommunication } from '../../shared/communication-schema';
 import { phoneInput } from '../../shared/phone-schema';
 import { recordAuditEvent } from '../audit';
@@ -8,7 +9,14 @@ import { sendChatMessage, sendTemplateMessage, ZBody, ZTemplateChoice, type TSen
 import { DELIVERY_OUTCOMES, readWebhookSetup } from '../webhook';
 import { authedProcedure, directorProcedure, enrolmentProcedure, router, stepUpDirectorProcedure } from '../trpc/init';
 import { checkConnection, CONNECTION_STATUSES } from './connection-check';
+import { readReadReceiptPolicy, saveReadReceiptPolicy } from './read-receipt-policy';
 import { ZSecurityPolicy } from './security-policy-schema';
+
+const ZReadReceiptPolicyView = z.object({
+  mode: z.enum(READ_RECEIPT_MODES),
+  updatedAt: z.date().nullable(),
+  updatedBy: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
 
 const ZSecurityPolicyView = ZSecurityPolicy.extend({
   updatedAt: z.date().nullable(),
@@ -89,5 +97,13 @@ export function createSettingsRouter(deps: TSettingsRouterDeps) {
       .input(ZSecurityPolicy)
       .output(ZSecurityPolicyView)
       .mutation(({ ctx, input }) => saveSecurityPolicy({ userId: ctx.user.id, ip: ctx.clientIp }, input)),
+
+    /** Whose opening shows the client blue ticks (server/messaging/README.md "Read receipts"): directors read and set it. */
+    readReceipts: directorProcedure.output(ZReadReceiptPolicyView).query(() => readReadReceiptPolicy(deps.config.readReceipts)),
+
+    setReadReceipts: directorProcedure
+      .input(z.object({ mode: z.enum(READ_RECEIPT_MODES, { message: 'Choose off, assignee or anyone' }) }))
+      .output(ZReadReceiptPolicyView)
+      .mutation(({ ctx, input }) => saveReadReceiptPolicy({ userId: ctx.user.id, ip: ctx.clientIp }, input.mode, deps.config.readReceipts)),
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import type { TUserRole } from '../communication';
 import { SESSION_METHODS } from '../session-methods';
+import { READ_RECEIPT_MODES } from '../read-receipts';
 import { REQUIRE_MFA } from '../security-policy';
 
 // What each audit action's `detail` holds, as the server writes it today (server/decisions/0012-append-only-audit-trail.md):
@@ -144,7 +145,9 @@ export const AUDIT_DETAILS = {
     leftOut: count,
     itemsSha256: sha256,
   }),
-  'erasure.request': z.strictObject({ requestId: id, receivedAt: instant, note: z.string() }),
+  // `noted`: a note was written. The note itself stays on the request, erased with the client: the trail, which
+  // nothing erases, keeps no words about the person (events before this carry `note`).
+  'erasure.request': z.strictObject({ requestId: id, receivedAt: instant, note: z.optional(z.string()), noted: z.optional(z.boolean()) }),
   // Grounds for a refusal; the erasure batch for an erase.
   'erasure.decide': z.strictObject({
     requestId: id,
@@ -188,6 +191,8 @@ export const AUDIT_DETAILS = {
     sessionIdleMinutes: z.optional(z.strictObject({ from: count, to: count })),
     sessionMaxHours: z.optional(z.strictObject({ from: count, to: count })),
   }),
+  // The firm's read-receipt policy changed (`from`: what was in force, READ_RECEIPTS' value before the first save).
+  'settings.read_receipts': z.strictObject({ from: z.enum(READ_RECEIPT_MODES), to: z.enum(READ_RECEIPT_MODES) }),
   // A protected table changed: written by the database's own trigger (migrations 0026, 0027), naming the
   // database role, the person the app said it acted for, and the app's event of the same transaction
   // (none: nothing of the app's said so; absent in rows before 0027, which were written only then).
@@ -225,6 +230,17 @@ export const AUDIT_DETAILS = {
   'auth.passkey_add': z.strictObject({ passkeyId: id, name: z.string() }),
   /** A person removed one of their passkeys; their other sessions ended with it. */
   'auth.passkey_remove': z.strictObject({ passkeyId: id, name: z.string(), sessionsEnded: count }),
+  /** A director added to the firm's wording (subject `wording`): its title, never its body (server/wording/README.md "Firm wording"). */
+  'wording.add': z.strictObject({ wordingId: id, title: z.string() }),
+  /** A director changed one of the firm's wording; `changed`: which of its title and body, `from`: the title it had. */
+  'wording.update': z.strictObject({
+    wordingId: id,
+    title: z.string(),
+    from: z.optional(z.string()),
+    changed: z.array(z.enum(['title', 'body'])),
+  }),
+  /** A director removed one of the firm's wording. */
+  'wording.remove': z.strictObject({ wordingId: id, title: z.string() }),
 } as const;
 
 export type TAuditAction = keyof typeof AUDIT_DETAILS;

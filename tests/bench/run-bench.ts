@@ -19,6 +19,7 @@ import { benchReceipts } from './parts/receipts';
 import { benchRecords } from './parts/records';
 import { benchScheduled } from './parts/scheduled';
 import { benchStartup } from './parts/startup';
+import { benchUnread } from './parts/unread';
 import { rssMb } from './process-memory';
 
 // npm run bench [-- --quick]: every figure with the ceiling it is compared with and the ratio.
@@ -31,7 +32,7 @@ import { rssMb } from './process-memory';
 const SMOKE = process.argv.includes('--smoke');
 const QUICK = SMOKE || process.argv.includes('--quick');
 const SIZE: TBenchSize = SMOKE ? 'smoke' : QUICK ? 'quick' : 'full';
-// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials,unread runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -95,6 +96,7 @@ async function main() {
     if (runs('court')) await benchCourtBundle(adminUrl, tools);
     if (runs('downloads')) await benchDownloads(adminUrl, tools);
     if (runs('denials')) await benchDenials(adminUrl, tools);
+    if (runs('unread')) await benchUnread(adminUrl, tools);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

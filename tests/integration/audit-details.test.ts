@@ -87,6 +87,8 @@ async function signInsAndPeople(): Promise<void> {
   });
   await dee.settings.setSecurity.mutate({ requireMfa: 'none', sessionIdleMinutes: 480, sessionMaxHours: 24 });
   await dee.settings.setSecurity.mutate({ requireMfa: 'none', sessionIdleMinutes: 10_080, sessionMaxHours: 168 });
+  await dee.settings.setReadReceipts.mutate({ mode: 'assignee' });
+  await dee.settings.setReadReceipts.mutate({ mode: 'off' });
 }
 
 /** A client's numbers, opt-outs, case, records, owner and scheduled sends. */
@@ -198,12 +200,21 @@ const NOT_DRIVEN_HERE: TAuditAction[] = [
   'auth.passkey_remove',
 ];
 
+/** The firm's wording, edited by a director (server/wording/README.md "Firm wording"). */
+async function firmWording(): Promise<void> {
+  const dee = live.director;
+  const added = await dee.wording.add.mutate({ title: 'Audit wording', body: 'Hello {{client.firstName}}' });
+  await dee.wording.update.mutate({ id: added.id, title: 'Audit wording, renamed', body: 'Hello again' });
+  await dee.wording.remove.mutate({ id: added.id });
+}
+
 it('every event the firm’s actions write parses with its action’s schema', async () => {
   await signInsAndPeople();
   await twoStepSignIn();
   await aClientsDay();
   await aWall();
   await records();
+  await firmWording();
 
   const rows = await sql<{ id: string; action: TAuditAction; detail: unknown }>(
     live.server.databaseUrl,

@@ -751,10 +751,10 @@ describe('with READ_RECEIPTS off (the default)', () => {
     expect((await Communication.findOne({ where: { metadata: { chat_msg_id: id } } }))!.metadata.marked_read_at).toBeUndefined();
   });
 
-  it('a READ_RECEIPTS value other than off or assignee stops the server at start-up, naming it', () => {
+  it('a READ_RECEIPTS value other than off, assignee or anyone stops the server at start-up, naming it', () => {
     expect(loadConfig({}).readReceipts).toBe('off');
     expect(loadConfig({ READ_RECEIPTS: 'assignee' }).readReceipts).toBe('assignee');
     expect(() => loadConfig({ READ_RECEIPTS: 'everyone' })).toThrow(ConfigError);
-    expect(() => loadConfig({ READ_RECEIPTS: 'everyone' })).toThrow(/READ_RECEIPTS: must be "off" or "assignee"/);
+    expect(() => loadConfig({ READ_RECEIPTS: 'everyone' })).toThrow(/READ_RECEIPTS: must be "off", "assignee" or "anyone"/);
   });
 });

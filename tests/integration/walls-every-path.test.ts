@@ -168,7 +168,13 @@ const CALLS: Record<string, TCall[] | null> = {
     (i) => ({ clientId: i.vanta, body: 'probe', sendAt: new Date(Date.now() + 3_600_000) }),
     (i) => ({ clientId: i.open, caseId: i.hush, body: 'probe', sendAt: new Date(Date.now() + 3_600_000) }),
   ],
-  'chat.scheduled': [() => ({}), (i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.vanta }), (i) => ({ clientId: i.open })],
+  'chat.scheduled': [
+    () => ({}),
+    () => ({ everyone: true }),
+    (i) => ({ clientId: i.zephyr }),
+    (i) => ({ clientId: i.vanta }),
+    (i) => ({ clientId: i.open }),
+  ],
   'chat.reschedule': [
     (i) => ({ id: i.vantaScheduled, sendAt: new Date(Date.now() + 7_200_000) }),
     (i) => ({ id: i.hushScheduled, sendAt: new Date(Date.now() + 7_200_000) }),
@@ -178,6 +184,10 @@ const CALLS: Record<string, TCall[] | null> = {
   'chat.providerTemplates': null, // the provider's template catalogue
   'chat.refreshTemplates': null, // the provider's template catalogue
   'chat.templates': null, // the firm's wording
+  'wording.list': null, // the firm's wording
+  'wording.add': null, // the firm's wording
+  'wording.update': null, // the firm's wording
+  'wording.remove': null, // the firm's wording
   'inbox.threads': [() => ({}), () => ({ filter: 'unread' }), () => ({ filter: 'unlinked' }), () => ({ filter: 'awaiting_reply' })],
   'inbox.threadSummary': [(i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.open }), () => ({ phone: `+${STRANGER}` })],
   'inbox.unreadCount': [() => undefined],
@@ -209,6 +219,8 @@ const CALLS: Record<string, TCall[] | null> = {
   'settings.setBusinessHours': null, // the firm's opening hours
   'settings.security': null, // the firm's sign-in policy
   'settings.setSecurity': null, // the firm's sign-in policy
+  'settings.readReceipts': null, // the firm's read-receipt policy
+  'settings.setReadReceipts': null, // the firm's read-receipt policy
 };
 
 /** Calls `path` over HTTP as `client`: what came back, data or error, as text. */

@@ -11,6 +11,8 @@ export type TAppProcess = {
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
   kill: (signal: NodeJS.Signals) => void;
+  /** The signal to the app's whole process group, as a terminal's Ctrl-C sends it (with `ownProcessGroup`). */
+  killGroup: (signal: NodeJS.Signals) => void;
   /** SIGKILL to the server, as a crash would end it. */
   crash: () => Promise<void>;
   stop: () => Promise<void>;
@@ -36,6 +38,8 @@ export type TAppProcessOptions = {
   seedDemo?: boolean;
   /** An existing data dir (kept on stop); otherwise a fresh one, removed on stop. */
   dataDir?: string;
+  /** Its own process group (the embedded PostgreSQL in it), as a terminal starts `npm start`. */
+  ownProcessGroup?: boolean;
 };
 
 /** `npm start` as a user runs it (client build when stale, embedded PostgreSQL, demo seed), on a fresh data dir. */
@@ -55,6 +59,7 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -83,6 +88,9 @@ export async function startAppProcess(options: TAppProcessOptions = {}): Promise
     output: () => output,
     exited,
     kill: (signal) => child.kill(signal),
+    killGroup: (signal) => {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    },
     crash: async () => {
       child.kill('SIGKILL');
       await exited;

@@ -113,9 +113,11 @@ export function markThreadReadInCache(utils: TUtils, ref: TThreadRef, key: strin
 function patchSummary(thread: TThreadSummary, item: TThreadItem): { updated: TThreadSummary; isNew: boolean } {
   const isNew = item.id > thread.last.id;
   const isLast = isNew || item.id === thread.last.id;
+  // An automatic reply moves the conversation up but the row keeps the client's last words, as the server's row does.
+  const shown = isLast && !item.metadata.auto_reply;
   const updated: TThreadSummary = {
     ...thread,
-    last: isLast
+    last: shown
       ? {
           id: item.id,
           body: item.body,
@@ -126,7 +128,9 @@ function patchSummary(thread: TThreadSummary, item: TThreadItem): { updated: TTh
           kind: item.metadata.kind ?? 'text',
           fileName: item.attachments[0]?.fileName ?? null,
         }
-      : thread.last,
+      : isNew
+        ? { ...thread.last, id: item.id }
+        : thread.last,
     unread: thread.unread + (isNew && item.direction === 'inbound' && !item.readAt ? 1 : 0),
     lastInboundAt:
       item.direction === 'inbound' && (!thread.lastInboundAt || (item.providerTimestamp ?? item.createdAt) > thread.lastInboundAt)
@@ -134,7 +138,7 @@ function patchSummary(thread: TThreadSummary, item: TThreadItem): { updated: TTh
         : thread.lastInboundAt,
     // The firm wrote last now: no one is waiting. A new inbound record leaves the server's word
     // (the wait it starts becomes overdue only later, as the inbox's clock sees).
-    overdue: isNew && item.direction === 'outbound' ? false : thread.overdue,
+    overdue: isNew && item.direction === 'outbound' && !item.metadata.auto_reply ? false : thread.overdue,
   };
   return { updated, isNew };
 }

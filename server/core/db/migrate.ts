@@ -39,6 +39,9 @@ import { invitations } from './migrations/0033-invitations';
 import { secondFactors } from './migrations/0031-second-factors';
 import { passkeys } from './migrations/0032-passkeys';
 import { securityPolicy } from './migrations/0034-security-policy';
+import { readMarks } from './migrations/0035-read-marks';
+import { readReceiptPolicy } from './migrations/0036-read-receipt-policy';
+import { wording } from './migrations/0038-wording';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -88,6 +91,9 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     passkeys,
     invitations,
     securityPolicy,
+    readMarks,
+    readReceiptPolicy,
+    wording,
   ];
 }
 

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { Sequelize } from 'sequelize';
 import type { TLogger } from '../logger';
+import { reportUnlessStopping } from '../stopping';
 
 // Return timestamps as Date and bigint counts as numbers where they fit.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -39,7 +40,13 @@ export function createSequelize(
     retry: { max: 1 },
     hooks: {
       afterConnect: (connection) => {
-        (connection as pg.Client).on('error', (err) => logger.warn({ err: { message: err.message } }, 'database connection error'));
+        (connection as pg.Client).on('error', (err) =>
+          reportUnlessStopping(
+            err,
+            () => logger.warn({ err: { message: err.message } }, 'database connection error'),
+            () => logger.debug({ err: { message: err.message } }, 'database connection closed at shutdown'),
+          ),
+        );
       },
     },
   });

@@ -8,7 +8,7 @@ export { subjectNameOf };
 
 // Subjects that name no record, or none the trail knows: the sentence says all there is. A
 // verification of a file no export in the trail has is about `export` (server/export/README.md "Evidence exports").
-const NAMES_NO_RECORD = /^(provider|templates|audit|business_hours|export)$/;
+const NAMES_NO_RECORD = /^(provider|templates|audit|business_hours|export|wording)$/;
 
 /** Whether an event is about nothing a reader can open (the About column shows "—"): no record, or the person acting themself. */
 export function isAboutNoRecord(item: Pick<TAuditItem, 'subject' | 'user'>): boolean {

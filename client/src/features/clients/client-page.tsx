@@ -10,7 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { AccessGone, AccessPanel, goneOf, LockMark, retryUnlessNotFound } from '../access';
 import { ResponsiblePerson } from '../ownership';
-import { ErasedNote, erasedText, HoldBanner } from '../records';
+import { ErasedClientPanel, erasedText, HoldBanner } from '../records';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
@@ -34,99 +34,110 @@ export function ClientPage({ clientId }: { clientId: number }) {
     );
   return (
     <QueryStatus query={client} loading="Loading client…" padded={false}>
-      {(found) => (
-        <div className="page">
-          <nav className="breadcrumbs" aria-label="Breadcrumb">
-            <Link href="/clients">Clients</Link> / <span>{found.name}</span>
-          </nav>
-          <div className="page-header">
-            <div>
-              <h1 className="title-with-mark">
-                {found.name}
-                {found.restricted && <LockMark />}
-              </h1>
-              {found.erasedAt && <ErasedNote erasedAt={found.erasedAt} className="muted erased-title" />}
-              <p className="muted">
-                <PhoneNumber value={found.phone} />
-                {found.email ? ` · ${found.email}` : ''}
-              </p>
-              <ResponsiblePerson clientId={clientId} clientName={found.name} responsible={found.responsible} />
+      {(found) => {
+        const erased = found.erasedAt !== null;
+        return (
+          <div className="page">
+            <nav className="breadcrumbs" aria-label="Breadcrumb">
+              <Link href="/clients">Clients</Link> / <span>{found.name}</span>
+            </nav>
+            <div className="page-header">
+              <div>
+                <h1 className="title-with-mark">
+                  {found.name}
+                  {found.restricted && <LockMark />}
+                </h1>
+                {!erased && (
+                  <>
+                    <p className="muted">
+                      <PhoneNumber value={found.phone} />
+                      {found.email ? ` · ${found.email}` : ''}
+                    </p>
+                    <ResponsiblePerson clientId={clientId} clientName={found.name} responsible={found.responsible} />
+                  </>
+                )}
+              </div>
+              {!erased && (
+                <Link href={`/inbox/client/${clientId}`} className="button primary">
+                  Message
+                </Link>
+              )}
             </div>
-            <Link href={`/inbox/client/${clientId}`} className="button primary">
-              Message
-            </Link>
-          </div>
-          <OptOutBanner client={found} />
-          <HoldBanner subject={{ clientId }} notice={found.hold} />
-          {/* On a phone the side panels come after the whole timeline: a way straight to each. */}
-          <nav className="page-jump" aria-label="On this page">
-            <a href="#cases-title">Cases</a>
-            {isDirector && <a href="#access-title">Access</a>}
-            <a href="#numbers-title">Chat numbers</a>
-            <a href="#documents-title">Documents</a>
-            <a href="#export-title">Export</a>
-            <a href="#new-case-title">Open a case</a>
-          </nav>
-          <div className="two-column">
-            <div className="stack">
-              <section className="card" aria-labelledby="timeline-title">
-                <h2 id="timeline-title">Timeline</h2>
-                <QueryStatus query={timeline} loading="Loading timeline…" padded={false}>
-                  {({ pages }) => (
-                    <Timeline
-                      items={pages.flatMap((page) => page.items)}
-                      older={olderOf(timeline)}
-                      filing={{ clientId, cases: cases.data ?? [] }}
-                    />
-                  )}
-                </QueryStatus>
-              </section>
-              <section className="card" aria-labelledby="documents-title">
-                <h2 id="documents-title">Documents</h2>
-                <DocumentsList where={{ clientId }} />
-              </section>
+            {/* Erased is final and quiet (server/records/README.md "Records"): how, the certificate, and nothing to change. */}
+            {found.erasedAt && <ErasedClientPanel erasedAt={found.erasedAt} erasure={found.erasure} />}
+            {!erased && <OptOutBanner client={found} />}
+            {!erased && <HoldBanner subject={{ clientId }} notice={found.hold} />}
+            {/* On a phone the side panels come after the whole timeline: a way straight to each. */}
+            <nav className="page-jump" aria-label="On this page">
+              <a href="#cases-title">Cases</a>
+              {isDirector && !erased && <a href="#access-title">Access</a>}
+              {!erased && <a href="#numbers-title">Chat numbers</a>}
+              <a href="#documents-title">Documents</a>
+              <a href="#export-title">Export</a>
+              {!erased && <a href="#new-case-title">Open a case</a>}
+            </nav>
+            <div className="two-column">
+              <div className="stack">
+                <section className="card" aria-labelledby="timeline-title">
+                  <h2 id="timeline-title">Timeline</h2>
+                  <QueryStatus query={timeline} loading="Loading timeline…" padded={false}>
+                    {({ pages }) => (
+                      <Timeline
+                        items={pages.flatMap((page) => page.items)}
+                        older={olderOf(timeline)}
+                        filing={erased ? undefined : { clientId, cases: cases.data ?? [] }}
+                        erasedBy={found.erasure?.by}
+                      />
+                    )}
+                  </QueryStatus>
+                </section>
+                <section className="card" aria-labelledby="documents-title">
+                  <h2 id="documents-title">Documents</h2>
+                  <DocumentsList where={{ clientId }} />
+                </section>
+              </div>
+              <aside className="stack">
+                <section className="card" aria-labelledby="cases-title">
+                  <h2 id="cases-title">Cases</h2>
+                  <QueryStatus query={cases} loading="Loading cases…" padded={false}>
+                    {(list) =>
+                      list.length ? (
+                        <ul className="row-list compact">
+                          {list.map((c) => (
+                            <li key={c.id}>
+                              <Link href={`/cases/${c.id}`} className="row-link">
+                                <span className="row-main">
+                                  <span className="row-title">
+                                    {c.reference}
+                                    {c.restricted && <LockMark />}
+                                  </span>
+                                  <span className="row-sub">
+                                    {c.erasedAt ? erasedText(c.erasedAt, found.erasure?.by) : c.title}
+                                    {c.status === 'closed' && !c.erasedAt && ' · closed'}
+                                  </span>
+                                </span>
+                              </Link>
+                            </li>
+                          ))}
+                        </ul>
+                      ) : (
+                        <p className="empty">No cases yet.</p>
+                      )
+                    }
+                  </QueryStatus>
+                </section>
+                {!erased && <AccessPanel subject={{ clientId }} />}
+                {!erased && <ClientNumbers clientId={clientId} numbers={found.numbers} />}
+                <section className="card" aria-labelledby="export-title">
+                  <h2 id="export-title">Export the chat</h2>
+                  <ExportChat scope="client" id={clientId} />
+                </section>
+                {!erased && <CreateCaseForm clientId={clientId} />}
+              </aside>
             </div>
-            <aside className="stack">
-              <section className="card" aria-labelledby="cases-title">
-                <h2 id="cases-title">Cases</h2>
-                <QueryStatus query={cases} loading="Loading cases…" padded={false}>
-                  {(list) =>
-                    list.length ? (
-                      <ul className="row-list compact">
-                        {list.map((c) => (
-                          <li key={c.id}>
-                            <Link href={`/cases/${c.id}`} className="row-link">
-                              <span className="row-main">
-                                <span className="row-title">
-                                  {c.reference}
-                                  {c.restricted && <LockMark />}
-                                </span>
-                                <span className="row-sub">
-                                  {c.erasedAt ? erasedText(c.erasedAt) : c.title}
-                                  {c.status === 'closed' && !c.erasedAt && ' · closed'}
-                                </span>
-                              </span>
-                            </Link>
-                          </li>
-                        ))}
-                      </ul>
-                    ) : (
-                      <p className="empty">No cases yet.</p>
-                    )
-                  }
-                </QueryStatus>
-              </section>
-              <AccessPanel subject={{ clientId }} />
-              <ClientNumbers clientId={clientId} numbers={found.numbers} />
-              <section className="card" aria-labelledby="export-title">
-                <h2 id="export-title">Export the chat</h2>
-                <ExportChat scope="client" id={clientId} />
-              </section>
-              <CreateCaseForm clientId={clientId} />
-            </aside>
           </div>
-        </div>
-      )}
+        );
+      }}
     </QueryStatus>
   );
 }

@@ -8,12 +8,32 @@ import { LockMark } from '../access';
 
 export function ClientsPage() {
   const [search, setSearch] = useState('');
+  // Erased clients are final and quiet (server/records/README.md "Records"): listed only under their own filter.
+  const [erased, setErased] = useState(false);
   const deferredSearch = useDeferredValue(search.trim());
-  const clients = trpc.clients.list.useQuery(deferredSearch ? { search: deferredSearch } : {}, { placeholderData: (prev) => prev });
+  const clients = trpc.clients.list.useQuery(
+    { ...(deferredSearch ? { search: deferredSearch } : {}), ...(erased ? { erased: true } : {}) },
+    { placeholderData: (prev) => prev },
+  );
+  const empty = erased
+    ? deferredSearch
+      ? 'No erased client matches that search.'
+      : 'No client has been erased.'
+    : deferredSearch
+      ? 'No client matches that search.'
+      : 'No clients yet. Add the first one.';
   return (
     <div className="page">
       <div className="page-header">
         <h1>Clients</h1>
+        <div className="segmented" role="group" aria-label="Which clients">
+          <button type="button" className="button small ghost" aria-pressed={!erased} onClick={() => setErased(false)}>
+            Current
+          </button>
+          <button type="button" className="button small ghost" aria-pressed={erased} onClick={() => setErased(true)}>
+            Erased
+          </button>
+        </div>
         <label className="search">
           <span className="visually-hidden">Search clients</span>
           <input type="search" placeholder="Search by name or number" value={search} onChange={(e) => setSearch(e.target.value)} />
@@ -24,7 +44,7 @@ export function ClientsPage() {
           <QueryStatus query={clients} loading="Loading clients…" padded={false}>
             {(list) =>
               list.length === 0 ? (
-                <p className="empty">{deferredSearch ? 'No client matches that search.' : 'No clients yet. Add the first one.'}</p>
+                <p className="empty">{empty}</p>
               ) : (
                 <ul className="row-list">
                   {list.map((client) => (

@@ -27,6 +27,8 @@ type TProps = {
   items: TCommunication[];
   older: TOlder;
   filing?: { clientId: number; cases: TCase[] };
+  /** How the client was erased, when they were: each erased record says the same. */
+  erasedBy?: 'request' | 'retention';
 };
 
 /**
@@ -34,7 +36,7 @@ type TProps = {
  * and a conversation's internal notes are marked as never sent to the client. Shown once loaded
  * (QueryStatus says meanwhile).
  */
-export function Timeline({ items, older, filing }: TProps) {
+export function Timeline({ items, older, filing, erasedBy }: TProps) {
   const listRef = useRef<HTMLOListElement>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const toggle = (id: number) => setSelected((now) => (now.includes(id) ? now.filter((x) => x !== id) : [...now, id]));
@@ -91,7 +93,7 @@ export function Timeline({ items, older, filing }: TProps) {
               {item.subject && <p className="timeline-subject">{item.subject}</p>}
               {item.metadata.erased_at && item.type !== 'chat' ? (
                 // A note, call or e-mail whose content retention destroyed: the record stays, saying so.
-                <ErasedNote erasedAt={item.metadata.erased_at} className="timeline-text erased" />
+                <ErasedNote erasedAt={item.metadata.erased_at} by={erasedBy} className="timeline-text erased" />
               ) : item.type === 'chat_note' ? (
                 <p className="timeline-text" role="note" aria-label="Internal note">
                   {item.body}

@@ -35,7 +35,10 @@ export function ComposerNotices({
       )}
       {wording.insertion && (
         <p className="wording-note">
-          <span role="status">{wording.insertedName ? `“${wording.insertedName}” inserted` : 'Wording inserted'}</span>
+          <span role="status">
+            {wording.insertedName ? `“${wording.insertedName}” inserted` : 'Wording inserted'}
+            {wording.missingNames.length > 0 && ` — no ${wording.missingNames.map(describeName).join(' or ')} to fill in: check the text`}
+          </span>
           {' · '}
           <button type="button" className="link-button" onClick={wording.undo}>
             Undo
@@ -66,3 +69,7 @@ export function ComposerLength({ length, lengthId, kept }: { length: TLengthStat
     </>
   );
 }
+
+/** A placeholder left empty, in words. */
+const describeName = (key: string) =>
+  ({ 'client.firstName': 'client’s first name', 'client.name': 'client’s name', 'me.name': 'name of yours' })[key] ?? key;

@@ -60,11 +60,16 @@ export function ComposerTools({
         <span className="wording-picker">
           <label className="compact-field">
             <span>Wording</span>
-            <select value={wording.wordingId} onChange={(e) => wording.setWordingId(e.target.value)} aria-label="Firm wording">
+            <select
+              value={wording.wordingId}
+              onChange={(e) => wording.setWordingId(e.target.value)}
+              onFocus={wording.refresh}
+              aria-label="Firm wording"
+            >
               <option value="">Choose firm wording…</option>
-              {wording.templates?.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
+              {wording.list?.map((w) => (
+                <option key={w.id} value={String(w.id)}>
+                  {w.title}
                 </option>
               ))}
             </select>

@@ -9,4 +9,4 @@ export { forgetUnsentWork, useLeaveGuard } from './unsent-work';
 export { uploadFile } from './upload-file';
 export { UPLOAD_LIMITS_TEXT } from './upload-limits-text';
 export { useComposerHeight } from './use-composer-height';
-export { useOutboxRunner } from './use-outbox-runner';
+export { sendFailureToastKey, useOutboxRunner } from './use-outbox-runner';

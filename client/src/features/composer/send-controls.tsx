@@ -36,6 +36,7 @@ export function SendLaterPanel({ later, withFile, onClose }: { later: TSendLater
         title={withFile ? 'Send the file later' : 'Send later'}
         action="Schedule"
         replyOption={later.replyOption}
+        warningFor={later.warningFor}
         onPick={async (at) => {
           const refused = await later.scheduleAt(at);
           if (refused === null) {

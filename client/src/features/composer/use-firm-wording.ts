@@ -1,7 +1,14 @@
 import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { renderTemplate, type TTemplateValues } from '../../../../shared/templates';
 import { trpc } from '../../lib/trpc';
-import { insertWording, locateWording, removeWording, replaceWording, type TInsertion } from './wording-insertion';
+import {
+  fillWording,
+  insertWording,
+  locateWording,
+  removeWording,
+  replaceWording,
+  type TInsertion,
+  type TWordingValues,
+} from './wording-insertion';
 
 /**
  * Firm wording in the message box: chosen, then inserted at the cursor on purpose (moving through
@@ -17,15 +24,17 @@ export function useFirmWording({
   body: string;
   setBody: (text: string) => void;
   textarea: RefObject<HTMLTextAreaElement | null>;
-  values: TTemplateValues;
+  values: TWordingValues;
 }) {
-  const templates = trpc.chat.templates.useQuery(undefined, { staleTime: Infinity });
+  // The directors edit the list (Settings › Firm wording): read again when a person goes to choose from it.
+  const list = trpc.wording.list.useQuery(undefined, { staleTime: 60_000 });
   const [wordingId, setWordingId] = useState('');
   // The firm wording inserted last, while it stands as inserted.
   const [insertion, setInsertion] = useState<TInsertion | null>(null);
+  const findWording = (id: string) => list.data?.find((w) => String(w.id) === id);
   const renderWording = (id: string) => {
-    const template = templates.data?.find((t) => t.id === id);
-    return template ? renderTemplate(template.body, values) : null;
+    const wording = findWording(id);
+    return wording ? fillWording(wording.body, values).text : null;
   };
   // Where the caret goes once the text it belongs to is on screen.
   const caretAfterRender = useRef<number | null>(null);
@@ -48,12 +57,17 @@ export function useFirmWording({
   });
   // eslint-disable-next-line react-hooks/set-state-in-effect -- the values also change as the server's answers arrive or change (the case list, the client's name, the firm's details), which no event handler sees
   useEffect(() => followValues(), [values]);
+  const inserted = insertion && findWording(insertion.templateId);
   return {
-    templates: templates.data,
+    list: list.data,
+    /** The picker was opened: the directors may have changed the list since it was read. */
+    refresh: () => void (list.isStale && list.refetch()),
     wordingId,
     setWordingId,
     insertion,
-    insertedName: insertion && templates.data?.find((t) => t.id === insertion.templateId)?.name,
+    insertedName: inserted?.title,
+    /** Names the inserted wording asks for that are not known here (an unlinked number, an erased client): left out. */
+    missingNames: inserted ? fillWording(inserted.body, values).missing : [],
     insertChosen: () => {
       const text = renderWording(wordingId);
       if (text === null) return;

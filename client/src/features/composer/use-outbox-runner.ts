@@ -7,6 +7,9 @@ import { startOutbox } from './outbox';
 import { errorCodeOf, type TQueuedSend } from './queued-sends';
 import { writeDraft } from './use-draft';
 
+/** A conversation's notice that a send failed: a Retry there that works takes it away. */
+export const sendFailureToastKey = (threadKey: string) => `send-failed:${threadKey}`;
+
 /** The send, with its echo id: a repeat of one whose answer was lost gets the first record back. */
 async function callServer(utils: TUtils, entry: TQueuedSend): Promise<TThreadItem> {
   const stored =
@@ -41,7 +44,7 @@ export function useOutboxRunner(user: { id: number }, onUnauthorized: (error: un
       onRefused: (entry, error) => {
         const code = errorCodeOf(error);
         if (code === 'UNAUTHORIZED') return onUnauthorized(error);
-        toast('error', (error as Error).message);
+        toast('error', (error as Error).message, sendFailureToastKey(entry.threadKey));
         // The server kept the record, failed, with its reason and a Retry: the thread shows it.
         if (code === 'BAD_GATEWAY') return void utils.inbox.thread.invalidate(entry.threadRef);
         // Nothing was stored: nothing typed is lost.

@@ -1,6 +1,6 @@
 import { useState, type RefObject } from 'react';
 import { useToast } from '../../ui/toasts';
-import { useFirmTimeZone, useScheduledActions } from '../scheduling';
+import { useFirmTimeZone, useScheduledActions, windowWarning } from '../scheduling';
 import type { TRecipient } from './composer-tools';
 import type { TTemplateChoice } from './template-composer';
 import { uploadFile } from './upload-file';
@@ -76,6 +76,8 @@ export function useSendLater(content: TComposerContent) {
   return {
     zone,
     zoneError: firmZone.error,
+    /** The 24-hour window's warning for text or a file due at `at`, shown while the time is chosen. */
+    warningFor: (at: Date) => (zone ? windowWarning(at, { closesAt: windowClosesAt, name: clientName ?? 'This number' }, zone) : null),
     pending: scheduling.pending,
     replyOption: scheduling.replyOption,
     picking,

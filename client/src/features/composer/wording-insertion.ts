@@ -1,3 +1,5 @@
+import { renderTemplate, type TTemplateValues } from '../../../../shared/templates';
+
 // Firm wording put into what a person is writing: added at the cursor, never over their text, and
 // tracked while it is untouched so that it can follow the case chosen after it, or be taken out.
 
@@ -51,4 +53,37 @@ export function removeWording(body: string, insertion: TInsertion): { body: stri
   if (insertion.lead && body.slice(from - insertion.lead.length, from) === insertion.lead) from -= insertion.lead.length;
   if (insertion.trail && body.startsWith(insertion.trail, to)) to += insertion.trail.length;
   return { body: body.slice(0, from) + body.slice(to), caret: from };
+}
+
+/** What the firm's wording is filled with: a template's values, the client's names and the sender's. */
+export type TWordingValues = TTemplateValues & { clientFirstName?: string; clientName?: string; myName?: string };
+
+/** The name retention gives a client it erased (server/records/README.md "Records"): never a greeting's name. */
+const ERASED_CLIENT_NAME = 'Erased client';
+
+const NAMED: Record<string, keyof TWordingValues> = {
+  'client.firstName': 'clientFirstName',
+  'client.name': 'clientName',
+  'me.name': 'myName',
+};
+
+/**
+ * The wording's text with its placeholders filled: `{{client.firstName}}`, `{{client.name}}` and
+ * `{{me.name}}` (Settings › Firm wording), and a template's (`{{case_reference}}`…: renderTemplate).
+ * A name there is none of (an unlinked number, an erased client) leaves nothing, not a stand-in,
+ * and is listed in `missing` so the composer can say so; the space it leaves before a comma goes too.
+ */
+export function fillWording(body: string, values: TWordingValues): { text: string; missing: string[] } {
+  const missing: string[] = [];
+  const erased = values.clientName?.trim() === ERASED_CLIENT_NAME;
+  const named = body.replace(/(\s?)\{\{\s*(client\.firstName|client\.name|me\.name)\s*\}\}/g, (_match, space: string, key: string) => {
+    const value = key.startsWith('client.') && erased ? '' : values[NAMED[key]!]?.trim();
+    if (value) return space + value;
+    if (!missing.includes(key)) missing.push(key);
+    return space;
+  });
+  // "Hello , the hearing" → "Hello, the hearing": only where a name was left out.
+  const tidy = missing.length ? named.replace(/ +([,.!?;:])/g, '$1').replace(/ {2,}/g, ' ') : named;
+  const template = erased ? { ...values, client_name: undefined } : values;
+  return { text: renderTemplate(tidy, template), missing };
 }

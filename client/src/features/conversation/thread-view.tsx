@@ -122,7 +122,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
         {announced}
       </p>
       {/* Until the conversation has loaded, nothing is known of its window: no warning, no composer. */}
-      {status.data && (
+      {/* An erased client is read-only (server/records/README.md "Records"): nothing is written to them. */}
+      {status.data && !client.data?.erasedAt && (
         <ThreadCompose
           threadRef={threadRef}
           measureRef={measureCompose}

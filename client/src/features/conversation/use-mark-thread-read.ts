@@ -1,27 +1,38 @@
-import { useEffect, useEffectEvent } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { markThreadReadInCache } from '../../lib/cache-patches';
 import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
 
 /**
- * Opening a thread (and new messages arriving in it while open) marks it read — once its messages
- * have loaded and while the newest is in view (`atEnd`), not while the reader is further up.
+ * Opening a thread marks it read for the reader (server/inbox/README.md "Unread") — on every opening,
+ * whatever its items' `readAt` say, so their notifications about it clear too — once its messages have
+ * loaded and while the newest is in view (`atEnd`), not while the reader is further up; and again when
+ * a new inbound message arrives while it is open there.
  */
 export function useMarkThreadRead(threadRef: TThreadRef, items: TThreadItem[] | undefined, atEnd: boolean): void {
   const utils = trpc.useUtils();
   const markRead = trpc.inbox.markRead.useMutation();
-  const unreadInbound = items?.some((i) => i.direction === 'inbound' && !i.readAt) ?? false;
+  const key = threadKeyOfRef(threadRef);
+  const newestInbound = items?.reduce((newest, i) => (i.direction === 'inbound' && i.id > newest ? i.id : newest), 0) ?? 0;
+  // The opening (conversation and newest inbound message) last marked: each is marked once.
+  const marked = useRef<string | null>(null);
   const markOpenThreadRead = useEffectEvent(() => {
-    if (markRead.isPending) return;
     markRead.mutate(threadRef, {
-      onSuccess: () => {
-        markThreadReadInCache(utils, threadRef, threadKeyOfRef(threadRef));
-        void utils.inbox.unreadCount.invalidate();
-        void utils.inbox.threads.invalidate({ filter: 'unread' });
+      onSuccess: ({ updated }) => {
+        markThreadReadInCache(utils, threadRef, key);
+        if (updated > 0) void utils.inbox.unreadCount.invalidate();
+        if (updated > 0) void utils.inbox.threads.invalidate({ filter: 'unread' });
+      },
+      // Not marked after all: the next change of items tries again.
+      onError: () => {
+        marked.current = null;
       },
     });
   });
-  // Tried again whenever the items change: a message that came while a mark was on its way is read too.
   useEffect(() => {
-    if (items && unreadInbound && atEnd) markOpenThreadRead();
-  }, [items, unreadInbound, atEnd]);
+    if (!items || !atEnd) return;
+    const opening = `${key}@${newestInbound}`;
+    if (marked.current === opening) return;
+    marked.current = opening;
+    markOpenThreadRead();
+  }, [items, atEnd, key, newestInbound]);
 }

@@ -2,7 +2,15 @@ import { addOptimisticCopy, dropOptimisticCopy, replaceOptimisticCopy } from '..
 import { newEchoId } from '../../lib/echo-id';
 import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
 import { useToast } from '../../ui/toasts';
-import { enqueueSend, errorCodeOf, type TQueuedCall, type TQueuedSend, type TSendActions, uploadFile } from '../composer';
+import {
+  enqueueSend,
+  errorCodeOf,
+  sendFailureToastKey,
+  type TQueuedCall,
+  type TQueuedSend,
+  type TSendActions,
+  uploadFile,
+} from '../composer';
 import type { TUploadedFile } from '../../../../shared/media-limits';
 
 /** Ids of this page's optimistic copies and file previews: negative, never a stored record's. */
@@ -70,7 +78,7 @@ export function useOptimisticSend({
       replaceOptimisticCopy(utils, threadRef, echoId, { ...sent, readAt: null, receipts: [] });
       return true;
     } catch (error) {
-      toast('error', (error as Error).message);
+      toast('error', (error as Error).message, sendFailureToastKey(threadKeyOfRef(threadRef)));
       dropOptimisticCopy(utils, threadRef, echoId);
       if (errorCodeOf(error) === 'BAD_GATEWAY') {
         // The server kept the failed record with its error and a Retry: show it.

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { usePhoneFormatter } from '../../lib/format';
-import { trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
-import { useToast } from '../../ui/toasts';
+import { threadKeyOfRef, trpc, type TThreadItem, type TThreadRef } from '../../lib/trpc';
+import { useDismissToast, useToast } from '../../ui/toasts';
+import { sendFailureToastKey } from '../composer';
 import { MessageBubble, type TFiledCase } from './message-bubble';
 import type { TRow } from './message-list';
 import { NoteCard } from './note-card';
@@ -40,7 +41,9 @@ export function useThreadRows({
   const toast = useToast();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity });
   const formatNumber = usePhoneFormatter();
-  const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message) });
+  const dismissToast = useDismissToast();
+  const failureKey = sendFailureToastKey(threadKeyOfRef(threadRef));
+  const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message, failureKey) });
   // Who may see the conversation: the names a note's mentions are marked by.
   const people = trpc.inbox.people.useQuery(threadRef);
   const nameById = useMemo(() => new Map((people.data ?? []).map((p) => [p.id, p.name])), [people.data]);
@@ -48,7 +51,13 @@ export function useThreadRows({
 
   /** `confirm`: a send whose outcome is unknown, resent after the person said it may go twice. */
   const onRetry = (id: number, confirm: boolean) => {
-    retry.mutate(confirm ? { id, confirm } : { id }, { onSuccess: () => void utils.inbox.thread.invalidate(threadRef) });
+    // Sent this time: the failure's notice no longer says how things stand.
+    retry.mutate(confirm ? { id, confirm } : { id }, {
+      onSuccess: () => {
+        dismissToast(failureKey);
+        void utils.inbox.thread.invalidate(threadRef);
+      },
+    });
   };
   /** Who wrote it, as a screen reader announces each message. */
   const speakerOf = (item: TThreadItem) => {

@@ -84,9 +84,9 @@ export function InboxPage({ threadRef }: TProps) {
     c: () => document.getElementById('composer-text')?.focus(),
     '/': () => document.getElementById('inbox-search')?.focus(),
     '?': () => setHelpOpen(true),
-    // The open conversation: take it when no one has it (or, when it is yours, give it back); done (or open again).
+    // The open conversation: take it when no one has it (never give it back: that is a button's); done (or open again).
     a: () => {
-      if (summary) ownership.takeOrGiveBack(summary.assignee, threadTitle(summary) ?? formatPhone(summary.phone));
+      if (summary) ownership.assignToMe(summary.assignee, threadTitle(summary) ?? formatPhone(summary.phone));
     },
     e: () => {
       if (summary) ownership.setState(summary.state === 'open' ? 'done' : 'open');

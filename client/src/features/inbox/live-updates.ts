@@ -65,8 +65,12 @@ export function useLiveUpdates(): void {
         // Someone's assignee or state changed: what shows ownership is read again, nothing else.
         refreshOwnership(utils);
       } else if ('notifications' in change) {
-        // Sent only to the people concerned: their bell's count and list, and a desktop alert if on.
+        // Sent only to the people concerned: their bell's count and list, and a desktop alert if on; also
+        // when they read a conversation in another page, so their own unread (badge, rows) is read again.
         void utils.notifications.invalidate();
+        void utils.inbox.unreadCount.invalidate();
+        void utils.inbox.threads.invalidate();
+        void utils.inbox.threadSummary.invalidate();
         void alertNewNotifications(utils, me?.id);
       } else {
         resync();

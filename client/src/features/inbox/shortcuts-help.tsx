@@ -4,7 +4,7 @@ export const SHORTCUT_LIST: [string, string][] = [
   ['j', 'Next conversation'],
   ['k', 'Previous conversation'],
   ['c', 'Write in the message box'],
-  ['a', 'Take an unassigned conversation, or give yours back'],
+  ['a', 'Assign an unassigned conversation to yourself'],
   ['e', 'Mark the open conversation done (again: reopen)'],
   ['/', 'Search messages'],
   ['Esc', 'Leave the message box or search'],

@@ -67,6 +67,7 @@ export function NotificationList({ myId, unread, onOpenOne }: { myId: number; un
                         {kindLabel(n)}
                       </span>
                       <span className="notification-text">{describeNotification(n, myId)}</span>
+                      {n.noteWords && <q className="notification-note">{n.noteWords}</q>}
                       <time dateTime={n.at.toISOString()} title={formatDateTime(n.at)}>
                         {formatWhen(n.at)}
                       </time>

@@ -8,11 +8,12 @@ const MORNING_HOUR = 9;
 
 /**
  * The snooze menu's presets, from `now`, in this browser's time zone: three hours on, tomorrow at
- * 9:00, and next week (the coming Monday at 9:00; on a Monday, the one after).
+ * 9:00, and next week (the coming Monday at 9:00; on a Monday, the one after; on a Sunday, when
+ * tomorrow is Monday, the one after too: eight days on, never the same moment as tomorrow's).
  */
 export function snoozePresets(now = new Date()): TSnoozePreset[] {
   const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, MORNING_HOUR);
-  const daysToMonday = (8 - now.getDay()) % 7 || 7;
+  const daysToMonday = 8 - now.getDay(); // getDay: 0 Sunday … 6 Saturday
   const monday = new Date(now.getFullYear(), now.getMonth(), now.getDate() + daysToMonday, MORNING_HOUR);
   return [
     { key: 'later', label: 'Later today', until: new Date(now.getTime() + LATER_TODAY_HOURS * 3_600_000) },

@@ -45,14 +45,14 @@ export function useOwnershipActions(ref: TThreadRef | null) {
     me,
     assign: assignTo,
     /**
-     * The `a` key: takes a conversation no one has, or gives one's own back. Another person's is
-     * left alone, with a word on how to take it over: one stray key should not take a colleague's
-     * conversation (and tell them so).
+     * The `a` key: takes a conversation no one has. One's own stays one's own (said so: giving it
+     * back is the Assignee menu's, never a stray key's), and another person's is left alone, with a
+     * word on how to take it over: one stray key should not take a colleague's conversation.
      */
-    takeOrGiveBack: (assignee: TPersonRef | null, title: string) => {
+    assignToMe: (assignee: TPersonRef | null, title: string) => {
       if (!me) return;
       if (!assignee) assignTo(me.id);
-      else if (assignee.id === me.id) assignTo(null);
+      else if (assignee.id === me.id) toast('info', 'Already assigned to you.');
       else toast('info', `${title} is ${assignee.name}'s: use the Assignee menu to take it over.`);
     },
     setState: (state: TThreadState, snoozeUntil?: Date) => {

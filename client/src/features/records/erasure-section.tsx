@@ -149,11 +149,37 @@ function RequestRow({ request }: { request: TRequest }) {
           Received {formatDate(request.receivedAt)} · recorded by {request.recordedBy?.name ?? 'someone no longer here'} on{' '}
           {formatDateTime(request.recordedAt)}
         </span>
+        <Deadline request={request} />
         {request.note && <span className="request-note-text">{request.note}</span>}
       </div>
       {request.decision ? <Decision request={request} /> : <DecideForm request={request} />}
     </li>
   );
+}
+
+/** The due date (received + one month, the GDPR's), in words as well as colour: due, due within a week, overdue. */
+function Deadline({ request }: { request: TRequest }) {
+  const due = formatDate(request.dueAt);
+  if (request.deadline === 'decided') return <span className="request-deadline muted">Was due {due}</span>;
+  if (request.deadline === 'overdue')
+    return (
+      <span className="request-deadline overdue">
+        <strong>Overdue:</strong> it was due {due}
+      </span>
+    );
+  if (request.deadline === 'soon')
+    return (
+      <span className="request-deadline soon">
+        <strong>Due soon:</strong> answer by {due}
+      </span>
+    );
+  return <span className="request-deadline">Due {due}</span>;
+}
+
+/** The hold that stops an erasure, named before anyone is asked to confirm one. */
+function heldText(hold: NonNullable<TRequest['hold']>): string {
+  const on = hold.on === 'case' ? `their case ${hold.label}` : 'this client';
+  return `Erasing is not possible: a legal hold on ${on} since ${formatDate(hold.since)} (${hold.reason}). Refuse on the grounds of the hold, or release the hold first.`;
 }
 
 function Decision({ request }: { request: TRequest }) {
@@ -218,10 +244,14 @@ function DecideForm({ request }: { request: TRequest }) {
     <form className="decide-form" onSubmit={submit} aria-label={`Decide the request of ${request.client.name}`}>
       <fieldset>
         <legend>Decision</legend>
-        <label className="radio-line">
-          <input type="radio" name={name} value="erase" checked={choice === 'erase'} onChange={() => pick('erase')} />
-          Erase everything of {request.client.name}
-        </label>
+        {request.hold ? (
+          <p className="erase-held">{heldText(request.hold)}</p>
+        ) : (
+          <label className="radio-line">
+            <input type="radio" name={name} value="erase" checked={choice === 'erase'} onChange={() => pick('erase')} />
+            Erase everything of {request.client.name}
+          </label>
+        )}
         <fieldset className="grounds">
           <legend>Or refuse, because of…</legend>
           {(Object.keys(GROUND_LABEL) as TGround[]).map((ground) => (

@@ -6,3 +6,4 @@ export { SendLaterMenu } from './send-later-menu';
 export { SendLaterPicker } from './send-later-picker';
 export { useFirmTimeZone, withZone, type TFirmZone } from './use-firm-time-zone';
 export { useScheduledActions, type TReplyOption } from './use-scheduled-actions';
+export { windowWarning, type TReplyWindow } from './window-warning';

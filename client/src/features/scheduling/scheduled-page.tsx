@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { ScheduledItem } from './scheduled-item';
@@ -9,11 +10,14 @@ import { useScheduledSends } from './use-scheduled-sends';
 /**
  * `/scheduled`: everything the signed-in person has scheduled, in every conversation — those not
  * sent first (with why), then those waiting, soonest first — each with a link to its conversation
- * and the same Edit, Reschedule and Cancel as in the conversation.
+ * and the same Edit, Reschedule and Cancel as in the conversation. A director may switch to
+ * everyone's, each with its author.
  */
 export function ScheduledPage() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: Infinity }).data;
-  const { query, items } = useScheduledSends(null);
+  const isDirector = me?.role === 'director';
+  const [everyone, setEveryone] = useState(false);
+  const { query, items } = useScheduledSends(null, isDirector && everyone);
   const { zone, error } = useFirmTimeZone();
   const actions = useScheduledActions();
   const sorted = sortForList(items ?? []);
@@ -23,13 +27,26 @@ export function ScheduledPage() {
     <div className="page scheduled-page">
       <div className="page-header">
         <div>
-          <h1>Scheduled</h1>
+          <h1>{isDirector && everyone ? 'Scheduled by everyone' : 'Scheduled'}</h1>
           <p className="muted">
-            Messages you chose to send later, in every conversation. Each goes at its time
+            {isDirector && everyone
+              ? 'Messages anyone in the firm chose to send later.'
+              : 'Messages you chose to send later, in every conversation.'}{' '}
+            Each goes at its time
             {zone?.label ? ` (${zone.label}, the firm's clock)` : ''}; one that cannot go then — the client&rsquo;s 24 hours have passed,
             they opted out, or it was not to go if they replied and they did — stays here with the reason, and you are told.
           </p>
         </div>
+        {isDirector && (
+          <div className="choice-toggle" role="group" aria-label="Whose scheduled messages">
+            <button type="button" className="button small" aria-pressed={!everyone} onClick={() => setEveryone(false)}>
+              Mine
+            </button>
+            <button type="button" className="button small" aria-pressed={everyone} onClick={() => setEveryone(true)}>
+              Everyone&rsquo;s
+            </button>
+          </div>
+        )}
       </div>
       <QueryStatus
         query={{

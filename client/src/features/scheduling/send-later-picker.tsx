@@ -19,6 +19,8 @@ type TProps = {
   onCancel: () => void;
   /** For a new send: "Don't send if they reply first" beside the time. */
   replyOption?: TReplyOption;
+  /** What to warn of for the time chosen (free text past the 24-hour window), said while it is chosen. */
+  warningFor?: (at: Date) => string | null;
 };
 
 /** Why `at` cannot be chosen (not a time, passed, over a year away), or null. */
@@ -34,7 +36,7 @@ function checkSendAt(at: Date | null, now: Date): string | null {
  * to lose). It stays open until the server has answered: a refusal (a time that passed meanwhile)
  * is shown in it, in the server's words, to be corrected there. Escape closes it.
  */
-export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel, replyOption }: TProps) {
+export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel, replyOption, warningFor }: TProps) {
   const [now] = useState(() => new Date());
   const [value, setValue] = useState(() => toZonedInputValue(initial ?? sendLaterPresets(now, zone.timeZone)[1]!.at, zone.timeZone));
   const [saving, setSaving] = useState(false);
@@ -44,6 +46,9 @@ export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel
   const refusalId = useId();
   const zoneId = useId();
   const refusalLine = useRef<HTMLParagraphElement>(null);
+  const warningId = useId();
+  const chosen = fromZonedInputValue(value, zone.timeZone);
+  const warning = chosen && warningFor ? warningFor(chosen) : null;
   useEffect(() => input.current?.focus(), []);
   // In a composer that scrolls, the reason may land below its edge: it is brought into view.
   // Braces: a browser's scrollIntoView may return a promise, which React would call as a clean-up.
@@ -87,7 +92,9 @@ export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel
         max={toZonedInputValue(latestSendAt(now), zone.timeZone)}
         onChange={(e) => setValue(e.target.value)}
         aria-invalid={refusal ? true : undefined}
-        aria-describedby={[zone.label ? zoneId : null, refusal ? refusalId : null].filter(Boolean).join(' ') || undefined}
+        aria-describedby={
+          [zone.label ? zoneId : null, warning ? warningId : null, refusal ? refusalId : null].filter(Boolean).join(' ') || undefined
+        }
         required
       />
       {zone.label && (
@@ -104,6 +111,10 @@ export function SendLaterPicker({ zone, title, action, initial, onPick, onCancel
           Cancel
         </button>
       </span>
+      {/* Polite and always there: a time changed is announced without taking over the keyboard. */}
+      <p id={warningId} className="send-later-warning" aria-live="polite">
+        {warning}
+      </p>
       {refusal && (
         <p ref={refusalLine} id={refusalId} className="form-error" role="alert">
           {refusal}

@@ -3,6 +3,7 @@ import { trpc } from '../../lib/trpc';
 import { formatWallTime } from '../../lib/zoned-time';
 import { useToast } from '../../ui/toasts';
 import { withZone, type TFirmZone } from './use-firm-time-zone';
+import { windowWarning, type TReplyWindow } from './window-warning';
 
 /** "Don't send if they reply first": whether the next send scheduled waits for no reply, and its switch. */
 export type TReplyOption = { on: boolean; set: (on: boolean) => void };
@@ -44,18 +45,9 @@ export function useScheduledActions() {
      * scheduled all the same (they may write again meanwhile), and the notice says it will not go
      * otherwise, so that nobody learns it only from the not-sent notice (server/messaging/README.md "Scheduled sends").
      */
-    schedule: (
-      input: Parameters<typeof schedule.mutateAsync>[0] & { sendAt: Date },
-      zone: TFirmZone,
-      window?: { closesAt: Date | null; name: string } | null,
-    ) => {
-      const late = window && input.template === undefined && (window.closesAt === null || input.sendAt > window.closesAt);
-      const why = !late
-        ? ''
-        : window.closesAt === null
-          ? ` ${window.name} has not written from this number:`
-          : ` That is after ${window.name}’s 24-hour window closes (${when(window.closesAt, zone)}):`;
-      const warning = late ? `${why} unless they write again before then, it will not be sent. An approved template would be.` : '';
+    schedule: (input: Parameters<typeof schedule.mutateAsync>[0] & { sendAt: Date }, zone: TFirmZone, window?: TReplyWindow | null) => {
+      const late = window && input.template === undefined ? windowWarning(input.sendAt, window, zone) : null;
+      const warning = late ? ` ${late}` : '';
       const unless = unlessReplied ? ' It will not be sent if they reply first.' : '';
       return run(
         () => schedule.mutateAsync({ ...input, ...(unlessReplied ? { unlessReplied } : {}) }),

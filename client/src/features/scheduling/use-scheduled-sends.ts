@@ -8,12 +8,13 @@ const LIVE_SETTLE_MS = 400;
 
 /**
  * The scheduled sends of one client's conversation (`clientId`), or the signed-in person's own
- * (none given): those waiting and those not sent. Read again when their time passes, and when the
+ * (none given), or everyone's (a director's `everyone`): those waiting and those not sent. Read again when their time passes, and when the
  * live stream changes what the page shows — a record arriving in the conversation (the send went),
  * a change of ownership or a resync, a new notification (one did not go).
  */
-export function useScheduledSends(clientId: number | null) {
-  const input = clientId !== null ? { clientId } : {};
+export function useScheduledSends(clientId: number | null, everyone = false) {
+  // `everyone`: a director's team view (every person's), on the Scheduled page.
+  const input = clientId !== null ? { clientId } : everyone ? { everyone } : {};
   const query = trpc.chat.scheduled.useQuery(input, {
     refetchInterval: (q) => nextReadIn(q.state.data, Date.now()),
     // Another tab or a colleague may have changed them meanwhile.

@@ -8,6 +8,8 @@ import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { BusinessHoursPanel } from '../business-hours';
 import { WorkloadPanel } from '../ownership';
+import { FirmWordingPanel } from './firm-wording-panel';
+import { ReadReceiptsPanel } from './read-receipts-panel';
 import { SignInPolicyPanel } from './sign-in-policy-panel';
 import { YourSecurity } from './your-security';
 import { SigningKeyPanel } from './signing-key-panel';
@@ -126,7 +128,9 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
       </div>
       <YourSecurity />
       <SignInPolicyPanel isDirector={isDirector} />
+      {isDirector && <ReadReceiptsPanel />}
       <BusinessHoursPanel role={role} />
+      {isDirector && <FirmWordingPanel />}
       {isDirector && <WorkloadPanel />}
       {isDirector && <UsersPanel />}
     </div>

@@ -11,6 +11,7 @@ import { RECORDS_SENTENCES } from './records-sentences';
 import { SCHEDULED_SENTENCES } from './scheduled-sentences';
 import { SETTINGS_SENTENCES } from './settings-sentences';
 import { SIGN_IN_SENTENCES } from './sign-in-sentences';
+import { WORDING_SENTENCES } from './wording-sentences';
 
 /** Every action's sentence: an action added to the trail without one does not compile. */
 export const AUDIT_SENTENCES: TDescribers<TAuditAction> = {
@@ -25,4 +26,5 @@ export const AUDIT_SENTENCES: TDescribers<TAuditAction> = {
   ...DATABASE_SENTENCES,
   ...MFA_SENTENCES,
   ...PASSKEY_SENTENCES,
+  ...WORDING_SENTENCES,
 };

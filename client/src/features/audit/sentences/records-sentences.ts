@@ -31,7 +31,8 @@ export const RECORDS_SENTENCES: TDescribers<
   },
   'erasure.request': (d, s) => {
     const received = dateOf(d.receivedAt);
-    return `${s.actor} recorded a request from ${s.subject} to erase their records${received ? `, received ${received}` : ''}${d.note ? `: “${d.note}”` : ''}`;
+    const note = d.note ? `: “${d.note}”` : d.noted ? ', with a note' : '';
+    return `${s.actor} recorded a request from ${s.subject} to erase their records${received ? `, received ${received}` : ''}${note}`;
   },
   'erasure.decide': (d, s) => {
     const request = d.requestId !== undefined ? ` (request #${d.requestId})` : '';

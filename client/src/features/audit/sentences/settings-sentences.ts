@@ -4,7 +4,7 @@ import type { TDescribers } from './audit-sentence';
 
 /** The firm's settings: the provider connection, the templates, the business hours. */
 export const SETTINGS_SENTENCES: TDescribers<
-  'settings.check_connection' | 'templates.refresh' | 'settings.business_hours' | 'settings.security'
+  'settings.check_connection' | 'templates.refresh' | 'settings.business_hours' | 'settings.security' | 'settings.read_receipts'
 > = {
   'settings.check_connection': (d, s) => `${s.actor} checked the provider connection${d.status ? `: ${d.status}` : ''}`,
   'templates.refresh': (d, s) =>
@@ -24,6 +24,8 @@ export const SETTINGS_SENTENCES: TDescribers<
     ].filter(Boolean);
     return `${s.actor} changed the sign-in policy${changes.length ? `: ${changes.join('; ')}` : ''}`;
   },
+  'settings.read_receipts': (d, s) =>
+    `${s.actor} changed the read-receipt policy${d.to ? ` to “${d.to}”` : ''}${d.from ? ` (was “${d.from}”)` : ''}`,
 };
 
 const MFA_WHO = { none: 'nobody', directors: 'directors', everyone: 'everyone' } as const;

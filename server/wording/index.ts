@@ -1,0 +1,2 @@
+export { listWording } from './firm-wording';
+export type { TWording } from './wording-schema';

@@ -1,0 +1,93 @@
+import { loadConfig } from '../../../server/core/config';
+import { openDatabase } from '../../../server/core/db/open-database';
+import { benchLogger } from '../app-under-test';
+import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
+import { benchCaller, type TBenchCaller } from './bench-caller';
+import { explainCall } from './explain-call';
+import { seedUnread, UNREAD_PEOPLE, type TUnreadPerson } from './unread-seed';
+
+// Part 15, unread per person (server/inbox/README.md "Unread"): on a database of the bench's scale,
+// five people whose reading differs — everything read, nothing since their marks were set, half, half
+// and walled from cases, a new account — each asking the badge (`inbox.unreadCount`) and the unread
+// filter's first page through the real procedures. The people take turns call by call, so the
+// machine's noise falls on all alike. EXPLAIN ANALYZE printed for a miss.
+
+const TARGET_MS = 20;
+const WARM_UP = 20;
+
+type TProbe = { name: string; run: (caller: TBenchCaller) => Promise<unknown> };
+const PROBES: TProbe[] = [
+  { name: 'inbox.unreadCount', run: (c) => c.inbox.unreadCount() },
+  { name: 'inbox.threads filter unread (first page)', run: (c) => c.inbox.threads({ filter: 'unread' }) },
+];
+
+export async function benchUnread(adminUrl: string, tools: TBenchTools): Promise<void> {
+  const { scale } = tools;
+  console.log(
+    `\n== 15. Unread per person: ${scale.clients} clients, ${scale.communications} communications, ${UNREAD_PEOPLE.length} people, ${scale.calls} calls each`,
+  );
+  const url = await createDatabase(adminUrl, 'bench_unread');
+  const database = await openDatabase(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' }), benchLogger);
+  try {
+    const t0 = performance.now();
+    const seed = await seedUnread(url, scale);
+    const callers = new Map(UNREAD_PEOPLE.map((who) => [who, benchCaller(url, seed.people[who])] as const));
+    const badges = new Map<TUnreadPerson, { conversations: number; messages: number }>();
+    for (const who of UNREAD_PEOPLE) badges.set(who, await callers.get(who)!.inbox.unreadCount());
+    tools.report({
+      part: 'unread',
+      name:
+        `seeded (${seed.conversations} conversations, ${seed.later} records after the marks were set; unread conversations: ` +
+        UNREAD_PEOPLE.map((who) => `${who} ${badges.get(who)!.conversations}`).join(', ') +
+        ')',
+      value: (performance.now() - t0) / 1000,
+      unit: 's',
+    });
+    for (const probe of PROBES) {
+      const times = await timeInTurns(callers, probe, scale.calls);
+      for (const who of UNREAD_PEOPLE) {
+        const sorted = times.get(who)!;
+        const p95 = percentile(sorted, 95);
+        tools.report({
+          part: 'unread',
+          name: `${probe.name}, ${who} (${badges.get(who)!.conversations} unread) p95 (p50 ${percentile(sorted, 50).toFixed(2)} ms)`,
+          value: p95,
+          unit: 'ms',
+          ceiling: TARGET_MS,
+          ceilingName: 'target',
+          ratio: p95 / TARGET_MS,
+          target: `≤ ${TARGET_MS} ms`,
+          pass: p95 <= TARGET_MS,
+        });
+        if (p95 > TARGET_MS)
+          console.log(`EXPLAIN ANALYZE, ${who} — ${await explainCall(database.sequelize, () => probe.run(callers.get(who)!))}`);
+      }
+    }
+    // Every person's badge agrees with their own marks (the part measures the right thing, not just fast).
+    const [check] = await query<{ behind: number }>(
+      url,
+      `SELECT count(*)::int AS behind FROM chat_threads t LEFT JOIN read_marks m ON m.user_id = $1 AND m.thread_key = t.thread_key
+       WHERE t.inbound > coalesce(m.read_count, 0)`,
+      [seed.people.behind.id],
+    );
+    if (check!.behind !== badges.get('behind')!.conversations)
+      throw new Error(`the behind person's badge (${badges.get('behind')!.conversations}) is not their marks' (${check!.behind})`);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Each round, every person once, the order turning by one each round; each person's times sorted. */
+async function timeInTurns(callers: Map<TUnreadPerson, TBenchCaller>, probe: TProbe, calls: number): Promise<Map<TUnreadPerson, number[]>> {
+  const times = new Map<TUnreadPerson, number[]>(UNREAD_PEOPLE.map((who) => [who, []]));
+  for (let round = -WARM_UP; round < calls; round++) {
+    for (let i = 0; i < UNREAD_PEOPLE.length; i++) {
+      const who = UNREAD_PEOPLE[(i + Math.max(round, 0)) % UNREAD_PEOPLE.length]!;
+      const t = performance.now();
+      await probe.run(callers.get(who)!);
+      if (round >= 0) times.get(who)!.push(performance.now() - t);
+    }
+  }
+  for (const list of times.values()) list.sort((a, b) => a - b);
+  return times;
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runApprovedBatch } from '../../server/records';
+import { createLogger } from '../../server/core/logger';
+import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { readPdfText } from '../support/pdf-text';
+import { makeOldMatter as makeOldMatterIn } from '../support/records';
+import { sql } from '../support/sql';
+
+// Erased is final and quiet (server/records/README.md "Records"): an erased client refuses every write
+// about them, is left out of the Clients list (an Erased filter shows them) and says how they were
+// erased; Erase knows about holds up front; certificates are read by people; requests show their due date.
+let live: TLiveSetup;
+const logger = createLogger('silent');
+let directorCookie = '';
+
+beforeAll(async () => {
+  live = await startLiveSetup({ RETENTION_YEARS: '6', FIRM_TIME_ZONE: 'America/New_York' });
+  const res = await fetch(`${live.server.url}/trpc/auth.signIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ json: { email: 'dee@firm.test', password: 'director-password' } }),
+  });
+  directorCookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+});
+afterAll(() => live?.stop());
+
+const makeOldMatter = (name: string, yearsAgo: number) => makeOldMatterIn(live.server.databaseUrl, name, yearsAgo, 'ERA');
+
+async function destroyAndWait(batchId: string): Promise<void> {
+  await runApprovedBatch(logger);
+  await expect.poll(async () => (await live.director.retention.batch.query({ batchId })).state, { timeout: 15_000 }).toBe('done');
+}
+
+/** A client erased at their request (the request's note names them); returns the client, request and batch. */
+async function eraseOnRequest(name: string) {
+  const matter = await makeOldMatter(name, 1);
+  const { id } = await live.director.erasure.request.mutate({
+    clientId: matter.clientId,
+    receivedAt: new Date(Date.now() - 86_400_000),
+    note: `${name} asked by email`,
+  });
+  const { batchId } = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
+  await destroyAndWait(batchId!);
+  return { matter, requestId: id, batchId: batchId! };
+}
+
+describe('an erased client', () => {
+  it('refuses every write about them with one clear CONFLICT, and is left out of the list but for the Erased filter', async () => {
+    const { matter, requestId, batchId } = await eraseOnRequest('Ezra Erasable');
+    const refusal = {
+      data: { code: 'CONFLICT' },
+      message: expect.stringMatching(/^This client was erased on .+ and is read-only\.$/) as unknown,
+    };
+    await expect(
+      live.staff.cases.create.mutate({ clientId: matter.clientId, reference: 'ERA-NEW-1', title: 'New matter' }),
+    ).rejects.toMatchObject(refusal);
+    await expect(live.staff.clients.addNumber.mutate({ clientId: matter.clientId, phone: '+447700900555' })).rejects.toMatchObject(refusal);
+    await expect(live.staff.clients.setResponsible.mutate({ clientId: matter.clientId, userId: null })).rejects.toMatchObject(refusal);
+    await expect(live.director.clients.clearOptOut.mutate({ clientId: matter.clientId })).rejects.toMatchObject(refusal);
+    // Nothing is sent, scheduled or noted about them either.
+    await expect(live.staff.chat.send.mutate({ clientId: matter.clientId, body: 'Hello' })).rejects.toMatchObject(refusal);
+    await expect(
+      live.staff.chat.schedule.mutate({ clientId: matter.clientId, body: 'Hello', sendAt: new Date(Date.now() + 3_600_000) }),
+    ).rejects.toMatchObject(refusal);
+    await expect(live.staff.chat.addNote.mutate({ clientId: matter.clientId, body: 'A note' })).rejects.toMatchObject(refusal);
+    // Linking an unlinked number to them would file their messages again.
+    await sql(
+      live.server.databaseUrl,
+      `INSERT INTO communications (type, direction, body, client_id, peer_phone, metadata) VALUES ('chat', 'inbound', 'hello', NULL, '447700900777', '{}')`,
+    );
+    await expect(live.staff.inbox.link.mutate({ phone: '+447700900777', clientId: matter.clientId })).rejects.toMatchObject(refusal);
+    expect(await sql(live.server.databaseUrl, 'SELECT client_id FROM communications WHERE peer_phone = $1', ['447700900777'])).toEqual([
+      { client_id: null },
+    ]);
+
+    const listed = await live.staff.clients.list.query();
+    expect(listed.map((c) => c.id)).not.toContain(matter.clientId);
+    const erased = await live.staff.clients.list.query({ erased: true });
+    expect(erased.map((c) => c.id)).toEqual([matter.clientId]);
+
+    // The page says how they were erased, with the certificate and the request.
+    const page = await live.staff.clients.get.query({ clientId: matter.clientId });
+    expect(page.erasedAt).toBeInstanceOf(Date);
+    expect(page.erasure).toEqual({ by: 'request', batchId, requestId });
+    // The request's note named them: it goes with the name.
+    const [request] = await live.director.erasure.list.query({ clientId: matter.clientId });
+    expect(request).toMatchObject({ id: requestId, note: '', deadline: 'decided' });
+    expect(await sql(live.server.databaseUrl, 'SELECT note FROM erasure_requests WHERE id = $1', [requestId])).toEqual([{ note: '' }]);
+    // Nor does the audit trail keep it: nothing erases the trail.
+    const trail = await sql<{ detail: unknown }>(live.server.databaseUrl, `SELECT detail FROM audit_events WHERE subject = $1`, [
+      `client:${matter.clientId}`,
+    ]);
+    expect(trail.length).toBeGreaterThan(0);
+    expect(JSON.stringify(trail)).not.toContain('Ezra');
+  });
+
+  it('erased under the retention policy says so', async () => {
+    const old = await makeOldMatter('Rhoda Retained', 8);
+    const preview = await live.director.retention.preview.query();
+    await live.director.retention.destroy.mutate({ batchId: preview.batchId });
+    await destroyAndWait(preview.batchId);
+    const page = await live.director.clients.get.query({ clientId: old.clientId });
+    expect(page.erasure).toEqual({ by: 'retention', batchId: preview.batchId, requestId: null });
+  });
+});
+
+describe('erasure requests', () => {
+  it('name the hold up front, and show their due date with a warning within a week and overdue after', async () => {
+    const held = await makeOldMatter('Holly Held', 1);
+    await live.director.holds.place.mutate({ caseId: held.caseId, reason: 'Appeal lodged' });
+    const onHold = await live.director.erasure.request.mutate({ clientId: held.clientId, receivedAt: new Date(), note: '' });
+    const soon = await makeOldMatter('Sunny Soon', 1);
+    const dueSoon = await live.director.erasure.request.mutate({
+      clientId: soon.clientId,
+      receivedAt: new Date(Date.now() - 27 * 86_400_000),
+      note: '',
+    });
+    const late = await makeOldMatter('Larry Late', 1);
+    const overdue = await live.director.erasure.request.mutate({
+      clientId: late.clientId,
+      receivedAt: new Date(Date.now() - 40 * 86_400_000),
+      note: '',
+    });
+    const list = await live.director.erasure.list.query();
+    const byId = new Map(list.map((r) => [r.id, r]));
+    expect(byId.get(onHold.id)).toMatchObject({
+      deadline: 'due',
+      hold: { reason: 'Appeal lodged', on: 'case', label: held.reference },
+    });
+    expect(byId.get(dueSoon.id)).toMatchObject({ deadline: 'soon', hold: null });
+    expect(byId.get(overdue.id)).toMatchObject({ deadline: 'overdue' });
+    // One calendar month after the day received.
+    const [row] = await sql<{ due: Date }>(
+      live.server.databaseUrl,
+      "SELECT received_at + interval '1 month' AS due FROM erasure_requests WHERE id = $1",
+      [overdue.id],
+    );
+    expect(byId.get(overdue.id)!.dueAt).toEqual(row!.due);
+    // The server still refuses it.
+    await expect(live.director.erasure.decide.mutate({ requestId: onHold.id, decision: 'erase' })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+    });
+  });
+});
+
+describe('the destruction certificate', () => {
+  it("is in the firm's time zone, counts in words, and names the erasure request", async () => {
+    const { requestId, batchId } = await eraseOnRequest('Cecil Certified');
+    const pdf = await fetch(`${live.server.url}/api/retention/${batchId}.pdf`, { headers: { cookie: directorCookie } });
+    expect(pdf.status).toBe(200);
+    const { text } = await readPdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain(`erasure request #${requestId}`);
+    expect(text).toContain('America/New_York');
+    expect(text).toMatch(/Erased: 3 records, 1 file \([\d.]+ bytes?\), 1 case and 1 client/);
+    expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    expect(text).not.toContain('1 clients');
+  });
+
+  it('leaves a preview with nothing to destroy out of the batch history', async () => {
+    // Everything due was erased by the tests above: this preview finds nothing.
+    const empty = await live.director.retention.preview.query();
+    expect(empty).toMatchObject({ records: 0, cases: 0, clients: 0 });
+    const history = await live.director.retention.batches.query();
+    expect(history.map((b) => b.id)).not.toContain(empty.batchId);
+  });
+});
