@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { READ_RECEIPT_MODES, type TReadReceiptMode } from '../../../../shared/read-receipts';
-import { formatDateTime } from '../../lib/format';
 import { trpc, type TOutputs } from '../../lib/trpc';
-import { FormSummary, useFormErrors } from '../../ui/field-error';
+import { useFormErrors } from '../../ui/field-error';
 import { QueryStatus } from '../../ui/query-status';
 import { useToast } from '../../ui/toasts';
+import { SaveFooter } from './save-footer';
 
 const CHOICES: Record<TReadReceiptMode, { label: string; explained: string }> = {
   off: { label: 'Off', explained: 'Clients never see blue ticks: opening a conversation tells them nothing.' },
@@ -58,17 +58,7 @@ function ReadReceiptsForm({ saved }: { saved: TOutputs['settings']['readReceipts
         ))}
         {errors.message('mode')}
       </fieldset>
-      <div className="button-row">
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save read receipts'}
-        </button>
-      </div>
-      <FormSummary id={errors.summaryId} summary={errors.summary} />
-      {saved.updatedBy && saved.updatedAt && (
-        <p className="muted small">
-          Last changed by {saved.updatedBy.name} on {formatDateTime(saved.updatedAt)}.
-        </p>
-      )}
+      <SaveFooter pending={save.isPending} label="Save read receipts" errors={errors} saved={saved} />
     </form>
   );
 }

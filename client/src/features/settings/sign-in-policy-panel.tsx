@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { REQUIRE_MFA, type TRequireMfa, type TSecurityPolicy } from '../../../../shared/security-policy';
-import { formatDateTime } from '../../lib/format';
 import { trpc, type TOutputs } from '../../lib/trpc';
-import { FormSummary, useFormErrors } from '../../ui/field-error';
+import { useFormErrors } from '../../ui/field-error';
 import { QueryStatus } from '../../ui/query-status';
 import { useToast } from '../../ui/toasts';
+import { SaveFooter } from './save-footer';
 
 const FIELDS = ['requireMfa', 'sessionIdleMinutes', 'sessionMaxHours'] as const;
 
@@ -98,17 +98,7 @@ function PolicyForm({ saved }: { saved: TSaved }) {
       </fieldset>
       {number('sessionIdleMinutes', 'End a session after this many minutes without use', '5 to 10,080 (a week).')}
       {number('sessionMaxHours', 'End every session after this many hours', '1 to 168 (a week), however busy.')}
-      <div className="button-row">
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save policy'}
-        </button>
-      </div>
-      <FormSummary id={errors.summaryId} summary={errors.summary} />
-      {saved.updatedBy && saved.updatedAt && (
-        <p className="muted small">
-          Last changed by {saved.updatedBy.name} on {formatDateTime(saved.updatedAt)}.
-        </p>
-      )}
+      <SaveFooter pending={save.isPending} label="Save policy" errors={errors} saved={saved} />
     </form>
   );
 }
