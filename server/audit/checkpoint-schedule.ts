@@ -45,7 +45,6 @@ export function scheduleAuditCheckpoints(
       if (error instanceof CheckpointRefusedError) deps.logger.error({ problem: error.message }, 'not signing the audit trail');
       else
         reportUnlessStopping(
-          error,
           () => deps.logger.warn({ error: (error as Error).name }, 'signing an audit checkpoint failed'),
           () => deps.logger.debug({ error: (error as Error).name }, 'an audit checkpoint was not signed: stopping'),
         );

@@ -104,7 +104,6 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     const client = new pg.Client({ connectionString: this.options.databaseUrl });
     client.on('error', (error) => {
       reportUnlessStopping(
-        error,
         () => this.options.logger.warn({ error: error.message }, 'chat change listener lost its connection'),
         () => this.options.logger.debug({ error: error.message }, 'chat change listener closed at shutdown'),
       );

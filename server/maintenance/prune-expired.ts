@@ -1,6 +1,7 @@
 import type { TLogger } from '../core/logger';
 import { RESUMABLE_UPLOAD_TTL_MS } from '../media';
 import { db } from '../core/db/db';
+import { warnUnlessStopping } from '../core/stopping';
 
 // Rows that only ever grow unless someone removes them: receipts kept for ids that never arrived,
 // sign-in counters whose window has passed, expired sessions, files uploaded and never sent (unless a
@@ -39,7 +40,7 @@ export function schedulePruning(logger: TLogger): () => void {
   const run = () =>
     pruneExpiredRows().then(
       (counts) => logger.debug(counts, 'pruned expired rows'),
-      (error: unknown) => logger.warn({ error: (error as Error).name }, 'pruning expired rows failed'),
+      (error: unknown) => warnUnlessStopping(logger, { error: (error as Error).name }, 'pruning expired rows failed'),
     );
   void run();
   const timer = setInterval(() => void run(), PRUNE_EVERY_MS).unref();

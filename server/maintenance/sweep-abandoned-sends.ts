@@ -1,5 +1,6 @@
 import { adoptKeptReceipts, markInterruptedSends, SWEEP_SENDS_EVERY_MS } from '../messaging';
 import type { TLogger } from '../core/logger';
+import { warnUnlessStopping } from '../core/stopping';
 
 /**
  * Marks sends that lost their sender as of unknown outcome (server/messaging/README.md "Sending messages", Unknown
@@ -31,7 +32,7 @@ export function scheduleSendSweeps(
       const ids = await sweepAbandonedSends(logger, options.abandonedMs);
       if (ids.length) announce(ids);
     } catch (error) {
-      logger.warn({ error: (error as Error).name }, 'sweeping abandoned sends failed');
+      warnUnlessStopping(logger, { error: (error as Error).name }, 'sweeping abandoned sends failed');
     }
   };
   const timer = setInterval(() => void run(), options.everyMs ?? SWEEP_SENDS_EVERY_MS).unref();

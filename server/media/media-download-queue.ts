@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { TLogger } from '../core/logger';
 import type { ProviderClient } from '../provider';
 import { db } from '../core/db/db';
+import { warnUnlessStopping } from '../core/stopping';
 import { DownloadFailure, downloadFailureOf, SUPERSEDED } from './download-failure';
 import { HandOff, tryDownload, type TDownloadJob, type TTryLimits } from './download-try';
 import type { TMediaStore } from './media-store';
@@ -154,7 +155,7 @@ export class MediaDownloadQueue {
       try {
         job = await this.claim(lane);
       } catch (error) {
-        this.deps.logger.warn({ error: (error as Error).name }, 'media queue could not claim a job');
+        warnUnlessStopping(this.deps.logger, { error: (error as Error).name }, 'media queue could not claim a job');
         return;
       }
       if (!job) return;
@@ -248,7 +249,9 @@ export class MediaDownloadQueue {
       );
       for (const t of late.slice(0, row?.waiting ?? 0)) t.cut.abort();
     })()
-      .catch((e: unknown) => this.deps.logger.warn({ error: (e as Error).name }, 'media queue could not look for waiting files'))
+      .catch((e: unknown) =>
+        warnUnlessStopping(this.deps.logger, { error: (e as Error).name }, 'media queue could not look for waiting files'),
+      )
       .finally(() => (this.giving = undefined));
     return this.giving;
   }

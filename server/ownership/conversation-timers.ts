@@ -5,6 +5,7 @@ import { queryRows, sql, type Sql } from '../core/sql';
 import { visibleTo } from '../core/visibility';
 import { announceNotifications } from '../notifications';
 import { clientWaiting } from '../core/client-waiting-sql';
+import { warnUnlessStopping } from '../core/stopping';
 
 // A conversation's timers are columns on its own row (server/decisions/0017-conversation-timers-on-their-row.md):
 // the row is the queue. Every instance polls it; each round is one statement that locks the due
@@ -82,7 +83,7 @@ function poller(logger: TLogger, what: string, round: () => Promise<number>): ()
       try {
         while ((await round()) >= BATCH);
       } catch (error) {
-        logger.warn({ error: (error as Error).name }, `${what} failed`);
+        warnUnlessStopping(logger, { error: (error as Error).name }, `${what} failed`);
       } finally {
         running = false;
       }

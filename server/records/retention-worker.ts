@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { readChainHead, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
 import type { TLogger } from '../core/logger';
+import { warnUnlessStopping } from '../core/stopping';
 import { computeCertificateHash, hashCertificateItems } from './destruction-certificate';
 import { ERASE_ORDER, ERASED_TOTALS_SQL, eraseChunk, type TErasedTotals } from './retention-batches';
 
@@ -114,7 +115,8 @@ export function scheduleRetentionWork(logger: TLogger): () => Promise<void> {
       try {
         while (!stopped && (await runApprovedBatch(logger, () => stopped)));
       } catch (error) {
-        logger.warn(
+        warnUnlessStopping(
+          logger,
           { error: (error as Error).name, code: (error as { parent?: { code?: string } }).parent?.code },
           'destroying a retention batch failed',
         );

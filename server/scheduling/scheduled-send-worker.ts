@@ -1,3 +1,4 @@
+import { warnUnlessStopping } from '../core/stopping';
 import { leaseDueSends } from './lease-due-sends';
 import { markNotSent } from './mark-not-sent';
 import { refusalOf, sendDueSend, type TSchedulingDeps } from './send-due-scheduled';
@@ -41,7 +42,7 @@ export function startScheduledSendWorker(deps: TSchedulingDeps, options: TSchedu
   let again = false;
 
   const warn = (what: string) => (error: unknown) =>
-    deps.logger.warn({ error: (error as Error).name, code: (error as { parent?: { code?: string } }).parent?.code }, what);
+    warnUnlessStopping(deps.logger, { error: (error as Error).name, code: (error as { parent?: { code?: string } }).parent?.code }, what);
 
   const start = (send: Promise<void>) => {
     const tracked = send.catch(warn('a scheduled send failed')).finally(() => {

@@ -42,7 +42,6 @@ export function createSequelize(
       afterConnect: (connection) => {
         (connection as pg.Client).on('error', (err) =>
           reportUnlessStopping(
-            err,
             () => logger.warn({ err: { message: err.message } }, 'database connection error'),
             () => logger.debug({ err: { message: err.message } }, 'database connection closed at shutdown'),
           ),
