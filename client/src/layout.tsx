@@ -8,6 +8,7 @@ import { forgetUnsentWork, useLeaveGuard, useOutboxRunner } from './features/com
 import { useOnline } from './lib/use-online';
 import { NotificationBell } from './features/notifications';
 import { ClockIcon } from './ui/clock-icon';
+import { SignOutIcon } from './ui/sign-out-icon';
 
 type TProps = { user: { id: number; name: string; role: 'director' | 'staff' }; children: ReactNode };
 
@@ -131,7 +132,9 @@ function SignOutButton({ unsent, pending, onSignOut }: { unsent: number; pending
         disabled={pending}
         aria-expanded={unsent > 0 ? asking : undefined}
       >
-        Sign out
+        {/* The words stay its name; a director's phone shows the door alone (client/README.md, the Inbox). */}
+        <SignOutIcon />
+        <span className="sign-out-text">Sign out</span>
       </button>
       {asking && unsent > 0 && (
         <span className="sign-out-confirm" role="group" aria-label="Sign out with unsent work">
