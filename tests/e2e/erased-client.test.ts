@@ -1,10 +1,10 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TAppProcess } from '../support/app-process';
-import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { hasChromium, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { sql } from '../support/sql';
+import { checkBothWidths } from '../support/check-both-widths';
 
 // Erased is final and quiet (server/records/README.md "Records"): a client erased at their request is
 // gone from the Clients list but under its Erased filter, and their page is read-only and says how
@@ -21,25 +21,6 @@ describe.runIf(hasChromium())('an erased client in Chromium', () => {
   beforeAll(() => {
     ({ app, ownerUrl, browser } = live);
   });
-
-  const shoot = async (page: Page, name: string) => {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await saveScreenshot(page, `${name}-${width}`);
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect
-        .soft(
-          serious.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
-          `axe on ${name} at ${width} px`,
-        )
-        .toEqual([]);
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect.soft(wide, `${name} scrolls sideways at ${width} px`).toBe(0);
-    }
-    await page.setViewportSize({ width: 1280, height: 860 });
-  };
 
   /** Records a request for `name` on the Records page and opens its decision. */
   const recordRequest = async (page: Page, name: string, note: string) => {
@@ -70,7 +51,7 @@ describe.runIf(hasChromium())('an erased client in Chromium', () => {
         await held.getByText(/^Erasing is not possible: a legal hold on this client since .+ \(Tribunal claim lodged\)/).waitFor();
         expect(await held.getByRole('radio', { name: 'Erase everything of Benedict Okafor' }).count()).toBe(0);
         await held.getByText(/^Due /).waitFor();
-        await shoot(page, 'erasure-held');
+        await checkBothWidths(page, 'erasure-held');
 
         const request = await recordRequest(page, 'Daniela Reyes', 'Daniela asked by email');
         await request.getByRole('radio', { name: 'Erase everything of Daniela Reyes' }).check();
@@ -96,7 +77,7 @@ describe.runIf(hasChromium())('an erased client in Chromium', () => {
         await page.getByRole('button', { name: 'Erased', exact: true }).click();
         await list.getByRole('link', { name: /Erased client/ }).waitFor();
         expect(await list.getByText('Amelia Hart').count()).toBe(0);
-        await shoot(page, 'clients-erased-filter');
+        await checkBothWidths(page, 'clients-erased-filter');
 
         // The page: how they were erased, the certificate, nothing to write.
         await list.getByRole('link', { name: /Erased client/ }).click();
@@ -112,7 +93,7 @@ describe.runIf(hasChromium())('an erased client in Chromium', () => {
         expect(await page.getByRole('heading', { name: 'Who can see this client' }).count()).toBe(0);
         expect(await page.getByRole('heading', { name: 'Open a case' }).count()).toBe(0);
         expect(await page.getByRole('heading', { name: 'Chat numbers' }).count()).toBe(0);
-        await shoot(page, 'erased-client-page');
+        await checkBothWidths(page, 'erased-client-page');
 
         // Their conversation has no composer.
         await page.goto(`${app.url}/inbox/client/${daniela!.id}`);

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TAppProcess } from '../support/app-process';
-import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
+import { hasChromium, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { sql } from '../support/sql';
+import { checkBothWidths } from '../support/check-both-widths';
 
 // Records as a director meets them (server/records/README.md "Records"): records made old by SQL, previewed,
 // destroyed after a typed confirmation, followed to a certificate whose links download; and a legal
@@ -34,25 +34,6 @@ describe.runIf(hasChromium())('records in Chromium', () => {
   const makeOld = async (caseId: number) => {
     await sql(ownerUrl, `UPDATE cases SET status = 'closed', closed_at = now() - interval '7 years' WHERE id = $1`, [caseId]);
     await sql(ownerUrl, `UPDATE communications SET created_at = now() - interval '7 years' WHERE case_id = $1`, [caseId]);
-  };
-  const shoot = async (page: Page, name: string) => {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
-      // From the top: a full-page shot of a scrolled page draws the sticky top bar mid-page.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await saveScreenshot(page, `${name}-${width}`);
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect
-        .soft(
-          serious.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
-          `axe on ${name} at ${width} px`,
-        )
-        .toEqual([]);
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect.soft(wide, `${name} scrolls sideways at ${width} px`).toBe(0);
-    }
-    await page.setViewportSize({ width: 1280, height: 860 });
   };
   const preview = async (page: Page) => {
     await page.goto(`${app.url}/records`);
@@ -83,14 +64,14 @@ describe.runIf(hasChromium())('records in Chromium', () => {
         expect(await summary.textContent()).toMatch(/1 case, 0 clients due for destruction: kept 6 years after a case closed/);
         const due = page.getByRole('list', { name: 'Clients and cases due' });
         await due.getByRole('link', { name: /HART-2026-001/ }).waitFor();
-        await shoot(page, 'records-preview');
+        await checkBothWidths(page, 'records-preview');
 
         await page.getByRole('button', { name: 'Destroy these records' }).click();
         const destroy = page.getByRole('button', { name: 'Destroy for good' });
         expect(await destroy.isDisabled()).toBe(true); // nothing is destroyed on one stray click
         await expect.poll(() => page.getByText('This cannot be undone.').count()).toBe(1);
         await page.getByRole('textbox', { name: 'Type “destroy” to confirm' }).fill('destroy');
-        await shoot(page, 'records-confirm');
+        await checkBothWidths(page, 'records-confirm');
         await destroy.click();
 
         // Progress from the batch, read every second until the worker has finished it.
@@ -132,7 +113,7 @@ describe.runIf(hasChromium())('records in Chromium', () => {
         const row = page.locator('.records-table tr[data-state="done"]').first();
         expect(await row.textContent()).toContain('Diana Director');
         await row.getByRole('link', { name: /\(PDF\)$/ }).waitFor();
-        await shoot(page, 'records-destroyed');
+        await checkBothWidths(page, 'records-destroyed');
 
         // What was erased says so where it was: in the case, its timeline and the conversation.
         await page.goto(`${app.url}/cases/${lease.id}`);
@@ -142,14 +123,14 @@ describe.runIf(hasChromium())('records in Chromium', () => {
         await expect.poll(() => timeline.getByText(/^Erased under the retention policy on /).count()).toBe(records.length);
         expect(await timeline.getByText('File erased').count()).toBe(files.length);
         expect(await timeline.locator('img').count()).toBe(0); // no broken picture
-        await shoot(page, 'records-erased-case');
+        await checkBothWidths(page, 'records-erased-case');
 
         await page.goto(`${app.url}/inbox/client/${lease.client_id}`);
         await page.getByRole('list', { name: 'Messages' }).waitFor();
         const erasedBubbles = page.locator('.bubble-row', { hasText: 'Erased under the retention policy on' });
         await erasedBubbles.first().waitFor();
         expect(await page.locator('.bubble-row', { hasText: 'did the letting agent reply' }).count()).toBe(0);
-        await shoot(page, 'records-erased-thread');
+        await checkBothWidths(page, 'records-erased-thread');
       } finally {
         await context.close();
       }
@@ -182,13 +163,13 @@ describe.runIf(hasChromium())('records in Chromium', () => {
         expect(await banner.textContent()).toMatch(
           /On legal hold since .+: Boundary dispute with the seller threatened — placed by Diana Director/,
         );
-        await shoot(page, 'records-hold-client');
+        await checkBothWidths(page, 'records-hold-client');
         // Its case says it is covered too, by its client's hold.
         await page.goto(`${app.url}/cases/${purchase.id}`);
         expect(await page.getByRole('region', { name: 'Legal hold' }).textContent()).toContain(
           'On legal hold with its client Chloe Martin',
         );
-        await shoot(page, 'records-hold-case');
+        await checkBothWidths(page, 'records-hold-case');
 
         // Retention leaves the held client's case out; the other old case is in.
         await preview(page);
@@ -211,7 +192,7 @@ describe.runIf(hasChromium())('records in Chromium', () => {
           .getByText(/^Erasing is not possible: a legal hold on this client since .+ \(Boundary dispute with the seller threatened\)/)
           .waitFor();
         expect(await request.getByRole('radio', { name: 'Erase everything of Chloe Martin' }).count()).toBe(0);
-        await shoot(page, 'records-erasure-refused');
+        await checkBothWidths(page, 'records-erasure-refused');
 
         // Refused on the grounds of the hold instead, as the message says.
         await request.getByRole('radio', { name: 'A legal hold covers it' }).check();
@@ -219,7 +200,7 @@ describe.runIf(hasChromium())('records in Chromium', () => {
         await expect
           .poll(() => request.locator('.decision').textContent())
           .toMatch(/^Refused: A legal hold covers it · decided by Diana Director/);
-        await shoot(page, 'records-page');
+        await checkBothWidths(page, 'records-page');
       } finally {
         await context.close();
       }
