@@ -5,6 +5,7 @@ import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { readPdfText } from '../support/pdf-text';
 import { makeOldMatter as makeOldMatterIn } from '../support/records';
 import { sql } from '../support/sql';
+import { sessionCookie } from '../support/session-cookie';
 
 // Erased is final and quiet (server/records/README.md "Records"): an erased client refuses every write
 // about them, is left out of the Clients list (an Erased filter shows them) and says how they were
@@ -15,15 +16,7 @@ let directorCookie = '';
 
 beforeAll(async () => {
   live = await startLiveSetup({ RETENTION_YEARS: '6', FIRM_TIME_ZONE: 'America/New_York' });
-  const res = await fetch(`${live.server.url}/trpc/auth.signIn`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ json: { email: 'dee@firm.test', password: 'director-password' } }),
-  });
-  directorCookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  directorCookie = await sessionCookie(live.server.url, 'dee@firm.test', 'director-password');
 });
 afterAll(() => live?.stop());
 

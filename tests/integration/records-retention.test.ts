@@ -6,6 +6,7 @@ import { readPdfText } from '../support/pdf-text';
 import { match } from '../support/matchers';
 import { makeOldMatter as makeOldMatterIn, sha256 } from '../support/records';
 import { sql } from '../support/sql';
+import { sessionCookie } from '../support/session-cookie';
 
 // Retention, legal holds and erasure requests (server/records/README.md "Records"): what is due is previewed, a
 // director approves it, the worker erases it in chunks (checking each item again), and a
@@ -32,15 +33,7 @@ async function downloadCertificate(batchId: string, format: 'pdf' | 'json', cook
 
 let directorCookie = '';
 beforeAll(async () => {
-  const res = await fetch(`${live.server.url}/trpc/auth.signIn`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ json: { email: 'dee@firm.test', password: 'director-password' } }),
-  });
-  directorCookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  directorCookie = await sessionCookie(live.server.url, 'dee@firm.test', 'director-password');
 });
 
 describe('retention', () => {
