@@ -1,5 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openAt as isOpenAt, outOfHoursReply } from '../../server/business-hours/out-of-hours-sql';
 import { sql as sqlTag } from '../../server/core/sql';
 import { createClient } from '../../server/crm/clients';
@@ -7,6 +7,7 @@ import type { AppRouter } from '../../server/app/app-router';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { createHttpClient } from '../support/test-server';
 import { match } from '../support/matchers';
+import { localMoment, zoneAwayFromMidnight } from '../support/zone-clock';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 
 // server/messaging/README.md "Business hours": the firm's week, and the reply a client who writes outside it gets, at
@@ -25,26 +26,6 @@ afterAll(() => live?.stop());
 
 type TSet = Parameters<TLiveSetup['director']['settings']['setBusinessHours']['mutate']>[0];
 
-/** The wall-clock date (YYYY-MM-DD), ISO weekday and minutes past midnight at `at` in `timeZone`. */
-function localMoment(timeZone: string, at = new Date()): { date: string; day: number; minutes: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  const day = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(parts.weekday!) + 1;
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, day, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
-}
-
 /** Waits, if need be, until `timeZone`'s date cannot change for two minutes (a test must not straddle midnight). */
 async function awayFromMidnight(...timeZones: string[]): Promise<void> {
   await vi.waitFor(
@@ -60,14 +41,16 @@ async function awayFromMidnight(...timeZones: string[]): Promise<void> {
 
 const ALL_DAY = (day: number) => ({ day, opens: '00:00', closes: '24:00' });
 const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7].map(ALL_DAY);
+/** The firm's zone in the reply's tests: one far from midnight now, so no test straddles a date. */
+let firmZone = 'Europe/London';
 /** Open only tomorrow, 09:00–17:00: closed now, and still closed if midnight passes meanwhile. */
-const closedNow = (timeZone = 'Europe/London', autoReply: string | null = REPLY): TSet => ({
+const closedNow = (timeZone = firmZone, autoReply: string | null = REPLY): TSet => ({
   timeZone,
   week: [{ day: (localMoment(timeZone).day % 7) + 1, opens: '09:00', closes: '17:00' }],
   closedDates: [],
   autoReply,
 });
-const openNow = (timeZone = 'Europe/London'): TSet => ({ timeZone, week: EVERY_DAY, closedDates: [], autoReply: REPLY });
+const openNow = (timeZone = firmZone): TSet => ({ timeZone, week: EVERY_DAY, closedDates: [], autoReply: REPLY });
 
 const queuedFor = (digits: string) =>
   sql<{ id: string; to_digits: string; client_id: number | null; body: string; created_by: number | null; state: string }>(
@@ -326,8 +309,11 @@ describe('the rule, in SQL, at a given moment', () => {
 });
 
 describe('the out-of-hours reply', () => {
+  beforeEach(() => {
+    firmZone = zoneAwayFromMidnight();
+  });
+
   it('is sent to a client who writes when the firm is closed, and shows in their thread as automatic', async () => {
-    await awayFromMidnight('Europe/London');
     await live.director.settings.setBusinessHours.mutate(closedNow());
     expect((await live.staff.settings.businessHours.query()).openNow).toBe(false);
     expect((await live.sim.sendInbound(AMELIA, 'Are you there?')).status).toBe(200);
@@ -343,7 +329,6 @@ describe('the out-of-hours reply', () => {
   });
 
   it('is sent once in 12 hours per number: a second message gets none, and one after the mark is 13 hours old gets one', async () => {
-    await awayFromMidnight('Europe/London');
     await live.director.settings.setBusinessHours.mutate(closedNow());
     const number = '447700900201';
     live.sim.markInbound(number);
@@ -358,12 +343,11 @@ describe('the out-of-hours reply', () => {
   });
 
   it('is not sent while the firm is open, nor when no reply is set, nor to a number that opted out, nor for a STOP', async () => {
-    await awayFromMidnight('Europe/London');
     await live.director.settings.setBusinessHours.mutate(openNow());
     await live.sim.sendInbound('447700900202', 'Open now?');
     await expectNoReply('447700900202');
 
-    await live.director.settings.setBusinessHours.mutate(closedNow('Europe/London', null));
+    await live.director.settings.setBusinessHours.mutate(closedNow(firmZone, null));
     await live.sim.sendInbound('447700900203', 'No reply set');
     await expectNoReply('447700900203');
 
@@ -379,7 +363,6 @@ describe('the out-of-hours reply', () => {
   });
 
   it('answers a batch of messages from one number in one delivery once, and a STOP in the batch answers none of its number', async () => {
-    await awayFromMidnight('Europe/London');
     await live.director.settings.setBusinessHours.mutate(closedNow());
     for (const n of ['447700900206', '447700900207', '447700900208']) live.sim.markInbound(n);
     const at = String(Math.floor(Date.now() / 1000));
@@ -403,7 +386,6 @@ describe('the out-of-hours reply', () => {
   });
 
   it('answers none of a number whose preferences say STOP in the same delivery', async () => {
-    await awayFromMidnight('Europe/London');
     await live.director.settings.setBusinessHours.mutate(closedNow());
     live.sim.markInbound('447700900219');
     const at = Math.floor(Date.now() / 1000);
@@ -431,9 +413,14 @@ describe('the out-of-hours reply', () => {
   });
 
   it('decides by the firm’s own date and weekday where they differ from UTC’s', async () => {
-    // At any moment one of these has a date other than UTC's: Kiritimati from 10:00 UTC, Pago Pago before 11:00 UTC.
-    const zone = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((z) => localMoment(z).date !== localMoment('UTC').date)!;
-    await awayFromMidnight(zone, 'UTC');
+    // UTC is the contrast, so its own date must hold (it waits only in the four minutes around UTC's midnight).
+    await awayFromMidnight('UTC');
+    // At any moment one of these has a date other than UTC's, away from its midnight: Kiritimati from 10:00 UTC,
+    // Pago Pago before 11:00 UTC.
+    const zone = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((z) => {
+      const { date, minutes } = localMoment(z);
+      return date !== localMoment('UTC').date && minutes > 1 && minutes < 24 * 60 - 2;
+    })!;
     const local = localMoment(zone);
     const utc = localMoment('UTC');
     expect(local.date).not.toBe(utc.date);
@@ -458,5 +445,5 @@ describe('the out-of-hours reply', () => {
     await live.director.settings.setBusinessHours.mutate({ timeZone: zone, week: EVERY_DAY, closedDates: [local.date], autoReply: REPLY });
     await live.sim.sendInbound('447700900212', 'Holiday');
     await expectOneReplySent('447700900212', null);
-  });
+  }, 240_000);
 });

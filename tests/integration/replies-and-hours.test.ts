@@ -3,6 +3,7 @@ import { createClient } from '../../server/crm/clients';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
 import { match } from '../support/matchers';
 import { failureOf } from '../support/trpc-failure';
+import { localMoment, zoneAwayFromMidnight } from '../support/zone-clock';
 import { cloudPayload, postWebhook, sql, textMessage } from '../support/webhook';
 
 // The client's time, and a reply that stops a follow-up (server/messaging/README.md "Business hours", "Scheduled sends"):
@@ -23,33 +24,15 @@ beforeAll(async () => {
 });
 afterAll(() => live?.stop());
 
-const FIRM_ZONE = 'Europe/London';
-
-/** The ISO weekday and whole minutes past midnight at `at` on the firm's clock. */
-function firmMoment(at = new Date()): { day: number; minutes: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: FIRM_ZONE, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  const day = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(parts.weekday!) + 1;
-  return { day, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
-}
 const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /**
- * The firm's moment now, once it is at least 25 minutes past midnight and 2 minutes before the next
- * (so that "20 minutes ago" and the next two minutes are the same day); waits, if need be, rarely.
+ * A firm zone whose clock is at least 25 minutes past midnight and 2 minutes before the next (so that
+ * "20 minutes ago" and the next two minutes are the same day), with its weekday and minutes now.
  */
-async function todayAwayFromMidnight(): Promise<{ day: number; minutes: number }> {
-  await vi.waitFor(
-    () => {
-      const { minutes } = firmMoment();
-      expect(minutes >= 25 && minutes < 24 * 60 - 2).toBe(true);
-    },
-    { timeout: 30 * 60_000, interval: 1_000 },
-  );
-  return firmMoment();
+function firmToday(): { zone: string; day: number; minutes: number } {
+  const zone = zoneAwayFromMidnight({ after: 25, before: 2 });
+  return { zone, ...localMoment(zone) };
 }
 
 let numbers = 0;
@@ -83,10 +66,10 @@ async function expectNoReply(digits: string): Promise<void> {
 
 describe('the out-of-hours reply judges the client’s time', () => {
   it('a message written while the firm was open but delivered after it closed gets no reply', async () => {
-    const { day, minutes } = await todayAwayFromMidnight();
+    const { zone, day, minutes } = firmToday();
     // Open today until this very minute: closed now, open five minutes ago.
     await live.director.settings.setBusinessHours.mutate({
-      timeZone: FIRM_ZONE,
+      timeZone: zone,
       week: [{ day, opens: '00:00', closes: hhmm(minutes) }],
       closedDates: [],
       autoReply: REPLY,
@@ -102,10 +85,10 @@ describe('the out-of-hours reply judges the client’s time', () => {
   });
 
   it('a message written before opening and delivered just after, within 15 minutes, gets the reply', async () => {
-    const { day, minutes } = await todayAwayFromMidnight();
+    const { zone, day, minutes } = firmToday();
     // Open today from this very minute: open now, closed ten minutes ago.
     await live.director.settings.setBusinessHours.mutate({
-      timeZone: FIRM_ZONE,
+      timeZone: zone,
       week: [{ day, opens: hhmm(minutes), closes: '24:00' }],
       closedDates: [],
       autoReply: REPLY,
@@ -120,10 +103,10 @@ describe('the out-of-hours reply judges the client’s time', () => {
   });
 
   it('a message written out of hours but 20 minutes old when it arrives gets none, nor one whose time is not known; one 14 minutes old gets one', async () => {
-    const { day } = await todayAwayFromMidnight();
+    const { zone, day } = firmToday();
     // Open only tomorrow: closed now and for the last 20 minutes.
     await live.director.settings.setBusinessHours.mutate({
-      timeZone: FIRM_ZONE,
+      timeZone: zone,
       week: [{ day: (day % 7) + 1, opens: '09:00', closes: '17:00' }],
       closedDates: [],
       autoReply: REPLY,
@@ -165,7 +148,7 @@ describe('a scheduled send that waits for no reply (unlessReplied)', () => {
 
   beforeAll(async () => {
     // No automatic replies in the way of the messages these clients write.
-    await live.director.settings.setBusinessHours.mutate({ timeZone: FIRM_ZONE, week: [], closedDates: [], autoReply: null });
+    await live.director.settings.setBusinessHours.mutate({ timeZone: 'Europe/London', week: [], closedDates: [], autoReply: null });
   });
 
   it('is not sent when the client writes after it was scheduled: "the client replied", its author told, the provider given nothing', async () => {
