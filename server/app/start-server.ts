@@ -22,6 +22,7 @@ import { ProviderClient } from '../provider/provider-client';
 import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-download-queue';
 import { PostgresMediaStore } from '../media/media-store';
 import { loadThreadItems, type TThreadItem } from '../inbox/thread-items';
+import { scheduleUnreadFolding } from '../inbox';
 import { isDatabaseEmpty, seedDemoData } from '../seed/seed-demo';
 import type { TAppDeps } from './app-deps';
 import { createAppRouter, type AppRouter } from './app-router';
@@ -172,6 +173,8 @@ export async function startServer(
   // What a killed server left in the temporary directory (server/media/README.md "Files").
   const stopTempFileSweeps = scheduleTempFileSweeps(logger);
   const stopConversationTimers = scheduleConversationTimers(logger, config.replyTargetMinutes);
+  // Each reader's unread kept near the present, so the badge reads what changed, not the firm (server/inbox/README.md "The badge, kept").
+  const stopUnreadFolding = scheduleUnreadFolding(logger);
   // Approved retention and erasure batches, carried on where a stop left them (server/records/README.md "Records").
   const stopRetentionWork = scheduleRetentionWork(logger);
   // The trail's head signed each minute it moved and at every export (server/audit/audit-checkpoints.ts).
@@ -192,6 +195,7 @@ export async function startServer(
       await scheduledSends?.stop();
       stopPruning();
       stopConversationTimers();
+      await stopUnreadFolding();
       stopSendSweeps();
       stopTempFileSweeps();
       await stopRetentionWork();

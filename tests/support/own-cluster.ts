@@ -16,7 +16,7 @@ export const silentLogger = createLogger('silent');
 export async function startOnOwnCluster(name: string): Promise<{ dataDir: string; pg: TEmbeddedDatabase; server: TRunningServer }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `firm-chat-${name}-`));
   await chmod(dataDir, 0o755); // readable by the unprivileged user PostgreSQL runs as under root
-  const pg = await startEmbeddedPostgres(dataDir, silentLogger);
+  const pg = await startEmbeddedPostgres(dataDir, silentLogger, { throwaway: true });
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: pg.url(), PORT: '0', MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET });
   return { dataDir, pg, server: await startServer(config, silentLogger) };
 }

@@ -42,6 +42,7 @@ import { securityPolicy } from './migrations/0034-security-policy';
 import { readMarks } from './migrations/0035-read-marks';
 import { readReceiptPolicy } from './migrations/0036-read-receipt-policy';
 import { wording } from './migrations/0038-wording';
+import { unreadKeptCounts } from './migrations/0039-unread-kept-counts';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -94,6 +95,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     readMarks,
     readReceiptPolicy,
     wording,
+    unreadKeptCounts,
   ];
 }
 

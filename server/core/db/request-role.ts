@@ -63,6 +63,15 @@ export async function grantRequestRole(owner: Sequelize, role: string): Promise<
        EXECUTE format('REVOKE DELETE ON public.communications FROM %I', ${quoteLiteral(role)});
      END $$`,
   );
+  // What the server counts again from the records (migration 0039's schema `derived`): rows of every table.
+  await owner.query(
+    `DO $$ BEGIN
+       IF to_regnamespace('derived') IS NOT NULL THEN
+         EXECUTE format('GRANT USAGE ON SCHEMA derived TO %I', ${quoteLiteral(role)});
+         EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA derived TO %I', ${quoteLiteral(role)});
+       END IF;
+     END $$`,
+  );
   // PostgreSQL 15 and later already keep CREATE on public from everyone but its owner; older ones
   // let any role make a table there (the trail's impostor). Only the schema's owner may take it back.
   await owner.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC').catch(() => undefined);
