@@ -14,6 +14,8 @@ export type TThreadsQuery = {
   state: string | null;
   /** The reply target, in minutes (server/ownership/README.md "Ownership"). */
   replyTargetMinutes: number;
+  /** A page of the inbox, which lists no erased client's conversation (nothing in it is for anyone to act on). */
+  listing?: boolean;
   /** The unread filter starts from the reader's kept counts (few unread for them; server/inbox/README.md "The badge, kept"). */
   unreadFromKept?: boolean;
 };
@@ -58,7 +60,7 @@ JOIN communications d ON d.id = ${SHOWN_ID}
 LEFT JOIN clients cl ON cl.id = t.client_id
 LEFT JOIN conversation_states o ON o.thread_key = t.thread_key
 LEFT JOIN users au ON au.id = o.assignee_id
-WHERE ${where} AND ${visibleTo(q.viewer, sql`t.client_id`, null)} AND (${q.state}::text IS NULL OR o.state = ${q.state}::text OR (${q.state}::text = 'open' AND o.state IS NULL))
+WHERE ${where} AND ${visibleTo(q.viewer, sql`t.client_id`, null)} AND ${q.listing ? sql`cl.erased_at IS NULL` : sql`true`} AND (${q.state}::text IS NULL OR o.state = ${q.state}::text OR (${q.state}::text = 'open' AND o.state IS NULL))
   AND (${q.after?.at ?? null}::timestamptz IS NULL OR (${raw(recency)}.last_at, ${raw(recency)}.last_id) < (${q.after?.at ?? null}::timestamptz, ${q.after?.id ?? null}::int))
 ORDER BY ${raw(recency)}.last_at DESC, ${raw(recency)}.last_id DESC
 LIMIT ${q.limit}`;
@@ -132,11 +134,12 @@ export type TThreadFilter = (typeof THREAD_FILTERS)[number];
 const FILTERS: Record<TThreadFilter, (q: TThreadsQuery) => Sql> = {
   all: (q) => threadsSql(sql`true`, q),
   // A reader with few unread: only the conversations their kept counts name are looked at, not every
-  // conversation newest first until a page is found (the whole inbox, for a reader with none).
+  // conversation newest first until a page is found (the whole inbox, for a reader with none). An array,
+  // read once, so the planner looks them up by key rather than scanning the inbox and testing each.
   unread: (q) =>
     threadsSql(
       q.unreadFromKept
-        ? sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0 AND t.thread_key IN (${keptUnreadCandidates(q.viewer)})`
+        ? sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0 AND t.thread_key = ANY (ARRAY(${keptUnreadCandidates(q.viewer)}))`
         : sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0`,
       q,
     ),
@@ -158,7 +161,7 @@ const FILTERS: Record<TThreadFilter, (q: TThreadsQuery) => Sql> = {
 };
 
 /** The statement that reads a page of conversations under `filter`. */
-export const threadsPageSql = (filter: TThreadFilter, q: TThreadsQuery): Sql => FILTERS[filter](q);
+export const threadsPageSql = (filter: TThreadFilter, q: TThreadsQuery): Sql => FILTERS[filter]({ ...q, listing: true });
 
 /** One conversation's row by its key, in any state the query lists. */
 export const threadByKeySql = (key: string, q: TThreadsQuery): Sql => threadsSql(sql`t.thread_key = ${key}`, q);

@@ -287,7 +287,13 @@ const ERASE_CHUNK_SQL = {
     -- out-of-hours reply's mark goes with their numbers.
     scheduled AS (DELETE FROM scheduled_sends s USING target t WHERE s.client_id = t.id AND t.due AND t.emptied RETURNING 1),
     marks AS (DELETE FROM auto_reply_marks m USING numbers n WHERE m.digits = n.digits RETURNING 1),
-    threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.thread_key = 'client-' || t.id AND t.due AND t.emptied RETURNING 1),
+    threads AS (UPDATE chat_threads ct SET contact_name = NULL FROM target t WHERE ct.thread_key = 'client-' || t.id AND t.due AND t.emptied RETURNING ct.thread_key, ct.inbound),
+    -- Nothing in their conversation is for anyone to act on: read for everyone (the inbox lists it no more).
+    read AS (
+      INSERT INTO read_marks AS r (user_id, thread_key, read_count, read_through_id)
+      SELECT u.id, th.thread_key, th.inbound, (SELECT coalesce(max(id), 0) FROM communications) FROM users u CROSS JOIN threads th
+      ON CONFLICT (user_id, thread_key) DO UPDATE SET read_count = excluded.read_count, read_through_id = excluded.read_through_id, read_at = now()
+      RETURNING 1),
     -- Their erasure requests' notes may name them: they go with the name.
     requests AS (UPDATE erasure_requests e SET note = '' FROM target t WHERE e.client_id = t.id AND t.due AND t.emptied AND e.note <> '' RETURNING 1),
     erased AS (

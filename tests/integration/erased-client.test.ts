@@ -90,6 +90,25 @@ describe('an erased client', () => {
     expect(JSON.stringify(trail)).not.toContain('Ezra');
   });
 
+  it('leaves the inbox: no row of theirs in any filter, and nothing of theirs unread for anyone', async () => {
+    const matter = await makeOldMatter('Iris Inboxed', 1);
+    const listed = async (filter: 'all' | 'unread') =>
+      (await live.staff.inbox.threads.query({ filter })).threads.some((t) => t.clientId === matter.clientId);
+    const theirs = (await live.staff.inbox.threadSummary.query({ clientId: matter.clientId }))!.unread;
+    expect(theirs).toBeGreaterThan(0);
+    expect([await listed('all'), await listed('unread')]).toEqual([true, true]);
+    const before = await live.staff.inbox.unreadCount.query();
+
+    const { id } = await live.director.erasure.request.mutate({ clientId: matter.clientId, receivedAt: new Date(), note: '' });
+    const { batchId } = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
+    await destroyAndWait(batchId!);
+    expect([await listed('all'), await listed('unread')]).toEqual([false, false]);
+    expect(await live.staff.inbox.unreadCount.query()).toEqual({
+      conversations: before.conversations - 1,
+      messages: before.messages - theirs,
+    });
+  });
+
   it('erased under the retention policy says so', async () => {
     const old = await makeOldMatter('Rhoda Retained', 8);
     const preview = await live.director.retention.preview.query();
