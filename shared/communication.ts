@@ -153,6 +153,8 @@ export type TCommunication = {
     mentions?: number[];
     /** When retention or an erasure request erased what it said (server/records/README.md "Records"): the record stays, its content is gone. */
     erased_at?: string;
+    /** Which erased it: an erasure request (`request`) or the retention policy (`retention`); absent on records erased before this was kept. */
+    erased_by?: 'request' | 'retention';
   };
   attachments: TAttachment[];
   /** Who sent an outbound record from this app; null for inbound, echoes and older records. */

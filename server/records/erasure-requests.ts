@@ -33,6 +33,8 @@ export type TErasureRequest = {
   deadline: TDeadline;
   /** The earliest live hold on the client or a case of theirs: erasing is refused while there is one. */
   hold: TRequestHold | null;
+  /** The client's open cases: erasing is refused until they are closed. */
+  openCases: number;
 };
 
 export type TDeadline = 'decided' | 'due' | 'soon' | 'overdue';
@@ -107,7 +109,7 @@ export async function decideErasureRequest(
       if (request.open_cases > 0)
         throw new AppError(
           'CONFLICT',
-          `This client has ${request.open_cases} open case${request.open_cases === 1 ? '' : 's'}: close them before erasing.`,
+          `This client has ${request.open_cases === 1 ? 'an open case: close it' : `${request.open_cases} open cases: close them`} before erasing.`,
         );
       batchId = (await createErasureBatch(reader, request.client_id, transaction)).batchId;
     }
@@ -159,6 +161,7 @@ export async function listErasureRequests(
     batch_state: string | null;
     due_at: Date;
     hold: (Omit<TRequestHold, 'since'> & { since: string }) | null;
+    open_cases: number;
   }>(
     sql`SELECT e.id, e.client_id, c.name AS client_name, c.erased_at IS NOT NULL AS erased, e.received_at, e.note,
             e.recorded_by, ru.name AS recorder, e.recorded_at, e.decision, e.grounds, e.decided_by, du.name AS decider, e.decided_at,
@@ -167,7 +170,8 @@ export async function listErasureRequests(
                       'label', coalesce(hk.reference, c.name), 'since', h.placed_at)
              FROM legal_holds h LEFT JOIN cases hk ON hk.id = h.case_id
              WHERE h.released_at IS NULL AND (h.client_id = e.client_id OR hk.client_id = e.client_id)
-             ORDER BY h.placed_at, h.id LIMIT 1) AS hold
+             ORDER BY h.placed_at, h.id LIMIT 1) AS hold,
+            (SELECT count(*) FROM cases k WHERE k.client_id = e.client_id AND k.status = 'open')::int AS open_cases
      FROM erasure_requests e JOIN clients c ON c.id = e.client_id
      LEFT JOIN users ru ON ru.id = e.recorded_by LEFT JOIN users du ON du.id = e.decided_by
      LEFT JOIN retention_batches b ON b.id = e.batch_id
@@ -190,5 +194,6 @@ export async function listErasureRequests(
     dueAt: new Date(r.due_at),
     deadline: deadlineOf(r.decision !== null, new Date(r.due_at), now),
     hold: r.hold ? { ...r.hold, since: new Date(r.hold.since) } : null,
+    openCases: r.open_cases,
   }));
 }

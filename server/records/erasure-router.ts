@@ -55,6 +55,7 @@ export const erasureRouter = router({
           dueAt: z.date(),
           deadline: z.enum(['decided', 'due', 'soon', 'overdue']),
           hold: z.object({ reason: z.string(), on: z.enum(['client', 'case']), label: z.string(), since: z.date() }).nullable(),
+          openCases: z.number(),
         }),
       ),
     )

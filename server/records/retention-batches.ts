@@ -225,7 +225,7 @@ const ERASE_CHUNK_SQL = {
         metadata = CASE WHEN jsonb_typeof(c.metadata) = 'object'
                      THEN coalesce((SELECT jsonb_object_agg(m.key, m.value) FROM jsonb_each(c.metadata) m WHERE m.key = ANY(${KEPT_METADATA_KEYS}::text[])), '{}'::jsonb)
                      ELSE '{}'::jsonb END
-                   || jsonb_build_object('erased_at', now()),
+                   || jsonb_build_object('erased_at', now(), 'erased_by', CASE WHEN ${chunk.cutoff}::timestamptz IS NULL THEN 'request' ELSE 'retention' END),
         erased_at = now(), erased_sha256 = encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), updated_at = now()
       FROM target t WHERE c.id = t.id AND t.due
       RETURNING c.id, c.erased_sha256),

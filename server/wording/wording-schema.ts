@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unknownPlaceholders } from '../../shared/wording-placeholders';
 import { ZRecordId } from '../trpc/record-id';
 
 // What a piece of the firm's wording may be (server/wording/README.md "Firm wording"): a title the
@@ -8,7 +9,19 @@ export const TITLE_MAX = 80;
 export const BODY_MAX = 4096;
 
 const ZTitle = z.string().trim().min(1, 'Give it a title').max(TITLE_MAX, `A title can be at most ${TITLE_MAX} characters`);
-const ZWordingBody = z.string().trim().min(1, 'Write the wording').max(BODY_MAX, `The wording can be at most ${BODY_MAX} characters`);
+const ZWordingBody = z
+  .string()
+  .trim()
+  .min(1, 'Write the wording')
+  .max(BODY_MAX, `The wording can be at most ${BODY_MAX} characters`)
+  .superRefine((body, ctx) => {
+    const unknown = unknownPlaceholders(body);
+    if (unknown.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a placeholder' : 'are not placeholders'}: use those listed above, or write the words out`,
+      });
+  });
 
 export const ZWording = z.object({
   id: z.number(),

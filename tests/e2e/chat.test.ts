@@ -97,6 +97,20 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
+  it('wording inserted for a number on no client’s file leaves the client’s name out, never taking the profile name for it', async () => {
+    const { page, context } = await signIn('Staff');
+    await liveStreamOpen(page);
+    const stranger = '447700900877';
+    await live.sim.sendInbound(stranger, 'Do you handle tenancy disputes?', 'Moonbeam');
+    await page.locator(`[data-thread="phone-${stranger}"]`).click();
+    await page.getByRole('combobox', { name: 'Firm wording' }).selectOption({ label: 'Please call us' });
+    await page.getByRole('button', { name: 'Insert wording' }).click();
+    const body = await page.getByRole('textbox', { name: 'Message' }).inputValue();
+    expect(body).toMatch(/^Hello, could you please call Ashdown & Vale Solicitors/);
+    expect(body).not.toContain('Moonbeam');
+    await context.close();
+  });
+
   it("a stranger linked to Benedict by mistake: the reply goes to the stranger's number, never Benedict's, and the link is undone in one click", async () => {
     const { page, context } = await signIn('Staff');
     await liveStreamOpen(page); // before the provider posts: what follows arrives live

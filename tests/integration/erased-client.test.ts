@@ -103,6 +103,12 @@ describe('an erased client', () => {
     const { batchId } = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
     await destroyAndWait(batchId!);
     expect([await listed('all'), await listed('unread')]).toEqual([false, false]);
+    // Each record says which erased it, wherever it is shown.
+    expect(
+      await sql(live.server.databaseUrl, "SELECT DISTINCT metadata->>'erased_by' AS by FROM communications WHERE client_id = $1", [
+        matter.clientId,
+      ]),
+    ).toEqual([{ by: 'request' }]);
     expect(await live.staff.inbox.unreadCount.query()).toEqual({
       conversations: before.conversations - 1,
       messages: before.messages - theirs,
@@ -154,6 +160,18 @@ describe('erasure requests', () => {
     // The server still refuses it.
     await expect(live.director.erasure.decide.mutate({ requestId: onHold.id, decision: 'erase' })).rejects.toMatchObject({
       data: { code: 'CONFLICT' },
+    });
+  });
+
+  it('count the client’s open cases up front, which the server refuses to erase past', async () => {
+    const open = await makeOldMatter('Opal Open', 1);
+    await live.staff.cases.create.mutate({ clientId: open.clientId, reference: 'ERA-OPEN-1', title: 'Still running' });
+    const request = await live.director.erasure.request.mutate({ clientId: open.clientId, receivedAt: new Date(), note: '' });
+    const listed = (await live.director.erasure.list.query()).find((r) => r.id === request.id);
+    expect(listed).toMatchObject({ openCases: 1, hold: null });
+    await expect(live.director.erasure.decide.mutate({ requestId: request.id, decision: 'erase' })).rejects.toMatchObject({
+      data: { code: 'CONFLICT' },
+      message: 'This client has an open case: close it before erasing.',
     });
   });
 });

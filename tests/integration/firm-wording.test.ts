@@ -88,6 +88,18 @@ describe('the firm’s wording', () => {
     expect(long.data?.fieldErrors).toEqual({ body: ['The wording can be at most 4096 characters'] });
     const titleLong = await codeOf(live.director.wording.update.mutate({ id: first!.id, title: 't'.repeat(81) }));
     expect(titleLong.data?.fieldErrors).toEqual({ title: ['A title can be at most 80 characters'] });
+    // A placeholder the composer does not fill would reach a client as typed: refused, named.
+    const typo = await codeOf(
+      live.director.wording.add.mutate({ title: 'Typo', body: 'Hello {{client.first_name}}, see {{ firm_name }}' }),
+    );
+    expect(typo.data?.fieldErrors).toEqual({
+      body: ['{{client.first_name}} is not a placeholder: use those listed above, or write the words out'],
+    });
+    const two = await codeOf(live.director.wording.update.mutate({ id: first!.id, body: '{{name}} and {{date}}' }));
+    expect(two.data?.fieldErrors).toEqual({
+      body: ['{{name}}, {{date}} are not placeholders: use those listed above, or write the words out'],
+    });
+    expect((await live.director.wording.list.query()).some((w) => w.title === 'Typo')).toBe(false);
     const gone = await codeOf(live.director.wording.remove.mutate({ id: 999_999 }));
     expect(gone.data?.code).toBe('NOT_FOUND');
     expect((await live.staff.wording.list.query())[0]).toEqual(first);

@@ -68,6 +68,7 @@ describe('retention', () => {
     expect(records[0]!.metadata).toEqual({
       chat_msg_id: `wamid.${old.reference.toLowerCase()}-0`,
       erased_at: expect.any(String) as unknown,
+      erased_by: 'retention',
     });
     expect(records.every((r) => r.peer_phone === null)).toBe(true);
     const [file] = await sql<{ file_name: string | null; erased_at: Date | null; chunks: number }>(

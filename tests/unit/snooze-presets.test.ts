@@ -23,6 +23,15 @@ describe('snooze presets on every weekday', () => {
     expect(new Set(times).size).toBe(times.length);
   });
 
+  it('late in the evening, three hours on is called what it is, not later today', () => {
+    expect(snoozePresets(new Date(2026, 10, 25, 20, 59))[0]).toMatchObject({ label: 'Later today' });
+    expect(snoozePresets(new Date(2026, 10, 25, 23, 28))[0]).toEqual({
+      key: 'later',
+      label: 'In 3 hours',
+      until: new Date(2026, 10, 26, 2, 28),
+    });
+  });
+
   it('on a Sunday just after midnight, next week is the Monday after tomorrow, not tomorrow', () => {
     const [, tomorrow, nextWeek] = snoozePresets(new Date(2026, 10, 29, 0, 5));
     expect(tomorrow!.until).toEqual(new Date(2026, 10, 30, 9, 0));

@@ -93,7 +93,7 @@ export function Timeline({ items, older, filing, erasedBy }: TProps) {
               {item.subject && <p className="timeline-subject">{item.subject}</p>}
               {item.metadata.erased_at && item.type !== 'chat' ? (
                 // A note, call or e-mail whose content retention destroyed: the record stays, saying so.
-                <ErasedNote erasedAt={item.metadata.erased_at} by={erasedBy} className="timeline-text erased" />
+                <ErasedNote erasedAt={item.metadata.erased_at} by={item.metadata.erased_by ?? erasedBy} className="timeline-text erased" />
               ) : item.type === 'chat_note' ? (
                 <p className="timeline-text" role="note" aria-label="Internal note">
                   {item.body}

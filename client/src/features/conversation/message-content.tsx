@@ -32,7 +32,7 @@ export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }
         {item.attachments.map((a) => (
           <ErasedFile key={a.id} />
         ))}
-        <ErasedNote erasedAt={m.erased_at} className="bubble-text erased" />
+        <ErasedNote erasedAt={m.erased_at} by={m.erased_by} className="bubble-text erased" />
       </>
     );
   return (

@@ -132,7 +132,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
           mode={mode}
           onModeChange={setChosenMode}
           clientId={clientId}
-          clientName={name}
+          // A number on no client's file has a profile name, not a client's: the wording's names are left out there.
+          clientName={clientId ? name : null}
           sends={sends}
           file={file}
           onFileChange={setFile}

@@ -15,8 +15,10 @@ export function snoozePresets(now = new Date()): TSnoozePreset[] {
   const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, MORNING_HOUR);
   const daysToMonday = 8 - now.getDay(); // getDay: 0 Sunday … 6 Saturday
   const monday = new Date(now.getFullYear(), now.getMonth(), now.getDate() + daysToMonday, MORNING_HOUR);
+  const later = new Date(now.getTime() + LATER_TODAY_HOURS * 3_600_000);
   return [
-    { key: 'later', label: 'Later today', until: new Date(now.getTime() + LATER_TODAY_HOURS * 3_600_000) },
+    // Late in the evening three hours on is tomorrow: said as what it is, not "later today".
+    { key: 'later', label: later.getDate() === now.getDate() ? 'Later today' : `In ${LATER_TODAY_HOURS} hours`, until: later },
     { key: 'tomorrow', label: 'Tomorrow 9:00', until: tomorrow },
     { key: 'next-week', label: 'Next week', until: monday },
   ];

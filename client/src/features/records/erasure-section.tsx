@@ -246,6 +246,11 @@ function DecideForm({ request }: { request: TRequest }) {
         <legend>Decision</legend>
         {request.hold ? (
           <p className="erase-held">{heldText(request.hold)}</p>
+        ) : request.openCases > 0 ? (
+          <p className="erase-held">
+            {request.client.name} has {request.openCases === 1 ? 'an open case' : `${request.openCases} open cases`}: close{' '}
+            {request.openCases === 1 ? 'it' : 'them'} before erasing, or refuse the request.
+          </p>
         ) : (
           <label className="radio-line">
             <input type="radio" name={name} value="erase" checked={choice === 'erase'} onChange={() => pick('erase')} />
