@@ -7,6 +7,7 @@ import { tooLargeMessage, UPLOAD_LIMITS } from '../../shared/media-limits';
 import { rawUpload, type TRawUpload } from '../support/raw-upload';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { sign, WEBHOOK_SECRET } from '../support/webhook';
+import { sessionCookie } from '../support/session-cookie';
 
 // A client uploading past a limit reads the 413 and its sentence, never a reset connection: the
 // server answers, then reads and drops the rest of the body (bounded) before it closes. fetch reads
@@ -28,12 +29,7 @@ let cookie: string;
 beforeAll(async () => {
   server = await startTestServer({ MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, NEXT_PUBLIC_SITE_URL: SITE });
   await createUser({ email: 'sam@firm.test', name: 'Sam', role: 'staff', password: 'upload-password' });
-  const res = await fetch(`${server.url}/trpc/auth.signIn`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ json: { email: 'sam@firm.test', password: 'upload-password' } }),
-  });
-  cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
+  cookie = await sessionCookie(server.url, 'sam@firm.test', 'upload-password');
 });
 afterAll(() => server?.stop());
 

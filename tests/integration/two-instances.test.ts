@@ -6,6 +6,7 @@ import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { isConnected, openLiveStream } from '../support/live-stream';
 import { startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+import { sessionCookie } from '../support/session-cookie';
 
 // Instance A runs in this process, instance B in its own process; one PostgreSQL between them.
 let a: TTestServer;
@@ -22,15 +23,7 @@ afterAll(async () => {
   await a?.stop();
 });
 
-async function signIn(baseUrl: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/trpc/auth.signIn`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ json: { email: 'sam@firm.test', password: 'staff-password' } }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const signIn = (baseUrl: string) => sessionCookie(baseUrl, 'sam@firm.test', 'staff-password');
 
 it('a message delivered to instance A reaches a live subscription (SSE) on instance B', async () => {
   const cookie = await signIn(b.url);

@@ -11,6 +11,7 @@ import { uploadSlots } from '../../server/media/uploads/upload-slots';
 import { captureLogLines } from '../support/log-capture';
 import { sql } from '../support/sql';
 import { startTestServer, type TTestServer } from '../support/test-server';
+import { sessionCookie } from '../support/session-cookie';
 
 // Shortened for the test: in production a request other than an upload has 300 s to arrive and an
 // upload may sit idle 30 s.
@@ -23,15 +24,7 @@ let server: TTestServer;
 let cookie: string;
 let otherCookie: string;
 
-async function signIn(baseUrl: string, email: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/trpc/auth.signIn`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ json: { email, password: 'upload-password' } }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const signIn = (baseUrl: string, email: string) => sessionCookie(baseUrl, email, 'upload-password');
 
 beforeAll(async () => {
   server = await startTestServer({}, createLogger('info', destination), { timeouts: { requestMs: REQUEST_MS, uploadIdleMs: IDLE_MS } });
