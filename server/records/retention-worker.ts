@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { readChainHead, recordAuditEvent } from '../audit';
 import { db } from '../core/db/db';
+import { announce, RESYNC_PAYLOAD } from '../events';
 import type { TLogger } from '../core/logger';
 import { warnUnlessStopping } from '../core/stopping';
 import { computeCertificateHash, hashCertificateItems } from './destruction-certificate';
@@ -49,6 +50,8 @@ async function finishBatch(batch: TLeasedBatch): Promise<void> {
       { bind: [batch.id], type: QueryTypes.SELECT, transaction },
     );
     if (!done) return;
+    // Pages already open read again: an erased client leaves every inbox and badge at once, erased words every thread.
+    await announce(RESYNC_PAYLOAD, transaction);
     const t = totals!;
     await recordAuditEvent(
       {

@@ -26,9 +26,26 @@ export function listWording(): Promise<TWording[]> {
   return queryRows<TWording>(sql`${SELECT} ORDER BY w.id`);
 }
 
+/**
+ * One title names one piece of wording (the composer's picker lists them by title): another with the
+ * same title, whatever its case, is refused. Taken under a lock, so two directors cannot both add it.
+ */
+async function assertTitleFree(title: string, exceptId: number | null, transaction: Transaction): Promise<void> {
+  await queryRows(sql`SELECT pg_advisory_xact_lock(hashtext('firm_wording.title'))`, { transaction });
+  const [taken] = await queryRows(
+    sql`SELECT 1 FROM firm_wording WHERE lower(title) = lower(${title}) AND id IS DISTINCT FROM ${exceptId}::int`,
+    { transaction },
+  );
+  if (taken)
+    throw new AppError('CONFLICT', `There is already wording called “${title}”: give this one another title.`, {
+      title: ['another wording has this title'],
+    });
+}
+
 /** A new piece of wording (a director, checked by the router), audited as `wording.add`. */
 export function addWording(actor: TActor, input: TAddWordingInput): Promise<TWording> {
   return db().transaction(async (transaction) => {
+    await assertTitleFree(input.title, null, transaction);
     const [row] = await queryRows<{ id: number }>(
       sql`INSERT INTO firm_wording (title, body, created_by) VALUES (${input.title}, ${input.body}, ${actor.userId}) RETURNING id`,
       { transaction },
@@ -51,6 +68,7 @@ export function updateWording(actor: TActor, input: TUpdateWordingInput): Promis
     const body = input.body ?? before.body;
     const changed = [...(title !== before.title ? ['title' as const] : []), ...(body !== before.body ? ['body' as const] : [])];
     if (!changed.length) return readOne(input.id, transaction);
+    if (changed.includes('title')) await assertTitleFree(title, input.id, transaction);
     await db().query('UPDATE firm_wording SET title = $1, body = $2, updated_by = $3, updated_at = now() WHERE id = $4', {
       bind: [title, body, actor.userId, input.id],
       transaction,

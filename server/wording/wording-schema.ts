@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unknownPlaceholders } from '../../shared/wording-placeholders';
+import { placeholderProblem } from '../../shared/wording-placeholders';
 import { ZRecordId } from '../trpc/record-id';
 
 // What a piece of the firm's wording may be (server/wording/README.md "Firm wording"): a title the
@@ -15,12 +15,8 @@ const ZWordingBody = z
   .min(1, 'Write the wording')
   .max(BODY_MAX, `The wording can be at most ${BODY_MAX} characters`)
   .superRefine((body, ctx) => {
-    const unknown = unknownPlaceholders(body);
-    if (unknown.length)
-      ctx.addIssue({
-        code: 'custom',
-        message: `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a placeholder' : 'are not placeholders'}: use those listed above, or write the words out`,
-      });
+    const problem = placeholderProblem(body);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 export const ZWording = z.object({

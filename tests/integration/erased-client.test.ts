@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runApprovedBatch } from '../../server/records';
 import { createLogger } from '../../server/core/logger';
 import { startLiveSetup, type TLiveSetup } from '../support/live-setup';
+import { openLiveStream } from '../support/live-stream';
 import { readPdfText } from '../support/pdf-text';
 import { makeOldMatter as makeOldMatterIn } from '../support/records';
 import { sql } from '../support/sql';
@@ -99,9 +100,16 @@ describe('an erased client', () => {
     expect([await listed('all'), await listed('unread')]).toEqual([true, true]);
     const before = await live.staff.inbox.unreadCount.query();
 
-    const { id } = await live.director.erasure.request.mutate({ clientId: matter.clientId, receivedAt: new Date(), note: '' });
-    const { batchId } = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
-    await destroyAndWait(batchId!);
+    const stream = await openLiveStream(live.server.url, live.staffCookie);
+    try {
+      const { id } = await live.director.erasure.request.mutate({ clientId: matter.clientId, receivedAt: new Date(), note: '' });
+      const { batchId } = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
+      await destroyAndWait(batchId!);
+      // A page already open is told to read again: the client leaves it at once, not at its next reload.
+      await stream.waitFor((frame) => frame.data?.includes('"resync"') ?? false, 10_000);
+    } finally {
+      stream.close();
+    }
     expect([await listed('all'), await listed('unread')]).toEqual([false, false]);
     // Each record says which erased it, wherever it is shown.
     expect(

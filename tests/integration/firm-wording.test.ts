@@ -99,7 +99,15 @@ describe('the firm’s wording', () => {
     expect(two.data?.fieldErrors).toEqual({
       body: ['{{name}}, {{date}} are not placeholders: use those listed above, or write the words out'],
     });
+    for (const [body, message] of [
+      ['Hello {{client.firstName}', 'A placeholder’s braces do not match: write it with two on each side, such as {{client.firstName}}'],
+      ['Hello {client.firstName}', '{client.firstName} needs two braces on each side: {{client.firstName}}'],
+    ] as const)
+      expect((await codeOf(live.director.wording.add.mutate({ title: 'Typo', body }))).data?.fieldErrors).toEqual({ body: [message] });
     expect((await live.director.wording.list.query()).some((w) => w.title === 'Typo')).toBe(false);
+    // One title, one wording: the picker lists them by title.
+    const taken = await codeOf(live.director.wording.add.mutate({ title: first!.title.toUpperCase(), body: 'Hello' }));
+    expect(taken.data).toMatchObject({ code: 'CONFLICT', fieldErrors: { title: ['another wording has this title'] } });
     const gone = await codeOf(live.director.wording.remove.mutate({ id: 999_999 }));
     expect(gone.data?.code).toBe('NOT_FOUND');
     expect((await live.staff.wording.list.query())[0]).toEqual(first);
