@@ -24,4 +24,5 @@ it('serves the SPA found in SPA_DIR, on the root and on a screen of its own', as
     expect(res.status).toBe(200);
     expect(await res.text()).toContain(marker);
   }
-});
+  // A whole `npm start` (its own cluster initialised, migrated, seeded): as long as the other files that start one allow.
+}, 120_000);
