@@ -138,9 +138,7 @@ const FILTERS: Record<TThreadFilter, (q: TThreadsQuery) => Sql> = {
   // read once, so the planner looks them up by key rather than scanning the inbox and testing each.
   unread: (q) =>
     threadsSql(
-      q.unreadFromKept
-        ? sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0 AND t.thread_key = ANY (ARRAY(${keptUnreadCandidates(q.viewer)}))`
-        : sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0`,
+      sql`${HAS_UNREAD} AND ${SEEN_UNREAD} > 0 AND ${q.unreadFromKept ? sql`t.thread_key = ANY (ARRAY(${keptUnreadCandidates(q.viewer)}))` : sql`true`}`,
       q,
     ),
   unlinked: (q) => threadsSql(sql`t.client_id IS NULL`, q),

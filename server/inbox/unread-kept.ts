@@ -56,12 +56,12 @@ export async function foldUnread(userId: number): Promise<boolean> {
         sql`SELECT snap_xmin::text, stale FROM derived.unread_totals WHERE user_id = ${userId} FOR UPDATE SKIP LOCKED`,
         { transaction },
       );
-      const [exists] = held ? [held] : await queryRows(sql`SELECT 1 FROM derived.unread_totals WHERE user_id = ${userId}`, { transaction });
-      if (!held && exists) return false; // another instance is folding them
+      // Not taken but there: another instance is folding them.
+      if (!held && (await queryRows(sql`SELECT 1 FROM derived.unread_totals WHERE user_id = ${userId}`, { transaction })).length)
+        return false;
       // The log's floor, held against a prune until this commits (one that committed since this snapshot: 40001).
-      const [log] = await queryRows<{ pruned_below: string; at: string; behind: boolean; lost: boolean }>(
-        sql`SELECT l.pruned_below::text, pg_snapshot_xmin(pg_current_snapshot())::text AS at,
-           l.pruned_below > pg_snapshot_xmin(pg_current_snapshot()) AS lost,
+      const [log] = await queryRows<{ behind: boolean; lost: boolean }>(
+        sql`SELECT l.pruned_below > pg_snapshot_xmin(pg_current_snapshot()) AS lost,
            ${held?.snap_xmin ?? null}::xid8 IS NULL OR ${held?.snap_xmin ?? null}::xid8 < l.pruned_below AS behind
          FROM derived.unread_log l FOR SHARE`,
         { transaction },
@@ -129,9 +129,9 @@ export async function pruneUnreadChanges(): Promise<number> {
     const [row] = await queryRows<{ pruned: string }>(
       sql`WITH floor AS (
          SELECT least((SELECT min(u.snap_xmin) FROM derived.unread_totals u JOIN users p ON p.id = u.user_id AND p.deactivated_at IS NULL WHERE NOT u.stale), pg_snapshot_xmin(pg_current_snapshot())) AS below),
-       moved AS (UPDATE derived.unread_log l SET pruned_below = greatest(l.pruned_below, f.below) FROM floor f RETURNING l.pruned_below),
+       moved AS (UPDATE derived.unread_log l SET pruned_below = greatest(l.pruned_below, f.below) FROM floor f),
        gone AS (DELETE FROM derived.unread_changes c WHERE c.xid < (SELECT below FROM floor) RETURNING 1)
-       SELECT (SELECT count(*) FROM gone) AS pruned, (SELECT count(*) FROM moved) AS moved`,
+       SELECT (SELECT count(*) FROM gone) AS pruned`,
       { transaction },
     );
     return Number(row?.pruned ?? 0);
@@ -143,11 +143,15 @@ const FOLD_POLL_MS = 2_000;
 /** Readers one round looks at; a longer list is taken in further rounds at once. */
 const FOLD_BATCH = 50;
 
-/** One round: every reader behind (at most `batch`) folded. Returns how many were looked at. */
+/**
+ * One round: every reader behind (at most `batch`) folded, then the log pruned — only after a fold, as
+ * only a fold moves the oldest snapshot in force (what a running transaction held back goes at the next
+ * round that folds). Returns how many were looked at.
+ */
 export async function foldUnreadRound(batch = FOLD_BATCH): Promise<number> {
   const readers = await readersToFold(batch);
   for (const id of readers) await foldUnread(id);
-  await pruneUnreadChanges();
+  if (readers.length) await pruneUnreadChanges();
   return readers.length;
 }
 
