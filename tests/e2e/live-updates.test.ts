@@ -6,22 +6,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { startAppProcess, type TAppProcess } from '../support/app-process';
 import { hasChromium, launchChromium, liveStreamOpen, signInDemo } from '../support/browser';
+import { buildDevelopmentSpa } from '../support/test-spa-build';
 import { cloudPayload, postWebhook, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
 // Live updates over a restart: the server ends its streams without tRPC's `return`, the
 // browser reconnects by itself with the last event id it saw, and the new stream starts with a
-// resync — so a page left open through a deploy catches up without a reload.
+// resync — so a page left open through a deploy catches up without a reload. This file's app serves
+// React's development build: StrictMode mounts the app twice, which is what the first test needs to
+// fail without its fix (an unmount that ends a stream must not schedule a restart).
 describe.runIf(hasChromium())('live updates in Chromium across a server restart', () => {
   let app: TAppProcess;
   let browser: Browser;
   let dataDir: string;
   let port: number;
-  const env = { MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET, SESSION_SECRET: 'e2e-live-session-secret-0123456789ab' };
+  const env: Record<string, string> = {
+    MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    SESSION_SECRET: 'e2e-live-session-secret-0123456789ab',
+  };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'firm-chat-live-'));
     await chmod(dataDir, 0o755);
     port = await findFreePort();
+    env.SPA_DIR = await buildDevelopmentSpa();
     app = await startAppProcess({ port, dataDir, env });
     browser = await launchChromium();
   }, 180_000);
