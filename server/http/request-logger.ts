@@ -8,7 +8,8 @@ import type { TLogger } from '../core/logger';
  *
  * A request whose connection closed before its answer was complete says so (`aborted`), with the
  * status only if one was sent: an answer never sent is not a 200. When the server itself cut it
- * (an idle upload, a body past its deadline), `cut` says why (`res.locals.cut`).
+ * (an idle upload, a body past its deadline), `cut` says why (`res.locals.cut`); one it cut with the
+ * connection (`res.locals.unanswered`) is aborted with no status, whatever the handler wrote after.
  */
 export function logRequests(logger: TLogger): RequestHandler {
   return (req, res, next) => {
@@ -22,13 +23,16 @@ export function logRequests(logger: TLogger): RequestHandler {
       if (logged) return;
       logged = true;
       const ms = Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 10) / 10;
-      const finished = res.writableFinished;
+      // A connection the server cut itself (an idle upload) carries nothing written after: what the
+      // handler answered as it unwound reached no one, however far Node took it.
+      const unanswered = res.locals.unanswered === true;
+      const finished = res.writableFinished && !unanswered;
       const cut = res.locals.cut as string | undefined;
       logger.info(
         {
           method: req.method,
           path,
-          status: finished || res.headersSent ? res.statusCode : null,
+          status: finished || (res.headersSent && !unanswered) ? res.statusCode : null,
           ms,
           ...(finished ? {} : { aborted: true }),
           ...(cut ? { cut } : {}),

@@ -117,6 +117,7 @@ export function receiveResumableUploads(deps: TDeps): Router {
       const stopWatching = watchIdleUpload(req, deps.idleMs, () => {
         // What arrived is stored as the write unwinds; the browser resumes from there.
         res.locals.cut = 'idle';
+        res.locals.unanswered = true; // the connection goes with the request: tus's answer reaches no one
         req.destroy(new Error('upload idle'));
       });
       res.once('close', stopWatching);
