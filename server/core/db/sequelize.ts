@@ -7,6 +7,22 @@ import { reportUnlessStopping } from '../stopping';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 /**
+ * pg's Client with an 'error' listener from its start. Sequelize adds its own once connect's promise
+ * has resumed, but a server that accepts a connection and ends it in one packet (a shutdown at that
+ * instant, as Ctrl-C to the process group causes) has pg emit 'error' before then, and an 'error' with
+ * no listener ends the process. Nothing is hidden: the client is no longer queryable, so the connect
+ * fails as against any database going away.
+ */
+class ListenedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+/** pg as Sequelize reads it, with the Client above (everything else from pg itself). */
+const pgForSequelize = Object.create(pg, { Client: { value: ListenedClient } }) as typeof pg;
+
+/**
  * `statementTimeoutMs`: a statement's limit (4 s: requests and webhooks); the pool for long work
  * (open-database.ts) allows two minutes.
  * `unbounded`: no statement or query timeout, for the migrations and rebuilds run at start, which
@@ -20,7 +36,7 @@ export function createSequelize(
   const statementTimeout = options.statementTimeoutMs ?? 4_000;
   return new Sequelize(databaseUrl, {
     dialect: 'postgres',
-    dialectModule: pg,
+    dialectModule: pgForSequelize,
     logging: false,
     // A hung or unreachable database must not hang the webhook: every wait is bounded below 5 s,
     // so the provider gets a 503 well inside its patience and retries; nothing is lost.
