@@ -24,6 +24,23 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** Reports a call's times (sorted) as its p95 (p50 in the name) against a target in ms; returns the p95. */
+export function reportP95(tools: TBenchTools, part: string, name: string, sorted: number[], targetMs: number): number {
+  const p95 = percentile(sorted, 95);
+  tools.report({
+    part,
+    name: `${name} p95 (p50 ${percentile(sorted, 50).toFixed(2)} ms)`,
+    value: p95,
+    unit: 'ms',
+    ceiling: targetMs,
+    ceilingName: 'target',
+    ratio: p95 / targetMs,
+    target: `≤ ${targetMs} ms`,
+    pass: p95 <= targetMs,
+  });
+  return p95;
+}
+
 export async function createDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -7,7 +7,7 @@ import { openDatabase } from '../../../server/core/db/open-database';
 import { threadsPageQuery } from '../../../server/inbox/list-threads';
 import { recordPageQuery } from '../../../server/core/record-pages';
 import { benchLogger } from '../app-under-test';
-import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
+import { createDatabase, query, reportP95, type TBenchTools } from '../bench-support';
 import { benchCaller, type TBenchCaller } from './bench-caller';
 import { explainStatement } from './explain-call';
 import { benchOwnership } from './ownership';
@@ -78,18 +78,7 @@ export async function benchQueries(adminUrl: string, tools: TBenchTools) {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    const p95 = percentile(times, 95);
-    tools.report({
-      part: 'queries',
-      name: `${name} p95 (p50 ${percentile(times, 50).toFixed(2)} ms)`,
-      value: p95,
-      unit: 'ms',
-      ceiling: targetMs,
-      ceilingName: 'target',
-      ratio: p95 / targetMs,
-      target: `≤ ${targetMs} ms`,
-      pass: p95 <= targetMs,
-    });
+    const p95 = reportP95(tools, 'queries', name, times, targetMs);
     if (p95 > targetMs && explain) console.log(await explain());
   };
   const plan = (sql: string, bind: unknown[]) => explainStatement(sequelize, { sql, bind });

@@ -2,7 +2,7 @@ import { loadConfig } from '../../../server/core/config';
 import { openDatabase } from '../../../server/core/db/open-database';
 import { foldUnreadRound, readersToFold } from '../../../server/inbox/unread-kept';
 import { benchLogger } from '../app-under-test';
-import { createDatabase, percentile, query, type TBenchTools } from '../bench-support';
+import { createDatabase, query, reportP95, type TBenchTools } from '../bench-support';
 import { benchCaller, type TBenchCaller } from './bench-caller';
 import { explainCall } from './explain-call';
 import { seedUnread, UNREAD_PEOPLE, type TUnreadPerson } from './unread-seed';
@@ -58,7 +58,13 @@ export async function benchUnread(adminUrl: string, tools: TBenchTools): Promise
     for (const probe of PROBES) {
       const times = await timeInTurns(callers, probe, scale.calls);
       for (const who of UNREAD_PEOPLE) {
-        const p95 = reportP95(tools, `${probe.name}, ${who} (${badges.get(who)!.conversations} unread)`, times.get(who)!);
+        const p95 = reportP95(
+          tools,
+          'unread',
+          `${probe.name}, ${who} (${badges.get(who)!.conversations} unread)`,
+          times.get(who)!,
+          TARGET_MS,
+        );
         if (p95 > TARGET_MS)
           console.log(`EXPLAIN ANALYZE, ${who} — ${await explainCall(database.sequelize, () => probe.run(callers.get(who)!))}`);
       }
@@ -81,27 +87,16 @@ export async function benchUnread(adminUrl: string, tools: TBenchTools): Promise
     );
     const pending = await timeInTurns(callers, PROBES[0]!, scale.calls);
     for (const who of UNREAD_PEOPLE)
-      reportP95(tools, `inbox.unreadCount with ${PENDING} conversations changed since the last round, ${who}`, pending.get(who)!);
+      reportP95(
+        tools,
+        'unread',
+        `inbox.unreadCount with ${PENDING} conversations changed since the last round, ${who}`,
+        pending.get(who)!,
+        TARGET_MS,
+      );
   } finally {
     await database.close();
   }
-}
-
-/** Reports one person's times (sorted) against the target; returns their p95. */
-function reportP95(tools: TBenchTools, name: string, sorted: number[]): number {
-  const p95 = percentile(sorted, 95);
-  tools.report({
-    part: 'unread',
-    name: `${name} p95 (p50 ${percentile(sorted, 50).toFixed(2)} ms)`,
-    value: p95,
-    unit: 'ms',
-    ceiling: TARGET_MS,
-    ceilingName: 'target',
-    ratio: p95 / TARGET_MS,
-    target: `≤ ${TARGET_MS} ms`,
-    pass: p95 <= TARGET_MS,
-  });
-  return p95;
 }
 
 /** Each round, every person once, the order turning by one each round; each person's times sorted. */
