@@ -41,6 +41,7 @@ export const communicationFields = {
   clientId: z.number().nullable(),
   caseId: z.number().nullable(),
   peerPhone: z.string().nullable(),
+  firmNumberId: z.number().int(),
   // The jsonb column, written by every version of the app, several dozen optional keys deep: its
   // type is the contract, and an object is all that is checked, so an older record still reads.
   metadata: z.custom<TCommunication['metadata']>(isPlainObject, 'A record’s metadata is an object.'),

@@ -94,6 +94,8 @@ export type TCommunication = {
   clientId: number | null;
   caseId: number | null;
   peerPhone: string | null;
+  /** The firm's number a chat message went through (number 1, the configured one, for every record kept before there were several). */
+  firmNumberId: number;
   /** `truncated`: an inbound text longer than is stored (its full length and sha256); `unlinked_case_id`: the case a record left when its number was unlinked. */
   metadata: {
     chat_msg_id?: string;

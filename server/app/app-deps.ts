@@ -6,6 +6,7 @@ import type { TThreadItem } from '../inbox';
 import type { LiveStreams } from '../live/live-streams';
 import type { TMediaStore } from '../media/media-store';
 import type { ProviderClient } from '../provider/provider-client';
+import type { TProviderFor } from '../numbers';
 import type { TSigningKey } from '../signing';
 
 /**
@@ -20,6 +21,8 @@ export type TAppDeps = {
   liveStreams: LiveStreams;
   /** null in demo mode (no MESSAGING_API_KEY): nothing leaves the server. */
   provider: ProviderClient | null;
+  /** The client each firm number sends with (its own key); number 1's is `provider`. */
+  providerFor: TProviderFor;
   signInLimiter: SignInLimiter;
   /** Where attachment bytes are kept (PostgreSQL by default). */
   mediaStore: TMediaStore;

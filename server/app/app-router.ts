@@ -16,6 +16,7 @@ import { createInboxRouter } from '../inbox/inbox-router';
 import { createLiveRouter } from '../live/live-router';
 import { createChatRouter } from '../messaging/chat-router';
 import { notificationsRouter } from '../notifications/notifications-router';
+import { createNumbersRouter } from '../numbers/numbers-router';
 import { createOwnershipRouter } from '../ownership/ownership-router';
 import { erasureRouter } from '../records/erasure-router';
 import { holdsRouter } from '../records/holds-router';
@@ -33,7 +34,7 @@ import type { TAppDeps } from './app-deps';
  */
 export function createAppRouter(deps: TAppDeps) {
   const { config, logger, now } = deps;
-  const send = { events: deps.events, provider: deps.provider, config, mediaStore: deps.mediaStore, logger };
+  const send = { events: deps.events, provider: deps.provider, providerFor: deps.providerFor, config, mediaStore: deps.mediaStore, logger };
   return router({
     access: accessRouter,
     auth: mergeRouters(
@@ -74,7 +75,7 @@ export function createAppRouter(deps: TAppDeps) {
       createScheduledSendsRouter({ config, now }),
     ),
     inbox: mergeRouters(
-      createInboxRouter({ events: deps.events, provider: deps.provider, config, logger, now }),
+      createInboxRouter({ events: deps.events, provider: deps.provider, providerFor: deps.providerFor, config, logger, now }),
       createOwnershipRouter({ config, now }),
       createLiveRouter({ liveStreams: deps.liveStreams, config }),
     ),
@@ -84,6 +85,7 @@ export function createAppRouter(deps: TAppDeps) {
     retention: createRetentionRouter({ retentionYears: config.retentionYears }),
     erasure: erasureRouter,
     wording: wordingRouter,
+    numbers: createNumbersRouter({ signingKeyFile: config.signingKeyFile, defaultCountry: config.defaultCountry }),
   });
 }
 

@@ -1,5 +1,6 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Request } from 'express';
+import { numberKeysFrom, readNumberRoutes } from '../numbers';
 import { requireSession } from '../auth';
 import { serveCertificate } from '../records/certificate-route';
 import { createWebhookRouter } from '../webhook/webhook-route';
@@ -72,11 +73,13 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
   app.use(refuseUnknownMethods);
 
   // The provider's route first: the busiest path walks the fewest layers.
+  const numberKeys = numberKeysFrom(deps.config.signingKeyFile);
   app.use(
     '/api/webhooks/chat',
     createWebhookRouter({
       logger: deps.logger,
       auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
+      numberRoutes: () => readNumberRoutes(numberKeys, deps.config.messaging.webhookSecret),
       verifyToken: deps.config.messaging.verifyToken,
       onFilesPending: () => mediaQueue?.wake(),
       canDownloadFiles: deps.provider !== null,

@@ -23,6 +23,7 @@ import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-down
 import { PostgresMediaStore } from '../media/media-store';
 import { loadThreadItems, type TThreadItem } from '../inbox/thread-items';
 import { scheduleUnreadFolding } from '../inbox';
+import { numberKeysFrom, providersByNumber, syncConfiguredNumber, type TProviderFor } from '../numbers';
 import { isDatabaseEmpty, seedDemoData } from '../seed/seed-demo';
 import type { TAppDeps } from './app-deps';
 import { createAppRouter, type AppRouter } from './app-router';
@@ -105,6 +106,8 @@ export async function startServer(
   try {
     signingKey = readSigningKey(config);
     await sweepAbandonedSends(logger);
+    // Number 1 is the configuration's (server/numbers/README.md "Several numbers").
+    await syncConfiguredNumber(config.firmPhone);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData({ defaultCountry: config.defaultCountry });
@@ -114,14 +117,7 @@ export async function startServer(
 
     await events.start();
     liveStreams.start();
-    const provider = config.messaging.apiKey
-      ? new ProviderClient({
-          baseUrl: config.messaging.providerUrl,
-          apiKey: config.messaging.apiKey,
-          profilePath: config.messaging.profilePath,
-          timeoutMs: options.providerTimeoutMs ?? config.messaging.timeoutMs,
-        })
-      : null;
+    const { provider, providerFor } = makeProviders(config, options.providerTimeoutMs);
     // The template catalogue: read from the provider at start-up in live mode (in the background:
     // an unreachable provider must not hold the server; the last stored catalogue is offered), the
     // built-in approved set in demo mode.
@@ -138,13 +134,14 @@ export async function startServer(
       events,
       liveStreams,
       provider,
+      providerFor,
       signInLimiter,
       mediaStore,
       signingKey,
       now: () => new Date(),
     };
     mediaQueue = new MediaDownloadQueue(
-      { provider, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
+      { provider, providerFor, store: mediaStore, logger, announce: (ids) => events.publishQuietly(ids) },
       options.mediaQueue,
     );
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
@@ -185,7 +182,10 @@ export async function startServer(
   const scheduledSends =
     options.scheduledSends === false
       ? null
-      : startScheduledSendWorker({ events, provider: deps.provider, config, mediaStore: deps.mediaStore, logger }, options.scheduledSends);
+      : startScheduledSendWorker(
+          { events, provider: deps.provider, providerFor: deps.providerFor, config, mediaStore: deps.mediaStore, logger },
+          options.scheduledSends,
+        );
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -222,4 +222,17 @@ export async function startServer(
     return closing;
   };
   return { url: `http://127.0.0.1:${port}`, port, database, events, liveStreams, router, templatesSynced: templateSync, close };
+}
+
+/** The provider client of number 1 (null in demo mode) and the one each other firm number sends with, its own key (server/numbers/README.md "Several numbers"). */
+function makeProviders(config: TConfig, timeoutMs: number | undefined): { provider: ProviderClient | null; providerFor: TProviderFor } {
+  const clientWithKey = (apiKey: string) =>
+    new ProviderClient({
+      baseUrl: config.messaging.providerUrl,
+      apiKey,
+      profilePath: config.messaging.profilePath,
+      timeoutMs: timeoutMs ?? config.messaging.timeoutMs,
+    });
+  const provider = config.messaging.apiKey ? clientWithKey(config.messaging.apiKey) : null;
+  return { provider, providerFor: providersByNumber(provider, numberKeysFrom(config.signingKeyFile), clientWithKey) };
 }

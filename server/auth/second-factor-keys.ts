@@ -1,6 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, createPrivateKey, hkdfSync, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { loadSigningKey } from '../signing';
+import { createHmac } from 'node:crypto';
+import { openText, sealText, subkeyFrom } from '../signing';
 
 // The keys second factors are kept under, derived from the firm's signing key file as the backup key
 // is (server/signing/derive-backup-key.ts), each under its own label: a copy of the database alone
@@ -17,10 +16,7 @@ export type TSecondFactorKeys = {
 };
 
 function deriveKey(file: string, info: string): Buffer {
-  loadSigningKey(file, { create: false }); // checked as the server checks it (mode 0600, Ed25519)
-  const jwk = createPrivateKey(readFileSync(file, 'utf8')).export({ format: 'jwk' });
-  if (!jwk.d) throw new Error(`${file}: the private key's bytes cannot be read`);
-  return Buffer.from(hkdfSync('sha256', Buffer.from(jwk.d, 'base64url'), Buffer.alloc(0), info, 32));
+  return subkeyFrom(file, info, { create: false }).key; // checked as the server checks it (mode 0600, Ed25519)
 }
 
 /** The keys of a signing key file, derived at first use (a router made for a test that never uses them reads no file). */
@@ -31,18 +27,8 @@ export function secondFactorKeysFrom(file: string): () => TSecondFactorKeys {
 
 export function makeKeys(seedKey: Buffer, recoveryKey: Buffer): TSecondFactorKeys {
   return {
-    seal(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', seedKey, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
-    },
-    open(sealed) {
-      const [iv = '', tag = '', body = ''] = sealed.split('.');
-      const decipher = createDecipheriv('aes-256-gcm', seedKey, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-    },
+    seal: (plain) => sealText(seedKey, plain),
+    open: (sealed) => openText(seedKey, sealed),
     hashRecoveryCode: (code) => createHmac('sha256', recoveryKey).update(code).digest('hex'),
   };
 }

@@ -24,7 +24,7 @@ const ZLinkWithConfirm = ZLinkInput.extend({ confirm: z.boolean().optional() });
  * What the inbox's procedures need beyond the request: its settings, the change feed (a link moves
  * records), the provider and a logger (read receipts at the provider), the clock.
  */
-export type TInboxRouterDeps = Pick<TSendDeps, 'events' | 'provider'> & {
+export type TInboxRouterDeps = Pick<TSendDeps, 'events' | 'provider' | 'providerFor'> & {
   config: Pick<TConfig, 'replyTargetMinutes' | 'searchLanguage' | 'readReceipts'>;
   logger: Pick<TLogger, 'warn'>;
   now: () => Date;
@@ -43,6 +43,8 @@ export function createInboxRouter(deps: TInboxRouterDeps) {
             /** Which conversations: open (the default), done, or snoozed (server/ownership/README.md "Ownership"). */
             state: z.enum(CONVERSATION_STATES).optional(),
             cursor: ZCursor.optional(),
+            /** Only conversations with a message through this firm number (server/numbers/README.md "Several numbers"). */
+            firmNumberId: ZRecordId.optional(),
           })
           .optional(),
       )

@@ -55,6 +55,8 @@ export type TThreadsPage = {
   replyTargetMinutes?: number;
   /** The unread filter starts from the reader's kept counts (listThreads decides). */
   unreadFromKept?: boolean;
+  /** Only conversations with a message through this firm number. */
+  firmNumberId?: number;
 };
 
 type TThreadRow = {
@@ -94,6 +96,7 @@ export function threadsPageQuery(viewer: TViewer, page: TThreadsPage): Sql {
     state: page.state ?? 'open',
     replyTargetMinutes: page.replyTargetMinutes ?? DEFAULT_REPLY_TARGET_MINUTES,
     unreadFromKept: page.unreadFromKept,
+    firmNumberId: page.firmNumberId,
   });
 }
 

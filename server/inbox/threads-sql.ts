@@ -18,6 +18,8 @@ export type TThreadsQuery = {
   listing?: boolean;
   /** The unread filter starts from the reader's kept counts (few unread for them; server/inbox/README.md "The badge, kept"). */
   unreadFromKept?: boolean;
+  /** Only conversations with a message through this firm number (server/numbers/README.md "Several numbers"). */
+  firmNumberId?: number;
 };
 
 // Reads the per-conversation summary rows (chat_threads, kept by a trigger) newest first, from a
@@ -60,7 +62,7 @@ JOIN communications d ON d.id = ${SHOWN_ID}
 LEFT JOIN clients cl ON cl.id = t.client_id
 LEFT JOIN conversation_states o ON o.thread_key = t.thread_key
 LEFT JOIN users au ON au.id = o.assignee_id
-WHERE ${where} AND ${visibleTo(q.viewer, sql`t.client_id`, null)} AND ${q.listing ? sql`cl.erased_at IS NULL` : sql`true`} AND (${q.state}::text IS NULL OR o.state = ${q.state}::text OR (${q.state}::text = 'open' AND o.state IS NULL))
+WHERE ${where} ${q.firmNumberId ? throughNumber(q.firmNumberId) : sql``} AND ${visibleTo(q.viewer, sql`t.client_id`, null)} AND ${q.listing ? sql`cl.erased_at IS NULL` : sql`true`} AND (${q.state}::text IS NULL OR o.state = ${q.state}::text OR (${q.state}::text = 'open' AND o.state IS NULL))
   AND (${q.after?.at ?? null}::timestamptz IS NULL OR (${raw(recency)}.last_at, ${raw(recency)}.last_id) < (${q.after?.at ?? null}::timestamptz, ${q.after?.id ?? null}::int))
 ORDER BY ${raw(recency)}.last_at DESC, ${raw(recency)}.last_id DESC
 LIMIT ${q.limit}`;
@@ -73,6 +75,12 @@ const SHOWN_ID = sql`CASE WHEN l.metadata ? 'auto_reply' THEN coalesce((SELECT x
       AND x.type = 'chat' AND NOT x.metadata ? 'auto_reply' AND (x.created_at, x.id) < (l.created_at, l.id)
       AND (x.case_id IS NULL OR x.case_id NOT IN (SELECT wc.id FROM walled_case wc))
     ORDER BY x.created_at DESC, x.id DESC LIMIT 1), l.id) ELSE l.id END`;
+
+/** The conversation has a message through the firm's number `id` (as the reader may see it: the walls apply to the page as a whole). */
+const throughNumber = (id: number): Sql => sql`AND EXISTS (SELECT 1 FROM communications x
+    WHERE (x.client_id = t.client_id OR (t.client_id IS NULL AND x.client_id IS NULL AND x.peer_phone = t.peer_phone))
+      AND x.type = 'chat' AND x.firm_number_id = ${id}
+      AND (x.case_id IS NULL OR x.case_id NOT IN (SELECT wc.id FROM walled_case wc)))`;
 
 /** The client wrote last, longer ago than the reply target. */
 const overdue = (q: TThreadsQuery): Sql =>

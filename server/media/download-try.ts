@@ -10,6 +10,7 @@ import { db } from '../core/db/db';
 import { sha256Hex } from '../core/sha256-hex';
 import { makeTempDir } from '../core/temp-files';
 import type { ProviderClient } from '../provider';
+import type { TProviderFor } from '../numbers';
 import { DownloadFailure, formatRate, NO_DOWNLOADS_IN_DEMO, refusedLinkReason, SUPERSEDED } from './download-failure';
 import { DownloadFloor, type TFloorRate } from './download-floor';
 import { FileTooLargeError, type TMediaStore } from './media-store';
@@ -22,6 +23,8 @@ export type TDownloadJob = {
   id: number;
   communicationId: number;
   providerMediaId: string | null;
+  /** The firm's number the file came through: its key fetches it (server/numbers/README.md "Several numbers"). */
+  firmNumberId?: number;
   mimeType: string;
   expectedSha256: string | null;
   attempts: number;
@@ -68,10 +71,10 @@ async function spoolDownload(
 /** Downloads, checks and stores one file; throws DownloadFailure (or a provider error), or HandOff on the express lane. */
 export async function tryDownload(
   job: TDownloadJob,
-  deps: { provider: ProviderClient | null; store: TMediaStore },
+  deps: { provider: ProviderClient | null; providerFor?: TProviderFor; store: TMediaStore },
   limits: TTryLimits,
 ): Promise<void> {
-  const provider = deps.provider;
+  const provider = deps.providerFor ? await deps.providerFor(job.firmNumberId ?? 1) : deps.provider;
   if (!provider) throw new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
   if (!job.providerMediaId)
     throw new DownloadFailure('The provider gave no usable id for this file; ask the client to send it again.', true);

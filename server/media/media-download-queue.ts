@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { QueryTypes } from 'sequelize';
+import type { TProviderFor } from '../numbers';
 import type { TLogger } from '../core/logger';
 import type { ProviderClient } from '../provider';
 import { db } from '../core/db/db';
@@ -94,6 +95,8 @@ export class MediaDownloadQueue {
   constructor(
     private readonly deps: {
       provider: ProviderClient | null;
+      /** Each firm number's client (its own key); absent: `provider` for every file. */
+      providerFor?: TProviderFor;
       store: TMediaStore;
       logger: TLogger;
       /** Live views learn that a record's file arrived or failed. */
@@ -169,6 +172,7 @@ export class MediaDownloadQueue {
       `UPDATE attachments SET attempts = attempts + 1, locked_until = now() + $1 * interval '1 millisecond', updated_at = now()
        WHERE id = (SELECT id FROM attachments WHERE ${LANE_PICK[lane]} LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING id, communication_id AS "communicationId", provider_media_id AS "providerMediaId", mime_type AS "mimeType",
+                 (SELECT c.firm_number_id FROM communications c WHERE c.id = communication_id) AS "firmNumberId",
                  expected_sha256 AS "expectedSha256", attempts`,
       { bind: [this.options.leaseMs], type: QueryTypes.SELECT },
     );

@@ -15,7 +15,7 @@ import { sendChatMessage, sendTemplateMessage } from './send-message';
 import { reactToMessage, type TReactDeps } from './react-to-message';
 import type { TSendDeps } from './send-deps';
 import { sendButtonsMessage } from './send-buttons';
-import { ZBody, ZCaption, ZEchoId, ZInteractiveBody, ZReplyButtons, ZTemplateChoice } from './send-inputs';
+import { ZBody, ZCaption, ZEchoId, ZFromNumberId, ZInteractiveBody, ZReplyButtons, ZTemplateChoice } from './send-inputs';
 
 export const ZSendInput = z.union([
   // A file first: these branches need `attachmentId` (the text-only ones would drop it).
@@ -26,8 +26,15 @@ export const ZSendInput = z.union([
     to: ZPhoneInput.optional(),
     attachmentId: ZRecordId,
     echoId: ZEchoId,
+    fromNumberId: ZFromNumberId,
   }),
-  z.object({ to: phoneInput('Enter a number'), body: ZCaption.optional(), attachmentId: ZRecordId, echoId: ZEchoId }),
+  z.object({
+    to: phoneInput('Enter a number'),
+    body: ZCaption.optional(),
+    attachmentId: ZRecordId,
+    echoId: ZEchoId,
+    fromNumberId: ZFromNumberId,
+  }),
   // `to`: which of the client's numbers (default: the one that last wrote, else the primary).
   // Strict: a file send refused above (a caption too long) must not pass here as a text without its file.
   z
@@ -37,9 +44,10 @@ export const ZSendInput = z.union([
       caseId: ZRecordId.optional(),
       to: ZPhoneInput.optional(),
       echoId: ZEchoId,
+      fromNumberId: ZFromNumberId,
     })
     .strict(),
-  z.object({ to: phoneInput('Enter a number'), body: ZBody, echoId: ZEchoId }).strict(),
+  z.object({ to: phoneInput('Enter a number'), body: ZBody, echoId: ZEchoId, fromNumberId: ZFromNumberId }).strict(),
 ]);
 
 const ZTemplateCatalogue = z.object({
@@ -70,12 +78,14 @@ export const ZSendTemplateInput = z.union([
     ...ZTemplateChoice,
     header: ZTemplateHeader.optional(),
     echoId: ZEchoId,
+    fromNumberId: ZFromNumberId,
   }),
   z.object({
     to: phoneInput('Enter a number'),
     ...ZTemplateChoice,
     header: ZTemplateHeader.optional(),
     echoId: ZEchoId,
+    fromNumberId: ZFromNumberId,
   }),
 ]);
 

@@ -3,6 +3,15 @@ import type { TAttachmentKind, TCommunication, TMessageKind, TReceiptStatus } fr
 // What the provider tells the chat domain, whoever parsed it (the webhook today). The webhook
 // depends on these types; nothing in server/messaging/ depends on the webhook.
 
+/**
+ * The firm's number an item was sent to, as the delivery names it (`metadata.display_phone_number`,
+ * `phone_number_id`); absent when the delivery does not say (the on-premise shape): the configured number.
+ */
+export type TSentTo = { digits: string | null; phoneNumberId: string | null };
+
+/** Where an item came in: what the delivery said, then the firm's number it was routed to (server/numbers/README.md "Several numbers"). */
+export type TFirmRouted = { sentTo?: TSentTo; firmNumberId?: number };
+
 /** A file the provider holds for a message: downloaded later by the media queue, never in the webhook. */
 export type TInboundAttachment = {
   kind: TAttachmentKind;
@@ -21,7 +30,7 @@ export type TMessageExtra = Pick<
 >;
 
 /** A new chat record: a client's message of any stored kind, or an echo of one sent from the firm's phone app. */
-export type TInboundMessage = {
+export type TInboundMessage = TFirmRouted & {
   chatMsgId: string;
   /** The client's number: the sender, or for an echo the recipient. */
   peerPhone: string;
@@ -47,29 +56,31 @@ export type TInboundMessage = {
  * conversation (`peerPhone`): a reaction (an empty emoji removes it), an edit (new body, the earlier
  * one kept), a deletion for everyone (marked, content kept for the firm's record).
  */
-export type TMessageUpdate =
-  | {
-      type: 'reaction';
-      targetId: string;
-      peerPhone: string;
-      /** Who reacted: the client, or the firm's own number (an echo). */ from: string;
-      emoji: string;
-      at: Date | null;
-    }
-  | {
-      type: 'edit';
-      updateId: string;
-      targetId: string;
-      peerPhone: string;
-      direction: 'inbound' | 'outbound';
-      body: string;
-      at: Date | null;
-    }
-  | { type: 'revoke'; targetId: string; peerPhone: string; direction: 'inbound' | 'outbound'; at: Date | null };
+export type TMessageUpdate = TFirmRouted &
+  (
+    | {
+        type: 'reaction';
+        targetId: string;
+        peerPhone: string;
+        /** Who reacted: the client, or the firm's own number (an echo). */ from: string;
+        emoji: string;
+        at: Date | null;
+      }
+    | {
+        type: 'edit';
+        updateId: string;
+        targetId: string;
+        peerPhone: string;
+        direction: 'inbound' | 'outbound';
+        body: string;
+        at: Date | null;
+      }
+    | { type: 'revoke'; targetId: string; peerPhone: string; direction: 'inbound' | 'outbound'; at: Date | null }
+  );
 
 export type TReceiptError = { code: number | null; title: string | null; details: string | null };
 
-export type TReceipt = {
+export type TReceipt = TFirmRouted & {
   chatMsgId: string;
   status: TReceiptStatus;
   providerTimestamp: Date | null;

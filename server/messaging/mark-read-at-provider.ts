@@ -15,7 +15,7 @@ import type { TSendDeps } from './send-deps';
 // `assignee`, only the assignee's opening (anyone's while nobody has it): a colleague glancing at a
 // conversation must not tell the client it was dealt with.
 
-export type TMarkReadDeps = Pick<TSendDeps, 'provider'> & {
+export type TMarkReadDeps = Pick<TSendDeps, 'provider' | 'providerFor'> & {
   /** The policy in force while no director has set one. */
   config: Pick<TConfig, 'readReceipts'>;
   logger?: Pick<TLogger, 'warn'>;
@@ -50,9 +50,9 @@ WITH policy AS (
 ), changed AS (
   UPDATE communications c SET metadata = c.metadata || jsonb_build_object('marked_read_at', ${now.toISOString()}::timestamptz), updated_at = now()
   FROM last WHERE c.id = last.id AND NOT c.metadata ? 'marked_read_at'
-  RETURNING c.id, c.metadata->>'chat_msg_id' AS "messageId"
+  RETURNING c.id, c.metadata->>'chat_msg_id' AS "messageId", c.firm_number_id AS "firmNumberId"
 ), ${announcedCte(sql`changed`)}
-SELECT id, "messageId", (SELECT count(*) FROM announced) AS notified FROM changed`;
+SELECT id, "messageId", "firmNumberId", (SELECT count(*) FROM announced) AS notified FROM changed`;
 
 /** A mark the provider did not take is taken back, so the next opening tries again. */
 const releaseSql = (id: number, now: Date): Sql => sql`
@@ -73,12 +73,16 @@ export async function markReadAtProvider(deps: TMarkReadDeps, reader: TReader, t
   const key = threadKeyOf(
     'clientId' in thread ? { clientId: thread.clientId, peerPhone: null } : { clientId: null, peerPhone: thread.peerPhone },
   );
-  const claimed = await queryRows<{ id: number; messageId: string }>(claimSql(reader, thread, key, now, deps.config.readReceipts));
+  const claimed = await queryRows<{ id: number; messageId: string; firmNumberId: number }>(
+    claimSql(reader, thread, key, now, deps.config.readReceipts),
+  );
   if (!deps.provider) return claimed.length;
   let marked = 0;
-  for (const { id, messageId } of claimed) {
+  for (const { id, messageId, firmNumberId } of claimed) {
     try {
-      await deps.provider.markRead(messageId);
+      // The number the message came to marks it: the provider knows it under that number's key.
+      const provider = (deps.providerFor ? await deps.providerFor(firmNumberId) : null) ?? deps.provider;
+      await provider.markRead(messageId);
       marked++;
     } catch (error) {
       const provider = error instanceof ProviderError ? { kind: error.kind, status: error.status, code: error.code } : {};

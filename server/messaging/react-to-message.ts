@@ -32,7 +32,7 @@ export const REACTION_REFUSED =
 const REACTION_UNKNOWN =
   'The messaging service did not answer, so the reaction may or may not show on their phone: react again to be sure (the same reaction twice changes nothing).';
 
-export type TReactDeps = Pick<TSendDeps, 'provider'> & { config: Pick<TConfig, 'firmPhone'> };
+export type TReactDeps = Pick<TSendDeps, 'provider' | 'providerFor'> & { config: Pick<TConfig, 'firmPhone'> };
 /** `emoji`: exactly one emoji, or empty to take the firm's reaction away. */
 export type TReactInput = { communicationId: number; emoji: string; reader?: TReader; userId?: number };
 
@@ -154,10 +154,12 @@ export async function reactToMessage(deps: TReactDeps, input: TReactInput, now =
   await assertNumberMayReceive({ digits: record.peerPhone, name: client?.name ?? null });
   let sentId: string | null = null;
   let callKey: string | null = null;
-  if (deps.provider) {
+  // The number the message came to reacts: the provider knows it under that number's key.
+  const provider = deps.providerFor ? await deps.providerFor(record.firmNumberId) : deps.provider;
+  if (provider) {
     const key = await noteReactionCall(record.id);
     callKey = key;
-    ({ id: sentId } = await deps.provider.sendReaction(record.peerPhone, { messageId, emoji }).catch(async (error: unknown) => {
+    ({ id: sentId } = await provider.sendReaction(record.peerPhone, { messageId, emoji }).catch(async (error: unknown) => {
       if (!(error instanceof ProviderError)) throw error;
       if (error.outcomeUnknown) throw new AppError('PROVIDER_ERROR', REACTION_UNKNOWN);
       await dropReactionCall(record.id, key);

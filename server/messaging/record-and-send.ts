@@ -52,6 +52,7 @@ export async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outg
         clientId: recipient.clientId,
         caseId: recipient.caseId,
         peerPhone: recipient.digits,
+        firmNumberId: recipient.firmNumberId,
         metadata: outgoing.metadata,
         sentBy: outgoing.sentBy,
       },
@@ -73,15 +74,17 @@ export async function recordAndSend(deps: TSendDeps, recipient: TRecipient, outg
   });
   deps.events.publishQuietly(outgoing.metadata.retry_of !== undefined ? [record.id, outgoing.metadata.retry_of] : [record.id]);
 
+  // Each firm number sends with its own key (server/numbers/README.md "Several numbers").
+  const provider = deps.providerFor ? await deps.providerFor(recipient.firmNumberId) : deps.provider;
   const checkpoint = async () => {
     await assertNumberMayReceive(recipient);
-    if (deps.provider) await markProviderCallBegins(record.id);
+    if (provider) await markProviderCallBegins(record.id);
   };
   let providerId: string;
   const lease = holdSendLease(record.id);
   try {
     await checkpoint();
-    providerId = deps.provider ? (await outgoing.send(deps.provider, recipient.digits, checkpoint)).id : `demo-${randomUUID()}`;
+    providerId = provider ? (await outgoing.send(provider, recipient.digits, checkpoint)).id : `demo-${randomUUID()}`;
   } catch (error) {
     if (error instanceof ProviderError && error.outcomeUnknown) return keepOutcomeUnknown(deps, record.id, error);
     const refusal = error instanceof AppError ? error : null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRecordId } from '../trpc/record-id';
 import { BUTTON_TITLE_MAX, buttonTitleProblems, titleAsSeen } from '../../shared/button-titles';
 
 // NUL cannot be stored and would reach the provider as something other than what is kept: refused.
@@ -21,6 +22,9 @@ export const ZEchoId = z
   .string()
   .regex(/^[0-9A-Za-z-]{8,64}$/, 'An echo id is 8 to 64 letters, digits or dashes')
   .optional();
+
+/** The firm's number to send from (server/numbers/README.md "Several numbers"); absent: the one the client last wrote to. */
+export const ZFromNumberId = ZRecordId.optional();
 
 export const ZTemplateChoice = {
   name: z.string().trim().min(1, 'Choose a template').max(512),

@@ -8,6 +8,7 @@ import { formatNumber, requireNumberInput } from '../core/phone-input';
 import { db } from '../core/db/db';
 import { queryRows, sql } from '../core/sql';
 import { assertSubjectVisible } from '../access';
+import { assertSendingNumber, CONFIGURED_NUMBER_ID } from '../numbers';
 import type { TReader } from '../core/visibility';
 import type { TSendDeps } from './send-deps';
 
@@ -25,6 +26,8 @@ export type TRecipientInput = {
   userId?: number;
   test?: boolean;
   echoId?: string;
+  /** The firm's number to send from; absent: the one this number last wrote to (sendingNumberFor). */
+  fromNumberId?: number;
   /** Kept on the record: an automatic out-of-hours reply, or the scheduled send that made it. */
   marks?: { auto_reply?: true; scheduled_send_id?: number };
   /**
@@ -54,7 +57,24 @@ export type TSendTemplateInput = TRecipientInput & {
 };
 
 /** `name`: the client's, for messages about them ("since Amelia Hart last wrote"). */
-export type TRecipient = { digits: string; clientId: number | null; caseId: number | null; name: string | null };
+/** `firmNumberId`: the firm's number it goes from (server/numbers/README.md "Several numbers"). */
+export type TRecipient = { digits: string; clientId: number | null; caseId: number | null; name: string | null; firmNumberId: number };
+
+/**
+ * The firm's number a message to `digits` goes from: the one chosen (active, the firm's), else the
+ * active number this client number last wrote to, else the configured number.
+ */
+export async function sendingNumberFor(digits: string, chosen: number | undefined): Promise<number> {
+  if (chosen !== undefined) {
+    await assertSendingNumber(chosen);
+    return chosen;
+  }
+  const [row] = await queryRows<{ id: number }>(
+    sql`SELECT coalesce((SELECT c.firm_number_id FROM communications c JOIN firm_numbers n ON n.id = c.firm_number_id AND n.active
+        WHERE c.peer_phone = ${digits} AND c.type = 'chat' AND c.direction = 'inbound' ORDER BY c.created_at DESC LIMIT 1), ${CONFIGURED_NUMBER_ID}) AS id`,
+  );
+  return row!.id;
+}
 
 /** The numbers a reply from this client's conversation may go to, and the default (replyNumbersOf). */
 export async function listReplyNumbers(clientId: number): Promise<{ numbers: string[]; defaultNumber: string | null }> {
@@ -121,7 +141,7 @@ export async function resolveRecipient(deps: Pick<TSendDeps, 'config'>, input: T
         });
       caseId = found.id;
     }
-    return { digits, clientId: client.id, caseId, name: client.name };
+    return { digits, clientId: client.id, caseId, name: client.name, firmNumberId: await sendingNumberFor(digits, input.fromNumberId) };
   }
   const digits = requireNumberInput(input.to ?? '', deps.config.defaultCountry, 'to');
   // Same rule as inbound.
@@ -129,7 +149,13 @@ export async function resolveRecipient(deps: Pick<TSendDeps, 'config'>, input: T
   const client = match?.id ? await Client.findByPk(match.id, { attributes: ['id', 'name'] }) : null;
   // The number is a walled client's: the message would be filed on a matter the sender may not see.
   if (client && input.reader) await assertSubjectVisible(input.reader, { clientId: client.id });
-  const recipient = { digits, clientId: client?.id ?? null, caseId: null, name: client?.name ?? null };
+  const recipient = {
+    digits,
+    clientId: client?.id ?? null,
+    caseId: null,
+    name: client?.name ?? null,
+    firmNumberId: await sendingNumberFor(digits, input.fromNumberId),
+  };
   await assertNumberMayReceive(recipient);
   return recipient;
 }

@@ -21,17 +21,18 @@ WITH input AS (
     ${messages.map((m) => m.body)}::text[], ${messages.map((m) => m.providerTimestamp?.toISOString() ?? null)}::timestamptz[],
     ${messages.map((m) => m.contactName)}::text[], ${messages.map((m) => (m.truncated ? JSON.stringify(m.truncated) : null))}::jsonb[],
     ${messages.map((m) => m.direction)}::text[], ${messages.map((m) => (Object.keys(m.extra).length ? JSON.stringify(m.extra) : null))}::jsonb[],
-    ${messages.map((m) => (m.attachment ? JSON.stringify(m.attachment) : null))}::jsonb[]) WITH ORDINALITY
-    AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, truncated, direction, extra, attachment, ord)
+    ${messages.map((m) => (m.attachment ? JSON.stringify(m.attachment) : null))}::jsonb[],
+    ${messages.map((m) => m.firmNumberId ?? 1)}::int[]) WITH ORDINALITY
+    AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, truncated, direction, extra, attachment, firm_number_id, ord)
 ), matched AS (
   SELECT i.*,
     ${matchOneClient(sql`i.peer_phone`)} AS client_id
   FROM input i
 ), inserted AS (
-  INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, provider_timestamp)
+  INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, provider_timestamp, firm_number_id)
   SELECT 'chat', direction, CASE WHEN direction = 'outbound' THEN 'sent' END, body, client_id, peer_phone,
          coalesce(extra, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('chat_msg_id', chat_msg_id, 'contact_name', contact_name, 'truncated', truncated)),
-         provider_timestamp
+         provider_timestamp, firm_number_id
   FROM matched ORDER BY ord
   ON CONFLICT ((metadata->>'chat_msg_id')) DO NOTHING
   RETURNING id, client_id, peer_phone, metadata->>'chat_msg_id' AS chat_msg_id, provider_timestamp

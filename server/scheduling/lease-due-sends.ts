@@ -25,6 +25,8 @@ export type TDueSend = {
   body: string | null;
   template: TScheduledTemplate | null;
   attachmentId: number | null;
+  /** The firm's number it goes from: the one chosen when it was scheduled, else the one `toDigits` last wrote to. */
+  firmNumberId: number;
   /** The number wrote in the last 24 hours, so free text may go (true for a template or an automatic reply). */
   windowOpen: boolean;
   /** The number is still one the client's conversation may reply to (theirs, or one that wrote on their file). */
@@ -57,7 +59,7 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
             (l.created_by IS NULL OR ${visibleTo(sql`l.created_by`, sql`l.client_id`, sql`l.case_id`)}) AS permitted,
             l.client_id AS "clientId", c.name AS "clientName", l.case_id AS "caseId", l.to_digits AS "toDigits",
             l.body, l.template, l.attachment_id AS "attachmentId", l.attempts,
-            w.open AS "windowOpen",
+            f.id AS "firmNumberId", w.open AS "windowOpen",
             -- As the composer offers numbers (replyNumbersOf, shared/phone.ts): one of the client's
             -- own, or one that wrote on their file and matches an own number by its last 9 digits.
             (l.client_id IS NULL
@@ -68,7 +70,9 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
             ${clientReplied(sql`l`)} AS "clientReplied"
      FROM leased l
      -- Only free text and files wait for the window: a template reaches past it, and an automatic reply answers a message just in.
-     CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpen(sql`l.to_digits`)} ELSE true END AS open) w
+     CROSS JOIN LATERAL (SELECT coalesce(l.firm_number_id, (SELECT m.firm_number_id FROM communications m JOIN firm_numbers n ON n.id = m.firm_number_id AND n.active
+         WHERE m.peer_phone = l.to_digits AND m.type = 'chat' AND m.direction = 'inbound' ORDER BY m.created_at DESC LIMIT 1), 1) AS id) f
+     CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpen(sql`l.to_digits`, sql`now()`, sql`f.id`)} ELSE true END AS open) w
      LEFT JOIN users u ON u.id = l.created_by
      LEFT JOIN clients c ON c.id = l.client_id
      ORDER BY l.send_at, l.id`,

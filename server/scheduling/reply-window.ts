@@ -10,14 +10,16 @@ import { sql, type Sql } from '../core/sql';
 // file the number is on.
 
 /**
- * SQL: whether `digits` (an SQL expression: sql`l.to_digits`, or a value) wrote in the 24 hours
+ * SQL: whether `digits` (an SQL expression: sql`l.to_digits`, or a value) wrote in the 24 hours (to
+ * `firmNumber` when given: the window is per client number and firm number)
  * before `at` (default now), as far as what is stored tells. The provider's time is at most a day ahead of the time the record was
  * stored (later ones are dropped on the way in), so the index on (peer_phone, created_at) bounds the
  * look to the two days before `at`.
  */
-export const windowOpen = (digits: Sql, at: Sql = sql`now()`): Sql =>
+export const windowOpen = (digits: Sql, at: Sql = sql`now()`, firmNumber?: Sql): Sql =>
   sql`EXISTS (SELECT 1 FROM communications w WHERE w.peer_phone = ${digits} AND w.created_at > ${at} - interval '48 hours'
-     AND w.type = 'chat' AND w.direction = 'inbound' AND coalesce(w.provider_timestamp, w.created_at) > ${at} - interval '24 hours')`;
+     AND w.type = 'chat' AND w.direction = 'inbound' AND coalesce(w.provider_timestamp, w.created_at) > ${at} - interval '24 hours'
+     ${firmNumber ? sql`AND w.firm_number_id = ${firmNumber}` : sql``})`;
 
 /** SQL: whether `digits` ever wrote (what the reason says when the window is closed). */
 export const everWrote = (digits: Sql): Sql =>

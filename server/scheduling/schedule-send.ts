@@ -47,7 +47,13 @@ export async function scheduleSend(
   const sendAt = checkSendAt(input.sendAt, deps.now());
   const what = chooseWhat(input);
   // Decided now as a send now decides it, and kept: nothing goes to a number other than the one shown.
-  const recipient = await resolveRecipient(deps, { clientId: input.clientId, to: input.to, caseId: input.caseId, reader });
+  const recipient = await resolveRecipient(deps, {
+    clientId: input.clientId,
+    to: input.to,
+    caseId: input.caseId,
+    fromNumberId: input.fromNumberId,
+    reader,
+  });
   const clientId = recipient.clientId!;
   let template: TScheduledTemplate | null = null;
   let attachmentId: number | null = null;
@@ -78,8 +84,8 @@ export async function scheduleSend(
   return db()
     .transaction(async (transaction) => {
       const [row] = await db().query<{ id: number }>(
-        `INSERT INTO scheduled_sends (kind, created_by, client_id, case_id, to_digits, body, template, attachment_id, send_at, unless_replied)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10) RETURNING id`,
+        `INSERT INTO scheduled_sends (kind, created_by, client_id, case_id, to_digits, body, template, attachment_id, send_at, unless_replied, firm_number_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11) RETURNING id`,
         {
           bind: [
             what.kind,
@@ -92,6 +98,7 @@ export async function scheduleSend(
             attachmentId,
             sendAt,
             unlessReplied,
+            recipient.firmNumberId,
           ],
           type: QueryTypes.SELECT,
           transaction,

@@ -22,6 +22,8 @@ export const ZScheduleInput = z.object({
   /** Which of the client's numbers (default: the one that last wrote, else the primary), fixed now. */
   to: ZPhoneInput.optional(),
   caseId: ZRecordId.optional(),
+  /** The firm's number it goes from (default: the one the client last wrote to), fixed now. */
+  fromNumberId: ZRecordId.optional(),
   /** The text; with `attachmentId`, the file's caption. */
   body: z.string().max(8192, 'A chat message can be at most 4096 characters').optional(),
   template: ZScheduledTemplate.optional(),

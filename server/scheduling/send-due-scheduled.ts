@@ -77,7 +77,13 @@ async function sendThroughSendPath(deps: TSchedulingDeps, row: TDueSend): Promis
   const inRecordTransaction = (recordId: number, transaction: Transaction) => endWait(row.id, recordId, transaction);
   if (row.kind === 'auto_reply') {
     // The firm's own reply: to the number that wrote, filed as inbound messages are; no user, no window.
-    await sendChatMessage(deps, { to: row.toDigits, body: row.body ?? '', marks: { auto_reply: true }, inRecordTransaction });
+    await sendChatMessage(deps, {
+      to: row.toDigits,
+      fromNumberId: row.firmNumberId,
+      body: row.body ?? '',
+      marks: { auto_reply: true },
+      inRecordTransaction,
+    });
     return;
   }
   const reader: TReader = { id: row.authorId!, role: row.authorRole!, ip: null, path: SCHEDULED_PATH };
@@ -86,7 +92,7 @@ async function sendThroughSendPath(deps: TSchedulingDeps, row: TDueSend): Promis
     to: row.toDigits,
     ...(row.caseId !== null ? { caseId: row.caseId } : {}),
     // The lease read the walls, the author and the number (refusalOf): the send path asks only the opt-out again.
-    resolved: { digits: row.toDigits, clientId: row.clientId, caseId: row.caseId, name: row.clientName },
+    resolved: { digits: row.toDigits, clientId: row.clientId, caseId: row.caseId, name: row.clientName, firmNumberId: row.firmNumberId },
     userId: reader.id,
     reader,
     marks: { scheduled_send_id: row.id },

@@ -3,6 +3,9 @@ import { READ_RECEIPT_MODES } from '../../shared/read-receipts';
 import { ZCommunication } from '../../shared/communication-schema';
 import { phoneInput } from '../../shared/phone-schema';
 import { recordAuditEvent } from '../audit';
+import { AppError } from '../core/errors';
+import { CONFIGURED_NUMBER_ID, listFirmNumbers } from '../numbers';
+import { ZRecordId } from '../trpc/record-id';
 import { readSecurityPolicy, saveSecurityPolicy } from '../auth';
 import type { TConfig } from '../core/config';
 import { sendChatMessage, sendTemplateMessage, ZBody, ZTemplateChoice, type TSendDeps } from '../messaging';
@@ -78,14 +81,19 @@ export function createSettingsRouter(deps: TSettingsRouterDeps) {
 
     /** Directors only (server/decisions/0013-roles-enforced-by-the-server.md): enforced here, whatever the page shows. */
     checkConnection: directorProcedure
+      /** `numberId`: one of the firm's numbers, checked with its own key (server/numbers/README.md "Several numbers"); absent: number 1. */
+      .input(z.object({ numberId: ZRecordId.optional() }).optional())
       .output(z.object({ status: z.enum(CONNECTION_STATUSES), detail: z.string() }))
-      .mutation(async ({ ctx }) => {
-        const result = await checkConnection(deps.provider);
+      .mutation(async ({ ctx, input }) => {
+        const numberId = input?.numberId ?? CONFIGURED_NUMBER_ID;
+        if (!(await listFirmNumbers()).some((n) => n.id === numberId))
+          throw new AppError('NOT_FOUND', 'That number is not one of the firm’s.');
+        const result = await checkConnection(deps.providerFor ? await deps.providerFor(numberId) : deps.provider);
         await recordAuditEvent({
           actor: { userId: ctx.user.id, ip: ctx.clientIp },
           action: 'settings.check_connection',
           subject: 'provider',
-          detail: { status: result.status },
+          detail: { status: result.status, ...(numberId !== CONFIGURED_NUMBER_ID ? { numberId } : {}) },
         });
         return result;
       }),

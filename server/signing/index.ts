@@ -1,4 +1,5 @@
 export { backupKeyFrom } from './derive-backup-key';
+export { openText, sealText, subkeyFrom } from './sealed-text';
 export {
   fingerprintOf,
   loadSigningKey,

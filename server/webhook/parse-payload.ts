@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parsePhoneDigits } from '../../shared/phone';
 import { RECEIPT_STATUSES } from '../../shared/communication';
 import { UNSHOWABLE } from '../../shared/visible-text';
-import { type TInboundMessage, type TMessageExtra, type TMessageUpdate, type TReceipt } from '../messaging';
+import { type TFirmRouted, type TInboundMessage, type TMessageExtra, type TMessageUpdate, type TReceipt, type TSentTo } from '../messaging';
 import { editedBody, parseKind, ZReaction, ZRefersTo } from './parse-message-kind';
 import { isRecord, ZProviderId, ZText, ZTimestamp } from './payload-fields';
 
@@ -34,8 +34,22 @@ export type TParsedPayload = {
   /** `message_template_status_update` events: a template's new status. */
   templateUpdates: { name: string; language: string; status: string }[];
   /** `user_preferences` events: a number asking to stop (or resume) marketing messages. */
-  preferences: { peerPhone: string; optedOut: boolean; at: Date | null }[];
+  preferences: (TFirmRouted & { peerPhone: string; optedOut: boolean; at: Date | null })[];
 };
+
+// The firm's number a change's items were sent to (server/numbers/README.md "Several numbers").
+const ZMetadata = z.object({
+  display_phone_number: z.string().max(64).optional(),
+  phone_number_id: z.union([z.string(), z.number()]).transform(String).optional(),
+});
+
+function sentToOf(value: Record<string, unknown>): TSentTo | undefined {
+  const metadata = 'metadata' in value ? ZMetadata.safeParse(value.metadata) : null;
+  if (!metadata?.success) return undefined;
+  const digits = metadata.data.display_phone_number ? parsePhoneDigits(metadata.data.display_phone_number) : null;
+  const phoneNumberId = metadata.data.phone_number_id?.trim() || null;
+  return digits || phoneNumberId ? { digits, phoneNumberId } : undefined;
+}
 // The sender's number, normalised as every lookup normalises it (shared/phone.ts); a sender that is
 // not 8–15 digits cannot be a conversation anyone can open: counted, not stored.
 const ZSender = z
@@ -240,66 +254,76 @@ export function parsePayload(payload: unknown, now = new Date()): TParsedPayload
   if (!isRecord(payload)) return result;
 
   for (const value of collectValues(payload)) {
-    // Checked by key first: a failed zod parse builds an error, and this runs for every delivery.
-    const templateUpdate = 'message_template_name' in value ? ZTemplateStatusUpdate.safeParse(value) : null;
-    if (templateUpdate?.success) {
-      const { message_template_name: name, message_template_language: language, event: status } = templateUpdate.data;
-      result.templateUpdates.push({ name, language, status });
-    }
-    if (Array.isArray(value.user_preferences)) {
-      for (const item of value.user_preferences) {
-        const preference = ZPreference.safeParse(item);
-        if (preference.success) {
-          result.preferences.push({
-            peerPhone: preference.data.wa_id,
-            optedOut: preference.data.value === 'stop',
-            at: toDate(preference.data.timestamp, now),
-          });
-        }
-      }
-    }
-    const names = new Map<string, string>();
-    if (Array.isArray(value.contacts)) {
-      for (const item of value.contacts) {
-        const contact = ZContact.safeParse(item);
-        const digits = contact.success ? parsePhoneDigits(contact.data.wa_id) : null;
-        if (contact.success && digits) names.set(digits, contact.data.profile.name);
-      }
-    }
-    if (Array.isArray(value.messages)) {
-      result.hasMessages = true;
-      result.received += value.messages.length;
-      for (const item of value.messages) parseMessageItem(item, 'inbound', names, now, result);
-    }
-    // Echoes: what the firm sent from its phone app (SMB coexistence), reported to keep records whole.
-    if (Array.isArray(value.message_echoes)) {
-      result.hasMessages = true;
-      result.received += value.message_echoes.length;
-      for (const item of value.message_echoes) parseMessageItem(item, 'outbound', names, now, result);
-    }
-    if (Array.isArray(value.statuses)) {
-      result.hasStatuses = true;
-      result.statusCount += value.statuses.length;
-      for (const item of value.statuses) {
-        const receipt = ZReceipt.safeParse(item);
-        if (!receipt.success) continue; // unknown statuses ("played", call states) change nothing
-        const first = receipt.data.errors?.[0];
-        result.receipts.push({
-          chatMsgId: receipt.data.id,
-          status: receipt.data.status,
-          providerTimestamp: toDate(receipt.data.timestamp, now),
-          recipientDigits: typeof receipt.data.recipient_id === 'string' ? parsePhoneDigits(receipt.data.recipient_id) : null,
-          error:
-            receipt.data.status === 'failed'
-              ? {
-                  code: first?.code ?? null,
-                  title: first?.title ?? first?.message ?? null,
-                  details: first?.error_data?.details ?? first?.message ?? null,
-                }
-              : null,
+    const before = [result.messages.length, result.updates.length, result.receipts.length, result.preferences.length] as const;
+    parseValue(value, now, result);
+    const sentTo = sentToOf(value);
+    if (!sentTo) continue;
+    const lists: TFirmRouted[][] = [result.messages, result.updates, result.receipts, result.preferences];
+    lists.forEach((list, i) => list.slice(before[i]).forEach((item) => (item.sentTo = sentTo)));
+  }
+  return result;
+}
+
+/** One change value's items, added to `result`. */
+function parseValue(value: Record<string, unknown>, now: Date, result: TParsedPayload): void {
+  // Checked by key first: a failed zod parse builds an error, and this runs for every delivery.
+  const templateUpdate = 'message_template_name' in value ? ZTemplateStatusUpdate.safeParse(value) : null;
+  if (templateUpdate?.success) {
+    const { message_template_name: name, message_template_language: language, event: status } = templateUpdate.data;
+    result.templateUpdates.push({ name, language, status });
+  }
+  if (Array.isArray(value.user_preferences)) {
+    for (const item of value.user_preferences) {
+      const preference = ZPreference.safeParse(item);
+      if (preference.success) {
+        result.preferences.push({
+          peerPhone: preference.data.wa_id,
+          optedOut: preference.data.value === 'stop',
+          at: toDate(preference.data.timestamp, now),
         });
       }
     }
   }
-  return result;
+  const names = new Map<string, string>();
+  if (Array.isArray(value.contacts)) {
+    for (const item of value.contacts) {
+      const contact = ZContact.safeParse(item);
+      const digits = contact.success ? parsePhoneDigits(contact.data.wa_id) : null;
+      if (contact.success && digits) names.set(digits, contact.data.profile.name);
+    }
+  }
+  if (Array.isArray(value.messages)) {
+    result.hasMessages = true;
+    result.received += value.messages.length;
+    for (const item of value.messages) parseMessageItem(item, 'inbound', names, now, result);
+  }
+  // Echoes: what the firm sent from its phone app (SMB coexistence), reported to keep records whole.
+  if (Array.isArray(value.message_echoes)) {
+    result.hasMessages = true;
+    result.received += value.message_echoes.length;
+    for (const item of value.message_echoes) parseMessageItem(item, 'outbound', names, now, result);
+  }
+  if (Array.isArray(value.statuses)) {
+    result.hasStatuses = true;
+    result.statusCount += value.statuses.length;
+    for (const item of value.statuses) {
+      const receipt = ZReceipt.safeParse(item);
+      if (!receipt.success) continue; // unknown statuses ("played", call states) change nothing
+      const first = receipt.data.errors?.[0];
+      result.receipts.push({
+        chatMsgId: receipt.data.id,
+        status: receipt.data.status,
+        providerTimestamp: toDate(receipt.data.timestamp, now),
+        recipientDigits: typeof receipt.data.recipient_id === 'string' ? parsePhoneDigits(receipt.data.recipient_id) : null,
+        error:
+          receipt.data.status === 'failed'
+            ? {
+                code: first?.code ?? null,
+                title: first?.title ?? first?.message ?? null,
+                details: first?.error_data?.details ?? first?.message ?? null,
+              }
+            : null,
+      });
+    }
+  }
 }

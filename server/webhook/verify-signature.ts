@@ -1,7 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
-export type TWebhookAuth = { secret: string | undefined; allowUnauthenticated: boolean };
+/** `secret`: MESSAGING_WEBHOOK_SECRET; `numberSecrets`: the firm numbers' own (server/numbers/README.md "Several numbers"). */
+export type TWebhookAuth = { secret: string | undefined; allowUnauthenticated: boolean; numberSecrets?: string[] };
+
+const secretsOf = (auth: TWebhookAuth): string[] =>
+  [...new Set([auth.secret, ...(auth.numberSecrets ?? [])])].filter((s): s is string => !!s);
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/;
 
@@ -22,9 +26,9 @@ function safeEqualStrings(a: string, b: string): boolean {
  * What a POST's headers offer as proof, before anything is checked against the body: the digests
  * of its signature headers that are well formed — exactly 64 lowercase hex characters after an
  * optional "sha256=" (anything else: empty, odd length, uppercase, non-hex, two headers folded into
- * "a, b" is no signature) — and whether it carries the secret itself.
+ * "a, b" is no signature) — and the secret it carries itself, if any.
  */
-function credentialsOf(headers: IncomingHttpHeaders, secret: string): { digests: string[]; carriesSecret: boolean } {
+function credentialsOf(headers: IncomingHttpHeaders): { digests: string[]; plain: string | undefined } {
   const single = (name: string): string | undefined => {
     const value = headers[name];
     return typeof value === 'string' ? value : undefined;
@@ -33,7 +37,7 @@ function credentialsOf(headers: IncomingHttpHeaders, secret: string): { digests:
     .map((header) => (header?.startsWith('sha256=') ? header.slice('sha256='.length) : header))
     .filter((hex): hex is string => hex !== undefined && HEX_DIGEST.test(hex));
   const plain = single(SECRET_HEADER);
-  return { digests, carriesSecret: plain !== undefined && plain.length > 0 && safeEqualStrings(plain, secret) };
+  return { digests, plain: plain ? plain : undefined };
 }
 
 /**
@@ -44,13 +48,19 @@ function credentialsOf(headers: IncomingHttpHeaders, secret: string): { digests:
  */
 export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer, auth: TWebhookAuth): boolean {
   // ALLOW_UNAUTHENTICATED_WEBHOOKS=true disables authentication (README.md "Configuration"), for local development.
-  if (auth.allowUnauthenticated) return true;
-  if (!auth.secret) return false; // fail-closed (server/decisions/0008-webhook-authentication-fails-closed.md)
-  const { digests, carriesSecret } = credentialsOf(headers, auth.secret);
-  if (carriesSecret) return true;
-  if (!digests.length) return false;
-  const expected = createHmac('sha256', auth.secret).update(rawBody).digest();
-  return digests.some((hex) => timingSafeEqual(Buffer.from(hex, 'hex'), expected));
+  return auth.allowUnauthenticated || provenSecret(headers, rawBody, auth) !== null;
+}
+
+/** Which of the secrets the caller proved knowledge of (null: none; fail-closed when there are none, server/decisions/0008-webhook-authentication-fails-closed.md). */
+export function provenSecret(headers: IncomingHttpHeaders, rawBody: Buffer, auth: TWebhookAuth): string | null {
+  const { digests, plain } = credentialsOf(headers);
+  for (const secret of secretsOf(auth)) {
+    if (plain !== undefined && safeEqualStrings(plain, secret)) return secret;
+    if (!digests.length) continue;
+    const expected = createHmac('sha256', secret).update(rawBody).digest();
+    if (digests.some((hex) => timingSafeEqual(Buffer.from(hex, 'hex'), expected))) return secret;
+  }
+  return null;
 }
 
 /**
@@ -60,9 +70,10 @@ export function isWebhookAuthentic(headers: IncomingHttpHeaders, rawBody: Buffer
  */
 export function mayBeAuthentic(headers: IncomingHttpHeaders, auth: TWebhookAuth): boolean {
   if (auth.allowUnauthenticated) return true;
-  if (!auth.secret) return false;
-  const { digests, carriesSecret } = credentialsOf(headers, auth.secret);
-  return carriesSecret || digests.length > 0;
+  const secrets = secretsOf(auth);
+  if (!secrets.length) return false;
+  const { digests, plain } = credentialsOf(headers);
+  return digests.length > 0 || (plain !== undefined && secrets.some((secret) => safeEqualStrings(plain, secret)));
 }
 
 export { safeEqualStrings };

@@ -3,10 +3,12 @@ import { InboundBatcher, storeInboundMessages } from '../messaging';
 import type { TLogger } from '../core/logger';
 import { drainBeforeClosing } from '../http/drain-unread-body';
 import { isDatabaseUnavailable } from '../core/db/database-errors';
+import type { TNumberRoute } from '../numbers';
 import { DeliveryLog } from './delivery-log';
 import { ingestDelivery } from './ingest-delivery';
 import { countPayloadItems, MAX_ITEMS_PER_DELIVERY, parsePayload } from './parse-payload';
-import { isWebhookAuthentic, mayBeAuthentic, safeEqualStrings, type TWebhookAuth } from './verify-signature';
+import { routeByNumber } from './route-by-number';
+import { mayBeAuthentic, provenSecret, safeEqualStrings, type TWebhookAuth } from './verify-signature';
 
 export const WEBHOOK_BODY_LIMIT = '3mb';
 /** The same limit in bytes (as express.raw reads '3mb'), for a body that declares its length. */
@@ -32,6 +34,8 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 export type TWebhookDeps = {
   logger: TLogger;
   auth: TWebhookAuth;
+  /** The firm's active numbers and the secret each one's deliveries prove (server/numbers/README.md "Several numbers"). */
+  numberRoutes: () => Promise<TNumberRoute[]>;
   verifyToken: string | undefined;
   /** Told when files were recorded `pending`, so the media queue starts on them now rather than at its next poll. */
   onFilesPending?: () => void;
@@ -76,7 +80,9 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
     if (deps.auth.allowUnauthenticated) {
       deps.logger.warn('webhook POST accepted WITHOUT authentication (ALLOW_UNAUTHENTICATED_WEBHOOKS=true)');
     }
-    if (!isWebhookAuthentic(req.headers, raw, deps.auth)) {
+    const routes = (res.locals.routes ?? []) as TNumberRoute[];
+    const secret = deps.auth.allowUnauthenticated ? null : provenSecret(req.headers, raw, authWith(deps.auth, routes));
+    if (!deps.auth.allowUnauthenticated && secret === null) {
       sendJson(res, 401, { ok: false, error: 'unauthorized' });
       return;
     }
@@ -92,12 +98,16 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
       sendJson(res, 413, { ok: false, error: 'too_many_items', max: MAX_ITEMS_PER_DELIVERY });
       return;
     }
-    const payload = parsePayload(json);
+    // An item counts as a number's only when this delivery proved that number's secret.
+    const proven = secret === null ? 'all' : new Set(routes.filter((r) => r.secret === secret).map((r) => r.id));
+    const { payload, ignored, foreign } = routeByNumber(parsePayload(json), routes, proven);
+    if (ignored) deps.logger.warn({ ignored, numbers: foreign }, 'webhook items for a number the firm does not have were ignored');
     try {
       // A late commit after the deadline is harmless: the provider's retry finds the ids stored
       // (unique index) and stores nothing twice.
       const { stored, changed } = await withDeadline(ingestDelivery(payload, batcher, deps.onFilesPending), DELIVERY_DEADLINE_MS);
       const body: Record<string, unknown> = { ok: true };
+      if (ignored) body.ignored = ignored;
       if (payload.hasMessages || !payload.hasStatuses) Object.assign(body, { received: payload.received, stored: stored.length });
       if (payload.hasStatuses) Object.assign(body, { statuses: payload.statusCount, updated: changed });
       sendJson(res, 200, body);
@@ -117,6 +127,11 @@ const handleBodyErrors: ErrorRequestHandler = (err: { status?: number; type?: st
   next(err);
 };
 
+/** The firm's secret and every active number's own. */
+function authWith(auth: TWebhookAuth, routes: TNumberRoute[]): TWebhookAuth {
+  return { ...auth, numberSecrets: routes.map((r) => r.secret).filter((secret): secret is string => !!secret) };
+}
+
 export function createWebhookRouter(deps: TWebhookDeps): Router {
   const router = express.Router();
   const batcher = new InboundBatcher((messages) => storeInboundMessages(messages, deps.canDownloadFiles));
@@ -130,9 +145,20 @@ export function createWebhookRouter(deps: TWebhookDeps): Router {
   });
   // Neither the secret nor a well-formed signature: refused before the body is read (Node discards it).
   router.post('/', (req, res, next) => {
-    if (mayBeAuthentic(req.headers, deps.auth)) return next();
-    res.setHeader('connection', 'close');
-    sendJson(res, 401, { ok: false, error: 'unauthorized' });
+    deps.numberRoutes().then(
+      (routes) => {
+        res.locals.routes = routes;
+        if (mayBeAuthentic(req.headers, authWith(deps.auth, routes))) return next();
+        res.setHeader('connection', 'close');
+        sendJson(res, 401, { ok: false, error: 'unauthorized' });
+      },
+      (error: unknown) => {
+        // Nothing read yet: the provider retries a 503 and loses nothing.
+        deps.logger.error({ error: (error as Error).name }, 'webhook delivery not routed: the firm numbers could not be read');
+        res.setHeader('connection', 'close');
+        sendJson(res, 503, { ok: false, error: 'unavailable' });
+      },
+    );
   });
   // A body that says it is over the limit is answered at once, and the rest read and dropped up to a
   // bound before the connection closes (express.raw would read all of it, however long, to answer).

@@ -90,7 +90,7 @@ export const AUDIT_DETAILS = {
     auditEventId: z.nullable(id),
     attachmentId: z.nullable(id),
   }),
-  'settings.check_connection': z.strictObject({ status: z.string() }),
+  'settings.check_connection': z.strictObject({ status: z.string(), numberId: z.optional(id) }),
   'templates.refresh': z.strictObject({ count }),
   'client.opt_out': z.strictObject({ source: z.string(), digits }),
   // A number's START text names that number; a director clearing a client's opt-out, every number cleared.
@@ -241,6 +241,18 @@ export const AUDIT_DETAILS = {
   }),
   /** A director removed one of the firm's wording. */
   'wording.remove': z.strictObject({ wordingId: id, title: z.string() }),
+  /** A director added a business number (subject `numbers`): its digits and label, never its key or secret. */
+  'number.add': z.strictObject({ numberId: id, phone: z.string(), label: z.string() }),
+  /** A director changed a business number: which of its label, key, webhook secret and provider id (`from`: the label it had). */
+  'number.update': z.strictObject({
+    numberId: id,
+    phone: z.string(),
+    label: z.string(),
+    from: z.optional(z.string()),
+    changed: z.array(z.enum(['label', 'apiKey', 'webhookSecret', 'phoneNumberId'])),
+  }),
+  /** A director deactivated a business number: nothing is sent from it, and what is posted for it is ignored. */
+  'number.deactivate': z.strictObject({ numberId: id, phone: z.string(), label: z.string() }),
 } as const;
 
 export type TAuditAction = keyof typeof AUDIT_DETAILS;

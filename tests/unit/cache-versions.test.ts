@@ -54,6 +54,7 @@ const ITEM: TThreadItem = {
   clientId: 1,
   caseId: null,
   peerPhone: '447700900123',
+  firmNumberId: 1,
   metadata: {},
   providerTimestamp: null,
   readAt: null,

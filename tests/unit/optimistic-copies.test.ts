@@ -19,6 +19,7 @@ function ok(id: number, echoId: string, sentAt: number): TThreadItem {
     clientId: 1,
     caseId: null,
     peerPhone: '447700900123',
+    firmNumberId: 1,
     metadata: { echo_id: echoId },
     providerTimestamp: null,
     readAt: null,

@@ -9,7 +9,24 @@ const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/peer-webhooks');
 const corpus = (file: string, name: string) =>
   (JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, unknown>)[name];
 const now = new Date('2026-01-01T00:00:00Z');
-const parse = (file: string, name: string) => parsePayload(corpus(file, name), now);
+// The number each item was sent to is the route step's (tested below and in firm-numbers.test.ts): left out here.
+const parse = (file: string, name: string) => {
+  const parsed = parsePayload(corpus(file, name), now);
+  for (const list of [parsed.messages, parsed.updates, parsed.receipts, parsed.preferences]) for (const item of list) delete item.sentTo;
+  return parsed;
+};
+
+describe('the firm number an item was sent to', () => {
+  it('is read from the change’s metadata for every item of that change, digits normalised; a payload without it names none', () => {
+    const parsed = parsePayload(corpus('message.json', 'reaction'), now);
+    expect(parsed.updates.map((u) => u.sentTo)).toEqual([{ digits: '972123456789', phoneNumberId: '1122334455667' }]);
+    const onPremise = parsePayload(
+      { messages: [{ from: '447700900123', id: 'wamid.x', timestamp: '1763700000', type: 'text', text: { body: 'hi' } }] },
+      now,
+    );
+    expect(onPremise.messages.map((m) => m.sentTo)).toEqual([undefined]);
+  });
+});
 
 describe('every kind of message a client sends', () => {
   it('a photo becomes a record with its caption (none here) and a pending file to download', () => {

@@ -14,6 +14,7 @@ const appRouter = createAppRouter({
   events: {} as never,
   liveStreams: {} as never,
   provider: null,
+  providerFor: () => Promise.resolve(null),
   signInLimiter: {} as never,
   mediaStore: {} as never,
   signingKey: {} as never,

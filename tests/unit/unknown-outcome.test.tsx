@@ -16,6 +16,7 @@ const item: TThreadItem = {
   clientId: 1,
   caseId: null,
   peerPhone: '447700900123',
+  firmNumberId: 1,
   metadata: {},
   providerTimestamp: null,
   readAt: null,

@@ -245,8 +245,11 @@ async function bringToTop(utils: TUtils, keys: Set<string>): Promise<void> {
 
 /** A list other than every open conversation: filtered (unread, mine, overdue…), or the done or snoozed ones. */
 function hasFilter(queryKey: readonly unknown[]): boolean {
-  const input = (queryKey[1] as { input?: { filter?: string; state?: string } } | undefined)?.input;
-  return Boolean((input?.filter && input.filter !== 'all') || (input?.state && input.state !== 'open'));
+  const input = (queryKey[1] as { input?: { filter?: string; state?: string; firmNumberId?: number } } | undefined)?.input;
+  // One firm number's list too: a message may be through another number, so it is read again, not patched.
+  return Boolean(
+    (input?.filter && input.filter !== 'all') || (input?.state && input.state !== 'open') || input?.firmNumberId !== undefined,
+  );
 }
 
 /** The conversation `key` as the inbox's unfiltered list has it, when a loaded page lists it. */

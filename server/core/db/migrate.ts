@@ -43,6 +43,7 @@ import { readMarks } from './migrations/0035-read-marks';
 import { readReceiptPolicy } from './migrations/0036-read-receipt-policy';
 import { wording } from './migrations/0038-wording';
 import { unreadKeptCounts } from './migrations/0039-unread-kept-counts';
+import { firmNumbers } from './migrations/0040-firm-numbers';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -96,6 +97,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     readReceiptPolicy,
     wording,
     unreadKeptCounts,
+    firmNumbers,
   ];
 }
 

@@ -1,6 +1,7 @@
 import 'dotenv/config';
 import { z } from 'zod';
-import { startProviderSimulator } from './provider-simulator';
+import { checkFirmNumbers } from './firm-numbers';
+import { FIRM_DIGITS, startProviderSimulator, type TSimNumber, type TSimulatorOptions } from './provider-simulator';
 import { WEBHOOK_RETRY_DEFAULTS } from './webhook-retries';
 
 // npm run provider:sim — the simulator as a standalone server (see server/dev/provider-sim/README.md "Provider simulator").
@@ -18,6 +19,25 @@ const ZSimEnv = z.object({
   SIM_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY_DEFAULTS.baseMs),
   SIM_WEBHOOK_RETRY_CAP_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY_DEFAULTS.capMs),
   SIM_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(0).default(WEBHOOK_RETRY_DEFAULTS.forMs),
+  // The firm's other numbers, one key each as a BSP issues them: `key:digits[:phoneNumberId],…`.
+  SIM_NUMBERS: z
+    .string()
+    .default('')
+    .transform((list, ctx): TSimNumber[] =>
+      list
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+        .flatMap((item, index) => {
+          const [apiKey, digits, phoneNumberId, ...rest] = item.split(':');
+          if (!apiKey || !digits || !/^\d{8,15}$/.test(digits) || phoneNumberId === '' || rest.length) {
+            // Says which item, never what it holds: the item starts with a key.
+            ctx.addIssue({ code: 'custom', message: `item ${index + 1} is not apiKey:digits[:phoneNumberId] (digits: 8-15, no +)` });
+            return [];
+          }
+          return [{ apiKey, digits, phoneNumberId: phoneNumberId ?? `SIM${index + 2}` }];
+        }),
+    ),
 });
 
 const parsed = ZSimEnv.safeParse(process.env);
@@ -37,9 +57,10 @@ const span = (ms: number) => {
   const [size, unit] = units.find(([size]) => ms >= size && ms % size === 0) ?? [1, ' ms'];
   return `${ms / size}${unit}`;
 };
-const sim = await startProviderSimulator({
+const options: TSimulatorOptions = {
   port: env.SIM_PORT,
   apiKey: env.SIM_API_KEY,
+  numbers: env.SIM_NUMBERS,
   profilePath: env.MESSAGING_PROFILE_PATH,
   webhookUrl: env.SIM_WEBHOOK_URL,
   webhookSecret: env.MESSAGING_WEBHOOK_SECRET,
@@ -50,9 +71,18 @@ const sim = await startProviderSimulator({
   webhookRetryBaseMs: env.SIM_WEBHOOK_RETRY_BASE_MS,
   webhookRetryCapMs: env.SIM_WEBHOOK_RETRY_CAP_MS,
   webhookRetryForMs: env.SIM_WEBHOOK_RETRY_FOR_MS,
-});
+};
+try {
+  checkFirmNumbers(options);
+} catch (error) {
+  console.error(`Invalid simulator configuration:\n  SIM_NUMBERS: ${(error as Error).message}`);
+  process.exit(1);
+}
+const sim = await startProviderSimulator(options);
 console.log(`Provider simulator on ${sim.url}`);
 console.log(`  API key:  ${env.SIM_API_KEY === 'sim-api-key' ? 'sim-api-key (default)' : 'from SIM_API_KEY'}`);
+const numbers = [`${FIRM_DIGITS} (SIM, the key above)`, ...env.SIM_NUMBERS.map((n) => `${n.digits} (${n.phoneNumberId})`)];
+console.log(`  numbers:  ${numbers.join(', ')}${env.SIM_NUMBERS.length ? '; the others with their keys from SIM_NUMBERS' : ''}`);
 console.log(
   `  receipts → ${env.SIM_WEBHOOK_URL}${env.MESSAGING_WEBHOOK_SECRET ? ' (signed)' : ' (UNSIGNED: set MESSAGING_WEBHOOK_SECRET to match the app)'}`,
 );
@@ -67,7 +97,7 @@ console.log(
   }`,
 );
 console.log(
-  '  control:  POST /__sim/inbound {"from","body","name"} · POST /__sim/next {"status"|"hang"} · POST /__sim/config {...} · GET /__sim/requests',
+  '  control:  POST /__sim/inbound {"from","body","name","toNumber"} · POST /__sim/next {"status"|"hang"} · POST /__sim/config {...} · GET /__sim/requests',
 );
 console.log('            POST /__sim/press {"messageId","buttonId"} · POST /__sim/age {"messageId","days"} · GET /__sim/messages');
 console.log('            GET /__sim/retries (webhook posts waiting for a retry)');

@@ -8,7 +8,13 @@ import { ageMessage, configureSim, type TScriptedResponse, type TSendJson, type 
 // script the next answer, post an inbound message, press a question's button, register a file,
 // change settings, age a message, read the messages delivered and received (with the firm's
 // reactions and reads), count the webhook posts waiting for a retry, and read or clear the
-// recorded requests.
+// recorded requests. An inbound message may name the firm's number it goes to (`toNumber`).
+
+/** The firm's number an inbound message goes to (default: number 1; one not served: a foreign number). */
+const ZToNumber = z
+  .string()
+  .regex(/^\d{8,15}$/, 'toNumber must be 8-15 digits')
+  .optional();
 
 const ZInboundKind = z
   .object({
@@ -56,6 +62,7 @@ const ZInboundKind = z
     targetId: z.string().optional(),
     emoji: z.string().optional(),
     to: z.string().optional(),
+    toNumber: ZToNumber,
   })
   .refine((input) => input.kind === 'echo' || input.from !== undefined, { message: 'from is required', path: ['from'] })
   .refine((input) => !input.caption || !['audio', 'voice', 'sticker'].includes(input.kind), {
@@ -125,7 +132,10 @@ export async function handleControl(state: TSimState, method: string, path: stri
     }
     if (typeof input.from !== 'string' || typeof input.body !== 'string')
       return send(400, { ok: false, error: 'from and body are required' });
-    return send(200, await sendInbound(state, input.from, input.body, typeof input.name === 'string' ? input.name : undefined));
+    const toNumber = ZToNumber.safeParse(input.toNumber);
+    if (!toNumber.success) return send(400, { ok: false, error: 'toNumber must be 8-15 digits' });
+    const name = typeof input.name === 'string' ? input.name : undefined;
+    return send(200, await sendInbound(state, input.from, input.body, name, toNumber.data));
   }
   if (method === 'POST' && path === '/__sim/media') {
     const parsed = ZControlMedia.safeParse(input);

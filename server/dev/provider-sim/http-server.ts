@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl } from './control-api';
+import { numberForKey } from './firm-numbers';
 import { answerMediaLookup, DOWNLOAD_PATH, receiveUpload, streamMedia } from './media-endpoints';
 import { ERROR_TITLES, errorBody } from './provider-errors';
 import { answerSend } from './send-rules';
@@ -8,7 +9,8 @@ import { recordRequest, type TRecordedRequest, type TSendJson, type TSimState } 
 import { listTemplatePage } from './templates';
 
 // The simulator's HTTP front: the server itself, and the routing of each request: the control API
-// first, then (recorded) a scripted answer if one is queued, the API key, and the provider's paths.
+// first, then (recorded) a scripted answer if one is queued, the API key (which of the firm's
+// numbers the request is about), and the provider's paths.
 
 /** Starts listening on the configured port and host; resolves with the server and its base url. */
 export async function startHttpServer(state: TSimState): Promise<{ server: http.Server; url: string }> {
@@ -59,12 +61,14 @@ async function routeRequest(state: TSimState, req: IncomingMessage, res: ServerR
 
   if (path.startsWith('/__sim/')) return handleControl(state, req.method ?? 'GET', path, body, send);
 
-  const apiKey = req.headers['provider-api-key'];
+  const apiKey = typeof req.headers['provider-api-key'] === 'string' ? req.headers['provider-api-key'] : undefined;
+  const number = numberForKey(options, apiKey);
   const recorded: TRecordedRequest = {
     method: req.method ?? 'GET',
     path,
     query: query.toString(),
-    apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+    apiKey,
+    ...(number ? { firm: number.digits } : {}),
     contentType: req.headers['content-type'],
     body,
   };
@@ -87,7 +91,7 @@ async function routeRequest(state: TSimState, req: IncomingMessage, res: ServerR
       scripted.headers,
     );
   }
-  if (apiKey !== options.apiKey) {
+  if (!number) {
     if (isUpload) req.resume();
     return send(401, errorBody(401, 'cloud', 'The API key is missing or invalid.', ERROR_TITLES[401]!));
   }
@@ -106,13 +110,13 @@ async function routeRequest(state: TSimState, req: IncomingMessage, res: ServerR
     return send(200, {
       verified_name: options.verifiedName ?? 'Ashdown & Vale Solicitors',
       quality_rating: options.qualityRating ?? 'GREEN',
-      display_phone_number: '+44 20 7946 0000',
+      display_phone_number: number.apiKey === options.apiKey ? '+44 20 7946 0000' : `+${number.digits}`,
       about: 'Solicitors. Messages are answered in office hours.',
     });
   }
   if (req.method === 'GET' && path === (options.templatesPath ?? '/v1/configs/templates'))
-    return send(200, listTemplatePage(options, query));
-  if (req.method === 'POST' && path === '/messages') return answerSend(state, body, send);
+    return send(200, listTemplatePage(options, query, number.templates));
+  if (req.method === 'POST' && path === '/messages') return answerSend(state, body, send, number);
   if (req.method === 'GET' && mediaId)
     return send(404, errorBody(404, 'cloud', `Unsupported get request. Object with ID '${mediaId}' does not exist`, 'Unknown media', 100));
   return send(404, errorBody(404, 'cloud', `No route ${req.method} ${path}`, 'Unknown path'));

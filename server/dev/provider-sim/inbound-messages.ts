@@ -1,10 +1,13 @@
+import { metadataOf, numberForDigits } from './firm-numbers';
 import { addMedia } from './media-files';
-import { FIRM_DIGITS, markInbound, nextSequence, rememberMessage, type TSimState } from './sim-state';
+import { markInbound, nextSequence, rememberMessage, type TSimState } from './sim-state';
 import { postWebhook, type TWebhookAnswer } from './webhook-delivery';
 
 // Messages "from" a client (and echoes of what the firm's own phone wrote), shaped as the real
 // provider shapes each kind, and posted to the app's webhook; media is registered first and
-// announced by id, as the provider announces it.
+// announced by id, as the provider announces it. Each goes to one of the firm's numbers (number 1
+// unless `toNumber` says), or to a number the simulator does not serve, under that number's metadata
+// and secret; a client's message opens the 24-hour window with that number only.
 
 export type TInboundKindInput = {
   kind?:
@@ -50,6 +53,8 @@ export type TInboundKindInput = {
   emoji?: string;
   /** echo: the client's number the firm's phone wrote to. */
   to?: string;
+  /** The firm's number (digits) written to, or an echo's sender (default: number 1; digits not served: a foreign number). */
+  toNumber?: string;
 };
 
 const DEFAULT_MIME: Record<string, string> = {
@@ -61,23 +66,25 @@ const DEFAULT_MIME: Record<string, string> = {
   sticker: 'image/webp',
 };
 
-/** Posts a signed inbound text "from" a number to the app's webhook; returns the webhook's answer. */
+/** Posts a signed inbound text "from" a number to the firm's number `toNumber` (default: number 1); returns the webhook's answer. */
 export async function sendInbound(
   state: TSimState,
   from: string,
   body: string,
   name = 'Simulated Contact',
+  toNumber?: string,
 ): Promise<TWebhookAnswer & { id: string }> {
-  markInbound(state, from);
+  const firm = numberForDigits(state.options, toNumber);
+  markInbound(state, from, Date.now(), firm.digits);
   const id = `wamid.SIMIN${Date.now()}${nextSequence(state)}`;
-  rememberMessage(state, { id, direction: 'inbound', peer: from, type: 'text', at: Date.now() });
+  rememberMessage(state, { id, direction: 'inbound', peer: from, firm: firm.digits, type: 'text', at: Date.now() });
   const value = {
     messaging_product: 'whatsapp',
-    metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+    metadata: metadataOf(firm),
     contacts: [{ profile: { name }, wa_id: from }],
     messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } }],
   };
-  return { ...(await postWebhook(state, value)), id };
+  return { ...(await postWebhook(state, value, 'messages', firm.secret)), id };
 }
 
 /**
@@ -89,9 +96,10 @@ export async function sendInboundKind(
   input: TInboundKindInput,
 ): Promise<TWebhookAnswer & { id: string; mediaId?: string }> {
   const kind = input.kind ?? 'text';
+  const firm = numberForDigits(state.options, input.toNumber);
   const id = `wamid.SIMIN${Date.now()}${nextSequence(state)}`;
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const context = input.contextId ? { context: { from: FIRM_DIGITS, id: input.contextId } } : {};
+  const context = input.contextId ? { context: { from: firm.digits, id: input.contextId } } : {};
   let item: Record<string, unknown>;
   let mediaId: string | undefined;
   if (kind === 'image' || kind === 'video' || kind === 'document' || kind === 'audio' || kind === 'voice' || kind === 'sticker') {
@@ -156,41 +164,32 @@ export async function sendInboundKind(
     if (revoked) revoked.revoked = true;
   } else if (kind === 'echo') {
     if (!input.to || input.body === undefined) throw new RangeError('to and body are required');
-    const echo = { from: FIRM_DIGITS, to: input.to, id, timestamp, type: 'text', text: { body: input.body } };
-    rememberMessage(state, { id, direction: 'outbound', peer: input.to, type: 'text', at: Date.now() });
-    return {
-      ...(await postWebhook(
-        state,
-        {
-          messaging_product: 'whatsapp',
-          metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
-          message_echoes: [echo],
-        },
-        'smb_message_echoes',
-      )),
-      id,
-    };
+    const echo = { from: firm.digits, to: input.to, id, timestamp, type: 'text', text: { body: input.body } };
+    rememberMessage(state, { id, direction: 'outbound', peer: input.to, firm: firm.digits, type: 'text', at: Date.now() });
+    const value = { messaging_product: 'whatsapp', metadata: metadataOf(firm), message_echoes: [echo] };
+    return { ...(await postWebhook(state, value, 'smb_message_echoes', firm.secret)), id };
   } else {
     if (input.body === undefined) throw new RangeError('body is required');
     item = { type: 'text', text: { body: input.body }, ...(kind === 'reply' ? context : {}) };
   }
   const from = input.from!;
-  markInbound(state, from);
+  markInbound(state, from, Date.now(), firm.digits);
   // A message one may react to or mark read; a reaction, an edit or a deletion is about another one.
   if (kind !== 'reaction' && kind !== 'edit' && kind !== 'revoke')
-    rememberMessage(state, { id, direction: 'inbound', peer: from, type: item.type as string, at: Date.now() });
+    rememberMessage(state, { id, direction: 'inbound', peer: from, firm: firm.digits, type: item.type as string, at: Date.now() });
   const value = {
     messaging_product: 'whatsapp',
-    metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
+    metadata: metadataOf(firm),
     contacts: [{ profile: { name: input.name ?? 'Simulated Contact' }, wa_id: from }],
     messages: [{ from, id, timestamp, ...item }],
   };
-  return { ...(await postWebhook(state, value)), id, ...(mediaId ? { mediaId } : {}) };
+  return { ...(await postWebhook(state, value, 'messages', firm.secret)), id, ...(mediaId ? { mediaId } : {}) };
 }
 
 /**
  * The client presses one of a question's quick-reply buttons: the button reply the provider posts
- * (`interactive.button_reply`, its `context.id` the question's), from the number the question went to.
+ * (`interactive.button_reply`, its `context.id` the question's), from the number the question went
+ * to, to the firm's number it came from.
  */
 export async function pressButton(
   state: TSimState,
@@ -208,6 +207,7 @@ export async function pressButton(
     replyId: button.id,
     title: button.title,
     contextId: question.id,
+    toNumber: question.firm,
   });
   question.pressed = { buttonId: button.id, replyId: answer.id };
   return answer;

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { checkFirmNumbers } from './firm-numbers';
 import { closeHttpServer, startHttpServer } from './http-server';
 import { pressButton, sendInbound, sendInboundKind, type TInboundKindInput } from './inbound-messages';
 import { addMedia, readMediaBytes, type TAddedMedia, type TAddMediaInput } from './media-files';
@@ -20,24 +21,28 @@ import { cancelRetries, settleRetries } from './webhook-retries';
 // A local stand-in for the messaging provider, over real HTTP, for development, e2e tests and
 // benchmarks. It checks PROVIDER-API-KEY, validates the send body, answers like the cloud API,
 // serves the business profile, and posts signed receipts (and inbound texts) to the app's webhook,
-// like the real provider: a little later, and sometimes out of order.
+// like the real provider: a little later, and sometimes out of order. It serves one or several of the
+// firm's business numbers, one API key each (firm-numbers.ts).
 //
 // This file is the simulator's one entry point (tests and cli.ts import from it); each job lives in
 // its own file beside it: http-server (routing), send-rules (POST /messages), webhook-delivery,
-// inbound-messages, media-files and media-endpoints, templates, control-api (/__sim/), sim-state.
+// inbound-messages, media-files and media-endpoints, templates, firm-numbers, control-api (/__sim/),
+// sim-state.
 
 export type { TInboundKindInput } from './inbound-messages';
-export type { TRecordedRequest, TScriptedResponse, TSimMessage, TSimTemplate, TSimulatorOptions } from './sim-state';
+export type { TRecordedRequest, TScriptedResponse, TSimMessage, TSimNumber, TSimTemplate, TSimulatorOptions } from './sim-state';
+export { FIRM_DIGITS } from './sim-state';
 
 export class ProviderSimulator {
   private readonly state: TSimState;
   readonly requests: TRecordedRequest[];
-  /** Every message the simulator accepted (whether or not its answer reached the app). */
-  readonly accepted: { id: string; to: string }[];
+  /** Every message the simulator accepted (whether or not its answer reached the app), and the firm's number it went from. */
+  readonly accepted: { id: string; to: string; firm: string }[];
   private server: http.Server | undefined;
   url = '';
 
   constructor(readonly options: TSimulatorOptions) {
+    checkFirmNumbers(options);
     this.state = createSimState(options);
     this.requests = this.state.requests;
     this.accepted = this.state.accepted;
@@ -105,14 +110,20 @@ export class ProviderSimulator {
     return this.state.retries.size;
   }
 
-  /** Records that a number wrote just now (opens its 24-hour window) without posting anything. */
-  markInbound(from: string, at = Date.now()): void {
-    markInbound(this.state, from, at);
+  /**
+   * Records that a client wrote just now to the firm's number `firm` (digits; default number 1),
+   * opening that 24-hour window only, without posting anything.
+   */
+  markInbound(from: string, at = Date.now(), firm?: string): void {
+    markInbound(this.state, from, at, firm);
   }
 
-  /** Posts a signed inbound text "from" a number to the app's webhook; returns the webhook's answer. */
-  sendInbound(from: string, body: string, name?: string): Promise<TWebhookAnswer & { id: string }> {
-    return sendInbound(this.state, from, body, name);
+  /**
+   * Posts a signed inbound text "from" a number to the app's webhook, written to the firm's number
+   * `toNumber` (digits; default number 1); returns the webhook's answer.
+   */
+  sendInbound(from: string, body: string, name?: string, toNumber?: string): Promise<TWebhookAnswer & { id: string }> {
+    return sendInbound(this.state, from, body, name, toNumber);
   }
 
   /**

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { isOneEmoji } from '../../../shared/communication';
 import { visibleLength } from '../../../shared/visible-length';
+import type { TFirmNumber } from './firm-numbers';
 import { ERROR_TITLES, errorBody } from './provider-errors';
-import { nextSequence, rememberMessage, type TSendJson, type TSimState, type TSimTemplate } from './sim-state';
+import { nextSequence, rememberMessage, windowKey, type TSendJson, type TSimState, type TSimTemplate } from './sim-state';
 import { findApprovedTemplate } from './templates';
 import { postReceipt, postReceiptLater, scheduleReceipts } from './webhook-delivery';
 
@@ -11,6 +12,7 @@ import { postReceipt, postReceiptLater, scheduleReceipts } from './webhook-deliv
 // body is checked exactly (text, template and media-by-id sends); a template must be approved and
 // given its number of values; media must have been uploaded; with the 24-hour rule on, free text to
 // a number that has not written lately fails (by receipt on the cloud API, at once on-premise).
+// Everything is per firm number (the key's): its catalogue, its windows, the messages it received.
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
@@ -145,11 +147,14 @@ const INVALID_VALUE = 'Parameter value is not valid';
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const issuesOf = (error: z.ZodError) => error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
 
-/** Answers a send: refused as the provider refuses it, or accepted with its id and its receipts to follow. */
-export async function answerSend(state: TSimState, body: unknown, send: TSendJson): Promise<void> {
+/**
+ * Answers a send from one of the firm's numbers (`from`: the key's): refused as the provider refuses
+ * it, or accepted with its id and its receipts to follow.
+ */
+export async function answerSend(state: TSimState, body: unknown, send: TSendJson, from: TFirmNumber): Promise<void> {
   const { options } = state;
   const shape = options.apiMode ?? 'cloud';
-  if (isRecord(body) && 'status' in body) return answerMarkRead(state, body, send);
+  if (isRecord(body) && 'status' in body) return answerMarkRead(state, body, send, from);
   const type = isRecord(body) && typeof body.type === 'string' && body.type in SEND_BODIES ? (body.type as TSendType) : null;
   if (!type)
     return send(
@@ -166,11 +171,11 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
   }
   let headerMediaId: string | undefined;
   if (parsed.data.type === 'reaction') {
-    const refusal = refuseReaction(state, parsed.data.to, parsed.data.reaction.message_id);
+    const refusal = refuseReaction(state, parsed.data.to, parsed.data.reaction.message_id, from);
     if (refusal) return send(400, errorBody(400, shape, refusal, INVALID_VALUE, 131009));
   } else if (parsed.data.type === 'template') {
     const sent = parsed.data.template;
-    const known = findApprovedTemplate(options, sent.name, sent.language.code);
+    const known = findApprovedTemplate(options, sent.name, sent.language.code, from.templates);
     if (!known)
       return send(
         400,
@@ -201,7 +206,7 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
   }
   if (parsed.data.type !== 'template' && parsed.data.type !== 'reaction' && options.enforceWindow) {
     // Free text's rule: everything but a template (interactive questions and files too); a reaction has its own (30 days).
-    windowClosed = Date.now() - (state.lastInbound.get(parsed.data.to) ?? 0) > WINDOW_MS;
+    windowClosed = Date.now() - (state.lastInbound.get(windowKey(parsed.data.to, from.digits)) ?? 0) > WINDOW_MS;
     if (windowClosed && shape === 'onprem')
       return send(
         400,
@@ -217,11 +222,12 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
   const id = `wamid.SIM${Date.now().toString(36)}${nextSequence(state).toString(36)}${randomBytes(4).toString('hex')}`;
   // Accepted from here on: a slow answer (answerDelayMs) may reach an app that stopped waiting,
   // but the message goes and its receipts follow, as with the real provider.
-  state.accepted.push({ id, to: parsed.data.to });
+  state.accepted.push({ id, to: parsed.data.to, firm: from.digits });
   rememberMessage(state, {
     id,
     direction: 'outbound',
     peer: parsed.data.to,
+    firm: from.digits,
     type: parsed.data.type,
     at: Date.now(),
     ...(parsed.data.type === 'interactive'
@@ -257,10 +263,13 @@ export async function answerSend(state: TSimState, body: unknown, send: TSendJso
   return send(200, { messaging_product: 'whatsapp', contacts: [{ input: parsed.data.to, wa_id: parsed.data.to }], messages: [{ id }] });
 }
 
-/** Why a reaction is refused, or null: the provider takes one only to a message it received from that number, not deleted, of the last 30 days. */
-function refuseReaction(state: TSimState, to: string, messageId: string): string | null {
+/**
+ * Why a reaction is refused, or null: the provider takes one only to a message this firm number
+ * received from that client, not deleted, of the last 30 days.
+ */
+function refuseReaction(state: TSimState, to: string, messageId: string, from: TFirmNumber): string | null {
   const target = state.messages.get(messageId);
-  if (!target || target.direction !== 'inbound' || target.peer !== to || target.revoked)
+  if (!target || target.direction !== 'inbound' || target.peer !== to || target.firm !== from.digits || target.revoked)
     return `Message ${messageId} is not a message received from ${to}: only a received, undeleted message can be reacted to.`;
   if (Date.now() - target.at > REACTION_MAX_AGE_MS)
     return `Message ${messageId} is more than 30 days old: reactions are taken only to messages of the last 30 days.`;
@@ -313,23 +322,23 @@ function checkTemplateHeader(
 }
 
 /**
- * `status: 'read'`: marks a message the simulator received read, and every earlier one from that
- * number, as the provider does; `{success: true}`. An id it never received is refused.
+ * `status: 'read'`: marks a message this firm number received read, and every earlier one from that
+ * client to it, as the provider does; `{success: true}`. An id it never received is refused.
  */
-function answerMarkRead(state: TSimState, body: unknown, send: TSendJson): void {
+function answerMarkRead(state: TSimState, body: unknown, send: TSendJson, from: TFirmNumber): void {
   const shape = state.options.apiMode ?? 'cloud';
   const parsed = ZMarkRead.safeParse(body);
   if (!parsed.success) return send(400, errorBody(400, shape, issuesOf(parsed.error), ERROR_TITLES[400]!));
   const target = state.messages.get(parsed.data.message_id);
-  if (!target || target.direction !== 'inbound')
+  if (!target || target.direction !== 'inbound' || target.firm !== from.digits)
     return send(
       400,
       errorBody(400, shape, `Message ${parsed.data.message_id} is not a message received by this number.`, INVALID_VALUE, 131009),
     );
   const now = Date.now();
   for (const message of state.messages.values()) {
-    if (message.direction === 'inbound' && message.peer === target.peer && message.at <= target.at && message.readAt === undefined)
-      message.readAt = now;
+    const earlier = message.direction === 'inbound' && message.peer === target.peer && message.firm === target.firm;
+    if (earlier && message.at <= target.at && message.readAt === undefined) message.readAt = now;
   }
   target.readAt ??= now;
   return send(200, { success: true });

@@ -16,6 +16,8 @@ export type TRecordedRequest = {
   path: string;
   query: string;
   apiKey: string | undefined;
+  /** The digits of the firm's number the key belongs to (none: an unknown key). */
+  firm?: string;
   contentType: string | undefined;
   body: unknown;
 };
@@ -40,6 +42,8 @@ export type TSimMessage = {
   direction: 'outbound' | 'inbound';
   /** The client's number. */
   peer: string;
+  /** The firm's number (digits) it went from or came to. */
+  firm: string;
   /** The provider's type: text, template, interactive, image, reaction, … */
   type: string;
   /** When it was sent (epoch ms): reactions are taken for 30 days. */
@@ -57,10 +61,27 @@ export type TSimMessage = {
   headerMediaId?: string;
 };
 
+/**
+ * Another of the firm's business numbers, as a BSP serves it: its own API key (the key a send
+ * carries says which number it goes from), its own webhook secret and template catalogue if given.
+ */
+export type TSimNumber = {
+  apiKey: string;
+  digits: string;
+  phoneNumberId: string;
+  /** Signs what concerns this number (none: the top-level webhookSecret). */
+  webhookSecret?: string;
+  /** Its catalogue (none: the shared one). */
+  templates?: TSimTemplate[];
+};
+
 export type TSimulatorOptions = {
   port?: number;
   host?: string;
+  /** Number 1's key (number 1: FIRM_DIGITS, phone_number_id 'SIM', signed with webhookSecret). */
   apiKey: string;
+  /** The firm's other numbers, beside number 1. */
+  numbers?: TSimNumber[];
   profilePath?: string;
   /** Where receipts and inbound texts are posted; none: receipts are not sent. */
   webhookUrl?: string;
@@ -149,8 +170,8 @@ export type TSendJson = (status: number, json: unknown, headers?: Record<string,
 export type TSimState = {
   readonly options: TSimulatorOptions;
   readonly requests: TRecordedRequest[];
-  /** Every message the simulator accepted (whether or not its answer reached the app). */
-  readonly accepted: { id: string; to: string }[];
+  /** Every message the simulator accepted (whether or not its answer reached the app), and the firm's number it went from. */
+  readonly accepted: { id: string; to: string; firm: string }[];
   readonly requestWaiters: Set<{ test: (r: TRecordedRequest) => boolean; resolve: (r: TRecordedRequest) => void }>;
   /** While set, `POST /media` answers only when it resolves (an upload the app is still waiting on). */
   uploadGate: Promise<void> | null;
@@ -164,7 +185,7 @@ export type TSimState = {
   readonly hanging: Set<ServerResponse>;
   /** One counter for every id the simulator makes (messages, inbound messages, media). */
   sequence: number;
-  /** When each number last wrote (the 24-hour rule). */
+  /** When each client last wrote to each of the firm's numbers (the 24-hour rule), by `windowKey`. */
   readonly lastInbound: Map<string, number>;
   readonly media: Map<string, TSimMedia>;
   /** Every message delivered or received, by id (what a reaction or a read refers to). */
@@ -214,9 +235,14 @@ export function recordRequest(state: TSimState, request: TRecordedRequest): void
   }
 }
 
-/** Records that a number wrote (opens its 24-hour window). */
-export function markInbound(state: TSimState, from: string, at = Date.now()): void {
-  state.lastInbound.set(from, at);
+/** The key of one 24-hour window: a window is between one client and one of the firm's numbers. */
+export function windowKey(client: string, firm: string): string {
+  return `${client}>${firm}`;
+}
+
+/** Records that a client wrote to one of the firm's numbers (number 1 unless given): opens that window only. */
+export function markInbound(state: TSimState, from: string, at = Date.now(), firm = FIRM_DIGITS): void {
+  state.lastInbound.set(windowKey(from, firm), at);
 }
 
 /** Changes the options a running simulator may change. */

@@ -1,7 +1,8 @@
 import type { TSimTemplate, TSimulatorOptions } from './sim-state';
 
 // The template catalogue: what the simulator lists at templatesPath, page by page in either of the
-// provider's shapes, and what a template send is checked against.
+// provider's shapes, and what a template send is checked against. Each of the firm's numbers may have
+// its own catalogue (firm-numbers.ts); `templates` is the one of the number asked about.
 
 const DEFAULT_TEMPLATES: TSimTemplate[] = [
   { name: 'hello_world', language: 'en_US', status: 'APPROVED', category: 'UTILITY', body: 'Hello World' },
@@ -31,13 +32,18 @@ const DEFAULT_TEMPLATES: TSimTemplate[] = [
 ];
 
 /** The approved template of that name and language, if the catalogue has one. */
-export function findApprovedTemplate(options: TSimulatorOptions, name: string, language: string): TSimTemplate | undefined {
-  return (options.templates ?? DEFAULT_TEMPLATES).find((t) => t.name === name && t.language === language && t.status === 'APPROVED');
+export function findApprovedTemplate(
+  options: TSimulatorOptions,
+  name: string,
+  language: string,
+  templates = options.templates,
+): TSimTemplate | undefined {
+  return (templates ?? DEFAULT_TEMPLATES).find((t) => t.name === name && t.language === language && t.status === 'APPROVED');
 }
 
 /** The template list, one page of it, in the configured shape. */
-export function listTemplatePage(options: TSimulatorOptions, query: URLSearchParams): unknown {
-  const all = (options.templates ?? DEFAULT_TEMPLATES).map((t) => ({
+export function listTemplatePage(options: TSimulatorOptions, query: URLSearchParams, templates = options.templates): unknown {
+  const all = (templates ?? DEFAULT_TEMPLATES).map((t) => ({
     name: t.name,
     language: t.language,
     status: t.status,

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { FIRM_DIGITS, trackPending, type TSimState } from './sim-state';
+import { metadataOf, numberOfMessage } from './firm-numbers';
+import { trackPending, type TSimState } from './sim-state';
 import { retryUntilTaken, wasTaken } from './webhook-retries';
 
 // Delivery to the app's webhook, as the real provider delivers: the cloud envelope, signed with the
@@ -23,16 +24,20 @@ function attemptPost(state: TSimState, raw: string, headers: Record<string, stri
 }
 
 /**
- * Posts one change (`field`, `value`) to the webhook, signed when a secret is set; none set: nothing
- * is posted. Resolves with the first try's answer (what `settle` waits for); retries, if it needs
- * them, go on by themselves (`settleRetries` waits for those).
+ * Posts one change (`field`, `value`) to the webhook, signed with `secret` (default: number 1's) when
+ * there is one; no webhook URL: nothing is posted. Resolves with the first try's answer (what
+ * `settle` waits for); retries, if it needs them, go on by themselves (`settleRetries` waits for those).
  */
-export function postWebhook(state: TSimState, value: unknown, field = 'messages'): Promise<TWebhookAnswer> {
+export function postWebhook(
+  state: TSimState,
+  value: unknown,
+  field = 'messages',
+  secret = state.options.webhookSecret,
+): Promise<TWebhookAnswer> {
   if (!state.options.webhookUrl) return Promise.resolve({ status: 0, json: null });
   const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'SIM', changes: [{ field, value }] }] });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (state.options.webhookSecret)
-    headers['x-service-signature'] = `sha256=${createHmac('sha256', state.options.webhookSecret).update(raw).digest('hex')}`;
+  if (secret) headers['x-service-signature'] = `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
   const first = attemptPost(state, raw, headers).then((answer) => {
     if (!wasTaken(answer.status)) retryUntilTaken(state, async () => (await attemptPost(state, raw, headers)).status);
     return answer;
@@ -40,7 +45,10 @@ export function postWebhook(state: TSimState, value: unknown, field = 'messages'
   return trackPending(state, first);
 }
 
-/** Posts one status receipt for a message id (a `failed` one with the given error), dated `at` (epoch ms; default now). */
+/**
+ * Posts one status receipt for a message id (a `failed` one with the given error), dated `at` (epoch
+ * ms; default now), under the metadata and secret of the firm's number the message went from.
+ */
 export function postReceipt(
   state: TSimState,
   id: string,
@@ -52,11 +60,17 @@ export function postReceipt(
   const errors = error
     ? [{ code: error.code, title: error.title, message: error.title, error_data: { details: error.details } }]
     : undefined;
-  return postWebhook(state, {
-    messaging_product: 'whatsapp',
-    metadata: { display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' },
-    statuses: [{ id, status, timestamp: String(Math.floor(at / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
-  });
+  const number = numberOfMessage(state, id);
+  return postWebhook(
+    state,
+    {
+      messaging_product: 'whatsapp',
+      metadata: metadataOf(number),
+      statuses: [{ id, status, timestamp: String(Math.floor(at / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
+    },
+    'messages',
+    number.secret,
+  );
 }
 
 /** Posts a receipt after `delayMs`, counted as pending from now. */

@@ -203,6 +203,7 @@ async function benchChainCost(
     events: { publishQuietly: () => undefined } as never,
     liveStreams: {} as never,
     provider: null,
+    providerFor: () => Promise.resolve(null),
     signInLimiter: limiter,
     mediaStore: new PostgresMediaStore(),
     signingKey: {} as never,

@@ -7,8 +7,17 @@ import type { TCaseChoice } from './use-case-choice';
 import type { useComposerFile } from './use-composer-file';
 import type { TFirmWording } from './use-firm-wording';
 
-/** The number a message goes to: always shown, a choice when the conversation has several. */
-export type TRecipient = { value: string; options: string[]; onChange: (digits: string) => void; note?: string | null };
+/**
+ * The number a message goes to: always shown, a choice when the conversation has several; and the
+ * firm's number it goes from, a choice when the firm has several.
+ */
+export type TRecipient = {
+  value: string;
+  options: string[];
+  onChange: (digits: string) => void;
+  note?: string | null;
+  from?: { value: number; options: { id: number; label: string }[]; onChange: (id: number) => void } | null;
+};
 
 /**
  * Above the message box: the number it goes to, firm wording, the case, a question with buttons
@@ -56,6 +65,22 @@ export function ComposerTools({
           </span>
         ))}
       {recipient?.note && <span className="recipient-note">{recipient.note}</span>}
+      {recipient?.from && recipient.from.options.length > 1 && (
+        <label className="compact-field">
+          <span>From</span>
+          <select
+            value={recipient.from.value}
+            onChange={(e) => recipient.from?.onChange(Number(e.target.value))}
+            aria-label="Send from the firm's number"
+          >
+            {recipient.from.options.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {mode === 'text' && (
         <span className="wording-picker">
           <label className="compact-field">

@@ -25,6 +25,8 @@ export type TQueuedSend = {
     caseId: number | null;
     clientId: number | null;
     peerPhone: string | null;
+    /** The firm's number it goes from (absent in sends queued before there were several: number 1). */
+    firmNumberId?: number;
     sentBy: { id: number; name: string } | null;
     template: { name: string; language: string; params: string[] } | null;
   };
@@ -53,6 +55,7 @@ export function queuedItemOf(entry: TQueuedSend): TThreadItem {
     clientId: entry.shown.clientId,
     caseId: entry.shown.caseId,
     peerPhone: entry.shown.peerPhone,
+    firmNumberId: entry.shown.firmNumberId ?? 1,
     metadata: entry.shown.template ? { kind: 'template', template: entry.shown.template } : {},
     providerTimestamp: null,
     readAt: null,

@@ -28,6 +28,8 @@ type TProps = {
   /** Who a screen reader says wrote it: the contact's name, "You", or a colleague's name. */
   speaker: string;
   number?: string | null;
+  /** The label of the firm's number it went through, when the firm has several. */
+  firmNumber?: string | null;
   contactName?: string | null;
   /** The case it is filed on (null: none, or not one of this client's cases loaded). */
   filedOn?: TFiledCase | null;
@@ -46,6 +48,7 @@ export function MessageBubble({
   item,
   speaker,
   number,
+  firmNumber,
   contactName,
   filedOn,
   onRetry,
@@ -92,6 +95,11 @@ export function MessageBubble({
           </Link>
         )}
         <span className="bubble-meta">
+          {firmNumber && (
+            <span className="bubble-firm-number" data-testid="firm-number">
+              {outbound ? 'from' : 'to'} {firmNumber} ·
+            </span>
+          )}
           {number && (
             <span className="bubble-number">
               {outbound ? 'to' : 'from'} {!outbound && contactName ? `~${contactName} ` : ''}

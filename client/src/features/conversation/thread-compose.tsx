@@ -84,6 +84,7 @@ export function ThreadCompose({
                     value: reply.to,
                     options: reply.numbers,
                     onChange: reply.choose,
+                    from: reply.from !== null ? { value: reply.from, options: reply.fromOptions, onChange: reply.chooseFrom } : null,
                     // Not the client's own main number (a linked number, a second phone): say so.
                     note:
                       clientId !== null && reply.primary && reply.to !== reply.primary

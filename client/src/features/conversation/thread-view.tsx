@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import { olderOf } from '../../lib/older-pages';
-import { threadKeyOfRef, type TThreadRef, type TThreadSummary } from '../../lib/trpc';
+import { threadKeyOfRef, trpc, type TThreadRef, type TThreadSummary } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { AccessGone } from '../access';
 import { queuedItemOf, queuedToShow, useComposerHeight, useQueuedSends } from '../composer';
@@ -47,7 +47,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
   const [atEnd, setAtEnd] = useState(true);
   useMarkThreadRead(threadRef, shownData ? items : undefined, atEnd);
   const clientNumbers = client.data?.numbers;
-  const reply = useReplyTarget(threadRef, items, clientNumbers, summary);
+  const firmNumbers = trpc.numbers.list.useQuery(undefined, { staleTime: 60_000 });
+  const reply = useReplyTarget(threadRef, items, clientNumbers, summary, firmNumbers.data);
   // Templates first outside the window; a person may switch either way.
   const [chosenMode, setChosenMode] = useState<'template' | 'text' | null>(null);
   const mode = chosenMode ?? (reply.windowOpen ? 'text' : 'template');
@@ -58,7 +59,7 @@ export function ThreadView({ threadRef, summary }: TProps) {
     setChosenMode('text'); // files go with the free-text composer, not a template
     setNoteMode(false); // a note carries no file: the file goes to the client, as a reply
   });
-  const sends = useOptimisticSend({ threadRef, to: reply.to, onShown: () => listRef.current?.toEnd() });
+  const sends = useOptimisticSend({ threadRef, to: reply.to, fromNumberId: reply.from, onShown: () => listRef.current?.toEnd() });
   // The case the conversation's recent messages are on (the newest of the last 20 that has one):
   // what the composer offers for the next message.
   const proposedCaseId = useMemo(() => items.slice(-20).findLast((item) => item.caseId !== null)?.caseId ?? undefined, [items]);
@@ -71,6 +72,8 @@ export function ThreadView({ threadRef, summary }: TProps) {
     clientId,
     name,
     showNumbers: reply.showNumbers,
+    // With several firm numbers, each message says which it went through (a deactivated one's too).
+    firmNumberLabel: (firmNumbers.data?.length ?? 0) > 1 ? (id: number) => firmNumbers.data?.find((n) => n.id === id)?.label ?? null : null,
     caseById,
     items,
     onUseTemplate: () => setChosenMode('template'),

@@ -24,10 +24,13 @@ let optimisticId = -1;
 export function useOptimisticSend({
   threadRef,
   to,
+  fromNumberId,
   onShown,
 }: {
   threadRef: TThreadRef;
   to: string | null;
+  /** The firm's number it goes from (the composer's choice; null: the server's default). */
+  fromNumberId: number | null;
   onShown: () => void;
 }): TSendActions {
   const utils = trpc.useUtils();
@@ -36,8 +39,9 @@ export function useOptimisticSend({
   const send = trpc.chat.send.useMutation();
   const clientId = 'clientId' in threadRef ? threadRef.clientId : null;
 
+  const from = fromNumberId !== null ? { fromNumberId } : {};
   const recipientOf = (caseId: number | undefined) =>
-    'clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, caseId } : { to: threadRef.phone };
+    'clientId' in threadRef ? { clientId: threadRef.clientId, to: to ?? undefined, caseId, ...from } : { to: threadRef.phone, ...from };
 
   /**
    * A file's message: shown at once, sent once its upload is done, then the stored record with the
@@ -63,6 +67,7 @@ export function useOptimisticSend({
       clientId,
       caseId: caseId ?? null,
       peerPhone: to,
+      firmNumberId: fromNumberId ?? 1,
       metadata: { echo_id: echoId },
       providerTimestamp: null,
       readAt: null,
@@ -104,7 +109,7 @@ export function useOptimisticSend({
       tempId: -(queuedAt * 1000 + Math.floor(Math.random() * 1000)),
       queuedAt,
       call,
-      shown: { ...shown, clientId, peerPhone: to, sentBy: { id: me.data.id, name: me.data.name } },
+      shown: { ...shown, clientId, peerPhone: to, firmNumberId: fromNumberId ?? 1, sentBy: { id: me.data.id, name: me.data.name } },
       attempts: 0,
     });
     requestAnimationFrame(onShown);

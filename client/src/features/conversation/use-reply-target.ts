@@ -4,6 +4,8 @@ import type { TThreadItem, TThreadRef, TThreadSummary } from '../../lib/trpc';
 import { windowTimeLeft } from './reply-window';
 
 type TClientNumber = { digits: string; primary: boolean };
+/** One of the firm's numbers, as `numbers.list` gives it. */
+export type TFirmNumberChoice = { id: number; label: string; phone: string; active: boolean };
 
 /** Where a reply goes and whether it may be free text: the number, the numbers to choose from, its 24-hour window. */
 export type TReplyTarget = {
@@ -19,6 +21,10 @@ export type TReplyTarget = {
   windowOpen: boolean;
   /** Whether messages say which number each is from (the conversation has several). */
   showNumbers: boolean;
+  /** The firm's number the reply goes from (null: not known yet), the active ones to choose from, and the choice. */
+  from: number | null;
+  fromOptions: TFirmNumberChoice[];
+  chooseFrom: (id: number) => void;
 };
 
 /**
@@ -30,6 +36,7 @@ export function useReplyTarget(
   items: TThreadItem[],
   clientNumbers: TClientNumber[] | undefined,
   summary: TThreadSummary | undefined,
+  firmNumbers: TFirmNumberChoice[] | undefined,
 ): TReplyTarget {
   const reply = useMemo(() => {
     if ('phone' in threadRef) return { numbers: [threadRef.phone], defaultNumber: threadRef.phone };
@@ -45,15 +52,24 @@ export function useReplyTarget(
   const numbers = reply.numbers;
   const [chosen, setChosen] = useState<string | null>(null);
   const to = chosen && numbers.includes(chosen) ? chosen : reply.defaultNumber;
-  // The 24-hour window belongs to a number: the one the reply will go to.
+  // The firm's number: the one chosen, else the one `to` last wrote to (the server's own default), else the main one.
+  const fromOptions = useMemo(() => (firmNumbers ?? []).filter((n) => n.active), [firmNumbers]);
+  const [chosenFrom, setChosenFrom] = useState<number | null>(null);
+  const from = useMemo(() => {
+    if (chosenFrom !== null && fromOptions.some((n) => n.id === chosenFrom)) return chosenFrom;
+    const wroteTo = items.filter((i) => i.direction === 'inbound' && i.peerPhone === to).at(-1)?.firmNumberId;
+    return fromOptions.find((n) => n.id === wroteTo)?.id ?? fromOptions[0]?.id ?? null;
+  }, [chosenFrom, fromOptions, items, to]);
+  const severalFirmNumbers = fromOptions.length > 1;
+  // The 24-hour window belongs to a pair of numbers: the client's the reply goes to, the firm's it goes from.
   const lastInboundAt = useMemo(() => {
     const inbound = items
-      .filter((i) => i.direction === 'inbound' && i.peerPhone === to)
+      .filter((i) => i.direction === 'inbound' && i.peerPhone === to && (!severalFirmNumbers || i.firmNumberId === from))
       .map((i) => (i.providerTimestamp ?? i.createdAt).getTime());
     if (inbound.length) return new Date(Math.max(...inbound));
-    // None among the pages loaded: with one number, the conversation's own last inbound (from its summary).
-    return numbers.length <= 1 ? (summary?.lastInboundAt ?? null) : null;
-  }, [items, to, numbers, summary]);
+    // None among the pages loaded: with one number each side, the conversation's own last inbound (from its summary).
+    return numbers.length <= 1 && !severalFirmNumbers ? (summary?.lastInboundAt ?? null) : null;
+  }, [items, to, numbers, summary, from, severalFirmNumbers]);
   return {
     to,
     numbers,
@@ -62,5 +78,8 @@ export function useReplyTarget(
     lastInboundAt,
     windowOpen: windowTimeLeft(lastInboundAt, new Date()) !== null,
     showNumbers: numbers.length > 1 || items.some((i) => i.peerPhone && i.peerPhone !== to),
+    from,
+    fromOptions,
+    chooseFrom: setChosenFrom,
   };
 }

@@ -21,6 +21,7 @@ export function useThreadRows({
   clientId,
   name,
   showNumbers,
+  firmNumberLabel,
   caseById,
   items,
   onUseTemplate,
@@ -32,6 +33,8 @@ export function useThreadRows({
   name: string | null;
   /** The conversation has several numbers: each message says which it is from. */
   showNumbers: boolean;
+  /** The label of the firm's number a message went through; null: the firm has one number, nothing to say. */
+  firmNumberLabel: ((id: number) => string | null) | null;
   caseById: Map<number, TFiledCase>;
   items: TThreadItem[];
   onUseTemplate: () => void;
@@ -103,6 +106,7 @@ export function useThreadRows({
           filedOn={entry.item.caseId !== null ? (caseById.get(entry.item.caseId) ?? null) : null}
           number={showNumbers ? entry.item.peerPhone : null}
           contactName={showNumbers ? (entry.item.metadata.contact_name ?? null) : null}
+          firmNumber={firmNumberLabel?.(entry.item.firmNumberId) ?? null}
           onRetry={onRetry}
           onUseTemplate={onUseTemplate}
           retrying={retry.isPending && retry.variables?.id === entry.item.id}

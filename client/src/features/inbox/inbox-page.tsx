@@ -11,6 +11,7 @@ import { useDebounced } from '../../lib/use-debounced';
 import { useShortcuts } from '../../lib/use-shortcuts';
 import { isThreadState, StateSwitch, type TThreadState, useOwnershipActions } from '../ownership';
 import { AlertsToggle } from './alerts-toggle';
+import { NumberFilter, useNumberFilter } from './number-filter';
 import { SearchResults } from './search-results';
 import { ShortcutsHelp } from './shortcuts-help';
 import { ThreadList } from './thread-list';
@@ -53,16 +54,22 @@ export function InboxPage({ threadRef }: TProps) {
   const filter: TThreadFilter = isFilter(asked) ? asked : 'all';
   const askedState = params.get('state');
   const state: TThreadState = isThreadState(askedState) ? askedState : 'open';
-  const filterQuery = listQuery(filter, state);
-  const setFilter = (value: TThreadFilter) => navigate(`${location}${listQuery(value, state)}`, { replace: true });
-  const setState = (value: TThreadState) => navigate(`${location}${listQuery(filter, value)}`, { replace: true });
+  const { numberId, choices: numberChoices } = useNumberFilter(params.get('number'));
+  const filterQuery = listQuery(filter, state, numberId);
+  const setFilter = (value: TThreadFilter) => navigate(`${location}${listQuery(value, state, numberId)}`, { replace: true });
+  const setState = (value: TThreadState) => navigate(`${location}${listQuery(filter, value, numberId)}`, { replace: true });
+  const setNumber = (value: number | undefined) => navigate(`${location}${listQuery(filter, state, value)}`, { replace: true });
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), 300);
   // "All" open is patched live in place (cache-patches.ts); another list is refetched on a change.
   const threads = trpc.inbox.threads.useInfiniteQuery(
-    filter === 'all' && state === 'open'
+    filter === 'all' && state === 'open' && numberId === undefined
       ? EVERY_THREAD
-      : { ...(filter === 'all' ? {} : { filter }), ...(state === 'open' ? {} : { state }) },
+      : {
+          ...(filter === 'all' ? {} : { filter }),
+          ...(state === 'open' ? {} : { state }),
+          ...(numberId === undefined ? {} : { firmNumberId: numberId }),
+        },
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
   const replyTarget = trpc.inbox.replyTarget.useQuery(undefined, { staleTime: Infinity });
@@ -115,7 +122,12 @@ export function InboxPage({ threadRef }: TProps) {
             onChange={(e) => setTyped(e.target.value)}
             maxLength={200}
           />
-          {!q && <StateSwitch state={state} onChange={setState} />}
+          {!q && (
+            <div className="inbox-scope">
+              <StateSwitch state={state} onChange={setState} />
+              <NumberFilter value={numberId} choices={numberChoices} onChange={setNumber} />
+            </div>
+          )}
           {!q && (
             <ChoiceGroup
               label="Show"
@@ -134,10 +146,8 @@ export function InboxPage({ threadRef }: TProps) {
           <QueryStatus query={threads} loading="Loading conversations…">
             {({ pages }) => {
               const list = pages.flatMap((page) => page.threads);
-              return list.length === 0 && (filter !== 'all' || state !== 'open') ? (
-                <p className="empty">
-                  {filter === 'all' ? (state === 'done' ? 'Nothing is done yet.' : 'Nothing is snoozed.') : NOTHING[filter]}
-                </p>
+              return list.length === 0 && (filter !== 'all' || state !== 'open' || numberId !== undefined) ? (
+                <p className="empty">{nothingSaid(filter, state)}</p>
               ) : (
                 <ThreadList threads={list} activeKey={activeKey} linkQuery={filterQuery} more={olderOf(threads)} />
               );
@@ -166,6 +176,14 @@ export function InboxPage({ threadRef }: TProps) {
       </div>
     </div>
   );
+}
+
+/** What an empty list says, when the list is narrowed (by filter, state or number). */
+function nothingSaid(filter: TThreadFilter, state: TThreadState): string {
+  if (filter !== 'all') return NOTHING[filter];
+  if (state === 'done') return 'Nothing is done yet.';
+  if (state === 'snoozed') return 'Nothing is snoozed.';
+  return 'No conversations through this number yet.';
 }
 
 /** What a filter's chip says on hover, where its name alone is not enough. */

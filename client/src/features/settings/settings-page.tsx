@@ -8,22 +8,14 @@ import { trpc, type TOutputs } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { BusinessHoursPanel } from '../business-hours';
 import { WorkloadPanel } from '../ownership';
+import { BusinessNumbersPanel } from './business-numbers-panel';
+import { STATUS_TONE } from './connection-result';
 import { FirmWordingPanel } from './firm-wording-panel';
 import { ReadReceiptsPanel } from './read-receipts-panel';
 import { SignInPolicyPanel } from './sign-in-policy-panel';
 import { YourSecurity } from './your-security';
 import { SigningKeyPanel } from './signing-key-panel';
 import { UsersPanel } from './users-panel';
-
-const STATUS_TONE: Record<string, string> = {
-  Live: 'ok',
-  'Demo mode': 'info',
-  Unauthorized: 'bad',
-  'Not provisioned': 'warn',
-  'Rate-limited': 'warn',
-  Unreachable: 'bad',
-  Error: 'bad',
-};
 
 type TChatSettings = TOutputs['settings']['chat'];
 
@@ -126,6 +118,7 @@ function ChatSettings({ s, role }: { s: TChatSettings; role: 'director' | 'staff
         </section>
         <SigningKeyPanel />
       </div>
+      {isDirector && <BusinessNumbersPanel />}
       <YourSecurity />
       <SignInPolicyPanel isDirector={isDirector} />
       {isDirector && <ReadReceiptsPanel />}

@@ -24,6 +24,8 @@ export class Communication extends Model<
   declare clientId: number | null;
   declare caseId: CreationOptional<number | null>;
   declare peerPhone: CreationOptional<string | null>;
+  /** The firm's number it went through (migration 0040: number 1 by default). */
+  declare firmNumberId: CreationOptional<number>;
   declare metadata: CreationOptional<TCommunication['metadata']>;
   declare receipts: CreationOptional<TReceiptHistory>;
   declare providerTimestamp: CreationOptional<Date | null>;
@@ -52,6 +54,7 @@ export class Communication extends Model<
         clientId: { type: DataTypes.INTEGER, allowNull: true },
         caseId: { type: DataTypes.INTEGER, allowNull: true },
         peerPhone: { type: DataTypes.TEXT, allowNull: true },
+        firmNumberId: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
         metadata: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
         receipts: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
         providerTimestamp: { type: DataTypes.DATE, allowNull: true },
@@ -89,6 +92,7 @@ export function communicationDtoOf(record: TCommunicationRecord): TCommunication
     clientId: record.clientId,
     caseId: record.caseId ?? null,
     peerPhone: record.peerPhone ?? null,
+    firmNumberId: record.firmNumberId ?? 1,
     metadata: record.metadata ?? {},
     providerTimestamp: record.providerTimestamp ?? null,
     createdAt: record.createdAt,

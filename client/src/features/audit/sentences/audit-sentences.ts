@@ -3,6 +3,7 @@ import type { TDescribers } from './audit-sentence';
 import { CONVERSATION_SENTENCES } from './conversation-sentences';
 import { DATABASE_SENTENCES } from './database-sentences';
 import { EXPORT_SENTENCES } from './export-sentences';
+import { FIRM_NUMBER_SENTENCES } from './firm-number-sentences';
 import { MFA_SENTENCES } from './mfa-sentences';
 import { NUMBER_SENTENCES } from './number-sentences';
 import { PASSKEY_SENTENCES } from './passkey-sentences';
@@ -27,4 +28,5 @@ export const AUDIT_SENTENCES: TDescribers<TAuditAction> = {
   ...MFA_SENTENCES,
   ...PASSKEY_SENTENCES,
   ...WORDING_SENTENCES,
+  ...FIRM_NUMBER_SENTENCES,
 };

@@ -1,0 +1,31 @@
+import type { CountryCode } from 'libphonenumber-js';
+import { z } from 'zod';
+import { authedProcedure, directorProcedure, router } from '../trpc/init';
+import { addFirmNumber, deactivateFirmNumber, listFirmNumbers, updateFirmNumber } from './firm-numbers';
+import { numberKeysFrom } from './number-keys';
+import { ZAddNumberInput, ZFirmNumber, ZNumberIdInput, ZUpdateNumberInput } from './number-schema';
+
+/** The firm's business numbers (server/numbers/README.md "Several numbers"): everyone reads them (labels, reply-from), directors manage them. */
+export function createNumbersRouter(deps: { signingKeyFile: string; defaultCountry: CountryCode | undefined }) {
+  const keys = numberKeysFrom(deps.signingKeyFile);
+  return router({
+    /** Anyone signed in: each message's number label and the composer's reply-from choice. Never a key or secret. */
+    list: authedProcedure.output(z.array(ZFirmNumber)).query(() => listFirmNumbers()),
+
+    /** Directors only (server/decisions/0013-roles-enforced-by-the-server.md), whatever the page shows. */
+    add: directorProcedure
+      .input(ZAddNumberInput)
+      .output(ZFirmNumber)
+      .mutation(({ ctx, input }) => addFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, keys, deps.defaultCountry, input)),
+
+    update: directorProcedure
+      .input(ZUpdateNumberInput)
+      .output(ZFirmNumber)
+      .mutation(({ ctx, input }) => updateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, keys, input)),
+
+    deactivate: directorProcedure
+      .input(ZNumberIdInput)
+      .output(ZFirmNumber)
+      .mutation(({ ctx, input }) => deactivateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, input.id)),
+  });
+}
