@@ -44,17 +44,24 @@ export function describeSubject(subject: TExportHeader['subject']): string {
     : `Case ${oneLine(subject.reference ?? '')} "${oneLine(subject.name)}" (no. ${subject.id}) for ${oneLine(subject.clientName)} · ${numbers}`;
 }
 
+/** The firm's number a message went through, named when it is not the main one (number 1: every message before there were several). */
+function throughNumber(message: TExportMessage): string {
+  const number = message.firmNumber;
+  if (!number || number.id === 1) return '';
+  return ` · through the firm's ${oneLine(number.label)} (${formatNumber(number.phone)})`;
+}
+
 function describeSender(message: TExportMessage): string {
   if (message.internal) return `Internal note by ${oneLine(message.sentBy?.name ?? 'a former colleague')} · not sent to the client`;
   if (message.direction === 'inbound') {
-    return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${oneLine(message.contactName)}")` : ''}`;
+    return `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}${message.contactName ? ` (profile name "${oneLine(message.contactName)}")` : ''}${throughNumber(message)}`;
   }
   const by = message.sentBy
     ? `sent by ${oneLine(message.sentBy.name)}`
     : message.fromFirmPhone
       ? "sent from the firm's phone"
       : 'sender not recorded';
-  return `${DIRECTION_LABEL.outbound} · ${by} · to ${formatNumber(message.peerPhone)}`;
+  return `${DIRECTION_LABEL.outbound} · ${by} · to ${formatNumber(message.peerPhone)}${throughNumber(message)}`;
 }
 
 /**

@@ -47,6 +47,8 @@ export type TExportMessage = {
   sentBy: { id: number; name: string } | null;
   /** The client's number the message came from or went to. */
   peerPhone: string | null;
+  /** The firm's number it went through (server/numbers/README.md "Several numbers"); null for an internal note. */
+  firmNumber: { id: number; phone: string; label: string } | null;
   /** The reference of the case the message is filed on; null when it is on none (server/export/README.md "Evidence exports"). */
   caseReference: string | null;
   /** The profile name the provider reported with an inbound message. */
@@ -262,7 +264,9 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
          FROM (
        SELECT m.id, m.type = 'chat_note' AS internal, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
               CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS "sentBy",
-              m.peer_phone AS "peerPhone", k.reference AS "caseReference", m.metadata->>'contact_name' AS "contactName", m.body,
+              m.peer_phone AS "peerPhone", k.reference AS "caseReference",
+              CASE WHEN m.type = 'chat' THEN (SELECT json_build_object('id', f.id, 'phone', f.digits, 'label', f.label)
+                                              FROM firm_numbers f WHERE f.id = m.firm_number_id) END AS "firmNumber", m.metadata->>'contact_name' AS "contactName", m.body,
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
               m.status, m.error, m.receipts, m.read_at AS "readByFirmAt",
               CASE WHEN NOT EXISTS (SELECT 1 FROM communications t WHERE t.metadata->>'chat_msg_id' = m.metadata->>'context_id'

@@ -95,7 +95,11 @@ export async function startProcess(
  * Signed single-message cloud payloads; `duplicateRate` of them repeat an id already sent, and
  * `mediaRate` of the new ones are photos (a record and a file to download, as real traffic has).
  */
-export function createDeliveryFactory(duplicateRate: number, mediaRate = MEDIA_RATE) {
+/**
+ * `firmNumbers`: the firm's numbers deliveries are sent to, in turn (`metadata.display_phone_number`,
+ * server/numbers/README.md "Several numbers"); none: no metadata, as the provider's on-premise shape.
+ */
+export function createDeliveryFactory(duplicateRate: number, mediaRate = MEDIA_RATE, firmNumbers: string[] = []) {
   const sentIds: string[] = [];
   const acked = new Set<string>();
   const prefix = randomBytes(4).toString('hex');
@@ -132,7 +136,12 @@ export function createDeliveryFactory(duplicateRate: number, mediaRate = MEDIA_R
             changes: [
               {
                 field: 'messages',
-                value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Bench' }, wa_id: from }], messages: [message] },
+                value: {
+                  messaging_product: 'whatsapp',
+                  ...(firmNumbers.length ? { metadata: { display_phone_number: firmNumbers[n % firmNumbers.length] } } : {}),
+                  contacts: [{ profile: { name: 'Bench' }, wa_id: from }],
+                  messages: [message],
+                },
               },
             ],
           },
@@ -177,9 +186,11 @@ export async function loadWebhook(
     seconds: number;
     duplicateRate: number;
     receipts?: (count: number) => { body: string; signature: string } | null;
+    /** The firm's numbers the deliveries name, in turn (createDeliveryFactory). */
+    firmNumbers?: string[];
   },
 ): Promise<TLoadResult> {
-  const factory = createDeliveryFactory(options.duplicateRate);
+  const factory = createDeliveryFactory(options.duplicateRate, MEDIA_RATE, options.firmNumbers);
   let receiptsSent = 0;
   const result = await autocannon({
     url,

@@ -6,6 +6,7 @@ import { SESSION_COOKIE, toSessionId } from '../../server/auth/sessions';
 import { findFreePort } from '../../server/core/db/embedded-postgres';
 import { bySize, createDatabase, percentile, query, ROOT, SECRET, startProcess, type TBenchSize, type TFigure } from './bench-support';
 import type { TFromSubscribers, TToSubscribers } from './sse-subscribers';
+import { liveNumbers, reportNumbersLive } from './live-numbers';
 import { liveWalls, reportWalledLive, type TLiveWallPlan } from './live-walls';
 
 // Live updates (npm run bench -- --only=live): N staff with the inbox open, each signed in with
@@ -37,8 +38,8 @@ const MARKER_END = '.';
 /** In a walled run, how long after the last expected arrival a leak is still waited for. */
 const LEAK_WAIT_MS = 1_000;
 
-/** What a walled run seeds and expects: each delivery's sender, and which streams may not see which delivery. */
-export type TLiveWalls = { seed: (url: string, userIds: number[]) => Promise<TLiveWallPlan> };
+/** A variant of the run: what it seeds and expects; `name` tells its database apart; `leaks`: it hides records from some streams, so stragglers are waited for as leaks. */
+export type TLiveWalls = { seed: (url: string, userIds: number[]) => Promise<TLiveWallPlan>; name?: string; leaks?: boolean };
 
 export type TLiveTools = {
   quick: boolean;
@@ -67,6 +68,9 @@ export async function benchLive(adminUrl: string, tools: TLiveTools) {
     reportLive(await measureLive(adminUrl, { subscribers, rate, seconds }, tools), subscribers === largest, tools.report);
   }
   reportWalledLive(await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveWalls), tools.report);
+  // The same fan-out with the deliveries naming one firm number, then three in turn (live-numbers.ts).
+  const oneNumber = await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveNumbers(1));
+  reportNumbersLive(oneNumber, await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveNumbers(3)), tools.report);
 }
 
 async function measureLive(
@@ -77,7 +81,7 @@ async function measureLive(
 ) {
   const { subscribers, rate } = load;
   const deliveries = Math.round(rate * load.seconds);
-  const url = await createDatabase(adminUrl, `bench_live_${subscribers}${walls ? '_walled' : ''}`);
+  const url = await createDatabase(adminUrl, `bench_live_${subscribers}${walls ? `_${walls.name ?? 'walled'}` : ''}`);
   await tools.migrateOnly(url);
   const { cookies, userIds } = await addSignedInUsers(url, subscribers);
   // Without walls every stream may see every delivery, from a thousand numbers no client has.
@@ -92,7 +96,13 @@ async function measureLive(
     const webhookUrl = `${app.appUrl}/api/webhooks/chat`;
     // Warms the webhook path before anything is measured (the stream path warms within its first
     // deliveries, N streams at a time). Nobody is subscribed yet, and the prefix differs.
-    await sendDeliveries(webhookUrl, { prefix: `Live bench warm-${runId}-`, count: WARM_UP_DELIVERIES, rate, fromOf: plan.fromOf });
+    await sendDeliveries(webhookUrl, {
+      prefix: `Live bench warm-${runId}-`,
+      count: WARM_UP_DELIVERIES,
+      rate,
+      fromOf: plan.fromOf,
+      firmNumberOf: plan.firmNumberOf,
+    });
     await sleep(1_000);
     const rssBefore = tools.rssMb(app.serverPid);
 
@@ -118,12 +128,18 @@ async function measureLive(
     const windowStarted = performance.now();
     let sent: Awaited<ReturnType<typeof sendDeliveries>>;
     try {
-      sent = await sendDeliveries(webhookUrl, { prefix: `Live bench ${runId}-`, count: deliveries, rate, fromOf: plan.fromOf });
+      sent = await sendDeliveries(webhookUrl, {
+        prefix: `Live bench ${runId}-`,
+        count: deliveries,
+        rate,
+        fromOf: plan.fromOf,
+        firmNumberOf: plan.firmNumberOf,
+      });
       const expected = expectedArrivals(sent.answeredAt, subscribers, plan.hiddenFrom);
       const giveUpAt = performance.now() + STRAGGLER_MS;
       while ((await streams.ask({ type: 'count' }, 'count', 10_000)).arrived < expected && performance.now() < giveUpAt) await sleep(50);
       // A leak would arrive with the frames everyone got: a moment more for any still on its way.
-      if (walls) await sleep(LEAK_WAIT_MS);
+      if (walls && walls.leaks !== false) await sleep(LEAK_WAIT_MS);
     } finally {
       clearInterval(sampler);
     }
@@ -377,14 +393,17 @@ async function startSubscriberProcess() {
 }
 
 /** Delivery `n`'s sender when no wall is measured: one of a thousand numbers no client has. */
-const unlinkedNumber = (n: number) => `4477008${String(n % 1000).padStart(5, '0')}`;
+export const unlinkedNumber = (n: number) => `4477008${String(n % 1000).padStart(5, '0')}`;
 
 /**
  * `count` signed deliveries of one text message each (a new id, a body `<prefix><n>.`, a sender
  * `fromOf(n)`), sent `rate` a second on a timer without waiting for earlier answers;
  * when each was sent, and when it was answered 2xx (NaN: it was not).
  */
-async function sendDeliveries(url: string, options: { prefix: string; count: number; rate: number; fromOf: (n: number) => string }) {
+async function sendDeliveries(
+  url: string,
+  options: { prefix: string; count: number; rate: number; fromOf: (n: number) => string; firmNumberOf?: (n: number) => string },
+) {
   const sentAt = new Float64Array(options.count).fill(NaN);
   const answeredAt = new Float64Array(options.count).fill(NaN);
   const answerMs: number[] = [];
@@ -407,7 +426,12 @@ async function sendDeliveries(url: string, options: { prefix: string; count: num
           changes: [
             {
               field: 'messages',
-              value: { messaging_product: 'whatsapp', contacts: [{ profile: { name: 'Live Bench' }, wa_id: from }], messages: [message] },
+              value: {
+                messaging_product: 'whatsapp',
+                ...(options.firmNumberOf ? { metadata: { display_phone_number: options.firmNumberOf(n) } } : {}),
+                contacts: [{ profile: { name: 'Live Bench' }, wa_id: from }],
+                messages: [message],
+              },
             },
           ],
         },

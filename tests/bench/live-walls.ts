@@ -9,7 +9,12 @@ import type { TLiveRun, TLiveWalls } from './live-updates';
 // checks, stream by stream, that each got exactly what it may see.
 
 /** What a walled run expects: delivery n's sender, and whether stream s may not see delivery n. */
-export type TLiveWallPlan = { fromOf: (n: number) => string; hiddenFrom: (stream: number, n: number) => boolean };
+/** `firmNumberOf`: the firm number delivery n names (`metadata.display_phone_number`); absent: none named. */
+export type TLiveWallPlan = {
+  fromOf: (n: number) => string;
+  hiddenFrom: (stream: number, n: number) => boolean;
+  firmNumberOf?: (n: number) => string;
+};
 
 /** The same target as the unwalled row's at the largest count. */
 const TARGET_P99_MS = 250;

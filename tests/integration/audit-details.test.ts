@@ -208,6 +208,14 @@ async function firmWording(): Promise<void> {
   await dee.wording.remove.mutate({ id: added.id });
 }
 
+/** The firm's business numbers, managed by a director (server/numbers/README.md "Several numbers"). */
+async function firmNumbers(): Promise<void> {
+  const dee = live.director;
+  const added = await dee.numbers.add.mutate({ phone: '+44 113 496 0222', label: 'Leeds office', apiKey: 'audit-leeds-key-0123' });
+  await dee.numbers.update.mutate({ id: added.id, label: 'Leeds', apiKey: 'audit-leeds-key-4567' });
+  await dee.numbers.deactivate.mutate({ id: added.id });
+}
+
 it('every event the firm’s actions write parses with its action’s schema', async () => {
   await signInsAndPeople();
   await twoStepSignIn();
@@ -215,6 +223,7 @@ it('every event the firm’s actions write parses with its action’s schema', a
   await aWall();
   await records();
   await firmWording();
+  await firmNumbers();
 
   const rows = await sql<{ id: string; action: TAuditAction; detail: unknown }>(
     live.server.databaseUrl,

@@ -37,6 +37,7 @@ let sim: ProviderSimulator;
 let server: TTestServer;
 let director: TClient;
 let staff: TClient;
+let staffCookie: string;
 let amelia: { id: number };
 let bea: { id: number };
 let leedsId: number;
@@ -72,8 +73,10 @@ beforeAll(async () => {
   await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
   director = createHttpClient(server.url).client;
   await director.auth.signIn.mutate({ email: 'dee@firm.test', password: 'director-password' });
-  staff = createHttpClient(server.url).client;
+  const signedIn = createHttpClient(server.url);
+  staff = signedIn.client;
   await staff.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  staffCookie = [...signedIn.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   amelia = await director.clients.create.mutate({ name: 'Amelia Hart', phone: `+${AMELIA}` });
   bea = await director.clients.create.mutate({ name: 'Bea Brook', phone: `+${BEA}` });
   const leeds = await director.numbers.add.mutate({
@@ -198,6 +201,16 @@ describe('one conversation across numbers', () => {
         .filter((r) => JSON.stringify(r.body).includes('Later'))
         .map((r) => r.apiKey),
     ).toEqual([MAIN_KEY]);
+  });
+
+  it('names in the export the number each message went through', async () => {
+    const res = await fetch(`${server.url}/api/export/client/${amelia.id}.json`, { headers: { cookie: staffCookie } });
+    expect(res.status).toBe(200);
+    const { messages } = (await res.json()) as { messages: { body: string; firmNumber: unknown }[] };
+    const byBody = new Map(messages.map((m) => [m.body, m.firmNumber]));
+    expect(byBody.get('Hello main office')).toEqual({ id: 1, phone: MAIN, label: 'Main number' });
+    expect(byBody.get('Hello Leeds')).toEqual({ id: leedsId, phone: LEEDS, label: 'Leeds office' });
+    expect(byBody.get('Leeds here')).toEqual({ id: leedsId, phone: LEEDS, label: 'Leeds office' });
   });
 
   it('reacts to and marks read a message with the key of the number it came to', async () => {

@@ -188,6 +188,10 @@ const CALLS: Record<string, TCall[] | null> = {
   'wording.add': null, // the firm's wording
   'wording.update': null, // the firm's wording
   'wording.remove': null, // the firm's wording
+  'numbers.list': null, // the firm's business numbers
+  'numbers.add': null, // the firm's business numbers
+  'numbers.update': null, // the firm's business numbers
+  'numbers.deactivate': null, // the firm's business numbers
   'inbox.threads': [() => ({}), () => ({ filter: 'unread' }), () => ({ filter: 'unlinked' }), () => ({ filter: 'awaiting_reply' })],
   'inbox.threadSummary': [(i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.open }), () => ({ phone: `+${STRANGER}` })],
   'inbox.unreadCount': [() => undefined],

@@ -15,6 +15,9 @@ import {
   type TLoadResult,
 } from '../bench-support';
 
+/** FIRM_PHONE's default, number 1 (the app under test sets none). */
+const FIRM_DIGITS = '442079460000';
+
 // Part 1, webhook ingest: the app's deliveries per second against two floors on the same database
 // and schema: the db ceiling (bare INSERTs from a pool, no HTTP) and the minimal server
 // (minimal-server.ts: the HMAC check and one INSERT), and that every answered id is stored once.
@@ -70,11 +73,22 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
   // Interleaved rounds (minimal, app, minimal, app) so drift in the machine's load hits both alike.
   const minimalRounds: TLoadResult[] = [];
   const appRounds: TLoadResult[] = [];
+  const oneNumberRounds: TLoadResult[] = [];
+  const threeNumberRounds: TLoadResult[] = [];
   const load = { connections: scale.connections, seconds: scale.seconds / 2, duplicateRate: 0.2 };
   try {
     for (let round = 0; round < 2; round++) {
       minimalRounds.push(await loadWebhook(`http://127.0.0.1:${minimalPort}/`, load));
       appRounds.push(await loadWebhook(`${app.url}/api/webhooks/chat`, load));
+    }
+    // Several numbers (server/numbers/README.md "Several numbers"): the same load naming one number, or
+    // three in turn, interleaved; the route step reads the firm's numbers for every delivery.
+    await query(appUrl, `INSERT INTO firm_numbers (digits, label) VALUES ('441134960222', 'Leeds'), ('441614960333', 'Manchester')`);
+    for (let round = 0; round < 2; round++) {
+      oneNumberRounds.push(await loadWebhook(`${app.url}/api/webhooks/chat`, { ...load, firmNumbers: [FIRM_DIGITS] }));
+      threeNumberRounds.push(
+        await loadWebhook(`${app.url}/api/webhooks/chat`, { ...load, firmNumbers: [FIRM_DIGITS, '441134960222', '441614960333'] }),
+      );
     }
     await new Promise((r) => setTimeout(r, 500));
   } finally {
@@ -83,12 +97,22 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
   }
   const minimalResult = combineRounds(minimalRounds);
   const appResult = combineRounds(appRounds);
+  const oneNumber = combineRounds(oneNumberRounds);
+  const threeNumbers = combineRounds(threeNumberRounds);
+  // Every round's ids are its own (each load makes its own), so the stored checks count them all.
+  const acked = appResult.acked + oneNumber.acked + threeNumbers.acked;
+  const sent = appResult.sent + oneNumber.sent + threeNumbers.sent;
   const [counts] = await query<{ rows: number; acked: number; photos: number; files: number }>(
     appUrl,
     `SELECT count(*)::int AS rows, count(*) FILTER (WHERE metadata->>'chat_msg_id' = ANY($1::text[]))::int AS acked,
             count(*) FILTER (WHERE metadata->>'kind' = 'image')::int AS photos, (SELECT count(*)::int FROM attachments) AS files
      FROM communications WHERE metadata->>'chat_msg_id' LIKE 'wamid.bench-%'`,
-    [appResult.ackedIds],
+    [[...appResult.ackedIds, ...oneNumber.ackedIds, ...threeNumbers.ackedIds]],
+  );
+  const [spread] = await query<{ numbers: number }>(
+    appUrl,
+    `SELECT count(DISTINCT firm_number_id)::int AS numbers FROM communications WHERE metadata->>'chat_msg_id' = ANY($1::text[])`,
+    [threeNumbers.ackedIds],
   );
 
   tools.report({ part: 'ingest', name: 'db ceiling (pool INSERTs, no HTTP)', value: ceilingRps, unit: 'rows/s' });
@@ -129,6 +153,17 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
   });
   tools.report({
     part: 'ingest',
+    name: 'app deliveries/s, three numbers vs one',
+    value: threeNumbers.rps,
+    unit: `deliveries/s (${spread!.numbers} numbers stored)`,
+    ceiling: oneNumber.rps,
+    ceilingName: 'one number',
+    ratio: threeNumbers.rps / Math.max(oneNumber.rps, 1),
+    target: '≥ 0.9',
+    pass: threeNumbers.rps >= 0.9 * oneNumber.rps && spread!.numbers === 3,
+  });
+  tools.report({
+    part: 'ingest',
     name: 'app non-2xx',
     value: appResult.non2xx + appResult.errors,
     unit: 'responses',
@@ -142,11 +177,11 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
     name: 'answered ids found stored',
     value: counts!.acked,
     unit: 'ids',
-    ceiling: appResult.acked,
+    ceiling: acked,
     ceilingName: 'distinct ids answered 2xx',
-    ratio: counts!.acked / Math.max(appResult.acked, 1),
+    ratio: counts!.acked / Math.max(acked, 1),
     target: '= 1.0',
-    pass: counts!.acked === appResult.acked,
+    pass: counts!.acked === acked,
   });
   tools.report({
     part: 'ingest',
@@ -164,11 +199,11 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
     name: 'rows stored vs distinct ids sent',
     value: counts!.rows,
     unit: 'rows',
-    ceiling: appResult.sent,
+    ceiling: sent,
     ceilingName: 'distinct ids sent',
-    ratio: counts!.rows / Math.max(appResult.sent, 1),
+    ratio: counts!.rows / Math.max(sent, 1),
     target: 'between answered and sent',
-    pass: counts!.rows >= appResult.acked && counts!.rows <= appResult.sent,
+    pass: counts!.rows >= acked && counts!.rows <= sent,
   });
 }
 
