@@ -85,7 +85,11 @@ export function createAppRouter(deps: TAppDeps) {
     retention: createRetentionRouter({ retentionYears: config.retentionYears }),
     erasure: erasureRouter,
     wording: wordingRouter,
-    numbers: createNumbersRouter({ signingKeyFile: config.signingKeyFile, defaultCountry: config.defaultCountry }),
+    numbers: createNumbersRouter({
+      signingKeyFile: config.signingKeyFile,
+      defaultCountry: config.defaultCountry,
+      configuredKey: config.messaging.apiKey,
+    }),
   });
 }
 

@@ -23,7 +23,15 @@ import { MediaDownloadQueue, type TMediaQueueOptions } from '../media/media-down
 import { PostgresMediaStore } from '../media/media-store';
 import { loadThreadItems, type TThreadItem } from '../inbox/thread-items';
 import { scheduleUnreadFolding } from '../inbox';
-import { numberKeysFrom, providersByNumber, syncConfiguredNumber, type TProviderFor } from '../numbers';
+import {
+  findUnreadableNumbers,
+  listFirmNumbers,
+  numberKeysFrom,
+  providersByNumber,
+  syncConfiguredNumber,
+  unreadableKey,
+  type TProviderFor,
+} from '../numbers';
 import { isDatabaseEmpty, seedDemoData } from '../seed/seed-demo';
 import type { TAppDeps } from './app-deps';
 import { createAppRouter, type AppRouter } from './app-router';
@@ -108,6 +116,8 @@ export async function startServer(
     await sweepAbandonedSends(logger);
     // Number 1 is the configuration's (server/numbers/README.md "Several numbers").
     await syncConfiguredNumber(config.firmPhone);
+    for (const number of await findUnreadableNumbers(numberKeysFrom(config.signingKeyFile)))
+      logger.error({ numberId: number.id }, unreadableKey(number.label));
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData({ defaultCountry: config.defaultCountry });
@@ -125,6 +135,8 @@ export async function startServer(
       (catalogue) => logger.info({ templates: catalogue.templates.length }, 'template catalogue synced'),
       (error: unknown) => logger.warn({ error: (error as Error).message }, 'template catalogue not synced; the last stored one is offered'),
     );
+    // Each other number's catalogue, with its own key, after number 1's (server/numbers/README.md "Several numbers").
+    templateSync = templateSync.then(() => syncOtherNumbersTemplates(providerFor, config.messaging.templatesPath, logger));
     if (!provider) await templateSync;
     const signInLimiter = new SignInLimiter(options.signInLimits);
     const mediaStore = new PostgresMediaStore();
@@ -235,4 +247,21 @@ function makeProviders(config: TConfig, timeoutMs: number | undefined): { provid
     });
   const provider = config.messaging.apiKey ? clientWithKey(config.messaging.apiKey) : null;
   return { provider, providerFor: providersByNumber(provider, numberKeysFrom(config.signingKeyFile), clientWithKey) };
+}
+
+/** Every active number but the configured one: its catalogue read with its key; one that fails keeps its last stored catalogue. */
+async function syncOtherNumbersTemplates(providerFor: TProviderFor, templatesPath: string, logger: TLogger): Promise<void> {
+  const others = (await listFirmNumbers().catch(() => [])).filter((n) => n.active && n.id !== 1);
+  for (const number of others) {
+    await providerFor(number.id)
+      .then((provider) => syncTemplates({ provider, templatesPath }, number.id))
+      .then(
+        (catalogue) => logger.info({ numberId: number.id, templates: catalogue.templates.length }, 'template catalogue synced'),
+        (error: unknown) =>
+          logger.warn(
+            { numberId: number.id, error: (error as Error).message },
+            'template catalogue not synced; the last stored one is offered',
+          ),
+      );
+  }
 }

@@ -74,7 +74,7 @@ export async function tryDownload(
   deps: { provider: ProviderClient | null; providerFor?: TProviderFor; store: TMediaStore },
   limits: TTryLimits,
 ): Promise<void> {
-  const provider = deps.providerFor ? await deps.providerFor(job.firmNumberId ?? 1) : deps.provider;
+  const provider = deps.providerFor ? await deps.providerFor(job.firmNumberId ?? 1, 'download') : deps.provider;
   if (!provider) throw new DownloadFailure(NO_DOWNLOADS_IN_DEMO, true);
   if (!job.providerMediaId)
     throw new DownloadFailure('The provider gave no usable id for this file; ask the client to send it again.', true);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
+import { CONFIGURED_NUMBER_ID, listFirmNumbers } from '../numbers';
 import { isOneEmoji } from '../../shared/communication';
 import { ZCommunication } from '../../shared/communication-schema';
 import { phoneInput, ZPhoneInput } from '../../shared/phone-schema';
@@ -101,6 +102,7 @@ export const ZSendButtonsInput = z
     body: ZInteractiveBody,
     buttons: ZReplyButtons,
     echoId: ZEchoId,
+    fromNumberId: ZFromNumberId,
   })
   .strict()
   .refine((input) => input.clientId !== undefined || input.to !== undefined, { message: 'Choose a client or enter a number', path: ['to'] })
@@ -173,14 +175,15 @@ export function createChatRouter(deps: TChatRouterDeps) {
       .output(ZCommunication)
       .mutation(({ ctx, input }) => reactToMessage(deps, { ...input, userId: ctx.user.id, reader: ctx.reader }, deps.now())),
 
-    /** The provider's template catalogue as last synced (shared by every instance). */
-    providerTemplates: authedProcedure.output(ZTemplateCatalogue).query(() => listStoredTemplates()),
+    /** A firm number's template catalogue as last synced (shared by every instance; absent: number 1's). */
+    providerTemplates: authedProcedure
+      .input(z.object({ firmNumberId: ZRecordId.optional() }).optional())
+      .output(ZTemplateCatalogue)
+      .query(({ input }) => listStoredTemplates(input?.firmNumberId)),
 
+    /** Every active number's catalogue read again from the provider, each with its key; answers with number 1's. */
     refreshTemplates: directorProcedure.output(ZTemplateCatalogue).mutation(async ({ ctx }) => {
-      const catalogue = await syncTemplates({
-        provider: deps.provider,
-        templatesPath: deps.templatesPath,
-      }).catch((error: unknown) => {
+      const catalogue = await syncEveryNumber(deps).catch((error: unknown) => {
         if (error instanceof ProviderError) throw new AppError('PROVIDER_ERROR', `The templates could not be read: ${error.message}`);
         throw error;
       });
@@ -197,4 +200,14 @@ export function createChatRouter(deps: TChatRouterDeps) {
       .output(z.array(z.object({ id: z.string(), name: z.string(), body: z.string() })))
       .query(() => WHATSAPP_TEMPLATES.map((t) => ({ ...t }))),
   });
+}
+
+/** Syncs each active firm number's templates with its own key (server/numbers/README.md "Several numbers"); returns number 1's. */
+async function syncEveryNumber(deps: TChatRouterDeps) {
+  const others = (await listFirmNumbers()).filter((n) => n.active && n.id !== CONFIGURED_NUMBER_ID);
+  for (const number of others) {
+    const provider = deps.providerFor ? await deps.providerFor(number.id) : deps.provider;
+    await syncTemplates({ provider, templatesPath: deps.templatesPath }, number.id);
+  }
+  return syncTemplates({ provider: deps.provider, templatesPath: deps.templatesPath });
 }

@@ -7,6 +7,7 @@ import { queryRows, sql, type Sql } from '../core/sql';
 import { visibleTo, type TReader } from '../core/visibility';
 import { announcedCte } from '../events';
 import { ProviderError } from '../provider';
+import { AppError } from '../core/errors';
 import type { TSendDeps } from './send-deps';
 
 // Read receipts on the client's phone (server/messaging/README.md "Read receipts"): by the firm's policy
@@ -85,6 +86,8 @@ export async function markReadAtProvider(deps: TMarkReadDeps, reader: TReader, t
       await provider.markRead(messageId);
       marked++;
     } catch (error) {
+      // The number it came to was deactivated (or its key cannot be opened): read here, no tick on the phone.
+      if (error instanceof AppError) continue;
       const provider = error instanceof ProviderError ? { kind: error.kind, status: error.status, code: error.code } : {};
       deps.logger?.warn({ recordId: id, ...provider }, 'the provider did not mark a message read; the next opening tries again');
       await queryRows(releaseSql(id, now)).catch(() => undefined); // left marked: the client's phone misses one blue tick, nothing else

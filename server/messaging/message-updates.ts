@@ -16,6 +16,10 @@ SELECT id, (SELECT count(*) FROM announced) AS notified FROM changed`;
 type TUpdateOf<T extends TMessageUpdate['type']> = Extract<TMessageUpdate, { type: T }>;
 
 /** Reactions kept per message: the newest (one a number; echoes from the firm's phone may name many numbers). */
+/** SQL: the record (`alias`) went through the number the update came through (server/numbers/README.md "Several numbers"); not routed: any. */
+const sameNumber = (alias: Sql, update: TMessageUpdate): Sql =>
+  update.firmNumberId === undefined ? sql`true` : sql`${alias}.firm_number_id = ${update.firmNumberId}`;
+
 export const MAX_KEPT_REACTIONS = 20;
 
 /**
@@ -46,7 +50,7 @@ const reactionSql = (update: TUpdateOf<'reaction'>, at: string | null): Sql => {
       || CASE WHEN ${emoji}::text = '' AND ${at}::timestamptz IS NOT NULL THEN jsonb_build_array(jsonb_build_object('from', ${from}::text, 'at', ${at}::timestamptz)) ELSE '[]'::jsonb END
       AS removed
     FROM communications o
-    WHERE o.metadata->>'chat_msg_id' = ${update.targetId} AND o.type = 'chat' AND o.peer_phone = ${update.peerPhone}
+    WHERE o.metadata->>'chat_msg_id' = ${update.targetId} AND o.type = 'chat' AND o.peer_phone = ${update.peerPhone} AND ${sameNumber(sql`o`, update)}
       AND NOT EXISTS (
         SELECT 1 FROM jsonb_array_elements(coalesce(o.metadata->'reactions', '[]'::jsonb) || coalesce(o.metadata->'reactions_removed', '[]'::jsonb)) r
         WHERE r->>'from' = ${from} AND date_trunc('second', (r->>'at')::timestamptz) > ${at}::timestamptz)
@@ -93,7 +97,7 @@ const editSql = (update: TUpdateOf<'edit'>, at: string | null): Sql =>
                   WHERE (e->>'at')::timestamptz > ${at}::timestamptz), jsonb_array_length(l.chain)) AS pos
       FROM communications o
         CROSS JOIN LATERAL (SELECT coalesce(o.metadata->'edits', '[]'::jsonb) || jsonb_build_array(jsonb_build_object('body', o.body)) AS chain) l
-      WHERE o.metadata->>'chat_msg_id' = ${update.targetId} AND o.type = 'chat' AND o.peer_phone = ${update.peerPhone} AND o.direction = ${update.direction}
+      WHERE o.metadata->>'chat_msg_id' = ${update.targetId} AND o.type = 'chat' AND o.peer_phone = ${update.peerPhone} AND ${sameNumber(sql`o`, update)} AND o.direction = ${update.direction}
         AND NOT coalesce(o.metadata->'edits', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('id', ${update.updateId}::text))
         AND NOT (o.metadata ? 'edits_dropped' AND ${at}::timestamptz < (o.metadata->'edits'->0->>'at')::timestamptz)
       FOR UPDATE OF o
@@ -109,7 +113,7 @@ const revokeSql = (update: TUpdateOf<'revoke'>, at: string | null): Sql =>
   UPDATE communications c
   SET metadata = c.metadata || jsonb_build_object('revoked_at', coalesce(${at}::timestamptz, now())),
       updated_at = now()
-  WHERE c.metadata->>'chat_msg_id' = ${update.targetId} AND c.type = 'chat' AND c.peer_phone = ${update.peerPhone} AND c.direction = ${update.direction}
+  WHERE c.metadata->>'chat_msg_id' = ${update.targetId} AND c.type = 'chat' AND c.peer_phone = ${update.peerPhone} AND ${sameNumber(sql`c`, update)} AND c.direction = ${update.direction}
     AND NOT c.metadata ? 'revoked_at'
   RETURNING c.id`);
 

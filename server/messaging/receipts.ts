@@ -41,14 +41,16 @@ export const MAX_KEPT_PER_DELIVERY = 200;
 const applySql = (rows: TApplyRow[]): Sql => sql`
 WITH input AS (
   SELECT * FROM unnest(${rows.map((r) => r.chatMsgId)}::text[], ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.errorText)}::text[],
-    ${rows.map((r) => JSON.stringify(r.history))}::jsonb[], ${rows.map((r) => r.recipientDigits)}::text[]) AS i(chat_msg_id, status, error_text, history, recipient_digits)
+    ${rows.map((r) => JSON.stringify(r.history))}::jsonb[], ${rows.map((r) => r.recipientDigits)}::text[],
+    ${rows.map((r) => r.firmNumberId)}::int[]) AS i(chat_msg_id, status, error_text, history, recipient_digits, firm_number_id)
 ), matched AS (
   SELECT c.id, i.*,
     c.status IS DISTINCT FROM 'failed' AND (i.status = 'failed'
       OR array_position(ARRAY['pending','sent','delivered','read'], c.status)
          < array_position(ARRAY['pending','sent','delivered','read'], i.status)) AS upgrade
   FROM communications c JOIN input i ON c.metadata->>'chat_msg_id' = i.chat_msg_id
-  WHERE c.direction = 'outbound'
+  -- A receipt changes only a message of the number it came through (server/numbers/README.md "Several numbers").
+  WHERE c.direction = 'outbound' AND (i.firm_number_id IS NULL OR c.firm_number_id = i.firm_number_id)
   ORDER BY c.id
   FOR UPDATE OF c
 ), changed AS (
@@ -64,11 +66,11 @@ WITH input AS (
   WHERE c.id = m.id
   RETURNING c.id, m.upgrade
 ), kept AS (
-  INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error, recipient_digits)
-  SELECT u.chat_msg_id, e.key, (e.value->>'at')::timestamptz, e.value, u.recipient_digits
+  INSERT INTO chat_receipts (chat_msg_id, status, provider_timestamp, error, recipient_digits, firm_number_id)
+  SELECT u.chat_msg_id, e.key, (e.value->>'at')::timestamptz, e.value, u.recipient_digits, u.firm_number_id
   FROM (
     -- row_number, not LIMIT: a LIMIT here turns the anti-join into a slow fast-start plan (6× slower batches).
-    SELECT i.chat_msg_id, i.history, i.recipient_digits, row_number() OVER () AS n
+    SELECT i.chat_msg_id, i.history, i.recipient_digits, i.firm_number_id, row_number() OVER () AS n
     FROM input i WHERE NOT EXISTS (SELECT 1 FROM matched m WHERE m.chat_msg_id = i.chat_msg_id)
   ) u CROSS JOIN LATERAL jsonb_each(u.history) AS e
   WHERE u.n <= ${sqlInteger(MAX_KEPT_PER_DELIVERY)}
@@ -86,6 +88,8 @@ type TApplyRow = {
   errorText: string | null;
   history: TReceiptHistory;
   recipientDigits: string | null;
+  /** The firm number the receipt came through (the webhook's route step); null: not routed, any. */
+  firmNumberId: number | null;
 };
 
 /** Per id: the best receipt (failed > read > delivered > sent) and every receipt's time. */
@@ -104,6 +108,7 @@ function reduceReceipts(receipts: TReceipt[]): TApplyRow[] {
         errorText: r.status === 'failed' ? describeReceiptError(r.error) : null,
         history: { [r.status]: entry },
         recipientDigits: r.recipientDigits ?? null,
+        firmNumberId: r.firmNumberId ?? null,
       });
       continue;
     }
@@ -134,11 +139,13 @@ async function applyKeptReceipts(ids: string[]): Promise<number> {
     status: TReceipt['status'];
     at: Date | null;
     error: { code?: number; details?: string; title?: string } | null;
+    firm_number_id: number | null;
   }>(
     `DELETE FROM chat_receipts r
      WHERE r.chat_msg_id = ANY($1::text[])
-       AND EXISTS (SELECT 1 FROM communications c WHERE c.metadata->>'chat_msg_id' = r.chat_msg_id AND c.direction = 'outbound')
-     RETURNING r.chat_msg_id, r.status, r.provider_timestamp AS at, r.error`,
+       AND EXISTS (SELECT 1 FROM communications c WHERE c.metadata->>'chat_msg_id' = r.chat_msg_id AND c.direction = 'outbound'
+                     AND (r.firm_number_id IS NULL OR c.firm_number_id = r.firm_number_id))
+     RETURNING r.chat_msg_id, r.status, r.provider_timestamp AS at, r.error, r.firm_number_id`,
     { bind: [ids], type: QueryTypes.SELECT },
   );
   if (kept.length === 0) return 0;
@@ -147,6 +154,7 @@ async function applyKeptReceipts(ids: string[]): Promise<number> {
     status: k.status,
     providerTimestamp: k.at,
     error: k.status === 'failed' ? { code: k.error?.code ?? null, title: k.error?.title ?? null, details: k.error?.details ?? null } : null,
+    ...(k.firm_number_id !== null ? { firmNumberId: k.firm_number_id } : {}),
   }));
   return (await applyRows(reduceReceipts(receipts))).updated;
 }
@@ -210,7 +218,7 @@ async function adoptUnknownOutcomeSends(numbers: string[]): Promise<string[]> {
          -- Each id kept for these numbers that no record has, and when it first reached this server
          -- (any of its statuses).
          -- dated: every one carries the provider's time, none later than the minute after it came.
-         SELECT r.chat_msg_id, min(r.recipient_digits) AS digits, min(r.created_at) AS arrived,
+         SELECT r.chat_msg_id, min(r.recipient_digits) AS digits, min(r.firm_number_id) AS firm, min(r.created_at) AS arrived,
                 min(r.provider_timestamp) AS stamped, bool_or(r.status <> 'failed') AS went,
                 bool_and(r.provider_timestamp IS NOT NULL
                          AND r.provider_timestamp <= r.created_at + interval '${PROVIDER_CLOCK_AHEAD}') AS dated
@@ -228,7 +236,7 @@ async function adoptUnknownOutcomeSends(numbers: string[]): Promise<string[]> {
          SELECT i.chat_msg_id, c.id, c.status, c.metadata->>'outcome' AS outcome,
                 (c.metadata->>'${PROVIDER_CALL_AT}')::timestamptz AS call_at
          FROM ids i JOIN communications c
-           ON c.peer_phone = i.digits AND c.direction = 'outbound' AND c.type = 'chat'
+           ON c.peer_phone = i.digits AND c.direction = 'outbound' AND c.type = 'chat' AND (i.firm IS NULL OR c.firm_number_id = i.firm)
           AND c.status IN ('pending', 'failed') AND NOT c.metadata ? 'chat_msg_id'
           AND coalesce((c.metadata->>'${PROVIDER_CALL_AT}')::timestamptz, c.created_at)
               BETWEEN i.arrived - interval '${ADOPT_WINDOW}' AND i.arrived

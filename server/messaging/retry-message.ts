@@ -27,10 +27,11 @@ export async function retryChatMessage(deps: TSendDeps, id: number, reader?: TRe
   // An adopted id's failure may be another message's: the send itself may have gone (decision 0014).
   if (failed.status === 'failed' && failed.metadata.reconciled === true && !confirm) throw new AppError('CONFLICT', MAY_HAVE_REACHED_THEM);
   if (!failed.peerPhone) throw new AppError('INVALID_INPUT', 'This message has no recipient number.');
-  // The same number as the failed attempt, on the same file.
+  // The same numbers as the failed attempt (theirs, and the firm's it went from), on the same file.
   const recipient: TRecipientInput = {
     ...(failed.clientId !== null ? { clientId: failed.clientId } : {}),
     to: failed.peerPhone,
+    fromNumberId: failed.firmNumberId,
     ...(failed.caseId !== null && failed.clientId !== null ? { caseId: failed.caseId } : {}),
     retryOf: failed.id,
     userId,

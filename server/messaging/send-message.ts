@@ -152,12 +152,12 @@ export async function sendTemplateMessage(deps: TSendDeps, input: TSendTemplateI
  * approved at the provider in that language, with every value given and not empty. Returns it, and
  * the values trimmed as they are kept.
  */
-export async function checkTemplateChoice(choice: {
-  name: string;
-  language: string;
-  params: string[];
-}): Promise<{ template: NonNullable<Awaited<ReturnType<typeof findTemplate>>>; params: string[] }> {
-  const template = await findTemplate(choice.name, choice.language);
+export async function checkTemplateChoice(
+  choice: { name: string; language: string; params: string[] },
+  firmNumberId = 1,
+): Promise<{ template: NonNullable<Awaited<ReturnType<typeof findTemplate>>>; params: string[] }> {
+  // Each firm number has its own approved templates (server/numbers/README.md "Several numbers").
+  const template = await findTemplate(choice.name, choice.language, firmNumberId);
   if (!template)
     throw new AppError(
       'INVALID_INPUT',
@@ -186,9 +186,9 @@ export async function checkTemplateChoice(choice: {
 }
 
 async function sendTemplateMessageOnce(deps: TSendDeps, input: TSendTemplateInput, echo: { echo_id?: string }): Promise<TCommunication> {
-  const { template, params } = await checkTemplateChoice(input);
-  const header = await findTemplateHeader(input, template);
   const recipient = await resolveRecipient(deps, input);
+  const { template, params } = await checkTemplateChoice(input, recipient.firmNumberId);
+  const header = await findTemplateHeader(input, template);
   const templateKept = { name: template.name, language: template.language, params };
   let headerFileId = header?.file.id; // the copy's id, for a retry
   return recordAndSend(deps, recipient, {

@@ -108,6 +108,8 @@ export async function assertNumberMayReceive(recipient: Pick<TRecipient, 'digits
 
 export async function resolveRecipient(deps: Pick<TSendDeps, 'config'>, input: TRecipientInput): Promise<TRecipient> {
   if (input.resolved) {
+    // Decided when it was scheduled: the number may have been deactivated since.
+    await assertSendingNumber(input.resolved.firmNumberId);
     await assertNumberMayReceive(input.resolved);
     return input.resolved;
   }

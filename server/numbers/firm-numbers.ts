@@ -17,6 +17,9 @@ const SUBJECT = 'numbers';
 const NOT_FOUND = 'That number is not one of the firm’s.';
 export const CONFIGURED_NUMBER_ID = 1;
 
+/** What adding or changing a number needs beyond its input: the sealing, the country typed numbers are read in, number 1's key (MESSAGING_API_KEY). */
+export type TNumberSetup = { keys: () => TNumberKeys; defaultCountry: CountryCode | undefined; configuredKey: string | undefined };
+
 const SELECT = sql`SELECT n.id, n.digits AS phone, n.label, n.phone_number_id AS "phoneNumberId", n.active,
     n.id = ${CONFIGURED_NUMBER_ID} AS configured, n.provider_key_sealed IS NOT NULL AS "hasOwnKey",
     n.webhook_secret_sealed IS NOT NULL AS "hasOwnWebhookSecret"
@@ -66,16 +69,50 @@ async function assertFree(digits: string, phoneNumberId: string | null, exceptId
   throw new AppError('CONFLICT', what, { [field]: [what] });
 }
 
+/** One label names one active number (the From choice, the Number filter and each message show the label alone). */
+async function assertLabelFree(label: string, exceptId: number | null, transaction: Transaction): Promise<void> {
+  const [taken] = await queryRows(
+    sql`SELECT 1 FROM firm_numbers WHERE active AND lower(label) = lower(${label}) AND id IS DISTINCT FROM ${exceptId}::int`,
+    { transaction },
+  );
+  if (taken) {
+    const what = `Another of the firm’s numbers is called “${label}”: give this one another label.`;
+    throw new AppError('CONFLICT', what, { label: [what] });
+  }
+}
+
+/**
+ * A key is one number's (the provider sends as the number its key names): one another active number
+ * already uses, the configured one included, would send as that number under this one's label.
+ */
+async function assertKeyUnused(apiKey: string, exceptId: number | null, setup: TNumberSetup, transaction: Transaction): Promise<void> {
+  const rows = await queryRows<{ label: string; sealed: string }>(
+    sql`SELECT label, provider_key_sealed AS sealed FROM firm_numbers
+      WHERE active AND provider_key_sealed IS NOT NULL AND id IS DISTINCT FROM ${exceptId}::int`,
+    { transaction },
+  );
+  const opened = (sealed: string) => {
+    try {
+      return setup.keys().open(sealed);
+    } catch {
+      return null; // sealed under another signing key: it cannot be compared, nor used
+    }
+  };
+  const owner = setup.configuredKey === apiKey ? 'the main number’s' : rows.find((r) => opened(r.sealed) === apiKey)?.label;
+  if (owner) {
+    const what = `That key is ${owner === 'the main number’s' ? owner : `“${owner}”’s`}: each number has its own key from the provider.`;
+    throw new AppError('CONFLICT', what, { apiKey: [what] });
+  }
+}
+
 /** A director adds a number with its own provider key (and webhook secret, else the firm's): audited as `number.add`. */
-export function addFirmNumber(
-  actor: TActor,
-  keys: () => TNumberKeys,
-  defaultCountry: CountryCode | undefined,
-  input: TAddNumberInput,
-): Promise<TFirmNumber> {
-  const digits = requireNumberInput(input.phone, defaultCountry, 'phone');
+export function addFirmNumber(actor: TActor, setup: TNumberSetup, input: TAddNumberInput): Promise<TFirmNumber> {
+  const { keys } = setup;
+  const digits = requireNumberInput(input.phone, setup.defaultCountry, 'phone');
   return db().transaction(async (transaction) => {
     await assertFree(digits, input.phoneNumberId ?? null, null, transaction);
+    await assertLabelFree(input.label, null, transaction);
+    await assertKeyUnused(input.apiKey, null, setup, transaction);
     const sealedSecret = input.webhookSecret ? keys().seal(input.webhookSecret) : null;
     const [row] = await queryRows<{ id: number }>(
       sql`INSERT INTO firm_numbers (digits, label, phone_number_id, provider_key_sealed, webhook_secret_sealed, created_by)
@@ -93,7 +130,8 @@ export function addFirmNumber(
 }
 
 /** A new label, key, webhook secret or provider id, audited as `number.update` with which changed (never their values but the label). */
-export function updateFirmNumber(actor: TActor, keys: () => TNumberKeys, input: TUpdateNumberInput): Promise<TFirmNumber> {
+export function updateFirmNumber(actor: TActor, setup: TNumberSetup, input: TUpdateNumberInput): Promise<TFirmNumber> {
+  const { keys } = setup;
   return db().transaction(async (transaction) => {
     const [before] = await queryRows<{ digits: string; label: string; phoneNumberId: string | null; active: boolean }>(
       sql`SELECT digits, label, phone_number_id AS "phoneNumberId", active FROM firm_numbers WHERE id = ${input.id} FOR UPDATE`,
@@ -116,6 +154,8 @@ export function updateFirmNumber(actor: TActor, keys: () => TNumberKeys, input: 
     ];
     if (!changed.length) return readOne(input.id, transaction);
     if (changed.includes('phoneNumberId')) await assertFree(before.digits, phoneNumberId, input.id, transaction);
+    if (changed.includes('label')) await assertLabelFree(input.label!, input.id, transaction);
+    if (input.apiKey !== undefined) await assertKeyUnused(input.apiKey, input.id, setup, transaction);
     await queryRows(
       sql`UPDATE firm_numbers SET label = ${input.label ?? before.label}, phone_number_id = ${phoneNumberId},
           provider_key_sealed = coalesce(${input.apiKey === undefined ? null : keys().seal(input.apiKey)}::text, provider_key_sealed),
@@ -156,12 +196,15 @@ export function deactivateFirmNumber(actor: TActor, id: number): Promise<TFirmNu
   });
 }
 
+/** Why nothing goes out through a number. */
+export const deactivatedNumber = (label: string) => `“${label}” was deactivated: send from another of the firm’s numbers.`;
+
 /** A number one may send from: active, the firm's. */
 export async function assertSendingNumber(id: number): Promise<void> {
   const [row] = await queryRows<{ active: boolean; label: string }>(sql`SELECT active, label FROM firm_numbers WHERE id = ${id}`);
   if (!row) throw new AppError('NOT_FOUND', NOT_FOUND, { fromNumberId: [NOT_FOUND] });
   if (!row.active)
-    throw new AppError('PRECONDITION_FAILED', `“${row.label}” was deactivated: send from another of the firm’s numbers.`, {
+    throw new AppError('PRECONDITION_FAILED', deactivatedNumber(row.label), {
       fromNumberId: ['Choose an active number.'],
     });
 }

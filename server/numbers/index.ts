@@ -1,5 +1,5 @@
-export { assertSendingNumber, CONFIGURED_NUMBER_ID, listFirmNumbers, syncConfiguredNumber } from './firm-numbers';
+export { assertSendingNumber, CONFIGURED_NUMBER_ID, deactivatedNumber, listFirmNumbers, syncConfiguredNumber } from './firm-numbers';
 export { numberKeysFrom, type TNumberKeys } from './number-keys';
-export { providersByNumber, type TProviderFor } from './number-providers';
-export { readNumberRoutes, type TNumberRoute } from './number-routes';
+export { providersByNumber, unreadableKey, type TProviderFor } from './number-providers';
+export { findUnreadableNumbers, readNumberRoutes, type TNumberRoute } from './number-routes';
 export type { TFirmNumber } from './number-schema';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPhoneInput } from '../../shared/phone-schema';
+import { UNSHOWABLE } from '../../shared/visible-text';
 import { ZRecordId } from '../trpc/record-id';
 
 // What a firm number is to the people who use it (server/numbers/README.md "Several numbers"). Its
@@ -7,8 +8,21 @@ import { ZRecordId } from '../trpc/record-id';
 
 export const LABEL_MAX = 60;
 
-const ZLabel = z.string().trim().min(1, 'Give the number a label').max(LABEL_MAX, `A label can be at most ${LABEL_MAX} characters`);
-const ZApiKey = z.string().trim().min(8, 'Paste the provider key of this number').max(512);
+// A label is shown beside every message: no control characters or direction overrides (which can make it read as another).
+const ZLabel = z
+  .string()
+  .trim()
+  .min(1, 'Give the number a label')
+  .max(LABEL_MAX, `A label can be at most ${LABEL_MAX} characters`)
+  .refine((label) => !new RegExp(UNSHOWABLE.source, 'u').test(label), 'A label cannot hold control or direction characters');
+// A key goes into an HTTP header: printable characters only, so a pasted line break is refused here, not at the provider.
+const ZApiKey = z
+  .string()
+  .trim()
+  .min(1, 'Paste the provider key of this number')
+  .min(8, 'That is too short for a provider key')
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, 'A provider key is letters, digits and punctuation, with no spaces or line breaks');
 const ZWebhookSecret = z.string().trim().min(16, 'A webhook secret has at least 16 characters').max(512);
 const ZPhoneNumberId = z
   .string()

@@ -6,8 +6,12 @@ import { numberKeysFrom } from './number-keys';
 import { ZAddNumberInput, ZFirmNumber, ZNumberIdInput, ZUpdateNumberInput } from './number-schema';
 
 /** The firm's business numbers (server/numbers/README.md "Several numbers"): everyone reads them (labels, reply-from), directors manage them. */
-export function createNumbersRouter(deps: { signingKeyFile: string; defaultCountry: CountryCode | undefined }) {
-  const keys = numberKeysFrom(deps.signingKeyFile);
+export function createNumbersRouter(deps: {
+  signingKeyFile: string;
+  defaultCountry: CountryCode | undefined;
+  configuredKey: string | undefined;
+}) {
+  const setup = { keys: numberKeysFrom(deps.signingKeyFile), defaultCountry: deps.defaultCountry, configuredKey: deps.configuredKey };
   return router({
     /** Anyone signed in: each message's number label and the composer's reply-from choice. Never a key or secret. */
     list: authedProcedure.output(z.array(ZFirmNumber)).query(() => listFirmNumbers()),
@@ -16,12 +20,12 @@ export function createNumbersRouter(deps: { signingKeyFile: string; defaultCount
     add: directorProcedure
       .input(ZAddNumberInput)
       .output(ZFirmNumber)
-      .mutation(({ ctx, input }) => addFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, keys, deps.defaultCountry, input)),
+      .mutation(({ ctx, input }) => addFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, setup, input)),
 
     update: directorProcedure
       .input(ZUpdateNumberInput)
       .output(ZFirmNumber)
-      .mutation(({ ctx, input }) => updateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, keys, input)),
+      .mutation(({ ctx, input }) => updateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, setup, input)),
 
     deactivate: directorProcedure
       .input(ZNumberIdInput)

@@ -31,7 +31,7 @@ function actionableMessage(
     case 'not_configured':
       return 'Chat messaging is not configured (missing API key).';
     case 'unauthorized':
-      return 'The provider rejected the API key; check MESSAGING_API_KEY.';
+      return 'The provider rejected the API key; check MESSAGING_API_KEY (another business number’s key: Settings › Business numbers).';
     case 'not_found':
       return 'The number is not found at the provider.';
     case 'rate_limited':

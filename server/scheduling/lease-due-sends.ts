@@ -27,6 +27,8 @@ export type TDueSend = {
   attachmentId: number | null;
   /** The firm's number it goes from: the one chosen when it was scheduled, else the one `toDigits` last wrote to. */
   firmNumberId: number;
+  /** That number's label when it was deactivated since (null: active). */
+  firmNumberGone: string | null;
   /** The number wrote in the last 24 hours, so free text may go (true for a template or an automatic reply). */
   windowOpen: boolean;
   /** The number is still one the client's conversation may reply to (theirs, or one that wrote on their file). */
@@ -59,7 +61,8 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
             (l.created_by IS NULL OR ${visibleTo(sql`l.created_by`, sql`l.client_id`, sql`l.case_id`)}) AS permitted,
             l.client_id AS "clientId", c.name AS "clientName", l.case_id AS "caseId", l.to_digits AS "toDigits",
             l.body, l.template, l.attachment_id AS "attachmentId", l.attempts,
-            f.id AS "firmNumberId", w.open AS "windowOpen",
+            f.id AS "firmNumberId", (SELECT n.label FROM firm_numbers n WHERE n.id = f.id AND NOT n.active) AS "firmNumberGone",
+            w.open AS "windowOpen",
             -- As the composer offers numbers (replyNumbersOf, shared/phone.ts): one of the client's
             -- own, or one that wrote on their file and matches an own number by its last 9 digits.
             (l.client_id IS NULL

@@ -61,7 +61,7 @@ export async function scheduleSend(
     await assertUploadMayBeScheduled(reader.id, what.attachmentId);
     attachmentId = what.attachmentId;
   } else if (what.kind === 'template') {
-    const checked = await checkScheduledTemplate(what.template);
+    const checked = await checkScheduledTemplate(what.template, recipient.firmNumberId);
     template = checked.template;
     if (template.header) {
       const file = await assertUploadMayBeScheduled(reader.id, template.header.attachmentId, 'header');

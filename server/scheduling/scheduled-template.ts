@@ -21,8 +21,9 @@ export const A_FILE_OF_KIND: Record<string, string> = {
  */
 export async function checkScheduledTemplate(
   choice: TScheduledTemplate,
+  firmNumberId = 1,
 ): Promise<{ template: TScheduledTemplate; headerKind: 'document' | 'image' | 'video' | null }> {
-  const { template, params } = await checkTemplateChoice(choice);
+  const { template, params } = await checkTemplateChoice(choice, firmNumberId);
   const format = MEDIA_HEADER_FORMATS.find((f) => f === template.headerFormat);
   const headerKind = format ? HEADER_KIND[format] : null;
   if (!headerKind && choice.header)

@@ -1,4 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
+import { deactivatedNumber } from '../numbers';
 import { sendChatMessage, sendTemplateMessage } from '../messaging';
 import { db } from '../core/db/db';
 import { AppError } from '../core/errors';
@@ -46,6 +47,8 @@ export function refusalOf(row: TDueSend): TRefusal | null {
   if (needsFile && row.attachmentId === null) return refuse(FILE_GONE);
   if (!row.numberTheirs)
     return refuse(`Not sent: ${formatNumber(row.toDigits)} is no longer one of ${row.clientName ?? 'the client'}'s numbers.`);
+  // Before the window, which is that number's: nothing goes out through a deactivated number at all.
+  if (row.firmNumberGone) return refuse(deactivatedNumber(row.firmNumberGone));
   if (!row.windowOpen) return refuse(windowClosedReason(row.clientName, row.toDigits, row.everWrote));
   return null;
 }

@@ -17,6 +17,8 @@ export function subkeyFrom(file: string, info: string, { create }: { create: boo
   return { key: Buffer.from(hkdfSync('sha256', Buffer.from(jwk.d, 'base64url'), Buffer.alloc(0), info, 32)), fingerprint };
 }
 
+const TAG_BYTES = 16;
+
 /** AES-256-GCM under `key`: `iv.tag.ciphertext`, each base64url. */
 export function sealText(key: Buffer, plain: string): string {
   const iv = randomBytes(12);
@@ -28,7 +30,10 @@ export function sealText(key: Buffer, plain: string): string {
 /** What sealText sealed; throws when the text was changed or sealed under another key. */
 export function openText(key: Buffer, sealed: string): string {
   const [iv = '', tag = '', body = ''] = sealed.split('.');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  // The whole 16-byte tag, always: GCM would check a shortened one, which a database writer could guess.
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+  const tagBytes = Buffer.from(tag, 'base64url');
+  if (tagBytes.length !== TAG_BYTES) throw new Error('a sealed text carries a 16-byte tag');
+  decipher.setAuthTag(tagBytes);
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }

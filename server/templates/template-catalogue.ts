@@ -33,13 +33,14 @@ export type TTemplateCatalogue = { templates: TTemplateDto[]; syncedAt: Date | n
 /** Where templates come from: the provider in live mode, the built-in approved set in demo mode. */
 export type TTemplateSource = { provider: ProviderClient | null; templatesPath: string };
 
-export async function listStoredTemplates(): Promise<TTemplateCatalogue> {
+/** The catalogue of one of the firm's numbers (each has its own approved templates at the provider; number 1 by default). */
+export async function listStoredTemplates(firmNumberId = 1): Promise<TTemplateCatalogue> {
   const rows = await db().query<TTemplateDto & { components: unknown }>(
     `SELECT name, language, category, status, body, param_count AS "paramCount", ${HEADER_FORMAT_SQL} AS "headerFormat",
             coalesce((SELECT array_agg(e) FROM jsonb_array_elements_text(
               (SELECT c->'example'->'body_text'->0 FROM jsonb_array_elements(components) c WHERE upper(c->>'type') = 'BODY' LIMIT 1)) e), '{}') AS examples
-     FROM provider_templates ORDER BY (status = 'APPROVED') DESC, name, language`,
-    { type: QueryTypes.SELECT },
+     FROM provider_templates WHERE firm_number_id = $1 ORDER BY (status = 'APPROVED') DESC, name, language`,
+    { bind: [firmNumberId], type: QueryTypes.SELECT },
   );
   const [sync] = await db().query<{ syncedAt: Date }>('SELECT synced_at AS "syncedAt" FROM provider_template_sync', {
     type: QueryTypes.SELECT,
@@ -47,21 +48,21 @@ export async function listStoredTemplates(): Promise<TTemplateCatalogue> {
   return { templates: rows.map(({ components: _c, ...t }) => t), syncedAt: sync?.syncedAt ?? null };
 }
 
-/** Reads the catalogue (every page) and replaces the stored one in one transaction. */
-export async function syncTemplates(source: TTemplateSource): Promise<TTemplateCatalogue> {
+/** Reads a number's catalogue (every page, with that number's key) and replaces the stored one in one transaction. */
+export async function syncTemplates(source: TTemplateSource, firmNumberId = 1): Promise<TTemplateCatalogue> {
   const templates = source.provider ? await source.provider.listTemplates(source.templatesPath) : BUILT_IN_TEMPLATES;
-  await storeTemplates(templates);
-  return listStoredTemplates();
+  await storeTemplates(templates, firmNumberId);
+  return listStoredTemplates(firmNumberId);
 }
 
-async function storeTemplates(templates: TProviderTemplate[]): Promise<void> {
+async function storeTemplates(templates: TProviderTemplate[], firmNumberId: number): Promise<void> {
   // The same name and language listed twice (pages overlapping) is one template: the last wins.
   const unique = [...new Map(templates.map((t) => [`${t.name}\u0000${t.language}`, t])).values()];
   await db().transaction(async (transaction) => {
-    await db().query('DELETE FROM provider_templates', { transaction });
+    await db().query('DELETE FROM provider_templates WHERE firm_number_id = $1', { bind: [firmNumberId], transaction });
     await db().query(
-      `INSERT INTO provider_templates (name, language, status, category, body, param_count, components)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[])`,
+      `INSERT INTO provider_templates (name, language, status, category, body, param_count, components, firm_number_id)
+       SELECT *, $8::int FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[])`,
       {
         bind: [
           unique.map((t) => t.name),
@@ -71,6 +72,7 @@ async function storeTemplates(templates: TProviderTemplate[]): Promise<void> {
           unique.map((t) => t.body),
           unique.map((t) => t.paramCount),
           unique.map((t) => JSON.stringify(t.components)),
+          firmNumberId,
         ],
         transaction,
       },
@@ -83,27 +85,36 @@ async function storeTemplates(templates: TProviderTemplate[]): Promise<void> {
   });
 }
 
-/** One stored template by name and language, or null. */
-export async function findTemplate(name: string, language: string): Promise<TTemplateDto | null> {
+/** One stored template of a firm number's catalogue by name and language, or null. */
+export async function findTemplate(name: string, language: string, firmNumberId = 1): Promise<TTemplateDto | null> {
   const [row] = await db().query<TTemplateDto>(
     `SELECT name, language, category, status, body, param_count AS "paramCount", '{}'::text[] AS examples,
             ${HEADER_FORMAT_SQL} AS "headerFormat"
-     FROM provider_templates WHERE name = $1 AND language = $2`,
-    { bind: [name, language], type: QueryTypes.SELECT },
+     FROM provider_templates WHERE name = $1 AND language = $2 AND firm_number_id = $3`,
+    { bind: [name, language, firmNumberId], type: QueryTypes.SELECT },
   );
   return row ?? null;
 }
 
-export type TTemplateStatusUpdate = { name: string; language: string; status: string };
+/** `firmNumberId`: the number whose account the event came from (the webhook's route step; absent: number 1). */
+export type TTemplateStatusUpdate = { name: string; language: string; status: string; firmNumberId?: number };
 
-/** `message_template_status_update` events: the stored template takes the new status. */
+/** `message_template_status_update` events: the number's stored template takes the new status. */
 export async function applyTemplateStatusUpdates(updates: TTemplateStatusUpdate[]): Promise<number> {
   if (updates.length === 0) return 0;
   const rows = await db().query<{ name: string }>(
     `UPDATE provider_templates t SET status = u.status, updated_at = now()
-     FROM unnest($1::text[], $2::text[], $3::text[]) AS u(name, language, status)
-     WHERE t.name = u.name AND t.language = u.language RETURNING t.name`,
-    { bind: [updates.map((u) => u.name), updates.map((u) => u.language), updates.map((u) => u.status)], type: QueryTypes.SELECT },
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS u(name, language, status, firm_number_id)
+     WHERE t.name = u.name AND t.language = u.language AND t.firm_number_id = u.firm_number_id RETURNING t.name`,
+    {
+      bind: [
+        updates.map((u) => u.name),
+        updates.map((u) => u.language),
+        updates.map((u) => u.status),
+        updates.map((u) => u.firmNumberId ?? 1),
+      ],
+      type: QueryTypes.SELECT,
+    },
   );
   return rows.length;
 }

@@ -32,15 +32,19 @@ export type TParsedPayload = {
   updates: TMessageUpdate[];
   receipts: TReceipt[];
   /** `message_template_status_update` events: a template's new status. */
-  templateUpdates: { name: string; language: string; status: string }[];
+  templateUpdates: (TFirmRouted & { name: string; language: string; status: string })[];
   /** `user_preferences` events: a number asking to stop (or resume) marketing messages. */
   preferences: (TFirmRouted & { peerPhone: string; optedOut: boolean; at: Date | null })[];
 };
 
 // The firm's number a change's items were sent to (server/numbers/README.md "Several numbers").
+// An id longer than any provider's names no number of the firm's: kept short, so the log line naming it stays small.
 const ZMetadata = z.object({
   display_phone_number: z.string().max(64).optional(),
-  phone_number_id: z.union([z.string(), z.number()]).transform(String).optional(),
+  phone_number_id: z
+    .union([z.string(), z.number()])
+    .transform((id) => (String(id).length > 64 ? '(an id over 64 characters)' : String(id)))
+    .optional(),
 });
 
 function sentToOf(value: Record<string, unknown>): TSentTo | undefined {
@@ -254,11 +258,11 @@ export function parsePayload(payload: unknown, now = new Date()): TParsedPayload
   if (!isRecord(payload)) return result;
 
   for (const value of collectValues(payload)) {
-    const before = [result.messages.length, result.updates.length, result.receipts.length, result.preferences.length] as const;
+    const lists: TFirmRouted[][] = [result.messages, result.updates, result.receipts, result.preferences, result.templateUpdates];
+    const before = lists.map((list) => list.length);
     parseValue(value, now, result);
     const sentTo = sentToOf(value);
     if (!sentTo) continue;
-    const lists: TFirmRouted[][] = [result.messages, result.updates, result.receipts, result.preferences];
     lists.forEach((list, i) => list.slice(before[i]).forEach((item) => (item.sentTo = sentTo)));
   }
   return result;

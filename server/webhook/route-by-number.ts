@@ -47,6 +47,7 @@ export function routeByNumber(payload: TParsedPayload, routes: TNumberRoute[], p
       updates: keep(payload.updates),
       receipts: keep(payload.receipts),
       preferences: keep(payload.preferences),
+      templateUpdates: keep(payload.templateUpdates),
     },
     ignored,
     foreign: [...foreign],

@@ -101,7 +101,11 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
     // An item counts as a number's only when this delivery proved that number's secret.
     const proven = secret === null ? 'all' : new Set(routes.filter((r) => r.secret === secret).map((r) => r.id));
     const { payload, ignored, foreign } = routeByNumber(parsePayload(json), routes, proven);
-    if (ignored) deps.logger.warn({ ignored, numbers: foreign }, 'webhook items for a number the firm does not have were ignored');
+    if (ignored)
+      deps.logger.warn(
+        { ignored, numbers: foreign.slice(0, 10) },
+        'webhook items were ignored: for a number the firm does not have (or has deactivated), or without that number’s secret',
+      );
     try {
       // A late commit after the deadline is harmless: the provider's retry finds the ids stored
       // (unique index) and stores nothing twice.

@@ -67,9 +67,9 @@ describe.runIf(hasChromium())('several business numbers, in Chromium', () => {
     await page.goto(`${live.app.url}/inbox/phone/${STRANGER}`);
     await page.getByText('First time, to Leeds').waitFor();
     const notice = page.locator('.reply-window');
-    await expect.poll(() => notice.textContent()).not.toContain('No message from this contact yet');
+    await expect.poll(() => notice.textContent()).toContain('Reply window with Leeds office open');
     await page.getByRole('combobox', { name: "Send from the firm's number" }).selectOption({ label: 'Main number' });
-    await expect.poll(() => notice.textContent()).toContain('No message from this contact yet');
+    await expect.poll(() => notice.textContent()).toContain('No message from this contact to Main number yet');
     await saveScreenshot(page, 'firm-numbers-window-1280', { fullPage: false });
   });
 });

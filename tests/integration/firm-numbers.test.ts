@@ -8,7 +8,7 @@ import { startProviderSimulator, type ProviderSimulator } from '../../server/dev
 import { captureLogLines } from '../support/log-capture';
 import { createEmptyTestDatabase } from '../support/test-database';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
-import { cloudPayload, postWebhook, sign, sql, textMessage, WEBHOOK_SECRET } from '../support/webhook';
+import { cloudPayload, postWebhook, sign, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
 // Several business numbers (server/numbers/README.md "Several numbers"): the app in live mode against
 // the provider simulator serving two numbers, each with its own key and webhook secret.
@@ -57,7 +57,17 @@ beforeAll(async () => {
     apiKey: MAIN_KEY,
     webhookSecret: WEBHOOK_SECRET,
     autoReceipts: false,
-    numbers: [{ apiKey: LEEDS_KEY, digits: LEEDS, phoneNumberId: 'LEEDS-ID', webhookSecret: LEEDS_SECRET }],
+    numbers: [
+      {
+        apiKey: LEEDS_KEY,
+        digits: LEEDS,
+        phoneNumberId: 'LEEDS-ID',
+        webhookSecret: LEEDS_SECRET,
+        templates: [
+          { name: 'leeds_welcome', language: 'en_GB', status: 'APPROVED', category: 'UTILITY', body: 'Welcome to the Leeds office.' },
+        ],
+      },
+    ],
   });
   server = await startTestServer(
     {
@@ -141,6 +151,26 @@ describe('managing numbers', () => {
     expect(trail).toEqual([{ action: 'number.add', detail: { numberId: leedsId, phone: LEEDS, label: 'Leeds office' } }]);
   });
 
+  it('refuses a label another number has, a key another number uses, and a label that could read as another', async () => {
+    const sameLabel = await failureOf(
+      director.numbers.add.mutate({ phone: '+44 161 496 0444', label: 'leeds OFFICE', apiKey: 'fresh-key-0123456' }),
+    );
+    expect(sameLabel.message).toBe('Another of the firm’s numbers is called “leeds OFFICE”: give this one another label.');
+    const mainKey = await failureOf(director.numbers.add.mutate({ phone: '+44 161 496 0444', label: 'Bolton', apiKey: MAIN_KEY }));
+    expect(mainKey.message).toBe('That key is the main number’s: each number has its own key from the provider.');
+    const leedsKey = await failureOf(director.numbers.add.mutate({ phone: '+44 161 496 0444', label: 'Bolton', apiKey: LEEDS_KEY }));
+    expect(leedsKey.message).toBe('That key is “Leeds office”’s: each number has its own key from the provider.');
+    const override = await failureOf(
+      director.numbers.add.mutate({ phone: '+44 161 496 0444', label: 'Bolton\u202E', apiKey: 'fresh-key-0123456' }),
+    );
+    expect(override.data).toMatchObject({ code: 'BAD_REQUEST' });
+    const lineBreak = await failureOf(
+      director.numbers.add.mutate({ phone: '+44 161 496 0444', label: 'Bolton', apiKey: 'fresh-key\r\nX: y' }),
+    );
+    expect(lineBreak.data).toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await director.numbers.list.query()).map((n) => n.label)).toEqual(['Main number', 'Leeds office']);
+  });
+
   it('checks each number’s connection with its own key', async () => {
     expect(await director.settings.checkConnection.mutate({ numberId: leedsId })).toMatchObject({ status: 'Live' });
     expect(sim.requests.map((r) => r.apiKey)).toEqual([LEEDS_KEY]);
@@ -213,6 +243,25 @@ describe('one conversation across numbers', () => {
     expect(byBody.get('Leeds here')).toEqual({ id: leedsId, phone: LEEDS, label: 'Leeds office' });
   });
 
+  it('offers and checks each number’s own approved templates', async () => {
+    await director.chat.refreshTemplates.mutate();
+    const leedsTemplates = await staff.chat.providerTemplates.query({ firmNumberId: leedsId });
+    expect(leedsTemplates.templates.map((t) => t.name)).toEqual(['leeds_welcome']);
+    expect((await staff.chat.providerTemplates.query()).templates.map((t) => t.name)).not.toContain('leeds_welcome');
+    const wrongNumber = await failureOf(
+      staff.chat.sendTemplate.mutate({ clientId: amelia.id, name: 'leeds_welcome', language: 'en_GB', params: [], fromNumberId: 1 }),
+    );
+    expect(wrongNumber.message).toBe('There is no template "leeds_welcome" in en_GB: refresh the templates or choose another.');
+    const sent = await staff.chat.sendTemplate.mutate({
+      clientId: amelia.id,
+      name: 'leeds_welcome',
+      language: 'en_GB',
+      params: [],
+      fromNumberId: leedsId,
+    });
+    expect(sent).toMatchObject({ firmNumberId: leedsId, body: 'Welcome to the Leeds office.' });
+  });
+
   it('reacts to and marks read a message with the key of the number it came to', async () => {
     const { id } = await sim.sendInbound(AMELIA, 'React to me, Leeds', undefined, LEEDS);
     const record = (await recordOf(id))!;
@@ -251,7 +300,10 @@ describe('the one webhook', () => {
     expect(await recordOf('wamid.foreign-1')).toBeUndefined();
     const warned = lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((l) => l.msg === 'webhook items for a number the firm does not have were ignored');
+      .filter(
+        (l) =>
+          l.msg === 'webhook items were ignored: for a number the firm does not have (or has deactivated), or without that number’s secret',
+      );
     expect(warned).toEqual([expect.objectContaining({ ignored: 1, numbers: ['15550009999'] })]);
     expect(lines.join('\n')).not.toContain('secret words');
   });
@@ -270,11 +322,77 @@ describe('the one webhook', () => {
     expect(unsigned.status).toBe(401);
   });
 
+  it('lets no number’s secret change another number’s messages: receipts, edits and deletions', async () => {
+    const { id } = await sim.sendInbound(AMELIA, 'Only for the main office');
+    const sent = await staff.chat.send.mutate({ clientId: amelia.id, body: 'Main office answers', fromNumberId: 1 });
+    const sentId = sent.metadata.chat_msg_id!;
+    const asLeeds = (value: Record<string, unknown>) => {
+      const raw = JSON.stringify(cloudPayload({ metadata: { display_phone_number: LEEDS, phone_number_id: 'LEEDS-ID' }, ...value }));
+      return postWebhook(server.url, raw, { headers: { 'x-service-signature': `sha256=${sign(raw, LEEDS_SECRET)}` } });
+    };
+    await asLeeds({ statuses: [{ ...statusItem(sentId, 'failed'), recipient_id: AMELIA, errors: [{ code: 131026, title: 'forged' }] }] });
+    await asLeeds({
+      messages: [
+        {
+          from: AMELIA,
+          id: 'wamid.forged-edit',
+          timestamp: '1763700200',
+          type: 'edit',
+          edit: { original_message_id: id, message: { type: 'text', text: { body: 'FORGED' } } },
+        },
+      ],
+    });
+    await asLeeds({
+      messages: [{ from: AMELIA, id: 'wamid.forged-revoke', timestamp: '1763700300', type: 'revoke', revoke: { original_message_id: id } }],
+    });
+    const rows = await sql(
+      server.databaseUrl,
+      `SELECT body, status, metadata ? 'revoked_at' AS revoked FROM communications WHERE metadata->>'chat_msg_id' = ANY($1) ORDER BY id`,
+      [[id, sentId]],
+    );
+    expect(rows).toEqual([
+      { body: 'Only for the main office', status: null, revoked: false },
+      { body: 'Main office answers', status: 'sent', revoked: false },
+    ]);
+  });
+
+  it('keeps the webhook open for every other number when one number’s sealed secret cannot be opened', async () => {
+    const [before] = await sql(server.databaseUrl, `SELECT webhook_secret_sealed AS sealed FROM firm_numbers WHERE id = $1`, [leedsId]);
+    const sealed = (before as { sealed: string }).sealed;
+    await sql(server.databaseUrl, `UPDATE firm_numbers SET webhook_secret_sealed = $2 WHERE id = $1`, [
+      leedsId,
+      `${sealed.slice(0, -2)}AA`,
+    ]);
+    try {
+      const answer = await postWebhook(
+        server.url,
+        cloudPayload({ messages: [textMessage('wamid.still-open-1', AMELIA, 'still reaching the main office')] }),
+      );
+      expect(answer).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
+    } finally {
+      await sql(server.databaseUrl, `UPDATE firm_numbers SET webhook_secret_sealed = $2 WHERE id = $1`, [leedsId, sealed]);
+    }
+  });
+
   it('ignores what is posted for a deactivated number, and sends nothing from it; the configured number cannot be deactivated', async () => {
     const manchester = await director.numbers.add.mutate({ phone: '+44 161 496 0333', label: 'Manchester', apiKey: 'manchester-key-0123' });
     await director.numbers.deactivate.mutate({ id: manchester.id });
     const refused = await failureOf(staff.chat.send.mutate({ clientId: amelia.id, body: 'From Manchester', fromNumberId: manchester.id }));
     expect(refused.message).toBe('“Manchester” was deactivated: send from another of the firm’s numbers.');
+    // A send scheduled from it before it was deactivated is not sent, with the reason.
+    const bolton = await director.numbers.add.mutate({ phone: '+44 120 496 0555', label: 'Bolton', apiKey: 'bolton-key-0123456' });
+    const later = await staff.chat.schedule.mutate({
+      clientId: amelia.id,
+      body: 'From Bolton, later',
+      fromNumberId: bolton.id,
+      sendAt: new Date(Date.now() + 1_000),
+    });
+    await director.numbers.deactivate.mutate({ id: bolton.id });
+    await expect
+      .poll(async () => (await sql(server.databaseUrl, `SELECT state, reason FROM scheduled_sends WHERE id = $1`, [later.id]))[0], {
+        timeout: 15_000,
+      })
+      .toEqual({ state: 'not_sent', reason: '“Bolton” was deactivated: send from another of the firm’s numbers.' });
     const main = await failureOf(director.numbers.deactivate.mutate({ id: 1 }));
     expect(main.data).toMatchObject({ code: 'PRECONDITION_FAILED' });
     const answer = await postWebhook(

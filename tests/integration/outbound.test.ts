@@ -83,8 +83,16 @@ describe('sending to the provider', () => {
 
 describe('provider failures', () => {
   const cases: [string, Parameters<TLiveSetup['sim']['queueResponse']>[0], RegExp][] = [
-    ['401', { status: 401 }, /^The provider rejected the API key; check MESSAGING_API_KEY\.$/],
-    ['403', { status: 403 }, /^The provider rejected the API key; check MESSAGING_API_KEY\.$/],
+    [
+      '401',
+      { status: 401 },
+      /^The provider rejected the API key; check MESSAGING_API_KEY \(another business number’s key: Settings › Business numbers\)\.$/,
+    ],
+    [
+      '403',
+      { status: 403 },
+      /^The provider rejected the API key; check MESSAGING_API_KEY \(another business number’s key: Settings › Business numbers\)\.$/,
+    ],
     ['404', { status: 404 }, /^The number is not found at the provider\.$/],
     ['429', { status: 429 }, /^The provider is rate-limiting messages at present/],
     [

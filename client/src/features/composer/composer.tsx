@@ -157,6 +157,7 @@ export function Composer({
           open={templateOpen}
           onOpenChange={setTemplateOpen}
           windowOpen={windowOpen}
+          firmNumberId={recipient?.from?.value ?? null}
           context={fill.context}
           onSend={async (choice) => {
             const sent = await later.sendTemplate(choice, () => onSendTemplate(choice, caseId));

@@ -62,11 +62,13 @@ type TProps = {
   /** Shown when the window is closed: free text stays possible, but only on purpose. */
   onWriteFreeText: () => void;
   windowOpen: boolean;
+  /** The firm's number it goes from: its own approved templates are offered (absent: the main number's). */
+  firmNumberId?: number | null;
 };
 
 /** Pick an approved template, see its text, fill a field per value (prefilled where it fits), send. */
-export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen }: TProps) {
-  const catalogue = trpc.chat.providerTemplates.useQuery(undefined, { staleTime: 60_000 });
+export function TemplateComposer({ context, onSend, onWriteFreeText, windowOpen, firmNumberId }: TProps) {
+  const catalogue = trpc.chat.providerTemplates.useQuery(firmNumberId ? { firmNumberId } : undefined, { staleTime: 60_000 });
   const approved = useMemo(() => (catalogue.data?.templates ?? []).filter((t) => t.status === 'APPROVED'), [catalogue.data]);
   const [key, setKey] = useState('');
   const template = approved.find((t) => `${t.name}|${t.language}` === key) ?? approved[0];

@@ -25,6 +25,8 @@ export function TemplateMode({
   if (narrow && !open) {
     return (
       <div className="composer">
+        {/* The numbers stay in sight (and choosable): which number a template goes from decides which templates there are. */}
+        {tools}
         <div className="template-summary">
           <button type="button" className="button primary small" aria-expanded={false} onClick={() => onOpenChange(true)}>
             Send a template…

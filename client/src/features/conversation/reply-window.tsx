@@ -23,7 +23,18 @@ type TAction = { label: string; onClick: () => void };
  * (the composer below does not repeat it). Not a live region: a countdown that changes every 30 s
  * must not be read out each time.
  */
-export function ReplyWindow({ lastInboundAt, now: fixedNow, action }: { lastInboundAt: Date | null; now?: Date; action?: TAction | null }) {
+export function ReplyWindow({
+  lastInboundAt,
+  now: fixedNow,
+  action,
+  through = null,
+}: {
+  lastInboundAt: Date | null;
+  now?: Date;
+  action?: TAction | null;
+  /** The firm's number the reply goes from, named when the firm has several: the window is that number's. */
+  through?: string | null;
+}) {
   const [tick, setTick] = useState(() => new Date());
   useEffect(() => {
     if (fixedNow) return;
@@ -44,7 +55,7 @@ export function ReplyWindow({ lastInboundAt, now: fixedNow, action }: { lastInbo
       <p className="reply-window open">
         <span className="dot" aria-hidden="true" />
         <span>
-          Reply window open: {formatDuration(left)} left{link && ' ·'}
+          Reply window{through ? ` with ${through}` : ''} open: {formatDuration(left)} left{link && ' ·'}
           {link}
         </span>
       </p>
@@ -54,8 +65,12 @@ export function ReplyWindow({ lastInboundAt, now: fixedNow, action }: { lastInbo
     <p className="reply-window closed">
       <span className="dot" aria-hidden="true" />
       <span>
-        {lastInboundAt ? 'Outside the 24-hour window' : 'No message from this contact yet'}: free text may be refused; an approved template
-        reaches them.
+        {lastInboundAt
+          ? `Outside the 24-hour window${through ? ` with ${through}` : ''}`
+          : through
+            ? `No message from this contact to ${through} yet`
+            : 'No message from this contact yet'}
+        : free text may be refused; an approved template reaches them.
         {link}
       </span>
     </p>

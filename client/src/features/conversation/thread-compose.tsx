@@ -58,6 +58,7 @@ export function ThreadCompose({
         <>
           <ReplyWindow
             lastInboundAt={reply.lastInboundAt}
+            through={reply.fromLabel}
             action={
               mode === 'text'
                 ? {

@@ -25,6 +25,8 @@ export type TReplyTarget = {
   from: number | null;
   fromOptions: TFirmNumberChoice[];
   chooseFrom: (id: number) => void;
+  /** The label of `from` when the firm has had several numbers (what the window notice names); else null. */
+  fromLabel: string | null;
 };
 
 /**
@@ -60,7 +62,8 @@ export function useReplyTarget(
     const wroteTo = items.filter((i) => i.direction === 'inbound' && i.peerPhone === to).at(-1)?.firmNumberId;
     return fromOptions.find((n) => n.id === wroteTo)?.id ?? fromOptions[0]?.id ?? null;
   }, [chosenFrom, fromOptions, items, to]);
-  const severalFirmNumbers = fromOptions.length > 1;
+  // The firm has had more than one number (a deactivated one's messages count as its, not the main number's).
+  const severalFirmNumbers = (firmNumbers?.length ?? 0) > 1;
   // The 24-hour window belongs to a pair of numbers: the client's the reply goes to, the firm's it goes from.
   const lastInboundAt = useMemo(() => {
     const inbound = items
@@ -81,5 +84,6 @@ export function useReplyTarget(
     from,
     fromOptions,
     chooseFrom: setChosenFrom,
+    fromLabel: severalFirmNumbers ? (fromOptions.find((n) => n.id === from)?.label ?? null) : null,
   };
 }

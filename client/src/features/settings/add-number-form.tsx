@@ -7,6 +7,14 @@ import { useToast } from '../../ui/toasts';
 const FIELDS = ['phone', 'label', 'apiKey', 'webhookSecret', 'phoneNumberId'] as const;
 type TField = (typeof FIELDS)[number];
 
+/** The fields after the phone, each with its hint; a key and a secret are typed unseen. */
+const HINTED: { field: Exclude<TField, 'phone'>; label: string; hint: string; secret?: true }[] = [
+  { field: 'label', label: 'Label', hint: 'What everyone sees beside its messages, e.g. “Lettings”.' },
+  { field: 'apiKey', label: 'Provider API key', hint: 'Kept sealed on the server and never shown again.', secret: true },
+  { field: 'webhookSecret', label: 'Webhook secret (optional)', hint: 'Leave it empty to use the firm’s secret.', secret: true },
+  { field: 'phoneNumberId', label: 'Provider phone number id (optional)', hint: 'The provider’s id of this number, if it gives one.' },
+];
+
 const EMPTY: Record<TField, string> = { phone: '', label: '', apiKey: '', webhookSecret: '', phoneNumberId: '' };
 
 /** A director adds a business number with its own provider key; the key is sent once and never shown again. */
@@ -56,55 +64,22 @@ export function AddNumberForm() {
           />
           {errors.message('phone')}
         </div>
-        <div className="field">
-          <label htmlFor={errors.inputId('label')}>Label</label>
-          <small className="field-hint" id={hintId('label')}>
-            What everyone sees beside its messages, e.g. “Lettings”.
-          </small>
-          <input autoComplete="off" value={draft.label} onChange={(e) => change('label', e.target.value)} {...hinted('label')} />
-          {errors.message('label')}
-        </div>
-        <div className="field">
-          <label htmlFor={errors.inputId('apiKey')}>Provider API key</label>
-          <small className="field-hint" id={hintId('apiKey')}>
-            Kept sealed on the server and never shown again.
-          </small>
-          <input
-            type="password"
-            autoComplete="off"
-            value={draft.apiKey}
-            onChange={(e) => change('apiKey', e.target.value)}
-            {...hinted('apiKey')}
-          />
-          {errors.message('apiKey')}
-        </div>
-        <div className="field">
-          <label htmlFor={errors.inputId('webhookSecret')}>Webhook secret (optional)</label>
-          <small className="field-hint" id={hintId('webhookSecret')}>
-            Leave it empty to use the firm’s secret.
-          </small>
-          <input
-            type="password"
-            autoComplete="off"
-            value={draft.webhookSecret}
-            onChange={(e) => change('webhookSecret', e.target.value)}
-            {...hinted('webhookSecret')}
-          />
-          {errors.message('webhookSecret')}
-        </div>
-        <div className="field">
-          <label htmlFor={errors.inputId('phoneNumberId')}>Provider phone number id (optional)</label>
-          <small className="field-hint" id={hintId('phoneNumberId')}>
-            The provider’s id of this number, if it gives one.
-          </small>
-          <input
-            autoComplete="off"
-            value={draft.phoneNumberId}
-            onChange={(e) => change('phoneNumberId', e.target.value)}
-            {...hinted('phoneNumberId')}
-          />
-          {errors.message('phoneNumberId')}
-        </div>
+        {HINTED.map(({ field, label, hint, secret }) => (
+          <div className="field" key={field}>
+            <label htmlFor={errors.inputId(field)}>{label}</label>
+            <small className="field-hint" id={hintId(field)}>
+              {hint}
+            </small>
+            <input
+              type={secret ? 'password' : 'text'}
+              autoComplete="off"
+              value={draft[field]}
+              onChange={(e) => change(field, e.target.value)}
+              {...hinted(field)}
+            />
+            {errors.message(field)}
+          </div>
+        ))}
       </div>
       <button type="submit" className="button primary" disabled={add.isPending}>
         {add.isPending ? 'Adding…' : 'Add number'}

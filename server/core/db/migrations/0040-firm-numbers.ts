@@ -29,11 +29,22 @@ export const firmNumbers: TMigration = {
       SELECT setval(pg_get_serial_sequence('firm_numbers', 'id'), 1);
       ALTER TABLE communications ADD COLUMN firm_number_id integer NOT NULL DEFAULT 1 REFERENCES firm_numbers(id);
       ALTER TABLE scheduled_sends ADD COLUMN firm_number_id integer REFERENCES firm_numbers(id);
+      -- A receipt kept before its send's record is stored applies only to a send of the number it came through.
+      ALTER TABLE chat_receipts ADD COLUMN firm_number_id integer REFERENCES firm_numbers(id);
+      -- Each number has its own approved templates at the provider: the catalogue kept so far is number 1's.
+      ALTER TABLE provider_templates ADD COLUMN firm_number_id integer NOT NULL DEFAULT 1 REFERENCES firm_numbers(id);
+      ALTER TABLE provider_templates DROP CONSTRAINT provider_templates_pkey;
+      ALTER TABLE provider_templates ADD PRIMARY KEY (firm_number_id, name, language);
     `);
   },
   async down({ context: qi }) {
     await qi.sequelize.query(`
       ALTER TABLE scheduled_sends DROP COLUMN IF EXISTS firm_number_id;
+      ALTER TABLE chat_receipts DROP COLUMN IF EXISTS firm_number_id;
+      ALTER TABLE provider_templates DROP CONSTRAINT provider_templates_pkey;
+      DELETE FROM provider_templates WHERE firm_number_id <> 1;
+      ALTER TABLE provider_templates DROP COLUMN firm_number_id;
+      ALTER TABLE provider_templates ADD PRIMARY KEY (name, language);
       ALTER TABLE communications DROP COLUMN IF EXISTS firm_number_id;
       DROP TABLE IF EXISTS firm_numbers;
     `);

@@ -6,7 +6,8 @@ import type { TDescribers } from './audit-sentence';
 export const SETTINGS_SENTENCES: TDescribers<
   'settings.check_connection' | 'templates.refresh' | 'settings.business_hours' | 'settings.security' | 'settings.read_receipts'
 > = {
-  'settings.check_connection': (d, s) => `${s.actor} checked the provider connection${d.status ? `: ${d.status}` : ''}`,
+  'settings.check_connection': (d, s) =>
+    `${s.actor} checked the provider connection${d.numberId ? ` of business number #${d.numberId}` : ''}${d.status ? `: ${d.status}` : ''}`,
   'templates.refresh': (d, s) =>
     `${s.actor} refreshed the approved templates${d.count !== undefined ? ` (${plural(d.count, 'template')})` : ''}`,
   'settings.business_hours': (d, s) => {
