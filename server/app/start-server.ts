@@ -116,8 +116,7 @@ export async function startServer(
     await sweepAbandonedSends(logger);
     // Number 1 is the configuration's (server/numbers/README.md "Several numbers").
     await syncConfiguredNumber(config.firmPhone);
-    for (const number of await findUnreadableNumbers(numberKeysFrom(config.signingKeyFile)))
-      logger.error({ numberId: number.id }, unreadableKey(number.label));
+    await warnUnreadableNumbers(config, logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData({ defaultCountry: config.defaultCountry });
@@ -264,4 +263,10 @@ async function syncOtherNumbersTemplates(providerFor: TProviderFor, templatesPat
           ),
       );
   }
+}
+
+/** Numbers whose sealed key or secret this signing key file cannot open (it was replaced): said at start, by name. */
+async function warnUnreadableNumbers(config: TConfig, logger: TLogger): Promise<void> {
+  for (const number of await findUnreadableNumbers(numberKeysFrom(config.signingKeyFile)))
+    logger.error({ numberId: number.id }, unreadableKey(number.label));
 }
