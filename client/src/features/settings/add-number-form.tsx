@@ -17,8 +17,11 @@ const HINTED: { field: Exclude<TField, 'phone'>; label: string; hint: string; se
 
 const EMPTY: Record<TField, string> = { phone: '', label: '', apiKey: '', webhookSecret: '', phoneNumberId: '' };
 
-/** A director adds a business number with its own provider key; the key is sent once and never shown again. */
-export function AddNumberForm() {
+/**
+ * A director adds a business number with its own provider key; the key is sent once and never shown
+ * again. Opened by a button (`onDone`: added or cancelled, focus goes back to it); the phone field takes focus.
+ */
+export function AddNumberForm({ onDone }: { onDone: () => void }) {
   const utils = trpc.useUtils();
   const toast = useToast();
   const [draft, setDraft] = useState(EMPTY);
@@ -28,6 +31,7 @@ export function AddNumberForm() {
       toast('success', `“${n.label}” (${formatPhone(n.phone)}) added.`);
       setDraft(EMPTY);
       await utils.numbers.list.invalidate();
+      onDone();
     },
   });
   const { formRef, ...errors } = useFormErrors(add.error, FIELDS);
@@ -58,6 +62,7 @@ export function AddNumberForm() {
             inputMode="tel"
             autoComplete="off"
             placeholder="+44 7700 900000"
+            autoFocus
             value={draft.phone}
             onChange={(e) => change('phone', e.target.value)}
             {...errors.field('phone')}
@@ -81,9 +86,14 @@ export function AddNumberForm() {
           </div>
         ))}
       </div>
-      <button type="submit" className="button primary" disabled={add.isPending}>
-        {add.isPending ? 'Adding…' : 'Add number'}
-      </button>
+      <div className="button-row">
+        <button type="submit" className="button primary" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add number'}
+        </button>
+        <button type="button" className="button ghost" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
       <FormSummary id={errors.summaryId} summary={errors.summary} />
     </form>
   );

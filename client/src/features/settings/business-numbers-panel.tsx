@@ -1,3 +1,4 @@
+import { useRef, useState } from 'react';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { AddNumberForm } from './add-number-form';
@@ -6,6 +7,13 @@ import { NumberRow } from './number-row';
 /** Settings › Business numbers (directors): the firm's numbers, each with its own provider key, and a way to add one. */
 export function BusinessNumbersPanel() {
   const list = trpc.numbers.list.useQuery();
+  const [adding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
+  // Closed (added or cancelled): focus goes back to the button that opened it.
+  const close = () => {
+    setAdding(false);
+    requestAnimationFrame(() => addButton.current?.focus());
+  };
   return (
     <section className="card business-numbers" aria-labelledby="business-numbers-title">
       <h2 id="business-numbers-title">Business numbers</h2>
@@ -22,7 +30,13 @@ export function BusinessNumbersPanel() {
           </ul>
         )}
       </QueryStatus>
-      <AddNumberForm />
+      {adding ? (
+        <AddNumberForm onDone={close} />
+      ) : (
+        <button type="button" className="button" ref={addButton} onClick={() => setAdding(true)}>
+          Add a number…
+        </button>
+      )}
     </section>
   );
 }

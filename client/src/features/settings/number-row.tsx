@@ -92,9 +92,9 @@ export function NumberRow({ number }: { number: TFirmNumber }) {
             className="button small"
             disabled={check.isPending}
             onClick={() => check.mutate({ numberId: number.id })}
-            aria-label={`Check connection of ${name}`}
+            aria-label={`Check the line of ${name}`}
           >
-            {check.isPending ? 'Checking…' : 'Check connection'}
+            {check.isPending ? 'Checking…' : 'Check the line'}
           </button>
           {!number.configured && (
             <ConfirmButton
