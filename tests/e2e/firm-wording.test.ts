@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toZonedInputValue } from '../../client/src/lib/zoned-time';
+import { toZonedInputValue } from '../../shared/zoned-time';
 import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { createHttpClient } from '../support/test-server';

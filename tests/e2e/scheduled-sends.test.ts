@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, formatWallTime, toZonedInputValue, wallTimeIn } from '../../client/src/lib/zoned-time';
+import { addDays, formatWallTime, toZonedInputValue, wallTimeIn } from '../../shared/zoned-time';
 import { hasChromium, liveStreamOpen, saveScreenshot } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { match } from '../support/matchers';

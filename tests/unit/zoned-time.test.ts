@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sendLaterPresets } from '../../client/src/features/scheduling/send-later-presets';
 import { nextReadIn, type TScheduledSend } from '../../client/src/features/scheduling/scheduled-send';
-import { formatSoon, fromZonedInputValue, instantOf, toZonedInputValue, wallTimeIn, zoneName } from '../../client/src/lib/zoned-time';
+import { formatSoon, fromZonedInputValue, instantOf, toZonedInputValue, wallTimeIn, zoneName } from '../../shared/zoned-time';
 
 // "Send later" times are chosen on the firm's clock (server/messaging/README.md "Scheduled sends"), whatever zone the
 // browser is in: the arithmetic from a wall-clock time in a named zone to an instant and back.

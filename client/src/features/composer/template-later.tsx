@@ -1,4 +1,4 @@
-import { formatWallTime } from '../../lib/zoned-time';
+import { formatWallTime } from '../../../../shared/zoned-time';
 import { SendLaterMenu, SendLaterPicker, type TFirmZone, type TReplyOption, withZone } from '../scheduling';
 
 /**

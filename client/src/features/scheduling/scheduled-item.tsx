@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { threadPath } from '../../lib/trpc';
-import { formatWallTime } from '../../lib/zoned-time';
+import { formatWallTime } from '../../../../shared/zoned-time';
 import { escapeCancels } from '../../lib/escape-cancels';
 import { hasEditableText, whatOf, type TScheduledSend } from './scheduled-send';
 import { SendLaterPicker } from './send-later-picker';

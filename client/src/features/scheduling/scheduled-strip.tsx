@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { trpc } from '../../lib/trpc';
-import { formatSoon } from '../../lib/zoned-time';
+import { formatSoon } from '../../../../shared/zoned-time';
 import { ScheduledItem } from './scheduled-item';
 import { sortForList, type TScheduledSend } from './scheduled-send';
 import { useFirmTimeZone, withZone } from './use-firm-time-zone';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatWallTime } from '../../lib/zoned-time';
+import { formatWallTime } from '../../../../shared/zoned-time';
 import { MenuButton } from '../../ui/menu-button';
 import { ClockIcon } from '../../ui/clock-icon';
 import { sendLaterPresets } from './send-later-presets';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { fromZonedInputValue, toZonedInputValue } from '../../lib/zoned-time';
+import { fromZonedInputValue, toZonedInputValue } from '../../../../shared/zoned-time';
 import { escapeCancels } from '../../lib/escape-cancels';
 import { latestSendAt, sendLaterPresets } from './send-later-presets';
 import type { TFirmZone } from './use-firm-time-zone';

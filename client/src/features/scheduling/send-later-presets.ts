@@ -1,4 +1,4 @@
-import { addDays, instantOf, wallTimeIn } from '../../lib/zoned-time';
+import { addDays, instantOf, wallTimeIn } from '../../../../shared/zoned-time';
 
 export type TSendLaterPreset = { key: 'hour' | 'tomorrow' | 'monday'; label: string; at: Date };
 

@@ -1,5 +1,5 @@
 import { trpc } from '../../lib/trpc';
-import { browserTimeZone, isKnownTimeZone, zoneName } from '../../lib/zoned-time';
+import { browserTimeZone, isKnownTimeZone, zoneName } from '../../../../shared/zoned-time';
 
 export type TFirmZone = {
   timeZone: string;

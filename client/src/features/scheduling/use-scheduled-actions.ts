@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
-import { formatWallTime } from '../../lib/zoned-time';
+import { formatWallTime } from '../../../../shared/zoned-time';
 import { useToast } from '../../ui/toasts';
 import { withZone, type TFirmZone } from './use-firm-time-zone';
 import { windowWarning, type TReplyWindow } from './window-warning';

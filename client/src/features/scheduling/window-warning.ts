@@ -1,4 +1,4 @@
-import { formatWallTime } from '../../lib/zoned-time';
+import { formatWallTime } from '../../../../shared/zoned-time';
 import { withZone, type TFirmZone } from './use-firm-time-zone';
 
 /** A number's 24-hour window (server/decisions/0010-24-hour-window-and-approved-templates.md): when it closes (null: it never opened), and whose it is. */

@@ -1,5 +1,5 @@
 // Wall-clock times in a named time zone (the firm's, server/messaging/README.md "Scheduled sends"), with nothing but
-// `Intl.DateTimeFormat`: no date library is in package.json, and the browser already carries the
+// `Intl.DateTimeFormat`: no date library is in package.json, and the browser and Node carry the
 // zone database. A person picks "Tue 2 Dec, 09:00" in the firm's zone, whatever zone the browser is in.
 
 /** A wall-clock moment in some zone; `month` 1–12. */
@@ -113,7 +113,7 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-export { isKnownTimeZone } from '../../../shared/time-zone';
+export { isKnownTimeZone } from './time-zone';
 
 /**
  * How a person names the zone beside a time: "UK time" for London, else the zone's city
