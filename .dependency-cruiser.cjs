@@ -5,7 +5,7 @@
 // `npm run lint:deps` checks it; tests/unit/dependency-rules.test.ts proves it finds a planted
 // violation of each rule.
 const FEATURES =
-  '(access|audit|auth|backup|business-hours|conversations|crm|events|export|inbox|live|maintenance|media|messaging|notifications|opt-outs|ownership|provider|records|scheduling|seed|settings|signing|templates|webhook|wording)';
+  '(access|audit|auth|backup|business-hours|conversations|crm|events|export|imports|inbox|live|maintenance|media|messaging|notifications|opt-outs|ownership|provider|records|scheduling|seed|settings|signing|templates|webhook|wording)';
 const APP = '^server/(app/|scripts/|main\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -9,7 +9,8 @@ export type TCommunicationType = z.infer<typeof ZCommunicationType>;
 export const ZDirection = z.enum(['inbound', 'outbound']);
 export type TDirection = z.infer<typeof ZDirection>;
 
-export const CHAT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
+/** `imported`: brought from a phone's export of an old chat, never carried by the provider (server/imports/README.md "History from the phone"). */
+export const CHAT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed', 'imported'] as const;
 export const ZChatStatus = z.enum(CHAT_STATUSES);
 export type TChatStatus = z.infer<typeof ZChatStatus>;
 
@@ -155,6 +156,12 @@ export type TCommunication = {
     mentions?: number[];
     /** When retention or an erasure request erased what it said (server/records/README.md "Records"): the record stays, its content is gone. */
     erased_at?: string;
+    /**
+     * Imported from a phone's export of the chat (status `imported`): the import, the line the message starts on in the
+     * export's text, the export's SHA-256, who wrote it (the name the phone showed), and what the export said in its
+     * place when it kept no content (`omitted`: a file left out of the export or missing from it; `deleted`).
+     */
+    imported?: { importId: string; line: number; fileSha256: string; sender: string; key: string; edited?: true; missing?: 'omitted' | 'file' | 'deleted' };
     /** Which erased it: an erasure request (`request`) or the retention policy (`retention`); absent on records erased before this was kept. */
     erased_by?: 'request' | 'retention';
   };

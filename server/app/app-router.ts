@@ -17,6 +17,7 @@ import { createLiveRouter } from '../live/live-router';
 import { createChatRouter } from '../messaging/chat-router';
 import { notificationsRouter } from '../notifications/notifications-router';
 import { createNumbersRouter } from '../numbers/numbers-router';
+import { createImportsRouter } from '../imports/imports-router';
 import { createOwnershipRouter } from '../ownership/ownership-router';
 import { erasureRouter } from '../records/erasure-router';
 import { holdsRouter } from '../records/holds-router';
@@ -90,6 +91,7 @@ export function createAppRouter(deps: TAppDeps) {
       defaultCountry: config.defaultCountry,
       configuredKey: config.messaging.apiKey,
     }),
+    imports: createImportsRouter({ store: deps.mediaStore, firmTimeZone: config.firmTimeZone }),
   });
 }
 

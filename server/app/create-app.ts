@@ -6,6 +6,7 @@ import { serveCertificate } from '../records/certificate-route';
 import { createWebhookRouter } from '../webhook/webhook-route';
 import { serveMedia } from '../media/media-download-route';
 import { receiveUpload } from '../media/media-upload-route';
+import { IMPORT_UPLOAD_PATH, receiveChatExport } from '../imports/import-upload-route';
 import { serveExport } from '../export/export-route';
 import { EXPORT_VERIFY_PATH, serveExportVerify } from '../export/verify-route';
 import { SIGNING_KEY_PATH, serveSigningKey } from '../export/signing-key-route';
@@ -42,7 +43,7 @@ function isUpload(req: Request): boolean {
   // As Express routes: case-insensitive, a trailing slash allowed.
   const path = req.path.toLowerCase().replace(/\/+$/, '');
   return (
-    (req.method === 'POST' && (path === '/api/media' || path === EXPORT_VERIFY_PATH)) ||
+    (req.method === 'POST' && (path === '/api/media' || path === EXPORT_VERIFY_PATH || path === IMPORT_UPLOAD_PATH)) ||
     path === RESUMABLE_UPLOADS_PATH ||
     path.startsWith(`${RESUMABLE_UPLOADS_PATH}/`)
   );
@@ -111,6 +112,18 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
   app.get(SIGNING_KEY_PATH, serveSigningKey(deps.signingKey)); // public: it is the firm's public key
   app.get('/api/media/:attachmentId', signedIn, serveMedia(media));
   app.post('/api/media', sameSiteUploads, signedIn, receiveUpload({ ...media, idleMs: timeouts.uploadIdleMs }));
+  app.post(
+    IMPORT_UPLOAD_PATH,
+    sameSiteUploads,
+    signedIn,
+    receiveChatExport({
+      store: deps.mediaStore,
+      logger: deps.logger,
+      firmTimeZone: deps.config.firmTimeZone,
+      idleMs: timeouts.uploadIdleMs,
+      watchIdle: watchIdleUpload,
+    }),
+  );
   app.post(
     EXPORT_VERIFY_PATH,
     requireSameSite(deps.config.siteUrl, 'Copies are verified from Firm Chat itself.'),

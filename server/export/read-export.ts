@@ -76,6 +76,11 @@ export type TExportMessage = {
   forwarded: boolean;
   /** Sent from the firm's phone app rather than from this app. */
   fromFirmPhone: boolean;
+  /**
+   * Imported from a phone's export of the chat (server/imports/README.md "History from the phone"), not received through the
+   * provider: the import, the line of the export's text it starts on, the export's SHA-256 and the name the phone showed.
+   */
+  imported: { statement: typeof IMPORTED_STATEMENT; importId: string; line: number; fileSha256: string; sender: string } | null;
   edits: TEdit[];
   revokedAt: string | null;
   reactions: TReaction[];
@@ -101,6 +106,9 @@ export type TExportMessage = {
     destroyed: boolean;
   }[];
 };
+
+/** What every copy says of an imported message: where it came from, and where it did not. */
+export const IMPORTED_STATEMENT = "Imported from the phone's export, not received through the provider";
 
 /** One file of the export, as the PDF's index of exhibits lists it. */
 export type TExportExhibit = TExportMessage['attachments'][number] & {
@@ -279,6 +287,8 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
                      THEN (m.metadata->>'retry_of')::bigint END
               END AS "resentFrom",
               coalesce((m.metadata->>'forwarded')::boolean, false) AS forwarded, coalesce((m.metadata->>'echo')::boolean, false) AS "fromFirmPhone",
+              CASE WHEN m.status = 'imported' THEN jsonb_build_object('statement', ${IMPORTED_STATEMENT}::text, 'importId', m.metadata->'imported'->'importId',
+                'line', m.metadata->'imported'->'line', 'fileSha256', m.metadata->'imported'->'fileSha256', 'sender', m.metadata->'imported'->'sender') END AS imported,
               coalesce(m.metadata->'edits', '[]'::jsonb) AS edits, m.metadata->>'revoked_at' AS "revokedAt",
               coalesce(m.metadata->'reactions', '[]'::jsonb) AS reactions, m.metadata->'truncated' AS truncated,
               coalesce((SELECT json_agg(json_build_object('id', a.id, 'kind', a.kind, 'fileName', a.file_name, 'mimeType', a.mime_type, 'size', a.size, 'sha256', a.sha256, 'state', a.state,

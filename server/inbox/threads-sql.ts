@@ -121,13 +121,13 @@ seen AS MATERIALIZED (
     -- case: far fewer than the client's).
     (SELECT greatest(k.inbound - coalesce(km.read_count, 0)
        - (SELECT count(*)::int FROM walled_case c JOIN communications x ON x.case_id = c.id
-          WHERE c.client_id = w.client_id AND x.client_id = w.client_id AND x.type = 'chat' AND x.direction = 'inbound'
+          WHERE c.client_id = w.client_id AND x.client_id = w.client_id AND x.type = 'chat' AND x.direction = 'inbound' AND x.status IS DISTINCT FROM 'imported'
             AND x.id > coalesce(km.read_through_id, 0)), 0)
      FROM chat_threads k LEFT JOIN read_marks km ON km.user_id = ${viewer.id} AND km.thread_key = k.thread_key
      WHERE k.thread_key = 'client-' || w.client_id) AS unread,
-    (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
+    (SELECT coalesce(x.provider_timestamp, x.created_at) FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound' AND x.status IS DISTINCT FROM 'imported'
      ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS last_inbound_at,
-    (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound'
+    (SELECT x.metadata->>'contact_name' FROM communications x WHERE ${visibleChat} AND x.direction = 'inbound' AND x.status IS DISTINCT FROM 'imported'
      ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS contact_name
   FROM (SELECT DISTINCT client_id FROM walled_case) w)`;
 };

@@ -25,7 +25,9 @@ export async function pruneExpiredRows(): Promise<{
          sessions AS (DELETE FROM sessions WHERE expires_at < now() RETURNING 1),
          -- An upload a scheduled send holds waits for its time, however far ahead (README "Scheduled sends").
          uploads AS (DELETE FROM attachments a WHERE a.communication_id IS NULL AND a.created_at < now() - interval '${KEEP_UNSENT_UPLOADS}'
-                       AND NOT EXISTS (SELECT 1 FROM scheduled_sends s WHERE s.attachment_id = a.id AND s.state = 'scheduled') RETURNING 1),
+                       AND NOT EXISTS (SELECT 1 FROM scheduled_sends s WHERE s.attachment_id = a.id AND s.state = 'scheduled')
+                       -- An imported export is the client's record of where its messages came from; a preview left is not (its row goes with it).
+                       AND NOT EXISTS (SELECT 1 FROM phone_imports i WHERE i.attachment_id = a.id AND i.state = 'committed') RETURNING 1),
          resumable AS (DELETE FROM resumable_uploads WHERE created_at < now() - ${RESUMABLE_UPLOAD_TTL_MS} * interval '1 millisecond' RETURNING 1),
          -- A day's mark only stops a second audit row that day (server/media/record-file-view.ts).
          views AS (DELETE FROM file_views WHERE day < (now() AT TIME ZONE 'UTC')::date - 7 RETURNING 1)

@@ -71,7 +71,7 @@ export async function sendingNumberFor(digits: string, chosen: number | undefine
   }
   const [row] = await queryRows<{ id: number }>(
     sql`SELECT coalesce((SELECT c.firm_number_id FROM communications c JOIN firm_numbers n ON n.id = c.firm_number_id AND n.active
-        WHERE c.peer_phone = ${digits} AND c.type = 'chat' AND c.direction = 'inbound' ORDER BY c.created_at DESC LIMIT 1), ${CONFIGURED_NUMBER_ID}) AS id`,
+        WHERE c.peer_phone = ${digits} AND c.type = 'chat' AND c.direction = 'inbound' AND c.status IS DISTINCT FROM 'imported' ORDER BY c.created_at DESC LIMIT 1), ${CONFIGURED_NUMBER_ID}) AS id`,
   );
   return row!.id;
 }
@@ -83,7 +83,7 @@ export async function listReplyNumbers(clientId: number): Promise<{ numbers: str
        (SELECT array_agg(n.digits ORDER BY n."primary" DESC, n.added_at, n.id) FROM client_numbers n WHERE n.client_id = $1) AS own,
        (SELECT array_agg(w.peer_phone ORDER BY w.last DESC) FROM (
           SELECT c.peer_phone, max(c.created_at) AS last FROM communications c
-          WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound' AND c.peer_phone IS NOT NULL
+          WHERE c.client_id = $1 AND c.type = 'chat' AND c.direction = 'inbound' AND c.status IS DISTINCT FROM 'imported' AND c.peer_phone IS NOT NULL
           GROUP BY c.peer_phone) w) AS wrote`,
     { bind: [clientId], type: QueryTypes.SELECT },
   );

@@ -69,12 +69,12 @@ export async function leaseDueSends(limit: number): Promise<TDueSend[]> {
               OR EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.digits = l.to_digits)
               OR (EXISTS (SELECT 1 FROM client_numbers n WHERE n.client_id = l.client_id AND n.last9 = right(l.to_digits, 9))
                   AND EXISTS (SELECT 1 FROM communications m WHERE m.peer_phone = l.to_digits AND m.client_id = l.client_id
-                                AND m.type = 'chat' AND m.direction = 'inbound'))) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWrote(sql`l.to_digits`)} END AS "everWrote",
+                                AND m.type = 'chat' AND m.direction = 'inbound' AND m.status IS DISTINCT FROM 'imported'))) AS "numberTheirs", CASE WHEN w.open THEN true ELSE ${everWrote(sql`l.to_digits`)} END AS "everWrote",
             ${clientReplied(sql`l`)} AS "clientReplied"
      FROM leased l
      -- Only free text and files wait for the window: a template reaches past it, and an automatic reply answers a message just in.
      CROSS JOIN LATERAL (SELECT coalesce(l.firm_number_id, (SELECT m.firm_number_id FROM communications m JOIN firm_numbers n ON n.id = m.firm_number_id AND n.active
-         WHERE m.peer_phone = l.to_digits AND m.type = 'chat' AND m.direction = 'inbound' ORDER BY m.created_at DESC LIMIT 1), 1) AS id) f
+         WHERE m.peer_phone = l.to_digits AND m.type = 'chat' AND m.direction = 'inbound' AND m.status IS DISTINCT FROM 'imported' ORDER BY m.created_at DESC LIMIT 1), 1) AS id) f
      CROSS JOIN LATERAL (SELECT CASE WHEN l.kind IN ('text', 'file') THEN ${windowOpen(sql`l.to_digits`, sql`now()`, sql`f.id`)} ELSE true END AS open) w
      LEFT JOIN users u ON u.id = l.created_by
      LEFT JOIN clients c ON c.id = l.client_id

@@ -18,12 +18,12 @@ import { sql, type Sql } from '../core/sql';
  */
 export const windowOpen = (digits: Sql, at: Sql = sql`now()`, firmNumber?: Sql): Sql =>
   sql`EXISTS (SELECT 1 FROM communications w WHERE w.peer_phone = ${digits} AND w.created_at > ${at} - interval '48 hours'
-     AND w.type = 'chat' AND w.direction = 'inbound' AND coalesce(w.provider_timestamp, w.created_at) > ${at} - interval '24 hours'
+     AND w.type = 'chat' AND w.direction = 'inbound' AND w.status IS DISTINCT FROM 'imported' AND coalesce(w.provider_timestamp, w.created_at) > ${at} - interval '24 hours'
      ${firmNumber ? sql`AND w.firm_number_id = ${firmNumber}` : sql``})`;
 
 /** SQL: whether `digits` ever wrote (what the reason says when the window is closed). */
 export const everWrote = (digits: Sql): Sql =>
-  sql`EXISTS (SELECT 1 FROM communications e WHERE e.peer_phone = ${digits} AND e.type = 'chat' AND e.direction = 'inbound')`;
+  sql`EXISTS (SELECT 1 FROM communications e WHERE e.peer_phone = ${digits} AND e.type = 'chat' AND e.direction = 'inbound' AND e.status IS DISTINCT FROM 'imported')`;
 
 /** Why free text did not go: in the words the thread recognises to offer a template (WINDOW_CLOSED_PREFIX). */
 export function windowClosedReason(name: string | null, digits: string, everWrote: boolean): string {

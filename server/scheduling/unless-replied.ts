@@ -20,9 +20,9 @@ export const CLIENT_REPLIED = 'The client replied after it was scheduled.';
 export const clientReplied = (row: Sql): Sql =>
   sql`(${row}.unless_replied AND (
      EXISTS (SELECT 1 FROM communications r WHERE r.client_id = ${row}.client_id AND r.created_at > ${row}.created_at
-               AND ${wroteAfter(sql`r`, row)} AND r.type = 'chat' AND r.direction = 'inbound')
+               AND ${wroteAfter(sql`r`, row)} AND r.type = 'chat' AND r.direction = 'inbound' AND r.status IS DISTINCT FROM 'imported')
      OR EXISTS (SELECT 1 FROM communications r WHERE r.peer_phone = ${row}.to_digits AND r.created_at > ${row}.created_at
-               AND ${wroteAfter(sql`r`, row)} AND r.type = 'chat' AND r.direction = 'inbound')))`;
+               AND ${wroteAfter(sql`r`, row)} AND r.type = 'chat' AND r.direction = 'inbound' AND r.status IS DISTINCT FROM 'imported')))`;
 
 /**
  * SQL: the message `r` was written after the send `row` was scheduled, by its own time (the

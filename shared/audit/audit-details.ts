@@ -253,6 +253,19 @@ export const AUDIT_DETAILS = {
   }),
   /** A director deactivated a business number: nothing is sent from it, and what is posted for it is ignored. */
   'number.deactivate': z.strictObject({ numberId: id, phone: z.string(), label: z.string() }),
+  /**
+   * A client's old chat imported from a phone's export (subject `client:<id>`): the export's SHA-256 and name, and what
+   * became records (`duplicates`: messages already on file from an earlier import).
+   */
+  'import.commit': z.strictObject({
+    importId: z.string(),
+    caseId: z.optional(id),
+    fileName: z.string(),
+    fileSha256: z.string(),
+    imported: count,
+    duplicates: count,
+    attachments: count,
+  }),
 } as const;
 
 export type TAuditAction = keyof typeof AUDIT_DETAILS;

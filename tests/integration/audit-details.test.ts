@@ -216,6 +216,20 @@ async function firmNumbers(): Promise<void> {
   await dee.numbers.deactivate.mutate({ id: added.id });
 }
 
+/** A client's old chat imported from a phone's export (server/imports/README.md "History from the phone"). */
+async function phoneImport(): Promise<void> {
+  const client = await live.director.clients.create.mutate({ name: 'Ida Import', phone: '+447700900777' });
+  const form = new FormData();
+  form.append('file', new Blob(['12/02/2026, 09:06 - Ida Import: Hello\n12/02/2026, 09:07 - Dee Director: Hello Ida\n']), 'chat.txt');
+  const res = await fetch(`${live.server.url}/api/imports/whatsapp`, {
+    method: 'POST',
+    headers: { cookie: live.staffCookie, origin: live.server.url },
+    body: form,
+  });
+  const { importId } = (await res.json()) as { importId: string };
+  await live.staff.imports.commit.mutate({ importId, clientId: client.id, firmParticipants: ['Dee Director'] });
+}
+
 it('every event the firm’s actions write parses with its action’s schema', async () => {
   await signInsAndPeople();
   await twoStepSignIn();
@@ -224,6 +238,7 @@ it('every event the firm’s actions write parses with its action’s schema', a
   await records();
   await firmWording();
   await firmNumbers();
+  await phoneImport();
 
   const rows = await sql<{ id: string; action: TAuditAction; detail: unknown }>(
     live.server.databaseUrl,

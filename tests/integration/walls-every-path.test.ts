@@ -192,6 +192,13 @@ const CALLS: Record<string, TCall[] | null> = {
   'numbers.add': null, // the firm's business numbers
   'numbers.update': null, // the firm's business numbers
   'numbers.deactivate': null, // the firm's business numbers
+  'imports.list': [(i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.vanta })],
+  // A walled client is NOT_FOUND before the import is read, so a made-up import id asks the walls alone.
+  'imports.commit': [
+    (i) => ({ importId: '00000000-0000-4000-8000-000000000000', clientId: i.zephyr, firmParticipants: [] }),
+    (i) => ({ importId: '00000000-0000-4000-8000-000000000000', clientId: i.open, caseId: i.hush, firmParticipants: [] }),
+  ],
+  'imports.discard': null, // a person's own preview, named by nothing of a client's
   'inbox.threads': [() => ({}), () => ({ filter: 'unread' }), () => ({ filter: 'unlinked' }), () => ({ filter: 'awaiting_reply' })],
   'inbox.threadSummary': [(i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.open }), () => ({ phone: `+${STRANGER}` })],
   'inbox.unreadCount': [() => undefined],
@@ -495,6 +502,7 @@ describe('every Express route', () => {
     'get SIGNING_KEY_PATH': null, // the firm's public key
     "get '/api/media/:attachmentId'": 'checked',
     "post '/api/media'": null, // the uploader's own new file
+    'post IMPORT_UPLOAD_PATH': null, // a chat export read for its uploader: it names no client until committed (imports.commit)
     "get '/api/export/:scope/:file'": 'checked',
     'post EXPORT_VERIFY_PATH': 'checked', // an export of a walled matter is answered as unknown (export-verify.test.ts)
     "get '/api/retention/:file'": null, // a destruction certificate: ids and hashes, no names (directors)

@@ -7,6 +7,7 @@ export const STATUS_LABEL: Record<TChatStatus, string> = {
   delivered: 'Delivered',
   read: 'Read',
   failed: 'Failed',
+  imported: "Imported from the phone's export",
 };
 
 type TProps = {
@@ -54,6 +55,9 @@ export function StatusTicks({ status, receipts, error }: TProps) {
             <path d="M1.5 6.5l2.6 2.6L9.5 3.4" />
             <path d="M7.4 8.6l.5.5 5.4-5.7" />
           </g>
+        )}
+        {status === 'imported' && (
+          <path d="M9 1.5v6.2M6.3 5.2L9 7.9l2.7-2.7M4 10.5h10" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
         )}
         {status === 'failed' && (
           <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">

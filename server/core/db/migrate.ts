@@ -44,6 +44,7 @@ import { readReceiptPolicy } from './migrations/0036-read-receipt-policy';
 import { wording } from './migrations/0038-wording';
 import { unreadKeptCounts } from './migrations/0039-unread-kept-counts';
 import { firmNumbers } from './migrations/0040-firm-numbers';
+import { phoneImports } from './migrations/0041-phone-imports';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -98,6 +99,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     wording,
     unreadKeptCounts,
     firmNumbers,
+    phoneImports,
   ];
 }
 

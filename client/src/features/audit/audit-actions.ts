@@ -66,6 +66,7 @@ export const ACTION_LABEL: Record<TAuditAction, string> = {
   'number.add': 'Added a business number',
   'number.update': 'Changed a business number',
   'number.deactivate': 'Deactivated a business number',
+  'import.commit': "Imported a chat from a phone's export",
   'auth.mfa_enrol': 'Set up two-step sign-in',
   'auth.mfa_remove': 'Removed two-step sign-in',
   'auth.recovery_codes_regenerated': 'Made new recovery codes',

@@ -4,6 +4,7 @@ import { CONVERSATION_SENTENCES } from './conversation-sentences';
 import { DATABASE_SENTENCES } from './database-sentences';
 import { EXPORT_SENTENCES } from './export-sentences';
 import { FIRM_NUMBER_SENTENCES } from './firm-number-sentences';
+import { IMPORT_SENTENCES } from './import-sentences';
 import { MFA_SENTENCES } from './mfa-sentences';
 import { NUMBER_SENTENCES } from './number-sentences';
 import { PASSKEY_SENTENCES } from './passkey-sentences';
@@ -29,4 +30,5 @@ export const AUDIT_SENTENCES: TDescribers<TAuditAction> = {
   ...PASSKEY_SENTENCES,
   ...WORDING_SENTENCES,
   ...FIRM_NUMBER_SENTENCES,
+  ...IMPORT_SENTENCES,
 };

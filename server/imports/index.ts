@@ -1,0 +1,1 @@
+export { MAX_IMPORT_BYTES } from './import-limits';

@@ -1,0 +1,218 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { TRPCClientError } from '@trpc/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../server/auth/users';
+import { createLogger } from '../../server/core/logger';
+import { captureLogLines } from '../support/log-capture';
+import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
+import { sql } from '../support/webhook';
+import { zipOf } from '../support/zip-entries';
+
+// History from the phone (server/imports/README.md "History from the phone"): an export uploaded,
+// previewed, committed to a client's file; again (nothing twice); behind the walls; on the trail.
+
+const CORPUS = path.join(__dirname, '../fixtures/whatsapp-exports');
+type TClient = ReturnType<typeof createHttpClient>['client'];
+type TPreview = { importId: string; messages: number; attachments: number; missingMedia: number; participants: { name: string; messages: number }[] };
+
+const { destination } = captureLogLines();
+let server: TTestServer;
+let dee: TClient;
+let sam: TClient;
+let deeCookie: string;
+let samCookie: string;
+let anna: { id: number };
+let walled: { id: number };
+
+const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+
+async function upload(cookie: string, name: string, bytes: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const res = await fetch(`${server.url}/api/imports/whatsapp`, { method: 'POST', headers: { cookie, origin: server.url }, body: form });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCClientError);
+  return (error as { data?: { code?: string } }).data?.code ?? '';
+}
+
+let exportZip: Buffer;
+
+beforeAll(async () => {
+  server = await startTestServer({ SESSION_SECRET: 'imports-session-secret-0123456789abcdef', FIRM_TIME_ZONE: 'Europe/London' }, createLogger('info', destination));
+  await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
+  const samUser = await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
+  const d = createHttpClient(server.url);
+  dee = d.client;
+  await dee.auth.signIn.mutate({ email: 'dee@firm.test', password: 'director-password' });
+  deeCookie = cookieOf(d.jar);
+  const s = createHttpClient(server.url);
+  sam = s.client;
+  await sam.auth.signIn.mutate({ email: 'sam@firm.test', password: 'staff-password' });
+  samCookie = cookieOf(s.jar);
+  anna = await dee.clients.create.mutate({ name: 'Anna Client', phone: '+447700900123' });
+  walled = await dee.clients.create.mutate({ name: 'Walled Client', phone: '+447700900999' });
+  await dee.access.screen.mutate({ clientId: walled.id, userId: samUser.id, reason: 'acted for the other side' });
+  exportZip = await zipOf([
+    ['WhatsApp Chat with Anna Client/_chat.txt', await readFile(path.join(CORPUS, 'android-en-GB-24h.txt'))],
+    ['WhatsApp Chat with Anna Client/lease.pdf', Buffer.from('%PDF-1.4 the lease')],
+  ]);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('an export, previewed and imported', () => {
+  let preview: TPreview;
+
+  it('the preview reads participants, counts, files and the date order; nothing is a record yet', async () => {
+    const res = await upload(samCookie, 'WhatsApp Chat with Anna Client.zip', exportZip);
+    expect(res.status).toBe(200);
+    preview = res.body as unknown as TPreview;
+    expect(res.body).toMatchObject({
+      messages: 7,
+      attachments: 1,
+      missingMedia: 1,
+      dateOrder: 'DMY',
+      ambiguous: false,
+      firstAt: '2026-02-12T09:06:00.000Z',
+      lastAt: '2026-02-13T14:30:00.000Z',
+      participants: [
+        { name: 'Anna Client', messages: 5 },
+        { name: 'Sam Lawyer', messages: 2 },
+      ],
+    });
+    const [{ n }] = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM communications WHERE status = 'imported'`)) as [{ n: number }];
+    expect(n).toBe(0);
+  });
+
+  it('commits: records with sender, time, text and the file under its own name, marked imported', async () => {
+    const result = await sam.imports.commit.mutate({ importId: preview.importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] });
+    expect(result).toEqual({ imported: 7, duplicates: 0, attachments: 1 });
+    const page = await sam.inbox.thread.query({ clientId: anna.id });
+    const items = page.items.filter((item) => item.status === 'imported');
+    expect(items.map((item) => [item.direction, item.body, new Date(item.createdAt).toISOString()])).toEqual([
+      ['inbound', 'Hello, I have a question about the lease.', '2026-02-12T09:06:00.000Z'],
+      ['outbound', 'Of course.\nSend me the contract, please.', '2026-02-12T09:41:00.000Z'],
+      ['inbound', '', '2026-02-12T10:02:00.000Z'],
+      ['inbound', '', '2026-02-12T10:03:00.000Z'],
+      ['outbound', 'Thanks: I will read it tonight', '2026-02-12T21:15:00.000Z'],
+      ['inbound', '', '2026-02-13T08:00:00.000Z'],
+      ['inbound', '13:00 works – see you then 👍', '2026-02-13T14:30:00.000Z'],
+    ]);
+    const file = items[2]!;
+    expect(file.attachments).toMatchObject([{ fileName: 'lease.pdf', kind: 'document', mimeType: 'application/pdf' }]);
+    expect(file.metadata.imported).toMatchObject({ importId: preview.importId, line: 5, sender: 'Anna Client' });
+    expect(file.metadata.imported!.fileSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(items[3]!.metadata.imported).toMatchObject({ missing: 'omitted' });
+    expect(items[4]!.metadata.imported).toMatchObject({ edited: true, sender: 'Sam Lawyer' });
+  });
+
+  it('counts for nobody: no unread, no open 24-hour window, nobody waiting', async () => {
+    expect(await dee.inbox.unreadCount.query()).toMatchObject({ conversations: 0 });
+    const summary = await dee.inbox.threadSummary.query({ clientId: anna.id });
+    expect(summary).toMatchObject({ unread: 0 });
+    const [thread] = (await sql(server.databaseUrl, `SELECT inbound, unread, last_inbound_at FROM chat_threads WHERE client_id = $1`, [anna.id])) as {
+      inbound: number;
+      unread: number;
+      last_inbound_at: string | null;
+    }[];
+    expect(thread).toEqual({ inbound: 0, unread: 0, last_inbound_at: null });
+    const waiting = await dee.inbox.threads.query({ filter: 'awaiting_reply' });
+    expect(waiting.threads.map((t) => t.clientId)).not.toContain(anna.id);
+  });
+
+  it('the same export again adds nothing; the trail records both with the file SHA-256', async () => {
+    const again = await upload(deeCookie, 'same again.zip', exportZip);
+    expect(again.status).toBe(200);
+    const result = await dee.imports.commit.mutate({
+      importId: (again.body as unknown as TPreview).importId,
+      clientId: anna.id,
+      firmParticipants: ['Sam Lawyer'],
+    });
+    expect(result).toEqual({ imported: 0, duplicates: 7, attachments: 0 });
+    const listed = await sam.imports.list.query({ clientId: anna.id });
+    expect(listed.map((i) => [i.imported, i.duplicates, i.committedBy?.name])).toEqual([
+      [0, 7, 'Dee Director'],
+      [7, 0, 'Sam Staff'],
+    ]);
+    const trail = (await sql(server.databaseUrl, `SELECT subject, detail FROM audit_events WHERE action = 'import.commit' ORDER BY id`)) as {
+      subject: string;
+      detail: { fileSha256: string; imported: number };
+    }[];
+    expect(trail.map((e) => [e.subject, e.detail.imported])).toEqual([
+      [`client:${anna.id}`, 7],
+      [`client:${anna.id}`, 0],
+    ]);
+    expect(trail[0]!.detail.fileSha256).toBe(listed[1]!.fileSha256);
+    expect(trail[0]!.detail.fileSha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('an export overlapping the first adds only what is new', async () => {
+    const text = (await readFile(path.join(CORPUS, 'android-en-GB-24h.txt'), 'utf8')) + '14/02/2026, 09:00 - Anna Client: One more thing.\n';
+    const res = await upload(samCookie, 'later.txt', Buffer.from(text));
+    const result = await sam.imports.commit.mutate({ importId: (res.body as unknown as TPreview).importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] });
+    expect(result).toEqual({ imported: 1, duplicates: 7, attachments: 0 });
+  });
+
+  it('the exports say where imported messages came from', async () => {
+    const res = await fetch(`${server.url}/api/export/client/${anna.id}.json`, { headers: { cookie: deeCookie } });
+    const exported = (await res.json()) as { messages: { status: string; imported: { statement: string; sender: string; line: number } | null }[] };
+    const imported = exported.messages.filter((m) => m.status === 'imported');
+    expect(imported).toHaveLength(8);
+    expect(imported[0]!.imported).toMatchObject({
+      statement: "Imported from the phone's export, not received through the provider",
+      sender: 'Anna Client',
+      line: 2,
+    });
+  });
+});
+
+describe('walls and ownership', () => {
+  it('a screened person cannot import to the client, nor list its imports: NOT_FOUND, as for no client', async () => {
+    const res = await upload(samCookie, 'x.zip', exportZip);
+    const importId = (res.body as unknown as TPreview).importId;
+    expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: walled.id, firmParticipants: ['Sam Lawyer'] }))).toBe('NOT_FOUND');
+    expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: 999_999, firmParticipants: ['Sam Lawyer'] }))).toBe('NOT_FOUND');
+    expect(await codeOf(sam.imports.list.query({ clientId: walled.id }))).toBe('NOT_FOUND');
+    // Someone else's preview does not exist for them either.
+    expect(await codeOf(dee.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] }))).toBe('NOT_FOUND');
+    expect(await codeOf(dee.imports.discard.mutate({ importId }))).toBe('NOT_FOUND');
+    const [{ n }] = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM communications WHERE client_id = $1`, [walled.id])) as [{ n: number }];
+    expect(n).toBe(0);
+  });
+
+  it('a discarded preview leaves nothing: its row and its file are gone', async () => {
+    const res = await upload(samCookie, 'drop.zip', exportZip);
+    const importId = (res.body as unknown as TPreview).importId;
+    await sam.imports.discard.mutate({ importId });
+    const rows = await sql(server.databaseUrl, `SELECT 1 FROM phone_imports WHERE id = $1`, [importId]);
+    expect(rows).toHaveLength(0);
+    expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] }))).toBe('NOT_FOUND');
+  });
+
+  it('refuses names not in the export, and an import where everyone is the firm', async () => {
+    const res = await upload(samCookie, 'names.zip', exportZip);
+    const importId = (res.body as unknown as TPreview).importId;
+    expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Nobody'] }))).toBe('BAD_REQUEST');
+    expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Sam Lawyer', 'Anna Client'] }))).toBe(
+      'BAD_REQUEST',
+    );
+  });
+
+  it('refuses what is not an export with a sentence, keeping nothing', async () => {
+    const before = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM attachments`)) as { n: number }[];
+    const res = await upload(samCookie, 'notes.txt', Buffer.from('shopping list\nmilk\neggs\nbread\nbutter\njam\ntea\n'));
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error: { message: expect.stringMatching(/not a WhatsApp chat export/) } });
+    const after = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM attachments`)) as { n: number }[];
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+});
