@@ -161,7 +161,17 @@ export type TCommunication = {
      * export's text, the export's SHA-256, who wrote it (the name the phone showed), and what the export said in its
      * place when it kept no content (`omitted`: a file left out of the export or missing from it; `deleted`).
      */
-    imported?: { importId: string; line: number; fileSha256: string; sender: string; key: string; edited?: true; missing?: 'omitted' | 'file' | 'deleted' };
+    imported?: {
+      importId: string;
+      line: number;
+      fileSha256: string;
+      sender: string;
+      key: string;
+      edited?: true;
+      missing?: 'omitted' | 'file' | 'deleted';
+      /** The file the message named (`missing: 'file'`: one the export did not include). */
+      fileName?: string;
+    };
     /** Which erased it: an erasure request (`request`) or the retention policy (`retention`); absent on records erased before this was kept. */
     erased_by?: 'request' | 'retention';
   };

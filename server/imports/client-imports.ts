@@ -1,10 +1,10 @@
 import { QueryTypes } from 'sequelize';
 import { assertSubjectVisible } from '../access';
 import { db } from '../core/db/db';
+import { AppError } from '../core/errors';
 import type { TReader } from '../core/visibility';
 import { readOwnImport } from './commit-import';
 import type { TClientImport } from './import-schema';
-import { AppError } from '../core/errors';
 
 /** The imports a client's file has had, newest first: for anyone who may see the client (NOT_FOUND otherwise). */
 export async function listClientImports(reader: TReader, clientId: number): Promise<TClientImport[]> {

@@ -62,11 +62,14 @@ export async function commitImport(
   );
   if (!client) throw new AppError('NOT_FOUND', 'No such client.');
   if (client.erased) throw new AppError('PRECONDITION_FAILED', 'This client was erased: nothing can be added to their file.');
-  if (!client.case_ok) throw new AppError('INVALID_INPUT', 'That case is not one of this client’s.', { caseId: ['Choose one of the client’s cases'] });
+  if (!client.case_ok)
+    throw new AppError('INVALID_INPUT', 'That case is not one of this client’s.', { caseId: ['Choose one of the client’s cases'] });
   const names = new Set(row.summary.participants.map((p) => p.name));
   const unknown = input.firmParticipants.filter((name) => !names.has(name));
   if (unknown.length) {
-    throw new AppError('INVALID_INPUT', `Not in this export: ${unknown.join(', ')}.`, { firmParticipants: ['Choose names from the export'] });
+    throw new AppError('INVALID_INPUT', `Not in this export: ${unknown.join(', ')}.`, {
+      firmParticipants: ['Choose names from the export'],
+    });
   }
   const firm = new Set(input.firmParticipants);
   if ([...names].every((name) => firm.has(name))) {
@@ -94,7 +97,11 @@ export async function commitImport(
           throw new AppError('CONFLICT', 'This export has been imported to another client already.');
         }
         const target = { clientId: input.clientId, caseId: input.caseId ?? null, phone: client.phone };
-        const result = await importMessages(chat, { row, firm, dateOrder, timeZone: deps.firmTimeZone, store: deps.store, target }, transaction);
+        const result = await importMessages(
+          chat,
+          { row, firm, dateOrder, timeZone: deps.firmTimeZone, store: deps.store, target },
+          transaction,
+        );
         await db().query(
           `UPDATE phone_imports SET state = 'committed', client_id = $2, case_id = $3, committed_by = $4, committed_at = now(), result = $5::jsonb
            WHERE id = $1`,
@@ -167,9 +174,13 @@ async function importMessages(chat: TChatExport, plan: TImportPlan, transaction:
     if (message.content.kind === 'system') continue;
     const at = instantOfWritten(message.time, plan.dateOrder, plan.timeZone);
     if (!at) {
-      throw new AppError('INVALID_INPUT', `Line ${message.line} has no such date when read day-month the other way: choose the other date order.`, {
-        dateOrder: ['Choose the other order'],
-      });
+      throw new AppError(
+        'INVALID_INPUT',
+        `Line ${message.line} has no such date when read day-month the other way: choose the other date order.`,
+        {
+          dateOrder: ['Choose the other order'],
+        },
+      );
     }
     const iso = at.toISOString();
     if (iso !== second) {
@@ -178,7 +189,8 @@ async function importMessages(chat: TChatExport, plan: TImportPlan, transaction:
     }
     const planned = planMessage(message, iso, plan, chat);
     // What the export wrote, not what became of it: the same message is the same whether its file came with it or not.
-    const written = message.content.kind === 'text' ? message.content.text : message.content.kind === 'file' ? message.content.fileName : '';
+    const written =
+      message.content.kind === 'text' ? message.content.text : message.content.kind === 'file' ? message.content.fileName : '';
     const fingerprint = `${message.sender}|${message.content.kind}|${written}`;
     const repeat = (seen.get(fingerprint) ?? 0) + 1;
     seen.set(fingerprint, repeat);

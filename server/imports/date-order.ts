@@ -1,3 +1,4 @@
+import type { TDateOrder } from '../../shared/import-preview';
 import { instantOf } from '../../shared/zoned-time';
 import type { TWrittenTime } from './chat-line';
 
@@ -6,8 +7,7 @@ import type { TWrittenTime } from './chat-line';
 // readings are dates), so the order that keeps the messages in time order is offered and the
 // person is asked (server/imports/README.md "History from the phone").
 
-export const DATE_ORDERS = ['DMY', 'MDY', 'YMD'] as const;
-export type TDateOrder = (typeof DATE_ORDERS)[number];
+export type { TDateOrder };
 
 /** Watches every date of a file, in file order, and says in which order they are written. */
 export class DateOrderVote {

@@ -1,29 +1,14 @@
 import { z } from 'zod';
 import { ZRecordId } from '../trpc/record-id';
-import { DATE_ORDERS } from './date-order';
+import { ZDateOrder, ZImportPreview, type TImportPreview } from '../../shared/import-preview';
 
 // What an import is to the person doing it (server/imports/README.md "History from the phone"): a
 // preview of the export, the choices that commit it, and the imports a client's file has had.
 
 const ZImportId = z.uuid('Not an import of this server');
-const ZDateOrder = z.enum(DATE_ORDERS);
 const count = z.int().nonnegative();
 
-export const ZImportPreview = z.object({
-  importId: z.string(),
-  fileName: z.string(),
-  fileSha256: z.string(),
-  participants: z.array(z.object({ name: z.string(), messages: count })),
-  messages: count,
-  attachments: count,
-  missingMedia: count,
-  system: count,
-  firstAt: z.string().nullable(),
-  lastAt: z.string().nullable(),
-  dateOrder: ZDateOrder,
-  ambiguous: z.boolean(),
-});
-export type TImportPreview = z.infer<typeof ZImportPreview>;
+export { ZImportPreview, type TImportPreview };
 
 export const ZCommitImportInput = z.object({
   importId: ZImportId,

@@ -103,7 +103,11 @@ async function receiveFile(req: IncomingMessage, spool: string): Promise<{ size:
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 5, parts: 6, fileSize: MAX_IMPORT_BYTES + 1 } });
+    parser = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: { files: 1, fields: 5, parts: 6, fileSize: MAX_IMPORT_BYTES + 1 },
+    });
   } catch {
     throw new ImportRefusal('The upload is not valid multipart/form-data.', 400);
   }

@@ -14,7 +14,13 @@ import { zipOf } from '../support/zip-entries';
 
 const CORPUS = path.join(__dirname, '../fixtures/whatsapp-exports');
 type TClient = ReturnType<typeof createHttpClient>['client'];
-type TPreview = { importId: string; messages: number; attachments: number; missingMedia: number; participants: { name: string; messages: number }[] };
+type TPreview = {
+  importId: string;
+  messages: number;
+  attachments: number;
+  missingMedia: number;
+  participants: { name: string; messages: number }[];
+};
 
 const { destination } = captureLogLines();
 let server: TTestServer;
@@ -46,7 +52,10 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 let exportZip: Buffer;
 
 beforeAll(async () => {
-  server = await startTestServer({ SESSION_SECRET: 'imports-session-secret-0123456789abcdef', FIRM_TIME_ZONE: 'Europe/London' }, createLogger('info', destination));
+  server = await startTestServer(
+    { SESSION_SECRET: 'imports-session-secret-0123456789abcdef', FIRM_TIME_ZONE: 'Europe/London' },
+    createLogger('info', destination),
+  );
   await createUser({ email: 'dee@firm.test', name: 'Dee Director', role: 'director', password: 'director-password' });
   const samUser = await createUser({ email: 'sam@firm.test', name: 'Sam Staff', role: 'staff', password: 'staff-password' });
   const d = createHttpClient(server.url);
@@ -89,7 +98,9 @@ describe('an export, previewed and imported', () => {
         { name: 'Sam Lawyer', messages: 2 },
       ],
     });
-    const [{ n }] = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM communications WHERE status = 'imported'`)) as [{ n: number }];
+    const [{ n }] = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM communications WHERE status = 'imported'`)) as [
+      { n: number },
+    ];
     expect(n).toBe(0);
   });
 
@@ -119,11 +130,11 @@ describe('an export, previewed and imported', () => {
     expect(await dee.inbox.unreadCount.query()).toMatchObject({ conversations: 0 });
     const summary = await dee.inbox.threadSummary.query({ clientId: anna.id });
     expect(summary).toMatchObject({ unread: 0 });
-    const [thread] = (await sql(server.databaseUrl, `SELECT inbound, unread, last_inbound_at FROM chat_threads WHERE client_id = $1`, [anna.id])) as {
+    const [thread] = await sql<{
       inbound: number;
       unread: number;
       last_inbound_at: string | null;
-    }[];
+    }>(server.databaseUrl, `SELECT inbound, unread, last_inbound_at FROM chat_threads WHERE client_id = $1`, [anna.id]);
     expect(thread).toEqual({ inbound: 0, unread: 0, last_inbound_at: null });
     const waiting = await dee.inbox.threads.query({ filter: 'awaiting_reply' });
     expect(waiting.threads.map((t) => t.clientId)).not.toContain(anna.id);
@@ -143,10 +154,10 @@ describe('an export, previewed and imported', () => {
       [0, 7, 'Dee Director'],
       [7, 0, 'Sam Staff'],
     ]);
-    const trail = (await sql(server.databaseUrl, `SELECT subject, detail FROM audit_events WHERE action = 'import.commit' ORDER BY id`)) as {
-      subject: string;
-      detail: { fileSha256: string; imported: number };
-    }[];
+    const trail = await sql<{ subject: string; detail: { fileSha256: string; imported: number } }>(
+      server.databaseUrl,
+      `SELECT subject, detail FROM audit_events WHERE action = 'import.commit' ORDER BY id`,
+    );
     expect(trail.map((e) => [e.subject, e.detail.imported])).toEqual([
       [`client:${anna.id}`, 7],
       [`client:${anna.id}`, 0],
@@ -156,15 +167,22 @@ describe('an export, previewed and imported', () => {
   });
 
   it('an export overlapping the first adds only what is new', async () => {
-    const text = (await readFile(path.join(CORPUS, 'android-en-GB-24h.txt'), 'utf8')) + '14/02/2026, 09:00 - Anna Client: One more thing.\n';
+    const text =
+      (await readFile(path.join(CORPUS, 'android-en-GB-24h.txt'), 'utf8')) + '14/02/2026, 09:00 - Anna Client: One more thing.\n';
     const res = await upload(samCookie, 'later.txt', Buffer.from(text));
-    const result = await sam.imports.commit.mutate({ importId: (res.body as unknown as TPreview).importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] });
+    const result = await sam.imports.commit.mutate({
+      importId: (res.body as unknown as TPreview).importId,
+      clientId: anna.id,
+      firmParticipants: ['Sam Lawyer'],
+    });
     expect(result).toEqual({ imported: 1, duplicates: 7, attachments: 0 });
   });
 
   it('the exports say where imported messages came from', async () => {
     const res = await fetch(`${server.url}/api/export/client/${anna.id}.json`, { headers: { cookie: deeCookie } });
-    const exported = (await res.json()) as { messages: { status: string; imported: { statement: string; sender: string; line: number } | null }[] };
+    const exported = (await res.json()) as {
+      messages: { status: string; imported: { statement: string; sender: string; line: number } | null }[];
+    };
     const imported = exported.messages.filter((m) => m.status === 'imported');
     expect(imported).toHaveLength(8);
     expect(imported[0]!.imported).toMatchObject({
@@ -185,7 +203,9 @@ describe('walls and ownership', () => {
     // Someone else's preview does not exist for them either.
     expect(await codeOf(dee.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] }))).toBe('NOT_FOUND');
     expect(await codeOf(dee.imports.discard.mutate({ importId }))).toBe('NOT_FOUND');
-    const [{ n }] = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM communications WHERE client_id = $1`, [walled.id])) as [{ n: number }];
+    const [{ n }] = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM communications WHERE client_id = $1`, [walled.id])) as [
+      { n: number },
+    ];
     expect(n).toBe(0);
   });
 
@@ -208,11 +228,11 @@ describe('walls and ownership', () => {
   });
 
   it('refuses what is not an export with a sentence, keeping nothing', async () => {
-    const before = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM attachments`)) as { n: number }[];
+    const before = await sql<{ n: number }>(server.databaseUrl, `SELECT count(*)::int AS n FROM attachments`);
     const res = await upload(samCookie, 'notes.txt', Buffer.from('shopping list\nmilk\neggs\nbread\nbutter\njam\ntea\n'));
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ error: { message: expect.stringMatching(/not a WhatsApp chat export/) } });
-    const after = (await sql(server.databaseUrl, `SELECT count(*)::int AS n FROM attachments`)) as { n: number }[];
+    expect(JSON.stringify(res.body)).toMatch(/not a WhatsApp chat export/);
+    const after = await sql<{ n: number }>(server.databaseUrl, `SELECT count(*)::int AS n FROM attachments`);
     expect(after[0]!.n).toBe(before[0]!.n);
   });
 });

@@ -11,6 +11,7 @@ import { QueryStatus } from '../../ui/query-status';
 import { AccessGone, AccessPanel, goneOf, LockMark, retryUnlessNotFound } from '../access';
 import { ResponsiblePerson } from '../ownership';
 import { ErasedClientPanel, erasedText, HoldBanner } from '../records';
+import { PhoneImportsCard } from '../imports';
 import { DocumentsList } from './documents-list';
 import { ExportChat } from './export-chat';
 import { Timeline } from './timeline';
@@ -74,6 +75,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
               {!erased && <a href="#numbers-title">Chat numbers</a>}
               <a href="#documents-title">Documents</a>
               <a href="#export-title">Export</a>
+              {!erased && <a href="#imports-title">History from the phone</a>}
               {!erased && <a href="#new-case-title">Open a case</a>}
             </nav>
             <div className="two-column">
@@ -132,6 +134,7 @@ export function ClientPage({ clientId }: { clientId: number }) {
                   <h2 id="export-title">Export the chat</h2>
                   <ExportChat scope="client" id={clientId} />
                 </section>
+                {!erased && <PhoneImportsCard clientId={clientId} clientName={found.name} cases={cases.data ?? []} />}
                 {!erased && <CreateCaseForm clientId={clientId} />}
               </aside>
             </div>

@@ -8,6 +8,13 @@ import { ReplyQuote, type TQuoted } from './reply-quote';
 
 export type { TQuoted };
 
+/** What a phone's export kept in place of a message's content. */
+const IMPORT_GAP = {
+  omitted: 'The export left this file out (exported without media)',
+  file: 'A file the export names but did not include',
+  deleted: 'Deleted on the phone before the export',
+};
+
 type TProps = {
   item: TCommunication;
   /** The message this one answers, when it is loaded (null: not loaded; undefined: not a reply). */
@@ -22,7 +29,11 @@ export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }
   const m = item.metadata;
   const outbound = item.direction === 'outbound';
   const kind = m.kind ?? 'text';
-  const labels = [m.forwarded && 'Forwarded', echoLabel && m.echo && "Sent from the firm's phone"].filter(Boolean);
+  const labels = [
+    m.imported && `Imported from the phone's export · written by ${m.imported.sender}`,
+    m.forwarded && 'Forwarded',
+    echoLabel && m.echo && "Sent from the firm's phone",
+  ].filter(Boolean);
   // Retention or an erasure request destroyed what it said and its files (server/records/README.md "Records"): the
   // record stays in its place, saying so, instead of an empty bubble or a broken picture.
   if (m.erased_at)
@@ -54,6 +65,13 @@ export function MessageContent({ item, quoted, onShowMessage, echoLabel = true }
           </p>
         )
       )}
+      {m.imported?.missing && (
+        <p className="bubble-label">
+          {IMPORT_GAP[m.imported.missing]}
+          {m.imported.missing === 'file' && m.imported.fileName ? `: ${m.imported.fileName}` : ''}
+        </p>
+      )}
+      {m.imported?.edited && <p className="bubble-label">Edited on the phone before the export</p>}
       {m.revoked_at && (
         <p className="bubble-label revoked-note">
           {outbound ? "Deleted from the firm's phone" : 'Deleted by the client'} · kept on the firm&apos;s record

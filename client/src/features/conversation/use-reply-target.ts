@@ -35,11 +35,13 @@ export type TReplyTarget = {
  */
 export function useReplyTarget(
   threadRef: TThreadRef,
-  items: TThreadItem[],
+  threadItems: TThreadItem[],
   clientNumbers: TClientNumber[] | undefined,
   summary: TThreadSummary | undefined,
   firmNumbers: TFirmNumberChoice[] | undefined,
 ): TReplyTarget {
+  // What the provider carried: a chat imported from a phone's export opens no window and names no number that last wrote.
+  const items = useMemo(() => threadItems.filter((i) => i.status !== 'imported'), [threadItems]);
   const reply = useMemo(() => {
     if ('phone' in threadRef) return { numbers: [threadRef.phone], defaultNumber: threadRef.phone };
     const inboundNewestFirst = items
