@@ -67,7 +67,7 @@ export function PhoneImportsCard({ clientId, clientName, cases }: { clientId: nu
         />
       ) : (
         <>
-          <p className="muted">
+          <p className="muted imports-intro">
             A chat with {clientName} on a lawyer&apos;s own phone: on the phone, open the chat, choose <strong>Export chat</strong> (with
             media, to bring the files), and choose the .zip or .txt here.
           </p>
