@@ -9,6 +9,7 @@ import type { TMediaStore } from '../media';
 import type { TSigningKey } from '../signing';
 import { exhibitFileName, exhibitPath } from './exhibit-file-name';
 import { notHeldReason } from './exhibit-held';
+import { phoneExportsOf } from './phone-export-exhibits';
 import { MANIFEST_SIGNATURE_ENTRY, SIGNATURE_ALGORITHM, signDigest } from './export-signature';
 import type { TWriteExport } from './export-writer';
 import { spoolWhileHashing, type THashingSpool, type TSpooled } from './hashing-spool';
@@ -206,7 +207,8 @@ class ManifestWriter {
 /**
  * The court bundle (server/export/README.md "Evidence exports"), written in the export's one snapshot: the transcript
  * PDF from the first pass of messages, `messages.json` (the JSON export, byte for byte) from the
- * second, every stored file's bytes as `exhibits/NNN-<name>` from the third, and `manifest.json`
+ * second, every stored file's bytes as `exhibits/NNN-<name>` from the third (then the phones' exports imported messages
+ * came from, as `phone-exports/<import id>-<name>`), and `manifest.json`
  * last, listing each file with its SHA-256 and signed by the firm's key (`manifest.sig`). Each part and the ZIP itself go to temporary files while
  * hashed; exhibits stream from the store into the ZIP one at a time, uncompressed (they are
  * compressed already): memory stays flat whatever the number and size of the files.
@@ -247,7 +249,9 @@ export async function writeBundle(
     await manifest.addFile({ path: 'messages.json', sha256: json.sha256, bytes: json.bytes });
 
     let exhibits = 0;
+    const importIds = new Set<string>();
     for await (const page of snapshot.pages()) {
+      for (const message of page) if (message.imported) importIds.add(message.imported.importId);
       for (const file of page.flatMap((message) => message.attachments)) {
         if (failure.error) throw failure.error;
         exhibits += 1;
@@ -264,6 +268,13 @@ export async function writeBundle(
         const problem = copyProblem(file, copied, path);
         if (problem) await manifest.addMissing({ exhibit: file.exhibit, name, reason: problem });
       }
+    }
+
+    // The phones' own exports the imported messages came from, whole (their SHA-256 is on the trail's import.commit).
+    for (const phoneExport of await phoneExportsOf(importIds)) {
+      const copied = await copyExhibit(zip, phoneExport.path, deps.store.read(phoneExport.attachmentId), mtime, failure);
+      if (copied.outcome === 'copied' && copied.complete)
+        await manifest.addFile({ path: phoneExport.path, sha256: copied.sha256, bytes: copied.bytes });
     }
 
     const manifestFile = await manifest.finish();

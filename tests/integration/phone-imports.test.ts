@@ -7,7 +7,8 @@ import { createLogger } from '../../server/core/logger';
 import { captureLogLines } from '../support/log-capture';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { sql } from '../support/webhook';
-import { zipOf } from '../support/zip-entries';
+import { readZip, zipOf } from '../support/zip-entries';
+import { createHash } from 'node:crypto';
 
 // History from the phone (server/imports/README.md "History from the phone"): an export uploaded,
 // previewed, committed to a client's file; again (nothing twice); behind the walls; on the trail.
@@ -190,6 +191,32 @@ describe('an export, previewed and imported', () => {
       sender: 'Anna Client',
       line: 2,
     });
+  });
+});
+
+describe('the court bundle', () => {
+  it('keeps each phone export the imported messages came from, whole, listed in its manifest, and verifies as genuine', async () => {
+    const res = await fetch(`${server.url}/api/export/client/${anna.id}.zip`, { headers: { cookie: deeCookie } });
+    expect(res.status).toBe(200);
+    const bundle = Buffer.from(await res.arrayBuffer());
+    const entries = await readZip(bundle);
+    const imports = await sam.imports.list.query({ clientId: anna.id });
+    const exports = entries.filter(([name]) => name.startsWith('phone-exports/'));
+    // Three imports on file; the records came from the first and the third (the second added nothing).
+    const used = imports.filter((i) => i.imported > 0);
+    expect(exports.map(([name]) => name.split('/')[1]!.slice(0, 36)).sort()).toEqual(used.map((i) => i.importId).sort());
+    for (const [name, bytes] of exports) {
+      const made = used.find((i) => name.includes(i.importId))!;
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(made.fileSha256);
+    }
+    const manifest = JSON.parse(entries.find(([name]) => name === 'manifest.json')![1].toString('utf8')) as { files: { path: string }[] };
+    expect(manifest.files.filter((f) => f.path.startsWith('phone-exports/'))).toHaveLength(used.length);
+    const verified = await fetch(`${server.url}/api/export/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', cookie: deeCookie, origin: server.url },
+      body: new Uint8Array(bundle),
+    });
+    expect(((await verified.json()) as { verdict: string }).verdict).toBe('genuine');
   });
 });
 
