@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { createUser } from '../../server/auth/users';
 import { createLogger } from '../../server/core/logger';
 import { captureLogLines } from '../support/log-capture';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { sql } from '../support/webhook';
 import { readZip, zipOf } from '../support/zip-entries';
-import { createHash } from 'node:crypto';
 
 // History from the phone (server/imports/README.md "History from the phone"): an export uploaded,
 // previewed, committed to a client's file; again (nothing twice); behind the walls; on the trail.
