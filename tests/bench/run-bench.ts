@@ -11,6 +11,7 @@ import { benchCourtBundle } from './parts/court-bundle';
 import { benchDenials } from './parts/denials';
 import { benchDownloads } from './parts/downloads';
 import { benchExport } from './parts/export';
+import { benchImports } from './parts/imports';
 import { benchIngest } from './parts/ingest';
 import { benchLoad } from './parts/load';
 import { benchMedia } from './parts/media';
@@ -32,7 +33,7 @@ import { rssMb } from './process-memory';
 const SMOKE = process.argv.includes('--smoke');
 const QUICK = SMOKE || process.argv.includes('--quick');
 const SIZE: TBenchSize = SMOKE ? 'smoke' : QUICK ? 'quick' : 'full';
-// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials,unread runs a subset (for iterating on one part).
+// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials,unread,imports runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -97,6 +98,7 @@ async function main() {
     if (runs('downloads')) await benchDownloads(adminUrl, tools);
     if (runs('denials')) await benchDenials(adminUrl, tools);
     if (runs('unread')) await benchUnread(adminUrl, tools);
+    if (runs('imports')) await benchImports(adminUrl, tools);
   } finally {
     await stopPg?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
