@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { RequestHandler } from 'express';
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { sessionUserOf } from '../auth';
 import { cleanFileName } from '../core/clean-file-metadata';
 import { db } from '../core/db/db';
@@ -50,7 +50,9 @@ export function receiveChatExport(deps: TDeps): RequestHandler {
       req.destroy(new Error('upload idle'));
     });
     try {
-      const received = await receiveFile(req, spool);
+      // JSON names a file uploaded already, resumably (`/api/uploads`, as other uploads); else the bytes come now.
+      const uploaded = isJson(req) ? await takeUploaded(req, deps.store, user.id, spool) : null;
+      const received = uploaded ?? (await receiveFile(req, spool));
       if (received.size === 0) throw new ImportRefusal('The file is empty: choose the .zip or .txt that "Export chat" made.', 400);
       const chat = await openChatExport(spool);
       let summary;
@@ -61,6 +63,7 @@ export function receiveChatExport(deps: TDeps): RequestHandler {
       }
       const zipped = chat.fileNames.size > 0 || /\.zip$/i.test(received.fileName);
       const preview = await db().transaction(async (transaction) => {
+        if (uploaded) return keepPreview(user.id, uploaded.attachmentId, { ...received, sha256: uploaded.sha256 }, summary, transaction);
         const file = await Attachment.create(
           {
             communicationId: null,
@@ -74,12 +77,7 @@ export function receiveChatExport(deps: TDeps): RequestHandler {
         );
         const stored = await deps.store.write(file.id, createReadStream(spool), { maxBytes: MAX_IMPORT_BYTES, transaction });
         await file.update({ size: stored.size, sha256: stored.sha256, state: 'stored' }, { transaction });
-        const [row] = await db().query<{ id: string }>(
-          `INSERT INTO phone_imports (created_by, attachment_id, file_name, file_sha256, summary)
-           VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
-          { bind: [user.id, file.id, received.fileName, stored.sha256, JSON.stringify(summary)], type: QueryTypes.SELECT, transaction },
-        );
-        return { importId: row!.id, fileName: received.fileName, fileSha256: stored.sha256, ...summary } satisfies TImportPreview;
+        return keepPreview(user.id, file.id, { fileName: received.fileName, sha256: stored.sha256 }, summary, transaction);
       });
       res.status(200).json(preview);
     } catch (error) {
@@ -91,6 +89,65 @@ export function receiveChatExport(deps: TDeps): RequestHandler {
       stopWatching();
       await rm(dir, { recursive: true, force: true });
     }
+  };
+}
+
+async function keepPreview(
+  userId: number,
+  attachmentId: number,
+  file: { fileName: string; sha256: string },
+  summary: Omit<TImportPreview, 'importId' | 'fileName' | 'fileSha256'>,
+  transaction: Transaction,
+): Promise<TImportPreview> {
+  const [row] = await db().query<{ id: string }>(
+    `INSERT INTO phone_imports (created_by, attachment_id, file_name, file_sha256, summary)
+     VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
+    { bind: [userId, attachmentId, file.fileName, file.sha256, JSON.stringify(summary)], type: QueryTypes.SELECT, transaction },
+  );
+  return { importId: row!.id, fileName: file.fileName, fileSha256: file.sha256, ...summary };
+}
+
+const isJson = (req: IncomingMessage) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+
+/**
+ * `{attachmentId}`: a file the person uploaded (`/api/uploads` or `POST /api/media`), not sent and not
+ * read for an import before, copied from the store to `spool`. Anyone else's, or none, is 404.
+ */
+async function takeUploaded(
+  req: IncomingMessage,
+  store: TMediaStore,
+  userId: number,
+  spool: string,
+): Promise<{ attachmentId: number; size: number; fileName: string; sha256: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 1024) throw new ImportRefusal('Send {"attachmentId": n} as JSON, or the export itself.', 400);
+    chunks.push(chunk);
+  }
+  let attachmentId: unknown;
+  try {
+    attachmentId = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { attachmentId?: unknown }).attachmentId;
+  } catch {
+    throw new ImportRefusal('Send {"attachmentId": n} as JSON, or the export itself.', 400);
+  }
+  if (!Number.isSafeInteger(attachmentId) || (attachmentId as number) < 1 || (attachmentId as number) > 2_147_483_647) {
+    throw new ImportRefusal('Send {"attachmentId": n} as JSON, or the export itself.', 400);
+  }
+  const [row] = await db().query<{ file_name: string | null; sha256: string; size: number }>(
+    `SELECT a.file_name, a.sha256, a.size FROM attachments a
+     WHERE a.id = $1 AND a.uploaded_by = $2 AND a.communication_id IS NULL AND a.state = 'stored'
+       AND NOT EXISTS (SELECT 1 FROM phone_imports i WHERE i.attachment_id = a.id)`,
+    { bind: [attachmentId, userId], type: QueryTypes.SELECT },
+  );
+  if (!row) throw new ImportRefusal('No such upload: upload the export again.', 404);
+  await pipeline(store.read(attachmentId as number), createWriteStream(spool, { mode: 0o600 }));
+  return {
+    attachmentId: attachmentId as number,
+    size: Number(row.size),
+    fileName: row.file_name ?? 'WhatsApp chat export',
+    sha256: row.sha256,
   };
 }
 

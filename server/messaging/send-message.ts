@@ -111,7 +111,9 @@ async function claimUpload(attachmentId: number, recordId: number, transaction: 
     `WITH held AS (SELECT EXISTS (SELECT 1 FROM scheduled_sends s WHERE s.attachment_id = $1 AND s.state = 'scheduled') AS held),
      claimed AS (
        UPDATE attachments SET communication_id = $2, updated_at = now()
-       WHERE id = $1 AND communication_id IS NULL AND NOT (SELECT held FROM held) RETURNING id)
+       WHERE id = $1 AND communication_id IS NULL AND NOT (SELECT held FROM held)
+         -- A phone's export read for an import is the import's (server/imports/README.md "History from the phone").
+         AND NOT EXISTS (SELECT 1 FROM phone_imports i WHERE i.attachment_id = $1) RETURNING id)
      SELECT (SELECT id FROM claimed) AS id, (SELECT held FROM held) AS held`,
     { bind: [attachmentId, recordId], type: QueryTypes.SELECT, transaction },
   );

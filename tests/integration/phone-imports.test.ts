@@ -194,6 +194,34 @@ describe('an export, previewed and imported', () => {
   });
 });
 
+describe('an export uploaded resumably first', () => {
+  it('is read from the upload named by {attachmentId}; someone else’s upload is 404; the export cannot then be sent', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([exportZip], { type: 'application/zip' }), 'resumed.zip');
+    const uploaded = await fetch(`${server.url}/api/media`, {
+      method: 'POST',
+      headers: { cookie: samCookie, origin: server.url },
+      body: form,
+    });
+    const { attachmentId } = (await uploaded.json()) as { attachmentId: number };
+    const asJson = (cookie: string, body: unknown) =>
+      fetch(`${server.url}/api/imports/whatsapp`, {
+        method: 'POST',
+        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await asJson(deeCookie, { attachmentId })).status).toBe(404);
+    const res = await asJson(samCookie, { attachmentId });
+    expect(res.status).toBe(200);
+    const preview = (await res.json()) as TPreview & { fileName: string };
+    expect(preview).toMatchObject({ fileName: 'resumed.zip', messages: 7, attachments: 1 });
+    // Read once: a second preview of the same upload is refused, and so is sending it.
+    expect((await asJson(samCookie, { attachmentId })).status).toBe(404);
+    expect(await codeOf(sam.chat.send.mutate({ clientId: anna.id, attachmentId }))).toBe('CONFLICT');
+    await sam.imports.discard.mutate({ importId: preview.importId });
+  });
+});
+
 describe('the court bundle', () => {
   it('keeps each phone export the imported messages came from, whole, listed in its manifest, and verifies as genuine', async () => {
     const res = await fetch(`${server.url}/api/export/client/${anna.id}.zip`, { headers: { cookie: deeCookie } });

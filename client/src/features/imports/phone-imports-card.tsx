@@ -1,18 +1,19 @@
 import { useRef, useState } from 'react';
 import type { TImportPreview } from '../../../../shared/import-preview';
-import { formatBytes } from '../../../../shared/media-limits';
+import { formatBytes, UPLOAD_LIMITS } from '../../../../shared/media-limits';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { trpc } from '../../lib/trpc';
 import { QueryStatus } from '../../ui/query-status';
 import { useToast } from '../../ui/toasts';
-import { CancelledImport, uploadChatExport } from './upload-chat-export';
+import { uploadFile } from '../composer';
+import { CancelledImport, previewUploaded, uploadChatExport } from './upload-chat-export';
 import { ImportPreviewForm } from './import-preview-form';
 
 type TCase = { id: number; reference: string; title: string };
 
 type TStep =
   | { step: 'idle' }
-  | { step: 'sending'; name: string; sent: number; total: number }
+  | { step: 'sending'; name: string; sent: number; total: number; cancellable: boolean }
   | { step: 'preview'; preview: TImportPreview }
   | { step: 'failed'; message: string };
 
@@ -31,10 +32,20 @@ export function PhoneImportsCard({ clientId, clientName, cases }: { clientId: nu
   const toast = useToast();
 
   const read = async (file: File) => {
-    setState({ step: 'sending', name: file.name, sent: 0, total: file.size });
-    const upload = uploadChatExport(file, (sent, total) => setState({ step: 'sending', name: file.name, sent, total }));
-    cancel.current = upload.cancel;
+    const resumable = file.size <= UPLOAD_LIMITS.document;
+    const progress = (sent: number, total: number) => setState({ step: 'sending', name: file.name, sent, total, cancellable: !resumable });
+    progress(0, file.size);
     try {
+      if (resumable) {
+        // Resumable, as other uploads: a dropped connection (or a reload, choosing the same file) goes on from where it stopped.
+        const uploaded = await uploadFile(file, (fraction) => progress(Math.round(fraction * file.size), file.size));
+        progress(file.size, file.size);
+        setState({ step: 'preview', preview: await previewUploaded(uploaded.attachmentId) });
+        return;
+      }
+      // Larger than any upload: sent whole, with a way to stop it.
+      const upload = uploadChatExport(file, progress);
+      cancel.current = upload.cancel;
       setState({ step: 'preview', preview: await upload.result });
     } catch (error) {
       setState(error instanceof CancelledImport ? { step: 'idle' } : { step: 'failed', message: (error as Error).message });
@@ -99,9 +110,11 @@ export function PhoneImportsCard({ clientId, clientName, cases }: { clientId: nu
                   ) : (
                     <progress aria-label={`Reading ${state.name}`} />
                   )}
-                  <button type="button" className="button small ghost" onClick={() => cancel.current?.()}>
-                    Cancel
-                  </button>
+                  {state.cancellable && (
+                    <button type="button" className="button small ghost" onClick={() => cancel.current?.()}>
+                      Cancel
+                    </button>
+                  )}
                 </div>
               </div>
             )}

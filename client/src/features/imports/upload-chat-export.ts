@@ -28,6 +28,20 @@ function messageOf(status: number, body: unknown): string {
  * XMLHttpRequest rather than fetch: only it reports an upload's progress (an export with its photos
  * can be hundreds of megabytes). The browser reads the file from disk as it sends it.
  */
+/** The preview of an export uploaded already (resumably, as other uploads: `/api/uploads`). */
+export async function previewUploaded(attachmentId: number): Promise<TImportPreview> {
+  const res = await fetch(IMPORT_PATH, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ attachmentId }),
+  });
+  const body = (await res.json().catch(() => null)) as unknown;
+  if (!res.ok) throw new Error(messageOf(res.status, body));
+  const parsed = ZImportPreview.safeParse(body);
+  if (!parsed.success) throw new Error('The server’s answer could not be read. Reload the page and try again.');
+  return parsed.data;
+}
+
 export function uploadChatExport(file: File, onProgress: (sent: number, total: number) => void): TExportUpload {
   const xhr = new XMLHttpRequest();
   const result = new Promise<TImportPreview>((resolve, reject) => {
