@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { assertSubjectVisible } from '../access';
 import { recordAuditEvent } from '../audit';
+import { announce, RESYNC_PAYLOAD } from '../events';
 import { db } from '../core/db/db';
 import { Attachment } from '../core/db/models/index';
 import { AppError } from '../core/errors';
@@ -107,6 +108,8 @@ export async function commitImport(
            WHERE id = $1`,
           { bind: [row.id, input.clientId, input.caseId ?? null, reader.id, JSON.stringify(result)], transaction },
         );
+        // Open views read again when it commits (rare, and up to thousands of records: not one frame each).
+        if (result.imported > 0) await announce(RESYNC_PAYLOAD, transaction);
         await recordAuditEvent(
           {
             actor: { userId: reader.id, ip: reader.ip },

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createUser } from '../../server/auth/users';
 import { createLogger } from '../../server/core/logger';
@@ -105,9 +106,16 @@ describe('an export, previewed and imported', () => {
     expect(n).toBe(0);
   });
 
-  it('commits: records with sender, time, text and the file under its own name, marked imported', async () => {
+  it('commits: records with sender, time, text and the file under its own name, marked imported; open views are told', async () => {
+    const listener = new pg.Client({ connectionString: server.databaseUrl });
+    await listener.connect();
+    const told: string[] = [];
+    listener.on('notification', (n) => told.push(n.payload ?? ''));
+    await listener.query('LISTEN firm_chat_changes');
     const result = await sam.imports.commit.mutate({ importId: preview.importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] });
     expect(result).toEqual({ imported: 7, duplicates: 0, attachments: 1 });
+    await vi.waitFor(() => expect(told).toContain('"resync"'));
+    await listener.end();
     const page = await sam.inbox.thread.query({ clientId: anna.id });
     const items = page.items.filter((item) => item.status === 'imported');
     expect(items.map((item) => [item.direction, item.body, new Date(item.createdAt).toISOString()])).toEqual([
