@@ -5,6 +5,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createUser } from '../../server/auth/users';
+import { queryRows, sql as sqlOf } from '../../server/core/sql';
+import { windowOpen } from '../../server/scheduling/reply-window';
+import { wallTimeIn } from '../../shared/zoned-time';
 import { createLogger } from '../../server/core/logger';
 import { captureLogLines } from '../support/log-capture';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
@@ -187,14 +190,30 @@ describe('an export, previewed and imported', () => {
     expect(result).toEqual({ imported: 1, duplicates: 7, attachments: 0 });
   });
 
+  it('a message imported from half an hour ago opens no 24-hour window', async () => {
+    const recent = wallTimeIn(new Date(Date.now() - 30 * 60_000), 'Europe/London');
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const line = `${pad(recent.day)}/${pad(recent.month)}/${recent.year}, ${pad(recent.hour)}:${pad(recent.minute)} - Anna Client: Just now (31/12/2025).`;
+    const res = await upload(samCookie, 'recent.txt', Buffer.from(`31/12/2025, 10:00 - Anna Client: Day first.\n${line}\n`));
+    expect(res.status).toBe(200);
+    const result = await sam.imports.commit.mutate({
+      importId: (res.body as unknown as TPreview).importId,
+      clientId: anna.id,
+      firmParticipants: [],
+    });
+    expect(result.imported).toBe(2);
+    const [open] = await queryRows<{ open: boolean }>(sqlOf`SELECT ${windowOpen(sqlOf`${'447700900123'}`)} AS open`);
+    expect(open).toEqual({ open: false });
+  });
+
   it('the exports say where imported messages came from', async () => {
     const res = await fetch(`${server.url}/api/export/client/${anna.id}.json`, { headers: { cookie: deeCookie } });
     const exported = (await res.json()) as {
-      messages: { status: string; imported: { statement: string; sender: string; line: number } | null }[];
+      messages: { status: string; body: string; imported: { statement: string; sender: string; line: number } | null }[];
     };
     const imported = exported.messages.filter((m) => m.status === 'imported');
-    expect(imported).toHaveLength(8);
-    expect(imported[0]!.imported).toMatchObject({
+    expect(imported).toHaveLength(10);
+    expect(imported.find((m) => m.body.startsWith('Hello, I have a question'))!.imported).toMatchObject({
       statement: "Imported from the phone's export, not received through the provider",
       sender: 'Anna Client',
       line: 2,
