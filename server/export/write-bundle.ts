@@ -271,7 +271,7 @@ export async function writeBundle(
     }
 
     // The phones' own exports the imported messages came from, whole (their SHA-256 is on the trail's import.commit).
-    for (const phoneExport of await phoneExportsOf(importIds)) {
+    for (const phoneExport of await phoneExportsOf(importIds, header.exportedBy.id)) {
       const copied = await copyExhibit(zip, phoneExport.path, deps.store.read(phoneExport.attachmentId), mtime, failure);
       if (copied.outcome === 'copied' && copied.complete)
         await manifest.addFile({ path: phoneExport.path, sha256: copied.sha256, bytes: copied.bytes });

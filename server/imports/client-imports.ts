@@ -28,3 +28,13 @@ export async function discardImport(reader: TReader, importId: string): Promise<
   await db().query(`DELETE FROM attachments WHERE id = $1 AND communication_id IS NULL`, { bind: [row.attachment_id] });
   return { importId };
 }
+
+/** How far a commit of the person's own import has got (`done` of `total` messages); null before it starts. */
+export async function readImportProgress(reader: TReader, importId: string): Promise<{ done: number; total: number } | null> {
+  await readOwnImport(reader, importId);
+  const [row] = await db().query<{ done: number; total: number }>('SELECT done, total FROM phone_import_progress WHERE import_id = $1', {
+    bind: [importId],
+    type: QueryTypes.SELECT,
+  });
+  return row ?? null;
+}

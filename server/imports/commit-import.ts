@@ -89,7 +89,8 @@ export async function commitImport(
       return await db().transaction(async (transaction) => {
         // One commit of an import at a time: a second waits, then finds it committed.
         const [locked] = await db().query<{ state: string; client_id: number | null; result: TCommitImportResult | null }>(
-          'SELECT state, client_id, result FROM phone_imports WHERE id = $1 FOR UPDATE',
+          // NO KEY UPDATE: the progress rows' foreign key (KEY SHARE) is not held up by it.
+          'SELECT state, client_id, result FROM phone_imports WHERE id = $1 FOR NO KEY UPDATE',
           { bind: [row.id], type: QueryTypes.SELECT, transaction },
         );
         if (!locked) throw new AppError('NOT_FOUND', NO_SUCH_IMPORT);
@@ -146,6 +147,18 @@ export async function readOwnImport(reader: TReader, importId: string, transacti
   return row;
 }
 
+/**
+ * How far the commit has got, on a connection of its own (outside the import's transaction, which
+ * shows nothing until it commits): `imports.progress` reads it while the commit runs.
+ */
+async function reportProgress(importId: string, done: number, total: number): Promise<void> {
+  await db().query(
+    `INSERT INTO phone_import_progress (import_id, done, total) VALUES ($1, $2, $3)
+     ON CONFLICT (import_id) DO UPDATE SET done = excluded.done, total = excluded.total, updated_at = now()`,
+    { bind: [importId, done, total] },
+  );
+}
+
 type TImportPlan = {
   row: TImportRow;
   firm: Set<string>;
@@ -172,6 +185,7 @@ async function importMessages(chat: TChatExport, plan: TImportPlan, transaction:
       if (file && (await storeFile(chat, file, id, plan.store, transaction))) result.attachments += 1;
     }
     batch = [];
+    await reportProgress(plan.row.id, result.imported + result.duplicates, plan.row.summary.messages);
   };
   for await (const message of readChatMessages(chat.lines())) {
     if (message.content.kind === 'system') continue;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TMediaStore } from '../media';
 import { authedProcedure, router } from '../trpc/init';
-import { discardImport, listClientImports } from './client-imports';
+import { discardImport, listClientImports, readImportProgress } from './client-imports';
 import { commitImport } from './commit-import';
 import { ZClientImport, ZClientImportsInput, ZCommitImportInput, ZCommitImportResult, ZImportIdInput } from './import-schema';
 
@@ -21,6 +21,12 @@ export function createImportsRouter(deps: { store: TMediaStore; firmTimeZone: st
       .input(ZClientImportsInput)
       .output(z.array(ZClientImport))
       .query(({ ctx, input }) => listClientImports(ctx.reader, input.clientId)),
+
+    /** While a commit runs: how many of the export's messages it has written (or found on file already). */
+    progress: authedProcedure
+      .input(ZImportIdInput)
+      .output(z.object({ done: z.number(), total: z.number() }).nullable())
+      .query(({ ctx, input }) => readImportProgress(ctx.reader, input.importId)),
 
     discard: authedProcedure
       .input(ZImportIdInput)

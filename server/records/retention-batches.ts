@@ -294,6 +294,14 @@ const ERASE_CHUNK_SQL = {
       SELECT u.id, th.thread_key, th.inbound, (SELECT coalesce(max(id), 0) FROM communications) FROM users u CROSS JOIN threads th
       ON CONFLICT (user_id, thread_key) DO UPDATE SET read_count = excluded.read_count, read_through_id = excluded.read_through_id, read_at = now()
       RETURNING 1),
+    -- The phones' exports imported to their file hold every message whole: their bytes and names go too
+    -- (server/imports/README.md "History from the phone"); the imports' rows keep only the fingerprint.
+    exports AS (SELECT i.id, i.attachment_id FROM phone_imports i JOIN target t ON i.client_id = t.id AND t.due AND t.emptied),
+    export_bytes AS (DELETE FROM attachment_chunks b USING exports x WHERE b.attachment_id = x.attachment_id RETURNING 1),
+    export_files AS (UPDATE attachments a SET file_name = NULL, erased_at = now(), updated_at = now()
+                     FROM exports x WHERE a.id = x.attachment_id RETURNING 1),
+    export_rows AS (UPDATE phone_imports i SET file_name = 'Erased export', summary = jsonb_set(i.summary, '{participants}', '[]')
+                    FROM exports x WHERE i.id = x.id RETURNING 1),
     -- Their erasure requests' notes may name them: they go with the name.
     requests AS (UPDATE erasure_requests e SET note = '' FROM target t WHERE e.client_id = t.id AND t.due AND t.emptied AND e.note <> '' RETURNING 1),
     erased AS (

@@ -205,3 +205,52 @@ describe('the destruction certificate', () => {
     expect(history.map((b) => b.id)).not.toContain(empty.batchId);
   });
 });
+
+// Last: it leaves one more erased client behind.
+describe('an erased client, imported history', () => {
+  it('takes the phone exports imported to their file with them: bytes and names gone, the fingerprint kept', async () => {
+    const matter = await makeOldMatter('Ines Imported', 1);
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob(['12/02/2026, 09:06 - Ines Imported: My secret plan\n12/02/2026, 09:07 - Sam Staff: Noted\n']),
+      'ines.txt',
+    );
+    const res = await fetch(`${live.server.url}/api/imports/whatsapp`, {
+      method: 'POST',
+      headers: { cookie: live.staffCookie, origin: live.server.url },
+      body: form,
+    });
+    const { importId, fileSha256 } = (await res.json()) as { importId: string; fileSha256: string };
+    await live.staff.imports.commit.mutate({ importId, clientId: matter.clientId, firmParticipants: ['Sam Staff'] });
+    const { id } = await live.director.erasure.request.mutate({
+      clientId: matter.clientId,
+      receivedAt: new Date(Date.now() - 86_400_000),
+      note: '',
+    });
+    const { batchId } = await live.director.erasure.decide.mutate({ requestId: id, decision: 'erase' });
+    await destroyAndWait(batchId!);
+    const [row] = await sql<{
+      file_name: string;
+      participants: unknown;
+      file_sha256: string;
+      chunks: number;
+      erased: boolean;
+      attachment_name: string | null;
+    }>(
+      live.server.databaseUrl,
+      `SELECT i.file_name, i.summary->'participants' AS participants, i.file_sha256, a.erased_at IS NOT NULL AS erased, a.file_name AS attachment_name,
+              (SELECT count(*)::int FROM attachment_chunks b WHERE b.attachment_id = i.attachment_id) AS chunks
+       FROM phone_imports i JOIN attachments a ON a.id = i.attachment_id WHERE i.id = $1`,
+      [importId],
+    );
+    expect(row).toEqual({
+      file_name: 'Erased export',
+      participants: [],
+      file_sha256: fileSha256,
+      chunks: 0,
+      erased: true,
+      attachment_name: null,
+    });
+  });
+});

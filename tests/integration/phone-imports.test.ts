@@ -118,6 +118,9 @@ describe('an export, previewed and imported', () => {
     const result = await sam.imports.commit.mutate({ importId: preview.importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] });
     expect(result).toEqual({ imported: 7, duplicates: 0, attachments: 1 });
     await vi.waitFor(() => expect(told).toContain('"resync"'));
+    // How far it got, read beside its transaction while it ran: all of it now; for its importer only.
+    expect(await sam.imports.progress.query({ importId: preview.importId })).toEqual({ done: 7, total: 7 });
+    expect(await codeOf(dee.imports.progress.query({ importId: preview.importId }))).toBe('NOT_FOUND');
     await listener.end();
     const page = await sam.inbox.thread.query({ clientId: anna.id });
     const items = page.items.filter((item) => item.status === 'imported');
@@ -272,6 +275,30 @@ describe('the court bundle', () => {
       body: new Uint8Array(bundle),
     });
     expect(((await verified.json()) as { verdict: string }).verdict).toBe('genuine');
+  });
+});
+
+describe('the court bundle, behind a wall', () => {
+  it('leaves a phone export out for someone walled from any message made from it', async () => {
+    const bundleEntries = async (cookie: string) => {
+      const res = await fetch(`${server.url}/api/export/client/${anna.id}.zip`, { headers: { cookie } });
+      expect(res.status).toBe(200);
+      return (await readZip(Buffer.from(await res.arrayBuffer())))
+        .map(([name]) => name)
+        .filter((name) => name.startsWith('phone-exports/'));
+    };
+    expect(await bundleEntries(samCookie)).not.toHaveLength(0);
+    const hush = await dee.cases.create.mutate({ clientId: anna.id, reference: 'ANNA-HUSH', title: 'Hush' });
+    await dee.access.addMember.mutate({ caseId: hush.id, userId: (await dee.auth.me.query())!.id });
+    await dee.access.setRestricted.mutate({ caseId: hush.id, restricted: true });
+    const [record] = await sql<{ id: number }>(
+      server.databaseUrl,
+      `SELECT id FROM communications WHERE client_id = $1 AND status = 'imported' AND body LIKE 'Hello, I have%'`,
+      [anna.id],
+    );
+    await dee.timeline.refile.mutate({ clientId: anna.id, ids: [record!.id], caseId: hush.id });
+    expect(await bundleEntries(samCookie)).toEqual([]);
+    expect(await bundleEntries(deeCookie)).not.toHaveLength(0);
   });
 });
 

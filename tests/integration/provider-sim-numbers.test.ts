@@ -173,7 +173,11 @@ describe('an inbound message goes to one of the firm numbers', () => {
     const [failed] = receiptsOf(refused);
     expect(statusOf(failed!)).toMatchObject({ status: 'failed', errors: [{ code: 131047 }] });
     expect(failed!.value.metadata).toEqual({ display_phone_number: FIRM_DIGITS, phone_number_id: 'SIM' });
-    expect(receiptsOf(taken).map((p) => statusOf(p).status).sort()).toEqual(['delivered', 'read', 'sent']);
+    expect(
+      receiptsOf(taken)
+        .map((p) => statusOf(p).status)
+        .sort(),
+    ).toEqual(['delivered', 'read', 'sent']);
   });
 
   it('any kind may name the number; a button press answers to the number that asked; markInbound takes a number', async () => {

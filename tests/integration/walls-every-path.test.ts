@@ -199,6 +199,7 @@ const CALLS: Record<string, TCall[] | null> = {
     (i) => ({ importId: '00000000-0000-4000-8000-000000000000', clientId: i.open, caseId: i.hush, firmParticipants: [] }),
   ],
   'imports.discard': null, // a person's own preview, named by nothing of a client's
+  'imports.progress': null, // counts of a person's own import
   'inbox.threads': [() => ({}), () => ({ filter: 'unread' }), () => ({ filter: 'unlinked' }), () => ({ filter: 'awaiting_reply' })],
   'inbox.threadSummary': [(i) => ({ clientId: i.zephyr }), (i) => ({ clientId: i.open }), () => ({ phone: `+${STRANGER}` })],
   'inbox.unreadCount': [() => undefined],

@@ -42,6 +42,11 @@ export function ImportPreviewForm({
   const [caseId, setCaseId] = useState<number | null>(null);
   const [dateOrder, setDateOrder] = useState<TDateOrder>(preview.dateOrder);
   const commit = trpc.imports.commit.useMutation({ onSuccess: onDone });
+  // A long chat takes a while: how far the import has got, asked twice a second while it runs.
+  const progress = trpc.imports.progress.useQuery(
+    { importId: preview.importId },
+    { enabled: commit.isPending, refetchInterval: commit.isPending ? 500 : false },
+  ).data;
   const discard = trpc.imports.discard.useMutation({ onSettled: onClose });
   const { formRef, ...errors } = useFormErrors(commit.error, ['firmParticipants', 'dateOrder', 'caseId']);
   const toggle = (name: string) => setFirm((now) => (now.includes(name) ? now.filter((n) => n !== name) : [...now, name]));
@@ -113,6 +118,16 @@ export function ImportPreviewForm({
         SHA-256. Importing the same chat again adds nothing twice.
       </p>
       <FormSummary id={errors.summaryId} summary={errors.summary} />
+      {commit.isPending && (
+        <div className="verify-progress" role="status">
+          <p>{progress ? `Importing: ${progress.done.toLocaleString()} of ${plural(progress.total, 'message')}…` : 'Importing…'}</p>
+          {progress ? (
+            <progress max={progress.total} value={progress.done} aria-label="Import progress" />
+          ) : (
+            <progress aria-label="Import progress" />
+          )}
+        </div>
+      )}
       <div className="button-row">
         <button type="submit" className="button primary" disabled={commit.isPending || discard.isPending}>
           {commit.isPending ? 'Importing…' : `Import ${plural(preview.messages, 'message')}`}

@@ -64,12 +64,20 @@ export const phoneImports: TMigration = {
         CHECK ((state = 'committed') = (client_id IS NOT NULL AND committed_at IS NOT NULL))
       );
       CREATE INDEX phone_imports_client ON phone_imports (client_id, committed_at DESC) WHERE state = 'committed';
+      -- How far a commit has got, written beside its transaction (which shows nothing until it ends).
+      CREATE TABLE phone_import_progress (
+        import_id uuid PRIMARY KEY REFERENCES phone_imports(id) ON DELETE CASCADE,
+        done integer NOT NULL,
+        total integer NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
       ${NARROWED.map(([fn, alias]) => narrow(fn, alias)).join('\n')}
     `);
   },
   async down({ context: qi }) {
     await qi.sequelize.query(`
       ${NARROWED.map(([fn, alias]) => widen(fn, alias)).join('\n')}
+      DROP TABLE IF EXISTS phone_import_progress;
       DROP TABLE IF EXISTS phone_imports;
       DROP INDEX IF EXISTS communications_imported_key;
       DELETE FROM communications WHERE status = 'imported';
