@@ -28,5 +28,12 @@ export const ZImportPreview = z.object({
   dateOrder: ZDateOrder,
   /** The export cannot tell day from month (every day 12 or less): `dateOrder` is the likelier; the person chooses. */
   ambiguous: z.boolean(),
+  /** With `ambiguous`: the span read day first and month first (null: that reading is no date, or puts a message after today). */
+  readings: z
+    .object({
+      DMY: z.object({ firstAt: z.string(), lastAt: z.string() }).nullable(),
+      MDY: z.object({ firstAt: z.string(), lastAt: z.string() }).nullable(),
+    })
+    .optional(),
 });
 export type TImportPreview = z.infer<typeof ZImportPreview>;

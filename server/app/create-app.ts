@@ -120,6 +120,7 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
       store: deps.mediaStore,
       logger: deps.logger,
       firmTimeZone: deps.config.firmTimeZone,
+      now: deps.now,
       idleMs: timeouts.uploadIdleMs,
       watchIdle: watchIdleUpload,
     }),

@@ -273,7 +273,7 @@ async function* readPages(query: TPagesQuery): AsyncIterable<TExportMessage[]> {
        SELECT m.id, m.type = 'chat_note' AS internal, m.direction, coalesce(m.metadata->>'kind', 'text') AS kind,
               CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS "sentBy",
               m.peer_phone AS "peerPhone", k.reference AS "caseReference",
-              CASE WHEN m.type = 'chat' THEN (SELECT json_build_object('id', f.id, 'phone', f.digits, 'label', f.label)
+              CASE WHEN m.type = 'chat' AND m.status IS DISTINCT FROM 'imported' THEN (SELECT json_build_object('id', f.id, 'phone', f.digits, 'label', f.label)
                                               FROM firm_numbers f WHERE f.id = m.firm_number_id) END AS "firmNumber", m.metadata->>'contact_name' AS "contactName", m.body,
               m.metadata->>'chat_msg_id' AS "chatMsgId", m.provider_timestamp AS "providerTime", m.created_at AS "storedTime", m.created_at::text AS "cursorAt",
               m.status, m.error, m.receipts, m.read_at AS "readByFirmAt",

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { openPromise, type Entry, type ZipFile } from 'yauzl';
@@ -16,6 +16,8 @@ const MAX_TEXT_BYTES = 512 * 1024 * 1024;
 const MAX_UNPACKED_BYTES = 4 * 1024 * 1024 * 1024;
 /** Photos and voice notes hardly compress; an entry a hundred times its packed size (and over 1 MB) is a bomb. */
 const MAX_RATIO = 100;
+/** The whole ZIP: what it unpacks to, against its own size (with room for a small export of text). */
+const MAX_OVERALL_RATIO = 20;
 
 export type TChatExport = {
   /** The chat's text, a line at a time (decoded as UTF-8; invalid bytes refuse the file). */
@@ -59,8 +61,11 @@ async function openZipExport(file: string): Promise<TChatExport> {
     const entries = new Map<string, Entry>();
     const texts: Entry[] = [];
     let unpacked = 0;
+    let count = 0;
+    // Chat text compresses about tenfold, photos and voice notes hardly: an export unpacks to a few times its size at most.
+    const mostUnpacked = Math.min(MAX_UNPACKED_BYTES, Math.max(64 * 1024 * 1024, MAX_OVERALL_RATIO * (await stat(file)).size));
     for await (const entry of zip.eachEntry()) {
-      if (entries.size >= MAX_ENTRIES)
+      if (++count > MAX_ENTRIES)
         throw new ImportRefusal(`The ZIP holds more than ${MAX_ENTRIES.toLocaleString('en-GB')} files: it is not a chat export.`);
       const name = entry.fileName;
       if (name.endsWith('/')) continue;
@@ -73,11 +78,15 @@ async function openZipExport(file: string): Promise<TChatExport> {
         throw new ImportRefusal('The ZIP unpacks to far more than it holds (a "ZIP bomb"): it is not a chat export.');
       }
       if (unpacked > MAX_UNPACKED_BYTES) throw new ImportRefusal('The ZIP unpacks to more than 4 GB: it is not a chat export.');
+      if (unpacked > mostUnpacked)
+        throw new ImportRefusal('The ZIP unpacks to far more than it holds (a "ZIP bomb"): it is not a chat export.');
       const base = path.posix.basename(name.replace(/\\/g, '/'));
       if (/\.txt$/i.test(base)) texts.push(entry);
       else entries.set(base, entry);
     }
-    const text = texts.find((entry) => /(^|\/)_chat\.txt$/i.test(entry.fileName)) ?? (texts.length === 1 ? texts[0] : undefined);
+    const chats = texts.filter((entry) => /(^|\/)_chat\.txt$/i.test(entry.fileName));
+    if (chats.length > 1) throw new ImportRefusal('The ZIP holds more than one chat (_chat.txt): export one chat at a time.');
+    const text = chats[0] ?? (texts.length === 1 ? texts[0] : undefined);
     if (!text) throw notAnExport();
     if (text.uncompressedSize > MAX_TEXT_BYTES) throw new ImportRefusal('The chat text is over 512 MB: it is not a chat export.');
     for (const other of texts) if (other !== text) entries.set(path.posix.basename(other.fileName), other);
@@ -101,6 +110,9 @@ async function openZipExport(file: string): Promise<TChatExport> {
   }
 }
 
+/** A line without its `\r`, and without NUL characters (no text column holds one, and no phone writes one). */
+const clean = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line).replaceAll('\0', '');
+
 /** The text's lines without their ends (`\n` or `\r\n`), decoded strictly: bad bytes or an endless line refuse the file. */
 export async function* readLines(source: AsyncIterable<Buffer>): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -110,20 +122,24 @@ export async function* readLines(source: AsyncIterable<Buffer>): AsyncGenerator<
     try {
       return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
     } catch {
-      throw new ImportRefusal(`Line ${lineNo} of the chat is not valid UTF-8 text: export the chat again from the phone.`);
+      // The line it is on: the lines this piece ends before its first bad byte (read again, leniently, to find it).
+      const lenient = pending + (bytes ? new TextDecoder('utf-8').decode(bytes) : '');
+      const bad = lenient.indexOf('\ufffd');
+      const line = lineNo + (bad < 0 ? 0 : lenient.slice(0, bad).split('\n').length - 1);
+      throw new ImportRefusal(`Line ${line} of the chat is not valid UTF-8 text: export the chat again from the phone.`);
     }
   };
   const take = function* (text: string, final: boolean) {
     const parts = (pending + text).split('\n');
     pending = parts.pop()!;
     for (const line of parts) {
-      yield line.endsWith('\r') ? line.slice(0, -1) : line;
+      yield clean(line);
       lineNo += 1;
     }
     if (pending.length > MAX_LINE_CHARS) {
       throw new ImportRefusal(`Line ${lineNo} of the chat is over a million characters long: it is not a chat export.`);
     }
-    if (final && pending) yield pending.endsWith('\r') ? pending.slice(0, -1) : pending;
+    if (final && pending) yield clean(pending);
   };
   for await (const bytes of source) yield* take(decode(bytes), false);
   yield* take(decode(), true);

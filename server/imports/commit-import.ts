@@ -7,6 +7,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { assertSubjectVisible } from '../access';
 import { recordAuditEvent } from '../audit';
 import { announce, RESYNC_PAYLOAD } from '../events';
+import { cleanFileName } from '../core/clean-file-metadata';
 import { db } from '../core/db/db';
 import { Attachment } from '../core/db/models/index';
 import { AppError } from '../core/errors';
@@ -26,6 +27,7 @@ import { readChatMessages, type TChatMessage } from './read-chat-messages';
 
 const BATCH = 500;
 const NO_SUCH_IMPORT = 'No such import: upload the export again.';
+const FUTURE_HINT = 'read its dates the other way (day and month), or check the phone’s date settings.';
 
 type TImportRow = {
   id: string;
@@ -73,6 +75,12 @@ export async function commitImport(
     });
   }
   const firm = new Set(input.firmParticipants);
+  // The export came from a firm person's phone: with two or more people in it, one of them is the firm's.
+  if (names.size > 1 && firm.size === 0) {
+    throw new AppError('INVALID_INPUT', 'Tick the firm’s people in the chat: otherwise their messages are filed as the client’s.', {
+      firmParticipants: ['Tick at least one of the firm’s people'],
+    });
+  }
   if ([...names].every((name) => firm.has(name))) {
     throw new AppError('INVALID_INPUT', 'Everyone in the export is marked as the firm: say which of them is the client.', {
       firmParticipants: ['Leave the client unticked'],
@@ -99,15 +107,19 @@ export async function commitImport(
           throw new AppError('CONFLICT', 'This export has been imported to another client already.');
         }
         const target = { clientId: input.clientId, caseId: input.caseId ?? null, phone: client.phone };
-        const result = await importMessages(
-          chat,
-          { row, firm, dateOrder, timeZone: deps.firmTimeZone, store: deps.store, target },
-          transaction,
-        );
+        // A phone's clock may be a little ahead; a message later than a day from now is a date read the wrong way round.
+        const latest = Date.now() + 24 * 3_600_000;
+        const plan = { latest, row, firm, dateOrder, timeZone: deps.firmTimeZone, store: deps.store, target };
+        const { result, firstAt, lastAt } = await importMessages(chat, plan, transaction);
+        // The span as imported, in the order chosen (the preview's was the likelier order's).
         await db().query(
-          `UPDATE phone_imports SET state = 'committed', client_id = $2, case_id = $3, committed_by = $4, committed_at = now(), result = $5::jsonb
+          `UPDATE phone_imports SET state = 'committed', client_id = $2, case_id = $3, committed_by = $4, committed_at = now(), result = $5::jsonb,
+             summary = summary || jsonb_build_object('firstAt', $6::text, 'lastAt', $7::text, 'dateOrder', $8::text, 'ambiguous', false)
            WHERE id = $1`,
-          { bind: [row.id, input.clientId, input.caseId ?? null, reader.id, JSON.stringify(result)], transaction },
+          {
+            bind: [row.id, input.clientId, input.caseId ?? null, reader.id, JSON.stringify(result), firstAt, lastAt, dateOrder],
+            transaction,
+          },
         );
         // Open views read again when it commits (rare, and up to thousands of records: not one frame each).
         if (result.imported > 0) await announce(RESYNC_PAYLOAD, transaction);
@@ -160,6 +172,8 @@ async function reportProgress(importId: string, done: number, total: number): Pr
 }
 
 type TImportPlan = {
+  /** No message is later than this (now, and a day for a phone's clock): a later one means the dates are read wrongly. */
+  latest: number;
   row: TImportRow;
   firm: Set<string>;
   dateOrder: TDateOrder;
@@ -168,8 +182,15 @@ type TImportPlan = {
   target: { clientId: number; caseId: number | null; phone: string | null };
 };
 
-async function importMessages(chat: TChatExport, plan: TImportPlan, transaction: Transaction): Promise<TCommitImportResult> {
+async function importMessages(
+  chat: TChatExport,
+  plan: TImportPlan,
+  transaction: Transaction,
+): Promise<{ result: TCommitImportResult; firstAt: string | null; lastAt: string | null }> {
   const result = { imported: 0, duplicates: 0, attachments: 0 };
+  let firstAt: string | null = null;
+  let lastAt: string | null = null;
+  const stored = new Set<string>();
   let batch: TPlanned[] = [];
   // Identical messages in the same second (two "ok"s) are told apart by their count within it.
   let second = '';
@@ -182,7 +203,10 @@ async function importMessages(chat: TChatExport, plan: TImportPlan, transaction:
     const files = new Map(batch.filter((m) => m.file).map((m) => [(m.metadata.imported as { key: string }).key, m.file!]));
     for (const { id, key } of inserted) {
       const file = files.get(key);
-      if (file && (await storeFile(chat, file, id, plan.store, transaction))) result.attachments += 1;
+      // Each of the export's files is stored once: a file named by many messages (no phone writes that) is not copied for each.
+      if (!file || stored.has(file)) continue;
+      stored.add(file);
+      if (await storeFile(chat, file, id, plan.store, transaction)) result.attachments += 1;
     }
     batch = [];
     await reportProgress(plan.row.id, result.imported + result.duplicates, plan.row.summary.messages);
@@ -199,7 +223,14 @@ async function importMessages(chat: TChatExport, plan: TImportPlan, transaction:
         },
       );
     }
+    if (at.getTime() > plan.latest) {
+      throw new AppError('INVALID_INPUT', `Line ${message.line} is dated after today: ${FUTURE_HINT}`, {
+        dateOrder: ['Check the date order'],
+      });
+    }
     const iso = at.toISOString();
+    if (firstAt === null || iso < firstAt) firstAt = iso;
+    if (lastAt === null || iso > lastAt) lastAt = iso;
     if (iso !== second) {
       second = iso;
       seen.clear();
@@ -217,7 +248,7 @@ async function importMessages(chat: TChatExport, plan: TImportPlan, transaction:
     if (batch.length >= BATCH) await flush();
   }
   await flush();
-  return result;
+  return { result, firstAt, lastAt };
 }
 
 function planMessage(message: TChatMessage, at: string, plan: TImportPlan, chat: TChatExport): TPlanned {
@@ -233,7 +264,7 @@ function planMessage(message: TChatMessage, at: string, plan: TImportPlan, chat:
     planned.metadata.kind = fileKindOf(content.fileName).kind;
     if (chat.fileNames.has(content.fileName)) planned.file = content.fileName;
     else imported.missing = 'file';
-    imported.fileName = content.fileName;
+    imported.fileName = cleanFileName(content.fileName) ?? 'file';
   } else if (content.kind === 'omitted') {
     imported.missing = 'omitted';
   } else if (content.kind === 'deleted') {
@@ -264,7 +295,10 @@ async function insertBatch(
 async function storeFile(chat: TChatExport, fileName: string, communicationId: number, store: TMediaStore, transaction: Transaction) {
   if (chat.fileSize(fileName) === 0) return false;
   const { kind, mimeType } = fileKindOf(fileName);
-  const attachment = await Attachment.create({ communicationId, kind, mimeType, fileName, state: 'pending' }, { transaction });
+  const attachment = await Attachment.create(
+    { communicationId, kind, mimeType, fileName: cleanFileName(fileName) ?? 'file', state: 'pending' },
+    { transaction },
+  );
   const stored = await store.write(attachment.id, await chat.openFile(fileName), { maxBytes: MAX_IMPORT_BYTES, transaction });
   await attachment.update({ size: stored.size, sha256: stored.sha256, state: 'stored' }, { transaction });
   return true;

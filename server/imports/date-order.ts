@@ -1,6 +1,7 @@
-import type { TDateOrder } from '../../shared/import-preview';
+import { DATE_ORDERS, type TDateOrder } from '../../shared/import-preview';
 import { instantOf } from '../../shared/zoned-time';
 import type { TWrittenTime } from './chat-line';
+import { ImportRefusal } from './import-refusal';
 
 // Which of a date's numbers is the day: the export does not say, the phone's settings decided it.
 // A number over 12 settles it; an export where every day is 12 or less cannot be told apart (both
@@ -17,12 +18,15 @@ export class DateOrderVote {
   private previous: TWrittenTime | null = null;
   /** Steps back in time under each reading (a chat is written oldest first). */
   private backwards = { DMY: 0, MDY: 0 };
+  /** The first line whose date is no day under each reading (31/02, 13/13). */
+  private noDay: Record<TDateOrder, number | null> = { DMY: null, MDY: null, YMD: null };
 
-  observe(time: TWrittenTime): void {
+  observe(time: TWrittenTime, line: number): void {
     const [a, b] = time.parts;
     if (a > 31) this.yearFirst += 1;
     else if (a > 12) this.dayFirst += 1;
     else if (b > 12) this.monthFirst += 1;
+    for (const order of DATE_ORDERS) if (this.noDay[order] === null && !readDate(time, order)) this.noDay[order] = line;
     if (this.previous) {
       for (const order of ['DMY', 'MDY'] as const) {
         if (sortKey(time, order) < sortKey(this.previous, order)) this.backwards[order] += 1;
@@ -31,15 +35,37 @@ export class DateOrderVote {
     this.previous = time;
   }
 
-  /** The order, and whether it is only the likelier one. Two orders in one file: null (not one phone's export). */
-  result(): { dateOrder: TDateOrder; ambiguous: boolean } | null {
-    if (this.yearFirst > 0) return this.dayFirst + this.monthFirst > 0 ? null : { dateOrder: 'YMD', ambiguous: false };
-    if (this.dayFirst > 0 && this.monthFirst > 0) return null;
-    if (this.dayFirst > 0) return { dateOrder: 'DMY', ambiguous: false };
-    if (this.monthFirst > 0) return { dateOrder: 'MDY', ambiguous: false };
-    return { dateOrder: this.backwards.MDY < this.backwards.DMY ? 'MDY' : 'DMY', ambiguous: true };
+  /**
+   * The order, and whether it is only the likelier one; refused (with a sentence) when no reading
+   * gives every line a real date that is not in the future. `span` is the export's span read in an
+   * order, or null when that reading puts a message after today.
+   */
+  result(span: (order: TDateOrder) => unknown): { dateOrder: TDateOrder; ambiguous: boolean } {
+    const usable = (order: TDateOrder) => this.noDay[order] === null && span(order) !== null;
+    const certain = (order: TDateOrder) => {
+      if (this.noDay[order] !== null)
+        throw new ImportRefusal(`Line ${this.noDay[order]} has a date that is no day of the year: it is not a chat export.`);
+      if (span(order) === null)
+        throw new ImportRefusal(`The export has messages dated after today: check the phone's date settings and export it again.`);
+      return { dateOrder: order, ambiguous: false };
+    };
+    if (this.yearFirst > 0) {
+      if (this.dayFirst + this.monthFirst > 0) throw twoOrders();
+      return certain('YMD');
+    }
+    if (this.dayFirst > 0 && this.monthFirst > 0) throw twoOrders();
+    if (this.dayFirst > 0) return certain('DMY');
+    if (this.monthFirst > 0) return certain('MDY');
+    const likelier = this.backwards.MDY < this.backwards.DMY ? 'MDY' : 'DMY';
+    const other = likelier === 'MDY' ? 'DMY' : 'MDY';
+    if (usable(likelier) && usable(other)) return { dateOrder: likelier, ambiguous: true };
+    if (usable(likelier)) return { dateOrder: likelier, ambiguous: false };
+    if (usable(other)) return { dateOrder: other, ambiguous: false };
+    return certain(likelier);
   }
 }
+
+const twoOrders = () => new ImportRefusal("The export writes its dates in two different orders: it is not one phone's export.");
 
 /** Year, month, day as the order reads them; null when that is no date. */
 export function readDate(time: TWrittenTime, order: TDateOrder): { year: number; month: number; day: number } | null {

@@ -29,6 +29,7 @@ type TDeps = {
   store: TMediaStore;
   logger: TLogger;
   firmTimeZone: string;
+  now: () => Date;
   idleMs: number;
   /** Calls `onIdle` once nothing has arrived for `idleMs` (the upload routes' rule); returns its stop. */
   watchIdle: (req: IncomingMessage, idleMs: number, onIdle: () => void) => () => void;
@@ -57,13 +58,14 @@ export function receiveChatExport(deps: TDeps): RequestHandler {
       const chat = await openChatExport(spool);
       let summary;
       try {
-        summary = await summarizeExport(chat, deps.firmTimeZone);
+        summary = await summarizeExport(chat, deps.firmTimeZone, deps.now());
       } finally {
         chat.close();
       }
       const zipped = chat.fileNames.size > 0 || /\.zip$/i.test(received.fileName);
       const preview = await db().transaction(async (transaction) => {
-        if (uploaded) return keepPreview(user.id, uploaded.attachmentId, { ...received, sha256: uploaded.sha256 }, summary, transaction);
+        // The export kept is a file of the import's own (an upload named by id is copied: it stays the person's to send or
+        // leave). No one's upload: no one downloads it alone (GET /api/media), only within a bundle, behind the walls.
         const file = await Attachment.create(
           {
             communicationId: null,
@@ -71,7 +73,7 @@ export function receiveChatExport(deps: TDeps): RequestHandler {
             mimeType: zipped ? 'application/zip' : 'text/plain; charset=utf-8',
             fileName: received.fileName,
             state: 'pending',
-            uploadedBy: user.id,
+            uploadedBy: null,
           },
           { transaction },
         );
@@ -110,15 +112,15 @@ async function keepPreview(
 const isJson = (req: IncomingMessage) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
 
 /**
- * `{attachmentId}`: a file the person uploaded (`/api/uploads` or `POST /api/media`), not sent and not
- * read for an import before, copied from the store to `spool`. Anyone else's, or none, is 404.
+ * `{attachmentId}`: a file the person uploaded (`/api/uploads` or `POST /api/media`) and has not sent,
+ * copied from the store to `spool`. Anyone else's, or none, is 404.
  */
 async function takeUploaded(
   req: IncomingMessage,
   store: TMediaStore,
   userId: number,
   spool: string,
-): Promise<{ attachmentId: number; size: number; fileName: string; sha256: string }> {
+): Promise<{ size: number; fileName: string; sha256: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -137,14 +139,12 @@ async function takeUploaded(
   }
   const [row] = await db().query<{ file_name: string | null; sha256: string; size: number }>(
     `SELECT a.file_name, a.sha256, a.size FROM attachments a
-     WHERE a.id = $1 AND a.uploaded_by = $2 AND a.communication_id IS NULL AND a.state = 'stored'
-       AND NOT EXISTS (SELECT 1 FROM phone_imports i WHERE i.attachment_id = a.id)`,
+     WHERE a.id = $1 AND a.uploaded_by = $2 AND a.communication_id IS NULL AND a.state = 'stored'`,
     { bind: [attachmentId, userId], type: QueryTypes.SELECT },
   );
   if (!row) throw new ImportRefusal('No such upload: upload the export again.', 404);
   await pipeline(store.read(attachmentId as number), createWriteStream(spool, { mode: 0o600 }));
   return {
-    attachmentId: attachmentId as number,
     size: Number(row.size),
     fileName: row.file_name ?? 'WhatsApp chat export',
     sha256: row.sha256,

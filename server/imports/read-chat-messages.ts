@@ -49,9 +49,15 @@ export type TExportSummary = {
   lastAt: string | null;
   dateOrder: TDateOrder;
   ambiguous: boolean;
+  /** When the export cannot tell: its span read day first and month first (null: that reading has no such date, or a future one). */
+  readings?: Record<'DMY' | 'MDY', { firstAt: string; lastAt: string } | null>;
 };
 
-export async function summarizeExport(chat: TChatExport, timeZone: string): Promise<TExportSummary> {
+/**
+ * Reads the whole export once: who wrote how much, its files, its span and its date order. `now`:
+ * no message may be later than a day after it (a later one is a date read the wrong way round).
+ */
+export async function summarizeExport(chat: TChatExport, timeZone: string, now: Date): Promise<TExportSummary> {
   const participants = new Map<string, number>();
   const vote = new DateOrderVote();
   let messages = 0;
@@ -61,7 +67,7 @@ export async function summarizeExport(chat: TChatExport, timeZone: string): Prom
   let first: TWrittenTime | null = null;
   let last: TWrittenTime | null = null;
   for await (const message of readChatMessages(chat.lines())) {
-    vote.observe(message.time);
+    vote.observe(message.time, message.line);
     if (message.content.kind === 'system') {
       system += 1;
       continue;
@@ -76,10 +82,18 @@ export async function summarizeExport(chat: TChatExport, timeZone: string): Prom
       else missingMedia += 1;
     }
   }
-  if (messages === 0) throw new ImportRefusal('The export holds no messages: export the chat again from the phone.');
-  const order = vote.result();
-  if (!order) throw new ImportRefusal("The export writes its dates in two different orders: it is not one phone's export.");
-  const at = (time: TWrittenTime | null) => (time ? (instantOfWritten(time, order.dateOrder, timeZone)?.toISOString() ?? null) : null);
+  if (messages === 0 || !first || !last) {
+    throw new ImportRefusal(
+      'This is not a WhatsApp chat export: it holds no message written as WhatsApp writes them (a date, a time, a name).',
+    );
+  }
+  const latest = now.getTime() + 24 * 3_600_000;
+  const spanOf = (order: TDateOrder) => {
+    const from = instantOfWritten(first, order, timeZone);
+    const to = instantOfWritten(last, order, timeZone);
+    return from && to && to.getTime() <= latest ? { firstAt: from.toISOString(), lastAt: to.toISOString() } : null;
+  };
+  const order = vote.result(spanOf);
   return {
     participants: [...participants]
       .map(([name, count]) => ({ name, messages: count }))
@@ -88,8 +102,8 @@ export async function summarizeExport(chat: TChatExport, timeZone: string): Prom
     attachments,
     missingMedia,
     system,
-    firstAt: at(first),
-    lastAt: at(last),
+    ...spanOf(order.dateOrder)!,
     ...order,
+    ...(order.ambiguous ? { readings: { DMY: spanOf('DMY'), MDY: spanOf('MDY') } } : {}),
   };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createUser } from '../../server/auth/users';
 import { queryRows, sql as sqlOf } from '../../server/core/sql';
 import { windowOpen } from '../../server/scheduling/reply-window';
@@ -225,7 +225,7 @@ describe('an export, previewed and imported', () => {
 });
 
 describe('an export uploaded resumably first', () => {
-  it('is read from the upload named by {attachmentId}; someone else’s upload is 404; the export cannot then be sent', async () => {
+  it('is read from the upload named by {attachmentId}, as a copy of its own; someone else’s upload is 404', async () => {
     const form = new FormData();
     form.append('file', new Blob([exportZip], { type: 'application/zip' }), 'resumed.zip');
     const uploaded = await fetch(`${server.url}/api/media`, {
@@ -245,9 +245,15 @@ describe('an export uploaded resumably first', () => {
     expect(res.status).toBe(200);
     const preview = (await res.json()) as TPreview & { fileName: string };
     expect(preview).toMatchObject({ fileName: 'resumed.zip', messages: 7, attachments: 1 });
-    // Read once: a second preview of the same upload is refused, and so is sending it.
-    expect((await asJson(samCookie, { attachmentId })).status).toBe(404);
-    expect(await codeOf(sam.chat.send.mutate({ clientId: anna.id, attachmentId }))).toBe('CONFLICT');
+    // The preview keeps a copy, nobody's upload: the upload stays its uploader's, and the copy cannot be fetched alone.
+    const [kept] = await sql<{ attachment_id: number; uploaded_by: number | null }>(
+      server.databaseUrl,
+      'SELECT i.attachment_id, a.uploaded_by FROM phone_imports i JOIN attachments a ON a.id = i.attachment_id WHERE i.id = $1',
+      [preview.importId],
+    );
+    expect(kept!.attachment_id).not.toBe(attachmentId);
+    expect(kept!.uploaded_by).toBeNull();
+    expect((await fetch(`${server.url}/api/media/${kept!.attachment_id}`, { headers: { cookie: samCookie } })).status).toBe(404);
     await sam.imports.discard.mutate({ importId: preview.importId });
   });
 });
@@ -299,6 +305,13 @@ describe('the court bundle, behind a wall', () => {
     await dee.timeline.refile.mutate({ clientId: anna.id, ids: [record!.id], caseId: hush.id });
     expect(await bundleEntries(samCookie)).toEqual([]);
     expect(await bundleEntries(deeCookie)).not.toHaveLength(0);
+    // An import made to the walled case is not listed for them either.
+    const text = '20/03/2026, 09:00 - Anna Client: About the hush matter\n20/03/2026, 09:01 - Dee Director: Noted\n';
+    const res = await upload(deeCookie, 'hush.txt', Buffer.from(text));
+    const importId = (res.body as unknown as TPreview).importId;
+    await dee.imports.commit.mutate({ importId, clientId: anna.id, caseId: hush.id, firmParticipants: ['Dee Director'] });
+    expect((await dee.imports.list.query({ clientId: anna.id })).map((i) => i.importId)).toContain(importId);
+    expect((await sam.imports.list.query({ clientId: anna.id })).map((i) => i.importId)).not.toContain(importId);
   });
 });
 
@@ -327,13 +340,43 @@ describe('walls and ownership', () => {
     expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] }))).toBe('NOT_FOUND');
   });
 
-  it('refuses names not in the export, and an import where everyone is the firm', async () => {
+  it('refuses names not in the export, an import where everyone is the firm, and one where nobody is', async () => {
     const res = await upload(samCookie, 'names.zip', exportZip);
     const importId = (res.body as unknown as TPreview).importId;
     expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Nobody'] }))).toBe('BAD_REQUEST');
+    expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: [] }))).toBe('BAD_REQUEST');
     expect(await codeOf(sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Sam Lawyer', 'Anna Client'] }))).toBe(
       'BAD_REQUEST',
     );
+  });
+
+  it('a discard does not wait for a commit under way: CONFLICT, and the commit decides', async () => {
+    const res = await upload(samCookie, 'held.zip', exportZip);
+    const importId = (res.body as unknown as TPreview).importId;
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM phone_imports WHERE id = $1 FOR NO KEY UPDATE', [importId]);
+    expect(await codeOf(sam.imports.discard.mutate({ importId }))).toBe('CONFLICT');
+    await holder.query('ROLLBACK');
+    await holder.end();
+    await sam.imports.discard.mutate({ importId });
+  });
+
+  it('stores a file once, however many messages name it', async () => {
+    const photo = randomBytes(64 * 1024);
+    const lines = Array.from({ length: 5 }, (_, i) => `02/03/2026, 10:0${i} - Anna Client: IMG-1.jpg (file attached)`);
+    const zip = await zipOf([
+      ['_chat.txt', Buffer.from(`${lines.join('\n')}\n02/03/2026, 11:00 - Sam Lawyer: Got them\n`)],
+      ['IMG-1.jpg', photo],
+    ]);
+    const res = await upload(samCookie, 'same-photo.zip', zip);
+    const result = await sam.imports.commit.mutate({
+      importId: (res.body as unknown as TPreview).importId,
+      clientId: anna.id,
+      firmParticipants: ['Sam Lawyer'],
+    });
+    expect(result).toEqual({ imported: 6, duplicates: 0, attachments: 1 });
   });
 
   it('refuses what is not an export with a sentence, keeping nothing', async () => {

@@ -16,3 +16,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** The SQLSTATE PostgreSQL gave a failed statement (`55P03`: a lock NOWAIT could not take), or null. */
+export function sqlStateOf(error: unknown): string | null {
+  return (error as { parent?: { code?: string } } | null)?.parent?.code ?? null;
+}

@@ -51,7 +51,7 @@ export const phoneImports: TMigration = {
         created_by integer NOT NULL REFERENCES users(id),
         created_at timestamptz NOT NULL DEFAULT now(),
         -- The export as uploaded, kept whole: the court bundle's exhibit of where the records came from.
-        attachment_id integer NOT NULL REFERENCES attachments(id) ON DELETE CASCADE,
+        attachment_id integer NOT NULL UNIQUE REFERENCES attachments(id) ON DELETE CASCADE,
         file_name text NOT NULL,
         file_sha256 text NOT NULL CHECK (file_sha256 ~ '^[0-9a-f]{64}$'),
         summary jsonb NOT NULL,
