@@ -28,6 +28,8 @@ export const ZImportPreview = z.object({
   dateOrder: ZDateOrder,
   /** The export cannot tell day from month (every day 12 or less): `dateOrder` is the likelier; the person chooses. */
   ambiguous: z.boolean(),
+  /** How many times this very file (by SHA-256) was imported before, to clients the person may see: again adds only what is new. */
+  alreadyImported: count.optional(),
   /** With `ambiguous`: the span read day first and month first (null: that reading is no date, or puts a message after today). */
   readings: z
     .object({

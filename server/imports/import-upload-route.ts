@@ -11,6 +11,8 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { sessionUserOf } from '../auth';
 import { cleanFileName } from '../core/clean-file-metadata';
 import { db } from '../core/db/db';
+import { queryRows, sql } from '../core/sql';
+import { visibleTo } from '../core/visibility';
 import { Attachment } from '../core/db/models/index';
 import type { TLogger } from '../core/logger';
 import { makeTempDir } from '../core/temp-files';
@@ -85,6 +87,8 @@ export function receiveChatExport(deps: TDeps): RequestHandler {
     } catch (error) {
       if (error instanceof ImportRefusal) return sendHttpError(res, error.status, error.message);
       if (res.locals.cut === 'idle') return sendHttpError(res, 408, 'Nothing arrived for a while: the upload was stopped. Try again.');
+      // The browser went away (a person pressed Cancel): nothing to answer, nothing wrong here.
+      if (!req.complete) return sendHttpError(res, 400, 'The upload was interrupted.');
       deps.logger.error({ error: (error as Error).name }, 'chat export not read');
       sendHttpError(res, 500, 'The export could not be read; try again.');
     } finally {
@@ -106,7 +110,13 @@ async function keepPreview(
      VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
     { bind: [userId, attachmentId, file.fileName, file.sha256, JSON.stringify(summary)], type: QueryTypes.SELECT, transaction },
   );
-  return { importId: row!.id, fileName: file.fileName, fileSha256: file.sha256, ...summary };
+  // The same file imported before, where the person may see it (an import behind a wall is not theirs to know of).
+  const [before] = await queryRows<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM phone_imports i WHERE i.file_sha256 = ${file.sha256} AND i.state = 'committed'
+        AND ${visibleTo({ id: userId }, sql`i.client_id`, sql`i.case_id`)}`,
+    { transaction },
+  );
+  return { importId: row!.id, fileName: file.fileName, fileSha256: file.sha256, ...summary, alreadyImported: before!.n };
 }
 
 const isJson = (req: IncomingMessage) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');

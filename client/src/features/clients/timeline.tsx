@@ -70,21 +70,26 @@ export function Timeline({ items, older, filing, erasedBy }: TProps) {
                 {item.type === 'chat_note' && (
                   <span className="note-tag">Internal note · not sent to the client{item.sentBy ? ` · by ${item.sentBy.name}` : ''}</span>
                 )}
-                {item.direction && (
-                  <span>
-                    {item.direction === 'inbound'
-                      ? 'Received'
-                      : item.sentBy
-                        ? `Sent by ${item.sentBy.name}`
-                        : item.metadata.echo
-                          ? "Sent from the firm's phone"
-                          : 'Sent'}
-                  </span>
+                {item.direction && item.status === 'imported' ? (
+                  // Who wrote it is the label's (MessageContent); it came through no number and has no receipts.
+                  <span>{item.direction === 'inbound' ? "The client's side" : "The firm's side"}</span>
+                ) : (
+                  item.direction && (
+                    <span>
+                      {item.direction === 'inbound'
+                        ? 'Received'
+                        : item.sentBy
+                          ? `Sent by ${item.sentBy.name}`
+                          : item.metadata.echo
+                            ? "Sent from the firm's phone"
+                            : 'Sent'}
+                    </span>
+                  )
                 )}
-                {item.peerPhone && <PhoneNumber value={item.peerPhone} />}
+                {item.peerPhone && item.status !== 'imported' && <PhoneNumber value={item.peerPhone} />}
                 <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
                 {item.metadata.test && <span className="bubble-tag">Test message</span>}
-                {item.status && item.direction === 'outbound' && (
+                {item.status && item.status !== 'imported' && item.direction === 'outbound' && (
                   <span className={`status status-${item.status}`}>
                     <StatusTicks status={item.status} error={item.error} /> {STATUS_LABEL[item.status]}
                   </span>

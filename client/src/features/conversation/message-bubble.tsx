@@ -134,7 +134,8 @@ export function MessageBubble({
             <UnknownMark />
           ) : (
             outbound &&
-            item.status && (
+            item.status &&
+            item.status !== 'imported' && (
               <ReceiptToggle
                 status={item.status}
                 receipts={item.receipts}

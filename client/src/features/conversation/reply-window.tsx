@@ -28,8 +28,11 @@ export function ReplyWindow({
   now: fixedNow,
   action,
   through = null,
+  importedHistory = false,
 }: {
   lastInboundAt: Date | null;
+  /** The thread shows history imported from a phone's export: said, since it opens no window. */
+  importedHistory?: boolean;
   now?: Date;
   action?: TAction | null;
   /** The firm's number the reply goes from, named when the firm has several: the window is that number's. */
@@ -67,9 +70,7 @@ export function ReplyWindow({
       <span>
         {lastInboundAt
           ? `Outside the 24-hour window${through ? ` with ${through}` : ''}`
-          : through
-            ? `No message from this contact to ${through} yet`
-            : 'No message from this contact yet'}
+          : `No message from this contact${through ? ` to ${through}` : ''} ${importedHistory ? 'through Firm Chat yet (history imported from a phone does not count)' : 'yet'}`}
         : free text may be refused; an approved template reaches them.
         {link}
       </span>

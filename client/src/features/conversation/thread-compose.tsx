@@ -59,6 +59,7 @@ export function ThreadCompose({
           <ReplyWindow
             lastInboundAt={reply.lastInboundAt}
             through={reply.fromLabel}
+            importedHistory={reply.importedHistory}
             action={
               mode === 'text'
                 ? {

@@ -27,6 +27,8 @@ export type TReplyTarget = {
   chooseFrom: (id: number) => void;
   /** The label of `from` when the firm has had several numbers (what the window notice names); else null. */
   fromLabel: string | null;
+  /** The thread holds history imported from a phone's export (which opens no window). */
+  importedHistory: boolean;
 };
 
 /**
@@ -76,6 +78,7 @@ export function useReplyTarget(
     return numbers.length <= 1 && !severalFirmNumbers ? (summary?.lastInboundAt ?? null) : null;
   }, [items, to, numbers, summary, from, severalFirmNumbers]);
   return {
+    importedHistory: items.length < threadItems.length,
     to,
     numbers,
     choose: setChosen,

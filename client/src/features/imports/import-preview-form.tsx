@@ -1,25 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { TDateOrder, TImportPreview } from '../../../../shared/import-preview';
-import { formatDateTime } from '../../lib/format';
+import { formatDate, formatDateTime } from '../../lib/format';
 import { trpc } from '../../lib/trpc';
+import { ConfirmButton } from '../../ui/confirm-button';
 import { FormSummary, useFormErrors } from '../../ui/field-error';
 
 type TCase = { id: number; reference: string; title: string };
 type TResult = { imported: number; duplicates: number; attachments: number };
+type TSpan = { firstAt: string; lastAt: string };
 
 const plural = (n: number, one: string) => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
-
-/** How the two readings of an ambiguous date are offered: the first date of the export, read both ways. */
-function readingsOf(preview: TImportPreview): { order: TDateOrder; label: string }[] {
-  return [
-    { order: 'DMY', label: 'Day first (29/11 is 29 November)' },
-    { order: 'MDY', label: 'Month first (11/29 is November 29)' },
-  ].filter((r) => preview.dateOrder !== 'YMD' || r.order === 'DMY') as { order: TDateOrder; label: string }[];
-}
+const spanText = (span: TSpan) => `${formatDate(new Date(span.firstAt))} to ${formatDate(new Date(span.lastAt))}`;
 
 /**
  * What the export holds, and the person's choices: which names are the firm's people (the rest are the
- * client), the case, and — when the export cannot tell — which number of a date is the day.
+ * client's side), the case, and — when the export cannot tell — which number of a date is the day,
+ * each reading shown as the span it gives.
  */
 export function ImportPreviewForm({
   preview,
@@ -49,6 +45,9 @@ export function ImportPreviewForm({
   ).data;
   const discard = trpc.imports.discard.useMutation({ onSettled: onClose });
   const { formRef, ...errors } = useFormErrors(commit.error, ['firmParticipants', 'dateOrder', 'caseId']);
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  // What was read is where the person's attention goes next (the file input they used is gone).
+  useEffect(() => summaryRef.current?.focus(), []);
   const toggle = (name: string) => setFirm((now) => (now.includes(name) ? now.filter((n) => n !== name) : [...now, name]));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,21 +59,29 @@ export function ImportPreviewForm({
       ...(preview.ambiguous ? { dateOrder } : {}),
     });
   };
-  const span =
-    preview.firstAt && preview.lastAt
-      ? ` from ${formatDateTime(new Date(preview.firstAt))} to ${formatDateTime(new Date(preview.lastAt))}`
-      : '';
+  const readings = preview.ambiguous && preview.readings ? preview.readings : null;
+  const span: TSpan | null = readings
+    ? readings[dateOrder === 'MDY' ? 'MDY' : 'DMY']
+    : preview.firstAt && preview.lastAt
+      ? { firstAt: preview.firstAt, lastAt: preview.lastAt }
+      : null;
+  const busy = commit.isPending || discard.isPending;
   return (
     <form className="import-preview" onSubmit={submit} aria-label="Import the chat" noValidate ref={formRef}>
-      <p className="import-summary" role="status">
+      <p className="import-summary" role="status" tabIndex={-1} ref={summaryRef}>
         <strong>{preview.fileName}</strong>: {plural(preview.messages, 'message')}
-        {span}
+        {span ? ` from ${formatDateTime(new Date(span.firstAt))} to ${formatDateTime(new Date(span.lastAt))}` : ''}
         {preview.attachments ? `, ${plural(preview.attachments, 'file')}` : ''}.
         {preview.missingMedia > 0 &&
           ` ${plural(preview.missingMedia, 'file')} the chat mentions ${preview.missingMedia === 1 ? 'is' : 'are'} not in the export.`}
       </p>
+      {(preview.alreadyImported ?? 0) > 0 && (
+        <p className="field-warning" role="note">
+          This very file was imported before: importing it again adds only messages not already on file.
+        </p>
+      )}
       <fieldset className="field" aria-describedby={errors.inputId('firmParticipants')}>
-        <legend>Who is the firm? Tick the firm&apos;s people; everyone else is {clientName}.</legend>
+        <legend>Who is the firm? Tick the firm&apos;s people; everyone else&apos;s messages are filed as {clientName}&apos;s side.</legend>
         {preview.participants.map((p) => (
           <label key={p.name} className="check-row">
             <input type="checkbox" checked={firm.includes(p.name)} onChange={() => toggle(p.name)} />
@@ -85,18 +92,29 @@ export function ImportPreviewForm({
         ))}
         {errors.message('firmParticipants')}
       </fieldset>
-      {preview.ambiguous && (
+      {readings && (
         <fieldset className="field">
-          <legend>The export does not say how its dates are written (every day is 12 or less). Read them:</legend>
-          {readingsOf(preview).map((r) => (
-            <label key={r.order} className="check-row">
-              <input type="radio" name="date-order" checked={dateOrder === r.order} onChange={() => setDateOrder(r.order)} />
-              <span>
-                {r.label}
-                {r.order === preview.dateOrder && <span className="muted"> — keeps the messages in time order</span>}
-              </span>
-            </label>
-          ))}
+          <legend>The export does not say whether its dates are day first or month first (every day is 12 or less). Read them:</legend>
+          {(['DMY', 'MDY'] as const).map((order) => {
+            const reading = readings[order];
+            return (
+              <label key={order} className="check-row">
+                <input
+                  type="radio"
+                  name="date-order"
+                  checked={dateOrder === order}
+                  disabled={!reading}
+                  onChange={() => setDateOrder(order)}
+                />
+                <span>
+                  {order === 'DMY' ? 'Day first' : 'Month first'}
+                  <span className="muted">
+                    {reading ? `: ${spanText(reading)}` : ': not possible (a date would be no day, or after today)'}
+                  </span>
+                </span>
+              </label>
+            );
+          })}
           {errors.message('dateOrder')}
         </fieldset>
       )}
@@ -115,7 +133,7 @@ export function ImportPreviewForm({
       )}
       <p className="muted">
         The messages are kept as imported from the phone&apos;s export, not received through the provider, with the export itself and its
-        SHA-256. Importing the same chat again adds nothing twice.
+        SHA-256. Importing the same chat again adds nothing twice. An import cannot be undone.
       </p>
       <FormSummary id={errors.summaryId} summary={errors.summary} />
       {commit.isPending && (
@@ -129,17 +147,17 @@ export function ImportPreviewForm({
         </div>
       )}
       <div className="button-row">
-        <button type="submit" className="button primary" disabled={commit.isPending || discard.isPending}>
+        <button type="submit" className="button primary" disabled={busy}>
           {commit.isPending ? 'Importing…' : `Import ${plural(preview.messages, 'message')}`}
         </button>
-        <button
-          type="button"
+        <ConfirmButton
+          label="Discard"
           className="button ghost"
-          disabled={commit.isPending || discard.isPending}
-          onClick={() => discard.mutate({ importId: preview.importId })}
-        >
-          Discard
-        </button>
+          question="Discard this export?"
+          confirmLabel="Discard"
+          pending={busy}
+          onConfirm={() => discard.mutate({ importId: preview.importId })}
+        />
       </div>
     </form>
   );

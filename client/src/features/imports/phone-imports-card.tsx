@@ -48,7 +48,9 @@ export function PhoneImportsCard({ clientId, clientName, cases }: { clientId: nu
       cancel.current = upload.cancel;
       setState({ step: 'preview', preview: await upload.result });
     } catch (error) {
-      setState(error instanceof CancelledImport ? { step: 'idle' } : { step: 'failed', message: (error as Error).message });
+      setState(
+        error instanceof CancelledImport ? { step: 'idle' } : { step: 'failed', message: `${file.name}: ${(error as Error).message}` },
+      );
     } finally {
       cancel.current = null;
     }
@@ -62,6 +64,7 @@ export function PhoneImportsCard({ clientId, clientName, cases }: { clientId: nu
     void utils.timeline.client.invalidate({ clientId });
     void utils.inbox.thread.invalidate({ clientId });
     void utils.inbox.threads.invalidate();
+    void utils.timeline.documents.invalidate();
   };
 
   return (
@@ -129,23 +132,28 @@ export function PhoneImportsCard({ clientId, clientName, cases }: { clientId: nu
       <QueryStatus query={imports} loading="Loading imports…" padded={false}>
         {(list) =>
           list.length > 0 && (
-            <ul className="row-list compact imports-list" aria-label="Imported chats">
-              {list.map((i) => (
-                <li key={i.importId} className="import-row">
-                  <span className="row-title">{i.fileName}</span>
-                  <span className="row-sub">
-                    {plural(i.imported, 'message')}
-                    {i.attachments ? `, ${plural(i.attachments, 'file')}` : ''}
-                    {i.firstAt && i.lastAt ? ` · ${formatDate(new Date(i.firstAt))} – ${formatDate(new Date(i.lastAt))}` : ''}
-                  </span>
-                  <span className="row-sub">
-                    Imported {formatDateTime(i.committedAt)}
-                    {i.committedBy ? ` by ${i.committedBy.name}` : ''} · SHA-256{' '}
-                    <code title={i.fileSha256}>{i.fileSha256.slice(0, 12)}…</code>
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <>
+              <h3 className="imports-heading" id="imports-list-title">
+                Imported chats
+              </h3>
+              <ul className="row-list compact imports-list" aria-labelledby="imports-list-title">
+                {list.map((i) => (
+                  <li key={i.importId} className="import-row">
+                    <span className="row-title">{i.fileName}</span>
+                    <span className="row-sub">
+                      {plural(i.imported, 'message')}
+                      {i.attachments ? `, ${plural(i.attachments, 'file')}` : ''}
+                      {i.firstAt && i.lastAt ? ` · ${formatDate(new Date(i.firstAt))} – ${formatDate(new Date(i.lastAt))}` : ''}
+                    </span>
+                    <span className="row-sub">
+                      Imported {formatDateTime(i.committedAt)}
+                      {i.committedBy ? ` by ${i.committedBy.name}` : ''} · SHA-256{' '}
+                      <code title={i.fileSha256}>{i.fileSha256.slice(0, 12)}…</code>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </>
           )
         }
       </QueryStatus>
