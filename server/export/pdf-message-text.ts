@@ -53,7 +53,8 @@ function throughNumber(message: TExportMessage): string {
 
 function describeSender(message: TExportMessage): string {
   if (message.imported) {
-    const side = message.direction === 'inbound' ? `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}` : DIRECTION_LABEL.outbound;
+    const side =
+      message.direction === 'inbound' ? `${DIRECTION_LABEL.inbound} · ${formatNumber(message.peerPhone)}` : DIRECTION_LABEL.outbound;
     return `${side} · written by "${oneLine(message.imported.sender)}" · ${message.imported.statement} (line ${message.imported.line} of the export, SHA-256 ${message.imported.fileSha256.slice(0, 16)}…)`;
   }
   if (message.internal) return `Internal note by ${oneLine(message.sentBy?.name ?? 'a former colleague')} · not sent to the client`;

@@ -57,7 +57,14 @@ export function StatusTicks({ status, receipts, error }: TProps) {
           </g>
         )}
         {status === 'imported' && (
-          <path d="M9 1.5v6.2M6.3 5.2L9 7.9l2.7-2.7M4 10.5h10" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M9 1.5v6.2M6.3 5.2L9 7.9l2.7-2.7M4 10.5h10"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.5"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         )}
         {status === 'failed' && (
           <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
