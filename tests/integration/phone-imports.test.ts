@@ -45,6 +45,13 @@ async function upload(cookie: string, name: string, bytes: Buffer): Promise<{ st
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** Sam uploads an export and imports it to Anna's file, Sam Lawyer as the firm. */
+async function samImports(name: string, bytes: Buffer) {
+  const res = await upload(samCookie, name, bytes);
+  const { importId } = res.body as unknown as TPreview;
+  return sam.imports.commit.mutate({ importId, clientId: anna.id, firmParticipants: ['Sam Lawyer'] });
+}
+
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
     () => null,
@@ -184,13 +191,7 @@ describe('an export, previewed and imported', () => {
   it('an export overlapping the first adds only what is new', async () => {
     const text =
       (await readFile(path.join(CORPUS, 'android-en-GB-24h.txt'), 'utf8')) + '14/02/2026, 09:00 - Anna Client: One more thing.\n';
-    const res = await upload(samCookie, 'later.txt', Buffer.from(text));
-    const result = await sam.imports.commit.mutate({
-      importId: (res.body as unknown as TPreview).importId,
-      clientId: anna.id,
-      firmParticipants: ['Sam Lawyer'],
-    });
-    expect(result).toEqual({ imported: 1, duplicates: 7, attachments: 0 });
+    expect(await samImports('later.txt', Buffer.from(text))).toEqual({ imported: 1, duplicates: 7, attachments: 0 });
   });
 
   it('a message imported from half an hour ago opens no 24-hour window', async () => {
@@ -370,13 +371,7 @@ describe('walls and ownership', () => {
       ['_chat.txt', Buffer.from(`${lines.join('\n')}\n02/03/2026, 11:00 - Sam Lawyer: Got them\n`)],
       ['IMG-1.jpg', photo],
     ]);
-    const res = await upload(samCookie, 'same-photo.zip', zip);
-    const result = await sam.imports.commit.mutate({
-      importId: (res.body as unknown as TPreview).importId,
-      clientId: anna.id,
-      firmParticipants: ['Sam Lawyer'],
-    });
-    expect(result).toEqual({ imported: 6, duplicates: 0, attachments: 1 });
+    expect(await samImports('same-photo.zip', zip)).toEqual({ imported: 6, duplicates: 0, attachments: 1 });
   });
 
   it('refuses what is not an export with a sentence, keeping nothing', async () => {
