@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -38,10 +37,11 @@ type TDeps = {
 };
 
 /**
- * `POST /api/imports/whatsapp`: a WhatsApp export (`.zip` or `.txt`) as multipart field `file`, or as
- * the raw body with its name in `X-File-Name`. It is spooled to a temporary file while hashed, read
- * (the preview), and only then kept — the export whole, as a file, beside the preview — in one
- * transaction; anything refused keeps nothing. Nothing becomes a record until `imports.commit`.
+ * `POST /api/imports/whatsapp`: a WhatsApp export (`.zip` or `.txt`) as multipart field `file`, as the
+ * raw body with its name in `X-File-Name`, or as JSON `{attachmentId}` naming the person's own upload.
+ * It is spooled to a temporary file, read (the preview), and only then kept — the export whole, as a
+ * file hashed as the store writes it, beside the preview — in one transaction; anything refused keeps
+ * nothing. Nothing becomes a record until `imports.commit`.
  */
 export function receiveChatExport(deps: TDeps): RequestHandler {
   return async (req, res) => {
@@ -130,7 +130,7 @@ async function takeUploaded(
   store: TMediaStore,
   userId: number,
   spool: string,
-): Promise<{ size: number; fileName: string; sha256: string }> {
+): Promise<{ size: number; fileName: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -147,22 +147,18 @@ async function takeUploaded(
   if (!Number.isSafeInteger(attachmentId) || (attachmentId as number) < 1 || (attachmentId as number) > 2_147_483_647) {
     throw new ImportRefusal('Send {"attachmentId": n} as JSON, or the export itself.', 400);
   }
-  const [row] = await db().query<{ file_name: string | null; sha256: string; size: number }>(
-    `SELECT a.file_name, a.sha256, a.size FROM attachments a
+  const [row] = await db().query<{ file_name: string | null; size: number }>(
+    `SELECT a.file_name, a.size FROM attachments a
      WHERE a.id = $1 AND a.uploaded_by = $2 AND a.communication_id IS NULL AND a.state = 'stored'`,
     { bind: [attachmentId, userId], type: QueryTypes.SELECT },
   );
   if (!row) throw new ImportRefusal('No such upload: upload the export again.', 404);
   await pipeline(store.read(attachmentId as number), createWriteStream(spool, { mode: 0o600 }));
-  return {
-    size: Number(row.size),
-    fileName: row.file_name ?? 'WhatsApp chat export',
-    sha256: row.sha256,
-  };
+  return { size: Number(row.size), fileName: row.file_name ?? 'WhatsApp chat export' };
 }
 
 /** The file, spooled to `spool` while counted; its name as the browser gave it, cleaned. */
-async function receiveFile(req: IncomingMessage, spool: string): Promise<{ size: number; fileName: string; sha256: string }> {
+async function receiveFile(req: IncomingMessage, spool: string): Promise<{ size: number; fileName: string }> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (!type.startsWith('multipart/form-data')) {
     const named = typeof req.headers['x-file-name'] === 'string' ? safeDecode(req.headers['x-file-name']) : null;
@@ -202,8 +198,7 @@ async function receiveFile(req: IncomingMessage, spool: string): Promise<{ size:
 
 const tooLarge = () => new ImportRefusal('An export can be at most 2 GB. Nothing was kept.', 413);
 
-async function spoolCounted(source: Readable, spool: string): Promise<{ size: number; sha256: string }> {
-  const hash = createHash('sha256');
+async function spoolCounted(source: Readable, spool: string): Promise<{ size: number }> {
   let size = 0;
   await pipeline(
     source,
@@ -211,13 +206,12 @@ async function spoolCounted(source: Readable, spool: string): Promise<{ size: nu
       for await (const chunk of chunks) {
         size += chunk.length;
         if (size > MAX_IMPORT_BYTES) throw tooLarge();
-        hash.update(chunk);
         yield chunk;
       }
     },
     createWriteStream(spool, { mode: 0o600 }),
   );
-  return { size, sha256: hash.digest('hex') };
+  return { size };
 }
 
 function safeDecode(value: string): string | null {
