@@ -46,7 +46,15 @@ export function useThreadRows({
   const formatNumber = usePhoneFormatter();
   const dismissToast = useDismissToast();
   const failureKey = sendFailureToastKey(threadKeyOfRef(threadRef));
-  const retry = trpc.chat.retry.useMutation({ onError: (error) => toast('error', error.message, failureKey) });
+  // On the mutation, not on `mutate`: a thread re-mounted by a live update still takes the notice away.
+  const retry = trpc.chat.retry.useMutation({
+    onError: (error) => toast('error', error.message, failureKey),
+    // Sent this time: the failure's notice no longer says how things stand.
+    onSuccess: () => {
+      dismissToast(failureKey);
+      void utils.inbox.thread.invalidate(threadRef);
+    },
+  });
   // Who may see the conversation: the names a note's mentions are marked by.
   const people = trpc.inbox.people.useQuery(threadRef);
   const nameById = useMemo(() => new Map((people.data ?? []).map((p) => [p.id, p.name])), [people.data]);
@@ -54,13 +62,7 @@ export function useThreadRows({
 
   /** `confirm`: a send whose outcome is unknown, resent after the person said it may go twice. */
   const onRetry = (id: number, confirm: boolean) => {
-    // Sent this time: the failure's notice no longer says how things stand.
-    retry.mutate(confirm ? { id, confirm } : { id }, {
-      onSuccess: () => {
-        dismissToast(failureKey);
-        void utils.inbox.thread.invalidate(threadRef);
-      },
-    });
+    retry.mutate(confirm ? { id, confirm } : { id });
   };
   /** Who wrote it, as a screen reader announces each message. */
   const speakerOf = (item: TThreadItem) => {
