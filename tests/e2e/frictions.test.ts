@@ -47,9 +47,21 @@ describe.runIf(hasChromium())('frictions that hid failures, in Chromium at 1280 
     live.sim.configure({ autoReceipts: false });
     try {
       const { page, context } = await signIn(1280, 'Director');
+      // The provider's catalogue answers late: until it does, "Send as" may yet become a template, so nothing goes.
+      let answerCatalogue!: () => void;
+      const catalogueHeld = new Promise<void>((resolve) => (answerCatalogue = resolve));
+      await page.route(/\/trpc\/[^?]*chat\.providerTemplates/, async (route) => {
+        await catalogueHeld;
+        await route.continue();
+      });
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('textbox', { name: 'Number' }).fill('+44 7700 900999');
-      await page.getByRole('button', { name: 'Send test' }).click();
+      const sendTest = page.getByRole('button', { name: 'Send test' });
+      await page.getByRole('option', { name: 'Looking up the approved templates…' }).waitFor({ state: 'attached' });
+      expect(await sendTest.isDisabled()).toBe(true);
+      answerCatalogue();
+      await page.getByLabel('Preview').waitFor();
+      await sendTest.click();
       const result = page.locator('.test-result');
       await result.getByText(/Provider id/).waitFor();
       expect(await result.getAttribute('data-status')).toBe('sent');

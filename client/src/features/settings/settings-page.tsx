@@ -247,6 +247,8 @@ function TestMessageForm() {
   const kind = chosen ?? (preferred ? `${preferred.name}|${preferred.language}` : FREE_TEXT);
   const template = simple.find((t) => `${t.name}|${t.language}` === kind);
   const sendTest = trpc.settings.sendTest.useMutation();
+  // Until the catalogue answers, "Send as" may yet change to a template: nothing goes before it is settled.
+  const settling = catalogue.isPending;
   const fieldErrors = sendTest.error?.data?.fieldErrors;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -269,13 +271,14 @@ function TestMessageForm() {
       </label>
       <label className="field">
         <span>Send as</span>
-        <select value={kind} onChange={(e) => setChosen(e.target.value)}>
+        <select value={kind} onChange={(e) => setChosen(e.target.value)} disabled={settling}>
+          {settling && <option value={FREE_TEXT}>Looking up the approved templates…</option>}
           {simple.map((t) => (
             <option key={`${t.name}|${t.language}`} value={`${t.name}|${t.language}`}>
               Approved template {t.name} ({t.language})
             </option>
           ))}
-          <option value={FREE_TEXT}>Free text (only reaches a number that wrote in the last 24 hours)</option>
+          {!settling && <option value={FREE_TEXT}>Free text (only reaches a number that wrote in the last 24 hours)</option>}
         </select>
       </label>
       {template ? (
@@ -288,7 +291,7 @@ function TestMessageForm() {
           <textarea required rows={2} value={body} onChange={(e) => setBody(e.target.value)} />
         </label>
       )}
-      <button type="submit" className="button primary" disabled={sendTest.isPending}>
+      <button type="submit" className="button primary" disabled={sendTest.isPending || settling}>
         {sendTest.isPending ? 'Sending…' : 'Send test'}
       </button>
       {sendTest.data && <TestResult key={sendTest.data.id} sent={sendTest.data} />}
