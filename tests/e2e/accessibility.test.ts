@@ -1,15 +1,14 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
+import { axeOn, type TAxeResults } from '../support/axe';
 
 // Every screen meets WCAG 2.1 AA as axe-core measures it, on a desk and on a phone.
 const SIZES = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ] as const;
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 type TRole = 'Director' | 'Staff';
 type TScreen = { name: string; as: TRole | null; open: (page: Page, url: string) => Promise<void> };
@@ -141,7 +140,7 @@ const SCREENS: TScreen[] = [
 ];
 
 /** One line per violation, with where it is and what to do, so a failure says what to fix. */
-function describeViolations(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']): string[] {
+function describeViolations(violations: TAxeResults['violations']): string[] {
   return violations.map((v) => {
     const targets = v.nodes.map((n) => n.target.join(' ')).slice(0, 8);
     const more = v.nodes.length > targets.length ? ` (+${v.nodes.length - targets.length} more)` : '';
@@ -198,7 +197,7 @@ describe.runIf(hasChromium())('every screen meets WCAG 2.1 AA (axe-core: no seri
         await screen.open(page, live.app.url);
         await waitForSettled(page);
         await saveScreenshot(page, `screen-${screen.name}-${width}`);
-        const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+        const { violations } = await axeOn(page);
         const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect.soft(describeViolations(serious), `axe on the ${screen.name} screen at ${width} px`).toEqual([]);
         expect.soft(await findOverflow(page), `the ${screen.name} screen scrolls sideways at ${width} px`).toEqual([]);

@@ -1,9 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TAppProcess } from '../support/app-process';
 import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
+import { axeOn } from '../support/axe';
 
 // The audit page as a director reads it: one sentence per event with names, not ids; the chain's
 // head and a check of the whole chain; filters by what an event is about and by hash.
@@ -160,7 +160,7 @@ describe.runIf(hasChromium())('the audit page', () => {
       await page.getByRole('searchbox', { name: 'About' }).fill('Amelia');
       await page.getByRole('list', { name: 'Matching clients and cases' }).waitFor();
       await saveScreenshot(page, `audit-${width}`);
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const { violations } = await axeOn(page);
       expect(
         violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')

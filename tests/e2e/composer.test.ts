@@ -1,9 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, saveScreenshot } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { match } from '../support/matchers';
+import { axeOn } from '../support/axe';
 
 const PRIYA = '447700900999'; // an unlinked number in the demo data: its conversation is keyed by phone
 
@@ -36,7 +36,7 @@ describe.runIf(hasChromium())('the composer, in Chromium: wording, drafts, the l
   }
   /** WCAG 2.1 AA violations inside the composer, as axe-core measures them. */
   async function composerViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page }).include('.composer').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const result = await axeOn(page, '.composer');
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
 

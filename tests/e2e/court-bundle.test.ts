@@ -4,13 +4,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
+import { axeOn } from '../support/axe';
 
 // The court bundle as a director meets it (server/export/README.md "Evidence exports"): downloaded from a client's
 // page by the browser itself, its fingerprint shown on the card once the browser has it, then handed
@@ -87,10 +87,7 @@ async function shootAndMeasure(page: Page, section: Locator, name: string): Prom
     await page.evaluate(() => window.scrollTo(0, 0));
     const box = (await section.boundingBox())!;
     await saveScreenshot(page, `${name}-${width}`, { clip: box });
-    const { violations } = await new AxeBuilder({ page })
-      .include(`#${await section.getAttribute('id')}`)
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const { violations } = await axeOn(page, `#${await section.getAttribute('id')}`);
     expect(
       violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -1,10 +1,10 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toZonedInputValue } from '../../shared/zoned-time';
 import { hasChromium, liveStreamOpen, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { createHttpClient } from '../support/test-server';
+import { axeOn } from '../support/axe';
 
 // The firm's wording, edited by a director in Settings and inserted filled in by staff; a director's
 // team view of scheduled messages, reached on a phone; the 24-hour warning while a time is chosen
@@ -39,7 +39,7 @@ describe.runIf(hasChromium())('firm wording and the team’s scheduled messages,
   }
   /** Serious and critical WCAG 2.1 AA violations inside `selector`. */
   async function serious(page: Page, selector: string): Promise<string[]> {
-    const result = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const result = await axeOn(page, selector);
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
   }
 

@@ -1,8 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, saveScreenshot, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
+import { axeOn } from '../support/axe';
 
 // Read receipts by the firm's policy, in Chromium against the built app and the provider simulator: a
 // director chooses it in Settings › Read receipts (at 1280 and 390 px), and the client's blue ticks
@@ -25,10 +25,7 @@ describe.runIf(hasChromium())('read receipts, set in Settings; the client’s ti
     await page.goto(`${live.app.url}/settings`);
     const panel = page.getByRole('region', { name: 'Read receipts' });
     await panel.getByRole('radio', { name: label }).check();
-    const { violations } = await new AxeBuilder({ page })
-      .include('.read-receipts')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const { violations } = await axeOn(page, '.read-receipts');
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await saveScreenshot(panel, `settings-read-receipts-${width}`);

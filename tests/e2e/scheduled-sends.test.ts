@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatWallTime, toZonedInputValue, wallTimeIn } from '../../shared/zoned-time';
@@ -6,6 +5,7 @@ import { hasChromium, liveStreamOpen, saveScreenshot } from '../support/browser'
 import { useLiveBrowserSuite } from '../support/live-app';
 import { match } from '../support/matchers';
 import { createHttpClient } from '../support/test-server';
+import { axeOn } from '../support/axe';
 
 // Scheduled sends in Chromium (server/messaging/README.md "Scheduled sends"): a text is scheduled with Send later a few
 // seconds ahead, listed above the composer, goes by itself as an ordinary bubble and leaves the
@@ -72,7 +72,7 @@ describe.runIf(hasChromium())('scheduled sends in Chromium', () => {
     await picker.waitFor({ state: 'detached' });
   }
   async function violations(page: Page, selector: string): Promise<string[]> {
-    const result = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const result = await axeOn(page, selector);
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
   const providerTexts = (text: string) =>

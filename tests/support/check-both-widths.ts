@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { saveScreenshot } from './browser';
+import { axeOn } from './axe';
 
 /**
  * The page as it stands, at 1280 and at 390 px: photographed (with E2E_SCREENSHOTS=1), axe's serious and
@@ -13,7 +13,7 @@ export async function checkBothWidths(page: Page, name: string): Promise<void> {
     // From the top: a full-page shot of a scrolled page draws the sticky top bar mid-page.
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveScreenshot(page, `${name}-${width}`);
-    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const { violations } = await axeOn(page);
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect
       .soft(
