@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, saveScreenshot } from '../support/browser';
+import { hasChromium, saveScreenshot, signOut } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { codeAt } from '../support/mfa';
 
@@ -42,8 +42,7 @@ describe.runIf(hasChromium())('Two-step sign-in', () => {
     await panel.getByRole('button', { name: 'I have saved them' }).click();
     await panel.getByText('An authenticator app is set up. 10 recovery codes are left.').waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signOut(page);
     await signInWithPassword(page, live.app.url);
     const code = page.getByRole('textbox', { name: 'Enter the 6-digit code from your authenticator app' });
     await code.fill('000000');
@@ -54,16 +53,14 @@ describe.runIf(hasChromium())('Two-step sign-in', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signOut(page);
     await signInWithPassword(page, live.app.url);
     await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
     await page.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[0]!);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signOut(page);
     await page.setViewportSize({ width: 390, height: 844 });
     await signInWithPassword(page, live.app.url);
     await page.getByRole('button', { name: 'Use a recovery code instead' }).click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasChromium, saveScreenshot } from '../support/browser';
+import { hasChromium, saveScreenshot, signOut } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 
 // Passkeys in a real browser: Chromium's virtual authenticator (DevTools protocol, WebAuthn domain)
@@ -47,8 +47,7 @@ describe.runIf(hasChromium())('Passkeys', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await saveScreenshot(page, 'settings-passkeys-390');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signOut(page);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
 

@@ -102,6 +102,15 @@ export async function signInDemo(
 }
 
 /**
+ * Signs out with the top bar's button, as a person does. Signing out loads the app afresh: this
+ * resolves once the new page has loaded and asks to sign in (a step taken sooner is lost with the old page).
+ */
+export async function signOut(page: Page): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign out' }).click()]);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
+
+/**
  * Resolves once the page's live-updates stream has started (the SPA marks it on <html data-live>):
  * a change made before then would reach the page only with the next resync, not live.
  */
