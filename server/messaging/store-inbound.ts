@@ -2,7 +2,7 @@ import { autoReplyCtes, listAutoReplyCandidates } from '../business-hours';
 import { matchOneClient } from '../crm';
 import { announcedCte } from '../events';
 import { NO_DOWNLOADS_IN_DEMO } from '../media';
-import { queryRows, sql, type Sql } from '../core/sql';
+import { empty, queryRows, sql, type Sql } from '../core/sql';
 import type { TInboundMessage } from './inbound-message';
 import { releaseAdoptedIds } from './receipts';
 
@@ -15,7 +15,13 @@ export type TStoredInbound = { id: number; clientId: number | null; peerPhone: s
 // downloads it after the webhook has answered. Out of hours, the batch's senders are queued the
 // firm's reply in the same statement (server/messaging/README.md "Business hours"), sent later by the scheduled-sends worker.
 // Column arrays (unnest) parse faster than one JSON document of rows.
-const insertInboundSql = (messages: TInboundMessage[], canDownload: boolean): Sql => sql`
+//
+// `parts`: every part, always, in the app. The benchmark leaves one out at a time to price it per
+// delivery (tests/bench/README.md "Ingest, part by part"); leaving one out changes what is stored.
+export type TInboundParts = { match: boolean; files: boolean; notify: boolean; autoReplies: boolean };
+export const EVERY_INBOUND_PART: TInboundParts = { match: true, files: true, notify: true, autoReplies: true };
+
+export const insertInboundSql = (messages: TInboundMessage[], canDownload: boolean, parts: TInboundParts = EVERY_INBOUND_PART): Sql => sql`
 WITH input AS (
   SELECT * FROM unnest(${messages.map((m) => m.chatMsgId)}::text[], ${messages.map((m) => m.peerPhone)}::text[],
     ${messages.map((m) => m.body)}::text[], ${messages.map((m) => m.providerTimestamp?.toISOString() ?? null)}::timestamptz[],
@@ -26,7 +32,7 @@ WITH input AS (
     AS x(chat_msg_id, peer_phone, body, provider_timestamp, contact_name, truncated, direction, extra, attachment, firm_number_id, ord)
 ), matched AS (
   SELECT i.*,
-    ${matchOneClient(sql`i.peer_phone`)} AS client_id
+    ${parts.match ? matchOneClient(sql`i.peer_phone`) : sql`NULL::int`} AS client_id
   FROM input i
 ), inserted AS (
   INSERT INTO communications (type, direction, status, body, client_id, peer_phone, metadata, provider_timestamp, firm_number_id)
@@ -45,10 +51,12 @@ WITH input AS (
          CASE WHEN ${canDownload}::boolean THEN NULL ELSE ${NO_DOWNLOADS_IN_DEMO}::text END,
          CASE WHEN ${canDownload}::boolean THEN now() END
   FROM inserted n JOIN input i ON i.chat_msg_id = n.chat_msg_id
-  WHERE i.attachment IS NOT NULL
+  WHERE i.attachment IS NOT NULL ${parts.files ? empty : sql`AND false`}
   ORDER BY n.id, i.ord
   RETURNING communication_id, state
-), ${announcedCte(sql`inserted`)}, ${autoReplyCtes(sql`inserted`, listAutoReplyCandidates(messages))}
+), ${parts.notify ? announcedCte(sql`inserted`) : sql`announced AS (SELECT NULL WHERE false)`}${
+  parts.autoReplies ? sql`, ${autoReplyCtes(sql`inserted`, listAutoReplyCandidates(messages))}` : empty
+}
 SELECT id, client_id AS "clientId", peer_phone AS "peerPhone", chat_msg_id AS "chatMsgId",
        EXISTS (SELECT 1 FROM files f WHERE f.communication_id = inserted.id AND f.state = 'pending') AS "hasAttachment",
        (SELECT count(*) FROM announced) AS "notified"

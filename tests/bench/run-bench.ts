@@ -13,6 +13,7 @@ import { benchDownloads } from './parts/downloads';
 import { benchExport } from './parts/export';
 import { benchImports } from './parts/imports';
 import { benchIngest } from './parts/ingest';
+import { benchIngestParts } from './parts/ingest-parts';
 import { benchLoad } from './parts/load';
 import { benchMedia } from './parts/media';
 import { benchQueries } from './parts/queries';
@@ -33,7 +34,7 @@ import { rssMb } from './process-memory';
 const SMOKE = process.argv.includes('--smoke');
 const QUICK = SMOKE || process.argv.includes('--quick');
 const SIZE: TBenchSize = SMOKE ? 'smoke' : QUICK ? 'quick' : 'full';
-// --only=ingest,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials,unread,imports runs a subset (for iterating on one part).
+// --only=ingest,ingest-parts,receipts,queries,bundle,startup,load,media,export,live,records,scheduled,court,downloads,denials,unread,imports runs a subset (for iterating on one part).
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -84,6 +85,7 @@ async function main() {
   }
   try {
     if (runs('ingest')) await benchIngest(adminUrl, tools);
+    if (runs('ingest-parts')) await benchIngestParts(adminUrl, tools);
     if (runs('receipts')) await benchReceipts(adminUrl, tools);
     if (runs('queries')) await benchQueries(adminUrl, tools);
     if (runs('bundle')) await benchBundle(tools);
