@@ -6,7 +6,7 @@ import type { TThreadItem } from '../inbox';
 import type { LiveStreams } from '../live/live-streams';
 import type { TMediaStore } from '../media/media-store';
 import type { ProviderClient } from '../provider/provider-client';
-import type { TProviderFor } from '../numbers';
+import type { NumberRouteCache, TProviderFor } from '../numbers';
 import type { TSigningKey } from '../signing';
 
 /**
@@ -23,6 +23,8 @@ export type TAppDeps = {
   provider: ProviderClient | null;
   /** The client each firm number sends with (its own key); number 1's is `provider`. */
   providerFor: TProviderFor;
+  /** The firm's numbers as the webhook routes by them, kept until they change. */
+  numberRoutes: NumberRouteCache;
   signInLimiter: SignInLimiter;
   /** Where attachment bytes are kept (PostgreSQL by default). */
   mediaStore: TMediaStore;

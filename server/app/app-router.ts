@@ -90,6 +90,7 @@ export function createAppRouter(deps: TAppDeps) {
       signingKeyFile: config.signingKeyFile,
       defaultCountry: config.defaultCountry,
       configuredKey: config.messaging.apiKey,
+      onChanged: () => deps.numberRoutes.forget(),
     }),
     imports: createImportsRouter({ store: deps.mediaStore, firmTimeZone: config.firmTimeZone }),
   });

@@ -1,6 +1,5 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Request } from 'express';
-import { numberKeysFrom, readNumberRoutes, unreadableKey } from '../numbers';
 import { requireSession } from '../auth';
 import { serveCertificate } from '../records/certificate-route';
 import { createWebhookRouter } from '../webhook/webhook-route';
@@ -74,20 +73,12 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
   app.use(refuseUnknownMethods);
 
   // The provider's route first: the busiest path walks the fewest layers.
-  const numberKeys = numberKeysFrom(deps.config.signingKeyFile);
-  // Said once per number: its deliveries are refused until a director enters its secret again.
-  const saidUnreadable = new Set<number>();
-  const warnUnreadable = (number: { id: number; label: string }) => {
-    if (saidUnreadable.has(number.id)) return;
-    saidUnreadable.add(number.id);
-    deps.logger.error({ numberId: number.id }, `${unreadableKey(number.label)} Until then its deliveries are refused.`);
-  };
   app.use(
     '/api/webhooks/chat',
     createWebhookRouter({
       logger: deps.logger,
       auth: { secret: deps.config.messaging.webhookSecret, allowUnauthenticated: deps.config.messaging.allowUnauthenticatedWebhooks },
-      numberRoutes: () => readNumberRoutes(numberKeys, deps.config.messaging.webhookSecret, warnUnreadable),
+      numberRoutes: (fresh) => (fresh ? deps.numberRoutes.fresh() : deps.numberRoutes.get()),
       verifyToken: deps.config.messaging.verifyToken,
       onFilesPending: () => mediaQueue?.wake(),
       canDownloadFiles: deps.provider !== null,

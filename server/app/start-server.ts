@@ -27,7 +27,9 @@ import {
   findUnreadableNumbers,
   listFirmNumbers,
   numberKeysFrom,
+  NumberRouteCache,
   providersByNumber,
+  readNumberRoutes,
   syncConfiguredNumber,
   unreadableKey,
   type TProviderFor,
@@ -114,9 +116,7 @@ export async function startServer(
   try {
     signingKey = readSigningKey(config);
     await sweepAbandonedSends(logger);
-    // Number 1 is the configuration's (server/numbers/README.md "Several numbers").
-    await syncConfiguredNumber(config.firmPhone);
-    await warnUnreadableNumbers(config, logger);
+    await prepareNumbers(config, logger);
     // Demo data only where nobody can mistake it for real data: embedded, demo mode, empty.
     if (database.embedded && config.mode === 'demo' && (await isDatabaseEmpty())) {
       await seedDemoData({ defaultCountry: config.defaultCountry });
@@ -146,6 +146,7 @@ export async function startServer(
       liveStreams,
       provider,
       providerFor,
+      numberRoutes: keepNumberRoutes(config, logger, events),
       signInLimiter,
       mediaStore,
       signingKey,
@@ -266,7 +267,27 @@ async function syncOtherNumbersTemplates(providerFor: TProviderFor, templatesPat
 }
 
 /** Numbers whose sealed key or secret this signing key file cannot open (it was replaced): said at start, by name. */
-async function warnUnreadableNumbers(config: TConfig, logger: TLogger): Promise<void> {
+/**
+ * The numbers the webhook routes by, kept until they change (server/numbers/README.md "Several
+ * numbers"): every change announced on the feed, by this instance or any other, forgets them.
+ */
+function keepNumberRoutes(config: TConfig, logger: TLogger, events: ChatEvents<TThreadItem>): NumberRouteCache {
+  const keys = numberKeysFrom(config.signingKeyFile);
+  // Said once per number: its deliveries are refused until a director enters its secret again.
+  const saidUnreadable = new Set<number>();
+  const warnUnreadable = (number: { id: number; label: string }) => {
+    if (saidUnreadable.has(number.id)) return;
+    saidUnreadable.add(number.id);
+    logger.error({ numberId: number.id }, `${unreadableKey(number.label)} Until then its deliveries are refused.`);
+  };
+  const routes = new NumberRouteCache(() => readNumberRoutes(keys, config.messaging.webhookSecret, warnUnreadable));
+  events.onNumbersChanged(() => routes.forget());
+  return routes;
+}
+
+/** Number 1 is the configuration's (server/numbers/README.md "Several numbers"); a number whose secrets this key file cannot open is said at start. */
+async function prepareNumbers(config: TConfig, logger: TLogger): Promise<void> {
+  await syncConfiguredNumber(config.firmPhone);
   for (const number of await findUnreadableNumbers(numberKeysFrom(config.signingKeyFile)))
     logger.error({ numberId: number.id }, unreadableKey(number.label));
 }

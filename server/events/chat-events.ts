@@ -22,6 +22,8 @@ export const OWNERSHIP_PAYLOAD = '{"ownership":true}';
 export const notifyPayload = (userIds: number[]): string => JSON.stringify({ notify: userIds });
 /** Sessions ended or the sign-in policy changed (announced by the database's own triggers, migration 0034). */
 export const SESSIONS_PAYLOAD = '{"sessions":true}';
+/** The firm's numbers changed (announced by the database's own trigger, migration 0042): the webhook reads them again. */
+export const NUMBERS_PAYLOAD = '{"numbers":true}';
 
 /**
  * Puts one payload on the change feed: delivered when `transaction` commits (not at all if it
@@ -95,6 +97,12 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     return () => this.emitter.off('sessions', listener);
   }
 
+  /** Called when the firm's numbers changed anywhere, or may have while the feed was away. */
+  onNumbersChanged(listener: () => void): () => void {
+    this.emitter.on('numbers', listener);
+    return () => this.emitter.off('numbers', listener);
+  }
+
   subscribe(listener: (change: TChatChange<TItem>) => void): () => void {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);
@@ -126,8 +134,11 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
     setTimeout(() => {
       if (this.stopped) return;
       this.connect().then(
-        // Changes committed while we were away were not heard: tell live views to refetch.
-        () => this.emitter.emit('change', { resync: true }),
+        // Changes committed while we were away were not heard: tell live views to refetch, and forget the numbers kept.
+        () => {
+          this.emitter.emit('numbers');
+          this.emitter.emit('change', { resync: true });
+        },
         () => this.scheduleReconnect(),
       );
     }, delay).unref();
@@ -141,6 +152,10 @@ export class ChatEvents<TItem extends { id: number } = { id: number }> {
   private dispatch(payload: string | undefined): void {
     if (payload === SESSIONS_PAYLOAD) {
       this.emitter.emit('sessions');
+      return;
+    }
+    if (payload === NUMBERS_PAYLOAD) {
+      this.emitter.emit('numbers');
       return;
     }
     if (this.emitter.listenerCount('change') === 0) return;

@@ -5,8 +5,8 @@ import type { TNumberKeys } from './number-keys';
 export type TNumberRoute = { id: number; digits: string; phoneNumberId: string | null; active: boolean; secret: string | undefined };
 
 /**
- * Every number the firm has had, read for each delivery (a tiny table: a number added a moment ago
- * is routed at once, never ignored). A number without its own webhook secret proves the firm's; a
+ * Every number the firm has had, as the webhook routes by them (kept between changes:
+ * number-route-cache.ts). A number without its own webhook secret proves the firm's; a
  * deactivated one proves none, and is known only so that what is posted for it is told apart. A
  * secret that cannot be opened (the signing key file was replaced) proves nothing, and `onUnreadable`
  * is told which number it is: the other numbers' deliveries go on.

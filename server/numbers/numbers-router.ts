@@ -10,8 +10,14 @@ export function createNumbersRouter(deps: {
   signingKeyFile: string;
   defaultCountry: CountryCode | undefined;
   configuredKey: string | undefined;
+  /** Told once a change has committed: this instance's webhook reads the numbers again at once (the feed tells the others). */
+  onChanged: () => void;
 }) {
   const setup = { keys: numberKeysFrom(deps.signingKeyFile), defaultCountry: deps.defaultCountry, configuredKey: deps.configuredKey };
+  const changed = <T>(done: T): T => {
+    deps.onChanged();
+    return done;
+  };
   return router({
     /** Anyone signed in: each message's number label and the composer's reply-from choice. Never a key or secret. */
     list: authedProcedure.output(z.array(ZFirmNumber)).query(() => listFirmNumbers()),
@@ -20,16 +26,16 @@ export function createNumbersRouter(deps: {
     add: directorProcedure
       .input(ZAddNumberInput)
       .output(ZFirmNumber)
-      .mutation(({ ctx, input }) => addFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, setup, input)),
+      .mutation(async ({ ctx, input }) => changed(await addFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, setup, input))),
 
     update: directorProcedure
       .input(ZUpdateNumberInput)
       .output(ZFirmNumber)
-      .mutation(({ ctx, input }) => updateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, setup, input)),
+      .mutation(async ({ ctx, input }) => changed(await updateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, setup, input))),
 
     deactivate: directorProcedure
       .input(ZNumberIdInput)
       .output(ZFirmNumber)
-      .mutation(({ ctx, input }) => deactivateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, input.id)),
+      .mutation(async ({ ctx, input }) => changed(await deactivateFirmNumber({ userId: ctx.user.id, ip: ctx.clientIp }, input.id))),
   });
 }

@@ -34,8 +34,11 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 export type TWebhookDeps = {
   logger: TLogger;
   auth: TWebhookAuth;
-  /** The firm's active numbers and the secret each one's deliveries prove (server/numbers/README.md "Several numbers"). */
-  numberRoutes: () => Promise<TNumberRoute[]>;
+  /**
+   * The firm's numbers and the secret each one's deliveries prove (server/numbers/README.md "Several
+   * numbers"): as kept, or `fresh`, read now — before a delivery is refused or an item ignored.
+   */
+  numberRoutes: (fresh: boolean) => Promise<TNumberRoute[]>;
   verifyToken: string | undefined;
   /** Told when files were recorded `pending`, so the media queue starts on them now rather than at its next poll. */
   onFilesPending?: () => void;
@@ -80,8 +83,26 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
     if (deps.auth.allowUnauthenticated) {
       deps.logger.warn('webhook POST accepted WITHOUT authentication (ALLOW_UNAUTHENTICATED_WEBHOOKS=true)');
     }
-    const routes = (res.locals.routes ?? []) as TNumberRoute[];
-    const secret = deps.auth.allowUnauthenticated ? null : provenSecret(req.headers, raw, authWith(deps.auth, routes));
+    let routes = (res.locals.routes ?? []) as TNumberRoute[];
+    let fresh = res.locals.freshRoutes === true;
+    /** The numbers read now, once per delivery; false when they cannot be (answered 503: the provider retries). */
+    const readAfresh = async (): Promise<boolean> => {
+      try {
+        routes = await deps.numberRoutes(true);
+        fresh = true;
+        return true;
+      } catch (error) {
+        deps.logger.error({ error: (error as Error).name }, 'webhook delivery not routed: the firm numbers could not be read');
+        sendJson(res, 503, { ok: false, error: 'unavailable' });
+        return false;
+      }
+    };
+    const prove = () => (deps.auth.allowUnauthenticated ? null : provenSecret(req.headers, raw, authWith(deps.auth, routes)));
+    let secret = prove();
+    if (!deps.auth.allowUnauthenticated && secret === null && !fresh) {
+      if (!(await readAfresh())) return;
+      secret = prove();
+    }
     if (!deps.auth.allowUnauthenticated && secret === null) {
       sendJson(res, 401, { ok: false, error: 'unauthorized' });
       return;
@@ -99,8 +120,16 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
       return;
     }
     // An item counts as a number's only when this delivery proved that number's secret.
-    const proven = secret === null ? 'all' : new Set(routes.filter((r) => r.secret === secret).map((r) => r.id));
-    const { payload, ignored, foreign } = routeByNumber(parsePayload(json), routes, proven);
+    const parsed = parsePayload(json);
+    const route = () =>
+      routeByNumber(parsed, routes, secret === null ? 'all' : new Set(routes.filter((r) => r.secret === secret).map((r) => r.id)));
+    let routed = route();
+    // Nothing is ignored on the kept numbers alone: one added a moment ago, on any instance, is read now.
+    if (routed.ignored && !fresh) {
+      if (!(await readAfresh())) return;
+      routed = route();
+    }
+    const { payload, ignored, foreign } = routed;
     if (ignored)
       deps.logger.warn(
         { ignored, numbers: foreign.slice(0, 10) },
@@ -149,7 +178,14 @@ export function createWebhookRouter(deps: TWebhookDeps): Router {
   });
   // Neither the secret nor a well-formed signature: refused before the body is read (Node discards it).
   router.post('/', (req, res, next) => {
-    deps.numberRoutes().then(
+    // The kept numbers, and a fresh read before refusing: a number's secret set a moment ago on another instance.
+    const routed = async () => {
+      const kept = await deps.numberRoutes(false);
+      if (mayBeAuthentic(req.headers, authWith(deps.auth, kept))) return kept;
+      res.locals.freshRoutes = true;
+      return deps.numberRoutes(true);
+    };
+    routed().then(
       (routes) => {
         res.locals.routes = routes;
         if (mayBeAuthentic(req.headers, authWith(deps.auth, routes))) return next();

@@ -2,8 +2,8 @@ import { query, type TFigure } from './bench-support';
 import { unlinkedNumber, type TLiveRun, type TLiveWalls } from './live-updates';
 
 // The live fan-out with several business numbers (server/numbers/README.md "Several numbers"): the
-// same deliveries naming one firm number, or three in turn; the webhook reads the firm's numbers
-// for every delivery and every record carries its number. Three must cost within a tenth of one.
+// same deliveries naming one firm number, or three in turn; the webhook routes each by the firm's
+// numbers and every record carries its number. Three must cost within a tenth of one.
 
 const FIRM_NUMBERS = ['442079460000', '441134960222', '441614960333'];
 

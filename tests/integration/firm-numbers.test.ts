@@ -6,7 +6,7 @@ import { createSequelize } from '../../server/core/db/sequelize';
 import { createLogger } from '../../server/core/logger';
 import { startProviderSimulator, type ProviderSimulator } from '../../server/dev/provider-sim/provider-simulator';
 import { captureLogLines } from '../support/log-capture';
-import { createEmptyTestDatabase } from '../support/test-database';
+import { createEmptyTestDatabase, TEST_REQUEST_ROLE } from '../support/test-database';
 import { createHttpClient, startTestServer, type TTestServer } from '../support/test-server';
 import { cloudPayload, postWebhook, sign, sql, statusItem, textMessage, WEBHOOK_SECRET } from '../support/webhook';
 
@@ -371,6 +371,80 @@ describe('the one webhook', () => {
       expect(answer).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
     } finally {
       await sql(server.databaseUrl, `UPDATE firm_numbers SET webhook_secret_sealed = $2 WHERE id = $1`, [leedsId, sealed]);
+    }
+  });
+
+  it('reads the firm’s numbers once, not for every delivery: while the app cannot read them, the kept ones route', async () => {
+    const deliver = (id: string) => postWebhook(server.url, cloudPayload({ messages: [textMessage(id, AMELIA, `kept ${id}`)] }));
+    expect((await deliver('wamid.kept-0')).status).toBe(200);
+    await sql(server.databaseUrl, `REVOKE SELECT ON firm_numbers FROM ${TEST_REQUEST_ROLE.user}`);
+    try {
+      expect(await deliver('wamid.kept-1')).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
+    } finally {
+      await sql(server.databaseUrl, `GRANT SELECT ON firm_numbers TO ${TEST_REQUEST_ROLE.user}`);
+    }
+  });
+
+  it('routes a number added a moment ago before its change is heard: an item the kept numbers would ignore is decided on a fresh read', async () => {
+    // The numbers kept (a delivery read them), then one added by hand with its announcement held back: only a fresh read knows it.
+    expect(
+      (await postWebhook(server.url, cloudPayload({ messages: [textMessage('wamid.before-liverpool', AMELIA, 'before')] }))).status,
+    ).toBe(200);
+    await sql(
+      server.databaseUrl,
+      `ALTER TABLE firm_numbers DISABLE TRIGGER firm_numbers_announced;
+       INSERT INTO firm_numbers (digits, label) VALUES ('441514960444', 'Liverpool');
+       ALTER TABLE firm_numbers ENABLE TRIGGER firm_numbers_announced`,
+    );
+    const answer = await postWebhook(
+      server.url,
+      cloudPayload({
+        metadata: { display_phone_number: '441514960444' },
+        messages: [textMessage('wamid.liverpool-1', AMELIA, 'hello Liverpool')],
+      }),
+    );
+    expect(answer).toEqual({ status: 200, json: { ok: true, received: 1, stored: 1 } });
+  });
+
+  it('hears a number deactivated by hand, on any instance: its deliveries are ignored once the database announces it', async () => {
+    await sql(server.databaseUrl, `INSERT INTO firm_numbers (digits, label) VALUES ('441914960666', 'Newcastle')`);
+    let n = 0;
+    const deliver = async () =>
+      (
+        await postWebhook(
+          server.url,
+          cloudPayload({
+            metadata: { display_phone_number: '441914960666' },
+            messages: [textMessage(`wamid.newcastle-${++n}`, AMELIA, 'hello')],
+          }),
+        )
+      ).json;
+    expect(await deliver()).toMatchObject({ stored: 1 });
+    await sql(server.databaseUrl, `UPDATE firm_numbers SET active = false WHERE digits = '441914960666'`);
+    await expect.poll(deliver, { timeout: 10_000 }).toMatchObject({ stored: 0, ignored: 1 });
+  });
+
+  it('forgets the kept numbers as its own change commits: a number deactivated here is ignored at once', async () => {
+    const bristol = await director.numbers.add.mutate({ phone: '+44 117 496 0777', label: 'Bristol', apiKey: 'bristol-key-0123456' });
+    let n = 0;
+    const deliver = async () =>
+      (
+        await postWebhook(
+          server.url,
+          cloudPayload({
+            metadata: { display_phone_number: '441174960777' },
+            messages: [textMessage(`wamid.bristol-${++n}`, AMELIA, 'hello')],
+          }),
+        )
+      ).json;
+    expect(await deliver()).toMatchObject({ stored: 1 });
+    // The database's announcement held back: only the procedure's own word can make the next delivery see it.
+    await sql(server.databaseUrl, `ALTER TABLE firm_numbers DISABLE TRIGGER firm_numbers_announced`);
+    try {
+      await director.numbers.deactivate.mutate({ id: bristol.id });
+      expect(await deliver()).toMatchObject({ stored: 0, ignored: 1 });
+    } finally {
+      await sql(server.databaseUrl, `ALTER TABLE firm_numbers ENABLE TRIGGER firm_numbers_announced`);
     }
   });
 

@@ -13,6 +13,7 @@ const appRouter = createAppRouter({
   logger: { info: () => undefined, warn: () => undefined, error: () => undefined } as never,
   events: {} as never,
   liveStreams: {} as never,
+  numberRoutes: {} as never,
   provider: null,
   providerFor: () => Promise.resolve(null),
   signInLimiter: {} as never,

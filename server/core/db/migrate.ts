@@ -45,6 +45,7 @@ import { wording } from './migrations/0038-wording';
 import { unreadKeptCounts } from './migrations/0039-unread-kept-counts';
 import { firmNumbers } from './migrations/0040-firm-numbers';
 import { phoneImports } from './migrations/0041-phone-imports';
+import { numberRoutesAnnounced } from './migrations/0042-number-routes-announced';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -100,6 +101,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     unreadKeptCounts,
     firmNumbers,
     phoneImports,
+    numberRoutesAnnounced,
   ];
 }
 

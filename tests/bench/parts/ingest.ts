@@ -82,7 +82,7 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
       appRounds.push(await loadWebhook(`${app.url}/api/webhooks/chat`, load));
     }
     // Several numbers (server/numbers/README.md "Several numbers"): the same load naming one number, or
-    // three in turn, interleaved; the route step reads the firm's numbers for every delivery.
+    // three in turn, interleaved; the route step reads the firm's numbers (kept between changes).
     await query(appUrl, `INSERT INTO firm_numbers (digits, label) VALUES ('441134960222', 'Leeds'), ('441614960333', 'Manchester')`);
     for (let round = 0; round < 2; round++) {
       oneNumberRounds.push(await loadWebhook(`${app.url}/api/webhooks/chat`, { ...load, firmNumbers: [FIRM_DIGITS] }));

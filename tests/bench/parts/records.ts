@@ -202,6 +202,7 @@ async function benchChainCost(
     logger: benchLogger,
     events: { publishQuietly: () => undefined } as never,
     liveStreams: {} as never,
+    numberRoutes: {} as never,
     provider: null,
     providerFor: () => Promise.resolve(null),
     signInLimiter: limiter,
