@@ -374,6 +374,21 @@ describe('the one webhook', () => {
     }
   });
 
+  /** Posts a new message to the firm's number `digits`, signed with the firm's secret, each time it is called: the answer. */
+  const deliveriesTo = (digits: string) => {
+    let n = 0;
+    return async () =>
+      (
+        await postWebhook(
+          server.url,
+          cloudPayload({
+            metadata: { display_phone_number: digits },
+            messages: [textMessage(`wamid.to-${digits}-${++n}`, AMELIA, 'hello')],
+          }),
+        )
+      ).json;
+  };
+
   it('reads the firm’s numbers once, not for every delivery: while the app cannot read them, the kept ones route', async () => {
     const deliver = (id: string) => postWebhook(server.url, cloudPayload({ messages: [textMessage(id, AMELIA, `kept ${id}`)] }));
     expect((await deliver('wamid.kept-0')).status).toBe(200);
@@ -408,17 +423,7 @@ describe('the one webhook', () => {
 
   it('hears a number deactivated by hand, on any instance: its deliveries are ignored once the database announces it', async () => {
     await sql(server.databaseUrl, `INSERT INTO firm_numbers (digits, label) VALUES ('441914960666', 'Newcastle')`);
-    let n = 0;
-    const deliver = async () =>
-      (
-        await postWebhook(
-          server.url,
-          cloudPayload({
-            metadata: { display_phone_number: '441914960666' },
-            messages: [textMessage(`wamid.newcastle-${++n}`, AMELIA, 'hello')],
-          }),
-        )
-      ).json;
+    const deliver = deliveriesTo('441914960666');
     expect(await deliver()).toMatchObject({ stored: 1 });
     await sql(server.databaseUrl, `UPDATE firm_numbers SET active = false WHERE digits = '441914960666'`);
     await expect.poll(deliver, { timeout: 10_000 }).toMatchObject({ stored: 0, ignored: 1 });
@@ -426,17 +431,7 @@ describe('the one webhook', () => {
 
   it('forgets the kept numbers as its own change commits: a number deactivated here is ignored at once', async () => {
     const bristol = await director.numbers.add.mutate({ phone: '+44 117 496 0777', label: 'Bristol', apiKey: 'bristol-key-0123456' });
-    let n = 0;
-    const deliver = async () =>
-      (
-        await postWebhook(
-          server.url,
-          cloudPayload({
-            metadata: { display_phone_number: '441174960777' },
-            messages: [textMessage(`wamid.bristol-${++n}`, AMELIA, 'hello')],
-          }),
-        )
-      ).json;
+    const deliver = deliveriesTo('441174960777');
     expect(await deliver()).toMatchObject({ stored: 1 });
     // The database's announcement held back: only the procedure's own word can make the next delivery see it.
     await sql(server.databaseUrl, `ALTER TABLE firm_numbers DISABLE TRIGGER firm_numbers_announced`);
