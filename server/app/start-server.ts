@@ -266,7 +266,6 @@ async function syncOtherNumbersTemplates(providerFor: TProviderFor, templatesPat
   }
 }
 
-/** Numbers whose sealed key or secret this signing key file cannot open (it was replaced): said at start, by name. */
 /**
  * The numbers the webhook routes by, kept until they change (server/numbers/README.md "Several
  * numbers"): every change announced on the feed, by this instance or any other, forgets them.
@@ -285,7 +284,10 @@ function keepNumberRoutes(config: TConfig, logger: TLogger, events: ChatEvents<T
   return routes;
 }
 
-/** Number 1 is the configuration's (server/numbers/README.md "Several numbers"); a number whose secrets this key file cannot open is said at start. */
+/**
+ * Number 1 is the configuration's (server/numbers/README.md "Several numbers"); numbers whose sealed key
+ * or secret this signing key file cannot open (it was replaced) are said at start, by name.
+ */
 async function prepareNumbers(config: TConfig, logger: TLogger): Promise<void> {
   await syncConfiguredNumber(config.firmPhone);
   for (const number of await findUnreadableNumbers(numberKeysFrom(config.signingKeyFile)))

@@ -72,6 +72,12 @@ function sendJson(res: Response, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** The firm's numbers could not be read: nothing is decided, and the provider retries a 503, losing nothing. */
+function answerUnrouted(deps: TWebhookDeps, res: Response, error: unknown): void {
+  deps.logger.error({ error: (error as Error).name }, 'webhook delivery not routed: the firm numbers could not be read');
+  sendJson(res, 503, { ok: false, error: 'unavailable' });
+}
+
 function rawBodyOf(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
@@ -92,8 +98,7 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
         fresh = true;
         return true;
       } catch (error) {
-        deps.logger.error({ error: (error as Error).name }, 'webhook delivery not routed: the firm numbers could not be read');
-        sendJson(res, 503, { ok: false, error: 'unavailable' });
+        answerUnrouted(deps, res, error);
         return false;
       }
     };
@@ -193,10 +198,9 @@ export function createWebhookRouter(deps: TWebhookDeps): Router {
         sendJson(res, 401, { ok: false, error: 'unauthorized' });
       },
       (error: unknown) => {
-        // Nothing read yet: the provider retries a 503 and loses nothing.
-        deps.logger.error({ error: (error as Error).name }, 'webhook delivery not routed: the firm numbers could not be read');
+        // Nothing read yet: the body is left unread, so the connection goes with the answer.
         res.setHeader('connection', 'close');
-        sendJson(res, 503, { ok: false, error: 'unavailable' });
+        answerUnrouted(deps, res, error);
       },
     );
   });
