@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import superjson from 'superjson';
 import { z } from 'zod';
 import type { ChatEvents, TChatChange } from '../events';
@@ -38,6 +39,8 @@ export type TLiveStreamOptions = {
   maxStreamsPerUser?: number;
   /** Streams this server holds at once; one more is refused (503), well before file descriptors run out. */
   maxStreams?: number;
+  /** The pace of rounds of writes: the next starts no sooner than this many ms per open stream after the last began. */
+  roundMsPerStream?: number;
   /** Which records each person may not see (tests pass their own); the app asks the walls (`findHiddenRecords`). */
   findHidden?: (viewerIds: number[], recordIds: number[]) => Promise<Map<number, Set<number>>>;
 };
@@ -50,6 +53,15 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const DROP_GRACE_MS = 5_000;
 const MAX_STREAMS_PER_USER = 20;
 const MAX_STREAMS = 5_000;
+/**
+ * A round of writes to every stream costs the server (and every browser) about the same whatever it
+ * carries, so rounds are paced by how many streams there are: the next starts no sooner than this
+ * much per stream after the last began (2,000 streams: 50 ms; 50 streams: about a millisecond).
+ * What arrives meanwhile goes in the next round, so under load rounds grow in size, not in number.
+ */
+const ROUND_MS_PER_STREAM = 0.05;
+/** Streams written to in one turn of the event loop. */
+const STREAMS_PER_SLICE = 250;
 /** The browser's wait before reconnecting a stream that ended (server restart, drop). */
 const RETRY_MS = 2_000;
 /** In-process subscribers (createCaller) keep at most this many changes before they are told to resync. */
@@ -79,6 +91,8 @@ export class LiveStreams {
   /** Changes waiting for the walls' answer, in order; while one question is out, the next ones gather here. */
   private readonly pending: { id: number; change: TChange }[] = [];
   private fanning = false;
+  /** When the next round of writes may start (performance.now()). */
+  private nextRoundAt = 0;
   private readonly perUser = new Map<number, number>();
   private readonly closing = new AbortController();
   private sequence = 0;
@@ -90,6 +104,7 @@ export class LiveStreams {
   private readonly dropGraceMs: number;
   private readonly maxStreamsPerUser: number;
   private readonly maxStreams: number;
+  private readonly roundMsPerStream: number;
   private readonly findHidden: (viewerIds: number[], recordIds: number[]) => Promise<Map<number, Set<number>>>;
 
   constructor(
@@ -102,6 +117,7 @@ export class LiveStreams {
     this.dropGraceMs = options.dropGraceMs ?? DROP_GRACE_MS;
     this.maxStreamsPerUser = options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER;
     this.maxStreams = options.maxStreams ?? MAX_STREAMS;
+    this.roundMsPerStream = options.roundMsPerStream ?? ROUND_MS_PER_STREAM;
     this.findHidden = options.findHidden ?? findHiddenRecords;
   }
 
@@ -244,13 +260,17 @@ export class LiveStreams {
 
   /**
    * Sends what is pending, in order: one question to the walls for every change that gathered
-   * while the last was out (so under load the questions grow, not the queue), then each change to
-   * every stream, grouped by what its person may see.
+   * while the last was out (so under load the questions grow, not the queue), then the whole
+   * batch to every stream in one write, grouped by what its person may see (so under load the
+   * writes grow in size, not in number: thousands of streams cost one write each per batch).
    */
   private async fanOutPending(): Promise<void> {
     this.fanning = true;
     try {
       while (this.pending.length) {
+        const wait = this.nextRoundAt - performance.now();
+        if (wait >= 1) await delay(wait);
+        const started = performance.now();
         const batch = this.pending.splice(0);
         const asked = new Set([...this.streams, ...this.consumers].map((s) => s.viewer.id));
         const recordIds = batch.flatMap(({ change }) => ('items' in change ? change.items.map((item) => item.id) : []));
@@ -262,32 +282,64 @@ export class LiveStreams {
             return null;
           });
         }
-        const none = new Map<number, Set<number>>();
-        for (const { id, change } of batch)
-          this.fanOut(id, hidden === null && 'items' in change ? { resync: true } : change, hidden ?? none, asked);
+        const sent = batch.map(({ id, change }) => ({
+          id,
+          change: hidden === null && 'items' in change ? { resync: true as const } : change,
+        }));
+        await this.fanOut(sent, hidden ?? new Map<number, Set<number>>(), asked);
+        this.nextRoundAt = started + this.streams.size * this.roundMsPerStream;
       }
     } finally {
       this.fanning = false;
     }
   }
 
-  /** One change to every stream and in-process subscriber; a person opened since the walls were asked is told to read again instead. */
-  private fanOut(id: number, change: TChange, hidden: Map<number, Set<number>>, asked: Set<number>): void {
-    const frames = new Map<string, Buffer>(); // by the records a viewer may see ('' = all of them)
-    const partFor = (viewer: TViewer): TStreamChange | null =>
+  /**
+   * Changes to every stream (their frames in one write) and in-process subscriber (one by one); a
+   * person opened since the walls were asked is told to read again instead.
+   */
+  private async fanOut(batch: { id: number; change: TChange }[], hidden: Map<number, Set<number>>, asked: Set<number>): Promise<void> {
+    const partFor = (change: TChange, viewer: TViewer): TStreamChange | null =>
       'items' in change && !asked.has(viewer.id) ? { resync: true } : this.visiblePart(change, hidden.get(viewer.id), viewer);
-    for (const stream of [...this.streams]) {
-      const part = partFor(stream.viewer);
-      if (!part) continue;
-      const key = part === change ? '' : 'items' in part ? part.items.map((item) => item.id).join(',') : Object.keys(part)[0]!;
-      let frame = frames.get(key);
-      if (!frame) frames.set(key, (frame = dataFrame(id, part)));
-      this.write(stream, frame);
+    // A viewer's parts of the batch, each keyed by what it holds ('' = the change as it came), so
+    // that viewers who may see the same get the same bytes, each frame serialised once.
+    type TPart = { id: number; part: TStreamChange; key: string };
+    const byViewer = new Map<number, { key: string; parts: (TPart | null)[] }>();
+    const viewFor = (viewer: TViewer) => {
+      let view = byViewer.get(viewer.id);
+      if (!view) {
+        const parts = batch.map(({ id, change }): TPart | null => {
+          const part = partFor(change, viewer);
+          if (!part) return null;
+          const key = part === change ? '' : 'items' in part ? part.items.map((item) => item.id).join(',') : Object.keys(part)[0]!;
+          return { id, part, key };
+        });
+        byViewer.set(viewer.id, (view = { key: parts.map((p) => (p ? p.key : '-')).join('|'), parts }));
+      }
+      return view;
+    };
+    const frameOf = new Map<string, Buffer>();
+    const frame = (p: TPart) => {
+      const key = `${p.id}:${p.key}`;
+      let bytes = frameOf.get(key);
+      if (!bytes) frameOf.set(key, (bytes = dataFrame(p.id, p.part)));
+      return bytes;
+    };
+    const writes = new Map<string, Buffer | null>();
+    const streams = [...this.streams];
+    for (const [i, stream] of streams.entries()) {
+      // A write to a socket costs tens of microseconds: between slices, requests and new connections are served.
+      if (i > 0 && i % STREAMS_PER_SLICE === 0) await nextTurn();
+      if (!this.streams.has(stream)) continue; // ended meanwhile
+      const { key, parts } = viewFor(stream.viewer);
+      let bytes = writes.get(key);
+      if (bytes === undefined) {
+        const visible = parts.filter((p) => p !== null);
+        writes.set(key, (bytes = visible.length ? Buffer.concat(visible.map(frame)) : null));
+      }
+      if (bytes) this.write(stream, bytes);
     }
-    for (const consumer of this.consumers) {
-      const part = partFor(consumer.viewer);
-      if (part) consumer.take(id, part);
-    }
+    for (const consumer of this.consumers) for (const p of viewFor(consumer.viewer).parts) if (p) consumer.take(p.id, p.part);
   }
 
   private ping(): void {

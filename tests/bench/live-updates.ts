@@ -19,6 +19,7 @@ import { liveWalls, reportWalledLive, type TLiveWallPlan } from './live-walls';
 //   BENCH_LIVE_SUBSCRIBERS=50,200  subscriber counts (full run 50,200,500; --quick 10)
 //   BENCH_LIVE_SECONDS=5           seconds of deliveries per count (full run 10; --quick 2)
 //   BENCH_LIVE_RATE=100            deliveries per second (full run 200; --quick 25)
+//   BENCH_LIVE_VARIANTS=plain      which runs: plain (each count), walled, numbers (all three by default)
 //
 // Then the walled variant at the largest count (live-walls.ts): a third of the records are on
 // restricted clients whose members are half the streams' people; every stream is checked for
@@ -64,11 +65,15 @@ export async function benchLive(adminUrl: string, tools: TLiveTools) {
     `\n== 9. Live updates: ${counts.join(', ')} subscribers (inbox.onChange over SSE, each signed in on its own connection), ${rate} webhook deliveries/s for ${seconds} s; from each delivery's 200 to its arrival at each subscriber`,
   );
   const largest = Math.max(...counts);
-  for (const subscribers of counts) {
-    reportLive(await measureLive(adminUrl, { subscribers, rate, seconds }, tools), subscribers === largest, tools.report);
-  }
-  reportWalledLive(await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveWalls), tools.report);
+  const variants = new Set(process.env.BENCH_LIVE_VARIANTS?.split(',') ?? ['plain', 'walled', 'numbers']);
+  if (variants.has('plain'))
+    for (const subscribers of counts) {
+      reportLive(await measureLive(adminUrl, { subscribers, rate, seconds }, tools), subscribers === largest, tools.report);
+    }
+  if (variants.has('walled'))
+    reportWalledLive(await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveWalls), tools.report);
   // The same fan-out with the deliveries naming one firm number, then three in turn (live-numbers.ts).
+  if (!variants.has('numbers')) return;
   const oneNumber = await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveNumbers(1));
   reportNumbersLive(oneNumber, await measureLive(adminUrl, { subscribers: largest, rate, seconds }, tools, liveNumbers(3)), tools.report);
 }
@@ -122,7 +127,12 @@ async function measureLive(
 
     // The measured window: from the first delivery until every expected arrival (or the straggler limit).
     let rssPeak = rssConnected;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, tools.rssMb(app.serverPid))), 50);
+    const rssSamples: { at: number; mb: number }[] = [];
+    const sampler = setInterval(() => {
+      const mb = tools.rssMb(app.serverPid);
+      rssPeak = Math.max(rssPeak, mb);
+      rssSamples.push({ at: performance.now(), mb });
+    }, 50);
     const cpuStart = cpuSeconds(app.serverPid);
     const subscriberCpuStart = cpuSeconds(streams.pid);
     const windowStarted = performance.now();
@@ -144,6 +154,15 @@ async function measureLive(
       clearInterval(sampler);
     }
     const windowSeconds = (performance.now() - windowStarted) / 1000;
+    // A soak (a window of two minutes or more): the server's memory in its first minute against its last.
+    const meanRss = (from: number, to: number) => {
+      const inside = rssSamples.filter((sample) => sample.at >= from && sample.at < to).map((sample) => sample.mb);
+      return inside.reduce((a, b) => a + b, 0) / Math.max(inside.length, 1);
+    };
+    const soak =
+      windowSeconds >= 120
+        ? { firstMinute: meanRss(windowStarted, windowStarted + 60_000), lastMinute: meanRss(performance.now() - 60_000, Infinity) }
+        : null;
     const cpu = cpuSeconds(app.serverPid) - cpuStart;
     const subscriberCpu = cpuSeconds(streams.pid) - subscriberCpuStart;
     rssPeak = Math.max(rssPeak, tools.rssMb(app.serverPid));
@@ -161,6 +180,7 @@ async function measureLive(
       rssBefore,
       rssConnected,
       rssPeak,
+      soak,
     };
   } finally {
     await streams.stop();
@@ -290,6 +310,18 @@ function reportLive(run: TLiveRun, isLargest: boolean, report: (figure: TFigure)
     value: run.rssPeak,
     unit: 'MB',
   });
+  if (run.soak)
+    report({
+      part,
+      name: `${at}: server RSS over a ${run.windowSeconds.toFixed(0)} s soak, last minute's mean vs the first's (${run.soak.firstMinute.toFixed(0)} MB)`,
+      value: run.soak.lastMinute,
+      unit: 'MB',
+      ceiling: run.soak.firstMinute,
+      ceilingName: 'first minute',
+      ratio: run.soak.lastMinute / run.soak.firstMinute,
+      target: '≤ 1.1 (flat)',
+      pass: run.soak.lastMinute <= 1.1 * run.soak.firstMinute,
+    });
   const growth = run.rssConnected - run.rssBefore;
   report({
     part,
@@ -330,8 +362,18 @@ async function startServer(databaseUrl: string) {
     MESSAGING_API_KEY: '',
     NODE_ENV: 'production',
   };
-  const app = await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
-  const serverPid = Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+  const prof = process.env.BENCH_PROF;
+  const app = prof
+    ? await startProcess(
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--import', 'tsx', 'server/main.ts'],
+        env,
+        `${appUrl}/api/health`,
+      )
+    : await startProcess(TSX, ['server/main.ts'], env, `${appUrl}/api/health`);
+  const serverPid = prof
+    ? app.child.pid!
+    : Number(readFileSync(`/proc/${app.child.pid}/task/${app.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
   if (!serverPid) {
     await app.stop();
     throw new Error('the server process (a child of tsx) was not found');
@@ -452,7 +494,9 @@ async function sendDeliveries(
       if (res.ok) return void (answeredAt[n] = at);
       outcome = String(res.status);
     } catch (error) {
-      outcome = (error as Error).message;
+      // fetch's own message is "fetch failed": the socket's error says why (reset, refused, timed out).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      outcome = `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
     }
     refusals.set(outcome, (refusals.get(outcome) ?? 0) + 1);
   };

@@ -8,9 +8,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 // serialisation, so the arrival times travel as one Float64Array).
 //
 // Kept cheap, so that 500 streams at 200 deliveries/s measure the server and not this process:
-// frames are never parsed. The raw bytes are scanned for the marker `<prefix><n><end>` (the
-// message body), for `"resync":true` and for `event: connected`, with a short tail carried across
-// chunk boundaries. Its own event-loop delay is reported, so a run can tell whether it kept up.
+// frames are never parsed. The raw bytes of whole frames are scanned for the marker
+// `<prefix><n><end>` (the message body), for `"resync":true` and for `event: connected`; a frame cut
+// by a chunk boundary waits for the rest. Its own event-loop delay is reported, so a run can tell whether it kept up.
 // (The benchmark imports only this file's types: importing it would run it.)
 
 export type TToSubscribers =
@@ -34,6 +34,7 @@ export type TFromSubscribers =
 
 const CONNECTED = Buffer.from('event: connected');
 const RESYNC = Buffer.from('"resync":true');
+const FRAME_END = Buffer.from('\n\n');
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 
@@ -48,13 +49,6 @@ function send(message: TFromSubscribers) {
   process.send!(message);
 }
 
-/** Counts the matches of `pattern` in `buf` that end past `seenUpTo` (those before were counted with the previous chunk). */
-function countNew(buf: Buffer, pattern: Buffer, seenUpTo: number): number {
-  let count = 0;
-  for (let i = buf.indexOf(pattern); i !== -1; i = buf.indexOf(pattern, i + 1)) if (i + pattern.length > seenUpTo) count++;
-  return count;
-}
-
 /** One stream: its arrivals are its own slice of the shared array. */
 function openSubscriber(options: {
   url: string;
@@ -66,37 +60,42 @@ function openSubscriber(options: {
   onFailed: (error: string) => void;
 }) {
   const { prefix, end, arrivals } = options;
-  // Long enough to hold the start of any pattern cut by a chunk boundary.
-  const tailBytes = Math.max(prefix.length + 12, CONNECTED.length, RESYNC.length);
-  let tail: Buffer = Buffer.alloc(0);
-  let last = tail; // the latest bytes, for the diagnosis of a stream that ends
+  // The bytes after the last whole frame, for the next chunk: a marker never spans two frames, so
+  // only whole frames are scanned, each once, and a chunk that ends on a frame (the usual case:
+  // the server writes whole frames) is scanned where it lies, never copied.
+  let partial: Buffer = Buffer.alloc(0);
+  let last: Buffer = partial; // the latest bytes, for the diagnosis of a stream that ends
   let connected = false;
   let ended = false;
   const state = { resyncs: 0, drops: 0 };
 
   const onChunk = (chunk: Buffer) => {
     const at = performance.timeOrigin + performance.now();
-    const seenUpTo = tail.length;
-    const buf = seenUpTo ? Buffer.concat([tail, chunk]) : chunk;
-    if (!connected && countNew(buf, CONNECTED, seenUpTo) > 0) {
+    const buf = partial.length ? Buffer.concat([partial, chunk]) : chunk;
+    const cut = buf.lastIndexOf(FRAME_END);
+    if (cut === -1) {
+      partial = buf;
+      return;
+    }
+    const whole = buf.subarray(0, cut + FRAME_END.length);
+    partial = Buffer.from(buf.subarray(cut + FRAME_END.length));
+    if (!connected && whole.includes(CONNECTED)) {
       connected = true;
       options.onConnected();
     }
-    state.resyncs += countNew(buf, RESYNC, seenUpTo);
-    for (let i = buf.indexOf(prefix); i !== -1; i = buf.indexOf(prefix, i + 1)) {
+    for (let i = whole.indexOf(RESYNC); i !== -1; i = whole.indexOf(RESYNC, i + 1)) state.resyncs++;
+    for (let i = whole.indexOf(prefix); i !== -1; i = whole.indexOf(prefix, i + 1)) {
       let j = i + prefix.length;
       let n = 0;
-      while (j < buf.length && buf[j]! >= DIGIT_0 && buf[j]! <= DIGIT_9) n = n * 10 + buf[j++]! - DIGIT_0;
-      if (j === buf.length) break; // cut by the chunk boundary: it is in the tail for the next chunk
-      if (buf[j] !== end || j === i + prefix.length || j + 1 <= seenUpTo || n >= arrivals.length) continue;
+      while (j < whole.length && whole[j]! >= DIGIT_0 && whole[j]! <= DIGIT_9) n = n * 10 + whole[j++]! - DIGIT_0;
+      if (whole[j] !== end || j === i + prefix.length || n >= arrivals.length) continue;
       // The first arrival only: a later frame may carry the same record again (an update of it).
       if (Number.isNaN(arrivals[n]!)) {
         arrivals[n] = at;
         if (arrived++ === 0) loopDelay.reset();
       }
     }
-    last = buf;
-    tail = buf.subarray(Math.max(0, buf.length - tailBytes));
+    last = whole;
   };
 
   const onEnd = (error?: string) => {
