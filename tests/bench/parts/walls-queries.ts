@@ -1,9 +1,15 @@
 import type { Sequelize } from 'sequelize';
 import { bySize, percentile, query, type TBenchTools } from '../bench-support';
+import { foldUnread } from '../../../server/inbox/unread-kept';
 import { benchCaller, type TBenchCaller } from './bench-caller';
 import { explainCall } from './explain-call';
 import { COMMON, pick, SECOND } from './search-words';
-import { addWallReaders, seedCaseData, seedWalls, WALLED_MEMBERSHIPS } from './walls-seed';
+import { addWallReaders, seedCaseData, seedWalls, WALLED_MEMBERSHIPS, type TWallReaders } from './walls-seed';
+
+/** Both readers' unread counted and kept, as the server's poller keeps them (server/inbox/README.md "The badge, kept"). */
+async function keepReadersUnread(readers: TWallReaders): Promise<void> {
+  for (const reader of [readers.walled, readers.unwalled]) await foldUnread(reader.id);
+}
 
 // The ethical walls' cost on the read paths, after the queries part's own rows and on its data.
 // Each procedure is measured three ways in one run: for the unwalled reader BEFORE any wall exists
@@ -42,6 +48,7 @@ export async function benchWallQueries(url: string, sequelize: Sequelize, tools:
   const unwalled = benchCaller(url, readers.unwalled);
   const queries = wallQueries(scale.communications, longClientId);
 
+  await keepReadersUnread(readers);
   const before = new Map<string, number[]>();
   for (const q of queries) before.set(q.name, await timeAlone(await q.prepare(unwalled), q.input, scale.calls));
 
@@ -54,6 +61,7 @@ export async function benchWallQueries(url: string, sequelize: Sequelize, tools:
     unit: 's',
   });
 
+  await keepReadersUnread(readers);
   for (const q of queries) {
     const runs = { walled: await q.prepare(walled), unwalled: await q.prepare(unwalled) };
     const after = await timeInterleaved(runs, q.input, scale.calls);
