@@ -1,15 +1,14 @@
 import type { Sequelize } from 'sequelize';
 import { bySize, percentile, query, type TBenchTools } from '../bench-support';
-import { foldUnread, pruneUnreadChanges } from '../../../server/inbox/unread-kept';
+import { foldUnread } from '../../../server/inbox/unread-kept';
 import { benchCaller, type TBenchCaller } from './bench-caller';
 import { explainCall } from './explain-call';
 import { COMMON, pick, SECOND } from './search-words';
 import { addWallReaders, seedCaseData, seedWalls, WALLED_MEMBERSHIPS, type TWallReaders } from './walls-seed';
 
-/** Both readers' unread counted and kept, and the log they took in forgotten, as the server's poller does (server/inbox/README.md "The badge, kept"). */
+/** Both readers' unread counted and kept, as the server's poller keeps them (server/inbox/README.md "The badge, kept"). */
 async function keepReadersUnread(readers: TWallReaders): Promise<void> {
   for (const reader of [readers.walled, readers.unwalled]) await foldUnread(reader.id);
-  await pruneUnreadChanges();
 }
 
 // The ethical walls' cost on the read paths, after the queries part's own rows and on its data.
