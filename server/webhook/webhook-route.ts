@@ -184,25 +184,26 @@ export function createWebhookRouter(deps: TWebhookDeps): Router {
   // Neither the secret nor a well-formed signature: refused before the body is read (Node discards it).
   router.post('/', (req, res, next) => {
     // The kept numbers, and a fresh read before refusing: a number's secret set a moment ago on another instance.
-    const routed = async () => {
-      const kept = await deps.numberRoutes(false);
-      if (mayBeAuthentic(req.headers, authWith(deps.auth, kept))) return kept;
-      res.locals.freshRoutes = true;
-      return deps.numberRoutes(true);
+    const routed = async (fresh: boolean): Promise<boolean> => {
+      const routes = await deps.numberRoutes(fresh);
+      res.locals.routes = routes;
+      res.locals.freshRoutes = fresh;
+      return mayBeAuthentic(req.headers, authWith(deps.auth, routes));
     };
-    routed().then(
-      (routes) => {
-        res.locals.routes = routes;
-        if (mayBeAuthentic(req.headers, authWith(deps.auth, routes))) return next();
-        res.setHeader('connection', 'close');
-        sendJson(res, 401, { ok: false, error: 'unauthorized' });
-      },
-      (error: unknown) => {
-        // Nothing read yet: the body is left unread, so the connection goes with the answer.
-        res.setHeader('connection', 'close');
-        answerUnrouted(deps, res, error);
-      },
-    );
+    routed(false)
+      .then((authentic) => authentic || routed(true))
+      .then(
+        (authentic) => {
+          if (authentic) return next();
+          res.setHeader('connection', 'close');
+          sendJson(res, 401, { ok: false, error: 'unauthorized' });
+        },
+        (error: unknown) => {
+          // Nothing read yet: the body is left unread, so the connection goes with the answer.
+          res.setHeader('connection', 'close');
+          answerUnrouted(deps, res, error);
+        },
+      );
   });
   // A body that says it is over the limit is answered at once, and the rest read and dropped up to a
   // bound before the connection closes (express.raw would read all of it, however long, to answer).
