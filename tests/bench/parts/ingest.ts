@@ -33,7 +33,6 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
   await migrateOnly(ceilingUrl);
   const pool = new pg.Pool({ connectionString: ceilingUrl, max: scale.connections });
   const factory = createDeliveryFactory(0.2);
-  const ceilingRounds: number[] = [];
 
   // (b) the minimal server: HMAC check and that one INSERT per delivery.
   const minimalUrl = await createDatabase(adminUrl, 'bench_minimal');
@@ -53,30 +52,26 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
     await pool.end();
     throw error;
   });
-  // Interleaved rounds (ceiling, minimal, app, ceiling, minimal, app) so drift in the machine's load hits all three alike.
-  const minimalRounds: TLoadResult[] = [];
-  const appRounds: TLoadResult[] = [];
   const oneNumberRounds: TLoadResult[] = [];
   const threeNumberRounds: TLoadResult[] = [];
   const load = { connections: scale.connections, seconds: scale.seconds / 2, duplicateRate: 0.2 };
-  let noWait: { ceiling: number[]; minimal: TLoadResult[]; app: TLoadResult[] } | null = null;
-  try {
+  // Interleaved rounds (ceiling, minimal, app, ceiling, minimal, app) so drift in the machine's load hits all three alike.
+  const interleaved = async () => {
+    const rounds = { ceiling: [] as number[], minimal: [] as TLoadResult[], app: [] as TLoadResult[] };
     for (let round = 0; round < 2; round++) {
-      ceilingRounds.push(await loadCeiling(pool, factory, load));
-      minimalRounds.push(await loadWebhook(`http://127.0.0.1:${minimalPort}/`, load));
-      appRounds.push(await loadWebhook(`${app.url}/api/webhooks/chat`, load));
+      rounds.ceiling.push(await loadCeiling(pool, factory, load));
+      rounds.minimal.push(await loadWebhook(`http://127.0.0.1:${minimalPort}/`, load));
+      rounds.app.push(await loadWebhook(`${app.url}/api/webhooks/chat`, load));
     }
+    return rounds;
+  };
+  let disk: Awaited<ReturnType<typeof interleaved>>;
+  let noWait: Awaited<ReturnType<typeof interleaved>> | null;
+  try {
+    disk = await interleaved();
     // The same three with commits not waiting for the disk: on a slow disk the floors' one commit per
     // row is the disk's speed, not the work's; this way all three are bound by the processors alone.
-    noWait = await withoutWaitingForDisk(adminUrl, async () => {
-      const rounds = { ceiling: [] as number[], minimal: [] as TLoadResult[], app: [] as TLoadResult[] };
-      for (let round = 0; round < 2; round++) {
-        rounds.ceiling.push(await loadCeiling(pool, factory, load));
-        rounds.minimal.push(await loadWebhook(`http://127.0.0.1:${minimalPort}/`, load));
-        rounds.app.push(await loadWebhook(`${app.url}/api/webhooks/chat`, load));
-      }
-      return rounds;
-    });
+    noWait = await withoutWaitingForDisk(adminUrl, interleaved);
     // Several numbers (server/numbers/README.md "Several numbers"): the same load naming one number, or
     // three in turn, interleaved; the route step reads the firm's numbers (kept between changes).
     await query(appUrl, `INSERT INTO firm_numbers (digits, label) VALUES ('441134960222', 'Leeds'), ('441614960333', 'Manchester')`);
@@ -93,9 +88,7 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
     await pool.end();
   }
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const ceilingRps = mean(ceilingRounds);
-  const minimalResult = combineRounds(minimalRounds);
-  const appResult = combineRounds(appRounds);
+  const appResult = combineRounds(disk.app);
   const noWaitApp = noWait ? combineRounds(noWait.app) : null;
   const oneNumber = combineRounds(oneNumberRounds);
   const threeNumbers = combineRounds(threeNumberRounds);
@@ -115,7 +108,7 @@ export async function benchIngest(adminUrl: string, tools: TBenchTools) {
     [threeNumbers.ackedIds],
   );
 
-  reportAgainstFloors(tools, '', { ceilingRps, minimal: minimalResult, app: appResult });
+  reportAgainstFloors(tools, '', { ceilingRps: mean(disk.ceiling), minimal: combineRounds(disk.minimal), app: appResult });
   if (noWait && noWaitApp)
     reportAgainstFloors(tools, ', commits not waiting for the disk', {
       ceilingRps: mean(noWait.ceiling),
