@@ -56,7 +56,7 @@ const MAX_STREAMS = 5_000;
 /**
  * A round of writes to every stream costs the server (and every browser) about the same whatever it
  * carries, so rounds are paced by how many streams there are: the next starts no sooner than this
- * much per stream after the last began (2,000 streams: 50 ms; 50 streams: about a millisecond).
+ * much per stream after the last began (2,000 streams: 100 ms; 50 streams: 2.5 ms).
  * What arrives meanwhile goes in the next round, so under load rounds grow in size, not in number.
  */
 const ROUND_MS_PER_STREAM = 0.05;
