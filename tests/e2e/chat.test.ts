@@ -167,6 +167,37 @@ describe.runIf(hasChromium())('chat in Chromium, live mode against the provider 
     await context.close();
   });
 
+  it('a message that arrives while the inbox is still loading is listed once it has loaded', async () => {
+    const { page, context } = await signIn('Staff');
+    // The list's answer is read from the server at once but handed to the page only after the
+    // message's live change has reached it: the answer predates the message.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('inbox.threads'),
+      async (route) => {
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      },
+    );
+    await page.reload();
+    await liveStreamOpen(page);
+    // The page's stream, as Chromium hears it: the message's change has reached the page.
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('Network.enable');
+    const heard = new Promise<void>((resolve) =>
+      devtools.on('Network.eventSourceMessageReceived', ({ data }) => {
+        if (data.includes('447700900321')) resolve();
+      }),
+    );
+    await live.sim.sendInbound('447700900321', 'Hello, are you open on Saturdays?', 'Rita Early');
+    await heard;
+    release();
+    await page.locator('[data-thread="phone-447700900321"]').waitFor();
+    await context.close();
+  });
+
   it("a new client with another client's number gets a warning naming them; changing the number withdraws it", async () => {
     const { page, context } = await signIn('Staff');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();

@@ -1,4 +1,4 @@
-import type { InfiniteData } from '@tanstack/react-query';
+import type { InfiniteData, Query, QueryClient } from '@tanstack/react-query';
 import { TIMELINE_PAGE } from './older-pages';
 import { isOlderSnapshot, mapPages, placeInPages } from './paged-cache';
 import { threadKeyOf, threadRefOf, type TOutputs, type trpc, type TThreadItem, type TThreadRef, type TThreadSummary } from './trpc';
@@ -221,6 +221,40 @@ export function applyLiveItems(utils: TUtils, items: TThreadItem[]): void {
   if (items.some((i) => i.type !== 'chat_note'))
     void utils.inbox.threads.invalidate(undefined, { predicate: (query) => hasFilter(query.queryKey), refetchType: 'active' });
 }
+
+/**
+ * A list or thread being read when a live change lands may be answered from before the change; that
+ * answer replaces the patched copy (on a first read there was nothing yet to patch). So each such
+ * read is made once more when it ends — not cancelled and restarted, which under a steady flow of
+ * changes would never end — however many changes land meanwhile. react-query's refetch would not
+ * do it for a first read: it joins the read under way. Older pages added as someone scrolls back
+ * hold older records and are left alone.
+ */
+export function readAgainWhatIsInFlight(queryClient: QueryClient): void {
+  const inFlight = queryClient.getQueryCache().findAll({
+    fetchStatus: 'fetching',
+    predicate: (query) =>
+      LIVE_PATCHED.has(String((query.queryKey[0] as unknown[] | undefined)?.[0])) &&
+      !(query.state.fetchMeta as { fetchMore?: unknown } | null)?.fetchMore &&
+      !readAgainLater.has(query),
+  });
+  for (const query of inFlight) {
+    const reading = query.promise;
+    if (!reading) continue;
+    readAgainLater.add(query);
+    const readAgain = () => {
+      readAgainLater.delete(query);
+      // A read started since (by anything else) began after the change: it is joined, not restarted.
+      void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true }, { cancelRefetch: false });
+    };
+    void reading.then(readAgain, readAgain);
+  }
+}
+
+/** The routers whose answers live changes patch (tRPC's keys begin with the procedure's path). */
+const LIVE_PATCHED = new Set(['inbox', 'timeline']);
+/** Reads under way that will be made once more when they end. */
+const readAgainLater = new WeakSet<Query>();
 
 /**
  * Conversations the loaded pages do not hold got a message: their summaries come from a fresh first

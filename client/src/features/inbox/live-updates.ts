@@ -1,5 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { applyLiveItems, findListedThread, type TUtils } from '../../lib/cache-patches';
+import { applyLiveItems, findListedThread, readAgainWhatIsInFlight, type TUtils } from '../../lib/cache-patches';
 import { formatPhone } from '../../lib/format';
 import { noteLiveRecords } from '../../lib/live-records';
 import { threadKeyOf, trpc, type TThreadItem } from '../../lib/trpc';
@@ -35,6 +36,7 @@ const RESTART_MAX_MS = 30_000;
  */
 export function useLiveUpdates(): void {
   const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
   // `ownEnds` counts the streams this page ended itself, each just after its completion is heard.
   const restart = useRef<{ timer?: ReturnType<typeof setTimeout>; waitMs: number; ownEnds: number }>({
     waitMs: RESTART_FIRST_MS,
@@ -60,6 +62,7 @@ export function useLiveUpdates(): void {
       if ('items' in change) {
         noteLiveRecords(change.items);
         applyLiveItems(utils, change.items);
+        readAgainWhatIsInFlight(queryClient);
         alertNewMessages(change.items, (item) => senderNameOf(utils, item));
       } else if ('ownership' in change) {
         // Someone's assignee or state changed: what shows ownership is read again, nothing else.
