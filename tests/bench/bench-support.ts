@@ -60,7 +60,7 @@ export async function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   readyUrl: string,
-): Promise<{ child: ChildProcess; stop: () => Promise<void>; ms: number }> {
+): Promise<{ child: ChildProcess; stop: () => Promise<void>; ms: number; output: () => string }> {
   const started = performance.now();
   let output = '';
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -84,6 +84,7 @@ export async function startProcess(
   return {
     child,
     ms,
+    output: () => output,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

@@ -19,7 +19,8 @@ export async function startRecordsApp(url: string, email: string, password: stri
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ json: { email, password } }),
     });
-    if (signIn.status !== 200) throw new Error(`the director's sign-in answered ${signIn.status}: ${await signIn.text()}`);
+    if (signIn.status !== 200)
+      throw new Error(`the director's sign-in answered ${signIn.status}: ${await signIn.text()}\nthe server's log:\n${app.output()}`);
     const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
     return { appUrl, serverPid, cookie, stop: app.stop };
   } catch (error) {
