@@ -68,12 +68,13 @@ export async function foldUnread(userId: number): Promise<boolean> {
       );
       if (log!.lost) return false; // pruned past this snapshot: a later round's snapshot is newer
       const full = !held || held.stale || log!.behind;
-      const scope = full ? sql`true` : sql`t.thread_key IN (${changedSince(viewer, sql`${held.snap_xmin}::xid8`)})`;
+      const changed = full ? null : changedSince(viewer, sql`${held.snap_xmin}::xid8`);
+      const scope = changed ? sql`t.thread_key IN (${changed})` : sql`true`;
       // Three statements of one snapshot: the old rows out, the new in, the totals moved by the difference.
       const [out] = await queryRows<{ c: string; n: string }>(
         sql`WITH cleared AS (
            DELETE FROM derived.unread_snap u WHERE u.user_id = ${userId}
-             AND (${full} OR u.thread_key IN (SELECT t.thread_key FROM chat_threads t WHERE ${scope})) RETURNING u.n)
+             AND ${changed ? sql`u.thread_key IN (${changed})` : sql`true`} RETURNING u.n)
          SELECT count(*) AS c, coalesce(sum(n), 0) AS n FROM cleared`,
         { transaction },
       );

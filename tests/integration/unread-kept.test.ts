@@ -173,6 +173,33 @@ it('counts a delivery that commits after the snapshot it was made during, whatev
   expect(await countUnreadKept(viewer)).toEqual(await countUnreadInFull(viewer));
 });
 
+it('a first count made while a relink commits still leaves the relinked conversation out once it is in', async () => {
+  const dee = people[0]!;
+  const newcomer = await person('cy@kept.test', 'staff');
+  const client = await dee.client.clients.create.mutate({ name: 'Relinked Meanwhile', phone: '+447700967601' });
+  await deliver('447700967602'); // an unknown number's conversation, unread for everyone
+  const viewer = { id: newcomer.id, role: newcomer.role };
+  // The relink's transaction removes the number's conversation (its summary row) and stays open while the
+  // newcomer's counts are made for the first time: their snapshot still holds the number's conversation.
+  const relink = new pg.Client({ connectionString: server.databaseUrl });
+  await relink.connect();
+  try {
+    await relink.query('BEGIN');
+    await relink.query(`UPDATE communications SET client_id = $1 WHERE peer_phone = '447700967602'`, [client.id]);
+    await sql(server.databaseUrl, 'DELETE FROM derived.unread_totals WHERE user_id = $1', [newcomer.id]);
+    await sql(server.databaseUrl, 'DELETE FROM derived.unread_snap WHERE user_id = $1', [newcomer.id]);
+    expect(await foldUnread(newcomer.id)).toBe(true);
+    await relink.query('COMMIT');
+  } finally {
+    await relink.end();
+  }
+  expect(await countUnreadKept(viewer)).toEqual(await countUnreadInFull(viewer));
+  // And once the counts are brought up past the relink (the log no longer names it for them).
+  await foldNow(newcomer.id);
+  await foldNow(newcomer.id);
+  expect(await countUnreadKept(viewer)).toEqual(await countUnreadInFull(viewer));
+});
+
 it('the server keeps every reader’s counts in force by itself, and a badge read through the API is the full count', async () => {
   await deliver('447700967001');
   await deliver('447700967091');

@@ -46,6 +46,7 @@ import { unreadKeptCounts } from './migrations/0039-unread-kept-counts';
 import { firmNumbers } from './migrations/0040-firm-numbers';
 import { phoneImports } from './migrations/0041-phone-imports';
 import { numberRoutesAnnounced } from './migrations/0042-number-routes-announced';
+import { unreadRemovalsLogged } from './migrations/0043-unread-removals-logged';
 
 export type TMigrationOptions = {
   /** Where national numbers already stored are read (0005). */
@@ -102,6 +103,7 @@ export function listMigrations(options: TMigrationOptions = {}): TMigration[] {
     firmNumbers,
     phoneImports,
     numberRoutesAnnounced,
+    unreadRemovalsLogged,
   ];
 }
 

@@ -1,0 +1,44 @@
+import type { TMigration } from '../migration-type';
+
+// The badge, kept (server/inbox/README.md "The badge, kept"): a conversation removed (a relink) or a
+// read mark deleted marked every reader's totals stale, but a reader's first count made meanwhile
+// inserts totals the marking could not see (its row was not yet committed), from a snapshot that still
+// held what was removed: counted in for good. Now the removal is logged too, as any change is, so
+// the snapshot's correction and the next count take it out whatever the timing; the stale marks stay.
+export const unreadRemovalsLogged: TMigration = {
+  name: '0043-unread-removals-logged',
+  async up({ context: qi }) {
+    await qi.sequelize.query(`
+      CREATE OR REPLACE FUNCTION derived.unread_stale_all() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM old_rows) THEN
+          INSERT INTO derived.unread_changes (thread_key) SELECT o.thread_key FROM old_rows o;
+          UPDATE derived.unread_totals SET stale = true WHERE NOT stale;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE OR REPLACE FUNCTION derived.unread_stale_readers() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO derived.unread_changes (thread_key, user_id) SELECT o.thread_key, o.user_id FROM old_rows o;
+        UPDATE derived.unread_totals u SET stale = true WHERE NOT u.stale AND u.user_id IN (SELECT o.user_id FROM old_rows o);
+        RETURN NULL;
+      END $$;
+    `);
+  },
+  async down({ context: qi }) {
+    await qi.sequelize.query(`
+      CREATE OR REPLACE FUNCTION derived.unread_stale_all() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM old_rows) THEN
+          UPDATE derived.unread_totals SET stale = true WHERE NOT stale;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE OR REPLACE FUNCTION derived.unread_stale_readers() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE derived.unread_totals u SET stale = true WHERE NOT u.stale AND u.user_id IN (SELECT o.user_id FROM old_rows o);
+        RETURN NULL;
+      END $$;
+    `);
+  },
+};
