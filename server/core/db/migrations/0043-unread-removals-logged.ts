@@ -8,20 +8,20 @@ import type { TMigration } from '../migration-type';
 
 /** 0039's two removal triggers' functions, with the removal logged (up) or as 0039 made them (down). */
 function removalFunctions(logged: boolean): string {
-  const log = (columns: string) =>
-    logged ? `INSERT INTO derived.unread_changes (${columns}) SELECT ${columns.replace(/\w+/g, 'o.$&')} FROM old_rows o;` : '';
+  const logConversations = logged ? 'INSERT INTO derived.unread_changes (thread_key) SELECT o.thread_key FROM old_rows o;' : '';
+  const logMarks = logged ? 'INSERT INTO derived.unread_changes (thread_key, user_id) SELECT o.thread_key, o.user_id FROM old_rows o;' : '';
   return `
     CREATE OR REPLACE FUNCTION derived.unread_stale_all() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF EXISTS (SELECT 1 FROM old_rows) THEN
-        ${log('thread_key')}
+        ${logConversations}
         UPDATE derived.unread_totals SET stale = true WHERE NOT stale;
       END IF;
       RETURN NULL;
     END $$;
     CREATE OR REPLACE FUNCTION derived.unread_stale_readers() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      ${log('thread_key, user_id')}
+      ${logMarks}
       UPDATE derived.unread_totals u SET stale = true WHERE NOT u.stale AND u.user_id IN (SELECT o.user_id FROM old_rows o);
       RETURN NULL;
     END $$;`;
