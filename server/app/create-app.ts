@@ -82,6 +82,7 @@ export function createApp({ deps, router, spaDir, mediaQueue, timeouts = HTTP_TI
       verifyToken: deps.config.messaging.verifyToken,
       onFilesPending: () => mediaQueue?.wake(),
       canDownloadFiles: deps.provider !== null,
+      deadlineMs: timeouts.deliveryMs,
     }),
   );
   // Everything a browser loads gets helmet's headers and the CSP (the provider's route needs none).

@@ -13,12 +13,6 @@ import { mayBeAuthentic, provenSecret, safeEqualStrings, type TWebhookAuth } fro
 export const WEBHOOK_BODY_LIMIT = '3mb';
 /** The same limit in bytes (as express.raw reads '3mb'), for a body that declares its length. */
 const WEBHOOK_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
-/**
- * A delivery is answered inside this, stored or not: on a frozen database (no answer at all, so no
- * server-side timeout can fire) the provider gets 503 and retries rather than waiting for minutes.
- */
-export const DELIVERY_DEADLINE_MS = 4_500;
-
 export class DeliveryDeadlineError extends Error {
   override name = 'DeliveryDeadlineError';
 }
@@ -44,6 +38,8 @@ export type TWebhookDeps = {
   onFilesPending?: () => void;
   /** False in demo mode: no provider to download files from. */
   canDownloadFiles: boolean;
+  /** A delivery is answered inside this, stored or not (`HTTP_TIMEOUTS.deliveryMs`, server/http/http-timeouts.ts). */
+  deadlineMs: number;
 };
 
 /** GET: the provider's verification handshake (server/webhook/README.md "The inbound webhook"). Repeated or missing parameters → 403. */
@@ -143,7 +139,7 @@ function handleDelivery(deps: TWebhookDeps, batcher: InboundBatcher): RequestHan
     try {
       // A late commit after the deadline is harmless: the provider's retry finds the ids stored
       // (unique index) and stores nothing twice.
-      const { stored, changed } = await withDeadline(ingestDelivery(payload, batcher, deps.onFilesPending), DELIVERY_DEADLINE_MS);
+      const { stored, changed } = await withDeadline(ingestDelivery(payload, batcher, deps.onFilesPending), deps.deadlineMs);
       const body: Record<string, unknown> = { ok: true };
       if (ignored) body.ignored = ignored;
       if (payload.hasMessages || !payload.hasStatuses) Object.assign(body, { received: payload.received, stored: stored.length });

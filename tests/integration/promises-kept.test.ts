@@ -26,6 +26,9 @@ beforeAll(async () => {
     {
       providerTimeoutMs: 600,
       mediaQueue: { backoffMs: [60_000], pollMs: 50, leaseMs: 5_000, deadlineBaseMs: 300, minBytesPerSecond: 1024 * 1024 },
+      // A delivery of 50 edits of 4 KB each (bounded records) can take longer than the provider's 5 s on a
+      // loaded machine; the 503 it would get there is covered by webhook-outage and frozen-database.
+      timeouts: { deliveryMs: 30_000 },
     },
   );
   trap = http.createServer((req, res) => {
