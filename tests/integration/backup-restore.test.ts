@@ -129,6 +129,7 @@ describe('a round trip: backup, then restore into an empty database', () => {
   });
   afterAll(() => server?.stop());
 
+  // pg_dump, a restore and a second server: ~20 s alone, CPU-bound (the limit is for a hang).
   it('restores every table row for row, the trail verifies, and a file downloads byte for byte from a server on the copy', async () => {
     const file = backupFile('round-trip');
     const backup = await runScript('server/scripts/backup.ts', envFor(source), [file]);
@@ -173,7 +174,7 @@ describe('a round trip: backup, then restore into an empty database', () => {
     } finally {
       await copy.close();
     }
-  });
+  }, 120_000);
 
   describe('refusals leave the target as it was', () => {
     let good: string;
@@ -272,6 +273,7 @@ describe('a backup taken while deliveries arrive', () => {
   });
   afterAll(() => server?.stop());
 
+  // ~15 s alone, CPU-bound (the limit is for a hang).
   it('holds every delivery answered before it started, and the copy agrees with itself', async () => {
     const completed: { id: string; at: number }[] = [];
     let running = true;
@@ -319,7 +321,7 @@ describe('a backup taken while deliveries arrive', () => {
     expect(orphans!.n).toBe(0);
     const trail = await verifyTrail(target.url);
     expect(trail.ok, trail.problem).toBe(true);
-  });
+  }, 120_000);
 });
 
 describe('the embedded default: npm start running on its DATA_DIR', () => {

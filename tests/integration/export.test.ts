@@ -244,7 +244,7 @@ describe('PDF export', () => {
     expect(body.messages.map((m) => [m.body, m.edits.length])).toEqual([1, 2, 3, 4].map((g) => [`Edited ${g}`, 300]));
     const { res } = await download(`client/${edited.id}.pdf`);
     expect(res.status).toBe(200);
-  }, 60_000);
+  }, 180_000);
 
   it('draws text in other scripts and survives hostile bodies (a 4,000-character word, control characters)', async () => {
     const hostile = await createClient({ name: 'Ωmega Клиент', phone: '+447700900777' });

@@ -184,12 +184,17 @@ it('a snooze ends exactly once with two instances polling one database, even whe
     const stateOfEach = (clientIds: number[]) =>
       Promise.all(clientIds.map(async (clientId) => (await sam.client.inbox.threadSummary.query({ clientId }))?.state));
 
-    // As it happens: snoozed through either instance, ending in a moment; both instances poll for them.
-    const until = new Date(Date.now() + 1_500);
+    // As it happens: snoozed through either instance, then their time comes (moved into the past
+    // here, not waited for: a loaded machine can take longer than any short snooze to answer the
+    // setState); both instances poll for them.
+    const later = new Date(Date.now() + 3_600_000);
     await Promise.all(
-      natural.map((clientId, i) => instances[i % 2]!.inbox.setState.mutate({ clientId, state: 'snoozed', snoozeUntil: until })),
+      natural.map((clientId, i) => instances[i % 2]!.inbox.setState.mutate({ clientId, state: 'snoozed', snoozeUntil: later })),
     );
     expect(await stateOfEach(natural)).toEqual(natural.map(() => 'snoozed'));
+    await sql(server.databaseUrl, "UPDATE conversation_states SET snoozed_until = now() - interval '1 second' WHERE thread_key = ANY($1)", [
+      natural.map((clientId) => `client-${clientId}`),
+    ]);
     await expect.poll(() => stateOfEach(natural), { timeout: 15_000 }).toEqual(natural.map(() => 'open'));
 
     // Both instances made to take them up at the same moment: while the audit trail is locked, each
