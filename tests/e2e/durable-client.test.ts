@@ -207,7 +207,8 @@ describe.runIf(hasChromium())('the durable client, in Chromium: nothing sent off
     const confirm = page.getByRole('group', { name: 'Sign out with unsent work' });
     await confirm.getByText('will be deleted from this browser').waitFor();
     await saveScreenshot(page, 'durable-sign-out-confirm');
-    await confirm.getByRole('button', { name: 'Delete and sign out' }).click();
+    // Signing out ends by loading the page afresh: storage is read on the new page, not during the reload.
+    await Promise.all([page.waitForEvent('load'), confirm.getByRole('button', { name: 'Delete and sign out' }).click()]);
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(await keptInBrowser(page)).toEqual({ drafts: [], queued: 0 });
 
