@@ -4,15 +4,11 @@ import type { TAppProcess } from '../support/app-process';
 import { hasChromium, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { sql } from '../support/sql';
-import { checkBothWidths } from '../support/check-both-widths';
+import { checkBothWidths, HEAVY_TEST_MS } from '../support/check-both-widths';
 
 // Erased is final and quiet (server/records/README.md "Records"): a client erased at their request is
 // gone from the Clients list but under its Erased filter, and their page is read-only and says how
 // they were erased, with the certificate; a request under a hold names the hold instead of offering Erase.
-
-// Axe at two widths on several screens, an erasure and its certificate: ~65 s alone, up to ~190 s
-// on a machine running two suites at once (a clean clone's CI beside another).
-const HEAVY_TEST_MS = 300_000;
 
 describe.runIf(hasChromium())('an erased client in Chromium', () => {
   const live = useLiveBrowserSuite();

@@ -5,17 +5,13 @@ import type { TAppProcess } from '../support/app-process';
 import { hasChromium, signInDemo } from '../support/browser';
 import { useLiveBrowserSuite } from '../support/live-app';
 import { sql } from '../support/sql';
-import { checkBothWidths } from '../support/check-both-widths';
+import { checkBothWidths, HEAVY_TEST_MS } from '../support/check-both-widths';
 
 // Records as a director meets them (server/records/README.md "Records"): records made old by SQL, previewed,
 // destroyed after a typed confirmation, followed to a certificate whose links download; and a legal
 // hold placed in the browser keeping its client out of retention and refusing its erasure.
 // Every state photographed is also measured by axe-core at a desk's and a phone's width, as in
 // accessibility.test.ts; with E2E_SCREENSHOTS=1 they are photographed for a person to look at.
-
-// Each test runs axe at two widths on several screens, a retention batch and a download: ~50 s alone,
-// up to ~190 s on a machine running two suites at once (a clean clone's CI beside another).
-const HEAVY_TEST_MS = 300_000;
 
 describe.runIf(hasChromium())('records in Chromium', () => {
   // The app on a PostgreSQL this test reaches as its owner: back-dating records is no request's business.

@@ -183,33 +183,32 @@ it('a snooze ends exactly once with two instances polling one database, even whe
     const forced = conversations.slice(3);
     const stateOfEach = (clientIds: number[]) =>
       Promise.all(clientIds.map(async (clientId) => (await sam.client.inbox.threadSummary.query({ clientId }))?.state));
+    // Snoozed for an hour through either instance; their time is then brought by moving it into the
+    // past, not waited for (a loaded machine can take longer than any short snooze to answer the setState).
+    const snoozeForAnHour = (clientIds: number[]) =>
+      Promise.all(
+        clientIds.map((clientId, i) =>
+          instances[i % 2]!.inbox.setState.mutate({ clientId, state: 'snoozed', snoozeUntil: new Date(Date.now() + 3_600_000) }),
+        ),
+      );
+    const bringTheirTime = (clientIds: number[]) =>
+      sql(server.databaseUrl, "UPDATE conversation_states SET snoozed_until = now() - interval '1 minute' WHERE thread_key = ANY($1)", [
+        clientIds.map((clientId) => `client-${clientId}`),
+      ]);
 
-    // As it happens: snoozed through either instance, then their time comes (moved into the past
-    // here, not waited for: a loaded machine can take longer than any short snooze to answer the
-    // setState); both instances poll for them.
-    const later = new Date(Date.now() + 3_600_000);
-    await Promise.all(
-      natural.map((clientId, i) => instances[i % 2]!.inbox.setState.mutate({ clientId, state: 'snoozed', snoozeUntil: later })),
-    );
+    // As it happens: both instances poll for them.
+    await snoozeForAnHour(natural);
     expect(await stateOfEach(natural)).toEqual(natural.map(() => 'snoozed'));
-    await sql(server.databaseUrl, "UPDATE conversation_states SET snoozed_until = now() - interval '1 second' WHERE thread_key = ANY($1)", [
-      natural.map((clientId) => `client-${clientId}`),
-    ]);
+    await bringTheirTime(natural);
     await expect.poll(() => stateOfEach(natural), { timeout: 15_000 }).toEqual(natural.map(() => 'open'));
 
     // Both instances made to take them up at the same moment: while the audit trail is locked, each
     // instance's next round waits for it (they cannot even begin their statement); the snoozes are
     // then brought to their end, and both rounds are let go together.
-    await Promise.all(
-      forced.map((clientId, i) =>
-        instances[i % 2]!.inbox.setState.mutate({ clientId, state: 'snoozed', snoozeUntil: new Date(Date.now() + 3_600_000) }),
-      ),
-    );
+    await snoozeForAnHour(forced);
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE audit_events IN EXCLUSIVE MODE');
-    await sql(server.databaseUrl, "UPDATE conversation_states SET snoozed_until = now() - interval '1 minute' WHERE thread_key = ANY($1)", [
-      forced.map((clientId) => `client-${clientId}`),
-    ]);
+    await bringTheirTime(forced);
     const waitingRounds = async () =>
       (
         await sql<{ n: number }>(

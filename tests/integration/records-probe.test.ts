@@ -546,13 +546,11 @@ describe('fixed findings', () => {
     await pause(true);
     await live.director.retention.destroy.mutate({ batchId: preview.batchId });
     await resume(preview.batchId);
-    let finished = true;
-    try {
-      // Run here, or by the server's own worker if it took the batch up first: either way it ends.
-      await waitDone(preview.batchId);
-    } catch {
-      finished = false;
-    }
+    // Run here, or by the server's own worker if it took the batch up first: either way it ends.
+    const finished = await waitDone(preview.batchId).then(
+      () => true,
+      () => false,
+    );
     // Unwedge for the tests after.
     await sql(live.server.databaseUrl, `UPDATE communications SET metadata = '{}' WHERE id = $1`, [matter.records[2]]);
     await resume(preview.batchId);

@@ -4,6 +4,13 @@ import { saveScreenshot } from './browser';
 import { axeOn } from './axe';
 
 /**
+ * A test's limit when it checks several screens at both widths besides heavier work (a retention
+ * batch, an erasure, downloads): ~50–65 s alone, up to ~190 s on a machine running two suites at once
+ * (a clean clone's CI beside another). A limit for a hang, not for speed.
+ */
+export const HEAVY_TEST_MS = 300_000;
+
+/**
  * The page as it stands, at 1280 and at 390 px: photographed (with E2E_SCREENSHOTS=1), axe's serious and
  * critical findings none, and nothing scrolling sideways — soft, so one run names every screen that fails.
  */

@@ -6,11 +6,14 @@ import type { createHttpClient } from './test-server';
 
 type TClient = ReturnType<typeof createHttpClient>['client'];
 
+/** How long an authenticator app shows each code (the server's TOTP period). */
+const STEP_SECONDS = 30;
+
 /** The 6-digit code for `at` (default: now), `steps` 30-second steps later. */
 export const codeAt = (secret: string, at: Date = new Date(), steps = 0) =>
-  generate({ secret, epoch: Math.floor(at.getTime() / 1000) + steps * 30 });
+  generate({ secret, epoch: Math.floor(at.getTime() / 1000) + steps * STEP_SECONDS });
 
-const stepOf = (at: Date) => Math.floor(at.getTime() / 30_000);
+const stepOf = (at: Date) => Math.floor(at.getTime() / 1000 / STEP_SECONDS);
 
 /**
  * Sets up an authenticator app for the signed-in `client`, confirmed with a code `confirmStep` steps
